@@ -87,7 +87,10 @@ struct Model {
     double api_price_in_usd_per_mtok = -1;  // serverless API, cheapest listed provider; -1 = none
     double api_price_out_usd_per_mtok = -1;
     std::string api_price_source;
+    std::string api_price_provider;         // "DeepInfra" ...
+    std::string api_price_date;             // "2025-11-16"
     std::vector<std::string> sources;
+    std::vector<std::string> notes;
 
     bool is_moe() const { return moe.has_value() && moe->n_experts > 0; }
     int kv_head_dim_v() const { return head_dim_v > 0 ? head_dim_v : head_dim; }
@@ -123,7 +126,12 @@ struct Hardware {
     int64_t system_ram_bytes = 0;      // host RAM for offload (unified devices: the same pool)
     double system_ram_bandwidth_gbs = 0;
     std::vector<std::string> seed_aliases;  // names the seed pages use
+    std::vector<std::string> calibration_names;  // names benchmark/calibration rows use for this device
+    std::string memory_basis;          // how memory_bytes was measured ("nvidia-smi total")
+    std::string price_source;
+    std::string cloud_source;
     std::vector<std::string> sources;
+    std::vector<std::string> notes;
 
     bool unified_memory() const { return kind == HardwareKind::Apple || kind == HardwareKind::Apu; }
 };
@@ -142,6 +150,7 @@ struct GgmlType {                  // one row of ggml's type_traits[]
 
 struct FileType {                  // a llama.cpp file type (llama_ftype) or a non-GGUF format
     std::string name;              // "Q4_K_M", "MLX_4BIT", "FP8"
+    std::vector<std::string> aliases;  // other names users type ("FP16" for F16)
     int ftype_id = -1;             // LLAMA_FTYPE_* value, -1 for non-GGUF formats
     bool gguf = true;
     std::string base_type;         // default tensor type (ggml type name) for the bulk of weights
@@ -163,10 +172,15 @@ struct Catalog {
     std::vector<FileType> file_types;
 
     // look up by exact id, then case-insensitively; nullptr when unknown
+    // (find_model also accepts the part after the '/' when exactly one model has it;
+    //  find_hardware also matches seed_aliases and calibration_names)
     const Model* find_model(const std::string& id) const;
     const Hardware* find_hardware(const std::string& id) const;
     const GgmlType* find_ggml_type(const std::string& name) const;
     const FileType* find_file_type(const std::string& name) const;
+    // look up by the numeric ids GGUF files carry (ggml_type, general.file_type); nullptr when unknown
+    const GgmlType* find_ggml_type_id(int id) const;
+    const FileType* find_file_type_id(int ftype_id) const;
 };
 
 // parse the three catalog JSON documents; returns false and fills err (naming file, entry and field) on bad input
@@ -175,7 +189,10 @@ bool parse_catalog(const std::string& models_json, const std::string& hardware_j
 // load the catalog compiled into this binary
 bool load_embedded_catalog(Catalog& out, std::string& err);
 
-const char* to_string(HardwareKind k);
-const char* to_string(Backend b);
+const char* to_string(HardwareKind k);  // "consumer", ... (the hardware.json spelling)
+const char* to_string(Backend b);       // "cuda", ...
+// parse the hardware.json spelling; nullopt when unknown
+std::optional<HardwareKind> parse_hardware_kind(const std::string& s);
+std::optional<Backend> parse_backend(const std::string& s);
 
 }  // namespace llmsim

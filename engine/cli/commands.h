@@ -1,0 +1,35 @@
+// llmsim-cli subcommands. Each lives in its own cmd_*.cpp and returns the process exit code:
+// 0 = ok, 2 = bad input (one clear line on stderr, nothing on stdout), 1 = internal failure.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "catalog.h"
+
+namespace llmsim::cli {
+
+struct Args {                       // "--key value" / "--flag" options after the subcommand
+    std::vector<std::string> positional;
+    std::vector<std::pair<std::string, std::string>> options;   // in order; flags have value "" 
+    // the value of --key, or nullptr; marks it used
+    const std::string* get(const std::string& key) const;
+    bool has(const std::string& key) const { return get(key) != nullptr; }
+};
+
+// split argv into positional arguments and --key value pairs; `flags` lists options that take no value
+Args parse_args(int argc, char** argv, const std::vector<std::string>& flags);
+// print "llmsim-cli: <message>" on stderr and return 2
+int fail(const std::string& message);
+// load the embedded catalog or print why not
+bool load_catalog(Catalog& cat);
+
+int cmd_catalog(int argc, char** argv);    // cmd_catalog.cpp
+int cmd_memory(int argc, char** argv);     // cmd_memory.cpp
+int cmd_quants(int argc, char** argv);     // cmd_memory.cpp
+int cmd_fit(int argc, char** argv);        // cmd_memory.cpp
+int cmd_predict(int argc, char** argv);    // cmd_predict.cpp
+int cmd_accuracy(int argc, char** argv);   // cmd_predict.cpp
+int cmd_calibrate(int argc, char** argv);  // cmd_predict.cpp
+int cmd_cost(int argc, char** argv);       // cmd_cost.cpp
+
+}  // namespace llmsim::cli

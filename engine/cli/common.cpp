@@ -1,0 +1,48 @@
+#include <cstdio>
+
+#include "commands.h"
+
+namespace llmsim::cli {
+
+const std::string* Args::get(const std::string& key) const {
+    for (const auto& kv : options)
+        if (kv.first == key) return &kv.second;
+    return nullptr;
+}
+
+Args parse_args(int argc, char** argv, const std::vector<std::string>& flags) {
+    Args a;
+    for (int i = 1; i < argc; ++i) {
+        std::string s = argv[i];
+        if (s.size() > 2 && s[0] == '-' && s[1] == '-') {
+            std::string key = s.substr(2), value;
+            size_t eq = key.find('=');
+            if (eq != std::string::npos) { value = key.substr(eq + 1); key = key.substr(0, eq); }
+            else {
+                bool is_flag = false;
+                for (const auto& f : flags) is_flag |= (f == key);
+                if (!is_flag && i + 1 < argc) value = argv[++i];
+            }
+            a.options.emplace_back(key, value);
+        } else {
+            a.positional.push_back(s);
+        }
+    }
+    return a;
+}
+
+int fail(const std::string& message) {
+    fprintf(stderr, "llmsim-cli: %s\n", message.c_str());
+    return 2;
+}
+
+bool load_catalog(Catalog& cat) {
+    std::string err;
+    if (!load_embedded_catalog(cat, err)) {
+        fprintf(stderr, "llmsim-cli: %s\n", err.c_str());
+        return false;
+    }
+    return true;
+}
+
+}  // namespace llmsim::cli

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# The README's test command: installs what is missing, builds everything (native app + CLI + tests, web page +
+# wasm tests) and runs every test (engine native, engine wasm under node, CLI, desktop smoke, browser e2e).
+# Ends with one summary line; exit code 0 only if everything passed. Prints the time of each stage.
+#   scripts/test.sh            # everything
+#   LLMSIM_SKIP_WEB=1 scripts/test.sh   # native only (quick local loop)
+set -uo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$root"
+jobs=$(nproc 2>/dev/null || echo 2)
+declare -a stage_names stage_secs stage_status
+failed=0
+
+stage() {  # name command...
+  local name=$1; shift
+  local t0=$SECONDS
+  echo "=== [$name] $*"
+  if "$@"; then stage_status+=("ok"); else stage_status+=("FAILED"); failed=$((failed + 1)); fi
+  stage_names+=("$name"); stage_secs+=($((SECONDS - t0)))
+  echo "=== [$name] ${stage_status[-1]} in $((SECONDS - t0)) s"
+}
+
+stage setup scripts/setup.sh
+if [ "${stage_status[0]}" != ok ]; then echo "SUMMARY: setup failed; nothing was built"; exit 1; fi
+
+stage configure-native cmake -S . -B build/native -DCMAKE_BUILD_TYPE=Release
+stage build-native cmake --build build/native -j"$jobs"
+stage test-native ctest --test-dir build/native --output-on-failure -j1
+
+if [ -z "${LLMSIM_SKIP_WEB:-}" ]; then
+  stage configure-web cmake -S . -B build/web -DCMAKE_TOOLCHAIN_FILE="$root/emsdk-toolchain.cmake" -DCMAKE_BUILD_TYPE=Release
+  stage build-web cmake --build build/web -j"$jobs"
+  stage test-web ctest --test-dir build/web --output-on-failure -j1
+fi
+
+echo
+echo "Stage times:"
+for i in "${!stage_names[@]}"; do printf '  %-18s %-7s %5d s\n' "${stage_names[$i]}" "${stage_status[$i]}" "${stage_secs[$i]}"; done
+passed=$(( ${#stage_names[@]} - failed ))
+echo "SUMMARY: $passed stages passed, $failed failed (total ${SECONDS} s)"
+[ "$failed" -eq 0 ]

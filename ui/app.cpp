@@ -1,0 +1,120 @@
+// The frame function and app-wide pieces: catalog loading, theme, fonts, page layout.
+// [SECTION] init
+// [SECTION] theme and fonts
+// [SECTION] layout
+#include <imgui.h>
+
+#include <cstring>
+#include <string_view>
+
+#include "app_state.h"
+#include "panels.h"
+
+namespace llmsim { std::string_view embedded_font(const char* name); }
+
+// [SECTION] init ------------------------------------------------------------------------------------------
+
+void init_app(AppState& app) {
+    std::string err;
+    if (!llmsim::load_embedded_catalog(app.catalog, err)) app.catalog_error = err;
+}
+
+void mark_changed(AppState& app) { ++app.state_version; }
+
+const std::vector<SectionInfo>& sections() {
+    static const std::vector<SectionInfo> list = {
+        {"model", "Model", draw_model_header},
+        {"quants", "Quantizations", draw_quants},
+        {"leaderboard", "Hardware leaderboard", draw_leaderboard},
+    };
+    return list;
+}
+
+// [SECTION] theme and fonts -------------------------------------------------------------------------------
+
+void load_fonts(AppState& app, float scale) {
+    ImGuiIO& io = ImGui::GetIO();
+    io.Fonts->Clear();
+    ImFontConfig cfg;
+    cfg.FontDataOwnedByAtlas = false;   // the bytes are static arrays in the binary
+    cfg.OversampleH = 2;
+    auto add = [&](const char* name, float px) -> ImFont* {
+        std::string_view data = llmsim::embedded_font(name);
+        if (data.empty()) return io.Fonts->AddFontDefault();
+        return io.Fonts->AddFontFromMemoryTTF((void*)data.data(), (int)data.size(), px * scale, &cfg);
+    };
+    app.font_ui = add("ui", 15.0f);
+    app.font_bold = add("ui-bold", 15.0f);
+    app.font_mono = add("mono", 14.0f);
+    io.FontGlobalScale = 1.0f / scale;  // fonts are rasterised at device pixels, laid out in logical pixels
+    io.Fonts->Build();
+    app.ui_scale = scale;
+}
+
+void apply_theme(AppState& app, float scale) {
+    ImGuiStyle& style = ImGui::GetStyle();
+    style = ImGuiStyle();
+    if (app.scenario.theme == "light") {
+        ImGui::StyleColorsLight(&style);
+        style.Colors[ImGuiCol_WindowBg] = ImVec4(0.97f, 0.97f, 0.96f, 1.0f);
+        style.Colors[ImGuiCol_Text] = ImVec4(0.10f, 0.11f, 0.13f, 1.0f);
+    } else {
+        ImGui::StyleColorsDark(&style);
+        style.Colors[ImGuiCol_WindowBg] = ImVec4(0.09f, 0.10f, 0.12f, 1.0f);
+        style.Colors[ImGuiCol_Text] = ImVec4(0.90f, 0.91f, 0.93f, 1.0f);
+    }
+    style.WindowRounding = 0.0f;
+    style.FrameRounding = 4.0f;
+    style.GrabRounding = 4.0f;
+    style.FramePadding = ImVec2(8, 5);
+    style.ItemSpacing = ImVec2(8, 6);
+    style.CellPadding = ImVec2(6, 4);
+    style.WindowPadding = ImVec2(14, 12);
+    (void)scale;
+}
+
+// [SECTION] layout ----------------------------------------------------------------------------------------
+
+void draw_app(AppState& app) {
+    ImGuiIO& io = ImGui::GetIO();
+    ImGui::SetNextWindowPos(ImVec2(0, 0));
+    ImGui::SetNextWindowSize(io.DisplaySize);
+    ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
+                             ImGuiWindowFlags_NoBringToFrontOnFocus | ImGuiWindowFlags_NoSavedSettings;
+    ImGui::Begin("llmsim", nullptr, flags);
+    if (!app.catalog_error.empty()) {
+        ImGui::TextColored(ImVec4(1, 0.4f, 0.4f, 1), "The catalog could not be loaded: %s", app.catalog_error.c_str());
+        ImGui::End();
+        return;
+    }
+    const bool embed = !app.scenario.embed.empty();
+    if (!embed) draw_top_bar(app);
+    if (!app.status_line.empty()) {
+        ImGui::TextColored(ImVec4(1.0f, 0.75f, 0.3f, 1), "%s", app.status_line.c_str());
+        ImGui::SameLine();
+        if (ImGui::SmallButton("dismiss")) app.status_line.clear();
+    }
+    ImGui::BeginChild("sections", ImVec2(0, 0), false);
+    for (const SectionInfo& s : sections()) {
+        if (embed && app.scenario.embed != s.key) continue;
+        ImGui::PushID(s.key);
+        if (embed) {
+            s.draw(app);
+        } else {
+            ImGui::PushFont(app.font_bold);
+            bool open = ImGui::CollapsingHeader(s.title, ImGuiTreeNodeFlags_DefaultOpen);
+            ImGui::PopFont();
+            if (!app.scenario.section.empty() && app.scenario.section == s.key && ImGui::IsItemVisible() == false)
+                ImGui::SetScrollHereY(0.0f);
+            if (open) {
+                ImGui::Indent(6);
+                s.draw(app);
+                ImGui::Unindent(6);
+                ImGui::Spacing();
+            }
+        }
+        ImGui::PopID();
+    }
+    ImGui::EndChild();
+    ImGui::End();
+}

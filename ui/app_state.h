@@ -1,0 +1,73 @@
+// The one app state of the llmsim UI, owned by the platform's main() and passed by reference to every panel.
+// Everything that defines a view lives in `Scenario` (and round-trips through the URL hash, see url_state.h);
+// the rest is UI-only (filters, open popups, caches derived from the scenario).
+//
+//   AppState app;
+//   init_app(app);                      // loads the embedded catalog, applies defaults
+//   apply_url_state(app, "model=Qwen/Qwen2.5-7B-Instruct&quant=Q4_K_M", err);
+//   draw_app(app);                      // once per frame, between ImGui::NewFrame and ImGui::Render
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "catalog.h"
+
+struct ImFont;
+
+struct Scenario {
+    std::string model = "Qwen/Qwen2.5-7B-Instruct";   // HF id
+    std::string hardware = "rtx-4090";                 // catalog device id
+    std::string quant = "Q4_K_M";                      // llama.cpp file type or non-GGUF format
+    int64_t ctx_tokens = 32768;                        // -c
+    std::string kv_type = "f16";                       // -ctk/-ctv
+    bool flash_attn = true;                            // -fa
+    int gpu_layers = -1;                               // -ngl; -1 = all layers
+    int cpu_moe_layers = 0;                            // --n-cpu-moe
+    int parallel = 1;                                  // -np
+    int64_t prompt_tokens = 4096;                      // TTFT prompt length
+    int64_t gen_tokens = 512;                          // reply length
+    int64_t ctx_b_tokens = 8192;                       // second context column of the quant table
+    // cost inputs
+    double hours_per_month = 166.5;
+    double mtok_per_month = 60.0;                      // million tokens per month (in + out)
+    double kwh_price_usd = 0.17;
+    int amortize_months = 36;
+    std::string section = "";                          // section to scroll to / embed
+    std::string embed = "";                            // embed mode: the one section shown
+    std::string theme = "dark";
+};
+
+struct AppState {
+    llmsim::Catalog catalog;
+    std::string catalog_error;     // non-empty when the embedded catalog failed to load
+    Scenario scenario;
+    // UI-only state
+    std::string model_search;
+    std::string hardware_search;
+    int hardware_kind_filter = 0;  // 0 = all, then HardwareKind + 1
+    bool show_all_quants = false;
+    std::string status_line;       // last user-facing message (bad URL key, failed import ...)
+    // frame bookkeeping
+    uint64_t frames_drawn = 0;
+    double last_frame_ms = 0;
+    uint64_t state_version = 0;    // bumped on every scenario change; platforms sync the URL and notify listeners
+    ImFont* font_ui = nullptr;
+    ImFont* font_bold = nullptr;
+    ImFont* font_mono = nullptr;
+    float ui_scale = 1.0f;         // device pixel ratio x user zoom
+    // platform hooks (set by platform_*.cpp)
+    std::function<void(const std::string&)> copy_to_clipboard;
+};
+
+// load the embedded catalog and apply defaults; sets catalog_error when the catalog is unusable
+void init_app(AppState& app);
+// draw the whole UI for one frame
+void draw_app(AppState& app);
+// note that the scenario changed (URL sync, listeners, redraw)
+void mark_changed(AppState& app);
+// apply the dark or light theme named in scenario.theme, at the given UI scale
+void apply_theme(AppState& app, float scale);
+// (re)build the font atlas from the embedded fonts at the given scale; the renderer must re-upload it
+void load_fonts(AppState& app, float scale);

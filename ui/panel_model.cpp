@@ -1,0 +1,29 @@
+// Model facts: params, dense/MoE, attention, layers x hidden, context, license, API price.
+#include <imgui.h>
+
+#include "format.h"
+#include "panels.h"
+
+void draw_model_header(AppState& app) {
+    const llmsim::Model* m = app.catalog.find_model(app.scenario.model);
+    if (!m) {
+        ImGui::TextWrapped("Unknown model '%s'. Pick one above or import a config.json.", app.scenario.model.c_str());
+        return;
+    }
+    ImGui::PushFont(app.font_bold);
+    ImGui::TextUnformatted(m->name.c_str());
+    ImGui::PopFont();
+    ImGui::TextDisabled("%s · %s · HF: %s", m->family.c_str(), m->license.c_str(), m->id.c_str());
+    std::string attn = m->mla ? "MLA" : (m->n_kv_heads == 1 ? "MQA" : m->n_kv_heads == m->n_heads ? "MHA" : "GQA");
+    ImGui::Text("Attention: %s (%d KV / %d Q heads)%s", attn.c_str(), m->n_kv_heads, m->n_heads, m->swa ? " + sliding window" : "");
+    ImGui::Text("Layers x hidden: %d x %lld", m->n_layers, (long long)m->hidden_size);
+    ImGui::Text("Native context: %s tokens%s", llmsim::format_tokens(m->native_context).c_str(),
+                m->extended_context > 0 ? (" (" + llmsim::format_tokens(m->extended_context) + " with " + m->rope_scaling + ")").c_str() : "");
+    if (m->is_moe())
+        ImGui::Text("MoE: %d experts, %d active per token", m->moe->n_experts, m->moe->n_experts_active);
+    else
+        ImGui::TextUnformatted("Dense (no experts)");
+    if (m->api_price_in_usd_per_mtok >= 0)
+        ImGui::Text("Serverless API: $%s in / $%s out per 1M tokens", llmsim::format_fixed(m->api_price_in_usd_per_mtok, 2).c_str(),
+                    llmsim::format_fixed(m->api_price_out_usd_per_mtok, 2).c_str());
+}

@@ -1,0 +1,38 @@
+// The scenario bar: model, hardware, quant and context are always visible; every section reacts to them.
+#include <imgui.h>
+
+#include "format.h"
+#include "panels.h"
+#include "widgets.h"
+
+void draw_top_bar(AppState& app) {
+    ImGui::PushFont(app.font_bold);
+    ImGui::TextUnformatted("llmsim");
+    ImGui::PopFont();
+    ImGui::SameLine();
+    float w = ImGui::GetContentRegionAvail().x;
+    bool narrow = w < 700;
+    model_picker(app, "##model", narrow ? -1 : w * 0.34f);
+    if (!narrow) ImGui::SameLine();
+    hardware_picker(app, "##hardware", narrow ? w * 0.6f : w * 0.26f);
+    ImGui::SameLine();
+    quant_picker(app, "##quant", 100);
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(110);
+    if (ImGui::BeginCombo("##ctx", (llmsim::format_tokens(app.scenario.ctx_tokens) + " ctx").c_str())) {
+        for (int64_t c = 1024; c <= 1048576; c *= 2) {
+            if (ImGui::Selectable(llmsim::format_tokens(c).c_str(), c == app.scenario.ctx_tokens)) {
+                app.scenario.ctx_tokens = c;
+                mark_changed(app);
+            }
+        }
+        ImGui::EndCombo();
+    }
+    ImGui::SameLine();
+    if (ImGui::SmallButton(app.scenario.theme == "light" ? "Dark" : "Light")) {
+        app.scenario.theme = app.scenario.theme == "light" ? "dark" : "light";
+        apply_theme(app, app.ui_scale);
+        mark_changed(app);
+    }
+    ImGui::Separator();
+}

@@ -1,0 +1,186 @@
+// Desktop entry point: SDL2 window + OpenGL3 renderer. Waits on events; draws only when something changed.
+//   llmsim [model=ID] [quant=Q4_K_M] [--model ID] ...     same keys as the web page's URL hash
+//   llmsim --screenshot out.png --frames 5                 headless smoke test (SDL_VIDEODRIVER=offscreen)
+//   llmsim --section leaderboard ...                       every key of url_state.h also works as --key value
+#include <SDL.h>
+#include <SDL_opengl.h>
+#include <imgui.h>
+#include <imgui_impl_opengl3.h>
+#include <imgui_impl_sdl.h>
+
+#include <chrono>
+#include <clocale>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#define STB_IMAGE_WRITE_IMPLEMENTATION
+#include <stb/stb_image_write.h>
+
+#include "app_state.h"
+#include "assets.h"
+#include "url_state.h"
+
+namespace {
+
+struct Options {
+    std::string url_state;        // "key=value&..." assembled from the arguments
+    std::string screenshot_path;  // save a PNG after `frames` frames and exit
+    int frames = 0;
+    int width = 1280, height = 800;
+};
+
+int parse_args(int argc, char** argv, Options& o) {
+    for (int i = 1; i < argc; ++i) {
+        std::string a = argv[i];
+        auto next = [&](const char* what) -> std::string {
+            if (i + 1 >= argc) { fprintf(stderr, "llmsim: %s needs a value\n", what); exit(2); }
+            return argv[++i];
+        };
+        if (a == "--help" || a == "-h") {
+            printf("usage: llmsim [key=value ...] [--key value ...] [--screenshot PNG --frames N] [--size WxH]\n"
+                   "keys: model hardware quant ctx kv fa ngl cpu_moe np prompt gen ctx_b hours mtok kwh months section embed theme\n");
+            exit(0);
+        } else if (a == "--version") {
+            printf("llmsim %s\n", llmsim::version());
+            exit(0);
+        } else if (a == "--screenshot") {
+            o.screenshot_path = next("--screenshot");
+        } else if (a == "--frames") {
+            o.frames = atoi(next("--frames").c_str());
+        } else if (a == "--size") {
+            std::string v = next("--size");
+            if (sscanf(v.c_str(), "%dx%d", &o.width, &o.height) != 2 || o.width < 200 || o.height < 200) {
+                fprintf(stderr, "llmsim: --size wants WxH, e.g. 1280x800 (got '%s')\n", v.c_str());
+                return 2;
+            }
+        } else if (a.rfind("--", 0) == 0) {
+            std::string key = a.substr(2);
+            o.url_state += (o.url_state.empty() ? "" : "&") + key + "=" + next(a.c_str());
+        } else if (a.find('=') != std::string::npos) {
+            o.url_state += (o.url_state.empty() ? "" : "&") + a;
+        } else {
+            fprintf(stderr, "llmsim: unexpected argument '%s' (use key=value or --key value; --help lists keys)\n", a.c_str());
+            return 2;
+        }
+    }
+    return 0;
+}
+
+bool save_screenshot(const std::string& path, int w, int h) {
+    std::vector<unsigned char> pixels((size_t)w * h * 4);
+    glReadPixels(0, 0, w, h, GL_RGBA, GL_UNSIGNED_BYTE, pixels.data());
+    stbi_flip_vertically_on_write(1);
+    return stbi_write_png(path.c_str(), w, h, 4, pixels.data(), w * 4) != 0;
+}
+
+std::string settings_path() {
+    const char* xdg = getenv("XDG_CONFIG_HOME");
+    const char* home = getenv("HOME");
+    std::string dir = xdg && *xdg ? std::string(xdg) : home ? std::string(home) + "/.config" : ".";
+    return dir + "/llmsim-imgui.ini";
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    setlocale(LC_NUMERIC, "C");
+    Options opt;
+    if (int rc = parse_args(argc, argv, opt)) return rc;
+
+    AppState app;
+    init_app(app);
+    if (!opt.url_state.empty()) {
+        std::string err;
+        if (!decode_url_state(opt.url_state, app.scenario, err)) {
+            fprintf(stderr, "llmsim: %s\n", err.c_str());
+            return 2;
+        }
+    }
+
+    if (SDL_Init(SDL_INIT_VIDEO | SDL_INIT_TIMER) != 0) {
+        fprintf(stderr, "llmsim: SDL_Init failed: %s\n", SDL_GetError());
+        return 1;
+    }
+    SDL_GL_SetAttribute(SDL_GL_CONTEXT_FLAGS, 0);
+    SDL_GL_SetAttribute(SDL_GL_CONTEXT_PROFILE_MASK, SDL_GL_CONTEXT_PROFILE_CORE);
+    SDL_GL_SetAttribute(SDL_GL_CONTEXT_MAJOR_VERSION, 3);
+    SDL_GL_SetAttribute(SDL_GL_CONTEXT_MINOR_VERSION, 2);
+    SDL_GL_SetAttribute(SDL_GL_DOUBLEBUFFER, 1);
+    SDL_Window* window = SDL_CreateWindow("llmsim", SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED, opt.width, opt.height,
+                                          SDL_WINDOW_OPENGL | SDL_WINDOW_RESIZABLE | SDL_WINDOW_ALLOW_HIGHDPI);
+    if (!window) {
+        fprintf(stderr, "llmsim: cannot create a window: %s\n", SDL_GetError());
+        return 1;
+    }
+    SDL_GLContext gl = SDL_GL_CreateContext(window);
+    if (!gl) {
+        fprintf(stderr, "llmsim: cannot create an OpenGL 3.2 context: %s\n", SDL_GetError());
+        return 1;
+    }
+    SDL_GL_MakeCurrent(window, gl);
+    SDL_GL_SetSwapInterval(1);
+
+    IMGUI_CHECKVERSION();
+    ImGui::CreateContext();
+    static std::string ini = settings_path();   // ImGui keeps the pointer; lives for the whole run
+    ImGui::GetIO().IniFilename = opt.screenshot_path.empty() ? ini.c_str() : nullptr;
+    ImGui_ImplSDL2_InitForOpenGL(window, gl);
+    ImGui_ImplOpenGL3_Init("#version 150");
+    int dw = 0, dh = 0;
+    SDL_GL_GetDrawableSize(window, &dw, &dh);
+    float scale = (float)dw / (float)opt.width;
+    load_fonts(app, scale < 1 ? 1 : scale);
+    apply_theme(app, app.ui_scale);
+    app.copy_to_clipboard = [](const std::string& text) { SDL_SetClipboardText(text.c_str()); };
+
+    int frames_pending = 3;   // Tracy-style: keep drawing a few frames after any input, then sleep
+    bool running = true;
+    int frame_index = 0;
+    uint64_t seen_version = app.state_version;
+    while (running) {
+        SDL_Event ev;
+        bool got = frames_pending > 0 ? SDL_PollEvent(&ev) : SDL_WaitEventTimeout(&ev, 500);
+        while (got) {
+            ImGui_ImplSDL2_ProcessEvent(&ev);
+            if (ev.type == SDL_QUIT) running = false;
+            frames_pending = 3;
+            got = SDL_PollEvent(&ev);
+        }
+        if (frames_pending <= 0 && opt.frames == 0) continue;
+        auto t0 = std::chrono::steady_clock::now();
+        ImGui_ImplOpenGL3_NewFrame();
+        ImGui_ImplSDL2_NewFrame();
+        ImGui::NewFrame();
+        draw_app(app);
+        ImGui::Render();
+        SDL_GL_GetDrawableSize(window, &dw, &dh);
+        glViewport(0, 0, dw, dh);
+        ImVec4 bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
+        glClearColor(bg.x, bg.y, bg.z, 1);
+        glClear(GL_COLOR_BUFFER_BIT);
+        ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+        ++frame_index;
+        ++app.frames_drawn;
+        app.last_frame_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+        if (!opt.screenshot_path.empty() && frame_index >= (opt.frames > 0 ? opt.frames : 3)) {
+            bool ok = save_screenshot(opt.screenshot_path, dw, dh);
+            printf("llmsim: %s %s (%dx%d, %d frames, last frame %.2f ms)\n", ok ? "saved" : "FAILED to save",
+                   opt.screenshot_path.c_str(), dw, dh, frame_index, app.last_frame_ms);
+            running = false;
+            if (!ok) return 1;
+        }
+        SDL_GL_SwapWindow(window);
+        if (app.state_version != seen_version) { seen_version = app.state_version; frames_pending = 3; }
+        --frames_pending;
+    }
+
+    ImGui_ImplOpenGL3_Shutdown();
+    ImGui_ImplSDL2_Shutdown();
+    ImGui::DestroyContext();
+    SDL_GL_DeleteContext(gl);
+    SDL_DestroyWindow(window);
+    SDL_Quit();
+    return 0;
+}

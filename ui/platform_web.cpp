@@ -1,0 +1,206 @@
+// Web entry point: SDL2 + WebGL2 under emscripten. The page (web/index.html) creates the module, and once
+// `llmsim_on_ready` fires it exposes window.llmsim, whose calls land in the EMSCRIPTEN_KEEPALIVE functions below.
+// Frames are drawn only after input, a resize or a state change (plus a few frames after), so an idle page
+// costs no CPU beyond the requestAnimationFrame callback that returns at once.
+#include <SDL.h>
+#include <emscripten.h>
+#include <emscripten/html5.h>
+#include <imgui.h>
+#include <imgui_impl_opengl3.h>
+#include <imgui_impl_sdl.h>
+
+#include <chrono>
+#include <clocale>
+#include <string>
+
+#include "app_state.h"
+#include "assets.h"
+#include "url_state.h"
+
+namespace {
+
+struct WebPlatform {
+    AppState app;
+    SDL_Window* window = nullptr;
+    int frames_pending = 3;
+    uint64_t synced_version = 0;   // state_version last pushed to the URL and listeners
+    double css_w = 0, css_h = 0, dpr = 0;
+    std::string clipboard;         // last text copied (the browser clipboard is write-only from here)
+    std::string ret;               // storage for strings returned to JS
+    bool ready = false;
+};
+WebPlatform g;   // the page has one app; the exported C functions reach it here
+
+void sync_canvas_size() {
+    double w = 0, h = 0;
+    emscripten_get_element_css_size("#canvas", &w, &h);
+    double dpr = emscripten_get_device_pixel_ratio();
+    if (w == g.css_w && h == g.css_h && dpr == g.dpr) return;
+    g.css_w = w; g.css_h = h;
+    bool dpr_changed = dpr != g.dpr;
+    g.dpr = dpr;
+    // backing store = CSS size x devicePixelRatio, so text is crisp on a 2x display
+    emscripten_set_canvas_element_size("#canvas", (int)(w * dpr), (int)(h * dpr));
+    SDL_SetWindowSize(g.window, (int)w, (int)h);
+    if (dpr_changed) {
+        load_fonts(g.app, (float)dpr);
+        ImGui_ImplOpenGL3_DestroyFontsTexture();
+        ImGui_ImplOpenGL3_CreateFontsTexture();
+    }
+    g.frames_pending = 3;
+}
+
+void push_state_to_page() {
+    std::string hash = encode_url_state(g.app.scenario);
+    EM_ASM({
+        var h = '#' + UTF8ToString($0);
+        if (window.location.hash !== h) history.replaceState(null, '', h);
+        if (window.llmsim && window.llmsim._emit) window.llmsim._emit('change');
+    }, hash.c_str());
+}
+
+void frame(void*) {
+    sync_canvas_size();
+    SDL_Event ev;
+    while (SDL_PollEvent(&ev)) {
+        ImGui_ImplSDL2_ProcessEvent(&ev);
+        g.frames_pending = 3;
+    }
+    if (g.frames_pending <= 0) return;   // idle: nothing changed, draw nothing
+    auto t0 = std::chrono::steady_clock::now();
+    ImGuiIO& io = ImGui::GetIO();
+    ImGui_ImplOpenGL3_NewFrame();
+    ImGui_ImplSDL2_NewFrame();
+    // SDL reports the window in CSS pixels; the drawable is the backing store
+    io.DisplaySize = ImVec2((float)g.css_w, (float)g.css_h);
+    io.DisplayFramebufferScale = ImVec2((float)g.dpr, (float)g.dpr);
+    ImGui::NewFrame();
+    draw_app(g.app);
+    ImGui::Render();
+    glViewport(0, 0, (int)(g.css_w * g.dpr), (int)(g.css_h * g.dpr));
+    ImVec4 bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
+    glClearColor(bg.x, bg.y, bg.z, 1);
+    glClear(GL_COLOR_BUFFER_BIT);
+    ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+    ++g.app.frames_drawn;
+    g.app.last_frame_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    --g.frames_pending;
+    if (g.app.state_version != g.synced_version) {
+        g.synced_version = g.app.state_version;
+        g.frames_pending = 3;
+        push_state_to_page();
+    }
+    if (!g.ready) {
+        g.ready = true;
+        EM_ASM({ if (Module.llmsimReady) Module.llmsimReady(); });
+    }
+}
+
+const char* get_clipboard(void*) { return g.clipboard.c_str(); }
+void set_clipboard(void*, const char* text) {
+    g.clipboard = text;
+    EM_ASM({
+        var t = UTF8ToString($0);
+        if (navigator.clipboard && navigator.clipboard.writeText) navigator.clipboard.writeText(t).catch(function () {});
+    }, text);
+}
+
+}  // namespace
+
+extern "C" {
+
+EMSCRIPTEN_KEEPALIVE const char* llmsim_version() { return llmsim::version(); }
+
+EMSCRIPTEN_KEEPALIVE const char* llmsim_get_state() {
+    g.ret = scenario_to_json(g.app.scenario);
+    return g.ret.c_str();
+}
+
+// apply a JSON object of scenario keys; returns "" or an error message (state unchanged on error)
+EMSCRIPTEN_KEEPALIVE const char* llmsim_set_state(const char* json) {
+    std::string err;
+    if (!scenario_from_json(json ? json : "", g.app.scenario, err)) { g.ret = err; return g.ret.c_str(); }
+    apply_theme(g.app, g.app.ui_scale);
+    mark_changed(g.app);
+    g.frames_pending = 3;
+    g.ret.clear();
+    return g.ret.c_str();
+}
+
+// apply a URL hash ("#model=...&quant=..."); returns "" or an error message
+EMSCRIPTEN_KEEPALIVE const char* llmsim_set_hash(const char* hash) {
+    std::string err;
+    Scenario s;   // a hash describes the whole view: keys it omits take their defaults
+    if (!decode_url_state(hash ? hash : "", s, err)) {
+        g.app.status_line = "This link could not be applied: " + err;
+        g.frames_pending = 3;
+        g.ret = err;
+        return g.ret.c_str();
+    }
+    g.app.scenario = s;
+    apply_theme(g.app, g.app.ui_scale);
+    mark_changed(g.app);
+    g.frames_pending = 3;
+    g.ret.clear();
+    return g.ret.c_str();
+}
+
+EMSCRIPTEN_KEEPALIVE const char* llmsim_get_hash() {
+    g.ret = encode_url_state(g.app.scenario);
+    return g.ret.c_str();
+}
+
+EMSCRIPTEN_KEEPALIVE const char* llmsim_stats() {
+    g.ret = "{\"frames\":" + std::to_string(g.app.frames_drawn) + ",\"last_frame_ms\":" +
+            std::to_string(g.app.last_frame_ms) + ",\"state_version\":" + std::to_string(g.app.state_version) + "}";
+    return g.ret.c_str();
+}
+
+EMSCRIPTEN_KEEPALIVE void llmsim_request_redraw() { g.frames_pending = 3; }
+
+EMSCRIPTEN_KEEPALIVE void llmsim_set_clipboard_cache(const char* text) { g.clipboard = text ? text : ""; }
+
+}  // extern "C"
+
+int main() {
+    setlocale(LC_NUMERIC, "C");
+    init_app(g.app);
+    char* hash = (char*)EM_ASM_PTR({ return stringToNewUTF8(window.location.hash || ''); });
+    if (hash) {
+        std::string err;
+        if (!decode_url_state(hash, g.app.scenario, err)) g.app.status_line = "This link could not be applied: " + err;
+        free(hash);
+    }
+    if (SDL_Init(SDL_INIT_VIDEO) != 0) {
+        EM_ASM({ if (Module.llmsimFatal) Module.llmsimFatal('SDL could not start: ' + UTF8ToString($0)); }, SDL_GetError());
+        return 1;
+    }
+    SDL_GL_SetAttribute(SDL_GL_CONTEXT_PROFILE_MASK, SDL_GL_CONTEXT_PROFILE_ES);
+    SDL_GL_SetAttribute(SDL_GL_CONTEXT_MAJOR_VERSION, 3);
+    SDL_GL_SetAttribute(SDL_GL_CONTEXT_MINOR_VERSION, 0);
+    SDL_GL_SetAttribute(SDL_GL_DOUBLEBUFFER, 1);
+    g.window = SDL_CreateWindow("llmsim", SDL_WINDOWPOS_UNDEFINED, SDL_WINDOWPOS_UNDEFINED, 1280, 800,
+                                SDL_WINDOW_OPENGL | SDL_WINDOW_RESIZABLE);
+    SDL_GLContext gl = g.window ? SDL_GL_CreateContext(g.window) : nullptr;
+    if (!gl) {
+        EM_ASM({ if (Module.llmsimFatal) Module.llmsimFatal('WebGL2 is not available: ' + UTF8ToString($0)); }, SDL_GetError());
+        return 1;
+    }
+    SDL_GL_MakeCurrent(g.window, gl);
+    IMGUI_CHECKVERSION();
+    ImGui::CreateContext();
+    ImGuiIO& io = ImGui::GetIO();
+    io.IniFilename = nullptr;   // nothing persists through the filesystem on the web
+    io.GetClipboardTextFn = get_clipboard;
+    io.SetClipboardTextFn = set_clipboard;
+    ImGui_ImplSDL2_InitForOpenGL(g.window, gl);
+    ImGui_ImplOpenGL3_Init("#version 300 es");
+    g.app.copy_to_clipboard = [](const std::string& t) { set_clipboard(nullptr, t.c_str()); };
+    g.dpr = 0;
+    g.app.ui_scale = 1;
+    apply_theme(g.app, 1);
+    sync_canvas_size();
+    g.synced_version = g.app.state_version;
+    emscripten_set_main_loop_arg(frame, nullptr, 0, 1);
+    return 0;
+}

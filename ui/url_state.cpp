@@ -1,0 +1,240 @@
+// URL-hash and JSON encodings of the Scenario (see url_state.h). One table of fields drives both.
+#include "url_state.h"
+
+#include <cerrno>
+#include <clocale>
+#include <cstdlib>
+#include <cstring>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+namespace {
+
+enum class Kind { Str, Int, Num, Bool };
+
+struct Field {
+    const char* key;
+    Kind kind;
+    std::string Scenario::*s = nullptr;
+    int64_t Scenario::*i64 = nullptr;
+    int Scenario::*i32 = nullptr;
+    double Scenario::*num = nullptr;
+    bool Scenario::*flag = nullptr;
+    double min = 0, max = 0;     // valid range for numbers
+    const char* unit = "";
+};
+
+Field str(const char* k, std::string Scenario::*m) { Field f{k, Kind::Str}; f.s = m; return f; }
+Field i64(const char* k, int64_t Scenario::*m, double lo, double hi, const char* unit) {
+    Field f{k, Kind::Int}; f.i64 = m; f.min = lo; f.max = hi; f.unit = unit; return f; }
+Field i32(const char* k, int Scenario::*m, double lo, double hi, const char* unit) {
+    Field f{k, Kind::Int}; f.i32 = m; f.min = lo; f.max = hi; f.unit = unit; return f; }
+Field num(const char* k, double Scenario::*m, double lo, double hi, const char* unit) {
+    Field f{k, Kind::Num}; f.num = m; f.min = lo; f.max = hi; f.unit = unit; return f; }
+Field flag(const char* k, bool Scenario::*m) { Field f{k, Kind::Bool}; f.flag = m; return f; }
+
+const std::vector<Field>& fields() {
+    static const std::vector<Field> table = {
+        str("model", &Scenario::model),
+        str("hardware", &Scenario::hardware),
+        str("quant", &Scenario::quant),
+        i64("ctx", &Scenario::ctx_tokens, 1, 10e6, "tokens"),
+        str("kv", &Scenario::kv_type),
+        flag("fa", &Scenario::flash_attn),
+        i32("ngl", &Scenario::gpu_layers, -1, 1000, "layers (-1 = all)"),
+        i32("cpu_moe", &Scenario::cpu_moe_layers, 0, 1000, "layers"),
+        i32("np", &Scenario::parallel, 1, 1024, "sequences"),
+        i64("prompt", &Scenario::prompt_tokens, 1, 10e6, "tokens"),
+        i64("gen", &Scenario::gen_tokens, 1, 10e6, "tokens"),
+        i64("ctx_b", &Scenario::ctx_b_tokens, 1, 10e6, "tokens"),
+        num("hours", &Scenario::hours_per_month, 0, 744, "hours per month"),
+        num("mtok", &Scenario::mtok_per_month, 0, 1e6, "million tokens per month"),
+        num("kwh", &Scenario::kwh_price_usd, 0, 10, "USD per kWh"),
+        i32("months", &Scenario::amortize_months, 1, 240, "months"),
+        str("section", &Scenario::section),
+        str("embed", &Scenario::embed),
+        str("theme", &Scenario::theme),
+    };
+    return table;
+}
+
+std::string percent_encode(const std::string& v) {
+    static const char* hex = "0123456789ABCDEF";
+    std::string out;
+    for (unsigned char c : v) {
+        if (isalnum(c) || c == '-' || c == '_' || c == '.' || c == '~' || c == '/') out += (char)c;
+        else { out += '%'; out += hex[c >> 4]; out += hex[c & 15]; }
+    }
+    return out;
+}
+
+bool percent_decode(const std::string& v, std::string& out) {
+    out.clear();
+    for (size_t i = 0; i < v.size(); ++i) {
+        if (v[i] == '%') {
+            if (i + 2 >= v.size() || !isxdigit((unsigned char)v[i + 1]) || !isxdigit((unsigned char)v[i + 2])) return false;
+            out += (char)strtol(v.substr(i + 1, 2).c_str(), nullptr, 16);
+            i += 2;
+        } else if (v[i] == '+') {
+            out += ' ';
+        } else {
+            out += v[i];
+        }
+    }
+    return true;
+}
+
+// locale-independent number parse of the whole string
+bool parse_number(const std::string& text, double& out) {
+    if (text.empty() || text.size() > 40) return false;
+    std::istringstream in(text);
+    in.imbue(std::locale::classic());
+    double v = 0;
+    in >> v;
+    if (in.fail() || !in.eof()) {
+        // allow "32k" / "1M" suffixes for token counts
+        char last = text.back();
+        double mul = last == 'k' || last == 'K' ? 1024 : last == 'm' || last == 'M' ? 1048576 : 0;
+        if (mul == 0) return false;
+        std::istringstream in2(text.substr(0, text.size() - 1));
+        in2.imbue(std::locale::classic());
+        in2 >> v;
+        if (in2.fail() || !in2.eof()) return false;
+        v *= mul;
+    }
+    if (!(v == v) || v > 1e300 || v < -1e300) return false;
+    out = v;
+    return true;
+}
+
+std::string format_number(double v) {
+    std::ostringstream o;
+    o.imbue(std::locale::classic());
+    o << v;
+    return o.str();
+}
+
+bool set_field(const Field& f, const std::string& value, Scenario& s, std::string& err) {
+    switch (f.kind) {
+    case Kind::Str:
+        if (value.size() > 256) { err = std::string(f.key) + ": value longer than 256 characters"; return false; }
+        s.*(f.s) = value;
+        return true;
+    case Kind::Bool:
+        if (value == "1" || value == "on" || value == "true") { s.*(f.flag) = true; return true; }
+        if (value == "0" || value == "off" || value == "false") { s.*(f.flag) = false; return true; }
+        err = std::string(f.key) + ": '" + value + "' is not on/off (use on, off, 1 or 0)";
+        return false;
+    case Kind::Int:
+    case Kind::Num: {
+        double v = 0;
+        if (!parse_number(value, v)) { err = std::string(f.key) + ": '" + value + "' is not a number"; return false; }
+        if (v < f.min || v > f.max) {
+            err = std::string(f.key) + ": " + value + " is out of range (" + format_number(f.min) + " to " +
+                  format_number(f.max) + " " + f.unit + ")";
+            return false;
+        }
+        if (f.kind == Kind::Int) {
+            if (v != (double)(int64_t)v) { err = std::string(f.key) + ": '" + value + "' must be a whole number"; return false; }
+            if (f.i64) s.*(f.i64) = (int64_t)v; else s.*(f.i32) = (int)v;
+        } else {
+            s.*(f.num) = v;
+        }
+        return true;
+    }
+    }
+    return false;
+}
+
+std::string get_field(const Field& f, const Scenario& s) {
+    switch (f.kind) {
+    case Kind::Str: return s.*(f.s);
+    case Kind::Bool: return s.*(f.flag) ? "on" : "off";
+    case Kind::Int: return std::to_string(f.i64 ? s.*(f.i64) : (int64_t)(s.*(f.i32)));
+    case Kind::Num: return format_number(s.*(f.num));
+    }
+    return {};
+}
+
+const Field* find_field(const std::string& key) {
+    for (const Field& f : fields())
+        if (key == f.key) return &f;
+    return nullptr;
+}
+
+std::string known_keys() {
+    std::string k;
+    for (const Field& f : fields()) { if (!k.empty()) k += ", "; k += f.key; }
+    return k;
+}
+
+}  // namespace
+
+std::string encode_url_state(const Scenario& s) {
+    const Scenario defaults;
+    std::string out;
+    for (const Field& f : fields()) {
+        std::string v = get_field(f, s);
+        if (v == get_field(f, defaults) && std::strcmp(f.key, "model") != 0) continue;
+        if (!out.empty()) out += '&';
+        out += f.key;
+        out += '=';
+        out += percent_encode(v);
+    }
+    return out;
+}
+
+bool decode_url_state(const std::string& hash, Scenario& out, std::string& err) {
+    if (hash.size() > 8192) { err = "link state is longer than 8192 characters"; return false; }
+    Scenario s = out;
+    size_t start = (!hash.empty() && hash[0] == '#') ? 1 : 0;
+    while (start < hash.size()) {
+        size_t end = hash.find('&', start);
+        if (end == std::string::npos) end = hash.size();
+        std::string pair = hash.substr(start, end - start);
+        start = end + 1;
+        if (pair.empty()) continue;
+        size_t eq = pair.find('=');
+        std::string key = pair.substr(0, eq), raw = eq == std::string::npos ? "" : pair.substr(eq + 1), value;
+        if (!percent_decode(raw, value)) { err = key + ": malformed percent-encoding in '" + raw + "'"; return false; }
+        const Field* f = find_field(key);
+        if (!f) { err = "unknown key '" + key + "' (known: " + known_keys() + ")"; return false; }
+        if (!set_field(*f, value, s, err)) return false;
+    }
+    out = s;
+    return true;
+}
+
+std::string scenario_to_json(const Scenario& s) {
+    nlohmann::json j = nlohmann::json::object();
+    for (const Field& f : fields()) {
+        switch (f.kind) {
+        case Kind::Str: j[f.key] = s.*(f.s); break;
+        case Kind::Bool: j[f.key] = s.*(f.flag); break;
+        case Kind::Int: j[f.key] = f.i64 ? s.*(f.i64) : (int64_t)(s.*(f.i32)); break;
+        case Kind::Num: j[f.key] = s.*(f.num); break;
+        }
+    }
+    return j.dump();
+}
+
+bool scenario_from_json(const std::string& json_text, Scenario& out, std::string& err) {
+    nlohmann::json j = nlohmann::json::parse(json_text, nullptr, false);
+    if (j.is_discarded() || !j.is_object()) { err = "state must be a JSON object, e.g. {\"quant\": \"Q4_K_M\"}"; return false; }
+    Scenario s = out;
+    for (auto it = j.begin(); it != j.end(); ++it) {
+        const Field* f = find_field(it.key());
+        if (!f) { err = "unknown key '" + it.key() + "' (known: " + known_keys() + ")"; return false; }
+        const nlohmann::json& v = it.value();
+        std::string text;
+        if (v.is_string()) text = v.get<std::string>();
+        else if (v.is_boolean()) text = v.get<bool>() ? "on" : "off";
+        else if (v.is_number()) text = format_number(v.get<double>());
+        else { err = it.key() + ": expected a string, number or boolean"; return false; }
+        if (f->kind == Kind::Str && !v.is_string()) { err = it.key() + ": expected a string"; return false; }
+        if (!set_field(*f, text, s, err)) return false;
+    }
+    out = s;
+    return true;
+}

@@ -1,0 +1,98 @@
+#include "widgets.h"
+
+#include <imgui.h>
+#include <imgui_stdlib.h>
+
+#include <cctype>
+
+bool matches_query(const std::string& text, const std::string& query) {
+    auto lower = [](std::string s) { for (char& c : s) c = (char)std::tolower((unsigned char)c); return s; };
+    const std::string t = lower(text), q = lower(query);
+    size_t start = 0;
+    while (start < q.size()) {
+        size_t end = q.find(' ', start);
+        if (end == std::string::npos) end = q.size();
+        if (end > start && t.find(q.substr(start, end - start)) == std::string::npos) return false;
+        start = end + 1;
+    }
+    return true;
+}
+
+namespace {
+template <class Item, class Label, class Haystack, class Select>
+bool search_combo(const char* id, const std::string& preview, std::string& query, const std::vector<Item>& items,
+                  float width, Label label, Haystack haystack, Select select) {
+    bool changed = false;
+    ImGui::SetNextItemWidth(width);
+    if (ImGui::BeginCombo(id, preview.c_str(), ImGuiComboFlags_HeightLarge)) {
+        if (ImGui::IsWindowAppearing()) { ImGui::SetKeyboardFocusHere(); query.clear(); }
+        ImGui::SetNextItemWidth(-1);
+        ImGui::InputTextWithHint("##search", "type to search", &query);
+        for (const Item& it : items) {
+            if (!matches_query(haystack(it), query)) continue;
+            if (ImGui::Selectable(label(it).c_str(), false)) { select(it); changed = true; }
+        }
+        ImGui::EndCombo();
+    }
+    return changed;
+}
+}  // namespace
+
+bool model_picker(AppState& app, const char* id, float width) {
+    const llmsim::Model* cur = app.catalog.find_model(app.scenario.model);
+    std::string preview = cur ? cur->id : app.scenario.model + " (unknown)";
+    bool changed = search_combo(id, preview, app.model_search, app.catalog.models, width,
+        [](const llmsim::Model& m) { return m.id; },
+        [](const llmsim::Model& m) { return m.id + " " + m.name + " " + m.family + " " + m.arch; },
+        [&](const llmsim::Model& m) { app.scenario.model = m.id; });
+    if (changed) mark_changed(app);
+    return changed;
+}
+
+bool hardware_picker(AppState& app, const char* id, float width) {
+    const llmsim::Hardware* cur = app.catalog.find_hardware(app.scenario.hardware);
+    std::string preview = cur ? cur->name : app.scenario.hardware + " (unknown)";
+    bool changed = search_combo(id, preview, app.hardware_search, app.catalog.hardware, width,
+        [](const llmsim::Hardware& h) { return h.name + "##" + h.id; },
+        [](const llmsim::Hardware& h) {
+            return h.name + " " + h.id + " " + h.vendor + " " + llmsim::to_string(h.kind) + " " +
+                   std::to_string((long long)(h.memory_bytes * (int64_t)h.gpu_count / 1000000000)) + "gb";
+        },
+        [&](const llmsim::Hardware& h) { app.scenario.hardware = h.id; });
+    if (changed) mark_changed(app);
+    return changed;
+}
+
+bool quant_picker(AppState& app, const char* id, float width) {
+    bool changed = false;
+    ImGui::SetNextItemWidth(width);
+    if (ImGui::BeginCombo(id, app.scenario.quant.c_str(), ImGuiComboFlags_HeightLarge)) {
+        for (const llmsim::FileType& f : app.catalog.file_types) {
+            if (ImGui::Selectable(f.name.c_str(), f.name == app.scenario.quant)) {
+                app.scenario.quant = f.name;
+                changed = true;
+            }
+        }
+        ImGui::EndCombo();
+    }
+    if (changed) mark_changed(app);
+    return changed;
+}
+
+void text_right(const char* text) {
+    float w = ImGui::CalcTextSize(text).x;
+    float avail = ImGui::GetContentRegionAvail().x;
+    if (avail > w) ImGui::SetCursorPosX(ImGui::GetCursorPosX() + avail - w);
+    ImGui::TextUnformatted(text);
+}
+
+void help_marker(const char* text) {
+    ImGui::TextDisabled("(?)");
+    if (ImGui::IsItemHovered()) {
+        ImGui::BeginTooltip();
+        ImGui::PushTextWrapPos(ImGui::GetFontSize() * 32.0f);
+        ImGui::TextUnformatted(text);
+        ImGui::PopTextWrapPos();
+        ImGui::EndTooltip();
+    }
+}

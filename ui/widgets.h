@@ -1,0 +1,18 @@
+// Small UI helpers shared by the panels: search-as-you-type pickers, right-aligned numbers, help markers.
+#pragma once
+#include <string>
+
+#include "app_state.h"
+
+// case-insensitive "every word of query occurs in text"
+bool matches_query(const std::string& text, const std::string& query);
+// combo with a search box listing catalog models; returns true when the selection changed
+bool model_picker(AppState& app, const char* id, float width);
+// combo with a search box listing catalog hardware; returns true when the selection changed
+bool hardware_picker(AppState& app, const char* id, float width);
+// combo of file types; returns true when the selection changed
+bool quant_picker(AppState& app, const char* id, float width);
+// right-aligned text in the current table cell / column
+void text_right(const char* text);
+// "(?)" with a tooltip
+void help_marker(const char* text);

@@ -1,0 +1,122 @@
+// The page glue around the wasm module: loading overlay with progress, WebGL2 checks, window.llmsim (JS API).
+// No network access beyond fetching llmsim.wasm from the page's own folder; nothing is ever sent anywhere.
+(function () {
+  'use strict';
+  var overlay, message, progress;
+
+  function showError(text) {
+    overlay.className = 'error';
+    message.textContent = text;
+  }
+
+  function hasWebGL2() {
+    try { return !!document.createElement('canvas').getContext('webgl2'); } catch (e) { return false; }
+  }
+
+  // fetch the wasm with a byte-count progress bar (works from any static host)
+  function instantiateWithProgress(imports, done) {
+    fetch('llmsim.wasm').then(function (resp) {
+      if (!resp.ok) throw new Error('llmsim.wasm: HTTP ' + resp.status);
+      var total = +resp.headers.get('Content-Length') || 0;
+      if (!resp.body || !total) return resp.arrayBuffer();
+      var reader = resp.body.getReader(), chunks = [], got = 0;
+      function pump() {
+        return reader.read().then(function (r) {
+          if (r.done) {
+            var all = new Uint8Array(got), off = 0;
+            chunks.forEach(function (c) { all.set(c, off); off += c.length; });
+            return all.buffer;
+          }
+          chunks.push(r.value); got += r.value.length;
+          progress.style.width = Math.min(100, 100 * got / total).toFixed(1) + '%';
+          return pump();
+        });
+      }
+      return pump();
+    }).then(function (bytes) {
+      message.textContent = 'Starting…';
+      return WebAssembly.instantiate(bytes, imports);
+    }).then(function (result) {
+      done(result.instance, result.module);
+    }).catch(function (e) {
+      showError('The simulator could not be loaded: ' + e.message +
+                '. If you opened this file directly from disk, serve the folder over HTTP instead (python3 -m http.server).');
+    });
+    return {};
+  }
+
+  function makeApi(Module) {
+    var listeners = { change: [] };
+    var str = function (name) { return Module.ccall(name, 'string', [], []); };
+    var api = {
+      version: function () { return str('llmsim_version'); },
+      getState: function () { return JSON.parse(str('llmsim_get_state')); },
+      setState: function (state) {
+        var json = typeof state === 'string' ? state : JSON.stringify(state);
+        var err = Module.ccall('llmsim_set_state', 'string', ['string'], [json]);
+        if (err) throw new Error(err);
+        return api.getState();
+      },
+      getHash: function () { return str('llmsim_get_hash'); },
+      stats: function () { return JSON.parse(str('llmsim_stats')); },
+      on: function (event, fn) {
+        if (!listeners[event]) throw new Error('unknown event ' + event + ' (known: change)');
+        listeners[event].push(fn);
+        return function off() { listeners[event] = listeners[event].filter(function (f) { return f !== fn; }); };
+      },
+      _emit: function (event) {
+        var state = api.getState();
+        (listeners[event] || []).forEach(function (fn) { try { fn(state); } catch (e) { console.error(e); } });
+      },
+      _module: Module
+    };
+    ['predict', 'memory'].forEach(function (name) {
+      var fn = 'llmsim_' + name;
+      api[name] = function (arg) {
+        if (!Module['_' + fn]) throw new Error(name + '() is not available in this build');
+        var out = Module.ccall(fn, 'string', ['string'], [typeof arg === 'string' ? arg : JSON.stringify(arg)]);
+        var parsed = JSON.parse(out);
+        if (parsed && parsed.error && Object.keys(parsed).length <= 2) throw new Error(parsed.error);
+        return parsed;
+      };
+    });
+    return api;
+  }
+
+  window.startLlmsim = function () {
+    overlay = document.getElementById('overlay');
+    message = document.getElementById('message');
+    progress = document.getElementById('progress');
+    var canvas = document.getElementById('canvas');
+    if (!hasWebGL2()) {
+      showError('This page needs WebGL2, which this browser does not provide (or has disabled). ' +
+                'Try a current Firefox, Chrome, Edge or Safari, or enable hardware acceleration.');
+      return;
+    }
+    canvas.addEventListener('webglcontextlost', function (e) {
+      e.preventDefault();
+      overlay.className = 'error';
+      showError('The graphics context was lost (GPU reset or too many tabs). Reload the page to continue; your settings are in the link.');
+    });
+    canvas.addEventListener('contextmenu', function (e) { e.preventDefault(); });
+    var Module = {
+      canvas: canvas,
+      instantiateWasm: instantiateWithProgress,
+      print: function (t) { console.log(t); },
+      printErr: function (t) { console.warn(t); },
+      llmsimFatal: function (t) { showError(t); },
+      llmsimReady: function () {
+        window.llmsim = makeApi(Module);
+        overlay.className = 'hidden';
+        window.addEventListener('hashchange', function () {
+          var err = Module.ccall('llmsim_set_hash', 'string', ['string'], [window.location.hash]);
+          if (err) console.warn('llmsim: ' + err);
+        });
+        window.addEventListener('resize', function () { Module.ccall('llmsim_request_redraw', null, [], []); });
+        document.dispatchEvent(new CustomEvent('llmsim-ready'));
+      }
+    };
+    createLlmsim(Module).catch(function (e) { showError('The simulator stopped: ' + (e && e.message ? e.message : e)); });
+  };
+  window.addEventListener('load', function () { window.startLlmsim(); });
+})();
