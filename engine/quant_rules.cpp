@@ -107,6 +107,7 @@ std::optional<LlamaFtype> parse_llama_ftype(const std::string& name) {
     std::string u = upper(name);
     if (u == "FP16") u = "F16";
     if (u == "FP32") u = "F32";
+    if (u == "MXFP4") u = "MXFP4_MOE";  // what llama-bench and model cards call gpt-oss's native GGUFs
     for (const FtypeRow& r : kFtypes)
         if (u == r.name) return r.f;
     return std::nullopt;

@@ -8,7 +8,9 @@
 //   draw_app(app);                      // once per frame, between ImGui::NewFrame and ImGui::Render
 #pragma once
 #include <cstdint>
+#include <array>
 #include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -53,6 +55,7 @@ struct AppState {
     uint64_t frames_drawn = 0;
     double last_frame_ms = 0;
     uint64_t state_version = 0;    // bumped on every scenario change; platforms sync the URL and notify listeners
+    std::map<std::string, std::array<float, 4>> widget_rects;  // named widgets' last rects (x0,y0,x1,y1), for e2e tests
     ImFont* font_ui = nullptr;
     ImFont* font_bold = nullptr;
     ImFont* font_mono = nullptr;

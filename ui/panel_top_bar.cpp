@@ -34,5 +34,6 @@ void draw_top_bar(AppState& app) {
         apply_theme(app, app.ui_scale);
         mark_changed(app);
     }
+    note_widget(app, "theme-toggle");
     ImGui::Separator();
 }

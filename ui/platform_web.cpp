@@ -2,6 +2,7 @@
 // `llmsim_on_ready` fires it exposes window.llmsim, whose calls land in the EMSCRIPTEN_KEEPALIVE functions below.
 // Frames are drawn only after input, a resize or a state change (plus a few frames after), so an idle page
 // costs no CPU beyond the requestAnimationFrame callback that returns at once.
+#include <GLES3/gl3.h>
 #include <SDL.h>
 #include <emscripten.h>
 #include <emscripten/html5.h>
@@ -35,13 +36,16 @@ void sync_canvas_size() {
     double w = 0, h = 0;
     emscripten_get_element_css_size("#canvas", &w, &h);
     double dpr = emscripten_get_device_pixel_ratio();
-    if (w == g.css_w && h == g.css_h && dpr == g.dpr) return;
-    g.css_w = w; g.css_h = h;
-    bool dpr_changed = dpr != g.dpr;
-    g.dpr = dpr;
-    // backing store = CSS size x devicePixelRatio, so text is crisp on a 2x display
-    emscripten_set_canvas_element_size("#canvas", (int)(w * dpr), (int)(h * dpr));
+    int backing_w = 0, backing_h = 0;
+    emscripten_get_canvas_element_size("#canvas", &backing_w, &backing_h);
+    const int want_w = (int)(w * dpr + 0.5), want_h = (int)(h * dpr + 0.5);
+    if (w == g.css_w && h == g.css_h && dpr == g.dpr && backing_w == want_w && backing_h == want_h) return;
+    const bool dpr_changed = dpr != g.dpr;
+    g.css_w = w; g.css_h = h; g.dpr = dpr;
+    // SDL keeps the window in CSS pixels; the backing store is CSS size x devicePixelRatio so text is crisp
+    // on a 2x display. SDL's own resize handling may reset the backing size, so it is checked every frame.
     SDL_SetWindowSize(g.window, (int)w, (int)h);
+    emscripten_set_canvas_element_size("#canvas", want_w, want_h);
     if (dpr_changed) {
         load_fonts(g.app, (float)dpr);
         ImGui_ImplOpenGL3_DestroyFontsTexture();
@@ -156,6 +160,15 @@ EMSCRIPTEN_KEEPALIVE const char* llmsim_stats() {
     return g.ret.c_str();
 }
 
+// rectangle of a named widget in CSS pixels as JSON [x0,y0,x1,y1], or "null" (used by the e2e tests)
+EMSCRIPTEN_KEEPALIVE const char* llmsim_widget_rect(const char* name) {
+    auto it = g.app.widget_rects.find(name ? name : "");
+    if (it == g.app.widget_rects.end()) { g.ret = "null"; return g.ret.c_str(); }
+    const auto& r = it->second;
+    g.ret = "[" + std::to_string(r[0]) + "," + std::to_string(r[1]) + "," + std::to_string(r[2]) + "," + std::to_string(r[3]) + "]";
+    return g.ret.c_str();
+}
+
 EMSCRIPTEN_KEEPALIVE void llmsim_request_redraw() { g.frames_pending = 3; }
 
 EMSCRIPTEN_KEEPALIVE void llmsim_set_clipboard_cache(const char* text) { g.clipboard = text ? text : ""; }
@@ -165,7 +178,7 @@ EMSCRIPTEN_KEEPALIVE void llmsim_set_clipboard_cache(const char* text) { g.clipb
 int main() {
     setlocale(LC_NUMERIC, "C");
     init_app(g.app);
-    char* hash = (char*)EM_ASM_PTR({ return stringToNewUTF8(window.location.hash || ''); });
+    char* hash = (char*)EM_ASM_INT({ return allocateUTF8(window.location.hash || ''); });
     if (hash) {
         std::string err;
         if (!decode_url_state(hash, g.app.scenario, err)) g.app.status_line = "This link could not be applied: " + err;

@@ -96,3 +96,8 @@ void help_marker(const char* text) {
         ImGui::EndTooltip();
     }
 }
+
+void note_widget(AppState& app, const char* name) {
+    ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
+    app.widget_rects[name] = {a.x, a.y, b.x, b.y};
+}

@@ -14,5 +14,7 @@ bool hardware_picker(AppState& app, const char* id, float width);
 bool quant_picker(AppState& app, const char* id, float width);
 // right-aligned text in the current table cell / column
 void text_right(const char* text);
+// remember the last item's rectangle under a name (window.llmsim._widgetRect(name) in e2e tests)
+void note_widget(AppState& app, const char* name);
 // "(?)" with a tooltip
 void help_marker(const char* text);

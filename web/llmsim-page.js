@@ -68,6 +68,7 @@
         var state = api.getState();
         (listeners[event] || []).forEach(function (fn) { try { fn(state); } catch (e) { console.error(e); } });
       },
+      _widgetRect: function (name) { return JSON.parse(Module.ccall('llmsim_widget_rect', 'string', ['string'], [name])); },
       _module: Module
     };
     ['predict', 'memory'].forEach(function (name) {

@@ -1,0 +1,616 @@
+#!/usr/bin/env python3
+"""Build assets/catalog/hardware.json from /work/shared/reference/hardware.json plus the additions and
+corrections listed below (every value added here names its source; estimates carry <field>_estimated).
+
+usage: python3 scripts/catalog/build_hardware.py [reference.json] [out.json]
+"""
+import json, os, re, sys, glob
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(os.path.dirname(HERE))
+REF = sys.argv[1] if len(sys.argv) > 1 else "/work/shared/reference/hardware.json"
+OUT = sys.argv[2] if len(sys.argv) > 2 else os.path.join(REPO, "assets/catalog/hardware.json")
+HOURLY = "/work/shared/reference/prices/gpu_hourly.json"
+SEEDS = "/work/shared/seeds/*.txt"
+
+ref = json.load(open(REF))
+R = {d["name"]: d for d in ref["devices"]}
+hourly = json.load(open(HOURLY))
+
+FS = "public repo files found by full-text code search (find_string; repo paths not exposed), ids "
+PCIE4 = ("PCI-SIG PCIe 4.0: 16 GT/s per lane, 128b/130b encoding -> 1.97 GB/s per lane per direction, "
+         "x16 = 31.5 GB/s per direction (commonly quoted 32 GB/s)")
+PCIE5 = "PCI-SIG PCIe 5.0: 32 GT/s per lane, 128b/130b -> x16 = 63 GB/s per direction (commonly quoted 64 GB/s)"
+APPLE_RULE_SRC = ("Apple Metal recommendedMaxWorkingSetSize rule, reference _memory_limit_rules.apple_metal_working_set "
+                  "(16 GB 10922.67 MiB; 32 GB 21845.34 MiB; 64 GB 49152 MiB; 96 GB 73728 MiB; 256 GiB 228066 MiB; "
+                  "512 GB 475136.2 MiB) plus " + FS + "63159938615 / 55272127659 (M4 Max 36 GB, macOS 15.7.7: "
+                  "'recommendedMaxWorkingSetSize = 28991.03 MB' = 27648 MiB = 75%; rule '<= 32 GB: 2/3 of RAM, >= 36 GB: 3/4', "
+                  "'a 48 GB Mac gets 36 GB', 'Leave ~8-16 GB for the OS', '512 GB owners raise to ~448-500 GB'), "
+                  "62097273165 (Apple M4 Max 128 GB, llama.cpp build 8468: 'recommendedMaxWorkingSetSize = 103079.22 MB' "
+                  "= 98304 MiB = 75%, 'MTL0: 98304 = ... free'), 56942489071 (8 GB Mac: 5461 MiB = 2/3)")
+
+# ------------------------------------------------------------------------------------------------------
+# cloud: cheapest on-demand per GPU from gpu_hourly.json (rows that price only the GPU component excluded)
+def cloud(key, pred=None, note=None):
+    rows = [r for r in hourly[key] if r.get("on_demand") and "GPU component only" not in r["provider"]
+            and (pred is None or pred(r))]
+    r = min(rows, key=lambda r: r["on_demand"])
+    src = "%s: $%s/GPU-h on-demand (%s%s); %s; date: %s (gpu_hourly.json key '%s')" % (
+        r["provider"], r["on_demand"], r.get("instance") or "", (" - " + r["note"]) if r.get("note") else "",
+        r["source"], r.get("date"), key)
+    if note: src += "; " + note
+    return r["on_demand"], src
+
+# ------------------------------------------------------------------------------------------------------
+def base(refname):
+    d = R[refname]
+    return d
+
+def mk(**kw):
+    dev = {
+        "id": None, "name": None, "vendor": None, "kind": None, "backends": None,
+        "gpu_count": 1, "link": None, "link_gbs": None,
+        "memory_mib": None, "memory_basis": None, "bandwidth_gbs": None,
+        "fp16_tflops": None, "fp16_tflops_basis": None, "fp16_tflops_estimated": False,
+        "int8_tops": None, "tdp_w": None,
+        "price_usd": None, "price_used_usd": None, "price_source": None,
+        "cloud_usd_per_hour": None, "cloud_source": None,
+        "gpu_limit_default_mib": None, "gpu_limit_max_mib": None, "gpu_limit_basis": None,
+        "system_ram_gib": None, "system_ram_bandwidth_gbs": None,
+        "seed_aliases": [], "calibration_names": [], "sources": [], "notes": [],
+    }
+    dev.update(kw)
+    return dev
+
+def from_ref(refname, **kw):
+    d = R[refname]
+    v = d["vendor"].lower()
+    dev = mk(name=d["name"], vendor=v, kind=d["kind"],
+             memory_mib=d["memory_reported_mib"], memory_basis=d["memory_reported_basis"],
+             bandwidth_gbs=d["memory_bandwidth_gbs"], fp16_tflops=d["fp16_tflops_roofline"],
+             fp16_tflops_basis=d["fp16_tensor_basis"] or d["fp16_tflops_roofline_basis"],
+             int8_tops=d["int8_tops_dense"], tdp_w=d["tdp_w"], price_usd=d["launch_msrp_usd"],
+             price_used_usd=d["street_price_usd"],
+             seed_aliases=list(d["seed_aliases"]), sources=list(d["sources"]),
+             notes=["reference: " + n for n in d["notes"]])
+    dev["sources"].insert(0, "reference: /work/shared/reference/hardware.json device '%s'" % refname)
+    if d["launch_msrp_usd"]:
+        dev["price_source"] = "reference launch_msrp_usd (HF hub hardware.ts 'msrp', approximate; for datacenter parts a street price)"
+    if d["street_price_usd"]:
+        dev["price_source"] = (dev["price_source"] + "; " if dev["price_source"] else "") + \
+            "used: reference street_price_usd (" + (d["street_price_basis"] or "") + ")"
+    dev.update(kw)
+    return dev
+
+NV_DESKTOP_RAM = dict(system_ram_gib=64, system_ram_bandwidth_gbs=89.6, system_ram_gib_estimated=True,
+                      system_ram_bandwidth_gbs_estimated=True)
+RAM_NOTE = ("system_ram_gib / system_ram_bandwidth_gbs are an assumed typical desktop host (64 GiB DDR5-5600 dual channel "
+            "= 5600 MT/s x 8 B x 2 = 89.6 GB/s), not a property of the card")
+
+devices = []
+def add(d):
+    devices.append(d)
+    return d
+
+# ====================================================================================== datacenter (NVIDIA)
+c, cs = cloud("H200")
+add(from_ref("NVIDIA H200 SXM 141GB", id="h200-sxm", name="NVIDIA H200 SXM 141GB", backends=["cuda"],
+             cloud_usd_per_hour=c, cloud_source=cs))
+c, cs = cloud("H100 SXM")
+add(from_ref("NVIDIA H100 SXM 80GB", id="h100-sxm", backends=["cuda"], cloud_usd_per_hour=c, cloud_source=cs))
+c, cs = cloud("H100 PCIe")
+add(from_ref("NVIDIA H100 PCIe 80GB", id="h100-pcie", backends=["cuda"], cloud_usd_per_hour=c, cloud_source=cs,
+             calibration_names=["NVIDIA H100 PCIe 80GB"],
+             notes=["reference price: none (launch_msrp_usd null); price_usd left null"]))
+c, cs = cloud("H100 NVL")
+add(mk(id="h100-nvl", name="NVIDIA H100 NVL 94GB", vendor="nvidia", kind="datacenter", backends=["cuda"],
+       memory_mib=95830, memory_basis="nvidia-smi total ('NVIDIA H100 NVL, 95830 MiB')",
+       bandwidth_gbs=3900, fp16_tflops=835.5, fp16_tflops_basis="dense FP16/BF16 tensor = NVIDIA datasheet 1,671 TFLOPS (with sparsity) / 2",
+       int8_tops=1670.5, tdp_w=400, cloud_usd_per_hour=c, cloud_source=cs,
+       sources=["NVIDIA H100 datasheet (H100 NVL column): 94 GB HBM3, 3.9 TB/s, FP16/BF16 Tensor 1,671 TFLOPS*, INT8 3,341 TOPS* (*with sparsity), 350-400 W configurable",
+                FS + "55624420197, 58799136268, 60814705077 (nvidia-smi 'NVIDIA H100 NVL, 95830 MiB')", cs],
+       notes=["tdp_w = top of NVIDIA's 350-400 W configurable range", "no sourced purchase price; price_usd null"]))
+c, cs = cloud("A100 80GB", pred=lambda r: "SXM" in r["provider"] or "SXM" in (r.get("instance") or "") or "p4de" in r["provider"])
+add(from_ref("NVIDIA A100 SXM 80GB", id="a100-sxm-80gb", backends=["cuda"], cloud_usd_per_hour=c, cloud_source=cs))
+c, cs = cloud("A100 40GB")
+add(from_ref("NVIDIA A100 SXM 40GB", id="a100-sxm-40gb", backends=["cuda"], cloud_usd_per_hour=c, cloud_source=cs))
+c, cs = cloud("A100 80GB", pred=lambda r: "PCIe" in r["provider"] or "PCIE" in (r.get("instance") or "") or "PCIe" in (r.get("instance") or ""))
+add(from_ref("NVIDIA A100 PCIe 80GB", id="a100-pcie-80gb", backends=["cuda"], cloud_usd_per_hour=c, cloud_source=cs,
+             calibration_names=["NVIDIA A100 PCIe 80GB"]))
+c, cs = cloud("L40S")
+add(from_ref("NVIDIA L40S 48GB", id="l40s", backends=["cuda", "vulkan"], cloud_usd_per_hour=c, cloud_source=cs,
+             calibration_names=["NVIDIA L40S"]))
+c, cs = cloud("L4")
+add(from_ref("NVIDIA L4 24GB", id="l4", backends=["cuda", "vulkan"], cloud_usd_per_hour=c, cloud_source=cs))
+c, cs = cloud("A10G")
+add(from_ref("NVIDIA A10G 24GB (AWS)", id="a10g", backends=["cuda", "vulkan"], cloud_usd_per_hour=c, cloud_source=cs,
+             memory_mib=22731, memory_basis="nvidia-smi/torch total 'NVIDIA A10G, 22731 MiB' (one sourced output; a measured report of 22.1 GiB agrees); not the A10's 23028 MiB",
+             tdp_w=None))
+devices[-1]["sources"].append(FS + "62761274207 ('GPU Info: NVIDIA A10G, 22731 MiB'), 66843676290 ('NVIDIA A10G, 22.1 GiB')")
+t4 = R["NVIDIA T4 16GB"]
+add(from_ref("NVIDIA T4 16GB", id="t4", backends=["cuda", "vulkan"], cloud_usd_per_hour=t4["cloud_usd_per_hr"]["aws_g4dn.xlarge"],
+             cloud_source="AWS EC2 g4dn.xlarge (1x T4) $0.526/h on-demand, reference cloud_prices (" +
+             "; ".join(p["source"] for p in t4["cloud_prices"] if "g4dn" in p["instance"]) + "); not in gpu_hourly.json"))
+c, cs = cloud("B200 (extra)")
+add(from_ref("NVIDIA B200 (HGX/DGX)", id="b200", name="NVIDIA B200 180GB (HGX/DGX)", backends=["cuda"],
+             memory_mib=183359, memory_basis="nvidia-smi total ('NVIDIA B200, 183,359 MiB'; NVIDIA exposes 180 GB of the 192 GB HBM3e)",
+             cloud_usd_per_hour=c, cloud_source=cs))
+devices[-1]["sources"].append(FS + "66855568803 ('1 x NVIDIA B200, 183,359 MiB')")
+c, cs = cloud("GH200 (extra)")
+gh = add(from_ref("NVIDIA GH200 Grace Hopper (GPU part)", id="gh200-96gb", name="NVIDIA GH200 Grace Hopper 96GB (GPU part)",
+                  backends=["cuda"], memory_mib=97871, memory_basis="nvidia-smi total ('NVIDIA GH200 480GB, 97871 MiB'; 96 GB HBM3 variant)",
+                  bandwidth_gbs=4000, cloud_usd_per_hour=c, cloud_source=cs))
+gh["sources"].append(FS + "53660951180, 66196318461, 63088167599 ('NVIDIA GH200 480GB, 97871 MiB')")
+gh["notes"].append("catalog entry = the 96 GB HBM3 / 4000 GB/s variant (what Lambda rents); the 141 GB HBM3e variant has 4800 GB/s. "
+                   "tdp_w 900 is a module (CPU+GPU+memory) figure from the reference, not a GPU-only TDP")
+c, cs = cloud("MI300X")
+add(from_ref("AMD Instinct MI300X", id="mi300x", backends=["rocm"], cloud_usd_per_hour=c, cloud_source=cs))
+m325 = add(from_ref("AMD Instinct MI325X", id="mi325x", backends=["rocm"], memory_mib=262128, memory_mib_estimated=True,
+                    memory_basis="estimated: 256 GiB - 16 MiB, by analogy with MI300X (rocm-smi 196592 MiB = 192 GiB - 16 MiB)"))
+m325["notes"].append("memory_mib estimated (no rocm-smi output found for MI325X); fp16 1300 kept from the reference although AMD lists the same CDNA3 CU count/clock as MI300X (likely 1307.4, unverified)")
+
+# ====================================================================================== workstation
+c, cs = cloud("RTX PRO 6000 (Blackwell, 96GB)")
+p6 = add(from_ref("NVIDIA RTX PRO 6000 Blackwell 96GB (Workstation)", id="rtx-pro-6000", name="NVIDIA RTX PRO 6000 Blackwell 96GB",
+                  backends=["cuda", "vulkan"], int8_tops=1007.6, int8_tops_estimated=True, cloud_usd_per_hour=c,
+                  cloud_source=cs + "; note: the cheapest offer is the Server Edition (same GB202, 96 GB, 1792 GB/s); cheapest Workstation Edition offer is RunPod $1.89"))
+p6["notes"].append("int8_tops estimated = 2 x dense FP16 (NVIDIA tensor-core INT8 rate; equals 4000 AI TOPS FP4-sparse / 4)")
+c, cs = cloud("RTX 6000 Ada")
+add(from_ref("NVIDIA RTX 6000 Ada 48GB", id="rtx-6000-ada", backends=["cuda", "vulkan"], cloud_usd_per_hour=c, cloud_source=cs,
+             calibration_names=["NVIDIA RTX 6000 Ada", "NVIDIA RTX 6000 Ada Generation"]))
+c, cs = cloud("RTX A6000")
+add(from_ref("NVIDIA RTX A6000 48GB", id="rtx-a6000", backends=["cuda", "vulkan"], cloud_usd_per_hour=c, cloud_source=cs,
+             calibration_names=["NVIDIA RTX A6000"]))
+w79 = add(from_ref("AMD Radeon PRO W7900", id="radeon-pro-w7900", backends=["rocm", "vulkan"],
+                   memory_mib=49136, memory_mib_estimated=True,
+                   memory_basis="estimated: 48 GiB - 16 MiB, by analogy with RX 7900 XTX (rocm-smi 25753026560 B = 24 GiB - 16 MiB)",
+                   fp16_tflops=122.6, fp16_tflops_estimated=True,
+                   fp16_tflops_basis="estimated: RDNA3 WMMA FP16 runs at the packed-FP16 rate = 2 x FP32 (AMD lists 61.3 FP32 TFLOPS for W7900); no AMD matrix figure in the corpus"))
+
+# ====================================================================================== consumer NVIDIA
+def geforce(refname, gid, **kw):
+    d = from_ref(refname, id=gid, backends=["cuda", "vulkan"], **NV_DESKTOP_RAM)
+    d.update(kw)
+    d["notes"].append(RAM_NOTE)
+    return add(d)
+
+c, cs = cloud("RTX 5090")
+geforce("NVIDIA GeForce RTX 5090", "rtx-5090", cloud_usd_per_hour=c, cloud_source=cs)
+g = geforce("NVIDIA GeForce RTX 5080", "rtx-5080", memory_mib=16303, memory_basis="nvidia-smi total ('NVIDIA GeForce RTX 5080, 16303 MiB')")
+g["sources"].append(FS + "59896807685, 70979047910 ('NVIDIA GeForce RTX 5080, 16303 MiB')")
+geforce("NVIDIA GeForce RTX 5070 Ti", "rtx-5070-ti")
+add(mk(id="rtx-5070", name="NVIDIA GeForce RTX 5070", vendor="nvidia", kind="consumer", backends=["cuda", "vulkan"],
+       memory_mib=12227, memory_basis="nvidia-smi total ('NVIDIA GeForce RTX 5070, 12227 MiB')", bandwidth_gbs=672,
+       fp16_tflops=123.5, fp16_tflops_estimated=True,
+       fp16_tflops_basis="derived: NVIDIA '988 AI TOPS' (FP4, sparse) / 8 = dense FP16 tensor with FP16 accumulate (the same ratio gives the whitepaper values 5090 3352/8 = 419, 5080 1801/8 = 225); FP32-accumulate is half",
+       int8_tops=247, int8_tops_estimated=True, tdp_w=250, price_usd=549,
+       price_source="NVIDIA launch MSRP $549 (CES 2025 announcement)", **NV_DESKTOP_RAM,
+       sources=["NVIDIA GeForce RTX 5070 family specs page: 12 GB GDDR7, 192-bit, 28 Gbps (672 GB/s), 988 AI TOPS, 250 W total graphics power",
+                FS + "52462892002, 70375044307 ('NVIDIA GeForce RTX 5070, 12227 MiB')"],
+       notes=[RAM_NOTE, "int8_tops estimated = 2 x FP16-accumulate dense (GeForce tensor INT8 rate)"]))
+g = geforce("NVIDIA GeForce RTX 5060 Ti 16GB", "rtx-5060-ti-16gb", memory_mib=16311,
+            memory_basis="nvidia-smi total ('NVIDIA GeForce RTX 5060 Ti, 16311 MiB')",
+            fp16_tflops=94.9, fp16_tflops_estimated=True,
+            fp16_tflops_basis="derived: NVIDIA '759 AI TOPS' (FP4, sparse; reference other_compute) / 8 = dense FP16 tensor with FP16 accumulate (ratio checked on 5090/5080 whitepaper values)",
+            int8_tops=189.8, int8_tops_estimated=True)
+g["sources"].append(FS + "70437801548, 68612646773 ('NVIDIA GeForce RTX 5060 Ti, 16311 MiB')")
+c, cs = cloud("RTX 4090")
+geforce("NVIDIA GeForce RTX 4090", "rtx-4090", cloud_usd_per_hour=c, cloud_source=cs, calibration_names=["NVIDIA GeForce RTX 4090"])
+devices[-1]["sources"].append(FS + "70102106189, 30903103457 ('NVIDIA GeForce RTX 4090, 24564MiB')")
+add(mk(id="rtx-4080-super", name="NVIDIA GeForce RTX 4080 SUPER", vendor="nvidia", kind="consumer", backends=["cuda", "vulkan"],
+       memory_mib=16376, memory_basis="nvidia-smi total ('NVIDIA GeForce RTX 4080 SUPER, 16376 MiB')", bandwidth_gbs=736,
+       fp16_tflops=209, fp16_tflops_estimated=True,
+       fp16_tflops_basis="derived: NVIDIA '836 AI TOPS' (FP8, sparse) / 4 = dense FP16 tensor with FP16 accumulate (ratio checked: 4090 1321/4 = 330.3, 4080 780/4 = 195 whitepaper values)",
+       int8_tops=418, int8_tops_estimated=True, tdp_w=320, price_usd=999, price_source="NVIDIA launch MSRP $999 (Jan 2024); reference 4080 entry note 'HF msrp 1000'",
+       **NV_DESKTOP_RAM,
+       sources=["NVIDIA GeForce RTX 4080 family specs page: 16 GB GDDR6X 256-bit 23 Gbps (736 GB/s), 836 AI TOPS, 320 W",
+                "reference device 'NVIDIA GeForce RTX 4080' note: '4080 SUPER: 736 GB/s per llmfit, HF msrp 1000'",
+                FS + "63279488231, 2900232160, 68925213521 ('NVIDIA GeForce RTX 4080 SUPER, 16376 MiB')"],
+       notes=[RAM_NOTE]))
+geforce("NVIDIA GeForce RTX 4080", "rtx-4080")
+g = geforce("NVIDIA GeForce RTX 4070 Ti SUPER", "rtx-4070-ti-super", memory_mib=16376,
+            memory_basis="nvidia-smi total ('NVIDIA GeForce RTX 4070 Ti SUPER, 16376 MiB')",
+            fp16_tflops=176.5, fp16_tflops_estimated=True,
+            fp16_tflops_basis="derived: NVIDIA '706 AI TOPS' (FP8, sparse) / 4 = dense FP16 tensor with FP16 accumulate (ratio checked on 4090/4080 whitepaper values)",
+            int8_tops=353, int8_tops_estimated=True)
+g["sources"] += [FS + "66086741699, 60500521979, 71447553765 ('NVIDIA GeForce RTX 4070 Ti SUPER, 16376 MiB')",
+                 "NVIDIA GeForce RTX 4070 family specs page: RTX 4070 Ti SUPER 706 AI TOPS"]
+add(mk(id="rtx-4070-ti", name="NVIDIA GeForce RTX 4070 Ti", vendor="nvidia", kind="consumer", backends=["cuda", "vulkan"],
+       memory_mib=12282, memory_basis="nvidia-smi total ('NVIDIA GeForce RTX 4070 Ti, 12282')", bandwidth_gbs=504,
+       fp16_tflops=160.4, fp16_tflops_basis="dense FP16 tensor with FP16 accumulate as in calibration/llamacpp_speed.jsonl (160.4 = 4 x 40.1 FP32 TFLOPS; NVIDIA '641 AI TOPS' FP8-sparse / 4 = 160.3)",
+       int8_tops=320.8, int8_tops_estimated=True, tdp_w=285, price_usd=799, price_source="NVIDIA launch MSRP $799 (Jan 2023)",
+       **NV_DESKTOP_RAM, calibration_names=["NVIDIA GeForce RTX 4070 Ti"],
+       sources=["calibration/llamacpp_speed.jsonl hardware object 'NVIDIA GeForce RTX 4070 Ti' (12 GB, 504 GB/s, 160.4 TFLOPS)",
+                "NVIDIA GeForce RTX 4070 family specs page: 12 GB GDDR6X 192-bit 21 Gbps (504 GB/s), 641 AI TOPS, 285 W",
+                FS + "59226727508, 61122502178, 56692893068 ('RTX 4070 Ti, 12282 MiB')"],
+       notes=[RAM_NOTE]))
+add(mk(id="rtx-4070-super", name="NVIDIA GeForce RTX 4070 SUPER", vendor="nvidia", kind="consumer", backends=["cuda", "vulkan"],
+       memory_mib=12282, memory_basis="nvidia-smi total ('NVIDIA GeForce RTX 4070 SUPER, 12282 MiB')", bandwidth_gbs=504,
+       fp16_tflops=142, fp16_tflops_estimated=True,
+       fp16_tflops_basis="derived: NVIDIA '568 AI TOPS' (FP8, sparse) / 4 = dense FP16 tensor with FP16 accumulate",
+       int8_tops=284, int8_tops_estimated=True, tdp_w=220, price_usd=599, price_source="NVIDIA launch MSRP $599 (Jan 2024)",
+       **NV_DESKTOP_RAM,
+       sources=["NVIDIA GeForce RTX 4070 family specs page: RTX 4070 SUPER 12 GB GDDR6X 192-bit 21 Gbps (504 GB/s), 568 AI TOPS, 220 W",
+                FS + "70988180960, 61474199329, 63006206779 ('NVIDIA GeForce RTX 4070 SUPER, 12282 MiB')"],
+       notes=[RAM_NOTE]))
+g = geforce("NVIDIA GeForce RTX 4060 Ti 16GB", "rtx-4060-ti-16gb", memory_mib=16380,
+            memory_basis="nvidia-smi total ('NVIDIA GeForce RTX 4060 Ti, 16380 MiB')",
+            fp16_tflops=88.3, fp16_tflops_estimated=True,
+            fp16_tflops_basis="derived: NVIDIA '353 AI TOPS' (FP8, sparse; reference other_compute) / 4 = dense FP16 tensor with FP16 accumulate",
+            int8_tops=176.5, int8_tops_estimated=True)
+g["sources"].append(FS + "68909137057, 62932015117 ('NVIDIA GeForce RTX 4060 Ti, 16380 MiB')")
+c, cs = cloud("RTX 3090")
+r3090 = geforce("NVIDIA GeForce RTX 3090", "rtx-3090", cloud_usd_per_hour=c, cloud_source=cs,
+                calibration_names=["NVIDIA GeForce RTX 3090"], price_used_usd=750,
+                price_source="new: reference launch_msrp_usd 1499; used: reference 'NVIDIA GeForce RTX 3090 (used)' street price $750 (third-party used-market estimate, 2026-05-16)")
+r3090["notes"].append("nvidia-smi total depends on driver/vBIOS: 24576 MiB on recent drivers (e.g. driver 580), 24268 MiB in many 2021-2023 outputs; "
+                      "24576 kept (reference value)")
+r3090["sources"].append(FS + "53788764358, 71164324276 ('NVIDIA GeForce RTX 3090, 24576MiB', driver 580) and 15039117129, 2562204, 20185048437 ('24268MiB')")
+g = geforce("NVIDIA GeForce RTX 3090 Ti", "rtx-3090-ti", memory_mib=24564, memory_basis="nvidia-smi total ('NVIDIA GeForce RTX 3090 Ti, 24564 MiB')")
+g["sources"].append(FS + "51916399494 ('NVIDIA GeForce RTX 3090 Ti, 24564 MiB')")
+geforce("NVIDIA GeForce RTX 3080 10GB", "rtx-3080", calibration_names=["NVIDIA GeForce RTX 3080"])
+add(mk(id="rtx-3070", name="NVIDIA GeForce RTX 3070", vendor="nvidia", kind="consumer", backends=["cuda", "vulkan"],
+       memory_mib=8192, memory_basis="nvidia-smi total ('NVIDIA GeForce RTX 3070, 8192 MiB')", bandwidth_gbs=448,
+       fp16_tflops=81.3, fp16_tflops_basis="dense FP16 tensor with FP16 accumulate as in calibration/llamacpp_speed.jsonl (= 4 x 20.3 FP32 TFLOPS; NVIDIA '163 tensor TFLOPS' FP16-sparse / 2 = 81.5)",
+       int8_tops=162.6, int8_tops_estimated=True, tdp_w=220, price_usd=499, price_source="NVIDIA launch MSRP $499 (Sep 2020)",
+       **NV_DESKTOP_RAM, calibration_names=["NVIDIA GeForce RTX 3070"],
+       sources=["calibration/llamacpp_speed.jsonl hardware object 'NVIDIA GeForce RTX 3070' (8 GB, 448 GB/s, 81.3 TFLOPS)",
+                "NVIDIA GeForce RTX 3070 specs: 8 GB GDDR6 256-bit 14 Gbps (448 GB/s), 220 W",
+                FS + "69000024839, 68712350504 ('NVIDIA GeForce RTX 3070, 8192 MiB')"],
+       notes=[RAM_NOTE]))
+g = geforce("NVIDIA GeForce RTX 3060 12GB", "rtx-3060-12gb", fp16_tflops=50.5, fp16_tflops_estimated=True,
+            fp16_tflops_basis="derived: NVIDIA '101 tensor TFLOPS' (FP16, sparse; reference other_compute) / 2 = dense FP16 tensor with FP16 accumulate; consistent with the reference int8 102")
+add(mk(id="rtx-2080-ti", name="NVIDIA GeForce RTX 2080 Ti", vendor="nvidia", kind="consumer", backends=["cuda", "vulkan"],
+       memory_mib=11264, memory_basis="nvidia-smi total ('NVIDIA GeForce RTX 2080 Ti, 11264 MiB')", bandwidth_gbs=616,
+       fp16_tflops=107.6, fp16_tflops_basis="NVIDIA Turing whitepaper (Appendix, RTX 2080 Ti reference clocks): FP16 tensor with FP16 accumulate 107.6 TFLOPS (FP32 accumulate 53.8; Founders Edition 113.8)",
+       int8_tops=215.2, tdp_w=250, price_usd=999, price_source="NVIDIA launch MSRP $999 (Founders Edition $1,199), Sep 2018; sold used today (no used price sourced)",
+       **NV_DESKTOP_RAM,
+       sources=["NVIDIA Turing GPU architecture whitepaper (2018), Table/Appendix for RTX 2080 Ti: 11 GB GDDR6 352-bit 14 Gbps (616 GB/s), 107.6 FP16-acc tensor TFLOPS, 215.2 INT8 TOPS, 250 W (FE 260 W)",
+                FS + "57360265616, 62525336545, 15864383442 ('NVIDIA GeForce RTX 2080 Ti, 11264 MiB')"],
+       notes=[RAM_NOTE, "Turing has no BF16; llama.cpp CUDA supports it (compute capability 7.5)"]))
+r = R["NVIDIA GeForce RTX 3090 (used)"]
+u = geforce("NVIDIA GeForce RTX 3090 (used)", "rtx-3090-used", name="NVIDIA GeForce RTX 3090 (used)",
+            price_usd=None, price_used_usd=750, cloud_usd_per_hour=None,
+            price_source="used: reference street_price_usd $750 (" + r["street_price_basis"] + ")")
+u["notes"].append("same card as rtx-3090; separate device because the seed lists the used card as its own row; calibration rows for 'NVIDIA GeForce RTX 3090' map to rtx-3090")
+add(mk(id="tesla-p40", name="NVIDIA Tesla P40 24GB", vendor="nvidia", kind="datacenter", backends=["cuda", "vulkan"],
+       memory_mib=24576, memory_basis="nvidia-smi total ('Tesla P40 ... 0MiB / 24576MiB', ECC off; ECC on lowers it)",
+       bandwidth_gbs=346, fp16_tflops=11.76, fp16_tflops_estimated=True,
+       fp16_tflops_basis="no tensor cores and FP16 at 1/64 rate (0.18 TFLOPS): llama.cpp on Pascal computes in FP32 and DP4A INT8, so this is the FP32 peak 11.76 TFLOPS (NVIDIA P40 datasheet 12 TFLOPS FP32) used as the matmul rate; not an FP16 tensor figure",
+       int8_tops=47, tdp_w=250, price_usd=None, price_used_usd=300, price_used_usd_estimated=True,
+       price_source="used: estimated ~$300 (eBay range seen 2024-2025, unsourced here); no longer sold new",
+       calibration_names=["NVIDIA Tesla P40"],
+       sources=["NVIDIA Tesla P40 datasheet: 24 GB GDDR5, 346 GB/s, 12 TFLOPS FP32, 47 TOPS INT8, 250 W, passive",
+                FS + "59719821347 ('Tesla P40 ... 0MiB /  24576MiB')",
+                "calibration/llamacpp_speed.jsonl hardware object 'NVIDIA Tesla P40' (24 GB, fp16_tflops null)"],
+       notes=["calibration/llamacpp_speed.jsonl gives bandwidth_gbs 694 for the P40, which is wrong: 384-bit GDDR5 at 7.2 Gbps = 345.6 GB/s (NVIDIA datasheet 346)",
+              "passively cooled server card; people run it in desktops with added fans. system RAM left null"]))
+
+# ====================================================================================== consumer AMD / Intel
+amd_ram = dict(NV_DESKTOP_RAM)
+x = add(from_ref("AMD Radeon RX 7900 XTX", id="rx-7900-xtx", backends=["rocm", "vulkan"], memory_mib=24560,
+                 memory_basis="rocm-smi 'VRAM Total Memory (B): 25753026560' = 24560 MiB", calibration_names=["AMD Radeon RX 7900 XTX"],
+                 fp16_tflops_estimated=False, **amd_ram))
+x["sources"].append(FS + "26832242034, 68978239252, 70285684689 (rocm-smi 'VRAM Total Memory (B): 25753026560' for Radeon RX 7900 XTX)")
+x["notes"].append(RAM_NOTE)
+x = add(from_ref("AMD Radeon RX 9070 XT", id="rx-9070-xt", backends=["rocm", "vulkan"], memory_mib=16368, memory_mib_estimated=True,
+                 memory_basis="estimated: 16 GiB - 16 MiB, by analogy with RX 7900 XTX (24 GiB - 16 MiB)",
+                 fp16_tflops=194.7, fp16_tflops_estimated=True,
+                 fp16_tflops_basis="derived: AMD '779 AI TOPS' (INT8 with sparsity; reference other_compute) / 2 = 389.5 dense INT8; RDNA4 WMMA FP16 dense = INT8 dense / 2 = 194.7",
+                 int8_tops=389.5, int8_tops_estimated=True, **amd_ram))
+x["notes"].append(RAM_NOTE)
+add(mk(id="rx-7800-xt", name="AMD Radeon RX 7800 XT", vendor="amd", kind="consumer", backends=["rocm", "vulkan"],
+       memory_mib=16368, memory_mib_estimated=True, memory_basis="estimated: 16 GiB - 16 MiB, by analogy with RX 7900 XTX (24 GiB - 16 MiB)",
+       bandwidth_gbs=624, fp16_tflops=74.65, fp16_tflops_estimated=True,
+       fp16_tflops_basis="AMD spec 'Peak Half Precision (FP16) 74.65 TFLOPs' (60 CU, dual-issue packed FP16); used as the WMMA matrix rate as for RX 7900 XTX; not verified in the corpus",
+       tdp_w=263, price_usd=499, price_source="AMD launch MSRP $499 (Sep 2023)", **amd_ram,
+       sources=["AMD Radeon RX 7800 XT product page: 16 GB GDDR6 256-bit 19.5 Gbps (624 GB/s), 60 CUs, 263 W typical board power"],
+       notes=[RAM_NOTE, "gfx1101; ROCm/HIP and Vulkan backends in llama.cpp"]))
+x = add(from_ref("Intel Arc B580", id="arc-b580", backends=["sycl", "vulkan"], memory_mib=12288, memory_mib_estimated=True,
+                 memory_basis="estimated: 12 GiB nominal (no Level Zero / sycl-ls total found)", **amd_ram))
+x["notes"].append(RAM_NOTE)
+x = add(from_ref("Intel Arc A770", id="arc-a770-16gb", name="Intel Arc A770 16GB", backends=["sycl", "vulkan"], memory_mib=16384,
+                 memory_mib_estimated=True, memory_basis="estimated: 16 GiB nominal (no Level Zero / sycl-ls total found)",
+                 fp16_tflops=137.6, fp16_tflops_estimated=True,
+                 fp16_tflops_basis="derived: 512 XMX engines x 128 FP16 ops/clk x 2.1 GHz (Xe-HPG XMX is half the width of Xe2's, whose 160 engines x 256 x 2.85 GHz = 117 matches Intel's B580 figure)",
+                 int8_tops=275.2, int8_tops_estimated=True, **amd_ram))
+x["notes"].append(RAM_NOTE)
+
+# ====================================================================================== rigs
+def rig(base_id, rid, name, n, link, link_gbs, link_src, **kw):
+    b = next(d for d in devices if d["id"] == base_id)
+    d = json.loads(json.dumps(b))
+    d.update(id=rid, name=name, gpu_count=n, link=link, link_gbs=link_gbs, seed_aliases=[], calibration_names=[])
+    d["sources"] = ["per-GPU values copied from device '%s'" % base_id] + b["sources"] + [link_src]
+    d["notes"] = ["memory_mib, bandwidth_gbs, fp16_tflops, int8_tops, tdp_w and cloud_usd_per_hour are PER GPU (schema); "
+                  "prices are for all %d GPUs (GPUs only, no host)" % n] + \
+                 ["base: " + x for x in b["notes"] if not x.startswith("system_ram")]
+    d.update(kw)
+    return add(d)
+
+r = R["2x NVIDIA GeForce RTX 3090 rig"]
+x = rig("rtx-3090", "2x-rtx-3090", "2x NVIDIA GeForce RTX 3090 rig", 2, "pcie4-x16", 32, PCIE4,
+        price_usd=None, price_used_usd=1500, price_source="used: reference street_price_usd $1,500 (" + r["street_price_basis"] + ")",
+        link_gbs_estimated=True, seed_aliases=list(r["seed_aliases"]), system_ram_gib=64)
+x["sources"].insert(1, "reference: /work/shared/reference/hardware.json device '2x NVIDIA GeForce RTX 3090 rig'")
+x["notes"] += ["link assumed PCIe 4.0 x16 per card (many consumer boards give x8/x8 = 16 GB/s; an NVLink bridge gives ~56 GB/s per direction on the 3090)",
+               "reference: " + r["notes"][2], "reference tdp_w 700 is the rig total; tdp_w here is per GPU", "cloud price: the cheapest RTX 3090 offer is itself a 2x instance ($0.33/h)",
+               "calibration rows 'NVIDIA GeForce RTX 3090' with gpus = 2 describe this kind of rig (name matching stays on rtx-3090)"]
+c, cs = cloud("RTX 3090")
+x = rig("rtx-3090", "4x-rtx-3090", "4x NVIDIA GeForce RTX 3090 rig", 4, "pcie4-x16", 32, PCIE4,
+        price_usd=None, price_used_usd=3000, price_used_usd_estimated=True,
+        price_source="used: 4 x the reference $750 used-3090 price (GPUs only)", link_gbs_estimated=True,
+        system_ram_gib=None, system_ram_bandwidth_gbs=None, cloud_usd_per_hour=0.1675,
+        cloud_source="Vast.ai marketplace offer 4x RTX 3090 $0.67/h = $0.1675/GPU-h (gpu_hourly.json 'RTX 3090', skypilot-org/skypilot-catalog@01b8cdda287814b30ff0acb49746cca19fbd4355:catalogs/v8/vast/vms.csv, no date)")
+x["notes"] += ["link assumed PCIe 4.0 x16 per card (server/workstation board); mining-style risers are x4/x1 and much slower",
+               "calibration rows 'NVIDIA GeForce RTX 3090' with gpus = 4 describe this kind of rig"]
+x = rig("rtx-4090", "2x-rtx-4090", "2x NVIDIA GeForce RTX 4090 rig", 2, "pcie4-x16", 32, PCIE4,
+        price_usd=3198, price_source="2 x NVIDIA launch MSRP $1,599 (reference launch_msrp_usd)", link_gbs_estimated=True)
+x["notes"] += ["RTX 4090 has no NVLink; GPU-to-GPU traffic goes over PCIe 4.0 (x16 assumed; x8/x8 boards give 16 GB/s)",
+               "calibration rows 'NVIDIA GeForce RTX 4090' with gpus = 2 describe this kind of rig"]
+x = rig("rtx-5090", "2x-rtx-5090", "2x NVIDIA GeForce RTX 5090 rig", 2, "pcie5-x16", 64, PCIE5,
+        price_usd=3998, price_source="2 x NVIDIA launch MSRP $1,999 (reference launch_msrp_usd)", link_gbs_estimated=True)
+x["notes"] += ["RTX 5090 has no NVLink; GPU-to-GPU over PCIe 5.0 (x16 per card assumed; most desktop boards split to x8/x8 = 32 GB/s)"]
+x = rig("h100-sxm", "8x-h100-sxm", "8x NVIDIA H100 SXM 80GB (HGX, NVLink)", 8, "nvlink4", 450,
+        "NVIDIA H100 datasheet: NVLink 900 GB/s per GPU (bidirectional total over 18 NVLink-4 links) -> 450 GB/s per direction; HGX H100 8-GPU uses NVSwitch (all-to-all)",
+        price_usd=240000, price_usd_estimated=True, price_source="estimated: 8 x the reference approximate H100 SXM price $30,000 (GPUs only; an HGX/DGX system costs more)",
+        cloud_usd_per_hour=2.0,
+        cloud_source="Vast.ai marketplace offer 8x H100 SXM $16.00/h = $2.00/GPU-h (gpu_hourly.json 'H100 SXM', skypilot-org/skypilot-catalog@01b8cdda287814b30ff0acb49746cca19fbd4355:catalogs/v8/vast/vms.csv, no date); Lambda gpu_8x_h100_sxm5 $3.99/GPU-h")
+
+# ====================================================================================== Apple
+def apple_default(gb):
+    mib = gb * 1024
+    if gb == 256: return 228066.0, False, "measured: 239143780352 B = 228066 MiB (87%) on a 256 GiB Mac Studio (reference rule)"
+    if gb == 512: return 475136.2, False, "measured: ggml 'recommendedMaxWorkingSetSize = 498216.21 MB' = 475136.2 MiB (90.6%) on a 512 GB M3 Ultra (reference rule)"
+    measured = {8: "8 GB Mac 5461 MiB", 16: "M1 16 GB 10922.67 MiB", 32: "M1 Max / M2 Max 32 GB 21845.34 MiB",
+                36: "M4 Max 36 GB 27648 MiB", 48: "'a 48 GB Mac gets 36 GB' (rule doc)", 64: "M1 Max 64 GB 49152 MiB",
+                96: "M2 Max 96 GB 73728 MiB", 128: "M4 Max 128 GB 98304 MiB"}
+    frac = 2.0 / 3.0 if gb <= 32 else 0.75
+    v = round(mib * frac, 2)
+    basis = ("macOS 13-15 default recommendedMaxWorkingSetSize: %s of RAM (<= 32 GB: 2/3, >= 36 GB: 3/4)" %
+             ("2/3" if gb <= 32 else "3/4"))
+    if gb in measured:
+        return v, False, basis + "; measured at this RAM size: " + measured[gb]
+    return v, True, basis + "; no measurement at %d GB (rule-derived)" % gb
+
+def apple_max(gb):
+    reserve = min(16, max(2, gb / 8.0))
+    return (gb - reserve) * 1024
+
+APPLE_MAX_BASIS = ("raised with 'sudo sysctl iogpu.wired_limit_mb=<MiB>' (resets on reboot): practical max = RAM - clamp(RAM/8, 2, 16) GiB "
+                   "left to macOS (fits the sourced examples: 128 GB -> 114688 MiB = 112 GiB; 16 GB -> 14000 MiB works; 512 GB owners raise to ~448-500 GB; "
+                   "'leave ~8-16 GB for the OS')")
+
+SEED_LIMITS = {}
+for f in sorted(glob.glob(SEEDS)):
+    for line in open(f):
+        m = re.match(r"\| (.+?) \| [A-Z_]+ \| [\d.]+ / ([\d.]+) GiB \|", line)
+        if m: SEED_LIMITS[m.group(1)] = float(m.group(2))
+
+def apple(refname, aid, name, gb, bw, gpu_cores, fp16, fp16_est, fp16_basis, price, price_est, price_src, chip_ref=None, **kw):
+    d = from_ref(refname, id=aid, name=name, kind="apple", vendor="apple", backends=["metal", "cpu"],
+                 memory_mib=gb * 1024, memory_basis="total unified RAM (hw.memsize / 2^20); Apple 'GB' = GiB",
+                 bandwidth_gbs=bw, fp16_tflops=fp16, fp16_tflops_estimated=fp16_est, fp16_tflops_basis=fp16_basis,
+                 int8_tops=None, price_usd=price, price_usd_estimated=price_est, price_source=price_src, price_used_usd=None,
+                 system_ram_gib=gb, system_ram_bandwidth_gbs=bw)
+    dv, dest, dbasis = apple_default(gb)
+    d["gpu_limit_default_mib"] = dv
+    d["gpu_limit_default_mib_estimated"] = dest
+    d["gpu_limit_max_mib"] = round(apple_max(gb), 2)
+    d["gpu_limit_max_mib_estimated"] = gb != 128
+    d["gpu_limit_basis"] = "default: " + dbasis + ". max: " + APPLE_MAX_BASIS + \
+        ". Newer macOS reports more by default (macOS 26: 24 GB M4 Pro 18186.25 MiB = 74%; 128 GB M5 Max / M1 Ultra 110100.48 MiB = 84%)."
+    d["sources"].append(APPLE_RULE_SRC)
+    if chip_ref:
+        d["sources"].insert(1, "per-chip values from reference device '%s'" % chip_ref)
+    d["notes"].insert(0, "GPU: %s-core; system_ram_* = the same unified pool" % gpu_cores)
+    d.update(kw)
+    return add(d)
+
+APPLE_PRICE_EST = "estimated: Apple US configurator list price from Apple's published upgrade steps (not found in a stored source)"
+ref_fp = lambda n: R[n]["fp16_tflops_roofline"]
+PT = "philipturner/metal-benchmarks table (reference gpu_fp16_tflops): "
+HF = "Hugging Face hub approximate GPU FP16 TFLOPS (reference fp16_tflops_roofline; no Apple or measured figure)"
+
+apple("Apple M1", "m1-16", "Apple M1 (8-core GPU, 16 GB)", 16, 68.25, 8, 2.617, False, PT + "GPU FP16 peak = FP32 peak (no tensor units)",
+      1250, False, "reference launch_msrp_usd (HF 'msrp' = Mac with this chip and largest memory option, approximate); discontinued")
+apple("Apple M1 Pro", "m1-pro-32", "Apple M1 Pro (16-core GPU, 32 GB)", 32, 200, 16, 5.308, False, PT + "GPU FP16 peak (16-core)",
+      2900, False, "reference launch_msrp_usd (HF approximate, largest memory option); discontinued")
+apple("Apple M1 Max", "m1-max-64", "Apple M1 Max (32-core GPU, 64 GB)", 64, 400, 32, 10.62, False,
+      PT + "GPU FP16 peak (32-core, clock x ALU); Apple quotes 10.4 TFLOPS (the calibration file uses 10.4)",
+      3900, False, "reference launch_msrp_usd (HF approximate, largest memory option = 64 GB); discontinued",
+      calibration_names=["Apple M1 Max (32-core GPU, 64GB)"])
+x = apple("Apple M1 Ultra", "m1-ultra-128", "Apple Mac Studio M1 Ultra (64-core GPU, 128 GB)", 128, 800, 64, 21.23, False,
+          PT + "GPU FP16 peak; 21.23 TFLOPS is the 64-core GPU (48-core: ~15.9)",
+          6200, False, "reference launch_msrp_usd (HF approximate, largest memory option); discontinued")
+x["notes"].append("reference lists gpu_cores [48] but its 21.23 TFLOPS is the 64-core figure; this entry is the 64-core GPU. "
+                  "A 128 GB M1 Ultra was measured at 110100.48 MiB default working set (newer macOS); the 3/4 rule value is used")
+apple("Apple M2", "m2-24", "Apple M2 (10-core GPU, 24 GB)", 24, 100, 10, 3.579, False, PT + "GPU FP16 peak (10-core)",
+      1500, False, "reference launch_msrp_usd (HF approximate, largest memory option)")
+apple("Apple M2 Pro", "m2-pro-32", "Apple M2 Pro (19-core GPU, 32 GB)", 32, 200, 19, 6.441, True,
+      PT + "lower bound from leaked clocks (19-core)", 2800, False, "reference launch_msrp_usd (HF approximate, largest memory option)")
+apple("Apple M2 Max", "m2-max-96", "Apple M2 Max (38-core GPU, 96 GB)", 96, 400, 38, 13.6, True,
+      PT + "lower bound from leaked clocks (38-core)", 4500, False, "reference launch_msrp_usd (HF approximate, largest memory option = 96 GB)")
+apple("Apple M2 Ultra", "m2-ultra-64", "Apple Mac Studio M2 Ultra (60-core GPU, 64 GB)", 64, 800, 60, round(27.2 * 60 / 76, 2), True,
+      "scaled: " + PT + "27.2 TFLOPS lower bound for the 76-core GPU x 60/76 (base 60-core GPU)",
+      3999, False, "reference note: 2023 Mac Studio M2 Ultra starts at $3,999 with 64 GB (24-core CPU, 60-core GPU)")
+apple("Apple Mac Studio M2 Ultra 192GB", "m2-ultra-192", "Apple Mac Studio M2 Ultra (76-core GPU, 192 GB)", 192, 800, 76, 27.2, True,
+      PT + "lower bound from leaked clocks (76-core)", 6599, True, APPLE_PRICE_EST + " ($3,999 + $1,000 76-core GPU + $1,600 192 GB)",
+      chip_ref="Apple M2 Ultra")
+apple("Apple M3", "m3-24", "Apple M3 (10-core GPU, 24 GB)", 24, 100, 10, 4.1, True, HF, 1500, False,
+      "reference launch_msrp_usd (HF approximate, largest memory option)")
+apple("Apple M3 Pro", "m3-pro-36", "Apple M3 Pro (18-core GPU, 36 GB)", 36, 150, 18, 7.4, True, HF, 2400, False,
+      "reference launch_msrp_usd (HF approximate, largest memory option)")
+apple("Apple M3 Max", "m3-max-48", "Apple M3 Max (40-core GPU, 48 GB)", 48, 400, 40, 14.2, True, HF, 3999, True,
+      APPLE_PRICE_EST + " (14-inch MacBook Pro M3 Max 16-core CPU / 40-core GPU, 48 GB, 1 TB)")
+apple("Apple MacBook Pro M3 Max 64GB", "m3-max-64", "Apple MacBook Pro M3 Max (40-core GPU, 64 GB)", 64, 400, 40, 14.2, True,
+      HF + "; the calibration file uses 16.4 TFLOPS for this chip (unsourced there)", 4199, True, APPLE_PRICE_EST + " ($3,999 48 GB + $200)",
+      chip_ref="Apple M3 Max", calibration_names=["Apple M3 Max (40-core GPU, 64GB)", "Apple M3 Max"])
+apple("Apple MacBook Pro M3 Max 128GB", "m3-max-128", "Apple MacBook Pro M3 Max (40-core GPU, 128 GB)", 128, 400, 40, 14.2, True, HF,
+      4999, True, APPLE_PRICE_EST + " ($3,999 48 GB + $1,000; consistent with the reference's maxed 16-inch 128 GB / 8 TB at $7,200)",
+      chip_ref="Apple M3 Max")
+apple("Apple M3 Ultra", "m3-ultra-96", "Apple Mac Studio M3 Ultra (60-core GPU, 96 GB)", 96, 819.2, 60, round(28.4 * 60 / 80, 2), True,
+      "scaled: " + HF + " 28.4 for the 80-core GPU x 60/80 (base 60-core GPU)", 3999, False,
+      "Macworld (via reference): Mac Studio M3 Ultra 28-core CPU / 60-core GPU / 96 GB / 1 TB $3,999")
+x = apple("Apple Mac Studio M3 Ultra 256GB", "m3-ultra-256", "Apple Mac Studio M3 Ultra (80-core GPU, 256 GB)", 256, 819.2, 80, 28.4, True, HF,
+          7099, True, APPLE_PRICE_EST + " ($3,999 + $1,500 32-core CPU/80-core GPU + $1,600 256 GB)", chip_ref="Apple M3 Ultra")
+x["notes"].append("256 GB is also sold with the 60-core GPU ($5,599 est.); this entry assumes the 80-core GPU like the 512 GB one")
+apple("Apple Mac Studio M3 Ultra 512GB", "m3-ultra-512", "Apple Mac Studio M3 Ultra (80-core GPU, 512 GB)", 512, 819.2, 80, 28.4, True, HF,
+      9499, True, APPLE_PRICE_EST + " ($3,999 + $1,500 80-core GPU + $4,000 512 GB)", chip_ref="Apple M3 Ultra")
+apple("Apple Mac mini M4 16GB", "m4-16", "Apple Mac mini M4 (10-core GPU, 16 GB)", 16, 120, 10, 4.6, True, HF,
+      599, False, "reference: Mac mini M4 base (16 GB, 256 GB) $599", chip_ref="Apple M4")
+apple("Apple Mac mini M4 24GB", "m4-24", "Apple Mac mini M4 (10-core GPU, 24 GB)", 24, 120, 10, 4.6, True, HF,
+      799, False, "reference: $599 base + $200 for 24 GB", chip_ref="Apple M4")
+apple("Apple M4", "m4-32", "Apple Mac mini M4 (10-core GPU, 32 GB)", 32, 120, 10, 4.6, True, HF,
+      999, True, APPLE_PRICE_EST + " ($599 + $400 for 32 GB)")
+apple("Apple M4 Pro", "m4-pro-24", "Apple Mac mini M4 Pro (16-core GPU, 24 GB)", 24, 273, 16, round(9.2 * 16 / 20, 2), True,
+      "scaled: " + HF + " 9.2 for the 20-core GPU x 16/20 (base 16-core GPU)", 1399, False,
+      "reference note: Mac mini M4 Pro starts at $1,399 with 24 GB")
+apple("Apple Mac mini M4 Pro 48GB", "m4-pro-48", "Apple Mac mini M4 Pro (20-core GPU, 48 GB)", 48, 273, 20, 9.2, True, HF,
+      1999, True, APPLE_PRICE_EST + " ($1,399 + $200 14-core CPU/20-core GPU + $400 48 GB)", chip_ref="Apple M4 Pro")
+apple("Apple Mac mini M4 Pro 64GB", "m4-pro-64", "Apple Mac mini M4 Pro (20-core GPU, 64 GB)", 64, 273, 20, 9.2, True, HF,
+      2199, True, APPLE_PRICE_EST + " ($1,399 + $200 20-core GPU + $600 64 GB)", chip_ref="Apple M4 Pro")
+apple("Apple M4 Max", "m4-max-36", "Apple Mac Studio M4 Max (32-core GPU, 36 GB)", 36, 410, 32, round(18.4 * 32 / 40, 2), True,
+      "scaled: " + HF + " 18.4 for the 40-core GPU x 32/40", 1999, False,
+      "Macworld (via reference): Mac Studio M4 Max 14-core CPU / 32-core GPU / 36 GB / 512 GB $1,999")
+apple("Apple Mac Studio M4 Max 64GB", "m4-max-64", "Apple Mac Studio M4 Max (40-core GPU, 64 GB)", 64, 546, 40, 18.4, True, HF,
+      2699, True, APPLE_PRICE_EST + " ($2,499 16-core CPU/40-core GPU 48 GB + $200)", chip_ref="Apple M4 Max")
+apple("Apple Mac Studio M4 Max 128GB", "m4-max-128", "Apple Mac Studio M4 Max (40-core GPU, 128 GB)", 128, 546, 40, 18.4, True, HF,
+      3499, True, APPLE_PRICE_EST + " ($2,499 48 GB + $1,000)", chip_ref="Apple M4 Max")
+
+# ====================================================================================== AMD APUs
+STRIX_SRC = "reference _memory_limit_rules.amd_apu_linux_gtt / amd_apu_windows_vgm"
+def strix(refname, aid, name, gb, price, price_est, price_src, default_mib, default_est, max_mib, max_est, **kw):
+    d = from_ref(refname, id=aid, name=name, kind="apu", vendor="amd", backends=["rocm", "vulkan"],
+                 memory_mib=gb * 1024, memory_basis="total system RAM (LPDDR5X-8000 256-bit, unified); the OS shows less because of the BIOS carve-out",
+                 bandwidth_gbs=256, fp16_tflops=59.39, int8_tops=59.39, tdp_w=120,
+                 price_usd=price, price_usd_estimated=price_est, price_source=price_src,
+                 gpu_limit_default_mib=default_mib, gpu_limit_default_mib_estimated=default_est,
+                 gpu_limit_max_mib=max_mib, gpu_limit_max_mib_estimated=max_est,
+                 system_ram_gib=gb, system_ram_bandwidth_gbs=256)
+    d["gpu_limit_basis"] = ("Linux: default amdgpu GTT = 1/2 of RAM (dmesg '63968M of GTT memory ready' on 128 GB) plus a 512 MB BIOS carve-out; "
+                            "max: raise GTT with ttm.pages_limit (4 KiB pages; 120 GiB = 31457280 documented for 128 GB, 96 GiB = 25165824 measured -> "
+                            "llama.cpp HIP 'Total VRAM: 98304 MiB'); for other sizes max = RAM - 8 GiB (same headroom as the documented 120 of 128). "
+                            "Windows: AMD Variable Graphics Memory dedicates up to 96 GB of 128 GB")
+    d["sources"].append(STRIX_SRC + ": " + "; ".join(ref["_memory_limit_rules"]["amd_apu_linux_gtt"]["sources"][:4]))
+    d.update(kw)
+    return add(d)
+
+strix("AMD Ryzen AI Max+ 395 (Strix Halo)", "strix-halo-96", "AMD Ryzen AI Max+ 395 (Strix Halo) 96GB", 96, None, False,
+      "reference launch_msrp_usd 1500 is the HF chip-family figure, not a system price; left null",
+      round(63968 * 96 / 128, 1), True, 90112, True)
+strix("AMD Ryzen AI Max+ 395 (Strix Halo) 64GB", "strix-halo-64", "AMD Ryzen AI Max+ 395 (Strix Halo) 64GB", 64, 1599, True,
+      "estimated: Framework Desktop Ryzen AI Max+ 395 64 GB mainboard/system list price (not in a stored source); systems vary by OEM",
+      round(63968 / 2, 1), True, 57344, True)
+strix("AMD Ryzen AI Max+ 395 (Strix Halo) 128GB", "strix-halo-128", "AMD Ryzen AI Max+ 395 (Strix Halo) 128GB", 128, 1999, True,
+      "estimated: Framework Desktop Ryzen AI Max+ 395 128 GB list price (not in a stored source); systems vary by OEM",
+      63968, False, 122880, False,
+      calibration_names=["AMD Ryzen AI Max+ 395 (Strix Halo, Radeon 8060S gfx1151, 128GB LPDDR5X-8000)"])
+
+def hx370(refname, aid, name, gb, **kw):
+    d = from_ref(refname, id=aid, name=name, kind="apu", vendor="amd", backends=["vulkan", "rocm"],
+                 memory_mib=gb * 1024, memory_basis="total system RAM (unified)",
+                 bandwidth_gbs=120, bandwidth_gbs_estimated=True, fp16_tflops=11.88, fp16_tflops_estimated=True,
+                 fp16_tflops_basis="Hugging Face hub 'Radeon 890M' entry (approximate iGPU FP16 TFLOPS)",
+                 int8_tops=None, tdp_w=54, price_usd=None,
+                 price_source="no system price sourced (reference 500 is the HF chip-family figure)",
+                 gpu_limit_default_mib=round(63968 * gb / 128, 1), gpu_limit_default_mib_estimated=True,
+                 gpu_limit_max_mib=(gb - 8) * 1024, gpu_limit_max_mib_estimated=True,
+                 gpu_limit_basis="Linux default GTT = 1/2 of RAM (scaled from the 128 GB Strix Halo measurement 63968 MiB); max via ttm.pages_limit = RAM - 8 GiB (assumed headroom). Windows VGM can dedicate up to 75%",
+                 system_ram_gib=gb, system_ram_bandwidth_gbs=120)
+    d["notes"].append("bandwidth_gbs estimated: assumes LPDDR5X-7500 on a 128-bit bus = 120 GB/s (AMD HX 370 supports LPDDR5X-7500 or DDR5-5600; a DDR5-5600 SO-DIMM system has 89.6 GB/s)")
+    d["notes"].append("default backend vulkan: gfx1150 is not an officially supported ROCm target")
+    d.update(kw)
+    return add(d)
+
+hx370("AMD Ryzen AI 9 HX 370 (Strix Point)", "ryzen-ai-9-hx-370-32", "AMD Ryzen AI 9 HX 370 (Strix Point) 32GB laptop", 32)
+hx370("AMD Ryzen AI 9 HX 370 mini-PC 64GB", "ryzen-ai-9-hx-370-64", "AMD Ryzen AI 9 HX 370 mini-PC 64GB", 64)
+
+# ====================================================================================== NVIDIA APUs
+sp = add(from_ref("NVIDIA DGX Spark (GB10)", id="dgx-spark", kind="apu", backends=["cuda"],
+                  memory_mib=131072, memory_basis="total unified LPDDR5X (128 GB); CUDA-usable is lower (see gpu_limit)",
+                  fp16_tflops=213, fp16_tflops_estimated=True,
+                  fp16_tflops_basis="empirical mmapeak FP16 ~213 TFLOPS (aiconfigurator, reference other_compute); NVIDIA publishes only 1 PFLOP FP4 with sparsity",
+                  int8_tops=214, int8_tops_estimated=True,
+                  price_source="NVIDIA DGX Spark Founders Edition $3,999 (reference launch_msrp_usd)",
+                  gpu_limit_default_mib=122583.82, gpu_limit_max_mib=122583.82,
+                  gpu_limit_basis="usable to CUDA per aiconfigurator gb10.yaml 128538451968 B = 122583.82 MiB (reference cites these bytes but lists 122070.3 MiB, which is 128.0e9 B); no separate raise knob (UMA)",
+                  system_ram_gib=128, system_ram_bandwidth_gbs=273))
+sp["notes"].append("reference fp16_tflops_roofline 29.71 is the HF-hub non-tensor approximation; replaced by the empirical tensor figure")
+jo = add(from_ref("NVIDIA Jetson AGX Orin 64GB", id="jetson-agx-orin-64gb", kind="apu", backends=["cuda"],
+                  memory_mib=65536, memory_basis="total unified LPDDR5 (64 GB nominal); OS MemTotal is lower (carve-outs)",
+                  fp16_tflops=42.5, fp16_tflops_estimated=True,
+                  fp16_tflops_basis="derived: 275 INT8 TOPS (sparse, reference other_compute) includes ~105 from the two DLAs; GPU ~170 sparse -> 85 dense INT8 -> 42.5 dense FP16 tensor",
+                  int8_tops=85, int8_tops_estimated=True, price_source="reference launch_msrp_usd 2000 (HF approximate; Jetson AGX Orin 64GB developer kit $1,999)",
+                  system_ram_gib=64, system_ram_bandwidth_gbs=204.8))
+jo["notes"].append("kind 'apu' (reference kind 'edge', which the schema lacks): unified memory shared with the CPU; no documented GPU allocation cap, gpu_limit left null")
+jn = add(from_ref("NVIDIA Jetson Orin Nano Super 8GB", id="jetson-orin-nano-super", name="NVIDIA Jetson Orin Nano Super 8GB", kind="apu", backends=["cuda"],
+                  memory_mib=8192, memory_basis="total unified LPDDR5 (8 GB nominal)",
+                  fp16_tflops=16.75, fp16_tflops_estimated=True,
+                  fp16_tflops_basis="derived: 67 INT8 TOPS (sparse, reference other_compute; Orin Nano has no DLA) -> 33.5 dense INT8 -> 16.75 dense FP16 tensor",
+                  int8_tops=33.5, int8_tops_estimated=True, price_source="reference launch_msrp_usd 249 (developer kit)",
+                  system_ram_gib=8, system_ram_bandwidth_gbs=102))
+jn["notes"].append("kind 'apu' (reference kind 'edge', which the schema lacks)")
+
+# ====================================================================================== CPU-only
+add(mk(id="cpu-ryzen-9-7950x-ddr5", name="AMD Ryzen 9 7950X desktop, 64 GB DDR5-5600 dual-channel (CPU only)", vendor="amd", kind="cpu",
+       backends=["cpu"], memory_mib=65536, memory_basis="installed RAM 2 x 32 GB (OS MemTotal is ~2-3% lower)",
+       bandwidth_gbs=89.6, bandwidth_gbs_basis="theoretical: 5600 MT/s x 8 B x 2 channels (measured STREAM is ~60-70 GB/s)",
+       fp16_tflops=2.6, fp16_tflops_estimated=True,
+       fp16_tflops_basis="estimated CPU matmul peak: 16 Zen 4 cores x 32 FP32 FLOP/clk (2 x 256-bit FMA) x ~5.1 GHz; ggml computes F16 weights in F32",
+       int8_tops=10.4, int8_tops_estimated=True, tdp_w=170, price_usd=699,
+       price_source="AMD launch price $699 (Sep 2022), CPU only (no RAM/board)",
+       system_ram_gib=64, system_ram_bandwidth_gbs=89.6,
+       sources=["AMD Ryzen 9 7950X product page: 16 cores, up to 5.7 GHz boost, 170 W TDP, 2-channel DDR5 (DDR5-5200 official; DDR5-5600 common EXPO)",
+                "JEDEC DDR5: 64-bit (8 B) per DIMM channel"],
+       notes=["int8_tops estimated: AVX-512 VNNI at 128 INT8 ops/clk/core x 16 x 5.1 GHz", "memory_mib and system RAM are the same pool"]))
+add(mk(id="cpu-epyc-9654-12ch", name="AMD EPYC 9654 (Genoa) server, 12-channel DDR5-4800, 384 GB (CPU only)", vendor="amd", kind="cpu",
+       backends=["cpu"], memory_mib=393216, memory_basis="installed RAM 12 x 32 GB (OS MemTotal is slightly lower)",
+       bandwidth_gbs=460.8, bandwidth_gbs_basis="theoretical: 4800 MT/s x 8 B x 12 channels",
+       fp16_tflops=10.9, fp16_tflops_estimated=True,
+       fp16_tflops_basis="estimated CPU matmul peak: 96 Zen 4 cores x 32 FP32 FLOP/clk x 3.55 GHz all-core boost",
+       int8_tops=43.6, int8_tops_estimated=True, tdp_w=360, price_usd=11805,
+       price_source="AMD 1Ku list price $11,805 at launch (Nov 2022), CPU only",
+       system_ram_gib=384, system_ram_bandwidth_gbs=460.8,
+       sources=["AMD EPYC 9654 product page: 96 cores, 2.4 GHz base, 3.55 GHz all-core boost, 360 W default TDP, 12 channels DDR5-4800",
+                "JEDEC DDR5: 64-bit (8 B) per DIMM channel"],
+       notes=["single socket; llama.cpp CPU decode typically reaches well under the theoretical bandwidth (NUMA/NPS settings matter)",
+              "int8_tops estimated: AVX-512 VNNI 128 INT8 ops/clk/core"]))
+
+# ------------------------------------------------------------------------------------------------------
+# seed notes
+SEED_RULE = {
+    "datacenter": "the seed's datacenter limits look like nominal GB - 0.6 GiB (H200 140.4 also equals nvidia-smi 143771 MiB)",
+    "workstation": "the seed's discrete-GPU limits look like nominal GB - 1.0 GiB",
+    "consumer": "the seed's discrete-GPU limits look like nominal GB - 1.0 GiB (2x rig: 46.6 = 2 x 23.3)",
+    "apple": "the seed's Apple limits look like 0.78 x RAM for >= 48 GB and RAM - 6 GB for 16/24 GB",
+    "apu": "the seed's AMD APU limits are 0.75 x RAM (for 128 GB this is AMD's Windows Variable Graphics Memory maximum of 96 GB)",
+}
+for d in devices:
+    for a in d["seed_aliases"]:
+        if a in SEED_LIMITS:
+            lim = SEED_LIMITS[a]
+            n = d["gpu_count"]
+            ours = "memory %.1f GiB%s" % (n * d["memory_mib"] / 1024.0, (" (%d x %.1f)" % (n, d["memory_mib"] / 1024.0)) if n > 1 else "")
+            if d.get("gpu_limit_default_mib"):
+                ours += ", default GPU limit %.1f GiB, raised max %.1f GiB" % (d["gpu_limit_default_mib"] / 1024.0,
+                                                                              (d.get("gpu_limit_max_mib") or 0) / 1024.0)
+            d["notes"].append("seed row '%s' shows a usable limit of %.1f GiB (Total / Limit column); ours: %s. %s; "
+                              "our limits come from the sourced rules, not from the seed" % (a, lim, ours, SEED_RULE[d["kind"]]))
+
+order = {"datacenter": 0, "workstation": 1, "consumer": 2, "apple": 3, "apu": 4, "cpu": 5}
+for d in devices:
+    for k in ("calibration_names", "seed_aliases"):
+        pass
+doc = {"schema": "llmsim-hardware/1",
+       "generated_by": "scripts/catalog/build_hardware.py from /work/shared/reference/hardware.json (70 devices) plus additions",
+       "conventions": [
+           "memory_mib, bandwidth_gbs, fp16_tflops, int8_tops, tdp_w, cloud_usd_per_hour are per GPU; price_usd / price_used_usd cover all gpu_count GPUs",
+           "fp16_tflops: GeForce = dense FP16 tensor with FP16 accumulate; workstation/datacenter = their dense FP16/BF16 tensor figure; Apple/APU = GPU FP16 peak; CPU = estimated FP32 FMA peak",
+           "cloud_usd_per_hour: cheapest on-demand per-GPU price in reference/prices/gpu_hourly.json (GPU-component-only rows excluded), marketplace offers included",
+           "<field>_estimated: true marks a value that is derived or assumed rather than read from a source; notes say how"],
+       "devices": devices}
+with open(OUT, "w") as f:
+    json.dump(doc, f, indent=1, ensure_ascii=False)
+    f.write("\n")
+print("wrote %s: %d devices" % (OUT, len(devices)))

@@ -1,0 +1,177 @@
+// Browser end-to-end test (Playwright gives each run a fresh temporary profile): Playwright-core drives Debian's Chromium (headless, WebGL2 via SwiftShader) against
+// the built page served from a local static server. Checks real state through window.llmsim, clicks ImGui
+// widgets, saves screenshots into --out. Prints "N passed, N failed"; exit code 1 on any failure.
+//   node tests/e2e/e2e.mjs --site build/web/site --out build/web/screenshots
+import { createServer } from 'node:http';
+import { createRequire } from 'node:module';
+import { readFile, mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const require = createRequire(path.join(here, 'package.json'));
+const { chromium } = require('playwright-core');
+
+const args = Object.fromEntries(process.argv.slice(2).reduce((acc, a, i, all) =>
+  (a.startsWith('--') ? acc.concat([[a.slice(2), all[i + 1]]]) : acc), []));
+const site = path.resolve(args.site || 'build/web/site');
+const out = path.resolve(args.out || 'build/web/screenshots');
+const only = args.only || '';
+const browserPath = process.env.LLMSIM_CHROMIUM || '/usr/bin/chromium';
+
+const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm', '.css': 'text/css',
+                '.json': 'application/json', '.png': 'image/png' };
+
+function serve(dir) {
+  const server = createServer(async (req, res) => {
+    try {
+      let p = decodeURIComponent(new URL(req.url, 'http://x').pathname);
+      if (p.endsWith('/')) p += 'index.html';
+      const file = path.join(dir, path.normalize(p).replace(/^(\.\.[/\\])+/, ''));
+      if (!file.startsWith(dir)) { res.writeHead(403); res.end(); return; }
+      const body = await readFile(file);
+      res.writeHead(200, { 'Content-Type': TYPES[path.extname(file)] || 'application/octet-stream',
+                           'Content-Length': body.length });
+      res.end(body);
+    } catch { res.writeHead(404); res.end('not found'); }
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
+}
+
+const results = [];
+async function check(name, fn) {
+  if (only && !name.includes(only)) return;
+  const t0 = Date.now();
+  try {
+    await fn();
+    results.push([name, true]);
+    console.log(`ok   ${name} (${Date.now() - t0} ms)`);
+  } catch (e) {
+    results.push([name, false]);
+    console.log(`FAIL ${name}: ${e && e.stack ? e.stack.split('\n').slice(0, 3).join(' | ') : e}`);
+  }
+}
+function assert(cond, msg) { if (!cond) throw new Error(msg); }
+function eq(a, b, msg) { if (JSON.stringify(a) !== JSON.stringify(b)) throw new Error(`${msg}: got ${JSON.stringify(a)}, want ${JSON.stringify(b)}`); }
+
+// click an ImGui widget the app registered under `name` (mouse move, pause, down, pause, up)
+async function clickWidget(page, name) {
+  const r = await page.evaluate((n) => window.llmsim._widgetRect(n), name);
+  assert(r, `widget ${name} was not drawn`);
+  const x = (r[0] + r[2]) / 2, y = (r[1] + r[3]) / 2;
+  await page.mouse.move(x, y);
+  await page.waitForTimeout(100);
+  await page.mouse.down();
+  await page.waitForTimeout(100);
+  await page.mouse.up();
+  await page.waitForTimeout(150);
+}
+
+async function openPage(browser, base, hash = '', viewport = { width: 1280, height: 800 }, dpr = 1) {
+  const context = await browser.newContext({ viewport, deviceScaleFactor: dpr });
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+  const t0 = Date.now();
+  await page.goto(base + '/index.html' + hash);
+  await page.waitForFunction(() => window.llmsim !== undefined, null, { timeout: 30000 });
+  const readyMs = Date.now() - t0;
+  return { page, context, errors, readyMs };
+}
+
+async function main() {
+  await mkdir(out, { recursive: true });
+  const server = await serve(site);
+  const base = `http://127.0.0.1:${server.address().port}`;
+  const browser = await chromium.launch({
+    executablePath: browserPath,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+           '--disable-component-update', '--disable-sync', '--use-angle=swiftshader', '--enable-unsafe-swiftshader'],
+  });
+  try {
+    const { page, errors, readyMs } = await openPage(browser, base);
+    console.log(`page ready in ${readyMs} ms`);
+
+    await check('api: version and initial state', async () => {
+      const v = await page.evaluate(() => window.llmsim.version());
+      assert(/^\d+\.\d+\.\d+/.test(v), `version ${v}`);
+      const s = await page.evaluate(() => window.llmsim.getState());
+      eq(s.model, 'Qwen/Qwen2.5-7B-Instruct', 'default model');
+      eq(s.quant, 'Q4_K_M', 'default quant');
+    });
+
+    await check('api: setState round-trips and updates the URL hash', async () => {
+      const s = await page.evaluate(() => window.llmsim.setState({ quant: 'Q8_0', ctx: 8192 }));
+      eq(s.quant, 'Q8_0', 'quant after setState');
+      eq(s.ctx, 8192, 'ctx after setState');
+      await page.waitForFunction(() => window.location.hash.includes('quant=Q8_0'), null, { timeout: 5000 });
+    });
+
+    await check('api: setState rejects bad values and changes nothing', async () => {
+      const err = await page.evaluate(() => { try { window.llmsim.setState({ ctx: -1 }); return ''; } catch (e) { return e.message; } });
+      assert(err.includes('ctx') && err.includes('out of range'), `error message: ${err}`);
+      const s = await page.evaluate(() => window.llmsim.getState());
+      eq(s.ctx, 8192, 'ctx unchanged');
+      const err2 = await page.evaluate(() => { try { window.llmsim.setState({ bogus: 1 }); return ''; } catch (e) { return e.message; } });
+      assert(err2.includes("unknown key 'bogus'"), `error message: ${err2}`);
+    });
+
+    await check('api: change listener fires', async () => {
+      const got = await page.evaluate(() => new Promise((resolve) => {
+        const off = window.llmsim.on('change', (s) => { off(); resolve(s.quant); });
+        window.llmsim.setState({ quant: 'Q6_K' });
+        setTimeout(() => resolve('timeout'), 3000);
+      }));
+      eq(got, 'Q6_K', 'listener saw the new state');
+    });
+
+    await check('ui: clicking the theme toggle changes the state', async () => {
+      const before = (await page.evaluate(() => window.llmsim.getState())).theme;
+      await clickWidget(page, 'theme-toggle');
+      await page.waitForTimeout(200);
+      const after = (await page.evaluate(() => window.llmsim.getState())).theme;
+      assert(before !== after, `theme stayed ${before}`);
+      await page.screenshot({ path: path.join(out, 'theme-toggled.png') });
+      await clickWidget(page, 'theme-toggle');
+    });
+
+    await check('url: a shared link restores the state on load', async () => {
+      const p2 = await openPage(browser, base, '#model=Qwen/Qwen2.5-72B-Instruct&quant=Q5_K_M&ctx=16384');
+      const s = await p2.page.evaluate(() => window.llmsim.getState());
+      eq([s.model, s.quant, s.ctx], ['Qwen/Qwen2.5-72B-Instruct', 'Q5_K_M', 16384], 'state from hash');
+      await p2.page.screenshot({ path: path.join(out, 'from-link.png') });
+      await p2.context.close();
+    });
+
+    await check('idle: no frames drawn while nobody touches the page', async () => {
+      await page.mouse.move(5, 790);
+      await page.waitForTimeout(500);
+      const a = await page.evaluate(() => window.llmsim.stats());
+      await page.waitForTimeout(2000);
+      const b = await page.evaluate(() => window.llmsim.stats());
+      console.log(`     idle: ${b.frames - a.frames} frames in 2 s; last frame ${a.last_frame_ms.toFixed(2)} ms`);
+      eq(b.frames - a.frames, 0, 'frames drawn in a 2 s idle window');
+    });
+
+    await check('hidpi: the backing store follows devicePixelRatio', async () => {
+      const p2 = await openPage(browser, base, '', { width: 800, height: 600 }, 2);
+      const size = await p2.page.evaluate(() => { const c = document.getElementById('canvas'); return [c.width, c.height]; });
+      eq(size, [1600, 1200], 'canvas backing size at 2x');
+      await p2.page.screenshot({ path: path.join(out, 'hidpi-2x.png') });
+      await p2.context.close();
+    });
+
+    await check('no page errors', async () => { eq(errors, [], 'console errors'); });
+    await page.screenshot({ path: path.join(out, 'main-1280x800.png') });
+  } finally {
+    await browser.close();
+    server.close();
+  }
+  const failed = results.filter((r) => !r[1]).length;
+  console.log(`${results.length - failed} passed, ${failed} failed`);
+  process.exit(failed ? 1 : 0);
+}
+
+main().catch((e) => { console.error(e); process.exit(1); });
