@@ -68,9 +68,13 @@ public:
         if (!ok()) return false;
         if (n > remaining_to_cap()) return set(State::OverCap);
         auto* out = static_cast<uint8_t*>(dst);
+        const uint64_t start = pos_;  // a failed read leaves pos() at the item that did not fit
         while (n > 0) {
             if (pos_ < win_start_ || pos_ >= win_start_ + win_.size()) {
-                if (!fill()) return false;
+                if (!fill()) {
+                    pos_ = start;
+                    return false;
+                }
             }
             const size_t off = (size_t)(pos_ - win_start_);
             const size_t take = std::min(n, win_.size() - off);
@@ -160,6 +164,12 @@ public:
     }
     bool failed() const { return failed_; }
 
+    // "64 MiB" / "600 bytes": the header cap as a user reads it
+    std::string cap_text() const {
+        const uint64_t cap = lim_.max_header_bytes;
+        return cap % (1u << 20) == 0 ? std::to_string(cap >> 20) + " MiB" : std::to_string(cap) + " bytes";
+    }
+
     // failed read: explain in terms of the source state
     bool io_fail(const std::string& what) {
         switch (s_.state()) {
@@ -167,8 +177,8 @@ public:
                 return fail("GGUF: the file ends inside " + what + " (at byte " + std::to_string(s_.pos()) +
                             "); it is truncated - download it again");
             case Source::State::OverCap:
-                return fail("GGUF: the header is larger than the " + std::to_string(lim_.max_header_bytes >> 20) +
-                            " MiB llmsim reads (while reading " + what + "); this is not a model header llmsim can use");
+                return fail("GGUF: the header is larger than the " + cap_text() + " llmsim reads (while reading " + what +
+                            "); this is not a model header llmsim can use");
             default:
                 return fail("GGUF: reading " + what + " failed at byte " + std::to_string(s_.pos()));
         }
@@ -273,7 +283,8 @@ public:
         const uint64_t min_elem_bytes = es ? es : (et == GgufType::STRING ? 8 : 12);
         if (len > s_.remaining_to_cap() / min_elem_bytes)
             return fail("GGUF: " + what + " claims " + std::to_string(len) + " " + type_name(et) +
-                        " elements, more than the header could hold; the file is corrupt");
+                        " elements, more than fit in the " + cap_text() +
+                        " llmsim reads; the file is corrupt or its header is unusually large");
         if (es) {
             if (len <= lim_.max_stored_array_len) {
                 GgufValue e;
@@ -368,16 +379,20 @@ bool parse(const GgufReadFn& read, GgufInfo& out, std::string& err, const GgufLi
     if (!src.le(info.n_kv)) return p.io_fail("the metadata count");
     // a tensor info is at least 8 (name length) + 4 (n_dims) + 4 (type) + 8 (offset) bytes; a key/value at
     // least 8 (key length) + 1 + 4 (type) + 1 (value) bytes
-    if (info.n_tensors > lim.max_tensors || info.n_tensors > src.remaining_to_cap() / 24) {
-        err = "GGUF: the header claims " + std::to_string(info.n_tensors) + " tensors (limit " +
-              std::to_string(lim.max_tensors) + "); the file is corrupt";
+    const std::string cap_text = p.cap_text();
+    auto count_check = [&](uint64_t n, uint64_t limit, uint64_t min_bytes, const char* what) {
+        if (n > limit)
+            err = "GGUF: the header claims " + std::to_string(n) + " " + what + " (limit " + std::to_string(limit) +
+                  "); the file is corrupt";
+        else if (n > src.remaining_to_cap() / min_bytes)
+            err = "GGUF: the header claims " + std::to_string(n) + " " + what + ", more than fit in the " + cap_text +
+                  " llmsim reads; the file is corrupt or its header is unusually large";
+        else
+            return true;
         return false;
-    }
-    if (info.n_kv > lim.max_kv || info.n_kv > src.remaining_to_cap() / 14) {
-        err = "GGUF: the header claims " + std::to_string(info.n_kv) + " metadata entries (limit " +
-              std::to_string(lim.max_kv) + "); the file is corrupt";
-        return false;
-    }
+    };
+    if (!count_check(info.n_tensors, lim.max_tensors, 24, "tensors")) return false;
+    if (!count_check(info.n_kv, lim.max_kv, 14, "metadata entries")) return false;
 
     std::set<std::string> keys;
     for (uint64_t i = 0; i < info.n_kv; ++i) {

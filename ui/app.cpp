@@ -9,6 +9,7 @@
 
 #include "app_state.h"
 #include "panels.h"
+#include "widgets.h"
 
 namespace llmsim { std::string_view embedded_font(const char* name); }
 
@@ -17,15 +18,23 @@ namespace llmsim { std::string_view embedded_font(const char* name); }
 void init_app(AppState& app) {
     std::string err;
     if (!llmsim::load_embedded_catalog(app.catalog, err)) app.catalog_error = err;
+    app.scroll_to_section = !app.scenario.section.empty();
 }
 
 void mark_changed(AppState& app) { ++app.state_version; }
 
 const std::vector<SectionInfo>& sections() {
     static const std::vector<SectionInfo> list = {
+        {"verdict", "Fit & speed", draw_verdict},
         {"model", "Model", draw_model_header},
+        {"simulator", "Simulator", draw_simulator},
         {"quants", "Quantizations", draw_quants},
         {"leaderboard", "Hardware leaderboard", draw_leaderboard},
+        {"context", "Context scaling", draw_context},
+        {"command", "Run it with llama.cpp", draw_command},
+        {"cost", "Buy vs cloud vs API", draw_cost},
+        {"faq", "FAQ", draw_faq},
+        {"import", "Import a model", draw_import},
     };
     return list;
 }
@@ -87,6 +96,7 @@ void draw_app(AppState& app) {
         ImGui::End();
         return;
     }
+    update_derived(app);
     const bool embed = !app.scenario.embed.empty();
     if (!embed) draw_top_bar(app);
     if (!app.status_line.empty()) {
@@ -104,8 +114,11 @@ void draw_app(AppState& app) {
             ImGui::PushFont(app.font_bold);
             bool open = ImGui::CollapsingHeader(s.title, ImGuiTreeNodeFlags_DefaultOpen);
             ImGui::PopFont();
-            if (!app.scenario.section.empty() && app.scenario.section == s.key && ImGui::IsItemVisible() == false)
+            if (app.scroll_to_section && app.scenario.section == s.key) {
                 ImGui::SetScrollHereY(0.0f);
+                app.scroll_to_section = false;
+            }
+            note_widget(app, (std::string("section-") + s.key).c_str());
             if (open) {
                 ImGui::Indent(6);
                 s.draw(app);

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "catalog.h"
+#include "derived.h"
 
 struct ImFont;
 
@@ -45,12 +46,23 @@ struct AppState {
     llmsim::Catalog catalog;
     std::string catalog_error;     // non-empty when the embedded catalog failed to load
     Scenario scenario;
+    Derived derived;               // numbers computed from the scenario (derived.h)
     // UI-only state
     std::string model_search;
     std::string hardware_search;
     int hardware_kind_filter = 0;  // 0 = all, then HardwareKind + 1
     bool show_all_quants = false;
-    std::string status_line;       // last user-facing message (bad URL key, failed import ...)
+    bool leaderboard_fits_only = false;
+    std::vector<int> leaderboard_order;  // visible leaderboard rows in display order (indices into derived.devices)
+    bool scroll_to_section = false;     // scroll to scenario.section on the next frame
+    std::string status_line;
+    std::string import_text;       // pasted config.json
+    std::string import_message;    // result of the last import
+    bool import_ok = false;
+    std::string import_path;       // desktop: path of a .gguf / config.json
+    std::map<std::string, uint64_t> imported_file_bytes;  // model id -> GGUF tensor bytes (0 = from the rules)
+    double copied_at = -10;        // ImGui time of the last copy button press
+    std::string copied_label;       // last user-facing message (bad URL key, failed import ...)
     // frame bookkeeping
     uint64_t frames_drawn = 0;
     double last_frame_ms = 0;
@@ -62,6 +74,7 @@ struct AppState {
     float ui_scale = 1.0f;         // device pixel ratio x user zoom
     // platform hooks (set by platform_*.cpp)
     std::function<void(const std::string&)> copy_to_clipboard;
+    std::function<void()> open_file_dialog;   // web: the browser's file picker; null natively
 };
 
 // load the embedded catalog and apply defaults; sets catalog_error when the catalog is unusable

@@ -1,36 +1,163 @@
-// Hardware leaderboard: every catalog device. Click a row to simulate it.
+// Hardware leaderboard: every catalog device for the scenario's model, quant and context. Sortable by any
+// column, filterable by kind and search; click a row to simulate that device.
 #include <imgui.h>
+#include <imgui_stdlib.h>
+
+#include <algorithm>
 
 #include "format.h"
 #include "panels.h"
 #include "widgets.h"
 
-void draw_leaderboard(AppState& app) {
-    ImGui::Text("%zu devices in the catalog", app.catalog.hardware.size());
-    ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingStretchProp |
-                            ImGuiTableFlags_ScrollY;
-    if (!ImGui::BeginTable("leaderboard", 4, flags, ImVec2(0, ImGui::GetTextLineHeightWithSpacing() * 16))) return;
-    ImGui::TableSetupScrollFreeze(0, 1);
-    ImGui::TableSetupColumn("Hardware");
-    ImGui::TableSetupColumn("Memory");
-    ImGui::TableSetupColumn("Bandwidth");
-    ImGui::TableSetupColumn("FP16 tensor");
-    ImGui::TableHeadersRow();
-    for (const llmsim::Hardware& h : app.catalog.hardware) {
-        ImGui::TableNextRow();
-        ImGui::TableNextColumn();
-        ImGui::PushID(h.id.c_str());
-        if (ImGui::Selectable(h.name.c_str(), h.id == app.scenario.hardware, ImGuiSelectableFlags_SpanAllColumns)) {
-            app.scenario.hardware = h.id;
-            mark_changed(app);
-        }
-        ImGui::PopID();
-        ImGui::TableNextColumn();
-        text_right(llmsim::format_gib((double)h.memory_bytes * h.gpu_count).c_str());
-        ImGui::TableNextColumn();
-        text_right((llmsim::format_sig(h.bandwidth_gbs, 3) + " GB/s").c_str());
-        ImGui::TableNextColumn();
-        text_right(h.fp16_tflops > 0 ? (llmsim::format_sig(h.fp16_tflops, 3) + " TFLOPS").c_str() : "—");
+namespace {
+
+const char* kKinds[] = {"All kinds", "Consumer GPU", "Workstation GPU", "Datacenter GPU", "Apple", "APU", "CPU"};
+
+bool row_visible(const AppState& app, const DeviceRow& r) {
+    const llmsim::Hardware& h = *r.hardware;
+    if (app.hardware_kind_filter > 0 && (int)h.kind != app.hardware_kind_filter - 1) return false;
+    if (app.leaderboard_fits_only && (r.eval.memory.status == llmsim::FitStatus::Oom || !r.error.empty())) return false;
+    return matches_query(h.name + " " + h.id + " " + h.vendor + " " +
+                         std::to_string((long long)(h.memory_bytes * (int64_t)h.gpu_count / 1000000000)) + "gb", app.hardware_search);
+}
+
+int status_rank(llmsim::FitStatus s) {
+    switch (s) {
+    case llmsim::FitStatus::Comfortable: return 0;
+    case llmsim::FitStatus::Tight: return 1;
+    case llmsim::FitStatus::TunableUma: return 2;
+    case llmsim::FitStatus::PartialOffload: return 3;
+    case llmsim::FitStatus::Oom: return 4;
+    default: return 5;
     }
-    ImGui::EndTable();
+}
+
+double decode_of(const DeviceRow& r) {
+    bool runs = r.eval.memory.status != llmsim::FitStatus::Oom && r.eval.speed.ok;
+    return runs ? r.eval.speed.decode_tps : -1;
+}
+
+}  // namespace
+
+std::string leaderboard_text(const AppState& app, bool csv) {
+    std::string out = csv ? "hardware,status,total_gib,limit_gib,decode_tps,decode_low,decode_high,ttft_s,max_context\n"
+                          : "| Hardware | Status | Total / Limit | Decode | TTFT | Max safe ctx |\n|---|---|---|---|---|---|\n";
+    for (int i : app.leaderboard_order) {
+        const DeviceRow& r = app.derived.devices[i];
+        const auto& mb = r.eval.memory;
+        std::string dec = decode_of(r) > 0 ? llmsim::format_sig(r.eval.speed.decode_tps) : "";
+        std::string ttft = decode_of(r) > 0 ? llmsim::format_sig(r.eval.speed.ttft_s) : "";
+        std::string ctx = mb.max_context > 0 ? llmsim::format_tokens(mb.max_context) : "";
+        if (csv)
+            out += "\"" + r.hardware->name + "\"," + llmsim::to_string(mb.status) + "," + llmsim::format_fixed(mb.total_bytes / 1073741824.0, 2) + "," +
+                   llmsim::format_fixed(mb.usable_bytes / 1073741824.0, 2) + "," + dec + "," +
+                   (dec.empty() ? "" : llmsim::format_sig(r.eval.speed.decode_low)) + "," + (dec.empty() ? "" : llmsim::format_sig(r.eval.speed.decode_high)) + "," +
+                   ttft + "," + std::to_string(mb.max_context) + "\n";
+        else
+            out += "| " + r.hardware->name + " | " + llmsim::to_string(mb.status) + " | " + llmsim::format_fixed(mb.total_bytes / 1073741824.0, 1) + " / " +
+                   llmsim::format_fixed(mb.usable_bytes / 1073741824.0, 1) + " GiB | " + (dec.empty() ? "—" : dec + " tok/s") + " | " +
+                   (ttft.empty() ? "—" : ttft + " s") + " | " + (ctx.empty() ? "—" : ctx) + " |\n";
+    }
+    return out;
+}
+
+void draw_leaderboard(AppState& app) {
+    const Derived& d = app.derived;
+    if (!d.model) return;
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 14);
+    ImGui::InputTextWithHint("##hwsearch", "search: 4090, m4, 24gb, amd …", &app.hardware_search);
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 10);
+    ImGui::Combo("##kind", &app.hardware_kind_filter, kKinds, IM_ARRAYSIZE(kKinds));
+    ImGui::SameLine();
+    ImGui::Checkbox("Runs only", &app.leaderboard_fits_only);
+    ImGui::SameLine();
+    ImGui::TextDisabled("%s @ %s context, TTFT for %s tokens", app.scenario.quant.c_str(),
+                        llmsim::format_tokens(app.scenario.ctx_tokens).c_str(), llmsim::format_tokens(app.scenario.prompt_tokens).c_str());
+
+    ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingStretchProp |
+                            ImGuiTableFlags_Sortable | ImGuiTableFlags_ScrollY | ImGuiTableFlags_Hideable;
+    const float height = app.scenario.embed.empty() ? ImGui::GetTextLineHeightWithSpacing() * 18 : 0;
+    if (ImGui::BeginTable("leaderboard", 7, flags, ImVec2(0, height))) {
+        ImGui::TableSetupScrollFreeze(1, 1);
+        ImGui::TableSetupColumn("Hardware", ImGuiTableColumnFlags_WidthStretch, 3.0f);
+        ImGui::TableSetupColumn("Status", 0, 1.3f);
+        ImGui::TableSetupColumn("Total / Limit", 0, 1.5f);
+        ImGui::TableSetupColumn("Decode", ImGuiTableColumnFlags_DefaultSort | ImGuiTableColumnFlags_PreferSortDescending, 1.6f);
+        ImGui::TableSetupColumn("TTFT", 0, 0.9f);
+        ImGui::TableSetupColumn("Max ctx", 0, 0.9f);
+        ImGui::TableSetupColumn("$ per tok/s", 0, 1.0f);
+        const char* tips[] = {"device (rigs: GPU count x card); click a row to simulate it",
+                              "COMFORTABLE ≤ 90 % of usable; TIGHT ≤ 100 %; TUNABLE_UMA fits under the raised unified-memory limit; PARTIAL_OFFLOAD only with layers on the CPU; OOM does not fit",
+                              "memory needed / usable memory, GiB (usable = reported minus driver/OS reserve, or the unified-memory GPU limit)",
+                              "decode tokens/s at batch 1 at a depth of the prompt length; the range is the model's measured error band for this hardware class",
+                              "time to first token for the prompt length, seconds",
+                              "largest context (multiple of 256) that still fits",
+                              "purchase price (new, else used) divided by decode tok/s"};
+        table_headers_with_tooltips(tips, 7);
+
+        // order: filter then sort by the chosen column
+        app.leaderboard_order.clear();
+        for (int i = 0; i < (int)d.devices.size(); ++i)
+            if (row_visible(app, d.devices[i])) app.leaderboard_order.push_back(i);
+        if (ImGuiTableSortSpecs* ss = ImGui::TableGetSortSpecs()) {
+            if (ss->SpecsCount > 0) {
+                const ImGuiTableColumnSortSpecs& sp = ss->Specs[0];
+                auto key = [&](const DeviceRow& r) -> double {
+                    switch (sp.ColumnIndex) {
+                    case 1: return status_rank(r.eval.memory.status);
+                    case 2: return (double)r.eval.memory.total_bytes / std::max<double>(1, (double)r.eval.memory.usable_bytes);
+                    case 3: return decode_of(r);
+                    case 4: return decode_of(r) > 0 ? r.eval.speed.ttft_s : 1e30;
+                    case 5: return (double)r.eval.memory.max_context;
+                    case 6: return r.usd_per_decode_tps > 0 && decode_of(r) > 0 ? r.usd_per_decode_tps : 1e30;
+                    default: return 0;
+                    }
+                };
+                std::stable_sort(app.leaderboard_order.begin(), app.leaderboard_order.end(), [&](int a, int b) {
+                    if (sp.ColumnIndex == 0) {
+                        int c = d.devices[a].hardware->name.compare(d.devices[b].hardware->name);
+                        return sp.SortDirection == ImGuiSortDirection_Ascending ? c < 0 : c > 0;
+                    }
+                    double ka = key(d.devices[a]), kb = key(d.devices[b]);
+                    return sp.SortDirection == ImGuiSortDirection_Ascending ? ka < kb : ka > kb;
+                });
+            }
+        }
+        for (int i : app.leaderboard_order) {
+            const DeviceRow& r = d.devices[i];
+            const llmsim::MemoryBreakdown& mb = r.eval.memory;
+            ImGui::TableNextRow();
+            ImGui::TableNextColumn();
+            ImGui::PushID(r.hardware->id.c_str());
+            if (ImGui::Selectable(r.hardware->name.c_str(), r.hardware->id == app.scenario.hardware, ImGuiSelectableFlags_SpanAllColumns)) {
+                app.scenario.hardware = r.hardware->id;
+                app.scenario.section = "simulator";
+                app.scroll_to_section = true;
+                mark_changed(app);
+            }
+            note_widget(app, ("leaderboard-row-" + r.hardware->id).c_str());
+            ImGui::PopID();
+            ImGui::TableNextColumn();
+            if (!r.error.empty()) { ImGui::TextDisabled("—"); if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", r.error.c_str()); continue; }
+            status_badge(mb.status);
+            ImGui::TableNextColumn();
+            text_right((llmsim::format_fixed(mb.total_bytes / 1073741824.0, 1) + " / " + llmsim::format_fixed(mb.usable_bytes / 1073741824.0, 1) + " GiB").c_str());
+            ImGui::TableNextColumn();
+            if (decode_of(r) > 0)
+                text_right((llmsim::format_sig(r.eval.speed.decode_tps) + " (" + llmsim::format_sig(r.eval.speed.decode_low) + "–" +
+                            llmsim::format_sig(r.eval.speed.decode_high) + ") tok/s").c_str());
+            else text_right(mb.status == llmsim::FitStatus::Oom ? "OOM" : "—");
+            ImGui::TableNextColumn();
+            text_right(decode_of(r) > 0 ? (llmsim::format_sig(r.eval.speed.ttft_s) + " s").c_str() : "—");
+            ImGui::TableNextColumn();
+            text_right(mb.max_context > 0 ? llmsim::format_tokens(mb.max_context).c_str() : "OOM");
+            ImGui::TableNextColumn();
+            text_right(r.usd_per_decode_tps > 0 && decode_of(r) > 0 ? ("$" + llmsim::format_sig(r.usd_per_decode_tps)).c_str() : "—");
+        }
+        ImGui::EndTable();
+    }
+    copy_button(app, "Copy as Markdown##lb", leaderboard_text(app, false));
+    ImGui::SameLine();
+    copy_button(app, "Copy as CSV##lb", leaderboard_text(app, true));
 }

@@ -1,31 +1,86 @@
-// Quantization footprint table: one row per file type. Click a row to select that quant.
+// Quantization footprint table: bpw, weights, total at two contexts, quality (KLD / perplexity on hover).
+// Click a row to select that quant. The seed's eight rows first; the rest behind "Show all file types".
 #include <imgui.h>
 
 #include "format.h"
 #include "panels.h"
 #include "widgets.h"
 
-void draw_quants(AppState& app) {
-    ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingStretchProp;
-    if (!ImGui::BeginTable("quants", 3, flags)) return;
-    ImGui::TableSetupColumn("Quantization");
-    ImGui::TableSetupColumn("BPW");
-    ImGui::TableSetupColumn("Quality");
-    ImGui::TableHeadersRow();
-    for (const llmsim::FileType& f : app.catalog.file_types) {
-        if (!f.common && !app.show_all_quants) continue;
-        ImGui::TableNextRow();
-        ImGui::TableNextColumn();
-        if (ImGui::Selectable(f.name.c_str(), f.name == app.scenario.quant, ImGuiSelectableFlags_SpanAllColumns)) {
-            app.scenario.quant = f.name;
-            mark_changed(app);
-        }
-        ImGui::TableNextColumn();
-        const llmsim::GgmlType* t = app.catalog.find_ggml_type(f.base_type);
-        text_right(llmsim::format_fixed(t ? t->bits_per_weight() : f.flat_bpw, 2).c_str());
-        ImGui::TableNextColumn();
-        ImGui::TextUnformatted(f.quality_label.c_str());
+std::string quants_table_text(const AppState& app, bool csv) {
+    const Scenario& s = app.scenario;
+    std::string ca = llmsim::format_tokens(s.ctx_tokens), cb = llmsim::format_tokens(s.ctx_b_tokens);
+    std::string out = csv ? "quant,bpw,weights_gib,total_" + ca + "_gib,total_" + cb + "_gib,quality\n"
+                          : "| Quantization | BPW | Weights | Total @ " + ca + " | Total @ " + cb + " | Quality |\n|---|---|---|---|---|---|\n";
+    for (const QuantRow& q : app.derived.quants) {
+        if (!q.error.empty() || (!q.file_type->common && !app.show_all_quants)) continue;
+        auto gib = [&](uint64_t b) { return llmsim::format_fixed(b / 1073741824.0, 2) + (csv ? "" : " GiB"); };
+        if (csv) out += q.file_type->name + "," + llmsim::format_fixed(q.bits_per_weight, 2) + "," + gib(q.weights_bytes) + "," +
+                        gib(q.total_a_bytes) + "," + gib(q.total_b_bytes) + "," + q.file_type->quality_label + "\n";
+        else out += "| " + q.file_type->name + " | " + llmsim::format_fixed(q.bits_per_weight, 2) + " | " + gib(q.weights_bytes) + " | " +
+                    gib(q.total_a_bytes) + " | " + gib(q.total_b_bytes) + " | " + q.file_type->quality_label + " |\n";
     }
-    ImGui::EndTable();
+    return out;
+}
+
+void draw_quants(AppState& app) {
+    const Derived& d = app.derived;
+    if (!d.model) return;
+    const Scenario& s = app.scenario;
+    std::string ca = "Total @ " + llmsim::format_tokens(s.ctx_tokens), cb = "Total @ " + llmsim::format_tokens(s.ctx_b_tokens);
+    ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingStretchProp;
+    if (ImGui::BeginTable("quants", 6, flags)) {
+        ImGui::TableSetupColumn("Quantization");
+        ImGui::TableSetupColumn("BPW");
+        ImGui::TableSetupColumn("Weights");
+        ImGui::TableSetupColumn(ca.c_str());
+        ImGui::TableSetupColumn(cb.c_str());
+        ImGui::TableSetupColumn("Quality");
+        const char* tips[] = {"llama.cpp file type (per-tensor rules, as llama-quantize applies them) or another format",
+                              "bits per weight over all tensors, from the per-tensor types (not a flat figure)",
+                              "weights in GiB (2^30 bytes): the GGUF tensor data",
+                              "weights + KV cache + compute buffers + runtime overhead, in GiB, at this context (first device and host)",
+                              "the same at the second context",
+                              "quality vs FP16: mean KL divergence and perplexity increase from llama.cpp's published tables (hover)"};
+        table_headers_with_tooltips(tips, 6);
+        for (const QuantRow& q : d.quants) {
+            const llmsim::FileType& f = *q.file_type;
+            if (!f.common && !app.show_all_quants && f.name != s.quant) continue;
+            ImGui::TableNextRow();
+            ImGui::TableNextColumn();
+            ImGui::PushID(f.name.c_str());
+            std::string label = f.name == "F16" ? "FP16" : f.name;
+            if (ImGui::Selectable(label.c_str(), f.name == s.quant, ImGuiSelectableFlags_SpanAllColumns)) {
+                app.scenario.quant = f.name;
+                mark_changed(app);
+            }
+            note_widget(app, ("quant-row-" + f.name).c_str());
+            ImGui::PopID();
+            if (!q.error.empty()) {
+                ImGui::TableNextColumn();
+                ImGui::TextDisabled("—");
+                if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", q.error.c_str());
+                continue;
+            }
+            ImGui::TableNextColumn(); text_right(llmsim::format_fixed(q.bits_per_weight, 2).c_str());
+            ImGui::TableNextColumn(); text_right(llmsim::format_gib((double)q.weights_bytes).c_str());
+            ImGui::TableNextColumn(); text_right(llmsim::format_gib((double)q.total_a_bytes).c_str());
+            ImGui::TableNextColumn(); text_right(llmsim::format_gib((double)q.total_b_bytes).c_str());
+            ImGui::TableNextColumn();
+            ImGui::TextUnformatted(f.quality_label.c_str());
+            if (ImGui::IsItemHovered()) {
+                ImGui::BeginTooltip();
+                if (f.kld >= 0) ImGui::Text("mean KLD vs FP16: %s", llmsim::format_sig(f.kld, 3).c_str());
+                if (f.ppl_delta_pct >= 0) ImGui::Text("perplexity +%s %%", llmsim::format_sig(f.ppl_delta_pct, 3).c_str());
+                if (f.kld < 0 && f.ppl_delta_pct < 0) ImGui::TextUnformatted("no published KLD/perplexity for this type");
+                if (!f.quality_source.empty()) ImGui::TextDisabled("source: %s", f.quality_source.c_str());
+                ImGui::EndTooltip();
+            }
+        }
+        ImGui::EndTable();
+    }
     ImGui::Checkbox("Show all file types", &app.show_all_quants);
+    ImGui::SameLine();
+    copy_button(app, "Copy as Markdown##quants", quants_table_text(app, false));
+    ImGui::SameLine();
+    copy_button(app, "Copy as CSV##quants", quants_table_text(app, true));
 }

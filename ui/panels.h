@@ -1,17 +1,31 @@
 // One draw function per section of the page; each lives in its own ui/panel_*.cpp and reads/writes AppState.
 #pragma once
+#include <string>
+#include <vector>
+
 #include "app_state.h"
 
 struct SectionInfo {
-    const char* key;        // URL/embed key: section=leaderboard
+    const char* key;        // URL/embed key: section=leaderboard, embed=leaderboard
     const char* title;      // collapsing-header label
     void (*draw)(AppState&);
 };
 
 void draw_top_bar(AppState& app);        // panel_top_bar.cpp: the scenario (model, hardware, quant, context)
 void draw_model_header(AppState& app);   // panel_model.cpp: model facts
+void draw_verdict(AppState& app);        // panel_verdict.cpp: fit and speed in words
+void draw_simulator(AppState& app);      // panel_simulator.cpp: knobs, memory bar, speeds, roofline
 void draw_quants(AppState& app);         // panel_quants.cpp: quantization footprint table
 void draw_leaderboard(AppState& app);    // panel_leaderboard.cpp: every device
+void draw_context(AppState& app);        // panel_context.cpp: KV / total / decode vs context
+void draw_command(AppState& app);        // panel_command.cpp: llama-server command
+void draw_cost(AppState& app);           // panel_cost.cpp: buy vs cloud vs API
+void draw_faq(AppState& app);            // panel_faq.cpp: generated answers
+void draw_import(AppState& app);         // panel_import.cpp: config.json / .gguf import
+
+// table exports (Markdown or CSV) used by the copy buttons and the JS API
+std::string quants_table_text(const AppState& app, bool csv);
+std::string leaderboard_text(const AppState& app, bool csv);
 
 // every section in page order
 const std::vector<SectionInfo>& sections();

@@ -101,3 +101,57 @@ void note_widget(AppState& app, const char* name) {
     ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
     app.widget_rects[name] = {a.x, a.y, b.x, b.y};
 }
+
+ImVec4 status_color(llmsim::FitStatus s) {
+    switch (s) {
+    case llmsim::FitStatus::Comfortable: return ImVec4(0.30f, 0.78f, 0.45f, 1);
+    case llmsim::FitStatus::Tight: return ImVec4(0.95f, 0.70f, 0.20f, 1);
+    case llmsim::FitStatus::TunableUma: return ImVec4(0.35f, 0.60f, 1.00f, 1);
+    case llmsim::FitStatus::PartialOffload: return ImVec4(0.45f, 0.55f, 0.95f, 1);
+    case llmsim::FitStatus::Oom: return ImVec4(0.95f, 0.35f, 0.35f, 1);
+    default: return ImVec4(0.6f, 0.6f, 0.6f, 1);
+    }
+}
+
+void status_badge(llmsim::FitStatus s) {
+    const char* sym = s == llmsim::FitStatus::Oom ? "x" : s == llmsim::FitStatus::Comfortable ? "+" : s == llmsim::FitStatus::Unknown ? "?" : "~";
+    ImGui::TextColored(status_color(s), "%s %s", sym, llmsim::to_string(s));
+}
+
+const char* status_words(llmsim::FitStatus s) {
+    switch (s) {
+    case llmsim::FitStatus::Comfortable: return "fits comfortably";
+    case llmsim::FitStatus::Tight: return "fits, with little headroom";
+    case llmsim::FitStatus::TunableUma: return "fits after raising the GPU memory limit";
+    case llmsim::FitStatus::PartialOffload: return "runs only with some layers in system RAM";
+    case llmsim::FitStatus::Oom: return "does not fit";
+    default: return "unknown";
+    }
+}
+
+void table_headers_with_tooltips(const char* const* tooltips, int n) {
+    ImGui::TableNextRow(ImGuiTableRowFlags_Headers);
+    for (int i = 0; i < n; ++i) {
+        if (!ImGui::TableSetColumnIndex(i)) continue;
+        const char* name = ImGui::TableGetColumnName(i);
+        ImGui::PushID(i);
+        ImGui::TableHeader(name);
+        if (tooltips && tooltips[i] && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tooltips[i]);
+        ImGui::PopID();
+    }
+}
+
+bool copy_button(AppState& app, const char* label, const std::string& text) {
+    bool clicked = ImGui::Button(label);
+    if (clicked) {
+        if (app.copy_to_clipboard) app.copy_to_clipboard(text);
+        else ImGui::SetClipboardText(text.c_str());
+        app.copied_at = ImGui::GetTime();
+        app.copied_label = label;
+    }
+    if (app.copied_label == label && ImGui::GetTime() - app.copied_at < 1.5) {
+        ImGui::SameLine();
+        ImGui::TextDisabled("copied");
+    }
+    return clicked;
+}

@@ -2,7 +2,10 @@
 #pragma once
 #include <string>
 
+#include <imgui.h>
+
 #include "app_state.h"
+#include "memory.h"
 
 // case-insensitive "every word of query occurs in text"
 bool matches_query(const std::string& text, const std::string& query);
@@ -18,3 +21,15 @@ void text_right(const char* text);
 void note_widget(AppState& app, const char* name);
 // "(?)" with a tooltip
 void help_marker(const char* text);
+
+// status colour (colour-blind safe pairing with a word): comfortable green, tight amber, tunable/partial blue,
+// OOM red, unknown grey
+ImVec4 status_color(llmsim::FitStatus s);
+// "● COMFORTABLE" in the status colour
+void status_badge(llmsim::FitStatus s);
+// the status in words a person can repeat ("fits comfortably")
+const char* status_words(llmsim::FitStatus s);
+// a table header row whose headers show `tooltips[i]` on hover
+void table_headers_with_tooltips(const char* const* tooltips, int n);
+// Copy button that puts `text` on the clipboard (the browser's, on the web); shows "copied" briefly
+bool copy_button(AppState& app, const char* label, const std::string& text);

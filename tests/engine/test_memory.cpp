@@ -292,7 +292,7 @@ TEST_CASE("memory: quant rule details", "[memory][quant]") {
     l70.n_layers = 80; l70.hidden_size = 8192; l70.n_heads = 64; l70.intermediate_size = 28672;
     REQUIRE(compute_weight_size(l70, "Q4_K_M", ws, err));
     for (size_t i = 0; i < ws.tensors.size(); ++i)
-        if (ws.tensors[i].name == "blk.12.attn_v.weight") CHECK(ws.types[i] == TensorType::Q5_K);  // not use_more_bits
+        if (ws.tensors[i].name == "blk.13.attn_v.weight") CHECK(ws.types[i] == TensorType::Q5_K);  // 13 is not use_more_bits
     // non-GGUF formats use the catalog's flat bpw; unknown names fail with a message
     CHECK_FALSE(compute_weight_size(llama31_8b(), "Q9_K_XL", ws, err));
     CHECK(err.find("Q9_K_XL") != std::string::npos);
@@ -467,14 +467,14 @@ TEST_CASE("memory: placement follows -ngl, tied output and --n-cpu-moe", "[memor
     CHECK(b.devices[1].weights_bytes > a.devices[1].weights_bytes);
     CHECK(a.weights_bytes == b.weights_bytes);
 
-    // two GPUs split layers evenly, output on the last
+    // two GPUs split the 33 "layers" (32 + output) evenly, output on the last
     Hardware rig = gpu24();
     rig.gpu_count = 2;
     q.hardware = &rig;
     REQUIRE(estimate_memory(cat, llama31_8b(), q, mb, err));
     REQUIRE(mb.devices.size() == 3);
     CHECK(mb.devices[0].n_layers + mb.devices[1].n_layers == 32);
-    CHECK(std::abs(mb.devices[0].n_layers - mb.devices[1].n_layers) <= 1);
+    CHECK(std::abs(mb.devices[0].n_layers - mb.devices[1].n_layers) <= 2);  // llama.cpp counts the output as a layer: 17 + 15
 }
 
 TEST_CASE("memory: fit status, max context and fallbacks", "[memory][fit]") {

@@ -1,0 +1,55 @@
+// One scenario, every answer: memory per device (memory.h), speeds with their measured bands (speed.h),
+// the numbers the UI, the CLI (`fit`, `predict`) and the JS API all show. Pure arithmetic, no UI.
+//
+//   llmsim::SimRequest req;
+//   req.memory.file_type = "Q4_K_M"; req.memory.n_ctx = 32768; req.memory.hardware = cat.find_hardware("rtx-4090");
+//   req.prompt_tokens = 4096;
+//   llmsim::Evaluation ev;
+//   std::string err;
+//   if (llmsim::evaluate(cat, *model, req, ev, err)) printf("%s, %.1f tok/s\n", to_string(ev.memory.status), ev.speed.decode_tps);
+#pragma once
+#include <cstdint>
+#include <string>
+
+#include "catalog.h"
+#include "memory.h"
+#include "model_tensors.h"
+
+namespace llmsim {
+
+struct SimRequest {
+    MemoryRequest memory;          // file type, context, KV type, placement, hardware
+    int64_t prompt_tokens = 4096;  // prompt for TTFT and prefill speed
+    int64_t gen_tokens = 512;      // generated tokens for the reply time
+    bool with_speed = true;        // false: memory only (cheaper)
+};
+
+struct SpeedView {
+    bool ok = false;
+    std::string error;             // why there is no speed (does not fit, no hardware, ...)
+    double decode_tps = 0, decode_low = 0, decode_high = 0;     // tok/s at depth = prompt_tokens, batch 1
+    double prefill_tps = 0, prefill_low = 0, prefill_high = 0;  // tok/s for the prompt
+    double ttft_s = 0, ttft_low = 0, ttft_high = 0;             // seconds to the first token of a prompt
+    double reply_s = 0;            // prompt + gen_tokens generated
+    double aggregate_tps = 0;      // all parallel sequences together (np > 1)
+    double per_user_tps = 0;       // each of np sequences
+    std::string decode_bound;      // "memory" or "compute" (decode)
+    std::string prefill_bound;
+    // roofline points (arithmetic intensity FLOP/byte, attained FLOP/s)
+    double decode_intensity = 0, decode_flops = 0;
+    double prefill_intensity = 0, prefill_flops = 0;
+    double peak_flops = 0, peak_bytes_per_s = 0;   // the device's roof
+    std::string explain;           // the formula with the numbers in it, one line per term
+};
+
+struct Evaluation {
+    MemoryBreakdown memory;
+    SpeedView speed;
+    ParamCounts params;
+    uint64_t active_weight_bytes = 0;   // bytes read per decoded token (MoE: shared + active experts)
+};
+
+// memory and speed for one configuration; false + err on bad input (the memory model's messages)
+bool evaluate(const Catalog& cat, const Model& model, const SimRequest& req, Evaluation& out, std::string& err);
+
+}  // namespace llmsim

@@ -1,0 +1,55 @@
+// Numbers derived from the scenario, recomputed only when the scenario changes (state_version), never per frame.
+// Panels read these; they never call the engine themselves, so a frame costs drawing only.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "memory.h"
+#include "model_tensors.h"
+#include "simulate.h"
+
+struct AppState;
+
+struct QuantRow {
+    const llmsim::FileType* file_type = nullptr;
+    double bits_per_weight = 0;
+    uint64_t weights_bytes = 0;
+    uint64_t total_a_bytes = 0;     // at scenario.ctx_tokens
+    uint64_t total_b_bytes = 0;     // at scenario.ctx_b_tokens
+    std::string error;
+};
+
+struct DeviceRow {
+    const llmsim::Hardware* hardware = nullptr;
+    llmsim::Evaluation eval;        // memory + speed on this device for the scenario
+    std::string error;
+    double usd_per_decode_tps = 0;  // price / decode tok/s (0 = unknown)
+};
+
+struct ContextPoint {
+    int64_t ctx_tokens = 0;
+    uint64_t kv_bytes = 0;
+    uint64_t total_bytes = 0;
+    llmsim::FitStatus status = llmsim::FitStatus::Unknown;
+    double decode_tokens_per_s = 0;   // at a full context (depth = ctx), 0 = does not run
+};
+
+struct Derived {
+    uint64_t version = UINT64_MAX;
+    const llmsim::Model* model = nullptr;
+    const llmsim::Hardware* hardware = nullptr;
+    std::string error;                 // why the current scenario cannot be evaluated
+    llmsim::ParamCounts params;
+    llmsim::Evaluation eval;           // the current scenario on the current hardware
+    bool eval_ok = false;
+    std::vector<QuantRow> quants;      // every file type
+    std::vector<DeviceRow> devices;    // every catalog device, catalog order
+    std::vector<ContextPoint> context; // 1k .. max context
+    double compute_ms = 0;             // how long the last recompute took
+};
+
+// recompute app.derived if the scenario changed since the last call
+void update_derived(AppState& app);
+// the simulation request the scenario describes (shared by the UI, the command builder and the JS API)
+llmsim::SimRequest request_from_scenario(const AppState& app);

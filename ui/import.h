@@ -1,0 +1,17 @@
+// Importing a model the catalog does not know: a pasted Hugging Face config.json, or a .gguf file of which
+// only the header is read (in the browser the file never leaves the machine; nothing is uploaded).
+// The imported model joins app.catalog.models and becomes the scenario's model, so every section uses it.
+#pragma once
+#include <cstdint>
+#include <string>
+
+#include "app_state.h"
+
+// import config.json text under `id` (default "imported/<model_type>"); false + app.import_message on error
+bool import_hf_config(AppState& app, const std::string& json_text, const std::string& id);
+// import a GGUF header from the first `size` bytes of a file of `file_size` bytes. Returns 1 on success,
+// 0 on error (app.import_message says why), or -1 when more bytes are needed (*need_bytes set).
+int import_gguf_prefix(AppState& app, const void* data, size_t size, uint64_t file_size, const std::string& file_name,
+                       uint64_t* need_bytes);
+// native: import a .gguf or config.json from a path (reads only the GGUF header)
+bool import_path(AppState& app, const std::string& path);

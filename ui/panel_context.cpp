@@ -1,0 +1,67 @@
+// Context scaling: KV cache, total memory and decode speed from 1k tokens to the model's maximum context,
+// as a plot (with the usable limit and the max-safe-context line) and a table.
+#include <imgui.h>
+
+#include <algorithm>
+
+#include "format.h"
+#include "panels.h"
+#include "plot.h"
+#include "widgets.h"
+
+void draw_context(AppState& app) {
+    const Derived& d = app.derived;
+    if (d.context.empty()) { ImGui::TextDisabled("No context points (%s)", d.error.c_str()); return; }
+    PlotAxis x{"context", "tokens", (double)d.context.front().ctx_tokens, (double)d.context.back().ctx_tokens, true};
+    x.format = [](double v) { return llmsim::format_tokens((int64_t)(v + 0.5)); };
+    PlotSeries kv{"KV cache", {}, {}, IM_COL32(160, 110, 240, 255)}, total{"total", {}, {}, IM_COL32(76, 141, 246, 255)};
+    PlotSeries usable{"usable limit", {}, {}, IM_COL32(240, 200, 80, 200)};
+    double ymax = 0;
+    const double limit_gib = d.eval.memory.usable_bytes / 1073741824.0;
+    for (const ContextPoint& p : d.context) {
+        kv.x.push_back((double)p.ctx_tokens); kv.y.push_back(p.kv_bytes / 1073741824.0);
+        total.x.push_back((double)p.ctx_tokens); total.y.push_back(p.total_bytes / 1073741824.0);
+        ymax = std::max(ymax, p.total_bytes / 1073741824.0);
+        if (limit_gib > 0) { usable.x.push_back((double)p.ctx_tokens); usable.y.push_back(limit_gib); }
+    }
+    PlotAxis y{"memory", "GiB", 0, std::max(ymax, limit_gib) * 1.1 + 0.1, false};
+    std::vector<PlotVLine> lines;
+    if (d.eval.memory.max_context > 0) lines.push_back({(double)d.eval.memory.max_context, "max safe " + llmsim::format_tokens(d.eval.memory.max_context)});
+    std::vector<PlotSeries> series = {kv, total};
+    if (!usable.x.empty()) series.push_back(usable);
+    const bool wide = ImGui::GetContentRegionAvail().x > ImGui::GetFontSize() * 40;
+    const float h = ImGui::GetFontSize() * 14;
+    if (wide) {
+        ImGui::BeginTable("ctxplots", 2);
+        ImGui::TableNextRow();
+        ImGui::TableNextColumn();
+    }
+    draw_plot("ctx-memory", ImVec2(-1, h), x, y, series, lines);
+    if (wide) ImGui::TableNextColumn();
+    PlotSeries dec{"decode at full context", {}, {}, IM_COL32(76, 200, 120, 255)};
+    double dmax = 0;
+    for (const ContextPoint& p : d.context)
+        if (p.decode_tokens_per_s > 0) { dec.x.push_back((double)p.ctx_tokens); dec.y.push_back(p.decode_tokens_per_s); dmax = std::max(dmax, p.decode_tokens_per_s); }
+    if (!dec.x.empty()) draw_plot("ctx-decode", ImVec2(-1, h), x, PlotAxis{"decode", "tok/s", 0, dmax * 1.15, false}, {dec}, lines);
+    else ImGui::TextDisabled("No decode speeds: the model does not run on this device.");
+    if (wide) ImGui::EndTable();
+
+    if (ImGui::BeginTable("ctxtable", 5, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingStretchProp)) {
+        ImGui::TableSetupColumn("Context");
+        ImGui::TableSetupColumn("KV cache");
+        ImGui::TableSetupColumn("Total");
+        ImGui::TableSetupColumn("Decode");
+        ImGui::TableSetupColumn("Status");
+        ImGui::TableHeadersRow();
+        for (const ContextPoint& p : d.context) {
+            if ((p.ctx_tokens & (p.ctx_tokens - 1)) != 0) continue;   // table: powers of two; the plot has all points
+            ImGui::TableNextRow();
+            ImGui::TableNextColumn(); ImGui::TextUnformatted(llmsim::format_tokens(p.ctx_tokens).c_str());
+            ImGui::TableNextColumn(); text_right(llmsim::format_gib((double)p.kv_bytes).c_str());
+            ImGui::TableNextColumn(); text_right(llmsim::format_gib((double)p.total_bytes).c_str());
+            ImGui::TableNextColumn(); text_right(p.decode_tokens_per_s > 0 ? (llmsim::format_sig(p.decode_tokens_per_s) + " tok/s").c_str() : "—");
+            ImGui::TableNextColumn(); status_badge(p.status);
+        }
+        ImGui::EndTable();
+    }
+}

@@ -1,0 +1,32 @@
+// Import a model: paste a Hugging Face config.json, or open/drop a .gguf (only its header is read; nothing is
+// uploaded). The imported model then works in every section.
+#include <imgui.h>
+#include <imgui_stdlib.h>
+
+#include "import.h"
+#include "panels.h"
+#include "widgets.h"
+
+void draw_import(AppState& app) {
+    ImGui::TextWrapped("Paste a Hugging Face config.json (from the model's Files tab), or open a .gguf file — "
+                       "only its header is read, on this machine; nothing is uploaded.");
+    ImGui::InputTextMultiline("##config", &app.import_text, ImVec2(-1, ImGui::GetTextLineHeight() * 7));
+    note_widget(app, "import-text");
+    if (ImGui::Button("Import config.json")) import_hf_config(app, app.import_text, "");
+    note_widget(app, "import-button");
+    ImGui::SameLine();
+    if (app.open_file_dialog) {
+        if (ImGui::Button("Open .gguf or config.json file…")) app.open_file_dialog();
+        ImGui::SameLine();
+        ImGui::TextDisabled("or drop a file on the page");
+    } else {
+        ImGui::SetNextItemWidth(ImGui::GetFontSize() * 18);
+        ImGui::InputTextWithHint("##path", "/path/to/model.gguf or config.json", &app.import_path);
+        ImGui::SameLine();
+        if (ImGui::Button("Open file")) import_path(app, app.import_path);
+        ImGui::SameLine();
+        ImGui::TextDisabled("or drop a file on the window");
+    }
+    if (!app.import_message.empty())
+        ImGui::TextColored(app.import_ok ? ImVec4(0.3f, 0.78f, 0.45f, 1) : ImVec4(1, 0.45f, 0.4f, 1), "%s", app.import_message.c_str());
+}

@@ -1,0 +1,222 @@
+// Interactive simulator: every knob of the scenario, the memory bar against the usable and physical limits,
+// the speeds with their bands, and a roofline with the current prefill and decode points.
+// [SECTION] controls
+// [SECTION] memory bar
+// [SECTION] speed tiles
+// [SECTION] roofline
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "format.h"
+#include "panels.h"
+#include "plot.h"
+#include "widgets.h"
+
+namespace {
+
+// [SECTION] controls -------------------------------------------------------------------------------------
+
+bool slider_pow2(const char* label, int64_t& value, int64_t lo, int64_t hi) {
+    // context slides in powers of two (and accepts any typed value via ctrl+click)
+    double v = std::log2((double)std::max<int64_t>(value, 1));
+    float f = (float)v;
+    std::string shown = llmsim::format_tokens(value) + " tokens";
+    bool changed = ImGui::SliderFloat(label, &f, (float)std::log2((double)lo), (float)std::log2((double)hi), shown.c_str());
+    if (changed) {
+        int64_t nv = (int64_t)std::llround(std::pow(2.0, std::round(f)));
+        if (nv != value) { value = nv; return true; }
+    }
+    return false;
+}
+
+void draw_controls(AppState& app) {
+    Scenario& s = app.scenario;
+    const Derived& d = app.derived;
+    bool changed = false;
+    const float w = std::min(ImGui::GetContentRegionAvail().x, ImGui::GetFontSize() * 22);
+    ImGui::PushItemWidth(w * 0.62f);
+    hardware_picker(app, "Hardware", w * 0.62f);
+    quant_picker(app, "Quantization", w * 0.62f);
+    // bpw slider snapping to real file types, ordered by bits per weight
+    {
+        std::vector<std::pair<double, std::string>> by_bpw;
+        for (const QuantRow& q : d.quants)
+            if (q.error.empty() && q.file_type->name != "F32") by_bpw.push_back({q.bits_per_weight, q.file_type->name});
+        std::sort(by_bpw.begin(), by_bpw.end());
+        int idx = 0;
+        for (size_t i = 0; i < by_bpw.size(); ++i) if (by_bpw[i].second == s.quant) idx = (int)i;
+        if (!by_bpw.empty()) {
+            std::string shown = llmsim::format_fixed(by_bpw[idx].first, 2) + " bpw (" + by_bpw[idx].second + ")";
+            if (ImGui::SliderInt("Bits per weight", &idx, 0, (int)by_bpw.size() - 1, shown.c_str())) {
+                s.quant = by_bpw[idx].second;
+                changed = true;
+            }
+        }
+    }
+    int64_t max_ctx = d.model ? std::max(d.model->native_context, d.model->extended_context) : 131072;
+    changed |= slider_pow2("Context (-c)", s.ctx_tokens, 512, std::max<int64_t>(max_ctx, 1024));
+    const char* kv_types[] = {"f16", "bf16", "q8_0", "q5_1", "q5_0", "q4_1", "q4_0", "iq4_nl", "f32"};
+    if (ImGui::BeginCombo("KV cache type", s.kv_type.c_str())) {
+        for (const char* t : kv_types)
+            if (ImGui::Selectable(t, s.kv_type == t)) { s.kv_type = t; changed = true; }
+        ImGui::EndCombo();
+    }
+    changed |= ImGui::Checkbox("Flash attention (-fa)", &s.flash_attn);
+    int n_layers = d.model ? d.model->n_layers : 1;
+    int ngl = s.gpu_layers < 0 ? n_layers + 1 : s.gpu_layers;
+    std::string ngl_label = s.gpu_layers < 0 ? "all (-ngl 99)" : ("%d of " + std::to_string(n_layers + 1));
+    if (ImGui::SliderInt("GPU layers (-ngl)", &ngl, 0, n_layers + 1, ngl_label.c_str())) {
+        s.gpu_layers = ngl >= n_layers + 1 ? -1 : ngl;
+        changed = true;
+    }
+    if (d.model && d.model->is_moe())
+        changed |= ImGui::SliderInt("Experts on CPU (--n-cpu-moe)", &s.cpu_moe_layers, 0, n_layers);
+    changed |= ImGui::SliderInt("Parallel sequences (-np)", &s.parallel, 1, 64);
+    changed |= slider_pow2("Prompt length", s.prompt_tokens, 16, 1048576);
+    ImGui::PopItemWidth();
+    if (changed) mark_changed(app);
+}
+
+// [SECTION] memory bar -----------------------------------------------------------------------------------
+
+void draw_memory_bar(AppState& app) {
+    const llmsim::MemoryBreakdown& mb = app.derived.eval.memory;
+    struct Part { const char* name; double bytes; ImU32 color; };
+    uint64_t gpu_weights = 0, gpu_kv = 0, gpu_compute = 0, gpu_overhead = 0;
+    for (const auto& dev : mb.devices) {
+        if (dev.name == "host" && app.derived.hardware && !app.derived.hardware->unified_memory()) continue;
+        gpu_weights += dev.weights_bytes; gpu_kv += dev.kv_cache_bytes; gpu_compute += dev.compute_bytes; gpu_overhead += dev.overhead_bytes;
+    }
+    const Part parts[] = {{"Weights", (double)gpu_weights, IM_COL32(76, 141, 246, 255)},
+                          {"KV cache", (double)gpu_kv, IM_COL32(160, 110, 240, 255)},
+                          {"Compute", (double)gpu_compute, IM_COL32(240, 160, 60, 255)},
+                          {"Overhead", (double)gpu_overhead, IM_COL32(150, 150, 160, 255)}};
+    double used = 0;
+    for (const Part& p : parts) used += p.bytes;
+    const llmsim::Hardware* hw = app.derived.hardware;
+    double physical = hw ? (double)hw->memory_bytes * hw->gpu_count : 0;
+    double usable = (double)mb.usable_bytes;
+    double scale_max = std::max({used, physical, usable, 1.0}) * 1.02;
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    ImVec2 p0 = ImGui::GetCursorScreenPos();
+    float width = ImGui::GetContentRegionAvail().x, height = ImGui::GetFontSize() * 1.6f;
+    ImGui::InvisibleButton("membar", ImVec2(width, height));
+    bool hovered = ImGui::IsItemHovered();
+    dl->AddRectFilled(p0, ImVec2(p0.x + width, p0.y + height), ImGui::GetColorU32(ImGuiCol_FrameBg), 3);
+    float x = p0.x;
+    for (const Part& p : parts) {
+        float pw = (float)(p.bytes / scale_max) * width;
+        dl->AddRectFilled(ImVec2(x, p0.y), ImVec2(x + pw, p0.y + height), p.color);
+        x += pw;
+    }
+    auto marker = [&](double bytes, const char* label, ImU32 col) {
+        if (bytes <= 0) return;
+        float mx = p0.x + (float)(bytes / scale_max) * width;
+        dl->AddLine(ImVec2(mx, p0.y - 3), ImVec2(mx, p0.y + height + 3), col, 2.0f);
+        dl->AddText(ImVec2(mx - ImGui::CalcTextSize(label).x - 3, p0.y + height + 2), col, label);
+    };
+    marker(usable, "usable", IM_COL32(240, 200, 80, 255));
+    marker(physical, "physical", IM_COL32(230, 90, 90, 255));
+    ImGui::Dummy(ImVec2(1, ImGui::GetFontSize() * 1.1f));
+    for (const Part& p : parts) {
+        ImGui::ColorButton(p.name, ImGui::ColorConvertU32ToFloat4(p.color), ImGuiColorEditFlags_NoTooltip, ImVec2(10, 10));
+        ImGui::SameLine();
+        ImGui::Text("%s %s", p.name, llmsim::format_gib(p.bytes).c_str());
+        ImGui::SameLine(0, 18);
+    }
+    ImGui::Text("Headroom %s", usable > 0 ? llmsim::format_gib(usable - used).c_str() : "—");
+    ImGui::Text("Total %s / %s usable (%s physical)", llmsim::format_gib(used).c_str(),
+                usable > 0 ? llmsim::format_gib(usable).c_str() : "—", physical > 0 ? llmsim::format_gib(physical).c_str() : "—");
+    if (hovered) {
+        ImGui::BeginTooltip();
+        for (const auto& dev : mb.devices)
+            ImGui::Text("%-6s weights %s · KV %s · compute %s · overhead %s = %s", dev.name.c_str(),
+                        llmsim::format_gib((double)dev.weights_bytes).c_str(), llmsim::format_gib((double)dev.kv_cache_bytes).c_str(),
+                        llmsim::format_gib((double)dev.compute_bytes).c_str(), llmsim::format_gib((double)dev.overhead_bytes).c_str(),
+                        llmsim::format_gib((double)dev.total_bytes).c_str());
+        for (const auto& n : mb.notes) ImGui::TextDisabled("%s", n.c_str());
+        ImGui::EndTooltip();
+    }
+}
+
+// [SECTION] speed tiles ----------------------------------------------------------------------------------
+
+void tile(AppState& app, const char* title, const std::string& value, const std::string& unit, const std::string& sub) {
+    ImGui::BeginGroup();
+    ImGui::TextDisabled("%s", title);
+    ImGui::PushFont(app.font_bold);
+    ImGui::Text("%s", value.c_str());
+    ImGui::PopFont();
+    ImGui::SameLine();
+    ImGui::TextUnformatted(unit.c_str());
+    ImGui::TextDisabled("%s", sub.c_str());
+    ImGui::EndGroup();
+}
+
+void draw_speed(AppState& app) {
+    const Derived& d = app.derived;
+    const llmsim::SpeedView& sp = d.eval.speed;
+    const float col = ImGui::GetFontSize() * 11;
+    if (sp.ok) {
+        tile(app, "Decode", llmsim::format_sig(sp.decode_tps), "tok/s",
+             "band " + llmsim::format_sig(sp.decode_low) + "–" + llmsim::format_sig(sp.decode_high) + ", " + sp.decode_bound + "-bound");
+        ImGui::SameLine(col);
+        tile(app, "Prefill", llmsim::format_sig(sp.prefill_tps), "tok/s", sp.prefill_bound + "-bound");
+        ImGui::SameLine(col * 2);
+        tile(app, "TTFT", llmsim::format_sig(sp.ttft_s), "s", "for " + llmsim::format_tokens(app.scenario.prompt_tokens) + " tokens");
+        ImGui::SameLine(col * 3);
+        tile(app, "Reply", llmsim::format_sig(sp.reply_s), "s", "prompt + " + std::to_string(app.scenario.gen_tokens) + " tokens");
+        if (app.scenario.parallel > 1)
+            ImGui::Text("%d parallel sequences: %s tok/s each, %s tok/s in total", app.scenario.parallel,
+                        llmsim::format_sig(sp.per_user_tps).c_str(), llmsim::format_sig(sp.aggregate_tps).c_str());
+    } else {
+        ImGui::TextDisabled("Speed: %s", sp.error.empty() ? "—" : sp.error.c_str());
+    }
+    ImGui::Text("Active parameters: %sB of %sB total", llmsim::format_sig(d.params.active / 1e9).c_str(),
+                llmsim::format_sig(d.params.total / 1e9).c_str());
+}
+
+// [SECTION] roofline -------------------------------------------------------------------------------------
+
+void draw_roofline(AppState& app) {
+    const llmsim::SpeedView& sp = app.derived.eval.speed;
+    if (!sp.ok || sp.peak_flops <= 0 || sp.peak_bytes_per_s <= 0) return;
+    PlotAxis x{"arithmetic intensity", "FLOP/byte", 0.1, 10000, true};
+    PlotAxis y{"attainable", "TFLOP/s", 0, 0, true};
+    const double peak_t = sp.peak_flops / 1e12, bw = sp.peak_bytes_per_s;
+    y.min = std::max(1e-3, std::min({peak_t / 1e4, sp.decode_flops / 1e12 / 3, sp.prefill_flops / 1e12 / 3}));
+    y.max = peak_t * 2;
+    PlotSeries roof{"roof (spec)", {}, {}, IM_COL32(200, 200, 210, 255)};
+    for (double ai = x.min; ai <= x.max * 1.001; ai *= 1.25) {
+        roof.x.push_back(ai);
+        roof.y.push_back(std::min(peak_t, ai * bw / 1e12));
+    }
+    PlotSeries dec{"decode", {sp.decode_intensity}, {sp.decode_flops / 1e12}, IM_COL32(76, 200, 120, 255), true};
+    PlotSeries pre{"prefill", {sp.prefill_intensity}, {sp.prefill_flops / 1e12}, IM_COL32(240, 160, 60, 255), true};
+    draw_plot("roofline", ImVec2(-1, ImGui::GetFontSize() * 15), x, y, {roof, dec, pre},
+              {{peak_t * 1e12 / bw, "ridge " + llmsim::format_sig(peak_t * 1e12 / bw) + " FLOP/B"}});
+}
+
+}  // namespace
+
+void draw_simulator(AppState& app) {
+    if (!app.derived.model) { ImGui::TextDisabled("Pick a model first."); return; }
+    const bool wide = ImGui::GetContentRegionAvail().x > ImGui::GetFontSize() * 45;
+    if (wide) {
+        ImGui::BeginTable("sim", 2, ImGuiTableFlags_SizingStretchProp);
+        ImGui::TableSetupColumn("controls", ImGuiTableColumnFlags_WidthFixed, ImGui::GetFontSize() * 23);
+        ImGui::TableSetupColumn("results", ImGuiTableColumnFlags_WidthStretch);
+        ImGui::TableNextRow();
+        ImGui::TableNextColumn();
+    }
+    draw_controls(app);
+    if (wide) ImGui::TableNextColumn();
+    status_badge(app.derived.eval.memory.status);
+    draw_memory_bar(app);
+    ImGui::Spacing();
+    draw_speed(app);
+    draw_roofline(app);
+    if (wide) ImGui::EndTable();
+}

@@ -1,0 +1,52 @@
+// The verdict first, in words a person can repeat; then the headline numbers.
+#include <imgui.h>
+
+#include "format.h"
+#include "panels.h"
+#include "widgets.h"
+
+void draw_verdict(AppState& app) {
+    const Derived& d = app.derived;
+    if (!d.error.empty()) { ImGui::TextColored(ImVec4(1, 0.5f, 0.4f, 1), "%s", d.error.c_str()); return; }
+    const llmsim::MemoryBreakdown& mb = d.eval.memory;
+    const char* hw = d.hardware ? d.hardware->name.c_str() : "no device";
+    ImGui::PushFont(app.font_bold);
+    ImGui::TextColored(status_color(mb.status), "%s", llmsim::to_string(mb.status));
+    ImGui::PopFont();
+    ImGui::SameLine();
+    std::string total = llmsim::format_gib((double)mb.total_bytes), usable = llmsim::format_gib((double)mb.usable_bytes);
+    switch (mb.status) {
+    case llmsim::FitStatus::Comfortable:
+    case llmsim::FitStatus::Tight:
+        ImGui::TextWrapped("%s %s on %s: %s of %s usable.", d.model->name.c_str(), status_words(mb.status), hw, total.c_str(), usable.c_str());
+        break;
+    case llmsim::FitStatus::TunableUma:
+        ImGui::TextWrapped("%s needs %s; macOS/driver default allows %s, the raised limit %s. Raise it: "
+                           "sudo sysctl iogpu.wired_limit_mb=%lld", d.model->name.c_str(), total.c_str(), usable.c_str(),
+                           llmsim::format_gib((double)mb.usable_raised_bytes).c_str(),
+                           (long long)(mb.usable_raised_bytes / (1024 * 1024)));
+        break;
+    case llmsim::FitStatus::PartialOffload:
+        ImGui::TextWrapped("Runs with %d of %d layers on the GPU (-ngl %d); the rest run from system RAM, much slower.",
+                           mb.gpu_layers, mb.n_layers, mb.gpu_layers);
+        break;
+    case llmsim::FitStatus::Oom:
+        ImGui::TextWrapped("Does not fit: needs %s, %s has %s usable.%s", total.c_str(), hw, usable.c_str(),
+                           mb.fit_gpu_layers > 0 ? (" With -ngl " + std::to_string(mb.fit_gpu_layers) + " it would run partly on the CPU.").c_str() : "");
+        break;
+    default:
+        ImGui::TextWrapped("Needs %s. Pick a device to see whether it fits.", total.c_str());
+    }
+    const llmsim::SpeedView& sp = d.eval.speed;
+    if (sp.ok) {
+        ImGui::Text("Decode %s tok/s (%s–%s) · TTFT %s s for a %s-token prompt · prefill %s tok/s",
+                    llmsim::format_sig(sp.decode_tps).c_str(), llmsim::format_sig(sp.decode_low).c_str(),
+                    llmsim::format_sig(sp.decode_high).c_str(), llmsim::format_sig(sp.ttft_s).c_str(),
+                    llmsim::format_tokens(app.scenario.prompt_tokens).c_str(), llmsim::format_sig(sp.prefill_tps).c_str());
+    } else if (!sp.error.empty()) {
+        ImGui::TextDisabled("Speed: %s", sp.error.c_str());
+    }
+    if (mb.max_context >= 0)
+        ImGui::Text("Max safe context: %s tokens%s", llmsim::format_tokens(mb.max_context).c_str(),
+                    mb.max_context_extended ? " (beyond native, with RoPE extension)" : "");
+}

@@ -1,0 +1,138 @@
+#include "plot.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "format.h"
+
+namespace {
+
+double to_unit(const PlotAxis& a, double v) {
+    if (a.log) {
+        double lo = std::log10(std::max(a.min, 1e-300)), hi = std::log10(std::max(a.max, 1e-300));
+        return (std::log10(std::max(v, 1e-300)) - lo) / (hi - lo);
+    }
+    return (v - a.min) / (a.max - a.min);
+}
+
+double from_unit(const PlotAxis& a, double t) {
+    if (a.log) {
+        double lo = std::log10(a.min), hi = std::log10(a.max);
+        return std::pow(10.0, lo + t * (hi - lo));
+    }
+    return a.min + t * (a.max - a.min);
+}
+
+std::string label_of(const PlotAxis& a, double v) { return a.format ? a.format(v) : llmsim::format_sig(v, 3); }
+
+// "nice" linear ticks (1, 2, 5 x 10^k) or decades for log axes
+std::vector<double> ticks(const PlotAxis& a, int target) {
+    std::vector<double> t;
+    if (a.log) {
+        for (double d = std::pow(10.0, std::floor(std::log10(a.min))); d <= a.max * 1.0001; d *= 10)
+            if (d >= a.min * 0.9999) t.push_back(d);
+        if (t.size() < 3) {   // too few decades: add 2x and 5x
+            std::vector<double> more;
+            for (double d = std::pow(10.0, std::floor(std::log10(a.min))); d <= a.max; d *= 10)
+                for (double m : {1.0, 2.0, 5.0})
+                    if (d * m >= a.min && d * m <= a.max) more.push_back(d * m);
+            t = more;
+        }
+        return t;
+    }
+    double span = a.max - a.min;
+    if (!(span > 0)) return {a.min};
+    double raw = span / target, mag = std::pow(10.0, std::floor(std::log10(raw)));
+    double step = raw / mag < 1.5 ? mag : raw / mag < 3 ? 2 * mag : raw / mag < 7 ? 5 * mag : 10 * mag;
+    for (double v = std::ceil(a.min / step) * step; v <= a.max + step * 1e-6; v += step) t.push_back(v);
+    return t;
+}
+
+}  // namespace
+
+bool draw_plot(const char* id, ImVec2 size, const PlotAxis& x, const PlotAxis& y, const std::vector<PlotSeries>& series,
+               const std::vector<PlotVLine>& vlines) {
+    ImGui::PushID(id);
+    if (size.x <= 0) size.x = ImGui::GetContentRegionAvail().x;
+    const ImVec2 p0 = ImGui::GetCursorScreenPos();
+    ImGui::InvisibleButton("plot", size);
+    const bool hovered = ImGui::IsItemHovered();
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    const ImGuiStyle& st = ImGui::GetStyle();
+    const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text);
+    const ImU32 dim = ImGui::GetColorU32(ImGuiCol_TextDisabled);
+    const ImU32 grid = ImGui::GetColorU32(ImGuiCol_Border, 0.5f);
+    const float fh = ImGui::GetFontSize();
+    // frame: room for y tick labels on the left, x labels below
+    const float left = fh * 4.2f, bottom = fh * 2.6f, top = fh * 0.6f, right = fh * 0.8f;
+    const ImVec2 a(p0.x + left, p0.y + top), b(p0.x + size.x - right, p0.y + size.y - bottom);
+    dl->AddRectFilled(a, b, ImGui::GetColorU32(ImGuiCol_FrameBg, 0.6f), 3.0f);
+    auto sx = [&](double v) { return a.x + (float)to_unit(x, v) * (b.x - a.x); };
+    auto sy = [&](double v) { return b.y - (float)to_unit(y, v) * (b.y - a.y); };
+
+    for (double t : ticks(x, std::max(2, (int)((b.x - a.x) / (fh * 6))))) {
+        float px = sx(t);
+        dl->AddLine(ImVec2(px, a.y), ImVec2(px, b.y), grid);
+        std::string s = label_of(x, t);
+        dl->AddText(ImVec2(px - ImGui::CalcTextSize(s.c_str()).x / 2, b.y + 3), dim, s.c_str());
+    }
+    for (double t : ticks(y, std::max(2, (int)((b.y - a.y) / (fh * 2.5f))))) {
+        float py = sy(t);
+        dl->AddLine(ImVec2(a.x, py), ImVec2(b.x, py), grid);
+        std::string s = label_of(y, t);
+        dl->AddText(ImVec2(a.x - ImGui::CalcTextSize(s.c_str()).x - 4, py - fh / 2), dim, s.c_str());
+    }
+    std::string xl = std::string(x.label) + (x.unit[0] ? std::string(" (") + x.unit + ")" : "");
+    std::string yl = std::string(y.label) + (y.unit[0] ? std::string(" (") + y.unit + ")" : "");
+    dl->AddText(ImVec2((a.x + b.x) / 2 - ImGui::CalcTextSize(xl.c_str()).x / 2, b.y + fh * 1.25f), text, xl.c_str());
+    dl->AddText(ImVec2(p0.x, p0.y + size.y - fh * 1.1f), dim, yl.c_str());
+
+    dl->PushClipRect(a, b, true);
+    for (const PlotVLine& v : vlines) {
+        float px = sx(v.x);
+        dl->AddLine(ImVec2(px, a.y), ImVec2(px, b.y), v.color, 1.5f);
+        dl->AddText(ImVec2(px + 4, a.y + 2), v.color, v.label.c_str());
+    }
+    for (const PlotSeries& s : series) {
+        size_t n = std::min(s.x.size(), s.y.size());
+        if (s.points_only) {
+            for (size_t i = 0; i < n; ++i) dl->AddCircleFilled(ImVec2(sx(s.x[i]), sy(s.y[i])), fh * 0.32f, s.color);
+            continue;
+        }
+        for (size_t i = 1; i < n; ++i)
+            dl->AddLine(ImVec2(sx(s.x[i - 1]), sy(s.y[i - 1])), ImVec2(sx(s.x[i]), sy(s.y[i])), s.color, s.thickness);
+    }
+    dl->PopClipRect();
+    // legend
+    float lx = a.x + 6, ly = a.y + 4;
+    for (const PlotSeries& s : series) {
+        if (s.name.empty()) continue;
+        dl->AddRectFilled(ImVec2(lx, ly + fh * 0.35f), ImVec2(lx + fh * 0.8f, ly + fh * 0.65f), s.color);
+        dl->AddText(ImVec2(lx + fh, ly), text, s.name.c_str());
+        ly += fh * 1.15f;
+    }
+    // hover cross-hair and read-out
+    if (hovered) {
+        ImVec2 m = ImGui::GetIO().MousePos;
+        if (m.x >= a.x && m.x <= b.x) {
+            dl->AddLine(ImVec2(m.x, a.y), ImVec2(m.x, b.y), dim);
+            double xv = from_unit(x, (m.x - a.x) / (b.x - a.x));
+            ImGui::BeginTooltip();
+            ImGui::Text("%s: %s %s", x.label, label_of(x, xv).c_str(), x.unit);
+            for (const PlotSeries& s : series) {
+                size_t n = std::min(s.x.size(), s.y.size());
+                if (n == 0) continue;
+                size_t best = 0;
+                for (size_t i = 1; i < n; ++i)
+                    if (std::fabs(sx(s.x[i]) - m.x) < std::fabs(sx(s.x[best]) - m.x)) best = i;
+                dl->AddCircle(ImVec2(sx(s.x[best]), sy(s.y[best])), fh * 0.35f, s.color, 12, 2.0f);
+                ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(s.color), "%s: %s %s at %s", s.name.c_str(),
+                                   label_of(y, s.y[best]).c_str(), y.unit, label_of(x, s.x[best]).c_str());
+            }
+            ImGui::EndTooltip();
+        }
+    }
+    (void)st;
+    ImGui::PopID();
+    return hovered;
+}

@@ -1,0 +1,36 @@
+// Line plots drawn with ImGui draw lists (Debian has no ImPlot): axes with units and ticks, several series,
+// point markers, vertical reference lines, and a hover cross-hair with a read-out of every series.
+//   PlotAxis x{"context", "tokens", 1024, 131072, true}, y{"memory", "GiB", 0, 80, false};
+//   draw_plot("ctx", ImVec2(-1, 240), x, y, {{"total", xs, ys, IM_COL32(80,160,255,255)}}, {}, {{32768, "max safe"}});
+#pragma once
+#include <imgui.h>
+
+#include <functional>
+#include <string>
+#include <vector>
+
+struct PlotAxis {
+    const char* label = "";
+    const char* unit = "";
+    double min = 0, max = 1;
+    bool log = false;
+    std::function<std::string(double)> format;   // tick/read-out labels; default: 3 significant figures
+};
+
+struct PlotSeries {
+    std::string name;
+    std::vector<double> x, y;
+    ImU32 color = IM_COL32(90, 160, 255, 255);
+    bool points_only = false;    // markers instead of a line
+    float thickness = 1.6f;
+};
+
+struct PlotVLine {
+    double x = 0;
+    std::string label;
+    ImU32 color = IM_COL32(230, 180, 60, 220);
+};
+
+// draw a plot filling `size` (negative width = all available); returns true when hovered
+bool draw_plot(const char* id, ImVec2 size, const PlotAxis& x, const PlotAxis& y, const std::vector<PlotSeries>& series,
+               const std::vector<PlotVLine>& vlines = {});
