@@ -47,10 +47,12 @@ void load_fonts(AppState& app, float scale) {
     ImFontConfig cfg;
     cfg.FontDataOwnedByAtlas = false;   // the bytes are static arrays in the binary
     cfg.OversampleH = 2;
+    // Latin-1, general punctuation (— – … ‰), arrows, math (≤ ≥ × ≈), geometric shapes (● ▸)
+    static const ImWchar ranges[] = {0x0020, 0x00FF, 0x2000, 0x206F, 0x2190, 0x21FF, 0x2200, 0x22FF, 0x25A0, 0x25FF, 0};
     auto add = [&](const char* name, float px) -> ImFont* {
         std::string_view data = llmsim::embedded_font(name);
         if (data.empty()) return io.Fonts->AddFontDefault();
-        return io.Fonts->AddFontFromMemoryTTF((void*)data.data(), (int)data.size(), px * scale, &cfg);
+        return io.Fonts->AddFontFromMemoryTTF((void*)data.data(), (int)data.size(), px * scale, &cfg, ranges);
     };
     app.font_ui = add("ui", 15.0f);
     app.font_bold = add("ui-bold", 15.0f);

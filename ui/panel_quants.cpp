@@ -26,7 +26,10 @@ void draw_quants(AppState& app) {
     const Derived& d = app.derived;
     if (!d.model) return;
     const Scenario& s = app.scenario;
-    std::string ca = "Total @ " + llmsim::format_tokens(s.ctx_tokens), cb = "Total @ " + llmsim::format_tokens(s.ctx_b_tokens);
+    // the smaller context first, as the seed's table does
+    const bool swap = s.ctx_b_tokens < s.ctx_tokens;
+    std::string ca = "Total @ " + llmsim::format_tokens(swap ? s.ctx_b_tokens : s.ctx_tokens);
+    std::string cb = "Total @ " + llmsim::format_tokens(swap ? s.ctx_tokens : s.ctx_b_tokens);
     ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingStretchProp;
     if (ImGui::BeginTable("quants", 6, flags)) {
         ImGui::TableSetupColumn("Quantization");
@@ -63,8 +66,8 @@ void draw_quants(AppState& app) {
             }
             ImGui::TableNextColumn(); text_right(llmsim::format_fixed(q.bits_per_weight, 2).c_str());
             ImGui::TableNextColumn(); text_right(llmsim::format_gib((double)q.weights_bytes).c_str());
-            ImGui::TableNextColumn(); text_right(llmsim::format_gib((double)q.total_a_bytes).c_str());
-            ImGui::TableNextColumn(); text_right(llmsim::format_gib((double)q.total_b_bytes).c_str());
+            ImGui::TableNextColumn(); text_right(llmsim::format_gib((double)(swap ? q.total_b_bytes : q.total_a_bytes)).c_str());
+            ImGui::TableNextColumn(); text_right(llmsim::format_gib((double)(swap ? q.total_a_bytes : q.total_b_bytes)).c_str());
             ImGui::TableNextColumn();
             ImGui::TextUnformatted(f.quality_label.c_str());
             if (ImGui::IsItemHovered()) {

@@ -111,14 +111,15 @@ void draw_memory_bar(AppState& app) {
         dl->AddRectFilled(ImVec2(x, p0.y), ImVec2(x + pw, p0.y + height), p.color);
         x += pw;
     }
-    auto marker = [&](double bytes, const char* label, ImU32 col) {
+    auto marker = [&](double bytes, const char* label, ImU32 col, bool right) {
         if (bytes <= 0) return;
         float mx = p0.x + (float)(bytes / scale_max) * width;
         dl->AddLine(ImVec2(mx, p0.y - 3), ImVec2(mx, p0.y + height + 3), col, 2.0f);
-        dl->AddText(ImVec2(mx - ImGui::CalcTextSize(label).x - 3, p0.y + height + 2), col, label);
+        float tx = right ? mx + 3 : mx - ImGui::CalcTextSize(label).x - 3;
+        dl->AddText(ImVec2(std::min(tx, p0.x + width - ImGui::CalcTextSize(label).x), p0.y + height + 2), col, label);
     };
-    marker(usable, "usable", IM_COL32(240, 200, 80, 255));
-    marker(physical, "physical", IM_COL32(230, 90, 90, 255));
+    marker(usable, "usable", IM_COL32(240, 200, 80, 255), false);
+    marker(physical, "physical", IM_COL32(230, 90, 90, 255), true);
     ImGui::Dummy(ImVec2(1, ImGui::GetFontSize() * 1.1f));
     for (const Part& p : parts) {
         ImGui::ColorButton(p.name, ImGui::ColorConvertU32ToFloat4(p.color), ImGuiColorEditFlags_NoTooltip, ImVec2(10, 10));
