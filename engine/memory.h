@@ -170,6 +170,11 @@ uint64_t usable_gpu_bytes(const Hardware& hw, const MemoryRequest& req);
 // unified memory: the raised limit (iogpu.wired_limit_mb / max GTT); discrete: same as usable_gpu_bytes
 uint64_t usable_gpu_bytes_raised(const Hardware& hw, const MemoryRequest& req);
 
+// the implementation before the fast path (engine/memory_reference.cpp): enumerates and places every tensor on
+// each call (~1 ms). Same results as estimate_memory; kept as the oracle of tests/engine/test_memory_fast.cpp
+bool estimate_memory_reference(const Catalog& cat, const Model& model, const MemoryRequest& req, MemoryBreakdown& out,
+                               std::string& err);
+
 // the file type from `candidates` with the most bits per weight that still fits (COMFORTABLE or TIGHT, or
 // TUNABLE_UMA when allow_tunable); empty when none fits or no hardware is set
 std::string best_fitting_file_type(const Catalog& cat, const Model& model, const MemoryRequest& req,

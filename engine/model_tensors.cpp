@@ -271,6 +271,12 @@ bool count_params(const Model& m, ParamCounts& pc, std::string& err) {
     pc = ParamCounts{};
     std::vector<TensorDesc> ts;
     if (!enumerate_tensors(m, ts, err)) return false;
+    count_params(m, ts, pc);
+    return true;
+}
+
+void count_params(const Model& m, const std::vector<TensorDesc>& ts, ParamCounts& pc) {
+    pc = ParamCounts{};
     std::vector<uint64_t> per_layer((size_t)m.n_layers, 0);
     for (const TensorDesc& t : ts) {
         const uint64_t n = t.n_elements();
@@ -287,7 +293,6 @@ bool count_params(const Model& m, ParamCounts& pc, std::string& err) {
         pc.active = pc.total - pc.routed_expert + (uint64_t)((double)pc.routed_expert * frac + 0.5);
     }
     for (uint64_t v : per_layer) pc.per_layer_max = std::max(pc.per_layer_max, v);
-    return true;
 }
 
 }  // namespace llmsim

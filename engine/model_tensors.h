@@ -71,5 +71,7 @@ bool layer_is_swa(const Model& m, int il);
 bool enumerate_tensors(const Model& m, std::vector<TensorDesc>& out, std::string& err);
 // count total and active parameters from the tensor list; false + err if the model is incomplete
 bool count_params(const Model& m, ParamCounts& out, std::string& err);
+// the same from a tensor list enumerate_tensors() returned for `m` (no second enumeration)
+void count_params(const Model& m, const std::vector<TensorDesc>& tensors, ParamCounts& out);
 
 }  // namespace llmsim

@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "app_state.h"
+#include "format.h"
 #include "panels.h"
 #include "widgets.h"
 
@@ -106,11 +107,25 @@ void draw_app(AppState& app) {
         ImGui::SameLine();
         if (ImGui::SmallButton("dismiss")) app.status_line.clear();
     }
+    if (embed) {
+        // one-line scenario summary and a way out to the full page
+        const Derived& d = app.derived;
+        ImGui::TextDisabled("%s · %s · %s · %s context", d.model ? d.model->name.c_str() : app.scenario.model.c_str(),
+                            d.hardware ? d.hardware->name.c_str() : app.scenario.hardware.c_str(), app.scenario.quant.c_str(),
+                            llmsim::format_tokens(app.scenario.ctx_tokens).c_str());
+        if (app.open_full_page) {
+            ImGui::SameLine();
+            if (ImGui::SmallButton("open in llmsim")) app.open_full_page();
+        }
+    }
     ImGui::BeginChild("sections", ImVec2(0, 0), false);
+    const float content_top = ImGui::GetCursorPosY();
+    bool embed_found = false;
     for (const SectionInfo& s : sections()) {
         if (embed && app.scenario.embed != s.key) continue;
         ImGui::PushID(s.key);
         if (embed) {
+            embed_found = true;
             s.draw(app);
         } else {
             ImGui::PushFont(app.font_bold);
@@ -130,6 +145,14 @@ void draw_app(AppState& app) {
         }
         ImGui::PopID();
     }
+    if (embed && !embed_found) {
+        std::string known;
+        for (const SectionInfo& s : sections()) known += std::string(known.empty() ? "" : ", ") + s.key;
+        ImGui::TextWrapped("Unknown section '%s' for embed= (known: %s)", app.scenario.embed.c_str(), known.c_str());
+    }
+    // embed mode: the page sizes its iframe to the content (web platform posts it to the host page)
+    app.embed_content_height = ImGui::GetCursorPosY() - content_top + ImGui::GetCursorStartPos().y +
+                               ImGui::GetStyle().WindowPadding.y * 2 + ImGui::GetFrameHeightWithSpacing() * (embed ? 1.5f : 0);
     ImGui::EndChild();
     ImGui::End();
 }

@@ -75,6 +75,8 @@ struct AppState {
     // platform hooks (set by platform_*.cpp)
     std::function<void(const std::string&)> copy_to_clipboard;
     std::function<void()> open_file_dialog;   // web: the browser's file picker; null natively
+    std::function<void()> open_full_page;     // embed mode: open the whole page with the same state
+    float embed_content_height = 0;           // embed mode: height of the shown section (CSS px), for iframe sizing
 };
 
 // load the embedded catalog and apply defaults; sets catalog_error when the catalog is unusable

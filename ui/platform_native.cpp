@@ -20,6 +20,7 @@
 
 #include "app_state.h"
 #include "assets.h"
+#include "import.h"
 #include "url_state.h"
 
 namespace {
@@ -97,6 +98,7 @@ int main(int argc, char** argv) {
             fprintf(stderr, "llmsim: %s\n", err.c_str());
             return 2;
         }
+        app.scroll_to_section = !app.scenario.section.empty();
     }
 
     if (SDL_Init(SDL_INIT_VIDEO | SDL_INIT_TIMER) != 0) {
@@ -145,6 +147,10 @@ int main(int argc, char** argv) {
         while (got) {
             ImGui_ImplSDL2_ProcessEvent(&ev);
             if (ev.type == SDL_QUIT) running = false;
+            if (ev.type == SDL_DROPFILE && ev.drop.file) {   // a dropped .gguf / config.json is imported
+                import_path(app, ev.drop.file);
+                SDL_free(ev.drop.file);
+            }
             frames_pending = 3;
             got = SDL_PollEvent(&ev);
         }

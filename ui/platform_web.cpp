@@ -11,11 +11,13 @@
 #include <imgui_impl_sdl.h>
 
 #include <chrono>
+#include <cmath>
 #include <clocale>
 #include <string>
 
 #include "app_state.h"
 #include "assets.h"
+#include "import.h"
 #include "url_state.h"
 
 namespace {
@@ -29,6 +31,8 @@ struct WebPlatform {
     std::string clipboard;         // last text copied (the browser clipboard is write-only from here)
     std::string ret;               // storage for strings returned to JS
     bool ready = false;
+    float posted_height = 0;       // embed mode: last content height sent to the host page
+    uint64_t import_need_bytes = 0;
 };
 WebPlatform g;   // the page has one app; the exported C functions reach it here
 
@@ -93,6 +97,11 @@ void frame(void*) {
         g.synced_version = g.app.state_version;
         g.frames_pending = 3;
         push_state_to_page();
+    }
+    if (!g.app.scenario.embed.empty() && std::abs(g.app.embed_content_height - g.posted_height) > 1) {
+        g.posted_height = g.app.embed_content_height;
+        EM_ASM({ if (window.parent !== window) window.parent.postMessage({llmsim: 'height', height: Math.ceil($0)}, '*'); },
+               g.posted_height);
     }
     if (!g.ready) {
         g.ready = true;
@@ -171,6 +180,38 @@ EMSCRIPTEN_KEEPALIVE const char* llmsim_widget_rect(const char* name) {
 
 EMSCRIPTEN_KEEPALIVE void llmsim_request_redraw() { g.frames_pending = 3; }
 
+// import a file the user opened or dropped: the first `size` bytes of a file of `file_size` bytes (a GGUF
+// header or a whole config.json). Returns 1 imported, 0 error (message in the Import section and via
+// llmsim_import_message), -1 more bytes needed (llmsim_import_need_bytes() says how many).
+EMSCRIPTEN_KEEPALIVE int llmsim_import_file(const unsigned char* data, int size, double file_size, const char* name) {
+    std::string n = name ? name : "file";
+    g.frames_pending = 3;
+    if (size >= 4 && data[0] == 'G' && data[1] == 'G' && data[2] == 'U' && data[3] == 'F') {
+        uint64_t need = 0;
+        int rc = import_gguf_prefix(g.app, data, (size_t)size, (uint64_t)file_size, n, &need);
+        g.import_need_bytes = need;
+        return rc;
+    }
+    if ((double)size < file_size) {
+        g.app.import_message = n + " is not a GGUF file (no GGUF magic) and too large for a config.json (over 4 MiB)";
+        g.app.import_ok = false;
+        return 0;
+    }
+    return import_hf_config(g.app, std::string((const char*)data, (size_t)size), "imported/" + n) ? 1 : 0;
+}
+
+EMSCRIPTEN_KEEPALIVE double llmsim_import_need_bytes() { return (double)g.import_need_bytes; }
+
+// import pasted config.json text under `id` ("" = default); returns "" or the error message
+EMSCRIPTEN_KEEPALIVE const char* llmsim_import_config(const char* text, const char* id) {
+    g.frames_pending = 3;
+    bool ok = import_hf_config(g.app, text ? text : "", id ? id : "");
+    g.ret = ok ? "" : g.app.import_message;
+    return g.ret.c_str();
+}
+
+EMSCRIPTEN_KEEPALIVE const char* llmsim_import_message() { return g.app.import_message.c_str(); }
+
 EMSCRIPTEN_KEEPALIVE void llmsim_set_clipboard_cache(const char* text) { g.clipboard = text ? text : ""; }
 
 }  // extern "C"
@@ -182,6 +223,7 @@ int main() {
     if (hash) {
         std::string err;
         if (!decode_url_state(hash, g.app.scenario, err)) g.app.status_line = "This link could not be applied: " + err;
+        g.app.scroll_to_section = !g.app.scenario.section.empty();
         free(hash);
     }
     if (SDL_Init(SDL_INIT_VIDEO) != 0) {
@@ -209,6 +251,14 @@ int main() {
     ImGui_ImplSDL2_InitForOpenGL(g.window, gl);
     ImGui_ImplOpenGL3_Init("#version 300 es");
     g.app.copy_to_clipboard = [](const std::string& t) { set_clipboard(nullptr, t.c_str()); };
+    g.app.open_file_dialog = [] { EM_ASM({ if (Module.llmsimOpenFile) Module.llmsimOpenFile(); }); };
+    g.app.open_full_page = [] {
+        std::string h = encode_url_state(g.app.scenario);
+        EM_ASM({
+            var h = UTF8ToString($0).split('&').filter(function (kv) { return kv.indexOf('embed=') !== 0; }).join('&');
+            window.open(window.location.pathname + '#' + h, '_blank', 'noopener');
+        }, h.c_str());
+    };
     g.dpr = 0;
     g.app.ui_scale = 1;
     apply_theme(g.app, 1);

@@ -45,6 +45,28 @@
     return {};
   }
 
+  // read a user-chosen file locally (never uploaded): GGUF → only as much of the header as the reader asks for
+  function importFile(Module, file) {
+    var want = Math.min(file.size, 4 << 20);
+    function attempt() {
+      return file.slice(0, want).arrayBuffer().then(function (buf) {
+        var bytes = new Uint8Array(buf);
+        var ptr = Module._malloc(Math.max(1, bytes.length));
+        Module.HEAPU8.set(bytes, ptr);
+        var rc = Module.ccall('llmsim_import_file', 'number', ['number', 'number', 'number', 'string'],
+                              [ptr, bytes.length, file.size, file.name]);
+        Module._free(ptr);
+        if (rc === -1) {
+          var need = Module.ccall('llmsim_import_need_bytes', 'number', [], []);
+          if (need > want && need <= Math.min(file.size, 256 << 20)) { want = need; return attempt(); }
+        }
+        Module.ccall('llmsim_request_redraw', null, [], []);
+        return { ok: rc === 1, message: Module.ccall('llmsim_import_message', 'string', [], []) };
+      });
+    }
+    return attempt();
+  }
+
   function makeApi(Module) {
     var listeners = { change: [] };
     var str = function (name) { return Module.ccall(name, 'string', [], []); };
@@ -68,6 +90,12 @@
         var state = api.getState();
         (listeners[event] || []).forEach(function (fn) { try { fn(state); } catch (e) { console.error(e); } });
       },
+      importConfig: function (text, id) {
+        var err = Module.ccall('llmsim_import_config', 'string', ['string', 'string'], [text, id || '']);
+        if (err) throw new Error(err);
+        return api.getState();
+      },
+      importFile: function (file) { return importFile(Module, file); },
       _widgetRect: function (name) { return JSON.parse(Module.ccall('llmsim_widget_rect', 'string', ['string'], [name])); },
       _module: Module
     };
@@ -100,14 +128,29 @@
       showError('The graphics context was lost (GPU reset or too many tabs). Reload the page to continue; your settings are in the link.');
     });
     canvas.addEventListener('contextmenu', function (e) { e.preventDefault(); });
+    var fileInput = document.createElement('input');
+    fileInput.type = 'file';
+    fileInput.accept = '.gguf,.json,application/json';
+    fileInput.style.display = 'none';
+    document.body.appendChild(fileInput);
     var Module = {
       canvas: canvas,
       instantiateWasm: instantiateWithProgress,
       print: function (t) { console.log(t); },
       printErr: function (t) { console.warn(t); },
       llmsimFatal: function (t) { showError(t); },
+      llmsimOpenFile: function () { fileInput.click(); },
       llmsimReady: function () {
         window.llmsim = makeApi(Module);
+        fileInput.addEventListener('change', function () {
+          if (fileInput.files && fileInput.files[0]) importFile(Module, fileInput.files[0]);
+          fileInput.value = '';
+        });
+        window.addEventListener('dragover', function (e) { e.preventDefault(); });
+        window.addEventListener('drop', function (e) {
+          e.preventDefault();
+          if (e.dataTransfer && e.dataTransfer.files && e.dataTransfer.files[0]) importFile(Module, e.dataTransfer.files[0]);
+        });
         overlay.className = 'hidden';
         window.addEventListener('hashchange', function () {
           var err = Module.ccall('llmsim_set_hash', 'string', ['string'], [window.location.hash]);
