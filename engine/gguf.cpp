@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <limits>
 #include <map>
@@ -720,9 +721,30 @@ bool model_from_gguf(const GgufInfo& info, Model& out, std::string& err) {
             moe.n_shared_experts = 1;
         moe.first_dense_layers = (int)std::min<int64_t>(opt("leading_dense_block_count", 0), m.n_layers - 1);
         moe.layer_step = (int)std::max<int64_t>(1, std::min<int64_t>(opt("interleave_moe_layer_step", 1), m.n_layers));
+        // without those keys (Jamba), the layers holding a router (ffn_gate_inp) are the MoE layers
+        if (!info.find(a + "leading_dense_block_count") && !info.find(a + "interleave_moe_layer_step")) {
+            std::vector<bool> routed((size_t)m.n_layers, false);
+            bool any = false;
+            for (const auto& t : info.tensors) {
+                int layer = -1, consumed = 0;
+                if (std::sscanf(t.name.c_str(), "blk.%d.ffn_gate_inp.weight%n", &layer, &consumed) == 1 &&
+                    consumed == (int)t.name.size() && layer >= 0 && layer < m.n_layers)
+                    routed[(size_t)layer] = any = true;
+            }
+            bool matched = !any;
+            for (int step = 1; step <= std::min(m.n_layers, 16) && !matched; ++step)
+                for (int fd : {0, (int)(std::find(routed.begin(), routed.end(), true) - routed.begin())}) {
+                    bool ok = fd < m.n_layers;
+                    for (int i = 0; i < m.n_layers && ok; ++i) ok = routed[(size_t)i] == (i >= fd && (i + 1) % step == 0);
+                    if (ok) {
+                        moe.layer_step = step, moe.first_dense_layers = fd, matched = true;
+                        break;
+                    }
+                }
+        }
         moe.router_bias = has_tensor_suffix(info, ".exp_probs_b.bias") || has_tensor_suffix(info, ".ffn_gate_inp.bias");
         const bool has_dense = moe.first_dense_layers > 0 || moe.layer_step > 1;
-        m.intermediate_size = has_dense && eff > 0 ? ff.max : 0;
+        m.intermediate_size = has_dense ? ff.max : 0;  // without expert_feed_forward_length both widths are equal (Jamba)
         if (has_dense && m.intermediate_size <= 0) {
             err = "GGUF: " + a + "feed_forward_length is missing (this MoE model has dense layers)";
             return false;
@@ -763,8 +785,8 @@ bool model_from_gguf(const GgufInfo& info, Model& out, std::string& err) {
         swa.window = 8192;
         swa.pattern = 4;
         m.swa = swa;
-    } else if (window > 0 && (arch == "gemma2" || arch == "gemma3" || arch == "gemma3n" || arch == "cohere2" ||
-                              arch == "gpt-oss" || arch == "exaone4" || arch == "olmo2" || arch == "smallthinker")) {
+    } else if (window > 0 && (arch == "gemma2" || arch == "gemma3" || arch == "cohere2" || arch == "gpt-oss" ||
+                              arch == "exaone4" || arch == "olmo2")) {
         SlidingWindow swa;
         swa.window = window;
         const GgufValue* pat = info.find(a + "attention.sliding_window_pattern");

@@ -10,8 +10,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
+#include <memory>
 
 #include "model_tensors.h"
+#include "prepared_weights.h"
 
 namespace llmsim {
 
@@ -106,8 +109,19 @@ const char* to_string(FitStatus s) {
 
 // [SECTION] KV cache -------------------------------------------------------------------------------------
 
-bool estimate_kv_cache(const Model& m, const MemoryRequest& r, KvCacheSize& out, std::string& err) {
-    out = KvCacheSize{};
+namespace {
+// K and V elements per cell of one attention layer (MLA: the compressed latent + rope part, no V)
+uint64_t kv_k_row(const Model& m) {
+    const int64_t n_kv_heads = m.n_kv_heads > 0 ? m.n_kv_heads : m.n_heads;
+    return m.mla ? (uint64_t)(m.mla->kv_lora_rank + m.mla->qk_rope_head_dim) : (uint64_t)(n_kv_heads * m.head_dim);
+}
+uint64_t kv_v_row(const Model& m) {
+    const int64_t n_kv_heads = m.n_kv_heads > 0 ? m.n_kv_heads : m.n_heads;
+    return m.mla ? 0 : (uint64_t)(n_kv_heads * m.kv_head_dim_v());
+}
+
+// the request checks of the KV cache (shared by estimate_kv_cache and the fast estimate_memory)
+bool check_kv_request(const Model& m, const MemoryRequest& r, uint64_t k_row, uint64_t v_row, std::string& err) {
     if (r.n_ctx < 1) { err = "context must be at least 1 token (got " + std::to_string(r.n_ctx) + ")"; return false; }
     if (r.n_parallel < 1) { err = "--parallel must be at least 1"; return false; }
     if (r.n_ubatch < 1 || r.n_batch < 1) { err = "--ubatch and --batch must be at least 1"; return false; }
@@ -119,19 +133,24 @@ bool estimate_kv_cache(const Model& m, const MemoryRequest& r, KvCacheSize& out,
         err = std::string("a quantized V cache (") + tv.name + ") needs flash attention on (--flash-attn on)";
         return false;
     }
-    const CellPlan p = plan_cells(m, r);
-    out.cells_full = p.per_stream * p.streams;
-    out.cells_swa = p.swa_per_stream * p.streams;
-    const int64_t n_kv_heads = m.n_kv_heads > 0 ? m.n_kv_heads : m.n_heads;
-    const uint64_t k_row = m.mla ? (uint64_t)(m.mla->kv_lora_rank + m.mla->qk_rope_head_dim)
-                                 : (uint64_t)(n_kv_heads * m.head_dim);
-    const uint64_t v_row = m.mla ? 0 : (uint64_t)(n_kv_heads * m.kv_head_dim_v());
     if (k_row % (uint64_t)tk.block_size != 0 || v_row % (uint64_t)tv.block_size != 0) {
         err = std::string("KV cache type ") + tk.name + "/" + tv.name + " needs K/V rows that are a multiple of " +
               std::to_string(std::max(tk.block_size, tv.block_size)) + " (this model has " + std::to_string(k_row) +
               "); use f16 or q8_0";
         return false;
     }
+    return true;
+}
+}  // namespace
+
+bool estimate_kv_cache(const Model& m, const MemoryRequest& r, KvCacheSize& out, std::string& err) {
+    out = KvCacheSize{};
+    const uint64_t k_row = kv_k_row(m);
+    const uint64_t v_row = kv_v_row(m);
+    if (!check_kv_request(m, r, k_row, v_row, err)) return false;
+    const CellPlan p = plan_cells(m, r);
+    out.cells_full = p.per_stream * p.streams;
+    out.cells_swa = p.swa_per_stream * p.streams;
     out.per_layer.assign((size_t)m.n_layers, 0);
     for (int il = 0; il < m.n_layers; ++il) {
         if (!layer_has_attention(m, il)) {
@@ -272,197 +291,317 @@ uint64_t usable_gpu_bytes_raised(const Hardware& hw, const MemoryRequest& r) {
 }
 
 // [SECTION] Placement and totals -------------------------------------------------------------------------
+// Arithmetic on PreparedWeights: llama.cpp assigns whole layers to devices, so every per-device sum is a
+// difference of the prepared prefix sums over a layer range, and the KV cache of a range is (layer counts of each
+// kind) x (bytes per layer of that kind). memory_reference.cpp does the same tensor by tensor; the results are
+// identical (tests/engine/test_memory_fast.cpp).
 
 namespace {
 
-struct Prepared {
-    std::vector<TensorDesc> tensors;
-    std::vector<uint64_t> bytes;       // per tensor, after file-size scaling
-    WeightSize ws;
-    Backend backend = Backend::Cpu;
-    int n_gpus = 0;
+// a few values inline, more on the heap (rigs beyond 16 GPUs)
+template <class T, size_t N>
+struct SmallBuf {
+    T local[N];
+    std::vector<T> heap;
+    T* p = local;
+    void resize(size_t n) {
+        if (n > N) {
+            heap.assign(n, T{});
+            p = heap.data();
+        }
+    }
+    T& operator[](size_t i) { return p[i]; }
+    const T& operator[](size_t i) const { return p[i]; }
 };
 
-bool prepare(const Catalog& cat, const Model& m, const MemoryRequest& r, Prepared& p, std::string& err) {
-    if (!compute_weight_size(m, r.file_type, p.ws, err, &cat)) return false;
-    if (p.ws.gguf) {
-        p.tensors = p.ws.tensors;
-        p.bytes = p.ws.bytes;
-    } else {
-        // flat-bpw formats: spread the bytes over the tensors in proportion to their parameters (for placement)
-        if (!enumerate_tensors(m, p.tensors, err)) return false;
-        const double bpw = p.ws.bits_per_weight;
-        for (const TensorDesc& t : p.tensors) p.bytes.push_back((uint64_t)((double)t.n_elements() * bpw / 8.0 + 0.5));
-    }
-    if (r.file_bytes_override > 0 && p.ws.file_bytes_estimate > 0) {
-        const double s = (double)r.file_bytes_override / (double)p.ws.file_bytes_estimate;
-        for (uint64_t& b : p.bytes) b = (uint64_t)((double)b * s + 0.5);
-    }
+// everything of one request that the fit and max-context searches do not change
+struct Placer {
+    const PreparedWeights& w;
+    const Model& m;
+    const MemoryRequest& r;
+    Backend backend = Backend::Cpu;
+    int G = 0;                      // GPUs
+    int L = 0;                      // repeating layers
+    int n_moe_host = 0;             // leading layers whose routed experts stay in host RAM (--n-cpu-moe / --cpu-moe)
+    SmallBuf<double, 17> cum;       // cumulative tensor-split proportions (G entries)
+    uint64_t k_cell = 0, v_cell = 0;  // bytes per cell of one attention layer
+    uint64_t state_layer = 0;       // recurrent state of one recurrent layer, all sequences
+    uint64_t host_overhead = 0;
+    uint64_t gpu_overhead = 0;
+    // hardware limits (judge)
+    uint64_t lim = 0, lim_raised = 0, ram = 0, pool = 0, cpu_usable = 0;
+    Placer(const PreparedWeights& w_, const Model& m_, const MemoryRequest& r_) : w(w_), m(m_), r(r_) {}
+};
+
+// device ranges for one -ngl: GPU g holds layers [start[g], start[g+1]), the host [0, i_gpu_start)
+struct Layout {
+    int ngl = 0;
+    int i_gpu_start = 0;
+    int act = 0;
+    int out_dev = 0;
+    SmallBuf<int, 18> start;        // G + 1 entries
+    uint64_t max_host_tensor = 0;   // largest layer tensor in host RAM (op offload copies it to GPU0)
+};
+
+// per-context quantities: cells, KV bytes per layer of each kind, compute-buffer phases
+struct CtxPlan {
+    CellPlan cells;
+    uint64_t k_full = 0, v_full = 0, k_swa = 0, v_swa = 0;
+    uint64_t out_phase = 0, attn_phase = 0, ffn_phase = 0, none_phase = 0;
+};
+
+struct DevTotals {
+    uint64_t weights = 0, kv = 0, compute = 0, overhead = 0, total = 0;
+    int n_layers = 0;
+};
+
+bool init_placer(Placer& P, std::string& err) {
+    const MemoryRequest& r = P.r;
     if (r.hardware) {
-        p.backend = r.backend ? *r.backend : (r.hardware->backends.empty() ? Backend::Cpu : r.hardware->backends[0]);
-        if (r.hardware->kind == HardwareKind::Cpu) p.backend = Backend::Cpu;
-        p.n_gpus = p.backend == Backend::Cpu ? 0 : std::max(1, r.hardware->gpu_count);
+        P.backend = r.backend ? *r.backend : (r.hardware->backends.empty() ? Backend::Cpu : r.hardware->backends[0]);
+        if (r.hardware->kind == HardwareKind::Cpu) P.backend = Backend::Cpu;
+        P.G = P.backend == Backend::Cpu ? 0 : std::max(1, r.hardware->gpu_count);
     } else if (r.backend && *r.backend != Backend::Cpu) {
-        p.backend = *r.backend;
-        p.n_gpus = 1;
+        P.backend = *r.backend;
+        P.G = 1;
     }
-    if (!r.tensor_split.empty() && p.n_gpus > 0 && (int)r.tensor_split.size() != p.n_gpus) {
+    if (!r.tensor_split.empty() && P.G > 0 && (int)r.tensor_split.size() != P.G) {
         err = "--tensor-split has " + std::to_string(r.tensor_split.size()) + " values but the hardware has " +
-              std::to_string(p.n_gpus) + " GPUs";
+              std::to_string(P.G) + " GPUs";
         return false;
     }
+    P.L = P.m.n_layers;
+    if (!check_kv_request(P.m, r, P.w.kv_k_row, P.w.kv_v_row, err)) return false;
+    // tensor split: the same double arithmetic as llama.cpp's cumulative proportions (memory_reference.cpp)
+    const size_t n_split = r.tensor_split.empty() ? (size_t)std::max(P.G, 1) : r.tensor_split.size();
+    SmallBuf<double, 17> split;
+    split.resize(n_split);
+    double sum = 0;
+    for (size_t i = 0; i < n_split; ++i) {
+        double s = r.tensor_split.empty() ? 1.0 : r.tensor_split[i];
+        s = std::max(0.0, s);
+        split[i] = s;
+        sum += s;
+    }
+    if (sum <= 0) { err = "--tensor-split proportions must not all be zero"; return false; }
+    P.cum.resize(n_split);
+    double acc = 0;
+    for (size_t i = 0; i < n_split; ++i) { P.cum[i] = acc / sum; acc += split[i]; }
+
+    P.n_moe_host = r.cpu_moe ? P.L : std::clamp(r.n_cpu_moe, 0, P.L);
+    P.k_cell = row_bytes(r.kv_type_k, P.w.kv_k_row);
+    P.v_cell = row_bytes(r.kv_type_v, P.w.kv_v_row);
+    P.state_layer = P.w.state_bytes_per_seq * (uint64_t)std::max(1, r.n_parallel);
+    P.gpu_overhead = backend_runtime_bytes(P.backend);
+    P.host_overhead = kHostRuntimeBytes + 4 * (uint64_t)P.m.vocab_size * (uint64_t)std::max(1, r.n_parallel);
+    if (const Hardware* hw = r.hardware) {
+        P.ram = r.host_ram_bytes > 0 ? r.host_ram_bytes : (uint64_t)std::max<int64_t>(0, hw->system_ram_bytes);
+        P.lim = usable_gpu_bytes(*hw, r);
+        P.lim_raised = usable_gpu_bytes_raised(*hw, r);
+        P.pool = ram_of(*hw);
+        P.cpu_usable = hw->kind == HardwareKind::Cpu || P.ram == 0
+                           ? P.lim
+                           : (P.ram > kHostRamReserveBytes ? P.ram - kHostRamReserveBytes : 0);
+    }
     return true;
 }
 
-// place weights, KV and compute for a given -ngl and context; fills devices and totals, not status
-bool place(const Model& m, const MemoryRequest& r, const Prepared& p, int ngl, MemoryBreakdown& out, std::string& err) {
-    KvCacheSize kv;
-    if (!estimate_kv_cache(m, r, kv, err)) return false;
-    const int L = m.n_layers;
-    const int G = p.n_gpus;
-    ngl = G == 0 ? 0 : std::clamp(ngl, 0, L + 1);
+int device_of_layer(const Placer& P, const Layout& lo, int il) {
+    const int G = P.G;
+    if (G == 0 || il < lo.i_gpu_start || il - lo.i_gpu_start >= lo.act) return G;
+    const double x = (double)(il - lo.i_gpu_start) / (double)lo.act;
+    const double* c = P.cum.p;
+    const int d = (int)(std::upper_bound(c, c + G, x) - c) - 1;
+    return std::clamp(d, 0, G - 1);
+}
 
-    // llama.cpp llama_model::load_tensors: i_gpu_start = max(n_layer - ngl, 0); the output "layer" (index
-    // n_layer) is on GPU only when ngl > n_layer; layers are split over GPUs by cumulative proportions
-    const int i_gpu_start = std::max(L - ngl, 0);
-    const int act = std::min(ngl, L + 1);
-    std::vector<double> split((size_t)std::max(G, 1), 1.0);
-    if (!r.tensor_split.empty()) split = r.tensor_split;
-    double sum = 0;
-    for (double& s : split) { s = std::max(0.0, s); sum += s; }
-    if (sum <= 0) { err = "--tensor-split proportions must not all be zero"; return false; }
-    std::vector<double> cum(split.size());
-    double acc = 0;
-    for (size_t i = 0; i < split.size(); ++i) { cum[i] = acc / sum; acc += split[i]; }
-    // device index: 0..G-1 = GPUs, G = host
-    auto device_of_layer = [&](int il) -> int {
-        if (G == 0 || il < i_gpu_start || il - i_gpu_start >= act) return G;
-        const double x = (double)(il - i_gpu_start) / (double)act;
-        int d = (int)(std::upper_bound(cum.begin(), cum.end(), x) - cum.begin()) - 1;
-        return std::clamp(d, 0, G - 1);
-    };
+// llama.cpp llama_model::load_tensors: i_gpu_start = max(n_layer - ngl, 0); the output "layer" (index n_layer) is
+// on GPU only when ngl > n_layer; layers are split over GPUs by cumulative proportions
+void make_layout(const Placer& P, int ngl, Layout& lo) {
+    const int G = P.G, L = P.L;
+    lo.ngl = G == 0 ? 0 : std::clamp(ngl, 0, L + 1);
+    lo.i_gpu_start = std::max(L - lo.ngl, 0);
+    lo.act = std::min(lo.ngl, L + 1);
+    lo.out_dev = device_of_layer(P, lo, L);
+    lo.start.resize((size_t)G + 1);
+    if (G > 0) {
+        lo.start[0] = lo.i_gpu_start;
+        lo.start[(size_t)G] = L;
+        // the device of a layer never decreases with its index: bisect each GPU's first layer
+        for (int g = 1; g < G; ++g) {
+            int a = lo.start[(size_t)g - 1], b = L;
+            while (a < b) {
+                const int mid = a + (b - a) / 2;
+                if (device_of_layer(P, lo, mid) >= g) b = mid; else a = mid + 1;
+            }
+            lo.start[(size_t)g] = a;
+        }
+        lo.max_host_tensor = std::max(P.w.layer_max_tensor_prefix[(size_t)lo.i_gpu_start],
+                                      P.w.expert_max_tensor_prefix[(size_t)P.n_moe_host]);
+    } else {
+        lo.start[0] = L;
+        lo.max_host_tensor = 0;
+    }
+}
 
-    out.devices.clear();
+void make_ctx_plan(const Placer& P, int64_t n_ctx, CtxPlan& c) {
+    const Model& m = P.m;
+    const MemoryRequest& r = P.r;
+    // plan_cells() with n_ctx in place of r.n_ctx
+    CellPlan& p = c.cells;
+    p = CellPlan{};
+    p.n_ctx_pad = (int64_t)pad_up((uint64_t)n_ctx, kKvCellPad);
+    const int64_t np = std::max(1, r.n_parallel);
+    p.ubatch = effective_ubatch(r, p.n_ctx_pad);
+    if (r.kv_unified) {
+        p.streams = 1;
+        p.per_stream = p.n_ctx_pad;
+    } else {
+        p.streams = np;
+        p.per_stream = (int64_t)pad_up((uint64_t)(p.n_ctx_pad / np), kKvCellPad);
+    }
+    if (m.swa && m.swa->window > 0) {
+        const int64_t want = m.swa->window * (r.kv_unified ? np : 1) + p.ubatch;
+        p.swa_per_stream = r.swa_full ? p.per_stream
+                                      : std::min(p.per_stream, (int64_t)pad_up((uint64_t)want, kKvCellPad));
+    }
+    const uint64_t cells_full = (uint64_t)(p.per_stream * p.streams);
+    const uint64_t cells_swa = (uint64_t)(p.swa_per_stream * p.streams);
+    c.k_full = cells_full * P.k_cell;
+    c.v_full = cells_full * P.v_cell;
+    c.k_swa = cells_swa * P.k_cell;
+    c.v_swa = cells_swa * P.v_cell;
+
+    // estimate_compute_buffer() with the per-layer loops precomputed in PreparedWeights
+    const uint64_t T = (uint64_t)p.ubatch;
+    const uint64_t n_embd = (uint64_t)m.hidden_size;
+    const uint64_t n_vocab = (uint64_t)m.vocab_size;
+    const uint64_t n_head = (uint64_t)std::max(1, m.n_heads);
+    const uint64_t n_kv_heads = (uint64_t)(m.n_kv_heads > 0 ? m.n_kv_heads : m.n_heads);
+    const uint64_t n_q = n_head * (uint64_t)m.head_dim;
+    const uint64_t n_v_gqa = n_kv_heads * (uint64_t)m.kv_head_dim_v();
+    const bool moe = m.is_moe();
+    const uint64_t n_used = moe ? (uint64_t)m.moe->n_experts_active : 0;
+    const uint64_t n_ff_exp = moe ? (uint64_t)m.moe->expert_ffn : 0;
+    c.out_phase = T * (4 * n_vocab + 8 * n_embd + 4) + (moe ? T * 8 * n_used * n_ff_exp : 0);
+    const bool has_full = P.w.has_full_attention, has_swa = P.w.has_swa;
+    const uint64_t kv_full = has_full ? (uint64_t)p.per_stream : 0;
+    const uint64_t kv_swa = has_swa ? (uint64_t)p.swa_per_stream : 0;
+    const uint64_t n_kv_max = std::max(kv_full, kv_swa);
+    const uint64_t n_caches = (has_full ? 1 : 0) + (has_swa ? 1 : 0);
+    if (m.mla) {
+        const uint64_t kv_lora = (uint64_t)m.mla->kv_lora_rank, rope = (uint64_t)m.mla->qk_rope_head_dim;
+        const uint64_t per_tok = 4 * n_head * (3 * kv_lora + rope) + 4 * n_embd + 20;
+        if (r.flash_attn) c.attn_phase = T * per_tok + T * 2 * n_kv_max;
+        else c.attn_phase = T * per_tok + T * 4 * (n_head + 1) * n_kv_max + n_kv_max * row_bytes(r.kv_type_k, kv_lora);
+    } else {
+        const uint64_t per_tok = 12 * n_embd + 8 * n_q + 20;
+        if (r.flash_attn) c.attn_phase = T * per_tok + T * 2 * (kv_full + kv_swa);
+        else c.attn_phase = T * per_tok + T * 4 * n_head * n_kv_max + T * 4 * (kv_full + kv_swa) + T * 8 * n_v_gqa * n_caches;
+    }
+    c.ffn_phase = T * 4 * P.w.ffn_bytes_per_token_max;
+    c.none_phase = T * 8 * n_embd;
+}
+
+uint64_t compute_total(const CtxPlan& c, bool with_layers, bool with_output) {
+    uint64_t total = 0;
+    if (with_output) total = std::max(total, c.out_phase);
+    if (with_layers) total = std::max(total, std::max(c.attn_phase, c.ffn_phase));
+    if (!with_output && !with_layers) total = c.none_phase;  // input embeddings staged for the GPUs
+    return total;
+}
+
+uint64_t kv_of_range(const Placer& P, const CtxPlan& c, int a, int b) {
+    const PreparedWeights& w = P.w;
+    const uint64_t nf = (uint64_t)(w.full_layers_prefix[(size_t)b] - w.full_layers_prefix[(size_t)a]);
+    const uint64_t ns = (uint64_t)(w.swa_layers_prefix[(size_t)b] - w.swa_layers_prefix[(size_t)a]);
+    const uint64_t nr = (uint64_t)(w.recurrent_layers_prefix[(size_t)b] - w.recurrent_layers_prefix[(size_t)a]);
+    return nf * (c.k_full + c.v_full) + ns * (c.k_swa + c.v_swa) + nr * P.state_layer;
+}
+
+// weights, KV, compute and overhead of every device (0..G-1 GPUs, G host); returns the sum of the totals
+uint64_t place_devices(const Placer& P, const Layout& lo, const CtxPlan& c, DevTotals* dev) {
+    const PreparedWeights& w = P.w;
+    const int G = P.G;
+    const uint64_t out_bytes = w.output_bytes + w.output_other_bytes;
+    uint64_t sum = 0;
     for (int g = 0; g < G; ++g) {
-        DeviceMemory d;
-        d.name = p.backend == Backend::Metal && G == 1 ? "Metal" : backend_device_prefix(p.backend) + std::to_string(g);
-        out.devices.push_back(d);
+        DevTotals& d = dev[g];
+        const int a = lo.start[(size_t)g], b = lo.start[(size_t)g + 1];
+        d.weights = w.layer_bytes(a, b) - w.expert_bytes(a, std::clamp(P.n_moe_host, a, b));
+        // tied embeddings: llama.cpp creates output as a duplicate of token_embd on the output device
+        if (lo.out_dev == g) d.weights += out_bytes + (w.tied_output ? w.token_embd_bytes : 0);
+        d.kv = kv_of_range(P, c, a, b);
+        d.n_layers = b - a;
+        const bool has_layers = d.n_layers > 0, has_out = lo.out_dev == g;
+        d.compute = has_layers || has_out ? compute_total(c, has_layers, has_out) : 0;
+        d.overhead = P.gpu_overhead;
     }
-    DeviceMemory host;
-    host.name = "host";
-    out.devices.push_back(host);
-    std::vector<DeviceMemory>& dev = out.devices;
-
-    const int out_dev = device_of_layer(L);
-    uint64_t max_host_layer_tensor = 0;
-    uint64_t embd_bytes = 0;
-    for (size_t i = 0; i < p.tensors.size(); ++i) {
-        const TensorDesc& t = p.tensors[i];
-        const uint64_t b = p.bytes[i];
-        int d;
-        if (t.name == "token_embd.weight") { d = G; embd_bytes = b; }   // input embeddings stay on the CPU
-        else if (t.layer < 0) d = out_dev;                               // output, output_norm, rope factors
-        else {
-            d = device_of_layer(t.layer);
-            if (t.routed_expert && (r.cpu_moe || t.layer < r.n_cpu_moe)) d = G;  // --cpu-moe / --n-cpu-moe
-        }
-        dev[(size_t)d].weights_bytes += b;
-        if (d == G && t.layer >= 0) max_host_layer_tensor = std::max(max_host_layer_tensor, b);
-    }
-    // tied embeddings: llama.cpp creates output as a duplicate of token_embd on the output device
-    if (m.tie_embeddings && out_dev != G) dev[(size_t)out_dev].weights_bytes += embd_bytes;
-
-    for (int il = 0; il < L; ++il) {
-        const int d = device_of_layer(il);
-        dev[(size_t)d].kv_cache_bytes += kv.per_layer[(size_t)il];
-        dev[(size_t)d].n_layers += 1;
-    }
-
-    // compute buffers
-    for (int d = 0; d <= G; ++d) {
-        const bool has_layers = dev[(size_t)d].n_layers > 0;
-        const bool has_out = out_dev == d;
-        if (d == G && G > 0 && !has_layers && !has_out) {
-            dev[(size_t)d].compute_bytes = estimate_compute_buffer(m, r, false, false).total;
-            continue;
-        }
-        if (d < G && !has_layers && !has_out) continue;
-        dev[(size_t)d].compute_bytes = estimate_compute_buffer(m, r, has_layers, has_out).total;
-    }
+    // host: token_embd, the layers below i_gpu_start, routed experts moved by --n-cpu-moe, maybe the output
+    DevTotals& h = dev[G];
+    const int hb = lo.i_gpu_start;
+    h.weights = w.token_embd_bytes + w.layer_bytes(0, hb) + w.expert_bytes(hb, std::max(hb, P.n_moe_host)) +
+                (lo.out_dev == G ? out_bytes : 0);
+    h.kv = kv_of_range(P, c, 0, hb);
+    h.n_layers = hb;
+    const bool host_layers = hb > 0, host_out = lo.out_dev == G;
+    h.compute = G > 0 && !host_layers && !host_out ? c.none_phase : compute_total(c, host_layers, host_out);
+    h.overhead = P.host_overhead;
     // partial offload: with a batch >= 32 llama.cpp copies CPU-resident weights to the GPU for the matmul
     // (op offload), so GPU0's buffer must hold the largest such tensor (estimate)
-    const CellPlan cp = plan_cells(m, r);
-    if (G > 0 && max_host_layer_tensor > 0 && cp.ubatch >= 32) dev[0].compute_bytes += max_host_layer_tensor;
-
-    // overhead: GPU runtime per device; host: process + logits output buffer (n_vocab f32 per sequence)
-    for (int g = 0; g < G; ++g) dev[(size_t)g].overhead_bytes = backend_runtime_bytes(p.backend);
-    dev[(size_t)G].overhead_bytes = kHostRuntimeBytes + 4 * (uint64_t)m.vocab_size * (uint64_t)std::max(1, r.n_parallel);
-
-    out.weights_bytes = out.kv_cache_bytes = out.compute_bytes = out.overhead_bytes = out.total_bytes = 0;
-    for (DeviceMemory& d : dev) {
-        d.total_bytes = d.weights_bytes + d.kv_cache_bytes + d.compute_bytes + d.overhead_bytes;
-        out.weights_bytes += d.weights_bytes;
-        out.kv_cache_bytes += d.kv_cache_bytes;
-        out.compute_bytes += d.compute_bytes;
-        out.overhead_bytes += d.overhead_bytes;
-        out.total_bytes += d.total_bytes;
+    if (G > 0 && lo.max_host_tensor > 0 && c.cells.ubatch >= 32) dev[0].compute += lo.max_host_tensor;
+    for (int d = 0; d <= G; ++d) {
+        DevTotals& x = dev[d];
+        x.total = x.weights + x.kv + x.compute + x.overhead;
+        sum += x.total;
     }
-    out.kv_k_bytes = kv.k_bytes;
-    out.kv_v_bytes = kv.v_bytes;
-    out.recurrent_state_bytes = kv.state_bytes;
-    out.kv_cells_full = kv.cells_full;
-    out.kv_cells_swa = kv.cells_swa;
-    out.gpu_layers = ngl;
-    out.n_layers = L;
-    out.params = p.ws.params;
-    out.bits_per_weight = p.ws.bits_per_weight;
-    out.file_bytes = r.file_bytes_override > 0 ? r.file_bytes_override : p.ws.file_bytes_estimate;
-    return true;
+    return sum;
 }
 
-// status of a placed configuration against the hardware (no search)
-FitStatus judge(const MemoryRequest& r, const Prepared& p, MemoryBreakdown& mb) {
-    const Hardware* hw = r.hardware;
-    if (!hw) return FitStatus::Unknown;
-    const int G = p.n_gpus;
-    DeviceMemory& host = mb.devices.back();
-    const uint64_t ram = r.host_ram_bytes > 0 ? r.host_ram_bytes : (uint64_t)std::max<int64_t>(0, hw->system_ram_bytes);
+struct Judged {
+    FitStatus status = FitStatus::Unknown;
+    uint64_t usable = 0, usable_raised = 0;  // breakdown-level limits
+};
+
+// status of a placed configuration against the hardware (no search); memory_reference.cpp's judge()
+Judged judge_devices(const Placer& P, const DevTotals* dev, uint64_t total) {
+    Judged j;
+    const Hardware* hw = P.r.hardware;
+    if (!hw) return j;
+    const int G = P.G;
+    const DevTotals& host = dev[G];
     if (G == 0) {
         // CPU-only: everything lives in RAM
-        const uint64_t usable = hw->kind == HardwareKind::Cpu || ram == 0 ? usable_gpu_bytes(*hw, r)
-                                                                          : (ram > kHostRamReserveBytes ? ram - kHostRamReserveBytes : 0);
-        host.usable_bytes = usable;
-        mb.usable_bytes = usable;
-        mb.usable_raised_bytes = usable;
-        if (usable == 0 || host.total_bytes > usable) return FitStatus::Oom;
-        return (double)host.total_bytes <= kComfortableFraction * (double)usable ? FitStatus::Comfortable : FitStatus::Tight;
+        const uint64_t usable = P.cpu_usable;
+        j.usable = j.usable_raised = usable;
+        if (usable == 0 || host.total > usable) j.status = FitStatus::Oom;
+        else j.status = (double)host.total <= kComfortableFraction * (double)usable ? FitStatus::Comfortable : FitStatus::Tight;
+        return j;
     }
-    const uint64_t lim = usable_gpu_bytes(*hw, r);
-    const uint64_t lim_raised = usable_gpu_bytes_raised(*hw, r);
-    mb.usable_bytes = lim * (uint64_t)G;
-    mb.usable_raised_bytes = lim_raised * (uint64_t)G;
+    j.usable = P.lim * (uint64_t)G;
+    j.usable_raised = P.lim_raised * (uint64_t)G;
     double worst = 0;
     bool over_raised = false;
     for (int g = 0; g < G; ++g) {
-        DeviceMemory& d = mb.devices[(size_t)g];
-        d.usable_bytes = lim;
-        worst = std::max(worst, lim ? (double)d.total_bytes / (double)lim : 1e9);
-        over_raised |= d.total_bytes > lim_raised;
+        worst = std::max(worst, P.lim ? (double)dev[g].total / (double)P.lim : 1e9);
+        over_raised |= dev[g].total > P.lim_raised;
     }
     if (hw->unified_memory()) {
         // one pool: GPU buffers count against the working-set / GTT limit, everything against RAM
-        const uint64_t pool = ram_of(*hw);
-        if (over_raised || mb.total_bytes > pool) return FitStatus::Oom;
-        if (worst > 1.0) return FitStatus::TunableUma;
+        if (over_raised || total > P.pool) { j.status = FitStatus::Oom; return j; }
+        if (worst > 1.0) { j.status = FitStatus::TunableUma; return j; }
     } else if (worst > 1.0) {
-        return FitStatus::Oom;
+        j.status = FitStatus::Oom;
+        return j;
     }
-    const bool host_layers = host.n_layers > 0;
-    if (host_layers) {
-        if (ram > 0 && host.total_bytes > (ram > kHostRamReserveBytes ? ram - kHostRamReserveBytes : 0)) return FitStatus::Oom;
-        return FitStatus::PartialOffload;
+    if (host.n_layers > 0) {
+        const uint64_t ram = P.ram;
+        j.status = ram > 0 && host.total > (ram > kHostRamReserveBytes ? ram - kHostRamReserveBytes : 0)
+                       ? FitStatus::Oom : FitStatus::PartialOffload;
+        return j;
     }
-    return worst <= kComfortableFraction ? FitStatus::Comfortable : FitStatus::Tight;
+    j.status = worst <= kComfortableFraction ? FitStatus::Comfortable : FitStatus::Tight;
+    return j;
 }
 
 bool fits(FitStatus s) {
@@ -470,48 +609,118 @@ bool fits(FitStatus s) {
            s == FitStatus::PartialOffload;
 }
 
+void set_device_name(std::string& name, Backend b, int G, int g) {
+    if (b == Backend::Metal && G == 1) { name.assign("Metal"); return; }
+    char buf[32];
+    const char* prefix = backend_device_prefix(b);
+    size_t n = std::strlen(prefix);
+    std::memcpy(buf, prefix, n);
+    char digits[12];
+    int k = 0;
+    unsigned v = (unsigned)g;
+    do { digits[k++] = (char)('0' + v % 10); v /= 10; } while (v);
+    while (k) buf[n++] = digits[--k];
+    name.assign(buf, n);
+}
+
+// one full placement written into a breakdown (devices with names, totals, details), plus its status
+void write_breakdown(const Placer& P, const Layout& lo, const CtxPlan& c, const DevTotals* dev, uint64_t total,
+                     MemoryBreakdown& out) {
+    const int G = P.G;
+    out.devices.clear();
+    out.devices.reserve((size_t)G + 1);
+    out.weights_bytes = out.kv_cache_bytes = out.compute_bytes = out.overhead_bytes = 0;
+    for (int d = 0; d <= G; ++d) {
+        out.devices.emplace_back();
+        DeviceMemory& x = out.devices.back();
+        if (d < G) set_device_name(x.name, P.backend, G, d);
+        else x.name.assign("host");
+        x.weights_bytes = dev[d].weights;
+        x.kv_cache_bytes = dev[d].kv;
+        x.compute_bytes = dev[d].compute;
+        x.overhead_bytes = dev[d].overhead;
+        x.total_bytes = dev[d].total;
+        x.n_layers = dev[d].n_layers;
+        out.weights_bytes += x.weights_bytes;
+        out.kv_cache_bytes += x.kv_cache_bytes;
+        out.compute_bytes += x.compute_bytes;
+        out.overhead_bytes += x.overhead_bytes;
+    }
+    out.total_bytes = total;
+    const PreparedWeights& w = P.w;
+    const uint64_t nf = (uint64_t)w.full_layers_prefix[(size_t)P.L];
+    const uint64_t ns = (uint64_t)w.swa_layers_prefix[(size_t)P.L];
+    const uint64_t nr = (uint64_t)w.recurrent_layers_prefix[(size_t)P.L];
+    out.kv_k_bytes = nf * c.k_full + ns * c.k_swa;
+    out.kv_v_bytes = nf * c.v_full + ns * c.v_swa;
+    out.recurrent_state_bytes = nr * P.state_layer;
+    out.kv_cells_full = c.cells.per_stream * c.cells.streams;
+    out.kv_cells_swa = c.cells.swa_per_stream * c.cells.streams;
+    out.gpu_layers = lo.ngl;
+    out.n_layers = P.L;
+    out.params = w.params.total;
+    out.bits_per_weight = w.bits_per_weight;
+    out.file_bytes = P.r.file_bytes_override > 0 ? P.r.file_bytes_override : w.file_bytes_estimate;
+
+    const Judged j = judge_devices(P, dev, total);
+    out.status = j.status;
+    if (P.r.hardware) {
+        out.usable_bytes = j.usable;
+        out.usable_raised_bytes = j.usable_raised;
+        if (G == 0) out.devices.back().usable_bytes = j.usable;
+        for (int g = 0; g < G; ++g) out.devices[(size_t)g].usable_bytes = P.lim;
+    }
+}
+
 }  // namespace
 
 // [SECTION] Fit search -----------------------------------------------------------------------------------
 
-bool estimate_memory(const Catalog& cat, const Model& m, const MemoryRequest& req, MemoryBreakdown& out,
+bool estimate_memory(const PreparedWeights& w, const Model& m, const MemoryRequest& req, MemoryBreakdown& out,
                      std::string& err) {
     out = MemoryBreakdown{};
-    Prepared p;
-    if (!prepare(cat, m, req, p, err)) return false;
-    const int L = m.n_layers;
+    Placer P(w, m, req);
+    if (!init_placer(P, err)) return false;
+    const int L = P.L, G = P.G;
+    SmallBuf<DevTotals, 17> dev;
+    dev.resize((size_t)G + 1);
+
     const int want_ngl = req.n_gpu_layers < 0 ? L + 1 : req.n_gpu_layers;
-    if (!place(m, req, p, want_ngl, out, err)) return false;
-    out.status = judge(req, p, out);
+    Layout lo;
+    make_layout(P, want_ngl, lo);
+    CtxPlan plan;
+    make_ctx_plan(P, req.n_ctx, plan);
+    write_breakdown(P, lo, plan, dev.p, place_devices(P, lo, plan, dev.p), out);
 
-    if (!p.ws.gguf) out.notes.push_back("weights from the catalog's flat bits-per-weight (no per-tensor rules for this format)");
-    if (p.n_gpus > 0) out.notes.push_back("GPU runtime overhead and GPU compute buffers are estimates (fitted on llama.cpp's CPU backend)");
+    if (req.with_notes) {
+        if (!w.gguf) out.notes.push_back("weights from the catalog's flat bits-per-weight (no per-tensor rules for this format)");
+        if (G > 0) out.notes.push_back("GPU runtime overhead and GPU compute buffers are estimates (fitted on llama.cpp's CPU backend)");
+    }
 
-    if (req.hardware && p.n_gpus > 0 && out.status == FitStatus::Oom) {
+    if (req.hardware && G > 0 && out.status == FitStatus::Oom) {
         // fewest layers to offload: the most -ngl whose GPU part fits (binary search; GPU use grows with ngl)
-        int lo = 0, hi = std::min(want_ngl, L + 1) - 1, best = -1;
-        MemoryBreakdown probe;
-        std::string e2;
-        while (lo <= hi) {
-            const int mid = (lo + hi) / 2;
-            if (!place(m, req, p, mid, probe, e2)) break;
+        int lo_ngl = 0, hi_ngl = std::min(want_ngl, L + 1) - 1, best = -1;
+        Layout probe;
+        while (lo_ngl <= hi_ngl) {
+            const int mid = (lo_ngl + hi_ngl) / 2;
+            make_layout(P, mid, probe);
+            place_devices(P, probe, plan, dev.p);
             bool gpu_ok = true;
-            const uint64_t lim = usable_gpu_bytes(*req.hardware, req);
-            for (int g = 0; g < p.n_gpus; ++g) gpu_ok &= probe.devices[(size_t)g].total_bytes <= lim;
-            if (gpu_ok) { best = mid; lo = mid + 1; } else hi = mid - 1;
+            for (int g = 0; g < G; ++g) gpu_ok &= dev[(size_t)g].total <= P.lim;
+            if (gpu_ok) { best = mid; lo_ngl = mid + 1; } else hi_ngl = mid - 1;
         }
         out.fit_gpu_layers = best;
-        const uint64_t ram = req.host_ram_bytes > 0 ? req.host_ram_bytes : (uint64_t)std::max<int64_t>(0, req.hardware->system_ram_bytes);
-        if (req.n_gpu_layers < 0 && best >= 1 && ram > 0 && !req.hardware->unified_memory()) {
+        if (req.n_gpu_layers < 0 && best >= 1 && P.ram > 0 && !req.hardware->unified_memory()) {
             // auto placement (like llama.cpp --fit): use the partial offload when host RAM holds the rest
-            MemoryBreakdown partial;
-            if (place(m, req, p, best, partial, e2)) {
-                partial.status = judge(req, p, partial);
-                if (partial.status == FitStatus::PartialOffload) {
-                    partial.fit_gpu_layers = best;
-                    partial.notes = out.notes;
-                    out = partial;
-                }
+            make_layout(P, best, probe);
+            const uint64_t total = place_devices(P, probe, plan, dev.p);
+            if (judge_devices(P, dev.p, total).status == FitStatus::PartialOffload) {
+                std::vector<std::string> notes = std::move(out.notes);
+                out = MemoryBreakdown{};
+                write_breakdown(P, probe, plan, dev.p, total, out);
+                out.fit_gpu_layers = best;
+                out.notes = std::move(notes);
+                make_layout(P, best, lo);
             }
         }
     } else if (req.hardware) {
@@ -520,24 +729,29 @@ bool estimate_memory(const Catalog& cat, const Model& m, const MemoryRequest& re
 
     if (req.hardware && req.compute_max_context) {
         // largest multiple of 256 (up to the native context, or the extended one when allowed) that still fits
-        // with the same placement; memory grows monotonically with n_ctx, so bisect
+        // with the same placement; memory grows monotonically with n_ctx, so bisect (each probe is O(devices))
         int64_t limit = m.native_context > 0 ? m.native_context : 131072;
         if (req.allow_extended_context && m.extended_context > limit) limit = m.extended_context;
-        const int ngl = out.gpu_layers;
-        int64_t lo = 1, hi = limit / kKvCellPad, best = 0;
-        MemoryRequest r2 = req;
-        MemoryBreakdown probe;
-        std::string e2;
-        while (lo <= hi) {
-            const int64_t mid = (lo + hi) / 2;
-            r2.n_ctx = mid * kKvCellPad;
-            if (!place(m, r2, p, ngl, probe, e2)) break;
-            if (fits(judge(r2, p, probe))) { best = mid; lo = mid + 1; } else hi = mid - 1;
+        int64_t lo_c = 1, hi_c = limit / kKvCellPad, best = 0;
+        CtxPlan c;
+        while (lo_c <= hi_c) {
+            const int64_t mid = (lo_c + hi_c) / 2;
+            make_ctx_plan(P, mid * kKvCellPad, c);
+            const uint64_t total = place_devices(P, lo, c, dev.p);
+            if (fits(judge_devices(P, dev.p, total).status)) { best = mid; lo_c = mid + 1; } else hi_c = mid - 1;
         }
         out.max_context = best * kKvCellPad;
         out.max_context_extended = m.native_context > 0 && out.max_context > m.native_context;
     }
     return true;
+}
+
+bool estimate_memory(const Catalog& cat, const Model& m, const MemoryRequest& req, MemoryBreakdown& out,
+                     std::string& err) {
+    out = MemoryBreakdown{};
+    const std::shared_ptr<const PreparedWeights> w = prepare_weights(cat, m, req.file_type, err, req.file_bytes_override);
+    if (!w) return false;
+    return estimate_memory(*w, m, req, out, err);
 }
 
 std::string best_fitting_file_type(const Catalog& cat, const Model& model, const MemoryRequest& req,

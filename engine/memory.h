@@ -28,6 +28,8 @@
 
 namespace llmsim {
 
+struct PreparedWeights;  // prepared_weights.h
+
 // [SECTION] Constants ------------------------------------------------------------------------------------
 
 constexpr uint64_t kMiB = 1024ull * 1024ull;
@@ -95,7 +97,8 @@ struct MemoryRequest {
     int64_t gpu_reserve_bytes = -1;     // per-GPU reserve; -1 = kGpuReserve* by hardware kind
     uint64_t host_ram_bytes = 0;        // host RAM for partial offload; 0 = hardware.system_ram_bytes
     bool allow_extended_context = false;  // max_context may go past native_context up to extended_context
-    bool compute_max_context = true;    // search max_context (costs ~10 extra estimates)
+    bool compute_max_context = true;    // search max_context (~10-16 extra placements, each O(devices))
+    bool with_notes = true;             // fill MemoryBreakdown::notes (sweeps that never show them can skip the strings)
 };
 
 // [SECTION] Result ---------------------------------------------------------------------------------------
@@ -144,8 +147,13 @@ struct MemoryBreakdown {
 const char* to_string(FitStatus s);     // "COMFORTABLE", "TIGHT", "TUNABLE_UMA", "PARTIAL_OFFLOAD", "OOM", "UNKNOWN"
 
 // memory per device for one configuration; false + err on bad input (unknown quant, quantized V without
-// flash attention, n_ctx < 1, ...)
+// flash attention, n_ctx < 1, ...). Weights come from prepare_weights()'s cache (prepared_weights.h), so repeated
+// calls for the same model and quant cost O(devices) arithmetic (plus ~10-16 probes for the searches).
 bool estimate_memory(const Catalog& cat, const Model& model, const MemoryRequest& req, MemoryBreakdown& out,
+                     std::string& err);
+// the same with weights the caller prepared (prepare_weights(cat, model, req.file_type, err,
+// req.file_bytes_override)); skips the cache lookup — for sweeps over devices, contexts and KV settings
+bool estimate_memory(const PreparedWeights& weights, const Model& model, const MemoryRequest& req, MemoryBreakdown& out,
                      std::string& err);
 
 struct KvCacheSize {

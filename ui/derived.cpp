@@ -2,7 +2,9 @@
 
 #include <chrono>
 
+#include "api.h"
 #include "app_state.h"
+#include "command.h"
 #include "quant_rules.h"
 
 llmsim::SimRequest request_from_scenario(const AppState& app) {
@@ -104,4 +106,39 @@ void update_derived(AppState& app) {
         }
     }
     d.compute_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+}
+
+std::string derived_to_json(const AppState& app) {
+    using nlohmann::json;
+    const Derived& d = app.derived;
+    json j;
+    j["error"] = d.error;
+    j["import_message"] = app.import_message;
+    if (!d.model) return j.dump();
+    const llmsim::SimRequest req = request_from_scenario(app);
+    if (d.eval_ok) j["memory"] = llmsim::memory_to_json(*d.model, req.memory, d.eval.memory);
+    const llmsim::SpeedView& sp = d.eval.speed;
+    j["speed"] = sp.ok ? json{{"decode_tps", sp.decode_tps}, {"decode_low", sp.decode_low}, {"decode_high", sp.decode_high},
+                              {"prefill_tps", sp.prefill_tps}, {"ttft_s", sp.ttft_s}, {"reply_s", sp.reply_s}}
+                       : json{{"error", sp.error}};
+    j["params"] = {{"total", d.params.total}, {"active", d.params.active}};
+    j["command"] = llmsim::llama_server_command(app.catalog, *d.model, req, 8080);
+    json lb = json::array();
+    for (const DeviceRow& r : d.devices)
+        lb.push_back({{"hardware", r.hardware->id}, {"status", llmsim::to_string(r.eval.memory.status)},
+                      {"total_bytes", r.eval.memory.total_bytes}, {"usable_bytes", r.eval.memory.usable_bytes},
+                      {"max_context", r.eval.memory.max_context},
+                      {"decode_tps", r.eval.speed.ok ? json(r.eval.speed.decode_tps) : json(nullptr)}});
+    j["leaderboard"] = lb;
+    json q = json::array();
+    for (const QuantRow& r : d.quants)
+        q.push_back({{"quant", r.file_type->name}, {"weights_bytes", r.weights_bytes}, {"total_a_bytes", r.total_a_bytes},
+                     {"total_b_bytes", r.total_b_bytes}, {"bits_per_weight", r.bits_per_weight}});
+    j["quants"] = q;
+    json c = json::array();
+    for (const ContextPoint& p : d.context)
+        c.push_back({{"ctx", p.ctx_tokens}, {"kv_bytes", p.kv_bytes}, {"total_bytes", p.total_bytes},
+                     {"status", llmsim::to_string(p.status)}, {"decode_tps", p.decode_tokens_per_s}});
+    j["context"] = c;
+    return j.dump();
 }

@@ -51,5 +51,7 @@ struct Derived {
 
 // recompute app.derived if the scenario changed since the last call
 void update_derived(AppState& app);
+// what the page shows, as JSON (the JS API's results(): memory, speed, leaderboard, quant rows, import message)
+std::string derived_to_json(const AppState& app);
 // the simulation request the scenario describes (shared by the UI, the command builder and the JS API)
 llmsim::SimRequest request_from_scenario(const AppState& app);

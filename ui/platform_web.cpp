@@ -17,6 +17,7 @@
 
 #include "app_state.h"
 #include "assets.h"
+#include "api.h"
 #include "import.h"
 #include "url_state.h"
 
@@ -175,6 +176,19 @@ EMSCRIPTEN_KEEPALIVE const char* llmsim_widget_rect(const char* name) {
     if (it == g.app.widget_rects.end()) { g.ret = "null"; return g.ret.c_str(); }
     const auto& r = it->second;
     g.ret = "[" + std::to_string(r[0]) + "," + std::to_string(r[1]) + "," + std::to_string(r[2]) + "," + std::to_string(r[3]) + "]";
+    return g.ret.c_str();
+}
+
+// window.llmsim.results(): what the page currently shows for the scenario (memory, speed, leaderboard rows)
+EMSCRIPTEN_KEEPALIVE const char* llmsim_results() {
+    update_derived(g.app);
+    g.ret = derived_to_json(g.app);
+    return g.ret.c_str();
+}
+
+// window.llmsim.memory(request): same keys as `llmsim-cli memory --json`
+EMSCRIPTEN_KEEPALIVE const char* llmsim_memory(const char* request_json) {
+    g.ret = llmsim::api_memory(g.app.catalog, request_json ? request_json : "");
     return g.ret.c_str();
 }
 

@@ -80,6 +80,7 @@
         return api.getState();
       },
       getHash: function () { return str('llmsim_get_hash'); },
+      results: function () { return JSON.parse(str('llmsim_results')); },
       stats: function () { return JSON.parse(str('llmsim_stats')); },
       on: function (event, fn) {
         if (!listeners[event]) throw new Error('unknown event ' + event + ' (known: change)');

@@ -14,6 +14,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "api.h"
+
 #include "commands.h"
 #include "format.h"
 #include "hf_config.h"
@@ -152,11 +154,6 @@ int parse_common(const Args& a, const char* cmd, const std::vector<std::string>&
     return 0;
 }
 
-json device_json(const DeviceMemory& d) {
-    return {{"name", d.name}, {"weights_bytes", d.weights_bytes}, {"kv_cache_bytes", d.kv_cache_bytes},
-            {"compute_bytes", d.compute_bytes}, {"overhead_bytes", d.overhead_bytes}, {"total_bytes", d.total_bytes}};
-}
-
 std::string status_text(const MemoryBreakdown& mb) {
     std::string s = to_string(mb.status);
     if (mb.status == FitStatus::PartialOffload)
@@ -218,25 +215,7 @@ int cmd_memory(int argc, char** argv) {
     std::string err;
     if (!estimate_memory(c.cat, c.model, c.req, mb, err)) return fail("memory: " + err);
     if (c.json) {
-        json j;
-        j["model"] = c.model.id;
-        j["quant"] = c.req.file_type;
-        j["n_ctx"] = c.req.n_ctx;
-        j["weights_bytes"] = mb.weights_bytes;
-        j["kv_cache_bytes"] = mb.kv_cache_bytes;
-        j["compute_bytes"] = mb.compute_bytes;
-        j["overhead_bytes"] = mb.overhead_bytes;
-        j["total_bytes"] = mb.total_bytes;
-        j["usable_bytes"] = c.hw ? json(mb.usable_bytes) : json(nullptr);
-        j["status"] = c.hw ? json(to_string(mb.status)) : json(nullptr);
-        j["max_context"] = c.hw ? json(mb.max_context) : json(nullptr);
-        j["gpu_layers"] = mb.gpu_layers;
-        j["n_layers"] = mb.n_layers;
-        j["bits_per_weight"] = mb.bits_per_weight;
-        j["file_bytes"] = mb.file_bytes;
-        j["devices"] = json::array();
-        for (const DeviceMemory& d : mb.devices) j["devices"].push_back(device_json(d));
-        j["notes"] = mb.notes;
+        json j = memory_to_json(c.model, c.req, mb);
         printf("%s\n", j.dump(1).c_str());
         return 0;
     }

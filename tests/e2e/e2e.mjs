@@ -163,6 +163,87 @@ async function main() {
       await p2.context.close();
     });
 
+    await check('engine: the page shows what memory() computes', async () => {
+      await page.evaluate(() => window.llmsim.setState({ model: 'Qwen/Qwen2.5-72B-Instruct', quant: 'Q4_K_M', ctx: 32768, hardware: 'rtx-pro-6000', kv: 'f16', fa: true }));
+      const r = await page.evaluate(() => window.llmsim.results());
+      const m = await page.evaluate(() => window.llmsim.memory({ model: 'Qwen/Qwen2.5-72B-Instruct', quant: 'Q4_K_M', ctx: 32768, hardware: 'rtx-pro-6000' }));
+      eq(r.memory.total_bytes, m.total_bytes, 'total bytes shown vs memory()');
+      eq(r.memory.status, m.status, 'status shown vs memory()');
+      assert(m.total_bytes > 40 * 2 ** 30 && m.total_bytes < 70 * 2 ** 30, `72B Q4_K_M @ 32k total ${m.total_bytes}`);
+      const bad = await page.evaluate(() => { try { window.llmsim.memory({ model: 'nope/nope' }); return ''; } catch (e) { return e.message; } });
+      assert(bad.includes("unknown model 'nope/nope'"), `memory() error: ${bad}`);
+    });
+
+    await check('ui: clicking a quant row selects it', async () => {
+      await page.evaluate(() => window.llmsim.setState({ quant: 'Q4_K_M', section: 'quants' }));
+      await page.waitForTimeout(300);
+      await clickWidget(page, 'quant-row-Q8_0');
+      eq((await page.evaluate(() => window.llmsim.getState())).quant, 'Q8_0', 'quant after click');
+    });
+
+    await check('ui: copy command puts the llama-server line on the clipboard', async () => {
+      await page.evaluate(() => window.llmsim.setState({ embed: 'command' }));
+      await page.waitForTimeout(300);
+      await clickWidget(page, 'copy-command');
+      const text = await page.evaluate(() => navigator.clipboard.readText());
+      const shown = (await page.evaluate(() => window.llmsim.results())).command;
+      eq(text, shown, 'clipboard vs the command the page shows');
+      assert(text.startsWith('llama-server ') && text.includes(' -c 32768') && text.includes(' -fa on'), `command: ${text}`);
+      await page.evaluate(() => window.llmsim.setState({ embed: '' }));
+    });
+
+    await check('import: a good config.json becomes the model everywhere', async () => {
+      const cfg = { model_type: 'llama', architectures: ['LlamaForCausalLM'], hidden_size: 2048, intermediate_size: 8192,
+        num_hidden_layers: 16, num_attention_heads: 32, num_key_value_heads: 8, vocab_size: 128256,
+        max_position_embeddings: 131072, tie_word_embeddings: true, rope_theta: 500000 };
+      const s = await page.evaluate((c) => window.llmsim.importConfig(JSON.stringify(c), 'me/my-1b'), cfg);
+      eq(s.model, 'me/my-1b', 'model after import');
+      const r = await page.evaluate(() => window.llmsim.results());
+      assert(r.params.total > 1.1e9 && r.params.total < 1.3e9, `imported params ${r.params.total}`);
+      assert(r.leaderboard.length > 70, 'leaderboard for the imported model');
+    });
+
+    await check('import: a bad config.json is refused with a message, through the UI', async () => {
+      const before = (await page.evaluate(() => window.llmsim.getState())).model;
+      await page.evaluate(() => window.llmsim.setState({ embed: 'import' }));
+      await page.waitForTimeout(300);
+      await clickWidget(page, 'import-text');
+      await page.keyboard.type('{"model_type": "llama", "hidden_size": -5}');
+      await page.waitForTimeout(200);
+      await clickWidget(page, 'import-button');
+      const r = await page.evaluate(() => window.llmsim.results());
+      assert(/not imported/.test(r.import_message), `import message: ${r.import_message}`);
+      eq((await page.evaluate(() => window.llmsim.getState())).model, before, 'model unchanged after a bad import');
+      await page.screenshot({ path: path.join(out, 'import-error.png') });
+      const err = await page.evaluate(() => { try { window.llmsim.importConfig('{"num_hidden_layers": 4}'); return ''; } catch (e) { return e.message; } });
+      assert(err.length > 10, `importConfig error: ${err}`);
+      await page.evaluate(() => window.llmsim.setState({ embed: '' }));
+    });
+
+    await check('screenshots: every section at 1280x800 and 390x844', async () => {
+      const keys = ['verdict', 'model', 'simulator', 'quants', 'leaderboard', 'context', 'command', 'cost', 'faq', 'import'];
+      for (const [w, h] of [[1280, 800], [390, 844]]) {
+        const p2 = await openPage(browser, base, '#model=Qwen/Qwen2.5-7B-Instruct&hardware=rtx-4090', { width: w, height: h });
+        for (const k of keys) {
+          await p2.page.evaluate((key) => window.llmsim.setState({ embed: key }), k);
+          await p2.page.waitForTimeout(150);
+          await p2.page.screenshot({ path: path.join(out, `section-${k}-${w}x${h}.png`) });
+        }
+        await p2.page.evaluate(() => window.llmsim.setState({ embed: '' }));
+        await p2.page.waitForTimeout(150);
+        await p2.page.screenshot({ path: path.join(out, `page-${w}x${h}.png`) });
+        eq(p2.errors, [], `console errors at ${w}x${h}`);
+        await p2.context.close();
+      }
+    });
+
+    await check('embed: a section alone, from the URL', async () => {
+      const p2 = await openPage(browser, base, '#model=Qwen/Qwen2.5-7B-Instruct&embed=leaderboard', { width: 900, height: 600 });
+      eq((await p2.page.evaluate(() => window.llmsim.getState())).embed, 'leaderboard', 'embed key');
+      await p2.page.screenshot({ path: path.join(out, 'embed-leaderboard.png') });
+      await p2.context.close();
+    });
+
     await check('no page errors', async () => { eq(errors, [], 'console errors'); });
     await page.screenshot({ path: path.join(out, 'main-1280x800.png') });
   } finally {

@@ -573,7 +573,9 @@ TEST_CASE("gguf: model_from_gguf MLA, SWA and hybrid layouts", "[gguf]") {
             .u32("jamba.ssm.state_size", 16)
             .u32("jamba.ssm.time_step_rank", 16)
             .u32("jamba.vocab_size", 1000);
+        w.u32("jamba.expert_count", 4).u32("jamba.expert_used_count", 2);
         w.tensor("blk.0.ssm_in.weight", {256, 1024}, 0).tensor("blk.0.ssm_out.weight", {512, 256}, 0);
+        for (int l : {1, 3, 5, 7}) w.tensor("blk." + std::to_string(l) + ".ffn_gate_inp.weight", {256, 4}, 0);
         GgufInfo info;
         REQUIRE(read_err(w.build(), &info) == "");
         CHECK(*info.get_layer_value("jamba.attention.head_count_kv", 4) == 2);
@@ -588,6 +590,11 @@ TEST_CASE("gguf: model_from_gguf MLA, SWA and hybrid layouts", "[gguf]") {
         CHECK(m.hybrid->attention_layers == std::vector<int>{4});
         CHECK(m.hybrid->ssm_state_bytes_per_layer == 4 * (3 * 512 + 16 * 512));
         CHECK(m.hybrid->recurrent_layer_params == 256 * 1024 + 512 * 256);
+        REQUIRE(m.is_moe());  // MoE layers found from the routers: 1, 3, 5, 7
+        CHECK(m.moe->layer_step == 2);
+        CHECK(m.moe->first_dense_layers == 0);
+        CHECK(m.moe->expert_ffn == 512);
+        CHECK(m.intermediate_size == 512);
     }
 }
 

@@ -1,0 +1,535 @@
+// Speed-model calibration: rows -> scenarios, Nelder-Mead fit, leave-one-device-out report. See calibrate.h.
+//
+// [SECTION] Rows: inline HF config -> SpeedScenario
+// [SECTION] Free parameters
+// [SECTION] Nelder-Mead
+// [SECTION] Fit
+// [SECTION] Accuracy
+#include "calibrate.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <set>
+
+#include <nlohmann/json.hpp>
+
+namespace llmsim {
+
+using json = nlohmann::json;
+
+// [SECTION] Rows: inline HF config -> SpeedScenario ------------------------------------------------------
+
+namespace {
+
+// bits per weight of whole llama.cpp files (tensor data / params) for rows without model_size_gib;
+// from llama-quantize outputs of Llama-3.1-8B (assets/calibration/llamacpp_quant_sizes.csv) and ggml type sizes
+double file_bpw(const std::string& q) {
+    static const std::map<std::string, double> t = {
+        {"F16", 16.0}, {"BF16", 16.0}, {"Q8_0", 8.5}, {"Q6_K", 6.56}, {"Q5_K_M", 5.70}, {"Q5_K_S", 5.54},
+        {"Q5_0", 5.54}, {"Q5_1", 6.04}, {"Q4_K_M", 4.89}, {"Q4_K_S", 4.58}, {"Q4_1", 5.04}, {"Q4_0", 4.55},
+        {"Q3_K_M", 4.0}, {"Q3_K_S", 3.5}, {"Q2_K", 3.16}, {"MXFP4", 4.25}};
+    auto it = t.find(q);
+    return it == t.end() ? 4.89 : it->second;
+}
+
+// experts per token and shared experts where the inline config lacks num_experts_per_tok (model cards)
+void moe_active_defaults(const std::string& model, int& k, int& shared) {
+    k = 0; shared = 0;
+    if (model.find("gpt-oss") != std::string::npos) k = 4;
+    else if (model.find("Qwen3") != std::string::npos) k = 8;
+    else if (model.find("Llama-4") != std::string::npos) { k = 1; shared = 1; }
+}
+
+// sliding-window layout where the inline config lacks layer_types: every pattern-th layer is global
+int swa_pattern_default(const std::string& model, const std::string& model_type) {
+    if (model.find("gpt-oss") != std::string::npos) return 2;      // alternating sliding / full
+    if (model.find("gemma-3") != std::string::npos || model_type == "gemma3" || model_type == "gemma3_text") return 6;
+    if (model.find("gemma-2") != std::string::npos || model_type == "gemma2") return 2;
+    return 1;   // Mistral-style: every layer sliding
+}
+
+int64_t get_int(const json& o, const char* k, int64_t def = 0) {
+    auto it = o.find(k);
+    if (it == o.end() || !it->is_number()) return def;
+    return it->get<int64_t>();
+}
+
+std::string device_key(const std::string& name) {
+    std::string n = name;
+    size_t p = n.find(" (");
+    if (p != std::string::npos) n = n.substr(0, p);
+    size_t g = n.find(" Generation");
+    if (g != std::string::npos) n = n.substr(0, g);
+    return n;
+}
+
+}  // namespace
+
+bool parse_calibration_row(const std::string& line, CalibrationRow& row, std::string& err) {
+    json r = json::parse(line, nullptr, false);
+    if (r.is_discarded() || !r.is_object()) { err = "not a JSON object"; return false; }
+    auto str = [&](const char* k) { return r.contains(k) && r[k].is_string() ? r[k].get<std::string>() : std::string(); };
+    row = CalibrationRow();
+    row.id = str("id");
+    row.model = str("model");
+    row.quant = str("quant");
+    row.source = str("source");
+    if (!r.contains("config") || !r["config"].is_object()) { err = "row " + row.id + ": no config object"; return false; }
+    if (!r.contains("hardware") || !r["hardware"].is_object()) { err = "row " + row.id + ": no hardware object"; return false; }
+    if (!r.contains("test") || !r["test"].is_object()) { err = "row " + row.id + ": no test object"; return false; }
+    if (!r.contains("measured_tokens_per_s") || !r["measured_tokens_per_s"].is_number()) {
+        err = "row " + row.id + ": measured_tokens_per_s is missing or not a number";
+        return false;
+    }
+    row.measured_tokens_per_s = r["measured_tokens_per_s"].get<double>();
+    const json& c = r["config"];
+    const json& hw = r["hardware"];
+    const json& t = r["test"];
+
+    int64_t L = get_int(c, "num_hidden_layers"), h = get_int(c, "hidden_size"), ffn = get_int(c, "intermediate_size");
+    int64_t nh = get_int(c, "num_attention_heads"), nkv = get_int(c, "num_key_value_heads", nh);
+    int64_t V = get_int(c, "vocab_size");
+    if (L <= 0 || h <= 0 || nh <= 0 || V <= 0) { err = "row " + row.id + ": config lacks layers/hidden/heads/vocab"; return false; }
+    int64_t hd = get_int(c, "head_dim", h / nh);
+    bool tied = c.contains("tie_word_embeddings") && c["tie_word_embeddings"].is_boolean() && c["tie_word_embeddings"].get<bool>();
+    int64_t ne = get_int(c, "num_experts", get_int(c, "num_local_experts", get_int(c, "n_routed_experts")));
+
+    // parameters: attention q/k/v/o, gated FFN (3 matrices), MoE experts + router, embeddings, output
+    double attn = (double)h * nh * hd * 2 + (double)h * nkv * hd * 2;
+    double emb = (double)V * h, out = tied ? 0.0 : (double)V * h;
+    double E = 0, Eact = 0, N = 0;
+    if (ne > 0) {
+        int k = (int)get_int(c, "num_experts_per_tok"), shared = (int)get_int(c, "n_shared_experts");
+        if (k == 0) moe_active_defaults(row.model, k, shared);
+        if (k == 0) { err = "row " + row.id + ": MoE config without num_experts_per_tok"; return false; }
+        int64_t mi = get_int(c, "moe_intermediate_size", ffn);
+        E = (double)L * ne * 3 * h * mi;
+        Eact = (double)L * k * 3 * h * mi;
+        N = emb + out + L * (attn + shared * 3.0 * h * ffn + (double)h * ne);
+    } else {
+        N = emb + out + L * (attn + 3.0 * h * ffn);
+    }
+    double P = E + N, Pact = N + Eact;
+    double B = 0;
+    if (r.contains("model_size_gib") && r["model_size_gib"].is_number()) B = r["model_size_gib"].get<double>() * 1073741824.0;
+    else B = P * file_bpw(row.quant) / 8;
+    double Wread;
+    if (E > 0) {
+        // split the file between experts and the rest: MXFP4 files keep experts at 4.25 bpw, the rest larger
+        double bpe = row.quant == "MXFP4" ? 4.25 : B * 8 / P;
+        double Eb = E * bpe / 8;
+        double Nb = std::max(B - Eb, N * 4.0 / 8);
+        Eb = B - Nb;
+        Wread = Nb * (N - emb) / N + Eb * Eact / E;
+    } else {
+        Wread = B * (P - emb) / P;
+    }
+
+    SpeedScenario& s = row.scenario;
+    s.weight_bytes = B;
+    s.weight_bytes_per_token = Wread;
+    s.active_params = Pact - emb;
+    s.n_layers = (int)L;
+    s.n_heads = (int)nh;
+    s.head_dim_qk = s.head_dim_v = (int)hd;
+    int64_t win = get_int(c, "sliding_window");
+    std::string model_type = c.contains("model_type") && c["model_type"].is_string() ? c["model_type"].get<std::string>() : "";
+    double kv_layer = 2.0 * nkv * hd * 2.0;   // f16 K and V
+    if (win > 0) {
+        int pat = swa_pattern_default(row.model, model_type);
+        int swa = 0;
+        for (int i = 0; i < L; ++i)
+            if (pat <= 1 || (i + 1) % pat != 0) ++swa;
+        s.swa_layers = swa;
+        s.full_attn_layers = (int)L - swa;
+        s.swa_window = win;
+    } else {
+        s.full_attn_layers = (int)L;
+    }
+    s.kv_bytes_per_token_full = kv_layer * s.full_attn_layers;
+    s.kv_bytes_per_token_swa = kv_layer * s.swa_layers;
+    s.weight_class = row.quant.empty() ? WeightClass::KQuant : weight_class_of(row.quant);
+
+    s.bandwidth_gbs = hw.contains("bandwidth_gbs") && hw["bandwidth_gbs"].is_number() ? hw["bandwidth_gbs"].get<double>() : 0;
+    s.fp16_tflops = hw.contains("fp16_tflops") && hw["fp16_tflops"].is_number() ? hw["fp16_tflops"].get<double>() : 0;
+    std::string kind = hw.contains("kind") && hw["kind"].is_string() ? hw["kind"].get<std::string>() : "";
+    if (kind == "consumer") s.kind = HardwareKind::Consumer;
+    else if (kind == "workstation") s.kind = HardwareKind::Workstation;
+    else if (kind == "datacenter") s.kind = HardwareKind::Datacenter;
+    else if (kind == "apple") s.kind = HardwareKind::Apple;
+    else if (kind == "apu") s.kind = HardwareKind::Apu;
+    else { err = "row " + row.id + ": hardware.kind '" + kind + "' is not consumer|workstation|datacenter|apple|apu"; return false; }
+    std::string be = str("backend");
+    if (be == "cuda") s.backend = Backend::Cuda;
+    else if (be == "rocm") s.backend = Backend::Rocm;
+    else if (be == "metal") s.backend = Backend::Metal;
+    else if (be == "vulkan") s.backend = Backend::Vulkan;
+    else if (be == "sycl") s.backend = Backend::Sycl;
+    else { err = "row " + row.id + ": backend '" + be + "' is not cuda|rocm|metal|vulkan|sycl"; return false; }
+    s.memory = guess_memory_kind(s.kind, s.bandwidth_gbs);
+    s.gpus = (int)std::max<int64_t>(1, get_int(r, "gpus", 1));
+    s.flash_attn = r.contains("flash_attn") && r["flash_attn"].is_boolean() && r["flash_attn"].get<bool>();
+    std::string tk = t.contains("kind") && t["kind"].is_string() ? t["kind"].get<std::string>() : "";
+    if (tk == "prefill") s.test = SpeedTest::Prefill;
+    else if (tk == "decode") s.test = SpeedTest::Decode;
+    else { err = "row " + row.id + ": test.kind '" + tk + "' is not prefill|decode"; return false; }
+    s.tokens = get_int(t, "tokens");
+    s.depth = get_int(t, "depth");
+    if (s.tokens <= 0) { err = "row " + row.id + ": test.tokens must be > 0"; return false; }
+    row.total_params = P;
+    row.device = device_key(hw.contains("name") && hw["name"].is_string() ? hw["name"].get<std::string>() : "?");
+    return true;
+}
+
+bool parse_calibration_jsonl(const std::string& text, std::vector<CalibrationRow>& rows, std::string& err) {
+    rows.clear();
+    size_t pos = 0;
+    int line_no = 0;
+    while (pos < text.size()) {
+        size_t nl = text.find('\n', pos);
+        std::string line = text.substr(pos, nl == std::string::npos ? std::string::npos : nl - pos);
+        pos = nl == std::string::npos ? text.size() : nl + 1;
+        ++line_no;
+        if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+        CalibrationRow row;
+        std::string e;
+        if (!parse_calibration_row(line, row, e)) {
+            err = "calibration line " + std::to_string(line_no) + ": " + e;
+            return false;
+        }
+        rows.push_back(std::move(row));
+    }
+    if (rows.empty()) { err = "calibration data has no rows"; return false; }
+    return true;
+}
+
+// [SECTION] Free parameters ------------------------------------------------------------------------------
+
+namespace {
+
+struct FreeParam {
+    const char* name;
+    double* value;
+    bool ridge;      // pulled towards 1 (factors) by the ridge term
+    bool linear;     // optimised as is (signed exponent) instead of in log space
+};
+
+std::vector<FreeParam> free_params(SpeedParams& p, SpeedTest kind) {
+    std::vector<FreeParam> v;
+    if (kind == SpeedTest::Decode) {
+        v.push_back({"bw_share.gddr", &p.bw_share[(int)MemoryKind::Gddr], false, false});
+        v.push_back({"bw_share.hbm", &p.bw_share[(int)MemoryKind::Hbm], false, false});
+        v.push_back({"bw_share.unified", &p.bw_share[(int)MemoryKind::Unified], false, false});
+        v.push_back({"backend_bw.rocm", &p.backend_bw[(int)Backend::Rocm], true, false});
+        v.push_back({"backend_bw.metal", &p.backend_bw[(int)Backend::Metal], true, false});
+        v.push_back({"backend_bw.vulkan", &p.backend_bw[(int)Backend::Vulkan], true, false});
+        v.push_back({"weight_bw.kquant", &p.weight_bw[(int)WeightClass::KQuant], true, false});
+        v.push_back({"weight_bw.legacy", &p.weight_bw[(int)WeightClass::Legacy], true, false});
+        v.push_back({"weight_bw.q8", &p.weight_bw[(int)WeightClass::Q8], true, false});
+        v.push_back({"weight_bw.mxfp4", &p.weight_bw[(int)WeightClass::Mxfp4], true, false});
+        v.push_back({"weight_bw.kquant_low", &p.weight_bw[(int)WeightClass::KQuantLow], true, false});
+        v.push_back({"kv_factor", &p.kv_factor, false, false});
+        v.push_back({"no_fa_kv.cuda", &p.no_fa_kv[(int)Backend::Cuda], false, false});
+        v.push_back({"no_fa_kv.rocm", &p.no_fa_kv[(int)Backend::Rocm], false, false});
+        v.push_back({"no_fa_kv.metal", &p.no_fa_kv[(int)Backend::Metal], false, false});
+        v.push_back({"fixed_ms_per_layer", &p.fixed_ms_per_layer, false, false});
+        v.push_back({"gpu_hop_ms", &p.gpu_hop_ms, false, false});
+        v.push_back({"alu_flops_per_param", &p.alu_flops_per_param, false, false});
+        v.push_back({"alu_weight.kquant_low", &p.alu_weight[(int)WeightClass::KQuantLow], false, false});
+        v.push_back({"alu_unified", &p.alu_unified, false, false});
+    } else {
+        v.push_back({"compute_share", &p.compute_share, false, false});
+        v.push_back({"compute_kind.consumer", &p.compute_kind[(int)HardwareKind::Consumer], true, false});
+        v.push_back({"compute_kind.workstation", &p.compute_kind[(int)HardwareKind::Workstation], true, false});
+        v.push_back({"compute_kind.datacenter", &p.compute_kind[(int)HardwareKind::Datacenter], true, false});
+        v.push_back({"compute_kind.apple", &p.compute_kind[(int)HardwareKind::Apple], true, false});
+        v.push_back({"compute_kind.apu", &p.compute_kind[(int)HardwareKind::Apu], true, false});
+        v.push_back({"compute_backend.vulkan", &p.compute_backend[(int)Backend::Vulkan], true, false});
+        v.push_back({"compute_weight.kquant", &p.compute_weight[(int)WeightClass::KQuant], true, false});
+        v.push_back({"compute_weight.legacy", &p.compute_weight[(int)WeightClass::Legacy], true, false});
+        v.push_back({"compute_weight.q8", &p.compute_weight[(int)WeightClass::Q8], true, false});
+        v.push_back({"compute_weight.mxfp4", &p.compute_weight[(int)WeightClass::Mxfp4], true, false});
+        v.push_back({"compute_weight.kquant_low", &p.compute_weight[(int)WeightClass::KQuantLow], true, false});
+        v.push_back({"fa_attn_factor", &p.fa_attn_factor, false, false});
+        v.push_back({"no_fa_score_bytes", &p.no_fa_score_bytes, false, false});
+        v.push_back({"pipeline_hop_ms", &p.pipeline_hop_ms, false, false});
+        v.push_back({"ubatch_overhead_ms", &p.ubatch_overhead_ms, false, false});
+        v.push_back({"tflops_exponent", &p.tflops_exponent, false, true});
+    }
+    return v;
+}
+
+// backends without their own no-FA row share CUDA's
+void tie_unfitted(SpeedParams& p) {
+    p.no_fa_kv[(int)Backend::Vulkan] = p.no_fa_kv[(int)Backend::Cuda];
+    p.no_fa_kv[(int)Backend::Sycl] = p.no_fa_kv[(int)Backend::Cuda];
+    p.no_fa_kv[(int)Backend::Cpu] = p.no_fa_kv[(int)Backend::Cuda];
+}
+
+// [SECTION] Nelder-Mead ----------------------------------------------------------------------------------
+
+template <class F>
+double nelder_mead(F&& f, std::vector<double>& x0, double step, int max_evals, double tol = 1e-7) {
+    size_t n = x0.size();
+    std::vector<std::vector<double>> pts(n + 1, x0);
+    for (size_t i = 0; i < n; ++i) pts[i + 1][i] += step;
+    std::vector<double> vals(n + 1);
+    int evals = 0;
+    for (size_t i = 0; i <= n; ++i) { vals[i] = f(pts[i]); ++evals; }
+    std::vector<size_t> order(n + 1);
+    std::vector<double> cen(n), xr(n), xe(n), xc(n);
+    int it = 0;
+    while (evals < max_evals) {
+        for (size_t i = 0; i <= n; ++i) order[i] = i;
+        std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return vals[a] < vals[b]; });
+        std::vector<std::vector<double>> sp(n + 1);
+        std::vector<double> sv(n + 1);
+        for (size_t i = 0; i <= n; ++i) { sp[i] = pts[order[i]]; sv[i] = vals[order[i]]; }
+        pts.swap(sp); vals.swap(sv);
+        if (std::fabs(vals[n] - vals[0]) < tol && it > 200) break;
+        ++it;
+        for (size_t j = 0; j < n; ++j) {
+            double s = 0;
+            for (size_t i = 0; i < n; ++i) s += pts[i][j];
+            cen[j] = s / n;
+        }
+        for (size_t j = 0; j < n; ++j) xr[j] = cen[j] + (cen[j] - pts[n][j]);
+        double fr = f(xr); ++evals;
+        if (fr < vals[0]) {
+            for (size_t j = 0; j < n; ++j) xe[j] = cen[j] + 2 * (cen[j] - pts[n][j]);
+            double fe = f(xe); ++evals;
+            if (fe < fr) { pts[n] = xe; vals[n] = fe; } else { pts[n] = xr; vals[n] = fr; }
+        } else if (fr < vals[n - 1]) {
+            pts[n] = xr; vals[n] = fr;
+        } else {
+            for (size_t j = 0; j < n; ++j) xc[j] = cen[j] + 0.5 * (pts[n][j] - cen[j]);
+            double fc = f(xc); ++evals;
+            if (fc < vals[n]) { pts[n] = xc; vals[n] = fc; }
+            else {
+                for (size_t i = 1; i <= n; ++i) {
+                    for (size_t j = 0; j < n; ++j) pts[i][j] = pts[0][j] + 0.5 * (pts[i][j] - pts[0][j]);
+                    vals[i] = f(pts[i]); ++evals;
+                }
+            }
+        }
+    }
+    size_t best = 0;
+    for (size_t i = 1; i <= n; ++i) if (vals[i] < vals[best]) best = i;
+    x0 = pts[best];
+    return vals[best];
+}
+
+double predict_row(const CalibrationRow& r, const SpeedParams& p) {
+    SpeedResult res = estimate_speed(r.scenario, p);
+    return res.ok ? res.tokens_per_s : 0.0;
+}
+
+std::vector<double> group_weights(const std::vector<const CalibrationRow*>& rows) {
+    std::map<std::string, int> cnt;
+    for (auto* r : rows) cnt[r->device + "|" + r->source.substr(0, 40)]++;
+    std::vector<double> w;
+    for (auto* r : rows) w.push_back(1.0 / std::sqrt((double)cnt[r->device + "|" + r->source.substr(0, 40)]));
+    return w;
+}
+
+void fit_kind(const std::vector<const CalibrationRow*>& rows, SpeedParams& p, SpeedTest kind, const FitOptions& opt) {
+    if (rows.empty()) return;
+    std::vector<FreeParam> fp = free_params(p, kind);
+    std::vector<double> w = group_weights(rows);
+    double wsum = 0;
+    for (double x : w) wsum += x;
+    std::vector<double> x(fp.size());
+    for (size_t i = 0; i < fp.size(); ++i) x[i] = fp[i].linear ? *fp[i].value : std::log(*fp[i].value);
+    auto set = [&](const std::vector<double>& v) {
+        for (size_t i = 0; i < fp.size(); ++i) *fp[i].value = fp[i].linear ? v[i] : std::exp(v[i]);
+    };
+    auto obj = [&](const std::vector<double>& v) {
+        set(v);
+        double s = 0;
+        for (size_t i = 0; i < rows.size(); ++i) {
+            double pr = predict_row(*rows[i], p);
+            if (!(pr > 0)) return 1e9;
+            s += w[i] * std::fabs(std::log(pr / rows[i]->measured_tokens_per_s));
+        }
+        double ridge = 0;
+        for (size_t i = 0; i < fp.size(); ++i) if (fp[i].ridge) ridge += v[i] * v[i];
+        return s / wsum + opt.ridge * ridge;
+    };
+    double best = nelder_mead(obj, x, 0.5, opt.max_evals);
+    for (int r = 0; r < 3; ++r) {   // restarts with a fresh, smaller simplex until no more progress
+        std::vector<double> y = x;
+        double v = nelder_mead(obj, y, 0.15, opt.max_evals);
+        if (v < best - 1e-6) { best = v; x = y; } else break;
+    }
+    set(x);
+}
+
+}  // namespace
+
+// [SECTION] Fit ------------------------------------------------------------------------------------------
+
+SpeedParams fit_speed_params(const std::vector<CalibrationRow>& rows, const SpeedParams& start, const FitOptions& opt) {
+    SpeedParams p = start;
+    std::vector<const CalibrationRow*> dec, pre;
+    std::set<std::string> devices;
+    for (const auto& r : rows) {
+        (r.scenario.test == SpeedTest::Decode ? dec : pre).push_back(&r);
+        devices.insert(r.device);
+    }
+    // decode first: prefill uses the decode bandwidth shares for its weight-read floor and score-matrix traffic
+    if (opt.decode) fit_kind(dec, p, SpeedTest::Decode, opt);
+    tie_unfitted(p);
+    if (opt.prefill) fit_kind(pre, p, SpeedTest::Prefill, opt);
+    p.fit_rows_decode = (int)dec.size();
+    p.fit_rows_prefill = (int)pre.size();
+    p.fit_devices = (int)devices.size();
+    return p;
+}
+
+double mean_abs_log_error(const std::vector<CalibrationRow>& rows, const SpeedParams& p, SpeedTest kind) {
+    std::vector<const CalibrationRow*> sel;
+    for (const auto& r : rows) if (r.scenario.test == kind) sel.push_back(&r);
+    std::vector<double> w = group_weights(sel);
+    double s = 0, ws = 0;
+    for (size_t i = 0; i < sel.size(); ++i) {
+        double pr = predict_row(*sel[i], p);
+        if (!(pr > 0)) continue;
+        s += w[i] * std::fabs(std::log(pr / sel[i]->measured_tokens_per_s));
+        ws += w[i];
+    }
+    return ws > 0 ? s / ws : 0;
+}
+
+// [SECTION] Accuracy -------------------------------------------------------------------------------------
+
+ErrorStats error_stats(std::vector<double> e) {
+    ErrorStats s;
+    s.rows = (int)e.size();
+    if (e.empty()) return s;
+    std::vector<double> a;
+    int in = 0;
+    for (double x : e) { a.push_back(std::fabs(x)); if (std::fabs(x) <= 0.25) ++in; }
+    auto quant = [](std::vector<double> v, double q) {
+        std::sort(v.begin(), v.end());
+        double pos = q * (v.size() - 1);
+        size_t i = (size_t)pos;
+        double f = pos - i;
+        return i + 1 < v.size() ? v[i] * (1 - f) + v[i + 1] * f : v[i];
+    };
+    s.mdape = quant(a, 0.5);
+    s.within25 = (double)in / e.size();
+    s.p10 = quant(e, 0.1);
+    s.p90 = quant(e, 0.9);
+    return s;
+}
+
+AccuracyReport leave_one_device_out(const std::vector<CalibrationRow>& rows, const SpeedParams& start, const FitOptions& opt) {
+    AccuracyReport rep;
+    std::vector<std::string> devices;
+    for (const auto& r : rows)
+        if (std::find(devices.begin(), devices.end(), r.device) == devices.end()) devices.push_back(r.device);
+    std::vector<double> pred(rows.size(), 0.0);
+    for (const std::string& d : devices) {
+        std::vector<CalibrationRow> train;
+        for (const auto& r : rows) if (r.device != d) train.push_back(r);
+        SpeedParams p = fit_speed_params(train, start, opt);
+        for (size_t i = 0; i < rows.size(); ++i)
+            if (rows[i].device == d) pred[i] = predict_row(rows[i], p);
+    }
+    std::vector<double> ours[2][kHardwareKindCount + 1], seed[2][kHardwareKindCount + 1];
+    std::map<std::string, std::vector<double>> dev[2];
+    for (size_t i = 0; i < rows.size(); ++i) {
+        const CalibrationRow& r = rows[i];
+        int k = r.scenario.test == SpeedTest::Decode ? 0 : 1;
+        int c = (int)r.scenario.kind;
+        double sd = seed_tokens_per_s(r.scenario, r.total_params);
+        double eo = pred[i] / r.measured_tokens_per_s - 1, es = sd / r.measured_tokens_per_s - 1;
+        ours[k][c].push_back(eo); ours[k][kHardwareKindCount].push_back(eo);
+        seed[k][c].push_back(es); seed[k][kHardwareKindCount].push_back(es);
+        dev[k][r.device].push_back(eo);
+        rep.predictions.push_back({&r, pred[i], sd});
+    }
+    for (int k = 0; k < 2; ++k) {
+        for (int c = 0; c <= kHardwareKindCount; ++c) {
+            rep.ours[k][c] = error_stats(ours[k][c]);
+            rep.seed[k][c] = error_stats(seed[k][c]);
+        }
+        for (auto& kv : dev[k]) rep.per_device[k].push_back({kv.first, error_stats(kv.second)});
+    }
+    // source-to-source spread: rows of the same device and scenario (model file, GPUs, test) that disagree
+    std::map<std::string, std::vector<const CalibrationRow*>> same;
+    for (const auto& r : rows) {
+        char key[512];
+        snprintf(key, sizeof key, "%s|%s|%.3g|%d|%d|%lld|%lld", r.device.c_str(), r.model.c_str(), r.scenario.weight_bytes,
+                 r.scenario.gpus, (int)r.scenario.test, (long long)r.scenario.tokens, (long long)r.scenario.depth);
+        same[key].push_back(&r);
+    }
+    std::vector<double> spread[2];
+    for (auto& kv : same)
+        for (size_t i = 0; i < kv.second.size(); ++i)
+            for (size_t j = i + 1; j < kv.second.size(); ++j) {
+                int k = kv.second[i]->scenario.test == SpeedTest::Decode ? 0 : 1;
+                spread[k].push_back(std::fabs(std::log(kv.second[i]->measured_tokens_per_s / kv.second[j]->measured_tokens_per_s)));
+            }
+    for (int k = 0; k < 2; ++k) {
+        rep.spread_pairs[k] = (int)spread[k].size();
+        if (!spread[k].empty()) {
+            std::sort(spread[k].begin(), spread[k].end());
+            rep.source_spread[k] = std::exp(spread[k][spread[k].size() / 2]) - 1;
+        }
+    }
+    return rep;
+}
+
+SpeedParams with_measured_bands(const SpeedParams& p, const AccuracyReport& rep) {
+    SpeedParams q = p;
+    for (int k = 0; k < 2; ++k)
+        for (int c = 0; c < kHardwareKindCount; ++c) {
+            const ErrorStats& e = rep.ours[k][c];
+            SpeedBand& b = q.band[k][c];
+            b = SpeedBand();
+            if (e.rows == 0) continue;
+            b.rows = e.rows;
+            b.low = std::min(0.0, e.p10);
+            b.high = std::max(0.0, e.p90);
+            b.mdape = e.mdape;
+            b.within25 = e.within25;
+        }
+    return q;
+}
+
+std::string format_accuracy_report(const AccuracyReport& rep) {
+    static const char* kinds[kHardwareKindCount + 1] = {"consumer", "workstation", "datacenter", "apple", "apu", "cpu", "ALL"};
+    std::string out;
+    char buf[256];
+    const char* names[2] = {"decode", "prefill"};
+    for (int k = 0; k < 2; ++k) {
+        snprintf(buf, sizeof buf, "%s (leave-one-device-out)\n  %-12s %5s  %9s %8s  %9s %8s\n", names[k], "class", "rows",
+                 "MdAPE", "+-25%", "seed MdAPE", "+-25%");
+        out += buf;
+        for (int c : {0, 1, 2, 3, 4, kHardwareKindCount}) {
+            const ErrorStats& o = rep.ours[k][c];
+            const ErrorStats& s = rep.seed[k][c];
+            if (o.rows == 0) continue;
+            snprintf(buf, sizeof buf, "  %-12s %5d  %8.1f%% %7.0f%%  %9.1f%% %7.0f%%\n", kinds[c], o.rows, 100 * o.mdape,
+                     100 * o.within25, 100 * s.mdape, 100 * s.within25);
+            out += buf;
+        }
+        snprintf(buf, sizeof buf, "  per device:\n");
+        out += buf;
+        for (auto& d : rep.per_device[k]) {
+            snprintf(buf, sizeof buf, "    %-26s %4d rows  MdAPE %5.1f%%  +-25%% %4.0f%%  (p10 %+.0f%%, p90 %+.0f%%)\n",
+                     d.first.c_str(), d.second.rows, 100 * d.second.mdape, 100 * d.second.within25, 100 * d.second.p10,
+                     100 * d.second.p90);
+            out += buf;
+        }
+        snprintf(buf, sizeof buf, "  source spread: median %.1f%% between %d pairs of rows of the same device+scenario\n\n",
+                 100 * rep.source_spread[k], rep.spread_pairs[k]);
+        out += buf;
+    }
+    return out;
+}
+
+}  // namespace llmsim

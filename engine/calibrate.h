@@ -1,0 +1,92 @@
+// llmsim speed-model calibration: measured llama.cpp rows in, fitted SpeedParams and a leave-one-device-out
+// (LODO) accuracy report out. Backs `llmsim-cli calibrate` / `llmsim-cli accuracy`; no UI, no exceptions.
+//
+//   std::vector<llmsim::CalibrationRow> rows;
+//   std::string err;
+//   if (!llmsim::parse_calibration_jsonl(text, rows, err)) { fprintf(stderr, "%s\n", err.c_str()); return 2; }
+//   llmsim::SpeedParams p = llmsim::fit_speed_params(rows, llmsim::builtin_speed_params());
+//   llmsim::AccuracyReport rep = llmsim::leave_one_device_out(rows, p);
+//   p = llmsim::with_measured_bands(p, rep);              // low/high = LODO error quantiles per class
+//   puts(llmsim::format_accuracy_report(rep).c_str());
+//
+// Rows are assets/calibration/llamacpp_speed.jsonl: model + inline HF config, quant, model_size_gib, hardware,
+// gpus, backend, flash_attn, test {kind, tokens, depth}, measured_tokens_per_s, source. The model's bytes and
+// FLOPs are computed here from the inline config (scenario_from_row) — a deliberately small version of the
+// memory model's tensor walk: dense/MoE/SWA llama-style layers, f16 KV, sizes from model_size_gib.
+//
+// [SECTION] Rows
+// [SECTION] Fit
+// [SECTION] Accuracy
+#pragma once
+#include <string>
+#include <vector>
+
+#include "speed.h"
+
+namespace llmsim {
+
+// [SECTION] Rows -----------------------------------------------------------------------------------------
+
+struct CalibrationRow {
+    std::string id, model, quant, source;
+    std::string device;            // hardware name without the "(...)" details: the LODO group
+    SpeedScenario scenario;        // test kind/tokens/depth as measured; flash_attn null -> false (llama-bench default)
+    double total_params = 0;       // for the seed formula
+    double measured_tokens_per_s = 0;
+};
+
+// parse JSON Lines; false + err naming the line and field on bad input (blank lines are skipped)
+bool parse_calibration_jsonl(const std::string& text, std::vector<CalibrationRow>& rows, std::string& err);
+// build one row from a parsed JSON object (exposed for tests); false + err when a field is missing
+bool parse_calibration_row(const std::string& json_line, CalibrationRow& row, std::string& err);
+
+// [SECTION] Fit ------------------------------------------------------------------------------------------
+
+struct FitOptions {
+    int max_evals = 6000;          // per Nelder-Mead run
+    double ridge = 0.01;           // pull of class/backend/weight factors towards 1 (log space)
+    bool decode = true, prefill = true;
+};
+
+// fit the free parameters (docs/speed-model.md lists them) by Nelder-Mead on the weighted mean |log error|;
+// each (device, source) group weighs sqrt(rows) so one big source does not drown the rest
+SpeedParams fit_speed_params(const std::vector<CalibrationRow>& rows, const SpeedParams& start,
+                             const FitOptions& opt = FitOptions());
+// weighted mean |log(predicted / measured)| of rows of one kind (the fit's objective without the ridge)
+double mean_abs_log_error(const std::vector<CalibrationRow>& rows, const SpeedParams& p, SpeedTest kind);
+
+// [SECTION] Accuracy -------------------------------------------------------------------------------------
+
+struct ErrorStats {
+    int rows = 0;
+    double mdape = 0;              // median |predicted/measured - 1|
+    double within25 = 0;           // share of rows with |error| <= 25 %
+    double p10 = 0, p90 = 0;       // 10th / 90th percentile of the signed error
+};
+
+struct RowPrediction {
+    const CalibrationRow* row = nullptr;
+    double predicted = 0, seed = 0;    // tokens/s
+};
+
+struct AccuracyReport {
+    // [kind: 0 decode, 1 prefill][class: HardwareKind index, kHardwareKindCount = all]
+    ErrorStats ours[2][kHardwareKindCount + 1];
+    ErrorStats seed[2][kHardwareKindCount + 1];
+    std::vector<std::pair<std::string, ErrorStats>> per_device[2];
+    std::vector<RowPrediction> predictions;       // LODO predictions, one per row
+    double source_spread[2] = {0, 0};             // median |log ratio| between rows of the same device+scenario
+    int spread_pairs[2] = {0, 0};                 // from different sources
+};
+
+// for each device: fit without it (starting from `start`), predict its rows
+AccuracyReport leave_one_device_out(const std::vector<CalibrationRow>& rows, const SpeedParams& start,
+                                    const FitOptions& opt = FitOptions());
+// error statistics of a set of signed relative errors
+ErrorStats error_stats(std::vector<double> errors);
+// copy the report's per-class LODO error quantiles into p.band (classes without rows keep none)
+SpeedParams with_measured_bands(const SpeedParams& p, const AccuracyReport& rep);
+// the LODO table as text: per class, ours vs seed, decode and prefill
+std::string format_accuracy_report(const AccuracyReport& rep);
+
+}  // namespace llmsim
