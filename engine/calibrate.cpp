@@ -336,7 +336,21 @@ std::vector<double> group_weights(const std::vector<const CalibrationRow*>& rows
 
 void fit_kind(const std::vector<const CalibrationRow*>& rows, SpeedParams& p, SpeedTest kind, const FitOptions& opt) {
     if (rows.empty()) return;
-    std::vector<FreeParam> fp = free_params(p, kind);
+    std::vector<FreeParam> all = free_params(p, kind);
+    // keep only parameters the rows can see: one no row depends on (a class, backend or weight type absent
+    // from the training rows — e.g. leaving out the only APU) keeps its start value instead of drifting
+    std::vector<double> base(rows.size());
+    for (size_t i = 0; i < rows.size(); ++i) base[i] = predict_row(*rows[i], p);
+    std::vector<FreeParam> fp;
+    for (const FreeParam& f : all) {
+        double keep = *f.value;
+        *f.value = f.linear ? keep + 0.2 : keep * 1.2;
+        bool seen = false;
+        for (size_t i = 0; i < rows.size() && !seen; ++i)
+            seen = std::fabs(predict_row(*rows[i], p) - base[i]) > 1e-9 * std::fabs(base[i]);
+        *f.value = keep;
+        if (seen) fp.push_back(f);
+    }
     std::vector<double> w = group_weights(rows);
     double wsum = 0;
     for (double x : w) wsum += x;

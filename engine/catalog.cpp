@@ -217,9 +217,10 @@ public:
 
 private:
     bool range_fail(const char* key, double got, int64_t lo, int64_t hi) {
-        std::string valid = hi == std::numeric_limits<int64_t>::max() || hi == std::numeric_limits<int>::max()
-                                ? ">= " + std::to_string(lo)
-                                : "in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]";
+        const bool open_top = hi == std::numeric_limits<int64_t>::max() || hi == std::numeric_limits<int>::max();
+        std::string valid = !open_top ? "in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]"
+                            : got < (double)lo ? ">= " + std::to_string(lo)
+                                               : "<= " + std::to_string(hi);
         return fail(name(key) + " must be " + valid + " (got " + num(got) + ")");
     }
 

@@ -46,7 +46,13 @@ void draw_context(AppState& app) {
     else ImGui::TextDisabled("No decode speeds: the model does not run on this device.");
     if (wide) ImGui::EndTable();
 
-    if (ImGui::BeginTable("ctxtable", 5, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingStretchProp)) {
+    ImGuiTableFlags tflags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingStretchProp;
+    ImVec2 outer(0, 0);
+    if (ImGui::GetContentRegionAvail().x < ImGui::GetFontSize() * 34) {   // phone: whole columns, sideways scroll
+        tflags = (tflags & ~ImGuiTableFlags_SizingStretchProp) | ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_ScrollX;
+        outer = ImVec2(0, ImGui::GetFrameHeight() * 10);
+    }
+    if (ImGui::BeginTable("ctxtable", 5, tflags, outer)) {
         ImGui::TableSetupColumn("Context");
         ImGui::TableSetupColumn("KV cache");
         ImGui::TableSetupColumn("Total");

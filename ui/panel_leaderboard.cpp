@@ -78,9 +78,13 @@ void draw_leaderboard(AppState& app) {
     ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingStretchProp |
                             ImGuiTableFlags_Sortable | ImGuiTableFlags_ScrollY | ImGuiTableFlags_Hideable;
     const float height = app.scenario.embed.empty() ? ImGui::GetTextLineHeightWithSpacing() * 18 : 0;
+    const bool narrow = ImGui::GetContentRegionAvail().x < ImGui::GetFontSize() * 50;
+    if (narrow)   // phone: whole columns, sideways scroll
+        flags = (flags & ~ImGuiTableFlags_SizingStretchProp) | ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_ScrollX;
     if (ImGui::BeginTable("leaderboard", 7, flags, ImVec2(0, height))) {
         ImGui::TableSetupScrollFreeze(1, 1);
-        ImGui::TableSetupColumn("Hardware", ImGuiTableColumnFlags_WidthStretch, 3.0f);
+        if (narrow) ImGui::TableSetupColumn("Hardware", ImGuiTableColumnFlags_WidthFixed, ImGui::GetFontSize() * 13);
+        else ImGui::TableSetupColumn("Hardware", ImGuiTableColumnFlags_WidthStretch, 3.0f);
         ImGui::TableSetupColumn("Status", 0, 1.3f);
         ImGui::TableSetupColumn("Total / Limit", 0, 1.5f);
         ImGui::TableSetupColumn("Decode", ImGuiTableColumnFlags_DefaultSort | ImGuiTableColumnFlags_PreferSortDescending, 1.6f);

@@ -31,7 +31,14 @@ void draw_quants(AppState& app) {
     std::string ca = "Total @ " + llmsim::format_tokens(swap ? s.ctx_b_tokens : s.ctx_tokens);
     std::string cb = "Total @ " + llmsim::format_tokens(swap ? s.ctx_tokens : s.ctx_b_tokens);
     ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingStretchProp;
-    if (ImGui::BeginTable("quants", 6, flags)) {
+    ImVec2 outer(0, 0);
+    if (ImGui::GetContentRegionAvail().x < ImGui::GetFontSize() * 40) {   // phone: keep columns whole, scroll sideways
+        flags = (flags & ~ImGuiTableFlags_SizingStretchProp) | ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_ScrollX;
+        int rows = 1;
+        for (const QuantRow& q : d.quants) rows += (q.file_type->common || app.show_all_quants || q.file_type->name == s.quant) ? 1 : 0;
+        outer = ImVec2(0, ImGui::GetFrameHeight() * (rows + 1.5f));
+    }
+    if (ImGui::BeginTable("quants", 6, flags, outer)) {
         ImGui::TableSetupColumn("Quantization");
         ImGui::TableSetupColumn("BPW");
         ImGui::TableSetupColumn("Weights");

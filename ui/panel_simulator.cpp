@@ -35,10 +35,12 @@ void draw_controls(AppState& app) {
     Scenario& s = app.scenario;
     const Derived& d = app.derived;
     bool changed = false;
-    const float w = std::min(ImGui::GetContentRegionAvail().x, ImGui::GetFontSize() * 22);
-    ImGui::PushItemWidth(w * 0.62f);
-    hardware_picker(app, "Hardware", w * 0.62f);
-    quant_picker(app, "Quantization", w * 0.62f);
+    // controls get what is left after the longest label, so labels are never cut at phone width
+    const float label_w = ImGui::CalcTextSize("Experts on CPU (--n-cpu-moe)").x + ImGui::GetStyle().ItemInnerSpacing.x * 2;
+    const float w = std::max(ImGui::GetFontSize() * 6, std::min(ImGui::GetContentRegionAvail().x - label_w, ImGui::GetFontSize() * 13));
+    ImGui::PushItemWidth(w);
+    hardware_picker(app, "Hardware", w);
+    quant_picker(app, "Quantization", w);
     // bpw slider snapping to real file types, ordered by bits per weight
     {
         std::vector<std::pair<double, std::string>> by_bpw;
@@ -100,6 +102,7 @@ void draw_memory_bar(AppState& app) {
     double usable = (double)mb.usable_bytes;
     double scale_max = std::max({used, physical, usable, 1.0}) * 1.02;
     ImDrawList* dl = ImGui::GetWindowDrawList();
+    ImGui::Dummy(ImVec2(1, ImGui::GetFontSize()));   // room for the "physical" label above the bar
     ImVec2 p0 = ImGui::GetCursorScreenPos();
     float width = ImGui::GetContentRegionAvail().x, height = ImGui::GetFontSize() * 1.6f;
     ImGui::InvisibleButton("membar", ImVec2(width, height));
@@ -115,17 +118,27 @@ void draw_memory_bar(AppState& app) {
         if (bytes <= 0) return;
         float mx = p0.x + (float)(bytes / scale_max) * width;
         dl->AddLine(ImVec2(mx, p0.y - 3), ImVec2(mx, p0.y + height + 3), col, 2.0f);
-        float tx = right ? mx + 3 : mx - ImGui::CalcTextSize(label).x - 3;
-        dl->AddText(ImVec2(std::min(tx, p0.x + width - ImGui::CalcTextSize(label).x), p0.y + height + 2), col, label);
+        // usable below the bar, physical above it, so the two never overlap
+        float tx = std::min(mx - ImGui::CalcTextSize(label).x / 2, p0.x + width - ImGui::CalcTextSize(label).x);
+        dl->AddText(ImVec2(std::max(p0.x, tx), right ? p0.y - ImGui::GetFontSize() - 3 : p0.y + height + 2), col, label);
     };
     marker(usable, "usable", IM_COL32(240, 200, 80, 255), false);
     marker(physical, "physical", IM_COL32(230, 90, 90, 255), true);
     ImGui::Dummy(ImVec2(1, ImGui::GetFontSize() * 1.1f));
+    // legend, wrapping at narrow widths
+    const float right_edge = ImGui::GetCursorScreenPos().x + ImGui::GetContentRegionAvail().x;
+    bool first = true;
     for (const Part& p : parts) {
+        std::string text = std::string(p.name) + " " + llmsim::format_gib(p.bytes);
+        float item_w = 16 + ImGui::CalcTextSize(text.c_str()).x;
+        if (!first) {
+            ImGui::SameLine(0, 18);
+            if (ImGui::GetCursorScreenPos().x + item_w > right_edge) ImGui::NewLine();
+        }
+        first = false;
         ImGui::ColorButton(p.name, ImGui::ColorConvertU32ToFloat4(p.color), ImGuiColorEditFlags_NoTooltip, ImVec2(10, 10));
         ImGui::SameLine();
-        ImGui::Text("%s %s", p.name, llmsim::format_gib(p.bytes).c_str());
-        ImGui::SameLine(0, 18);
+        ImGui::TextUnformatted(text.c_str());
     }
     ImGui::Text("Headroom %s", usable > 0 ? llmsim::format_gib(usable - used).c_str() : "—");
     ImGui::Text("Total %s / %s usable (%s physical)", llmsim::format_gib(used).c_str(),

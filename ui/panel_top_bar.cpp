@@ -11,14 +11,17 @@ void draw_top_bar(AppState& app) {
     ImGui::PopFont();
     ImGui::SameLine();
     float w = ImGui::GetContentRegionAvail().x;
-    bool narrow = w < 700;
+    const float em = ImGui::GetFontSize();
+    bool narrow = w < em * 46;   // phone width: model on its own row, the rest below
     model_picker(app, "##model", narrow ? -1 : w * 0.34f);
+    note_widget(app, "model-picker");
     if (!narrow) ImGui::SameLine();
-    hardware_picker(app, "##hardware", narrow ? w * 0.6f : w * 0.26f);
+    float full = ImGui::GetContentRegionAvail().x;
+    hardware_picker(app, "##hardware", narrow ? full - em * 6.5f - ImGui::GetStyle().ItemSpacing.x : w * 0.26f);
     ImGui::SameLine();
-    quant_picker(app, "##quant", 100);
-    ImGui::SameLine();
-    ImGui::SetNextItemWidth(110);
+    quant_picker(app, "##quant", em * 6.5f);
+    if (!narrow) ImGui::SameLine();
+    ImGui::SetNextItemWidth(em * 7);
     if (ImGui::BeginCombo("##ctx", (llmsim::format_tokens(app.scenario.ctx_tokens) + " ctx").c_str())) {
         for (int64_t c = 1024; c <= 1048576; c *= 2) {
             if (ImGui::Selectable(llmsim::format_tokens(c).c_str(), c == app.scenario.ctx_tokens)) {

@@ -190,6 +190,10 @@ TEST_CASE("catalog: model validation messages", "[catalog]") {
     CHECK(model_err(m) == p + "n_layers must be >= 1 (got 0)");
 
     m = base_model();
+    m["n_layers"] = 3000000000LL;
+    CHECK(model_err(m) == p + "n_layers must be <= 2147483647 (got 3000000000)");
+
+    m = base_model();
     m["hidden_size"] = "3584";
     CHECK(model_err(m) == p + "hidden_size must be a whole number, got a string");
 
