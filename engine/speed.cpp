@@ -314,8 +314,10 @@ SpeedResult decode_terms(const SpeedScenario& s, const SpeedParams& p, double a,
     r.kv_time_s = kv * kv_cost / (bw * share);
     double tf = tflops(s, r.fp16_tflops_estimated) * 1e12;
     bool unified = s.memory == MemoryKind::Unified;
-    r.alu_time_s = s.active_params * gpu_frac * p.alu_flops_per_param * p.alu_weight[(int)s.weight_class] *
-                   (unified ? p.alu_unified : 1.0) / tf;
+    double alu = s.active_params * gpu_frac * p.alu_flops_per_param * p.alu_weight[(int)s.weight_class] *
+                 (unified ? p.alu_unified : 1.0) / tf;
+    // the dequant/dot work partly overlaps the reads: matmul time = hypot(read, alu), the ALU term is the excess
+    r.alu_time_s = std::hypot(r.weight_time_s, alu) - r.weight_time_s;
     r.fixed_time_s = s.n_layers * p.fixed_ms_per_layer * 1e-3;
     r.sync_time_s = (s.gpus - 1) * p.gpu_hop_ms * 1e-3;
     if (s.offload_fraction > 0)
@@ -323,7 +325,7 @@ SpeedResult decode_terms(const SpeedScenario& s, const SpeedParams& p, double a,
     double t = r.weight_time_s + r.kv_time_s + r.alu_time_s + r.fixed_time_s + r.sync_time_s + r.offload_time_s;
     r.time_s = t;
     r.tokens_per_s = 1.0 / t;
-    r.bound = (r.weight_time_s + r.kv_time_s + r.offload_time_s >= r.alu_time_s) ? "memory" : "compute";
+    r.bound = (r.weight_time_s + r.kv_time_s + r.offload_time_s >= alu) ? "memory" : "compute";
     r.bytes_per_token = s.weight_bytes_per_token + kv;
     r.flops_per_token = 2 * s.active_params + 2.0 * s.n_heads * (s.head_dim_qk + (s.head_dim_v ? s.head_dim_v : s.head_dim_qk)) * layer_ctx(s, a, b);
     r.ok = true;

@@ -79,7 +79,7 @@ void update_derived(AppState& app) {
         if (!llmsim::evaluate(app.catalog, *d.model, r, row.eval, e)) row.error = e;
         double price = hw.price_usd > 0 ? hw.price_usd : hw.price_used_usd;
         if (row.eval.speed.ok && row.eval.speed.decode_tps > 0 && price > 0)
-            row.usd_per_decode_tps = price * hw.gpu_count / row.eval.speed.decode_tps;
+            row.usd_per_decode_tps = price / row.eval.speed.decode_tps;   // rigs: the catalog prices all GPUs together
         d.devices.push_back(row);
     }
 

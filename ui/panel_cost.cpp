@@ -17,7 +17,7 @@ llmsim::CostInputs cost_inputs(const AppState& app) {
     if (d.eval.speed.ok) { in.prefill_tokens_per_s = d.eval.speed.prefill_tps; in.decode_tokens_per_s = d.eval.speed.decode_tps; }
     if (d.hardware) {
         const llmsim::Hardware& h = *d.hardware;
-        in.hardware_price_usd = (h.price_usd > 0 ? h.price_usd : h.price_used_usd) * (h.gpu_count > 1 && h.price_usd > 0 ? 1 : 1);
+        in.hardware_price_usd = h.price_usd > 0 ? h.price_usd : h.price_used_usd;   // rigs: all GPUs together
         in.device_power_w = h.tdp_w * h.gpu_count;
         in.cloud_usd_per_hour = h.cloud_usd_per_hour * h.gpu_count;
     }

@@ -1,0 +1,140 @@
+// llmsim-cli recommend: the hardware that meets a model's speed/budget constraints, cheapest first, with the
+// reason each rejected option fails — or, with --hardware, the best models that device runs.
+#include <cstdio>
+#include <cstdlib>
+
+#include <nlohmann/json.hpp>
+
+#include "commands.h"
+#include "format.h"
+#include "recommend.h"
+
+namespace llmsim::cli {
+
+namespace {
+bool number(const Args& a, const char* key, double lo, double hi, double& out, std::string& err) {
+    const std::string* v = a.get(key);
+    if (!v) return true;
+    char* end = nullptr;
+    double d = strtod(v->c_str(), &end);
+    if (v->empty() || *end || !(d >= lo && d <= hi)) {
+        err = std::string("recommend: --") + key + " wants a number from " + format_sig(lo) + " to " + format_sig(hi, 6) + " (got '" + *v + "')";
+        return false;
+    }
+    out = d;
+    return true;
+}
+}  // namespace
+
+int cmd_recommend(int argc, char** argv) {
+    Args a = parse_args(argc, argv, {"help", "all"});
+    if (a.has("help")) {
+        printf("usage: llmsim-cli recommend --model ID --ctx N [--min-decode TOK_S] [--max-ttft S] [--max-price USD]\n"
+               "                            [--max-watts W] [--max-rent USD_PER_HOUR] [--quant Q4_K_M] [--prompt N]\n"
+               "                            [--format md|json] [--all]\n"
+               "       llmsim-cli recommend --hardware ID --ctx N --min-decode TOK_S [--format md|json]\n"
+               "Ranks catalog devices and multi-GPU combinations (2x, 4x, 8x of a card) that fit the model at that\n"
+               "context and meet the constraints, cheapest first (by $/hour with --max-rent). --all also lists the\n"
+               "rejected options with the reason. With --hardware: the largest models the device runs at that speed.\n");
+        return 0;
+    }
+    static const char* known[] = {"model", "ctx", "min-decode", "max-ttft", "max-price", "max-watts", "max-rent", "quant",
+                                  "prompt", "format", "all", "hardware"};
+    for (const auto& kv : a.options) {
+        bool ok = false;
+        for (const char* k : known) ok |= kv.first == k;
+        if (!ok) return fail("recommend: unknown option --" + kv.first + " (try llmsim-cli recommend --help)");
+    }
+    Catalog cat;
+    if (!load_catalog(cat)) return 1;
+    std::string err;
+    double ctx = 8192, min_decode = 0, max_ttft = 0, max_price = 0, max_watts = 0, max_rent = 0, prompt = 4096;
+    if (!number(a, "ctx", 1, 1e8, ctx, err) || !number(a, "min-decode", 0, 1e7, min_decode, err) ||
+        !number(a, "max-ttft", 0, 1e7, max_ttft, err) || !number(a, "max-price", 0, 1e9, max_price, err) ||
+        !number(a, "max-watts", 0, 1e7, max_watts, err) || !number(a, "max-rent", 0, 1e6, max_rent, err) ||
+        !number(a, "prompt", 1, 1e8, prompt, err))
+        return fail(err);
+    std::string format = a.get("format") ? *a.get("format") : "md";
+    if (format != "md" && format != "json") return fail("recommend: --format must be md or json");
+    const std::string quant = a.get("quant") ? *a.get("quant") : "Q4_K_M";
+    if (!cat.find_file_type(quant)) return fail("recommend: unknown quant '" + quant + "'");
+
+    if (const std::string* hid = a.get("hardware")) {   // inverse: best models on this device
+        const Hardware* hw = cat.find_hardware(*hid);
+        if (!hw) return fail("recommend: unknown hardware '" + *hid + "' (llmsim-cli catalog --hardware lists them)");
+        std::vector<std::string> quants = {"Q8_0", "Q6_K", "Q5_K_M", "Q4_K_M", "IQ4_XS", "Q3_K_M"};
+        auto list = best_models_for(cat, *hw, (int64_t)ctx, min_decode, quants);
+        if (format == "json") {
+            nlohmann::json out = nlohmann::json::array();
+            for (auto& c : list)
+                out.push_back({{"model", c.model->id}, {"quant", c.quant}, {"status", to_string(c.eval.memory.status)},
+                               {"total_bytes", c.eval.memory.total_bytes}, {"params", c.eval.params.total},
+                               {"decode_tps", c.eval.speed.ok ? nlohmann::json(c.eval.speed.decode_tps) : nlohmann::json(nullptr)}});
+            printf("%s\n", out.dump(1).c_str());
+            return 0;
+        }
+        printf("Models %s runs at %s context with >= %s tok/s decode (largest first):\n\n", hw->name.c_str(),
+               format_tokens((int64_t)ctx).c_str(), format_sig(min_decode).c_str());
+        printf("| Model | Quant | Params | Total | Decode | Status |\n|---|---|---|---|---|---|\n");
+        for (auto& c : list)
+            printf("| %s | %s | %sB | %s | %s | %s |\n", c.model->id.c_str(), c.quant.c_str(),
+                   format_sig(c.eval.params.total / 1e9).c_str(), format_gib((double)c.eval.memory.total_bytes).c_str(),
+                   c.eval.speed.ok ? (format_sig(c.eval.speed.decode_tps) + " tok/s").c_str() : "—", to_string(c.eval.memory.status));
+        return 0;
+    }
+
+    const std::string* mid = a.get("model");
+    if (!mid) return fail("recommend: --model ID is required (or --hardware ID for the inverse question)");
+    RecommendQuery q;
+    q.model = cat.find_model(*mid);
+    if (!q.model) return fail("recommend: unknown model '" + *mid + "' (llmsim-cli catalog --models lists them)");
+    q.quant = quant;
+    q.ctx_tokens = (int64_t)ctx;
+    q.prompt_tokens = (int64_t)prompt;
+    q.min_decode_tps = min_decode;
+    q.max_ttft_s = max_ttft;
+    q.max_price_usd = max_price;
+    q.max_power_w = max_watts;
+    q.max_cloud_usd_per_hour = max_rent;
+    RecommendResult r = recommend_hardware(cat, q);
+    if (!r.error.empty()) return fail("recommend: " + r.error);
+    if (format == "json") {
+        auto cand = [](const Candidate& c) {
+            return nlohmann::json{{"hardware", c.hardware.id}, {"name", c.hardware.name}, {"gpus", c.hardware.gpu_count},
+                                  {"synthetic", c.synthetic}, {"price_usd", c.price_usd}, {"power_w", c.power_w},
+                                  {"cloud_usd_per_hour", c.cloud_usd_per_hour}, {"status", to_string(c.eval.memory.status)},
+                                  {"total_bytes", c.eval.memory.total_bytes}, {"usable_bytes", c.eval.memory.usable_bytes},
+                                  {"decode_tps", c.eval.speed.ok ? nlohmann::json(c.eval.speed.decode_tps) : nlohmann::json(nullptr)},
+                                  {"ttft_s", c.eval.speed.ok ? nlohmann::json(c.eval.speed.ttft_s) : nlohmann::json(nullptr)},
+                                  {"reason", c.reason}};
+        };
+        nlohmann::json out;
+        out["model"] = q.model->id;
+        out["quant"] = q.quant;
+        out["ctx"] = q.ctx_tokens;
+        out["accepted"] = nlohmann::json::array();
+        for (auto& c : r.accepted) out["accepted"].push_back(cand(c));
+        out["rejected"] = nlohmann::json::array();
+        if (a.has("all")) for (auto& c : r.rejected) out["rejected"].push_back(cand(c));
+        printf("%s\n", out.dump(1).c_str());
+        return 0;
+    }
+    printf("%s %s at %s context: %zu options meet the constraints (cheapest first)\n\n", q.model->id.c_str(), q.quant.c_str(),
+           format_tokens(q.ctx_tokens).c_str(), r.accepted.size());
+    printf("| Hardware | Price | Rent | Decode | TTFT | Memory | Status |\n|---|---|---|---|---|---|---|\n");
+    for (auto& c : r.accepted)
+        printf("| %s | %s | %s | %s | %s | %s / %s | %s |\n", c.hardware.name.c_str(),
+               c.price_usd > 0 ? ("$" + format_sig(c.price_usd, 4)).c_str() : "—",
+               c.cloud_usd_per_hour > 0 ? ("$" + format_fixed(c.cloud_usd_per_hour, 2) + "/h").c_str() : "—",
+               c.eval.speed.ok ? (format_sig(c.eval.speed.decode_tps) + " tok/s").c_str() : "—",
+               c.eval.speed.ok ? (format_sig(c.eval.speed.ttft_s) + " s").c_str() : "—",
+               format_gib((double)c.eval.memory.total_bytes).c_str(), format_gib((double)c.eval.memory.usable_bytes).c_str(),
+               to_string(c.eval.memory.status));
+    if (a.has("all")) {
+        printf("\nRejected:\n\n| Hardware | Why |\n|---|---|\n");
+        for (auto& c : r.rejected) printf("| %s | %s |\n", c.hardware.name.c_str(), c.reason.c_str());
+    }
+    return 0;
+}
+
+}  // namespace llmsim::cli

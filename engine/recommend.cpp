@@ -1,0 +1,130 @@
+#include "recommend.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "format.h"
+
+namespace llmsim {
+
+namespace {
+
+double price_of(const Hardware& h) { return h.price_usd > 0 ? h.price_usd : h.price_used_usd; }
+
+bool fits(FitStatus s, bool allow_tunable) {
+    return s == FitStatus::Comfortable || s == FitStatus::Tight || (allow_tunable && s == FitStatus::TunableUma);
+}
+
+// N identical cards on one PCIe host, llama.cpp layer split (the catalog's rigs use the same model)
+Hardware combination(const Hardware& base, int n) {
+    Hardware h = base;
+    h.id = std::to_string(n) + "x-" + base.id;
+    h.name = std::to_string(n) + "x " + base.name;
+    h.gpu_count = n;
+    if (h.link.empty()) { h.link = "pcie"; h.link_gbs = 32; }   // PCIe 4.0 x16 per direction (assumed)
+    h.price_usd = base.price_usd > 0 ? base.price_usd * n : 0;
+    h.price_used_usd = base.price_used_usd > 0 ? base.price_used_usd * n : 0;
+    h.cloud_usd_per_hour = base.cloud_usd_per_hour > 0 ? base.cloud_usd_per_hour : 0;   // per GPU, as in the catalog
+    h.seed_aliases.clear();
+    return h;
+}
+
+}  // namespace
+
+RecommendResult recommend_hardware(const Catalog& cat, const RecommendQuery& q) {
+    RecommendResult r;
+    if (!q.model) { r.error = "no model given"; return r; }
+    if (q.ctx_tokens < 1) { r.error = "context must be at least 1 token"; return r; }
+    for (double v : {q.min_decode_tps, q.max_ttft_s, q.max_price_usd, q.max_power_w, q.max_cloud_usd_per_hour})
+        if (!std::isfinite(v) || v < 0) { r.error = "constraints must be ≥ 0 (0 = no constraint)"; return r; }
+
+    std::vector<std::pair<Hardware, bool>> pool;
+    for (const Hardware& h : cat.hardware) pool.push_back({h, false});
+    if (q.include_multi_gpu)
+        for (const Hardware& h : cat.hardware) {
+            if (h.gpu_count != 1 || h.unified_memory() || h.kind == HardwareKind::Cpu) continue;
+            for (int n = 2; n <= q.max_gpus; n *= 2) {
+                bool exists = false;   // the catalog already lists this rig
+                for (const Hardware& c : cat.hardware)
+                    exists |= c.gpu_count == n && c.bandwidth_gbs == h.bandwidth_gbs && c.memory_bytes == h.memory_bytes && c.vendor == h.vendor;
+                if (!exists) pool.push_back({combination(h, n), true});
+            }
+        }
+
+    for (auto& [hw, synthetic] : pool) {
+        Candidate c;
+        c.hardware = hw;
+        c.synthetic = synthetic;
+        c.price_usd = price_of(hw);   // rigs: the catalog prices all GPUs together
+        c.power_w = hw.tdp_w * std::max(1, hw.gpu_count);
+        c.cloud_usd_per_hour = hw.cloud_usd_per_hour * std::max(1, hw.gpu_count);
+        SimRequest req;
+        req.memory.file_type = q.quant;
+        req.memory.n_ctx = q.ctx_tokens;
+        req.memory.hardware = &c.hardware;
+        req.memory.compute_max_context = false;
+        req.prompt_tokens = q.prompt_tokens;
+        std::string err;
+        if (!evaluate(cat, *q.model, req, c.eval, err)) { c.reason = err; r.rejected.push_back(c); continue; }
+        const MemoryBreakdown& mb = c.eval.memory;
+        const SpeedView& sp = c.eval.speed;
+        if (!fits(mb.status, q.allow_tunable_uma)) {
+            c.reason = std::string("does not fit: ") + to_string(mb.status) + ", needs " + format_gib((double)mb.total_bytes) +
+                       " of " + format_gib((double)mb.usable_bytes) + " usable";
+        } else if ((q.min_decode_tps > 0 || q.max_ttft_s > 0) && !sp.ok) {
+            c.reason = "no speed estimate: " + sp.error;
+        } else if (q.min_decode_tps > 0 && sp.decode_tps < q.min_decode_tps) {
+            c.reason = "too slow: decode " + format_sig(sp.decode_tps) + " tok/s < " + format_sig(q.min_decode_tps);
+        } else if (q.max_ttft_s > 0 && sp.ttft_s > q.max_ttft_s) {
+            c.reason = "TTFT " + format_sig(sp.ttft_s) + " s > " + format_sig(q.max_ttft_s) + " s";
+        } else if (q.max_cloud_usd_per_hour > 0 && c.cloud_usd_per_hour <= 0) {
+            c.reason = "not rentable (no sourced cloud price)";
+        } else if (q.max_cloud_usd_per_hour > 0 && c.cloud_usd_per_hour > q.max_cloud_usd_per_hour) {
+            c.reason = "rent $" + format_fixed(c.cloud_usd_per_hour, 2) + "/h > $" + format_fixed(q.max_cloud_usd_per_hour, 2) + "/h";
+        } else if (q.max_price_usd > 0 && c.price_usd <= 0 && q.max_cloud_usd_per_hour <= 0) {
+            c.reason = "no purchase price known";
+        } else if (q.max_price_usd > 0 && q.max_cloud_usd_per_hour <= 0 && c.price_usd > q.max_price_usd) {
+            c.reason = "price $" + format_sig(c.price_usd, 4) + " > $" + format_sig(q.max_price_usd, 4);
+        } else if (q.max_power_w > 0 && c.power_w > q.max_power_w) {
+            c.reason = "power " + format_sig(c.power_w) + " W > " + format_sig(q.max_power_w) + " W";
+        }
+        (c.reason.empty() ? r.accepted : r.rejected).push_back(c);
+    }
+    const bool renting = q.max_cloud_usd_per_hour > 0;
+    std::stable_sort(r.accepted.begin(), r.accepted.end(), [&](const Candidate& a, const Candidate& b) {
+        double ka = renting ? a.cloud_usd_per_hour : (a.price_usd > 0 ? a.price_usd : 1e30);
+        double kb = renting ? b.cloud_usd_per_hour : (b.price_usd > 0 ? b.price_usd : 1e30);
+        if (ka != kb) return ka < kb;
+        return a.eval.speed.decode_tps > b.eval.speed.decode_tps;
+    });
+    return r;
+}
+
+std::vector<ModelChoice> best_models_for(const Catalog& cat, const Hardware& hw, int64_t ctx_tokens, double min_decode_tps,
+                                         const std::vector<std::string>& quants) {
+    std::vector<ModelChoice> out;
+    for (const Model& m : cat.models) {
+        for (const std::string& q : quants) {   // quants ordered best quality first
+            SimRequest req;
+            req.memory.file_type = q;
+            req.memory.n_ctx = ctx_tokens;
+            req.memory.hardware = &hw;
+            req.memory.compute_max_context = false;
+            ModelChoice c;
+            c.model = &m;
+            c.quant = q;
+            std::string err;
+            if (!evaluate(cat, m, req, c.eval, err)) continue;
+            if (!fits(c.eval.memory.status, true)) continue;
+            if (min_decode_tps > 0 && (!c.eval.speed.ok || c.eval.speed.decode_tps < min_decode_tps)) continue;
+            out.push_back(c);
+            break;
+        }
+    }
+    std::stable_sort(out.begin(), out.end(), [](const ModelChoice& a, const ModelChoice& b) {
+        return a.eval.params.total > b.eval.params.total;
+    });
+    return out;
+}
+
+}  // namespace llmsim

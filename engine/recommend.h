@@ -1,0 +1,63 @@
+// "What should I buy": the hardware (catalog devices and multi-GPU combinations of them) that runs a model
+// at a context with at least X tok/s decode (and/or TTFT under T) within a budget, cheapest first — with the
+// reason every rejected option fails. And the inverse: the best model a machine runs at >= X tok/s.
+//
+//   llmsim::RecommendQuery q;
+//   q.model = cat.find_model("Qwen/Qwen2.5-72B-Instruct"); q.ctx_tokens = 32768; q.min_decode_tps = 20;
+//   q.max_price_usd = 10000;
+//   llmsim::RecommendResult r = llmsim::recommend_hardware(cat, q);
+//   for (auto& c : r.accepted) printf("%s $%.0f %.1f tok/s\n", c.hardware.name.c_str(), c.price_usd, c.eval.speed.decode_tps);
+#pragma once
+#include <string>
+#include <vector>
+
+#include "catalog.h"
+#include "simulate.h"
+
+namespace llmsim {
+
+struct RecommendQuery {
+    const Model* model = nullptr;
+    std::string quant = "Q4_K_M";
+    int64_t ctx_tokens = 8192;
+    int64_t prompt_tokens = 4096;      // for TTFT and the decode depth
+    double min_decode_tps = 0;         // 0 = no constraint
+    double max_ttft_s = 0;             // 0 = no constraint
+    double max_price_usd = 0;          // purchase (new, else used); 0 = no constraint
+    double max_power_w = 0;            // 0 = no constraint
+    double max_cloud_usd_per_hour = 0; // > 0: only rentable options at most this price, ranked by $/hour
+    bool allow_tunable_uma = true;     // count "fits after raising the unified-memory limit" as fitting
+    int max_gpus = 8;                  // multi-GPU combinations of single discrete cards up to this many
+    bool include_multi_gpu = true;
+};
+
+struct Candidate {
+    Hardware hardware;                 // a catalog device, or a synthetic N x combination of one
+    bool synthetic = false;
+    double price_usd = 0;              // 0 = no price known
+    double power_w = 0;
+    double cloud_usd_per_hour = 0;
+    Evaluation eval;
+    std::string reason;                // why it was rejected ("" when accepted)
+};
+
+struct RecommendResult {
+    std::vector<Candidate> accepted;   // cheapest first (by $/hour when renting)
+    std::vector<Candidate> rejected;   // with reasons
+    std::string error;
+};
+
+// rank hardware for a model; fills error on bad input (no model, impossible constraint values)
+RecommendResult recommend_hardware(const Catalog& cat, const RecommendQuery& q);
+
+struct ModelChoice {
+    const Model* model = nullptr;
+    std::string quant;
+    Evaluation eval;
+};
+// the models (catalog, each at its best-quality quant from `quants` that meets the constraint) a device runs at
+// >= min_decode_tps with ctx_tokens of context, largest models first
+std::vector<ModelChoice> best_models_for(const Catalog& cat, const Hardware& hw, int64_t ctx_tokens, double min_decode_tps,
+                                         const std::vector<std::string>& quants);
+
+}  // namespace llmsim
