@@ -44,6 +44,11 @@ bool evaluate(const Catalog& cat, const Model& model, const SimRequest& req, Eva
     WeightSize w;
     if (!compute_weight_size(model, req.memory.file_type, w, err, &cat)) return false;
     out.active_weight_bytes = active_weight_bytes(model, w, out.params);
+    out.weight_bytes = w.tensor_data_bytes;
+    for (size_t i = 0; i < w.tensors.size() && i < w.bytes.size(); ++i) {
+        if (w.tensors[i].name == "token_embd.weight") out.embedding_bytes += w.bytes[i];
+        if (w.tensors[i].routed_expert) out.routed_expert_bytes += w.bytes[i];
+    }
     if (req.memory.file_bytes_override > 0 && w.tensor_data_bytes > 0)
         out.active_weight_bytes = (uint64_t)std::llround((double)out.active_weight_bytes *
                                                          (double)req.memory.file_bytes_override / (double)w.file_bytes_estimate);

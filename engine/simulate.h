@@ -47,6 +47,9 @@ struct Evaluation {
     SpeedView speed;
     ParamCounts params;
     uint64_t active_weight_bytes = 0;   // bytes read per decoded token (MoE: shared + active experts)
+    uint64_t weight_bytes = 0;          // all tensor data (the GGUF's weights)
+    uint64_t embedding_bytes = 0;       // token_embd (kept in host memory by llama.cpp)
+    uint64_t routed_expert_bytes = 0;   // all routed-expert tensors (MoE)
 };
 
 // memory and speed for one configuration; false + err on bad input (the memory model's messages)

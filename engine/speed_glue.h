@@ -2,8 +2,13 @@
 // the SpeedView the UI/CLI show. Internal to evaluate() (simulate.cpp) and `llmsim-cli predict`.
 #pragma once
 #include "simulate.h"
+#include "speed.h"
 
 namespace llmsim {
 // fill out.speed from the memory breakdown already in `out`; sets out.speed.error when there is no speed
+// the fitted parameters embedded in this build (assets/calibration/speed_params.json), parsed once
+const SpeedParams& default_speed_params();
+// the speed model's inputs for a catalog model on req.memory.hardware, from an evaluation's memory part
+bool build_speed_scenario(const Model& m, const SimRequest& req, const Evaluation& ev, SpeedScenario& s, std::string& err);
 void estimate_speed_view(const Catalog& cat, const Model& model, const SimRequest& req, Evaluation& out);
 }  // namespace llmsim

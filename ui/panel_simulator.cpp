@@ -157,7 +157,8 @@ void draw_memory_bar(AppState& app) {
 
 // [SECTION] speed tiles ----------------------------------------------------------------------------------
 
-void tile(AppState& app, const char* title, const std::string& value, const std::string& unit, const std::string& sub) {
+void tile(AppState& app, const char* title, const std::string& value, const std::string& unit, const std::string& sub,
+          const std::string& sub2 = "") {
     ImGui::BeginGroup();
     ImGui::TextDisabled("%s", title);
     ImGui::PushFont(app.font_bold);
@@ -166,6 +167,7 @@ void tile(AppState& app, const char* title, const std::string& value, const std:
     ImGui::SameLine();
     ImGui::TextUnformatted(unit.c_str());
     ImGui::TextDisabled("%s", sub.c_str());
+    if (!sub2.empty()) ImGui::TextDisabled("%s", sub2.c_str());
     ImGui::EndGroup();
 }
 
@@ -175,9 +177,12 @@ void draw_speed(AppState& app) {
     const float col = ImGui::GetFontSize() * 11;
     if (sp.ok) {
         tile(app, "Decode", llmsim::format_sig(sp.decode_tps), "tok/s",
-             "band " + llmsim::format_sig(sp.decode_low) + "–" + llmsim::format_sig(sp.decode_high) + ", " + sp.decode_bound + "-bound");
+             llmsim::format_sig(sp.decode_low) + "–" + llmsim::format_sig(sp.decode_high) + " band", sp.decode_bound + "-bound");
+        if (ImGui::IsItemHovered() && !sp.explain.empty()) ImGui::SetTooltip("%s", sp.explain.c_str());
         ImGui::SameLine(col);
-        tile(app, "Prefill", llmsim::format_sig(sp.prefill_tps), "tok/s", sp.prefill_bound + "-bound");
+        tile(app, "Prefill", llmsim::format_sig(sp.prefill_tps), "tok/s",
+             llmsim::format_sig(sp.prefill_low) + "–" + llmsim::format_sig(sp.prefill_high) + " band", sp.prefill_bound + "-bound");
+        if (ImGui::IsItemHovered() && !sp.explain.empty()) ImGui::SetTooltip("%s", sp.explain.c_str());
         ImGui::SameLine(col * 2);
         tile(app, "TTFT", llmsim::format_sig(sp.ttft_s), "s", "for " + llmsim::format_tokens(app.scenario.prompt_tokens) + " tokens");
         ImGui::SameLine(col * 3);

@@ -33,5 +33,6 @@ int cmd_calibrate(int argc, char** argv);  // cmd_predict.cpp
 int cmd_cost(int argc, char** argv);       // cmd_cost.cpp
 int cmd_bench(int argc, char** argv);      // cmd_bench.cpp
 int cmd_recommend(int argc, char** argv);  // cmd_recommend.cpp
+int cmd_import(int argc, char** argv);     // cmd_import.cpp
 
 }  // namespace llmsim::cli

@@ -25,6 +25,7 @@ const Command kCommands[] = {
     {"calibrate", llmsim::cli::cmd_calibrate, "refit the speed model's parameters from measured rows"},
     {"cost", llmsim::cli::cmd_cost, "own vs rent vs serverless API monthly cost"},
     {"recommend", llmsim::cli::cmd_recommend, "cheapest hardware meeting speed/budget constraints, or the best model for a device"},
+    {"import", llmsim::cli::cmd_import, "read a config.json or a .gguf header and print the model it describes"},
     {"bench", llmsim::cli::cmd_bench, "time a full sweep of the engine (models x devices x quants x contexts)"},
 };
 
