@@ -214,49 +214,50 @@ struct FreeParam {
     double* value;
     bool ridge;      // pulled towards 1 (factors) by the ridge term
     bool linear;     // optimised as is (signed exponent) instead of in log space
+    double neutral;  // the value when no training row depends on it (1 for factors)
 };
 
 std::vector<FreeParam> free_params(SpeedParams& p, SpeedTest kind) {
     std::vector<FreeParam> v;
     if (kind == SpeedTest::Decode) {
-        v.push_back({"bw_share.gddr", &p.bw_share[(int)MemoryKind::Gddr], false, false});
-        v.push_back({"bw_share.hbm", &p.bw_share[(int)MemoryKind::Hbm], false, false});
-        v.push_back({"bw_share.unified", &p.bw_share[(int)MemoryKind::Unified], false, false});
-        v.push_back({"backend_bw.rocm", &p.backend_bw[(int)Backend::Rocm], true, false});
-        v.push_back({"backend_bw.metal", &p.backend_bw[(int)Backend::Metal], true, false});
-        v.push_back({"backend_bw.vulkan", &p.backend_bw[(int)Backend::Vulkan], true, false});
-        v.push_back({"weight_bw.kquant", &p.weight_bw[(int)WeightClass::KQuant], true, false});
-        v.push_back({"weight_bw.legacy", &p.weight_bw[(int)WeightClass::Legacy], true, false});
-        v.push_back({"weight_bw.q8", &p.weight_bw[(int)WeightClass::Q8], true, false});
-        v.push_back({"weight_bw.mxfp4", &p.weight_bw[(int)WeightClass::Mxfp4], true, false});
-        v.push_back({"weight_bw.kquant_low", &p.weight_bw[(int)WeightClass::KQuantLow], true, false});
-        v.push_back({"kv_factor", &p.kv_factor, false, false});
-        v.push_back({"no_fa_kv.cuda", &p.no_fa_kv[(int)Backend::Cuda], false, false});
-        v.push_back({"no_fa_kv.rocm", &p.no_fa_kv[(int)Backend::Rocm], false, false});
-        v.push_back({"no_fa_kv.metal", &p.no_fa_kv[(int)Backend::Metal], false, false});
-        v.push_back({"fixed_ms_per_layer", &p.fixed_ms_per_layer, false, false});
-        v.push_back({"gpu_hop_ms", &p.gpu_hop_ms, false, false});
-        v.push_back({"alu_flops_per_param", &p.alu_flops_per_param, false, false});
-        v.push_back({"alu_weight.kquant_low", &p.alu_weight[(int)WeightClass::KQuantLow], false, false});
-        v.push_back({"alu_unified", &p.alu_unified, false, false});
+        v.push_back({"bw_share.gddr", &p.bw_share[(int)MemoryKind::Gddr], false, false, 0.8});
+        v.push_back({"bw_share.hbm", &p.bw_share[(int)MemoryKind::Hbm], false, false, 0.8});
+        v.push_back({"bw_share.unified", &p.bw_share[(int)MemoryKind::Unified], false, false, 0.8});
+        v.push_back({"backend_bw.rocm", &p.backend_bw[(int)Backend::Rocm], true, false, 1.0});
+        v.push_back({"backend_bw.metal", &p.backend_bw[(int)Backend::Metal], true, false, 1.0});
+        v.push_back({"backend_bw.vulkan", &p.backend_bw[(int)Backend::Vulkan], true, false, 1.0});
+        v.push_back({"weight_bw.kquant", &p.weight_bw[(int)WeightClass::KQuant], true, false, 1.0});
+        v.push_back({"weight_bw.legacy", &p.weight_bw[(int)WeightClass::Legacy], true, false, 1.0});
+        v.push_back({"weight_bw.q8", &p.weight_bw[(int)WeightClass::Q8], true, false, 1.0});
+        v.push_back({"weight_bw.mxfp4", &p.weight_bw[(int)WeightClass::Mxfp4], true, false, 1.0});
+        v.push_back({"weight_bw.kquant_low", &p.weight_bw[(int)WeightClass::KQuantLow], true, false, 1.0});
+        v.push_back({"kv_factor", &p.kv_factor, false, false, 1.0});
+        v.push_back({"no_fa_kv.cuda", &p.no_fa_kv[(int)Backend::Cuda], false, false, 2.0});
+        v.push_back({"no_fa_kv.rocm", &p.no_fa_kv[(int)Backend::Rocm], false, false, 2.0});
+        v.push_back({"no_fa_kv.metal", &p.no_fa_kv[(int)Backend::Metal], false, false, 2.0});
+        v.push_back({"fixed_ms_per_layer", &p.fixed_ms_per_layer, false, false, 0.05});
+        v.push_back({"gpu_hop_ms", &p.gpu_hop_ms, false, false, 0.1});
+        v.push_back({"alu_flops_per_param", &p.alu_flops_per_param, false, false, 10.0});
+        v.push_back({"alu_weight.kquant_low", &p.alu_weight[(int)WeightClass::KQuantLow], false, false, 1.0});
+        v.push_back({"alu_unified", &p.alu_unified, false, false, 1.0});
     } else {
-        v.push_back({"compute_share", &p.compute_share, false, false});
-        v.push_back({"compute_kind.consumer", &p.compute_kind[(int)HardwareKind::Consumer], true, false});
-        v.push_back({"compute_kind.workstation", &p.compute_kind[(int)HardwareKind::Workstation], true, false});
-        v.push_back({"compute_kind.datacenter", &p.compute_kind[(int)HardwareKind::Datacenter], true, false});
-        v.push_back({"compute_kind.apple", &p.compute_kind[(int)HardwareKind::Apple], true, false});
-        v.push_back({"compute_kind.apu", &p.compute_kind[(int)HardwareKind::Apu], true, false});
-        v.push_back({"compute_backend.vulkan", &p.compute_backend[(int)Backend::Vulkan], true, false});
-        v.push_back({"compute_weight.kquant", &p.compute_weight[(int)WeightClass::KQuant], true, false});
-        v.push_back({"compute_weight.legacy", &p.compute_weight[(int)WeightClass::Legacy], true, false});
-        v.push_back({"compute_weight.q8", &p.compute_weight[(int)WeightClass::Q8], true, false});
-        v.push_back({"compute_weight.mxfp4", &p.compute_weight[(int)WeightClass::Mxfp4], true, false});
-        v.push_back({"compute_weight.kquant_low", &p.compute_weight[(int)WeightClass::KQuantLow], true, false});
-        v.push_back({"fa_attn_factor", &p.fa_attn_factor, false, false});
-        v.push_back({"no_fa_score_bytes", &p.no_fa_score_bytes, false, false});
-        v.push_back({"pipeline_hop_ms", &p.pipeline_hop_ms, false, false});
-        v.push_back({"ubatch_overhead_ms", &p.ubatch_overhead_ms, false, false});
-        v.push_back({"tflops_exponent", &p.tflops_exponent, false, true});
+        v.push_back({"compute_share", &p.compute_share, false, false, 0.5});
+        v.push_back({"compute_kind.consumer", &p.compute_kind[(int)HardwareKind::Consumer], true, false, 1.0});
+        v.push_back({"compute_kind.workstation", &p.compute_kind[(int)HardwareKind::Workstation], true, false, 1.0});
+        v.push_back({"compute_kind.datacenter", &p.compute_kind[(int)HardwareKind::Datacenter], true, false, 1.0});
+        v.push_back({"compute_kind.apple", &p.compute_kind[(int)HardwareKind::Apple], true, false, 1.0});
+        v.push_back({"compute_kind.apu", &p.compute_kind[(int)HardwareKind::Apu], true, false, 1.0});
+        v.push_back({"compute_backend.vulkan", &p.compute_backend[(int)Backend::Vulkan], true, false, 1.0});
+        v.push_back({"compute_weight.kquant", &p.compute_weight[(int)WeightClass::KQuant], true, false, 1.0});
+        v.push_back({"compute_weight.legacy", &p.compute_weight[(int)WeightClass::Legacy], true, false, 1.0});
+        v.push_back({"compute_weight.q8", &p.compute_weight[(int)WeightClass::Q8], true, false, 1.0});
+        v.push_back({"compute_weight.mxfp4", &p.compute_weight[(int)WeightClass::Mxfp4], true, false, 1.0});
+        v.push_back({"compute_weight.kquant_low", &p.compute_weight[(int)WeightClass::KQuantLow], true, false, 1.0});
+        v.push_back({"fa_attn_factor", &p.fa_attn_factor, false, false, 1.0});
+        v.push_back({"no_fa_score_bytes", &p.no_fa_score_bytes, false, false, 16.0});
+        v.push_back({"pipeline_hop_ms", &p.pipeline_hop_ms, false, false, 0.1});
+        v.push_back({"ubatch_overhead_ms", &p.ubatch_overhead_ms, false, false, 1.0});
+        v.push_back({"tflops_exponent", &p.tflops_exponent, false, true, 0.0});
     }
     return v;
 }
@@ -337,8 +338,9 @@ std::vector<double> group_weights(const std::vector<const CalibrationRow*>& rows
 void fit_kind(const std::vector<const CalibrationRow*>& rows, SpeedParams& p, SpeedTest kind, const FitOptions& opt) {
     if (rows.empty()) return;
     std::vector<FreeParam> all = free_params(p, kind);
-    // keep only parameters the rows can see: one no row depends on (a class, backend or weight type absent
-    // from the training rows — e.g. leaving out the only APU) keeps its start value instead of drifting
+    // fit only parameters the rows can see: one no row depends on (a class, backend or weight type absent from
+    // the training rows, e.g. when the only APU is left out) takes its neutral value — not the start value,
+    // which may come from a fit that saw the left-out device
     std::vector<double> base(rows.size());
     for (size_t i = 0; i < rows.size(); ++i) base[i] = predict_row(*rows[i], p);
     std::vector<FreeParam> fp;
@@ -348,7 +350,7 @@ void fit_kind(const std::vector<const CalibrationRow*>& rows, SpeedParams& p, Sp
         bool seen = false;
         for (size_t i = 0; i < rows.size() && !seen; ++i)
             seen = std::fabs(predict_row(*rows[i], p) - base[i]) > 1e-9 * std::fabs(base[i]);
-        *f.value = keep;
+        *f.value = seen ? keep : f.neutral;
         if (seen) fp.push_back(f);
     }
     std::vector<double> w = group_weights(rows);

@@ -21,6 +21,8 @@
 #include <set>
 #include <nlohmann/json.hpp>
 
+#include "json_diag.h"
+
 namespace llmsim {
 namespace {
 
@@ -236,10 +238,10 @@ constexpr int64_t kGiB = 1024 * kMiB;
 constexpr int64_t kMaxI64 = std::numeric_limits<int64_t>::max();
 
 // the top-level object with its "schema" tag and the named list of entries
-const json* open_document(const json& doc, const char* file, const char* schema, const char* list_key,
+const json* open_document(const json& doc, const std::string& text, const char* file, const char* schema, const char* list_key,
                           std::string& err) {
     if (doc.is_discarded()) {
-        err = std::string(file) + ": not valid JSON (check for a trailing comma, a comment or an unquoted key)";
+        err = std::string(file) + ": " + describe_json_error(text);
         return nullptr;
     }
     if (!doc.is_object()) {
@@ -411,7 +413,7 @@ bool parse_model(Entry& r, Model& m) {
 bool parse_models(const std::string& text, std::vector<Model>& out, std::string& err) {
     static const char* kFile = "models.json";
     const json doc = json::parse(text, nullptr, false);
-    const json* list = open_document(doc, kFile, "llmsim-models/1", "models", err);
+    const json* list = open_document(doc, text, kFile, "llmsim-models/1", "models", err);
     if (!list) return false;
     out.clear();
     out.reserve(list->size());
@@ -504,7 +506,7 @@ bool parse_device(Entry& r, Hardware& h) {
 bool parse_hardware(const std::string& text, std::vector<Hardware>& out, std::string& err) {
     static const char* kFile = "hardware.json";
     const json doc = json::parse(text, nullptr, false);
-    const json* list = open_document(doc, kFile, "llmsim-hardware/1", "devices", err);
+    const json* list = open_document(doc, text, kFile, "llmsim-hardware/1", "devices", err);
     if (!list) return false;
     out.clear();
     out.reserve(list->size());
@@ -547,7 +549,7 @@ bool parse_quants(const std::string& text, std::vector<GgmlType>& types, std::ve
                   std::string& err) {
     static const char* kFile = "quants.json";
     const json doc = json::parse(text, nullptr, false);
-    const json* tlist = open_document(doc, kFile, "llmsim-quants/1", "ggml_types", err);
+    const json* tlist = open_document(doc, text, kFile, "llmsim-quants/1", "ggml_types", err);
     if (!tlist) return false;
     auto fl = doc.find("file_types");
     if (fl == doc.end() || !fl->is_array()) {

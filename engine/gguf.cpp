@@ -18,6 +18,8 @@
 #include <map>
 #include <set>
 
+#include "json_diag.h"
+
 namespace llmsim {
 
 // [SECTION] ggml type sizes ------------------------------------------------------------------------------
@@ -437,6 +439,7 @@ bool parse(const GgufReadFn& read, GgufInfo& out, std::string& err, const GgufLi
         const std::string what = "tensor info " + std::to_string(i);
         // ggml: GGML_MAX_NAME = 64 including the terminating NUL
         if (!p.string(t.name, 63, 63, what + " name")) return false;
+        if (t.name.empty()) return p.fail("GGUF: " + what + " has an empty name; the file is corrupt");
         const std::string twhat = "tensor '" + t.name + "'";
         if (!names.insert(t.name).second) return p.fail("GGUF: " + twhat + " appears twice (names must be unique)");
         if (!src.le(t.n_dims)) return p.io_fail(twhat + " dimension count");
@@ -615,7 +618,14 @@ bool has_tensor(const GgufInfo& info, const std::string& name) {
 
 bool model_from_gguf(const GgufInfo& info, Model& out, std::string& err) {
     if (info.architecture.empty()) {
-        err = "GGUF: general.architecture is missing; llmsim cannot tell what model this is";
+        const GgufValue* a = info.find("general.architecture");
+        err = a ? std::string("GGUF: general.architecture must be a non-empty string such as \"llama\" (got ") +
+                      (a->type == GgufType::STRING ? "an empty string" : std::string("a ") + type_name(a->type)) + ")"
+                : "GGUF: general.architecture is missing; llmsim cannot tell what model this is";
+        return false;
+    }
+    if (info.architecture.size() > 64 || find_invalid_utf8(info.architecture) != std::string::npos) {
+        err = "GGUF: general.architecture is not an architecture name (longer than 64 bytes or not UTF-8 text)";
         return false;
     }
     const std::string a = info.architecture + ".";
@@ -623,7 +633,14 @@ bool model_from_gguf(const GgufInfo& info, Model& out, std::string& err) {
         auto x = info.get_uint(a + key);
         if (!x) {
             const GgufValue* raw = info.find(a + key);
-            err = "GGUF: " + a + key + (raw ? " must be a non-negative whole number" : " is missing") +
+            std::string got;
+            if (raw && (raw->type == GgufType::STRING || raw->type == GgufType::ARRAY)) got = std::string(" (got a ") + type_name(raw->type) + ")";
+            else if (raw) {
+                char buf[40];
+                std::snprintf(buf, sizeof buf, "%.17g", raw->num);
+                got = std::string(" (got ") + buf + ")";
+            }
+            err = "GGUF: " + a + key + (raw ? " must be a non-negative whole number" + got : " is missing") +
                   " (the " + info.architecture + " architecture needs it)";
             return false;
         }
@@ -642,11 +659,13 @@ bool model_from_gguf(const GgufInfo& info, Model& out, std::string& err) {
 
     Model m;
     m.arch = info.architecture;
-    m.name = info.name.empty() ? info.architecture : info.name;
-    if (const std::string* repo = info.get_string("general.source.huggingface.repository")) m.id = *repo;
+    // names go to the UI, the URL and JSON output: keep them valid UTF-8 and of a sane length
+    auto text = [](const std::string& s) { return sanitize_utf8(s.size() > 256 ? s.substr(0, 256) : s); };
+    m.name = text(info.name.empty() ? info.architecture : info.name);
+    if (const std::string* repo = info.get_string("general.source.huggingface.repository")) m.id = text(*repo);
     else m.id = m.name;
-    if (const std::string* lic = info.get_string("general.license")) m.license = *lic;
-    if (const std::string* b = info.get_string("general.basename")) m.family = *b;
+    if (const std::string* lic = info.get_string("general.license")) m.license = text(*lic);
+    if (const std::string* b = info.get_string("general.basename")) m.family = text(*b);
 
     int64_t n_layers = 0, hidden = 0, ctx = 0;
     if (!need("block_count", 1, 10000, n_layers) || !need("embedding_length", 1, 1 << 20, hidden) ||

@@ -17,6 +17,8 @@
 #include <optional>
 #include <nlohmann/json.hpp>
 
+#include "json_diag.h"
+
 namespace llmsim {
 namespace {
 
@@ -385,7 +387,7 @@ bool model_from_hf_config(const std::string& json_text, const std::string& id, M
     }
     const json root = json::parse(json_text, nullptr, false);
     if (root.is_discarded()) {
-        err = "config.json: not valid JSON (was the file cut short, or is it an HTML error page?)";
+        err = "config.json: " + describe_json_error(json_text);
         return false;
     }
     if (!root.is_object()) {
@@ -432,6 +434,21 @@ bool model_from_hf_config(const std::string& json_text, const std::string& id, M
         }
     }
     if (model_type.empty()) {
+        // files people pick by mistake from the same Hugging Face folder
+        auto has = [&](const char* k) { return root.find(k) != root.end(); };
+        if (has("added_tokens") || (has("model") && has("normalizer")) || has("pre_tokenizer"))
+            err = "config.json: this is a tokenizer.json, not a config.json; import the config.json next to it";
+        else if (has("tokenizer_class") || has("chat_template") || has("bos_token"))
+            err = "config.json: this is a tokenizer_config.json, not a config.json; import the config.json next to it";
+        else if (has("weight_map"))
+            err = "config.json: this is a model.safetensors.index.json, not a config.json; import the config.json "
+                  "next to it";
+        else if (has("bos_token_id") && has("eos_token_id") && !has("hidden_size") && !has("num_hidden_layers"))
+            err = "config.json: this looks like a generation_config.json, not a config.json; import the config.json "
+                  "next to it";
+        else if (has("__metadata__"))
+            err = "config.json: this is a safetensors header, not a config.json; import the model's config.json";
+        if (!err.empty()) return false;
         err = "config.json: model_type is missing (and no \"architectures\" entry names the model class); "
               "is this a Hugging Face config.json?";
         return false;

@@ -173,6 +173,10 @@ std::shared_ptr<const PreparedWeights> build_prepared_weights(const Catalog& cat
     // parameters and the bytes a decoded token reads (formerly simulate.cpp's active_weight_bytes): every tensor
     // once, except routed experts (only k of E are read) and the token-embedding table (one row per token)
     count_params(m, ts, p->params);
+    for (size_t i = 0; i < ws.tensors.size() && i < ws.bytes.size(); ++i) {
+        if (ws.tensors[i].name == "token_embd.weight") p->gguf_token_embd_bytes += ws.bytes[i];
+        if (ws.tensors[i].routed_expert) p->gguf_routed_expert_bytes += ws.bytes[i];
+    }
     uint64_t active = 0;
     if (!ws.gguf || ws.tensors.empty()) {
         const double bytes_per_param = ws.params > 0 ? (double)ws.tensor_data_bytes / (double)ws.params : 0;

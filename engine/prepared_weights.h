@@ -64,6 +64,8 @@ struct PreparedWeights {
 
     // what evaluate() reports
     ParamCounts params;                 // count_params()
+    uint64_t gguf_token_embd_bytes = 0;     // token_embd as the rules size it, before any override (0: flat format)
+    uint64_t gguf_routed_expert_bytes = 0;  // all routed-expert tensors, the same way
     uint64_t active_weight_bytes = 0;   // bytes a decoded token reads: all but token_embd, routed experts x
                                         // n_active / n_experts, a tied output reads the embedding once; override applied
 

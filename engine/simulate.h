@@ -52,6 +52,10 @@ struct Evaluation {
     uint64_t routed_expert_bytes = 0;   // all routed-expert tensors (MoE)
 };
 
+// the part of a breakdown that counts against the device's usable limit: every GPU device (unified memory:
+// the GPU side), or everything on a CPU-only device — what "Total / Limit" shows
+uint64_t limit_side_bytes(const MemoryBreakdown& mb);
+
 // memory and speed for one configuration; false + err on bad input (the memory model's messages)
 bool evaluate(const Catalog& cat, const Model& model, const SimRequest& req, Evaluation& out, std::string& err);
 

@@ -49,12 +49,12 @@ std::string leaderboard_text(const AppState& app, bool csv) {
         std::string ttft = decode_of(r) > 0 ? llmsim::format_sig(r.eval.speed.ttft_s) : "";
         std::string ctx = mb.max_context > 0 ? llmsim::format_tokens(mb.max_context) : "";
         if (csv)
-            out += "\"" + r.hardware->name + "\"," + llmsim::to_string(mb.status) + "," + llmsim::format_fixed(mb.total_bytes / 1073741824.0, 2) + "," +
+            out += "\"" + r.hardware->name + "\"," + llmsim::to_string(mb.status) + "," + llmsim::format_fixed(llmsim::limit_side_bytes(mb) / 1073741824.0, 2) + "," +
                    llmsim::format_fixed(mb.usable_bytes / 1073741824.0, 2) + "," + dec + "," +
                    (dec.empty() ? "" : llmsim::format_sig(r.eval.speed.decode_low)) + "," + (dec.empty() ? "" : llmsim::format_sig(r.eval.speed.decode_high)) + "," +
                    ttft + "," + std::to_string(mb.max_context) + "\n";
         else
-            out += "| " + r.hardware->name + " | " + llmsim::to_string(mb.status) + " | " + llmsim::format_fixed(mb.total_bytes / 1073741824.0, 1) + " / " +
+            out += "| " + r.hardware->name + " | " + llmsim::to_string(mb.status) + " | " + llmsim::format_fixed(llmsim::limit_side_bytes(mb) / 1073741824.0, 1) + " / " +
                    llmsim::format_fixed(mb.usable_bytes / 1073741824.0, 1) + " GiB | " + (dec.empty() ? "—" : dec + " tok/s") + " | " +
                    (ttft.empty() ? "—" : ttft + " s") + " | " + (ctx.empty() ? "—" : ctx) + " |\n";
     }
@@ -110,7 +110,7 @@ void draw_leaderboard(AppState& app) {
                 auto key = [&](const DeviceRow& r) -> double {
                     switch (sp.ColumnIndex) {
                     case 1: return status_rank(r.eval.memory.status);
-                    case 2: return (double)r.eval.memory.total_bytes / std::max<double>(1, (double)r.eval.memory.usable_bytes);
+                    case 2: return (double)llmsim::limit_side_bytes(r.eval.memory) / std::max<double>(1, (double)r.eval.memory.usable_bytes);
                     case 3: return decode_of(r);
                     case 4: return decode_of(r) > 0 ? r.eval.speed.ttft_s : 1e30;
                     case 5: return (double)r.eval.memory.max_context;
@@ -146,7 +146,7 @@ void draw_leaderboard(AppState& app) {
             if (!r.error.empty()) { ImGui::TextDisabled("—"); if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", r.error.c_str()); continue; }
             status_badge(mb.status);
             ImGui::TableNextColumn();
-            text_right((llmsim::format_fixed(mb.total_bytes / 1073741824.0, 1) + " / " + llmsim::format_fixed(mb.usable_bytes / 1073741824.0, 1) + " GiB").c_str());
+            text_right((llmsim::format_fixed(llmsim::limit_side_bytes(mb) / 1073741824.0, 1) + " / " + llmsim::format_fixed(mb.usable_bytes / 1073741824.0, 1) + " GiB").c_str());
             ImGui::TableNextColumn();
             if (decode_of(r) > 0)
                 text_right((llmsim::format_sig(r.eval.speed.decode_tps) + " (" + llmsim::format_sig(r.eval.speed.decode_low) + "–" +

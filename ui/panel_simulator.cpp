@@ -175,17 +175,20 @@ void draw_speed(AppState& app) {
     const Derived& d = app.derived;
     const llmsim::SpeedView& sp = d.eval.speed;
     const float col = ImGui::GetFontSize() * 11;
+    const int per_row = std::max(1, (int)(ImGui::GetContentRegionAvail().x / col));   // tiles wrap at phone width
+    int tile_index = 0;
+    auto next_tile = [&] { ++tile_index; if (tile_index % per_row != 0) ImGui::SameLine(col * (tile_index % per_row)); };
     if (sp.ok) {
         tile(app, "Decode", llmsim::format_sig(sp.decode_tps), "tok/s",
              llmsim::format_sig(sp.decode_low) + "–" + llmsim::format_sig(sp.decode_high) + " band", sp.decode_bound + "-bound");
         if (ImGui::IsItemHovered() && !sp.explain.empty()) ImGui::SetTooltip("%s", sp.explain.c_str());
-        ImGui::SameLine(col);
+        next_tile();
         tile(app, "Prefill", llmsim::format_sig(sp.prefill_tps), "tok/s",
              llmsim::format_sig(sp.prefill_low) + "–" + llmsim::format_sig(sp.prefill_high) + " band", sp.prefill_bound + "-bound");
         if (ImGui::IsItemHovered() && !sp.explain.empty()) ImGui::SetTooltip("%s", sp.explain.c_str());
-        ImGui::SameLine(col * 2);
+        next_tile();
         tile(app, "TTFT", llmsim::format_sig(sp.ttft_s), "s", "for " + llmsim::format_tokens(app.scenario.prompt_tokens) + " tokens");
-        ImGui::SameLine(col * 3);
+        next_tile();
         tile(app, "Reply", llmsim::format_sig(sp.reply_s), "s", "prompt + " + std::to_string(app.scenario.gen_tokens) + " tokens");
         if (app.scenario.parallel > 1)
             ImGui::Text("%d parallel sequences: %s tok/s each, %s tok/s in total", app.scenario.parallel,

@@ -14,7 +14,7 @@ void draw_verdict(AppState& app) {
     ImGui::TextColored(status_color(mb.status), "%s", llmsim::to_string(mb.status));
     ImGui::PopFont();
     ImGui::SameLine();
-    std::string total = llmsim::format_gib((double)mb.total_bytes), usable = llmsim::format_gib((double)mb.usable_bytes);
+    std::string total = llmsim::format_gib((double)llmsim::limit_side_bytes(mb)), usable = llmsim::format_gib((double)mb.usable_bytes);
     switch (mb.status) {
     case llmsim::FitStatus::Comfortable:
     case llmsim::FitStatus::Tight:

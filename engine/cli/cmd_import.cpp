@@ -41,10 +41,24 @@ bool ends_with_ci(const std::string& s, const char* suffix) {
     return true;
 }
 
-std::string billions(uint64_t n) { return format_sig((double)n / 1e9, 3) + " B"; }
+// 7.62 B / 123 M / 5856: parameter counts at every scale (the corpus holds models of a few thousand)
+std::string count_text(uint64_t n) {
+    if (n >= 1000000000ull) return format_sig((double)n / 1e9, 3) + " B";
+    if (n >= 1000000ull) return format_sig((double)n / 1e6, 3) + " M";
+    return std::to_string(n);
+}
 
-void print_model(const Model& m) {
-    printf("model:      %s%s\n", m.name.c_str(), m.id != m.name && !m.id.empty() ? (" (" + m.id + ")").c_str() : "");
+std::string bytes_text(uint64_t b) {
+    if (b >= (1ull << 30)) return format_gib((double)b);
+    if (b >= (1ull << 20)) return format_sig((double)b / (1 << 20), 3) + " MiB";
+    return format_sig((double)b / 1024, 3) + " KiB";
+}
+
+void print_model(const Model& m, const std::string& path) {
+    if (m.name.empty())
+        printf("model:      (unnamed; --id HF_ID names it) from %s\n", path.c_str());
+    else
+        printf("model:      %s%s\n", m.name.c_str(), m.id != m.name && !m.id.empty() ? (" (" + m.id + ")").c_str() : "");
     printf("arch:       %s\n", m.arch.c_str());
     printf("layers:     %d\n", m.n_layers);
     printf("hidden:     %lld\n", (long long)m.hidden_size);
@@ -84,8 +98,8 @@ void print_model(const Model& m) {
 bool print_params(const Model& m, std::string& err) {
     ParamCounts pc;
     if (!count_params(m, pc, err)) return false;
-    printf("params:     %s total, %s active per token (%llu / %llu)\n", billions(pc.total).c_str(),
-           billions(pc.active).c_str(), (unsigned long long)pc.total, (unsigned long long)pc.active);
+    printf("params:     %s total, %s active per token (%llu / %llu)\n", count_text(pc.total).c_str(),
+           count_text(pc.active).c_str(), (unsigned long long)pc.total, (unsigned long long)pc.active);
     return true;
 }
 
@@ -113,10 +127,10 @@ int import_gguf(const std::string& path, FILE* f, uint64_t file_size, const std:
     printf("file:       %s (GGUF v%u, %llu tensors, %llu metadata keys, header %llu bytes; read %llu bytes)\n",
            path.c_str(), info.version, (unsigned long long)info.n_tensors, (unsigned long long)info.n_kv,
            (unsigned long long)info.data_offset, (unsigned long long)bytes_read);
-    print_model(m);
+    print_model(m, path);
     if (!print_params(m, err)) return fail("import: " + path + ": " + err);
-    printf("weights:    %s (%llu bytes, %s parameters in the file)", format_gib((double)info.tensor_data_bytes).c_str(),
-           (unsigned long long)info.tensor_data_bytes, billions(info.n_elements).c_str());
+    printf("weights:    %s (%llu bytes, %s parameters in the file)", bytes_text(info.tensor_data_bytes).c_str(),
+           (unsigned long long)info.tensor_data_bytes, count_text(info.n_elements).c_str());
     for (size_t i = 0; i < info.by_type.size() && i < 4; ++i)
         printf("%s%s x%llu", i ? ", " : "; ", info.by_type[i].type_name, (unsigned long long)info.by_type[i].n_tensors);
     printf("\n");
@@ -142,7 +156,7 @@ int import_config(const std::string& path, FILE* f, uint64_t file_size, const st
     std::vector<std::string> warnings;
     if (!model_from_hf_config(text, id, m, err, &warnings)) return fail("import: " + path + ": " + err);
     printf("file:       %s (config.json, %zu bytes)\n", path.c_str(), text.size());
-    print_model(m);
+    print_model(m, path);
     if (!print_params(m, err)) return fail("import: " + path + ": " + err);
     for (const std::string& w : warnings) printf("warning:    %s\n", w.c_str());
     return 0;

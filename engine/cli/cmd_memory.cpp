@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include "api.h"
+#include "simulate.h"
 
 #include "commands.h"
 #include "format.h"
@@ -327,22 +328,25 @@ int cmd_fit(int argc, char** argv) {
     if (a.has("help")) {
         printf("usage: llmsim-cli fit --model ID [--config config.json] --quant Q --ctx N [--kv-type T] [--parallel N]\n"
                "         [--format md|csv|json]\n"
-               "One row per catalog device: fit status, total / usable limit, max safe context, GPU layers.\n");
+               "One row per catalog device: fit status, total / usable limit, decode tok/s (measured-error band) at a\n"
+               "4k-token depth, TTFT for a 4k prompt, max safe context, GPU layers.\n");
         return 0;
     }
     Common c;
     if (int rc = parse_common(a, "fit", {"model", "config", "quant", "ctx", "kv-type", "kv-type-k", "kv-type-v",
                                          "parallel", "ubatch", "flash-attn", "format", "json"}, c))
         return rc;
-    struct Row { const Hardware* hw; MemoryBreakdown mb; };
+    struct Row { const Hardware* hw; MemoryBreakdown mb; SpeedView speed; };
     std::vector<Row> rows;
     for (const Hardware& h : c.cat.hardware) {
-        MemoryRequest r = c.req;
-        r.hardware = &h;
-        Row row{&h, {}};
+        SimRequest r;
+        r.memory = c.req;
+        r.memory.hardware = &h;
+        r.prompt_tokens = 4096;
+        Evaluation ev;
         std::string err;
-        if (!estimate_memory(c.cat, c.model, r, row.mb, err)) return fail("fit: " + h.id + ": " + err);
-        rows.push_back(row);
+        if (!evaluate(c.cat, c.model, r, ev, err)) return fail("fit: " + h.id + ": " + err);
+        rows.push_back(Row{&h, ev.memory, ev.speed});
     }
     auto rank = [](FitStatus s) {
         switch (s) {
@@ -365,7 +369,11 @@ int cmd_fit(int argc, char** argv) {
             arr.push_back({{"hardware", r.hw->id}, {"name", r.hw->name}, {"status", to_string(r.mb.status)},
                            {"total_bytes", r.mb.total_bytes}, {"gpu_total_bytes", gpu_total},
                            {"usable_bytes", r.mb.usable_bytes}, {"max_context", r.mb.max_context},
-                           {"gpu_layers", r.mb.gpu_layers}, {"fit_gpu_layers", r.mb.fit_gpu_layers}});
+                           {"gpu_layers", r.mb.gpu_layers}, {"fit_gpu_layers", r.mb.fit_gpu_layers},
+                           {"decode_tokens_per_s", r.speed.ok ? json(r.speed.decode_tps) : json(nullptr)},
+                           {"decode_low", r.speed.ok ? json(r.speed.decode_low) : json(nullptr)},
+                           {"decode_high", r.speed.ok ? json(r.speed.decode_high) : json(nullptr)},
+                           {"ttft_4k_s", r.speed.ok ? json(r.speed.ttft_s) : json(nullptr)}});
         }
         printf("%s\n", json{{"model", c.model.id}, {"quant", c.req.file_type}, {"n_ctx", c.req.n_ctx}, {"rows", arr}}
                            .dump(1).c_str());
@@ -379,9 +387,12 @@ int cmd_fit(int argc, char** argv) {
         out.push_back({r.hw->name, status_text(r.mb),
                        format_fixed((double)used / (double)kGiB, 1) + " / " +
                            format_fixed((double)r.mb.usable_bytes / (double)kGiB, 1) + " GiB",
+                       r.speed.ok ? format_sig(r.speed.decode_tps) + " tok/s (" + format_sig(r.speed.decode_low) + "–" +
+                                        format_sig(r.speed.decode_high) + ")" : (r.mb.status == FitStatus::Oom ? "OOM" : "—"),
+                       r.speed.ok ? format_sig(r.speed.ttft_s) + " s" : "—",
                        r.mb.max_context > 0 ? format_tokens(r.mb.max_context) : "OOM"});
     }
-    print_table(c.format, {"Hardware", "Status", "Total / Limit", "Max Safe Ctx"}, out);
+    print_table(c.format, {"Hardware", "Status", "Total / Limit", "Decode", "TTFT (4k)", "Max Safe Ctx"}, out);
     return 0;
 }
 

@@ -423,12 +423,19 @@ TEST_CASE("memory fast path: prepared weights hold evaluate()'s params and activ
                 REQUIRE(count_params(m, pc, err));
                 REQUIRE(compute_weight_size(m, q, w, err, &cat));
                 uint64_t active = active_weight_bytes_reference(m, w, pc);
+                uint64_t embedding = 0, routed = 0;
+                for (size_t i = 0; i < w.tensors.size() && i < w.bytes.size(); ++i) {
+                    if (w.tensors[i].name == "token_embd.weight") embedding += w.bytes[i];
+                    if (w.tensors[i].routed_expert) routed += w.bytes[i];
+                }
                 if (override_bytes > 0 && w.tensor_data_bytes > 0)
                     active = (uint64_t)std::llround((double)active * (double)override_bytes / (double)w.file_bytes_estimate);
                 const bool same = ev.params.total == pc.total && ev.params.active == pc.active &&
                                   ev.params.embedding == pc.embedding && ev.params.output == pc.output &&
                                   ev.params.routed_expert == pc.routed_expert &&
-                                  ev.params.per_layer_max == pc.per_layer_max && ev.active_weight_bytes == active;
+                                  ev.params.per_layer_max == pc.per_layer_max && ev.active_weight_bytes == active &&
+                                  ev.weight_bytes == w.tensor_data_bytes && ev.embedding_bytes == embedding &&
+                                  ev.routed_expert_bytes == routed;
                 if (!same && ++mismatches <= 10)
                     FAIL_CHECK(m.id << " " << q << " override " << override_bytes << ": active " << ev.active_weight_bytes
                                     << " vs " << active << ", params " << ev.params.total << " vs " << pc.total);

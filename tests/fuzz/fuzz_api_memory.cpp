@@ -1,0 +1,39 @@
+// libFuzzer target: the JSON memory API (engine/api.h, window.llmsim.memory and `llmsim-cli memory --json`),
+// standing in for the predict-line parser: one JSON request in, one JSON answer out. The answer must be a JSON
+// object with either "error" or finite numbers (no NaN/inf reaches a table).
+#include <cmath>
+#include <cstdint>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "api.h"
+#include "catalog.h"
+
+namespace {
+const llmsim::Catalog& catalog() {
+    static llmsim::Catalog cat = [] {
+        llmsim::Catalog c;
+        std::string err;
+        if (!llmsim::load_embedded_catalog(c, err)) __builtin_trap();
+        return c;
+    }();
+    return cat;
+}
+
+void check_finite(const nlohmann::json& j) {
+    if (j.is_number_float() && !std::isfinite(j.get<double>())) __builtin_trap();
+    if (j.is_structured())
+        for (const auto& e : j) check_finite(e);
+}
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+    if (size > 1 << 16) return 0;
+    const std::string req(reinterpret_cast<const char*>(data), size);
+    const std::string out = llmsim::api_memory(catalog(), req);
+    const nlohmann::json j = nlohmann::json::parse(out, nullptr, false);
+    if (j.is_discarded() || !j.is_object()) __builtin_trap();
+    if (!j.contains("error")) check_finite(j);
+    return 0;
+}
