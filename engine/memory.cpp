@@ -298,7 +298,7 @@ uint64_t usable_gpu_bytes_raised(const Hardware& hw, const MemoryRequest& r) {
 
 namespace {
 
-// a few values inline, more on the heap (rigs beyond 16 GPUs)
+// a few values inline (not initialised), more on the heap (rigs beyond 8 GPUs)
 template <class T, size_t N>
 struct SmallBuf {
     T local[N];
@@ -323,7 +323,7 @@ struct Placer {
     int G = 0;                      // GPUs
     int L = 0;                      // repeating layers
     int n_moe_host = 0;             // leading layers whose routed experts stay in host RAM (--n-cpu-moe / --cpu-moe)
-    SmallBuf<double, 17> cum;       // cumulative tensor-split proportions (G entries)
+    SmallBuf<double, 9> cum;       // cumulative tensor-split proportions (G entries)
     uint64_t k_cell = 0, v_cell = 0;  // bytes per cell of one attention layer
     uint64_t state_layer = 0;       // recurrent state of one recurrent layer, all sequences
     uint64_t host_overhead = 0;
@@ -339,7 +339,7 @@ struct Layout {
     int i_gpu_start = 0;
     int act = 0;
     int out_dev = 0;
-    SmallBuf<int, 18> start;        // G + 1 entries
+    SmallBuf<int, 10> start;        // G + 1 entries
     uint64_t max_host_tensor = 0;   // largest layer tensor in host RAM (op offload copies it to GPU0)
 };
 
@@ -350,9 +350,11 @@ struct CtxPlan {
     uint64_t out_phase = 0, attn_phase = 0, ffn_phase = 0, none_phase = 0;
 };
 
+// plain data without initialisers: place_devices() writes every field, and the per-call buffer of them must
+// not be zero-filled on each estimate (that memset was the largest single cost of the fast path)
 struct DevTotals {
-    uint64_t weights = 0, kv = 0, compute = 0, overhead = 0, total = 0;
-    int n_layers = 0;
+    uint64_t weights, kv, compute, overhead, total;
+    int n_layers;
 };
 
 bool init_placer(Placer& P, std::string& err) {
@@ -374,7 +376,7 @@ bool init_placer(Placer& P, std::string& err) {
     if (!check_kv_request(P.m, r, P.w.kv_k_row, P.w.kv_v_row, err)) return false;
     // tensor split: the same double arithmetic as llama.cpp's cumulative proportions (memory_reference.cpp)
     const size_t n_split = r.tensor_split.empty() ? (size_t)std::max(P.G, 1) : r.tensor_split.size();
-    SmallBuf<double, 17> split;
+    SmallBuf<double, 9> split;
     split.resize(n_split);
     double sum = 0;
     for (size_t i = 0; i < n_split; ++i) {
@@ -519,43 +521,55 @@ uint64_t kv_of_range(const Placer& P, const CtxPlan& c, int a, int b) {
     return nf * (c.k_full + c.v_full) + ns * (c.k_swa + c.v_swa) + nr * P.state_layer;
 }
 
+// weights, KV, compute and overhead of GPU g
+void place_gpu(const Placer& P, const Layout& lo, const CtxPlan& c, int g, DevTotals& d) {
+    const PreparedWeights& w = P.w;
+    const int a = lo.start[(size_t)g], b = lo.start[(size_t)g + 1];
+    d.weights = w.layer_bytes(a, b) - w.expert_bytes(a, std::clamp(P.n_moe_host, a, b));
+    // tied embeddings: llama.cpp creates output as a duplicate of token_embd on the output device
+    if (lo.out_dev == g) d.weights += w.output_bytes + w.output_other_bytes + (w.tied_output ? w.token_embd_bytes : 0);
+    d.kv = kv_of_range(P, c, a, b);
+    d.n_layers = b - a;
+    const bool has_layers = d.n_layers > 0, has_out = lo.out_dev == g;
+    d.compute = has_layers || has_out ? compute_total(c, has_layers, has_out) : 0;
+    // partial offload: with a batch >= 32 llama.cpp copies CPU-resident weights to the GPU for the matmul
+    // (op offload), so GPU0's buffer must hold the largest such tensor (estimate)
+    if (g == 0 && lo.max_host_tensor > 0 && c.cells.ubatch >= 32) d.compute += lo.max_host_tensor;
+    d.overhead = P.gpu_overhead;
+    d.total = d.weights + d.kv + d.compute + d.overhead;
+}
+
 // weights, KV, compute and overhead of every device (0..G-1 GPUs, G host); returns the sum of the totals
 uint64_t place_devices(const Placer& P, const Layout& lo, const CtxPlan& c, DevTotals* dev) {
     const PreparedWeights& w = P.w;
     const int G = P.G;
-    const uint64_t out_bytes = w.output_bytes + w.output_other_bytes;
     uint64_t sum = 0;
     for (int g = 0; g < G; ++g) {
-        DevTotals& d = dev[g];
-        const int a = lo.start[(size_t)g], b = lo.start[(size_t)g + 1];
-        d.weights = w.layer_bytes(a, b) - w.expert_bytes(a, std::clamp(P.n_moe_host, a, b));
-        // tied embeddings: llama.cpp creates output as a duplicate of token_embd on the output device
-        if (lo.out_dev == g) d.weights += out_bytes + (w.tied_output ? w.token_embd_bytes : 0);
-        d.kv = kv_of_range(P, c, a, b);
-        d.n_layers = b - a;
-        const bool has_layers = d.n_layers > 0, has_out = lo.out_dev == g;
-        d.compute = has_layers || has_out ? compute_total(c, has_layers, has_out) : 0;
-        d.overhead = P.gpu_overhead;
+        place_gpu(P, lo, c, g, dev[g]);
+        sum += dev[g].total;
     }
     // host: token_embd, the layers below i_gpu_start, routed experts moved by --n-cpu-moe, maybe the output
     DevTotals& h = dev[G];
     const int hb = lo.i_gpu_start;
     h.weights = w.token_embd_bytes + w.layer_bytes(0, hb) + w.expert_bytes(hb, std::max(hb, P.n_moe_host)) +
-                (lo.out_dev == G ? out_bytes : 0);
+                (lo.out_dev == G ? w.output_bytes + w.output_other_bytes : 0);
     h.kv = kv_of_range(P, c, 0, hb);
     h.n_layers = hb;
     const bool host_layers = hb > 0, host_out = lo.out_dev == G;
     h.compute = G > 0 && !host_layers && !host_out ? c.none_phase : compute_total(c, host_layers, host_out);
     h.overhead = P.host_overhead;
-    // partial offload: with a batch >= 32 llama.cpp copies CPU-resident weights to the GPU for the matmul
-    // (op offload), so GPU0's buffer must hold the largest such tensor (estimate)
-    if (G > 0 && lo.max_host_tensor > 0 && c.cells.ubatch >= 32) dev[0].compute += lo.max_host_tensor;
-    for (int d = 0; d <= G; ++d) {
-        DevTotals& x = dev[d];
-        x.total = x.weights + x.kv + x.compute + x.overhead;
-        sum += x.total;
+    h.total = h.weights + h.kv + h.compute + h.overhead;
+    return sum + h.total;
+}
+
+// the fit search's question: does every GPU's part stay within its usable limit?
+bool gpus_fit(const Placer& P, const Layout& lo, const CtxPlan& c) {
+    DevTotals d;
+    for (int g = 0; g < P.G; ++g) {
+        place_gpu(P, lo, c, g, d);
+        if (d.total > P.lim) return false;
     }
-    return sum;
+    return true;
 }
 
 struct Judged {
@@ -672,17 +686,36 @@ void write_breakdown(const Placer& P, const Layout& lo, const CtxPlan& c, const 
     }
 }
 
+// a default breakdown, keeping the vectors' capacity (no zero-filled temporary, no reallocation when reused)
+void reset_breakdown(MemoryBreakdown& b) {
+    b.devices.clear();
+    b.weights_bytes = b.kv_cache_bytes = b.compute_bytes = b.overhead_bytes = b.total_bytes = 0;
+    b.usable_bytes = b.usable_raised_bytes = 0;
+    b.status = FitStatus::Unknown;
+    b.max_context = -1;
+    b.max_context_extended = false;
+    b.gpu_layers = 0;
+    b.fit_gpu_layers = -1;
+    b.n_layers = 0;
+    b.kv_k_bytes = b.kv_v_bytes = b.recurrent_state_bytes = 0;
+    b.kv_cells_full = b.kv_cells_swa = 0;
+    b.file_bytes = 0;
+    b.bits_per_weight = 0;
+    b.params = 0;
+    b.notes.clear();
+}
+
 }  // namespace
 
 // [SECTION] Fit search -----------------------------------------------------------------------------------
 
 bool estimate_memory(const PreparedWeights& w, const Model& m, const MemoryRequest& req, MemoryBreakdown& out,
                      std::string& err) {
-    out = MemoryBreakdown{};
+    reset_breakdown(out);
     Placer P(w, m, req);
     if (!init_placer(P, err)) return false;
     const int L = P.L, G = P.G;
-    SmallBuf<DevTotals, 17> dev;
+    SmallBuf<DevTotals, 9> dev;
     dev.resize((size_t)G + 1);
 
     const int want_ngl = req.n_gpu_layers < 0 ? L + 1 : req.n_gpu_layers;
@@ -704,10 +737,7 @@ bool estimate_memory(const PreparedWeights& w, const Model& m, const MemoryReque
         while (lo_ngl <= hi_ngl) {
             const int mid = (lo_ngl + hi_ngl) / 2;
             make_layout(P, mid, probe);
-            place_devices(P, probe, plan, dev.p);
-            bool gpu_ok = true;
-            for (int g = 0; g < G; ++g) gpu_ok &= dev[(size_t)g].total <= P.lim;
-            if (gpu_ok) { best = mid; lo_ngl = mid + 1; } else hi_ngl = mid - 1;
+            if (gpus_fit(P, probe, plan)) { best = mid; lo_ngl = mid + 1; } else hi_ngl = mid - 1;
         }
         out.fit_gpu_layers = best;
         if (req.n_gpu_layers < 0 && best >= 1 && P.ram > 0 && !req.hardware->unified_memory()) {
@@ -716,7 +746,7 @@ bool estimate_memory(const PreparedWeights& w, const Model& m, const MemoryReque
             const uint64_t total = place_devices(P, probe, plan, dev.p);
             if (judge_devices(P, dev.p, total).status == FitStatus::PartialOffload) {
                 std::vector<std::string> notes = std::move(out.notes);
-                out = MemoryBreakdown{};
+                reset_breakdown(out);
                 write_breakdown(P, probe, plan, dev.p, total, out);
                 out.fit_gpu_layers = best;
                 out.notes = std::move(notes);
@@ -748,9 +778,8 @@ bool estimate_memory(const PreparedWeights& w, const Model& m, const MemoryReque
 
 bool estimate_memory(const Catalog& cat, const Model& m, const MemoryRequest& req, MemoryBreakdown& out,
                      std::string& err) {
-    out = MemoryBreakdown{};
     const std::shared_ptr<const PreparedWeights> w = prepare_weights(cat, m, req.file_type, err, req.file_bytes_override);
-    if (!w) return false;
+    if (!w) { reset_breakdown(out); return false; }
     return estimate_memory(*w, m, req, out, err);
 }
 

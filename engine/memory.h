@@ -116,7 +116,7 @@ struct DeviceMemory {
     int n_layers = 0;                   // repeating layers placed here
 };
 
-struct MemoryBreakdown {
+struct MemoryBreakdown {               // a new field also needs a line in memory.cpp reset_breakdown()
     std::vector<DeviceMemory> devices;  // GPUs first, then "host"
     uint64_t weights_bytes = 0;         // sums over devices (a tied output duplicated onto a GPU counts twice)
     uint64_t kv_cache_bytes = 0;

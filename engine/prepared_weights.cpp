@@ -14,93 +14,134 @@
 namespace llmsim {
 
 // [SECTION] Model hash -----------------------------------------------------------------------------------
+// The cache is looked up on every estimate, so the key must be cheap: the numeric fields are packed into a small
+// array (no allocation) and hashed with four independent multiply-rotate lanes; a hit is then confirmed by
+// comparing the packed fields and the strings/lists byte for byte, so a hash collision can never serve the
+// weights of another model.
 
 namespace {
 
-// 64-bit mixing (splitmix64 finaliser over a running state): cheap, and every input bit reaches every output bit
-struct Hasher {
-    uint64_t h = 0x9E3779B97F4A7C15ull;
+constexpr size_t kMaxKeyWords = 48;
+
+// every Model field the weights, KV cache and memory arithmetic read, except strings and lists
+struct ModelKey {
+    int64_t w[kMaxKeyWords];
+    size_t n = 0;
+    void add(int64_t v) { w[n++] = v; }
+};
+
+void make_model_key(const Model& m, ModelKey& k) {
+    k.n = 0;
+    k.add(m.n_layers);
+    k.add(m.hidden_size);
+    k.add(m.intermediate_size);
+    k.add(m.n_heads);
+    k.add(m.n_kv_heads);
+    k.add(m.head_dim);
+    k.add(m.head_dim_v);
+    k.add(m.vocab_size);
+    k.add((int64_t)m.tie_embeddings | (int64_t)m.qkv_bias << 1 | (int64_t)m.qk_norm << 2 | (int64_t)m.gated_ffn << 3 |
+          (int64_t)m.moe.has_value() << 4 | (int64_t)m.mla.has_value() << 5 | (int64_t)m.swa.has_value() << 6 |
+          (int64_t)m.hybrid.has_value() << 7);
+    k.add(m.native_context);
+    k.add(m.extended_context);
+    k.add((int64_t)m.id.size());
+    k.add((int64_t)m.arch.size());
+    k.add((int64_t)m.rope_scaling.size());
+    if (m.moe) {
+        const MoeConfig& e = *m.moe;
+        k.add(e.n_experts);
+        k.add(e.n_experts_active);
+        k.add(e.n_shared_experts);
+        k.add(e.expert_ffn);
+        k.add(e.shared_ffn);
+        k.add(e.first_dense_layers);
+        k.add(e.layer_step);
+        k.add(e.router_bias);
+    }
+    if (m.mla) {
+        const MlaConfig& a = *m.mla;
+        k.add(a.q_lora_rank);
+        k.add(a.kv_lora_rank);
+        k.add(a.qk_rope_head_dim);
+        k.add(a.qk_nope_head_dim);
+        k.add(a.v_head_dim);
+    }
+    if (m.swa) {
+        k.add(m.swa->window);
+        k.add(m.swa->pattern);
+        k.add((int64_t)m.swa->sliding_layers.size());
+    }
+    if (m.hybrid) {
+        k.add((int64_t)m.hybrid->recurrent_type.size());
+        k.add((int64_t)m.hybrid->attention_layers.size());
+        k.add(m.hybrid->ssm_state_bytes_per_layer);
+        k.add(m.hybrid->recurrent_layer_params);
+    }
+}
+
+// four multiply-rotate lanes (independent, so ~1 cycle per word) and a splitmix64 finaliser
+struct LaneHasher {
+    uint64_t l[4] = {0x9E3779B97F4A7C15ull, 0xC2B2AE3D27D4EB4Full, 0x165667B19E3779F9ull, 0x27D4EB2F165667C5ull};
+    size_t i = 0;
+    static uint64_t rotl(uint64_t x, int r) { return (x << r) | (x >> (64 - r)); }
     void add(uint64_t v) {
-        uint64_t z = h ^ (v + 0x9E3779B97F4A7C15ull + (h << 6) + (h >> 2));
-        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-        z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-        h = z ^ (z >> 31);
+        uint64_t& h = l[i++ & 3];
+        h = rotl((h ^ v) * 0x9FB21C651E98DF25ull, 29);
     }
-    void add_i(int64_t v) { add((uint64_t)v); }
-    void add_d(double v) {
-        uint64_t u;
-        std::memcpy(&u, &v, sizeof u);
-        add(u);
-    }
-    void add(const std::string& s) {
-        add((uint64_t)s.size());
-        size_t i = 0;
-        for (; i + 8 <= s.size(); i += 8) {
-            uint64_t w;
-            std::memcpy(&w, s.data() + i, 8);
-            add(w);
+    void add_bytes(const std::string& s) {
+        size_t j = 0;
+        for (; j + 8 <= s.size(); j += 8) {
+            uint64_t x;
+            std::memcpy(&x, s.data() + j, 8);
+            add(x);
         }
         uint64_t tail = 0;
-        std::memcpy(&tail, s.data() + i, s.size() - i);
-        add(tail);
+        std::memcpy(&tail, s.data() + j, s.size() - j);
+        add(tail ^ (uint64_t)s.size() << 56);
     }
-    void add(const std::vector<int>& v) {
-        add((uint64_t)v.size());
-        for (int x : v) add_i(x);
+    uint64_t finish() const {
+        uint64_t z = l[0] ^ rotl(l[1], 17) ^ rotl(l[2], 31) ^ rotl(l[3], 47);
+        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+        z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+        return z ^ (z >> 31);
     }
 };
+
+uint64_t hash_model_key(const Model& m, const ModelKey& k) {
+    LaneHasher h;
+    // four words per step in registers (the lane array would otherwise round-trip through the stack)
+    uint64_t a = h.l[0], b = h.l[1], c = h.l[2], d = h.l[3];
+    size_t i = 0;
+    constexpr uint64_t K = 0x9FB21C651E98DF25ull;
+    for (; i + 4 <= k.n; i += 4) {
+        a = LaneHasher::rotl((a ^ (uint64_t)k.w[i]) * K, 29);
+        b = LaneHasher::rotl((b ^ (uint64_t)k.w[i + 1]) * K, 29);
+        c = LaneHasher::rotl((c ^ (uint64_t)k.w[i + 2]) * K, 29);
+        d = LaneHasher::rotl((d ^ (uint64_t)k.w[i + 3]) * K, 29);
+    }
+    h.l[0] = a; h.l[1] = b; h.l[2] = c; h.l[3] = d;
+    for (; i < k.n; ++i) h.add((uint64_t)k.w[i]);
+    h.add_bytes(m.id);  // error messages name the model; arch, rope_scaling and the lists are compared on a hit
+    return h.finish();
+}
 
 }  // namespace
 
 uint64_t model_hash(const Model& m) {
-    Hasher h;
-    h.add(m.id);  // error messages name the model
-    h.add(m.arch);
-    h.add_i(m.n_layers);
-    h.add_i(m.hidden_size);
-    h.add_i(m.intermediate_size);
-    h.add_i(m.n_heads);
-    h.add_i(m.n_kv_heads);
-    h.add_i(m.head_dim);
-    h.add_i(m.head_dim_v);
-    h.add_i(m.vocab_size);
-    h.add((uint64_t)m.tie_embeddings | (uint64_t)m.qkv_bias << 1 | (uint64_t)m.qk_norm << 2 |
-          (uint64_t)m.gated_ffn << 3 | (uint64_t)m.moe.has_value() << 4 | (uint64_t)m.mla.has_value() << 5 |
-          (uint64_t)m.swa.has_value() << 6 | (uint64_t)m.hybrid.has_value() << 7);
-    h.add_i(m.native_context);
-    h.add_i(m.extended_context);
-    h.add(m.rope_scaling);
-    if (m.moe) {
-        const MoeConfig& e = *m.moe;
-        h.add_i(e.n_experts);
-        h.add_i(e.n_experts_active);
-        h.add_i(e.n_shared_experts);
-        h.add_i(e.expert_ffn);
-        h.add_i(e.shared_ffn);
-        h.add_i(e.first_dense_layers);
-        h.add_i(e.layer_step);
-        h.add((uint64_t)e.router_bias);
-    }
-    if (m.mla) {
-        const MlaConfig& a = *m.mla;
-        h.add_i(a.q_lora_rank);
-        h.add_i(a.kv_lora_rank);
-        h.add_i(a.qk_rope_head_dim);
-        h.add_i(a.qk_nope_head_dim);
-        h.add_i(a.v_head_dim);
-    }
-    if (m.swa) {
-        h.add_i(m.swa->window);
-        h.add_i(m.swa->pattern);
-        h.add(m.swa->sliding_layers);
-    }
+    ModelKey k;
+    make_model_key(m, k);
+    LaneHasher h;
+    for (size_t i = 0; i < k.n; ++i) h.add((uint64_t)k.w[i]);
+    h.add_bytes(m.id);
+    h.add_bytes(m.arch);
+    h.add_bytes(m.rope_scaling);
+    if (m.swa) for (int x : m.swa->sliding_layers) h.add((uint64_t)x);
     if (m.hybrid) {
-        h.add(m.hybrid->recurrent_type);
-        h.add(m.hybrid->attention_layers);
-        h.add_i(m.hybrid->ssm_state_bytes_per_layer);
-        h.add_i(m.hybrid->recurrent_layer_params);
+        h.add_bytes(m.hybrid->recurrent_type);
+        for (int x : m.hybrid->attention_layers) h.add((uint64_t)x);
     }
-    return h.h;
+    return h.finish();
 }
 
 // [SECTION] Build ----------------------------------------------------------------------------------------
@@ -243,14 +284,18 @@ std::shared_ptr<const PreparedWeights> build_prepared_weights(const Catalog& cat
 
 // [SECTION] Cache ----------------------------------------------------------------------------------------
 // One process-wide LRU map (the engine has no state object the CLI, the UI and the JS API all share); a mutex
-// because native callers may evaluate from several threads. Hits cost a hash of the model's fields and one
-// map lookup.
+// because native callers may evaluate from several threads. A hit costs packing and hashing the model's fields,
+// one map lookup and a byte comparison of the stored fields.
 
 namespace {
 
 struct CacheEntry {
     std::shared_ptr<const PreparedWeights> value;
     uint64_t last_use = 0;
+    // the model fields the entry was built from (verified on every hit)
+    std::vector<int64_t> key_words;
+    std::string id, arch, rope_scaling, recurrent_type;
+    std::vector<int> sliding_layers, attention_layers;
 };
 
 struct Cache {
@@ -263,19 +308,25 @@ struct Cache {
 Cache g_cache;
 
 uint64_t cache_key(uint64_t mh, const std::string& file_type, uint64_t override_bytes, bool imatrix) {
-    Hasher h;
+    LaneHasher h;
     h.add(mh);
-    h.add(file_type);
-    h.add(override_bytes);
-    h.add((uint64_t)imatrix);
-    return h.h;
+    h.add_bytes(file_type);
+    h.add(override_bytes ^ ((uint64_t)imatrix << 63));
+    return h.finish();
 }
 
-bool entry_matches(const PreparedWeights& w, const Catalog& cat, uint64_t mh, const std::string& file_type,
-                   uint64_t override_bytes, bool imatrix) {
-    if (w.model_hash != mh || w.file_bytes_override != override_bytes || w.imatrix != imatrix ||
-        w.file_type != file_type)
-        return false;
+const std::vector<int> kNoLayers;
+const std::vector<int>& sliding_of(const Model& m) { return m.swa ? m.swa->sliding_layers : kNoLayers; }
+const std::vector<int>& attention_of(const Model& m) { return m.hybrid ? m.hybrid->attention_layers : kNoLayers; }
+
+bool entry_matches(const CacheEntry& e, const Catalog& cat, const Model& m, const ModelKey& k,
+                   const std::string& file_type, uint64_t override_bytes, bool imatrix) {
+    const PreparedWeights& w = *e.value;
+    if (w.file_bytes_override != override_bytes || w.imatrix != imatrix || w.file_type != file_type) return false;
+    if (e.key_words.size() != k.n || std::memcmp(e.key_words.data(), k.w, k.n * sizeof(int64_t)) != 0) return false;
+    if (e.id != m.id || e.arch != m.arch || e.rope_scaling != m.rope_scaling) return false;
+    if (e.sliding_layers != sliding_of(m) || e.attention_layers != attention_of(m)) return false;
+    if (m.hybrid && e.recurrent_type != m.hybrid->recurrent_type) return false;
     if (!w.gguf) {
         // non-GGUF formats read flat_bpw from the catalog: an edited catalog must not serve stale bytes
         const FileType* f = cat.find_file_type(file_type);
@@ -289,12 +340,13 @@ bool entry_matches(const PreparedWeights& w, const Catalog& cat, uint64_t mh, co
 std::shared_ptr<const PreparedWeights> prepare_weights(const Catalog& cat, const Model& m, const std::string& file_type,
                                                        std::string& err, uint64_t file_bytes_override,
                                                        const QuantOptions& opt) {
-    const uint64_t mh = model_hash(m);
-    const uint64_t key = cache_key(mh, file_type, file_bytes_override, opt.imatrix);
+    ModelKey k;
+    make_model_key(m, k);
+    const uint64_t key = cache_key(hash_model_key(m, k), file_type, file_bytes_override, opt.imatrix);
     {
         std::lock_guard<std::mutex> lock(g_cache.mutex);
         auto it = g_cache.map.find(key);
-        if (it != g_cache.map.end() && entry_matches(*it->second.value, cat, mh, file_type, file_bytes_override, opt.imatrix)) {
+        if (it != g_cache.map.end() && entry_matches(it->second, cat, m, k, file_type, file_bytes_override, opt.imatrix)) {
             it->second.last_use = ++g_cache.tick;
             ++g_cache.stats.hits;
             return it->second.value;
@@ -311,9 +363,16 @@ std::shared_ptr<const PreparedWeights> prepare_weights(const Catalog& cat, const
             if (it->second.last_use < oldest->second.last_use) oldest = it;
         g_cache.map.erase(oldest);
     }
-    CacheEntry& e = g_cache.map[key];
+    CacheEntry& e = g_cache.map[key];  // a colliding key (different model) is replaced
     e.value = p;
     e.last_use = ++g_cache.tick;
+    e.key_words.assign(k.w, k.w + k.n);
+    e.id = m.id;
+    e.arch = m.arch;
+    e.rope_scaling = m.rope_scaling;
+    e.recurrent_type = m.hybrid ? m.hybrid->recurrent_type : std::string();
+    e.sliding_layers = sliding_of(m);
+    e.attention_layers = attention_of(m);
     return p;
 }
 

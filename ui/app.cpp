@@ -155,4 +155,5 @@ void draw_app(AppState& app) {
                                ImGui::GetStyle().WindowPadding.y * 2 + ImGui::GetFrameHeightWithSpacing() * (embed ? 1.5f : 0);
     ImGui::EndChild();
     ImGui::End();
+    draw_pinned_explanation(app);
 }

@@ -56,6 +56,7 @@ struct AppState {
     std::vector<int> leaderboard_order;  // visible leaderboard rows in display order (indices into derived.devices)
     bool scroll_to_section = false;     // scroll to scenario.section on the next frame
     std::string status_line;
+    std::string pinned_explanation;  // key of the explanation window the user opened ("" = none)
     std::string import_text;       // pasted config.json
     std::string import_message;    // result of the last import
     bool import_ok = false;

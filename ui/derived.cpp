@@ -41,6 +41,7 @@ void update_derived(AppState& app) {
     // the current scenario
     d.eval_ok = llmsim::evaluate(app.catalog, *d.model, base, d.eval, err);
     if (!d.eval_ok) d.error = err;
+    else d.explanations = llmsim::explain(app.catalog, *d.model, base, d.eval);
 
     // quantization table: weights and totals at two contexts, no hardware, no speed
     for (const llmsim::FileType& ft : app.catalog.file_types) {
@@ -122,6 +123,11 @@ std::string derived_to_json(const AppState& app) {
                               {"prefill_tps", sp.prefill_tps}, {"ttft_s", sp.ttft_s}, {"reply_s", sp.reply_s}}
                        : json{{"error", sp.error}};
     j["params"] = {{"total", d.params.total}, {"active", d.params.active}};
+    json ex = json::array();
+    for (const llmsim::Explanation& e : d.explanations)
+        ex.push_back({{"key", e.key}, {"value", e.value}, {"text", e.text}, {"inputs", e.inputs}});
+    j["explanations"] = ex;
+    j["pinned_explanation"] = app.pinned_explanation;
     j["command"] = llmsim::llama_server_command(app.catalog, *d.model, req, 8080);
     json lb = json::array();
     for (const DeviceRow& r : d.devices)

@@ -7,6 +7,7 @@
 
 #include "memory.h"
 #include "model_tensors.h"
+#include "explain.h"
 #include "simulate.h"
 
 struct AppState;
@@ -43,6 +44,7 @@ struct Derived {
     llmsim::ParamCounts params;
     llmsim::Evaluation eval;           // the current scenario on the current hardware
     bool eval_ok = false;
+    std::vector<llmsim::Explanation> explanations;   // how each number of `eval` is made (explain.h)
     std::vector<QuantRow> quants;      // every file type
     std::vector<DeviceRow> devices;    // every catalog device, catalog order
     std::vector<ContextPoint> context; // 1k .. max context

@@ -85,16 +85,16 @@ void draw_controls(AppState& app) {
 
 void draw_memory_bar(AppState& app) {
     const llmsim::MemoryBreakdown& mb = app.derived.eval.memory;
-    struct Part { const char* name; double bytes; ImU32 color; };
+    struct Part { const char* name; double bytes; ImU32 color; const char* key; };
     uint64_t gpu_weights = 0, gpu_kv = 0, gpu_compute = 0, gpu_overhead = 0;
     for (const auto& dev : mb.devices) {
         if (dev.name == "host" && app.derived.hardware && !app.derived.hardware->unified_memory()) continue;
         gpu_weights += dev.weights_bytes; gpu_kv += dev.kv_cache_bytes; gpu_compute += dev.compute_bytes; gpu_overhead += dev.overhead_bytes;
     }
-    const Part parts[] = {{"Weights", (double)gpu_weights, IM_COL32(76, 141, 246, 255)},
-                          {"KV cache", (double)gpu_kv, IM_COL32(160, 110, 240, 255)},
-                          {"Compute", (double)gpu_compute, IM_COL32(240, 160, 60, 255)},
-                          {"Overhead", (double)gpu_overhead, IM_COL32(150, 150, 160, 255)}};
+    const Part parts[] = {{"Weights", (double)gpu_weights, IM_COL32(76, 141, 246, 255), "weights"},
+                          {"KV cache", (double)gpu_kv, IM_COL32(160, 110, 240, 255), "kv_cache"},
+                          {"Compute", (double)gpu_compute, IM_COL32(240, 160, 60, 255), "compute"},
+                          {"Overhead", (double)gpu_overhead, IM_COL32(150, 150, 160, 255), "overhead"}};
     double used = 0;
     for (const Part& p : parts) used += p.bytes;
     const llmsim::Hardware* hw = app.derived.hardware;
@@ -139,10 +139,16 @@ void draw_memory_bar(AppState& app) {
         ImGui::ColorButton(p.name, ImGui::ColorConvertU32ToFloat4(p.color), ImGuiColorEditFlags_NoTooltip, ImVec2(10, 10));
         ImGui::SameLine();
         ImGui::TextUnformatted(text.c_str());
+        explain_item(app, p.key);
     }
     ImGui::Text("Headroom %s", usable > 0 ? llmsim::format_gib(usable - used).c_str() : "—");
-    ImGui::Text("Total %s / %s usable (%s physical)", llmsim::format_gib(used).c_str(),
-                usable > 0 ? llmsim::format_gib(usable).c_str() : "—", physical > 0 ? llmsim::format_gib(physical).c_str() : "—");
+    ImGui::Text("Total %s", llmsim::format_gib(used).c_str());
+    explain_item(app, "total");
+    ImGui::SameLine(0, 0);
+    ImGui::Text(" / %s usable", usable > 0 ? llmsim::format_gib(usable).c_str() : "—");
+    explain_item(app, "usable");
+    ImGui::SameLine(0, 0);
+    ImGui::Text(" (%s physical)", physical > 0 ? llmsim::format_gib(physical).c_str() : "—");
     if (hovered) {
         ImGui::BeginTooltip();
         for (const auto& dev : mb.devices)
@@ -181,13 +187,14 @@ void draw_speed(AppState& app) {
     if (sp.ok) {
         tile(app, "Decode", llmsim::format_sig(sp.decode_tps), "tok/s",
              llmsim::format_sig(sp.decode_low) + "–" + llmsim::format_sig(sp.decode_high) + " band", sp.decode_bound + "-bound");
-        if (ImGui::IsItemHovered() && !sp.explain.empty()) ImGui::SetTooltip("%s", sp.explain.c_str());
+        explain_item(app, "decode");
         next_tile();
         tile(app, "Prefill", llmsim::format_sig(sp.prefill_tps), "tok/s",
              llmsim::format_sig(sp.prefill_low) + "–" + llmsim::format_sig(sp.prefill_high) + " band", sp.prefill_bound + "-bound");
-        if (ImGui::IsItemHovered() && !sp.explain.empty()) ImGui::SetTooltip("%s", sp.explain.c_str());
+        explain_item(app, "prefill");
         next_tile();
         tile(app, "TTFT", llmsim::format_sig(sp.ttft_s), "s", "for " + llmsim::format_tokens(app.scenario.prompt_tokens) + " tokens");
+        explain_item(app, "ttft");
         next_tile();
         tile(app, "Reply", llmsim::format_sig(sp.reply_s), "s", "prompt + " + std::to_string(app.scenario.gen_tokens) + " tokens");
         if (app.scenario.parallel > 1)

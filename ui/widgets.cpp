@@ -155,3 +155,51 @@ bool copy_button(AppState& app, const char* label, const std::string& text) {
     }
     return clicked;
 }
+
+namespace {
+const llmsim::Explanation* find_explanation(const AppState& app, const std::string& key) {
+    for (const llmsim::Explanation& e : app.derived.explanations)
+        if (e.key == key) return &e;
+    return nullptr;
+}
+void explanation_body(const llmsim::Explanation& e) {
+    ImGui::PushTextWrapPos(ImGui::GetFontSize() * 34.0f);
+    ImGui::Text("%s = %s", e.key.c_str(), e.value.c_str());
+    ImGui::Separator();
+    ImGui::TextUnformatted(e.text.c_str());
+    for (const std::string& in : e.inputs) ImGui::BulletText("%s", in.c_str());
+    ImGui::PopTextWrapPos();
+}
+}  // namespace
+
+void explain_item(AppState& app, const char* key) {
+    const llmsim::Explanation* e = find_explanation(app, key);
+    if (!e) return;
+    if (ImGui::IsItemHovered()) {
+        ImGui::BeginTooltip();
+        explanation_body(*e);
+        ImGui::TextDisabled("click to keep this open");
+        ImGui::EndTooltip();
+    }
+    if (ImGui::IsItemClicked()) app.pinned_explanation = key;
+    note_widget(app, (std::string("explain-") + key).c_str());
+}
+
+void draw_pinned_explanation(AppState& app) {
+    if (app.pinned_explanation.empty()) return;
+    const llmsim::Explanation* e = find_explanation(app, app.pinned_explanation);
+    if (!e) { app.pinned_explanation.clear(); return; }
+    bool open = true;
+    ImGui::SetNextWindowSize(ImVec2(ImGui::GetFontSize() * 36, 0), ImGuiCond_Appearing);
+    ImGui::SetNextWindowPos(ImVec2(ImGui::GetIO().DisplaySize.x * 0.5f, ImGui::GetIO().DisplaySize.y * 0.5f), ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));
+    if (ImGui::Begin("How this number is made", &open, ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_AlwaysAutoResize)) {
+        explanation_body(*e);
+        if (ImGui::Button("Copy")) {
+            std::string t = e->key + " = " + e->value + "\n" + e->text + "\n";
+            for (const std::string& in : e->inputs) t += "- " + in + "\n";
+            if (app.copy_to_clipboard) app.copy_to_clipboard(t); else ImGui::SetClipboardText(t.c_str());
+        }
+    }
+    ImGui::End();
+    if (!open || ImGui::IsKeyPressed(ImGuiKey_Escape)) app.pinned_explanation.clear();
+}

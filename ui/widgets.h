@@ -33,3 +33,7 @@ const char* status_words(llmsim::FitStatus s);
 void table_headers_with_tooltips(const char* const* tooltips, int n);
 // Copy button that puts `text` on the clipboard (the browser's, on the web); shows "copied" briefly
 bool copy_button(AppState& app, const char* label, const std::string& text);
+// after a number: hovering shows how it is made (Derived::explanations[key]); clicking pins that explanation open
+void explain_item(AppState& app, const char* key);
+// the pinned explanation window, drawn once per frame by draw_app
+void draw_pinned_explanation(AppState& app);

@@ -11,9 +11,9 @@
 namespace llmsim::cli {
 
 int cmd_bench(int argc, char** argv) {
-    Args a = parse_args(argc, argv, {"help", "no-speed"});
+    Args a = parse_args(argc, argv, {"help", "no-speed", "notes"});
     if (a.has("help")) {
-        printf("usage: llmsim-cli bench [--no-speed] [--repeat N]\n"
+        printf("usage: llmsim-cli bench [--no-speed] [--notes] [--repeat N]\n"
                "Times the sweep models x devices x 8 common quants x 4 contexts (4k, 8k, 32k, 128k).\n");
         return 0;
     }
@@ -24,6 +24,8 @@ int cmd_bench(int argc, char** argv) {
     std::vector<std::string> quants;
     for (const FileType& f : cat.file_types) if (f.common) quants.push_back(f.name);
     const int64_t contexts[] = {4096, 8192, 32768, 131072};
+    const bool with_speed = !a.has("no-speed");
+    const bool with_notes = a.has("notes");   // the sweep never shows notes; --notes builds them anyway
     size_t evaluations = 0, failures = 0;
     double best_ms = 1e30;
     for (int rep = 0; rep < repeat; ++rep) {
@@ -37,7 +39,8 @@ int cmd_bench(int argc, char** argv) {
                         req.memory.n_ctx = c;
                         req.memory.hardware = &h;
                         req.memory.compute_max_context = false;
-                        req.with_speed = !a.has("no-speed");
+                        req.memory.with_notes = with_notes;
+                        req.with_speed = with_speed;
                         Evaluation ev;
                         std::string err;
                         if (!evaluate(cat, m, req, ev, err)) ++failures;

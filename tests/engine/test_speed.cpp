@@ -210,7 +210,7 @@ TEST_CASE("concurrency: B sequences share one weight read", "[speed]") {
     // step = max(weights 5 ms, B x 2 x 7.5e9 / 50e12) + B x KV
     double kv = 131072.0 * 1024.5 / 1e12;
     CHECK(eight.step_time_s == Approx(5e-3 + 8 * kv).epsilon(kExact));
-    CHECK(eight.aggregate_tokens_per_s > 7 * one.aggregate_tokens_per_s);
+    CHECK(eight.aggregate_tokens_per_s > 6 * one.aggregate_tokens_per_s);   // 8 / (5 + 8 x 0.134 ms) vs 1 / 5.134 ms
     CHECK(eight.per_user_tokens_per_s < one.per_user_tokens_per_s);
     // 1000 sequences: 2 x 7.5e9 x 1000 / 50e12 = 0.3 s of FLOPs > 5 ms of weights: compute-bound
     CHECK(std::string(estimate_concurrency(s, p, 1000, 0).bound) == "compute");
