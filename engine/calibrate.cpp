@@ -7,6 +7,8 @@
 // [SECTION] Accuracy
 #include "calibrate.h"
 
+#include "predict.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -68,6 +70,7 @@ std::string device_key(const std::string& name) {
 }  // namespace
 
 bool parse_calibration_row(const std::string& line, CalibrationRow& row, std::string& err) {
+    // the same parser as `llmsim-cli predict` (predict.h), so the fit sees exactly the scenarios it will predict
     json r = json::parse(line, nullptr, false);
     if (r.is_discarded() || !r.is_object()) { err = "not a JSON object"; return false; }
     auto str = [&](const char* k) { return r.contains(k) && r[k].is_string() ? r[k].get<std::string>() : std::string(); };
@@ -76,110 +79,20 @@ bool parse_calibration_row(const std::string& line, CalibrationRow& row, std::st
     row.model = str("model");
     row.quant = str("quant");
     row.source = str("source");
-    if (!r.contains("config") || !r["config"].is_object()) { err = "row " + row.id + ": no config object"; return false; }
-    if (!r.contains("hardware") || !r["hardware"].is_object()) { err = "row " + row.id + ": no hardware object"; return false; }
-    if (!r.contains("test") || !r["test"].is_object()) { err = "row " + row.id + ": no test object"; return false; }
-    if (!r.contains("measured_tokens_per_s") || !r["measured_tokens_per_s"].is_number()) {
-        err = "row " + row.id + ": measured_tokens_per_s is missing or not a number";
+    if (!r.contains("measured_tokens_per_s") || !r["measured_tokens_per_s"].is_number() ||
+        !(r["measured_tokens_per_s"].get<double>() > 0)) {
+        err = "row " + row.id + ": measured_tokens_per_s is missing or not a positive number";
         return false;
     }
     row.measured_tokens_per_s = r["measured_tokens_per_s"].get<double>();
-    const json& c = r["config"];
-    const json& hw = r["hardware"];
-    const json& t = r["test"];
-
-    int64_t L = get_int(c, "num_hidden_layers"), h = get_int(c, "hidden_size"), ffn = get_int(c, "intermediate_size");
-    int64_t nh = get_int(c, "num_attention_heads"), nkv = get_int(c, "num_key_value_heads", nh);
-    int64_t V = get_int(c, "vocab_size");
-    if (L <= 0 || h <= 0 || nh <= 0 || V <= 0) { err = "row " + row.id + ": config lacks layers/hidden/heads/vocab"; return false; }
-    int64_t hd = get_int(c, "head_dim", h / nh);
-    bool tied = c.contains("tie_word_embeddings") && c["tie_word_embeddings"].is_boolean() && c["tie_word_embeddings"].get<bool>();
-    int64_t ne = get_int(c, "num_experts", get_int(c, "num_local_experts", get_int(c, "n_routed_experts")));
-
-    // parameters: attention q/k/v/o, gated FFN (3 matrices), MoE experts + router, embeddings, output
-    double attn = (double)h * nh * hd * 2 + (double)h * nkv * hd * 2;
-    double emb = (double)V * h, out = tied ? 0.0 : (double)V * h;
-    double E = 0, Eact = 0, N = 0;
-    if (ne > 0) {
-        int k = (int)get_int(c, "num_experts_per_tok"), shared = (int)get_int(c, "n_shared_experts");
-        if (k == 0) moe_active_defaults(row.model, k, shared);
-        if (k == 0) { err = "row " + row.id + ": MoE config without num_experts_per_tok"; return false; }
-        int64_t mi = get_int(c, "moe_intermediate_size", ffn);
-        E = (double)L * ne * 3 * h * mi;
-        Eact = (double)L * k * 3 * h * mi;
-        N = emb + out + L * (attn + shared * 3.0 * h * ffn + (double)h * ne);
-    } else {
-        N = emb + out + L * (attn + 3.0 * h * ffn);
-    }
-    double P = E + N, Pact = N + Eact;
-    double B = 0;
-    if (r.contains("model_size_gib") && r["model_size_gib"].is_number()) B = r["model_size_gib"].get<double>() * 1073741824.0;
-    else B = P * file_bpw(row.quant) / 8;
-    double Wread;
-    if (E > 0) {
-        // split the file between experts and the rest: MXFP4 files keep experts at 4.25 bpw, the rest larger
-        double bpe = row.quant == "MXFP4" ? 4.25 : B * 8 / P;
-        double Eb = E * bpe / 8;
-        double Nb = std::max(B - Eb, N * 4.0 / 8);
-        Eb = B - Nb;
-        Wread = Nb * (N - emb) / N + Eb * Eact / E;
-    } else {
-        Wread = B * (P - emb) / P;
-    }
-
-    SpeedScenario& s = row.scenario;
-    s.weight_bytes = B;
-    s.weight_bytes_per_token = Wread;
-    s.active_params = Pact - emb;
-    s.n_layers = (int)L;
-    s.n_heads = (int)nh;
-    s.head_dim_qk = s.head_dim_v = (int)hd;
-    int64_t win = get_int(c, "sliding_window");
-    std::string model_type = c.contains("model_type") && c["model_type"].is_string() ? c["model_type"].get<std::string>() : "";
-    double kv_layer = 2.0 * nkv * hd * 2.0;   // f16 K and V
-    if (win > 0) {
-        int pat = swa_pattern_default(row.model, model_type);
-        int swa = 0;
-        for (int i = 0; i < L; ++i)
-            if (pat <= 1 || (i + 1) % pat != 0) ++swa;
-        s.swa_layers = swa;
-        s.full_attn_layers = (int)L - swa;
-        s.swa_window = win;
-    } else {
-        s.full_attn_layers = (int)L;
-    }
-    s.kv_bytes_per_token_full = kv_layer * s.full_attn_layers;
-    s.kv_bytes_per_token_swa = kv_layer * s.swa_layers;
-    s.weight_class = row.quant.empty() ? WeightClass::KQuant : weight_class_of(row.quant);
-
-    s.bandwidth_gbs = hw.contains("bandwidth_gbs") && hw["bandwidth_gbs"].is_number() ? hw["bandwidth_gbs"].get<double>() : 0;
-    s.fp16_tflops = hw.contains("fp16_tflops") && hw["fp16_tflops"].is_number() ? hw["fp16_tflops"].get<double>() : 0;
-    std::string kind = hw.contains("kind") && hw["kind"].is_string() ? hw["kind"].get<std::string>() : "";
-    if (kind == "consumer") s.kind = HardwareKind::Consumer;
-    else if (kind == "workstation") s.kind = HardwareKind::Workstation;
-    else if (kind == "datacenter") s.kind = HardwareKind::Datacenter;
-    else if (kind == "apple") s.kind = HardwareKind::Apple;
-    else if (kind == "apu") s.kind = HardwareKind::Apu;
-    else { err = "row " + row.id + ": hardware.kind '" + kind + "' is not consumer|workstation|datacenter|apple|apu"; return false; }
-    std::string be = str("backend");
-    if (be == "cuda") s.backend = Backend::Cuda;
-    else if (be == "rocm") s.backend = Backend::Rocm;
-    else if (be == "metal") s.backend = Backend::Metal;
-    else if (be == "vulkan") s.backend = Backend::Vulkan;
-    else if (be == "sycl") s.backend = Backend::Sycl;
-    else { err = "row " + row.id + ": backend '" + be + "' is not cuda|rocm|metal|vulkan|sycl"; return false; }
-    s.memory = guess_memory_kind(s.kind, s.bandwidth_gbs);
-    s.gpus = (int)std::max<int64_t>(1, get_int(r, "gpus", 1));
-    s.flash_attn = r.contains("flash_attn") && r["flash_attn"].is_boolean() && r["flash_attn"].get<bool>();
-    std::string tk = t.contains("kind") && t["kind"].is_string() ? t["kind"].get<std::string>() : "";
-    if (tk == "prefill") s.test = SpeedTest::Prefill;
-    else if (tk == "decode") s.test = SpeedTest::Decode;
-    else { err = "row " + row.id + ": test.kind '" + tk + "' is not prefill|decode"; return false; }
-    s.tokens = get_int(t, "tokens");
-    s.depth = get_int(t, "depth");
-    if (s.tokens <= 0) { err = "row " + row.id + ": test.tokens must be > 0"; return false; }
-    row.total_params = P;
-    row.device = device_key(hw.contains("name") && hw["name"].is_string() ? hw["name"].get<std::string>() : "?");
+    std::string cat_err;
+    const Catalog* cat = embedded_catalog(&cat_err);
+    if (!cat) { err = cat_err; return false; }
+    PredictInput in;
+    if (!parse_predict_input(*cat, r, in, err)) { err = "row " + row.id + ": " + err; return false; }
+    row.scenario = in.scenario;
+    row.total_params = in.total_params;
+    row.device = in.device;
     return true;
 }
 

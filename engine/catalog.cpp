@@ -605,6 +605,7 @@ bool parse_quants(const std::string& text, std::vector<GgmlType>& types, std::ve
         r.str("quality_source", f.quality_source, false);
         r.boolean("common", f.common);
         r.strings("sources", f.sources, false);
+        r.strings("aliases", f.aliases, false);
         if (!r.ok()) return false;
         if (!names.insert(lower(f.name)).second)
             return r.fail("name is used by an earlier file type (names must be unique, ignoring case)");
@@ -686,7 +687,12 @@ const GgmlType* Catalog::find_ggml_type(const std::string& name) const {
 }
 
 const FileType* Catalog::find_file_type(const std::string& name) const {
-    return find_by(file_types, name, [](const FileType& x) -> const std::string& { return x.name; });
+    if (const FileType* f = find_by(file_types, name, [](const FileType& x) -> const std::string& { return x.name; })) return f;
+    const std::string key = lower(name);   // other names users type: FP16 for F16, MXFP4 for MXFP4_MOE
+    for (const FileType& f : file_types)
+        for (const std::string& a : f.aliases)
+            if (lower(a) == key) return &f;
+    return nullptr;
 }
 
 const GgmlType* Catalog::find_ggml_type_id(int id) const {

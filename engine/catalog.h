@@ -188,6 +188,8 @@ bool parse_catalog(const std::string& models_json, const std::string& hardware_j
                    Catalog& out, std::string& err);
 // load the catalog compiled into this binary
 bool load_embedded_catalog(Catalog& out, std::string& err);
+// the embedded catalog, parsed once (nullptr + err when it does not parse)
+const Catalog* embedded_catalog(std::string* err = nullptr);
 
 const char* to_string(HardwareKind k);  // "consumer", ... (the hardware.json spelling)
 const char* to_string(Backend b);       // "cuda", ...

@@ -17,4 +17,11 @@ bool load_embedded_catalog(Catalog& out, std::string& err) {
     return parse_catalog(std::string(models), std::string(hardware), std::string(quants), out, err);
 }
 
+const Catalog* embedded_catalog(std::string* err) {
+    struct Loaded { Catalog cat; std::string err; bool ok = false; };
+    static const Loaded loaded = [] { Loaded l; l.ok = load_embedded_catalog(l.cat, l.err); return l; }();
+    if (!loaded.ok && err) *err = loaded.err;
+    return loaded.ok ? &loaded.cat : nullptr;
+}
+
 }  // namespace llmsim

@@ -51,7 +51,7 @@ const GgmlTypeSize* ggml_type_size(uint32_t id) {
 namespace {
 
 // [SECTION] Byte source ----------------------------------------------------------------------------------
-// Sequential reads through the callback with a 1 MiB window. Fails with Truncated at end of input,
+// Sequential reads through the callback with a window of 4 KiB growing to 1 MiB. Fails with Truncated at end of input,
 // OverCap past limits.max_header_bytes.
 
 constexpr size_t kWindow = 1u << 20;
@@ -120,7 +120,9 @@ private:
         return false;
     }
     bool fill() {
-        const uint64_t want = std::min<uint64_t>(kWindow, remaining_to_cap());
+        // start small (tiny files cost one small read), double up to kWindow for big headers
+        const uint64_t want = std::min<uint64_t>(next_window_, remaining_to_cap());
+        next_window_ = std::min<uint64_t>(next_window_ * 2, kWindow);
         win_.resize((size_t)want);
         const size_t got = want ? read_(pos_, win_.data(), (size_t)want) : 0;
         win_.resize(std::min<size_t>(got, (size_t)want));
@@ -134,6 +136,7 @@ private:
     uint64_t pos_ = 0;
     std::vector<uint8_t> win_;
     uint64_t win_start_ = 0;
+    uint64_t next_window_ = 4u << 10;
     State state_ = State::Ok;
 };
 

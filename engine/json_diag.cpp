@@ -102,6 +102,7 @@ std::string describe_json_error(const std::string& text) {
         return "not valid UTF-8 at " + where(text, bad) + ": byte " + hex +
                " (JSON must be UTF-8; was the file saved as Latin-1 or Windows-1252?)";
     }
+    if (text.empty()) return "the file is empty (0 bytes), no JSON";
     size_t first = text.find_first_not_of(" \t\r\n");
     if (first == std::string::npos) return "the file holds only whitespace, no JSON";
     if (text[first] == '<') return "this is HTML or XML, not JSON (a web page saved instead of the file?)";

@@ -8,8 +8,9 @@
 // structure (full / SWA / recurrent layer counts, K/V row sizes). Immutable once built; shared via shared_ptr.
 //
 // prepare_weights() keeps up to kPreparedWeightsCacheSize results in a process-wide LRU cache keyed by a hash
-// over every Model field the weights and memory arithmetic read (model_hash), the file type string, the quant
-// options and the file-size override — an imported model that reuses an id with other fields is prepared again.
+// over every Model field the weights and memory arithmetic read, the file type string, the quant options and the
+// file-size override; a hit is confirmed by comparing those fields byte for byte (a hash collision cannot serve
+// another model's weights), so an imported model that reuses an id with other fields is prepared again.
 //
 //   std::string err;
 //   std::shared_ptr<const llmsim::PreparedWeights> w = llmsim::prepare_weights(cat, model, "Q4_K_M", err);

@@ -24,8 +24,8 @@ bool evaluate(const Catalog& cat, const Model& model, const SimRequest& req, Eva
     if (!estimate_memory(*w, model, req.memory, out.memory, err)) return false;
     out.params = w->params;
     out.active_weight_bytes = w->active_weight_bytes;
-    out.weight_bytes = w->tensor_data_bytes;
-    out.embedding_bytes = w->gguf_token_embd_bytes;
+    out.weight_bytes = w->weights_bytes;
+    out.embedding_bytes = w->token_embd_bytes;
     out.routed_expert_bytes = w->gguf_routed_expert_bytes;
     if (req.with_speed) estimate_speed_view(cat, model, req, out);
     return true;

@@ -114,27 +114,27 @@ struct SpeedBand {                        // leave-one-device-out relative error
 
 struct SpeedParams {
     // decode
-    double bw_share[kMemoryKindCount] = {0.9149, 0.5648, 0.7774};   // weight-read share of spec bandwidth by memory type
-    double backend_bw[kBackendCount] = {1, 0.8645, 1.147, 1.166, 1, 1};  // x per backend (CUDA 1)
-    double weight_bw[kWeightClassCount] = {1, 1.027, 1.318, 1.022, 0.7746, 1.306};  // x per weight class (F16 1)
-    double kv_factor = 1.345;               // KV bytes cost this many weight bytes (strided, f16, small tensors)
-    double no_fa_kv[kBackendCount] = {1.953, 3.351, 3.193, 1.953, 1.953, 1.953};  // extra KV cost without flash attention
-    double fixed_ms_per_layer = 0.08244;    // kernel launches + syncs per layer per token
-    double gpu_hop_ms = 0.2847;            // per extra GPU per token (layer split hand-off)
-    double alu_flops_per_param = 38.17;    // dequant + dot work per weight, in FP16-tensor-FLOP equivalents
+    double bw_share[kMemoryKindCount] = {0.9148, 0.5648, 0.7767};   // weight-read share of spec bandwidth by memory type
+    double backend_bw[kBackendCount] = {1, 0.8646, 1.148, 1.168, 1, 1};  // x per backend (CUDA 1)
+    double weight_bw[kWeightClassCount] = {1, 1.027, 1.318, 1.022, 0.7738, 1.307};  // x per weight class (F16 1)
+    double kv_factor = 1.339;               // KV bytes cost this many weight bytes (strided, f16, small tensors)
+    double no_fa_kv[kBackendCount] = {1.959, 3.331, 3.206, 1.959, 1.959, 1.959};  // extra KV cost without flash attention
+    double fixed_ms_per_layer = 0.08245;    // kernel launches + syncs per layer per token
+    double gpu_hop_ms = 0.2846;            // per extra GPU per token (layer split hand-off)
+    double alu_flops_per_param = 38.16;    // dequant + dot work per weight, in FP16-tensor-FLOP equivalents
     double alu_weight[kWeightClassCount] = {1, 1, 1, 1, 1.993, 1};  // x per weight class (F16 1)
     double alu_unified = 0.7815;              // x on Apple/APU (their fp16_tflops is a vector rate)
     // prefill
-    double compute_share = 0.3891;          // of fp16_tflops at the reference point (100 TFLOPS)
-    double compute_kind[kHardwareKindCount] = {1.428, 1.313, 1.25, 1.774, 0.2056, 1};  // x per hardware class
+    double compute_share = 0.3889;          // of fp16_tflops at the reference point (100 TFLOPS)
+    double compute_kind[kHardwareKindCount] = {1.428, 1.316, 1.252, 1.774, 0.2061, 1};  // x per hardware class
     double compute_backend[kBackendCount] = {1, 1, 1, 1.232, 1, 1};  // x per backend
-    double compute_weight[kWeightClassCount] = {1, 0.9532, 0.8677, 0.7874, 0.641, 1.722};  // x per weight class
-    double tflops_exponent = -0.2932;       // share ~ (TFLOPS/100)^exponent: big tensor units are fed less well
-    double fa_attn_factor = 0.5909;         // flash-attention FLOPs cost this x the linear FLOPs
-    double no_fa_score_bytes = 22.24;       // without flash attention: bytes per (head x context token) per layer
+    double compute_weight[kWeightClassCount] = {1, 0.9601, 0.8677, 0.7872, 0.6412, 1.723};  // x per weight class
+    double tflops_exponent = -0.2928;       // share ~ (TFLOPS/100)^exponent: big tensor units are fed less well
+    double fa_attn_factor = 0.5935;         // flash-attention FLOPs cost this x the linear FLOPs
+    double no_fa_score_bytes = 22.27;       // without flash attention: bytes per (head x context token) per layer
                                           // for the f32 score matrix (write, softmax, read)
-    double ubatch_overhead_ms = 0.0007454;       // per ubatch per 32 layers (graph build, launches, syncs)
-    double pipeline_hop_ms = 0.0001005;        // per ubatch per GPU boundary on top of the activation copy
+    double ubatch_overhead_ms = 0.0006051;       // per ubatch per 32 layers (graph build, launches, syncs)
+    double pipeline_hop_ms = 0.0001298;        // per ubatch per GPU boundary on top of the activation copy
     double host_share = 0.6;              // offloaded weights: share of host RAM bandwidth reached (not fitted)
     // bands, [0] decode [1] prefill, by hardware class
     SpeedBand band[2][kHardwareKindCount];

@@ -12,8 +12,10 @@ secs=${1:-60}
 shift || true
 build=build/fuzz
 targets=("$@")
-[ ${#targets[@]} -eq 0 ] && targets=(fuzz_gguf fuzz_hf_config fuzz_url_state fuzz_api_memory fuzz_catalog)
-[ -f engine/predict.cpp ] && [ -f tests/fuzz/fuzz_predict.cpp ] && [ $# -eq 0 ] && targets+=(fuzz_predict)
+if [ ${#targets[@]} -eq 0 ]; then
+  targets=(fuzz_gguf fuzz_hf_config fuzz_url_state fuzz_api_memory fuzz_catalog)
+  [ -f engine/predict.cpp ] && [ -f tests/fuzz/fuzz_predict.cpp ] && targets+=(fuzz_predict)
+fi
 jobs=${LLMSIM_FUZZ_JOBS:-1}
 
 command -v clang++ >/dev/null || { echo "fuzz: clang++ not found (scripts/setup.sh installs clang)"; exit 1; }

@@ -394,6 +394,17 @@ def fuzz_seeds():
         "config.json": b'{"model":"x/y","quant":"Q4_0","ctx":100000000,"config":' + cfg().replace(b"\n", b"") + b"}",
         "bad.json": b'{"model":5,"ctx":"big","hardware":[]}',
     }
+    s["fuzz_predict"] = {
+        "catalog.json": b'{"id":"a","model":"Qwen/Qwen2.5-7B-Instruct","quant":"Q4_K_M","hardware":"rtx-4090","gpus":1,'
+                        b'"backend":"cuda","flash_attn":true,"test":{"kind":"decode","tokens":128,"depth":4096}}',
+        "custom_hw.json": b'{"id":"b","model":"x/y","config":{"model_type":"llama","hidden_size":4096,'
+                          b'"intermediate_size":14336,"num_hidden_layers":32,"num_attention_heads":32,'
+                          b'"num_key_value_heads":8,"max_position_embeddings":8192,"vocab_size":128256},'
+                          b'"model_size_gib":4.58,"hardware":{"name":"Custom","vendor":"amd","kind":"consumer",'
+                          b'"memory_gib":24,"bandwidth_gbs":0.1,"fp16_tflops":null},"gpus":1024,'
+                          b'"test":{"kind":"prefill","tokens":512,"depth":0}}',
+        "bad.json": b'{"id":1,"model":null,"test":{"kind":"sideways","tokens":-1}}',
+    }
     cat = os.path.join(ROOT, "assets", "catalog")
     seeds = {}
     # the catalog fuzzer reads three documents separated by a line holding only "\x00---\x00"

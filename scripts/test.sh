@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # The README's test command: installs what is missing, builds everything (native app + CLI + tests, web page +
-# wasm tests) and runs every test (engine native, engine wasm under node, CLI, desktop smoke, browser e2e).
+# wasm tests) and runs every test (engine native, engine wasm under node, CLI, desktop smoke, browser e2e), the
+# ASan + UBSan build of the engine tests and CLI, and each libFuzzer target for 30 s.
 # Ends with one summary line; exit code 0 only if everything passed. Prints the time of each stage.
 #   scripts/test.sh            # everything
 #   LLMSIM_SKIP_WEB=1 scripts/test.sh   # native only (quick local loop)
+#   LLMSIM_SKIP_FUZZ=1 scripts/test.sh  # without the fuzz stage; LLMSIM_FUZZ_SECONDS=60 for longer fuzzing
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
@@ -26,6 +28,14 @@ if [ "${stage_status[0]}" != ok ]; then echo "SUMMARY: setup failed; nothing was
 stage configure-native cmake -S . -B build/native -DCMAKE_BUILD_TYPE=Release
 stage build-native cmake --build build/native -j"$jobs"
 stage test-native ctest --test-dir build/native --output-on-failure -j1
+
+# ASan + UBSan build of the engine tests and the CLI (no UI), all native tests under the sanitizers
+stage sanitize bash -c 'cmake -S . -B build/asan -DLLMSIM_SANITIZE=ON -DLLMSIM_BUILD_UI=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null \
+  && cmake --build build/asan -j"$1" && ctest --test-dir build/asan --output-on-failure -j1' _ "$jobs"
+# every libFuzzer target for 30 s on its seed corpus (scripts/fuzz.sh 3600 for long runs)
+if [ -z "${LLMSIM_SKIP_FUZZ:-}" ]; then
+  stage fuzz scripts/fuzz.sh "${LLMSIM_FUZZ_SECONDS:-30}"
+fi
 
 if [ -z "${LLMSIM_SKIP_WEB:-}" ]; then
   stage configure-web cmake -S . -B build/web -DCMAKE_TOOLCHAIN_FILE="$root/emsdk-toolchain.cmake" -DCMAKE_BUILD_TYPE=Release

@@ -37,6 +37,7 @@ struct Scenario {
     double mtok_per_month = 60.0;                      // million tokens per month (in + out)
     double kwh_price_usd = 0.17;
     int amortize_months = 36;
+    std::string compare = "";                          // setups side by side: "model~hardware~quant,..." (empty part = current)
     std::string section = "";                          // section to scroll to / embed
     std::string embed = "";                            // embed mode: the one section shown
     std::string theme = "dark";

@@ -23,6 +23,32 @@ llmsim::SimRequest request_from_scenario(const AppState& app) {
     return r;
 }
 
+std::vector<std::array<std::string, 3>> parse_compare(const std::string& compare) {
+    std::vector<std::array<std::string, 3>> out;
+    size_t start = 0;
+    while (start <= compare.size() && out.size() < 4) {
+        size_t end = compare.find(',', start);
+        if (end == std::string::npos) end = compare.size();
+        std::string item = compare.substr(start, end - start);
+        start = end + 1;
+        if (item.empty()) { if (end == compare.size()) break; continue; }
+        std::array<std::string, 3> parts;
+        size_t a = item.find('~'), b = a == std::string::npos ? std::string::npos : item.find('~', a + 1);
+        if (a == std::string::npos) parts = {"", item, ""};   // a bare id is a device
+        else parts = {item.substr(0, a), b == std::string::npos ? item.substr(a + 1) : item.substr(a + 1, b - a - 1),
+                      b == std::string::npos ? "" : item.substr(b + 1)};
+        out.push_back(parts);
+        if (end == compare.size()) break;
+    }
+    return out;
+}
+
+std::string format_compare(const std::vector<std::array<std::string, 3>>& setups) {
+    std::string s;
+    for (const auto& p : setups) s += (s.empty() ? "" : ",") + p[0] + "~" + p[1] + "~" + p[2];
+    return s;
+}
+
 void update_derived(AppState& app) {
     Derived& d = app.derived;
     if (d.version == app.state_version) return;
@@ -106,6 +132,28 @@ void update_derived(AppState& app) {
             d.context.push_back(p);
         }
     }
+    // compare: each setup on its own
+    for (const auto& parts : parse_compare(s.compare)) {
+        CompareColumn col;
+        col.model_id = parts[0].empty() ? s.model : parts[0];
+        col.hardware_id = parts[1].empty() ? s.hardware : parts[1];
+        col.quant = parts[2].empty() ? s.quant : parts[2];
+        col.model = app.catalog.find_model(col.model_id);
+        col.hardware = app.catalog.find_hardware(col.hardware_id);
+        if (!col.model) col.error = "unknown model '" + col.model_id + "'";
+        else if (!col.hardware) col.error = "unknown hardware '" + col.hardware_id + "'";
+        else if (!app.catalog.find_file_type(col.quant)) col.error = "unknown quant '" + col.quant + "'";
+        if (col.error.empty()) {
+            llmsim::SimRequest r = base;
+            r.memory.hardware = col.hardware;
+            r.memory.file_type = col.quant;
+            r.memory.n_gpu_layers = -1;
+            r.memory.n_cpu_moe = 0;
+            std::string e;
+            if (!llmsim::evaluate(app.catalog, *col.model, r, col.eval, e)) col.error = e;
+        }
+        d.compare.push_back(col);
+    }
     d.compute_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 }
 
@@ -146,5 +194,12 @@ std::string derived_to_json(const AppState& app) {
         c.push_back({{"ctx", p.ctx_tokens}, {"kv_bytes", p.kv_bytes}, {"total_bytes", p.total_bytes},
                      {"status", llmsim::to_string(p.status)}, {"decode_tps", p.decode_tokens_per_s}});
     j["context"] = c;
+    json cmp = json::array();
+    for (const CompareColumn& col : d.compare)
+        cmp.push_back({{"model", col.model_id}, {"hardware", col.hardware_id}, {"quant", col.quant}, {"error", col.error},
+                       {"status", llmsim::to_string(col.eval.memory.status)}, {"total_bytes", col.eval.memory.total_bytes},
+                       {"decode_tps", col.eval.speed.ok ? json(col.eval.speed.decode_tps) : json(nullptr)}});
+    j["compare"] = cmp;
+    j["compute_ms"] = d.compute_ms;
     return j.dump();
 }

@@ -1,6 +1,7 @@
 // Numbers derived from the scenario, recomputed only when the scenario changes (state_version), never per frame.
 // Panels read these; they never call the engine themselves, so a frame costs drawing only.
 #pragma once
+#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -36,6 +37,19 @@ struct ContextPoint {
     double decode_tokens_per_s = 0;   // at a full context (depth = ctx), 0 = does not run
 };
 
+struct CompareColumn {
+    std::string model_id, hardware_id, quant;   // resolved setup
+    const llmsim::Model* model = nullptr;
+    const llmsim::Hardware* hardware = nullptr;
+    llmsim::Evaluation eval;
+    std::string error;
+    double monthly_own_usd = -1;
+};
+
+// the setups of scenario.compare ("model~hardware~quant,..."; an empty part means the current one), at most 4
+std::vector<std::array<std::string, 3>> parse_compare(const std::string& compare);
+std::string format_compare(const std::vector<std::array<std::string, 3>>& setups);
+
 struct Derived {
     uint64_t version = UINT64_MAX;
     const llmsim::Model* model = nullptr;
@@ -48,6 +62,7 @@ struct Derived {
     std::vector<QuantRow> quants;      // every file type
     std::vector<DeviceRow> devices;    // every catalog device, catalog order
     std::vector<ContextPoint> context; // 1k .. max context
+    std::vector<CompareColumn> compare; // scenario.compare, resolved
     double compute_ms = 0;             // how long the last recompute took
 };
 

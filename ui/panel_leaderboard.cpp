@@ -141,6 +141,21 @@ void draw_leaderboard(AppState& app) {
                 mark_changed(app);
             }
             note_widget(app, ("leaderboard-row-" + r.hardware->id).c_str());
+            if (ImGui::BeginPopupContextItem("row-menu")) {
+                if (ImGui::MenuItem("Add to compare")) {
+                    auto setups = parse_compare(app.scenario.compare);
+                    if (setups.size() < 4) {
+                        setups.push_back({app.scenario.model, r.hardware->id, app.scenario.quant});
+                        app.scenario.compare = format_compare(setups);
+                        mark_changed(app);
+                    }
+                }
+                if (ImGui::MenuItem("Simulate")) {
+                    app.scenario.hardware = r.hardware->id;
+                    mark_changed(app);
+                }
+                ImGui::EndPopup();
+            }
             ImGui::PopID();
             ImGui::TableNextColumn();
             if (!r.error.empty()) { ImGui::TextDisabled("—"); if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", r.error.c_str()); continue; }

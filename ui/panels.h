@@ -22,6 +22,7 @@ void draw_command(AppState& app);        // panel_command.cpp: llama-server comm
 void draw_cost(AppState& app);           // panel_cost.cpp: buy vs cloud vs API
 void draw_faq(AppState& app);            // panel_faq.cpp: generated answers
 void draw_import(AppState& app);         // panel_import.cpp: config.json / .gguf import
+void draw_compare(AppState& app);        // panel_compare.cpp: setups side by side
 
 // table exports (Markdown or CSV) used by the copy buttons and the JS API
 std::string quants_table_text(const AppState& app, bool csv);

@@ -166,7 +166,8 @@ EMSCRIPTEN_KEEPALIVE const char* llmsim_get_hash() {
 
 EMSCRIPTEN_KEEPALIVE const char* llmsim_stats() {
     g.ret = "{\"frames\":" + std::to_string(g.app.frames_drawn) + ",\"last_frame_ms\":" +
-            std::to_string(g.app.last_frame_ms) + ",\"state_version\":" + std::to_string(g.app.state_version) + "}";
+            std::to_string(g.app.last_frame_ms) + ",\"state_version\":" + std::to_string(g.app.state_version) +
+            ",\"derive_ms\":" + std::to_string(g.app.derived.compute_ms) + "}";
     return g.ret.c_str();
 }
 

@@ -9,6 +9,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "json_diag.h"
+
 namespace {
 
 enum class Kind { Str, Int, Num, Bool };
@@ -52,6 +54,7 @@ const std::vector<Field>& fields() {
         num("mtok", &Scenario::mtok_per_month, 0, 1e6, "million tokens per month"),
         num("kwh", &Scenario::kwh_price_usd, 0, 10, "USD per kWh"),
         i32("months", &Scenario::amortize_months, 1, 240, "months"),
+        str("compare", &Scenario::compare),
         str("section", &Scenario::section),
         str("embed", &Scenario::embed),
         str("theme", &Scenario::theme),
@@ -63,7 +66,7 @@ std::string percent_encode(const std::string& v) {
     static const char* hex = "0123456789ABCDEF";
     std::string out;
     for (unsigned char c : v) {
-        if (isalnum(c) || c == '-' || c == '_' || c == '.' || c == '~' || c == '/') out += (char)c;
+        if (isalnum(c) || c == '-' || c == '_' || c == '.' || c == '~' || c == '/' || c == ',') out += (char)c;
         else { out += '%'; out += hex[c >> 4]; out += hex[c & 15]; }
     }
     return out;
@@ -119,6 +122,12 @@ bool set_field(const Field& f, const std::string& value, Scenario& s, std::strin
     switch (f.kind) {
     case Kind::Str:
         if (value.size() > 256) { err = std::string(f.key) + ": value longer than 256 characters"; return false; }
+        // the value goes back out through getState()'s JSON, which needs UTF-8 (a %A2 alone would abort the page)
+        if (size_t bad = llmsim::find_invalid_utf8(value); bad != std::string::npos) {
+            err = std::string(f.key) + ": the value is not UTF-8 text (byte " + std::to_string(bad + 1) +
+                  " of the decoded value); percent-encode UTF-8, e.g. %C3%A9 for \u00e9";
+            return false;
+        }
         s.*(f.s) = value;
         return true;
     case Kind::Bool:
@@ -129,10 +138,16 @@ bool set_field(const Field& f, const std::string& value, Scenario& s, std::strin
     case Kind::Int:
     case Kind::Num: {
         double v = 0;
-        if (!parse_number(value, v)) { err = std::string(f.key) + ": '" + value + "' is not a number"; return false; }
+        // "1 to 10000000 tokens", not "1 to 1e+07 tokens"
+        auto bound = [](double b) { return b == (double)(int64_t)b ? std::to_string((int64_t)b) : format_number(b); };
+        const std::string range = bound(f.min) + " to " + bound(f.max) + " " + f.unit;
+        if (!parse_number(value, v)) {
+            err = std::string(f.key) + ": '" + value + "' is not a number (valid: " + range +
+                  (f.kind == Kind::Int && std::strcmp(f.unit, "tokens") == 0 ? "; 32k and 1M work too)" : ")");
+            return false;
+        }
         if (v < f.min || v > f.max) {
-            err = std::string(f.key) + ": " + value + " is out of range (" + format_number(f.min) + " to " +
-                  format_number(f.max) + " " + f.unit + ")";
+            err = std::string(f.key) + ": " + value + " is out of range (" + range + ")";
             return false;
         }
         if (f.kind == Kind::Int) {

@@ -244,8 +244,27 @@ async function main() {
       await page.evaluate(() => window.llmsim.setState({ embed: '', kv: 'f16', ctx: 32768 }));
     });
 
+    await check('compare: three devices side by side round-trip through the URL', async () => {
+      await page.evaluate(() => window.llmsim.setState({ model: 'Qwen/Qwen2.5-7B-Instruct', quant: 'Q4_K_M', compare: '~rtx-4090~,~rtx-3090-used~,~m4-max-128~Q8_0' }));
+      await page.waitForFunction(() => window.location.hash.includes('compare='), null, { timeout: 5000 });
+      const hash = await page.evaluate(() => window.location.hash);
+      const r1 = await page.evaluate(() => window.llmsim.results());
+      eq(r1.compare.length, 3, 'three setups');
+      eq(r1.compare.map((c) => c.hardware), ['rtx-4090', 'rtx-3090-used', 'm4-max-128'], 'devices');
+      eq(r1.compare[2].quant, 'Q8_0', 'per-setup quant');
+      r1.compare.forEach((c) => assert(!c.error, `setup error: ${c.error}`));
+      const p2 = await openPage(browser, base, hash);
+      const r2 = await p2.page.evaluate(() => window.llmsim.results());
+      eq(r2.compare, r1.compare, 'the same comparison from the link');
+      await p2.page.evaluate(() => window.llmsim.setState({ embed: 'compare' }));
+      await p2.page.waitForTimeout(200);
+      await p2.page.screenshot({ path: path.join(out, 'compare-3.png') });
+      await p2.context.close();
+      await page.evaluate(() => window.llmsim.setState({ compare: '' }));
+    });
+
     await check('screenshots: every section at 1280x800 and 390x844', async () => {
-      const keys = ['verdict', 'model', 'simulator', 'quants', 'leaderboard', 'context', 'command', 'cost', 'faq', 'import'];
+      const keys = ['verdict', 'model', 'simulator', 'quants', 'leaderboard', 'compare', 'context', 'command', 'cost', 'faq', 'import'];
       for (const [w, h] of [[1280, 800], [390, 844]]) {
         const p2 = await openPage(browser, base, '#model=Qwen/Qwen2.5-7B-Instruct&hardware=rtx-4090', { width: w, height: h });
         for (const k of keys) {

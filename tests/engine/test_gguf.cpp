@@ -616,7 +616,7 @@ TEST_CASE("gguf: model_from_gguf messages", "[gguf]") {
     w.str("general.architecture", "llama").u64("llama.context_length", 4096).u64("llama.embedding_length", 256);
     CHECK(err_of(w) == "GGUF: llama.block_count is missing (the llama architecture needs it)");
     w.str("llama.block_count", "two");
-    CHECK(err_of(w) == "GGUF: llama.block_count must be a non-negative whole number (the llama architecture needs it)");
+    CHECK(err_of(w) == "GGUF: llama.block_count must be a non-negative whole number (got a string) (the llama architecture needs it)");
     Writer x;
     x.str("general.architecture", "llama").u32("llama.block_count", 0);
     CHECK(err_of(x) == "GGUF: llama.block_count must be in [1, 10000] (got 0)");

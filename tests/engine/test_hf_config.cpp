@@ -420,9 +420,10 @@ TEST_CASE("hf_config: messages for bad input", "[hf_config]") {
     // brackets inside strings do not count as nesting
     CHECK(error_of("{\"model_type\": \"" + std::string(100, '[') + "\"}").find("nested") == std::string::npos);
     CHECK(error_of("{\"hidden_size\": 4096,") ==
-          "config.json: not valid JSON (was the file cut short, or is it an HTML error page?)");
+          "config.json: not valid JSON: line 1, column 22: syntax error while parsing object key - unexpected end of "
+          "input; expected string literal (the text is cut short)");
     CHECK(error_of("<html>404</html>") ==
-          "config.json: not valid JSON (was the file cut short, or is it an HTML error page?)");
+          "config.json: this is HTML or XML, not JSON (a web page saved instead of the file?)");
     CHECK(error_of("[1, 2]") == "config.json: must be a JSON object, got an array");
     CHECK(error_of(R"({"hidden_size": 4096})") ==
           "config.json: model_type is missing (and no \"architectures\" entry names the model class); is this a "

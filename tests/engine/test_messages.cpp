@@ -1,0 +1,322 @@
+// What a user sees when an input is wrong: the exact message for invalid inputs of every kind llmsim reads
+// (catalog JSON, config.json, GGUF headers, URL state, the JSON memory API), each naming the field, what was
+// wrong and what would be valid. And no NaN or infinity at slider extremes: api_memory and evaluate() at
+// 1 and 10 M tokens of context, 1 and 1024 GPUs, 0.1 GB/s to 100 TB/s, 1 to 1024 parallel sequences give
+// finite numbers or a clear "out of range" error.
+//
+// Built into llmsim_message_tests together with ui/url_state.cpp (which needs only engine headers).
+//
+// [SECTION] helpers
+// [SECTION] catalog JSON
+// [SECTION] config.json
+// [SECTION] GGUF
+// [SECTION] URL state
+// [SECTION] memory API JSON
+// [SECTION] slider extremes
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "api.h"
+#include "assets.h"
+#include "catalog.h"
+#include "gguf.h"
+#include "hf_config.h"
+#include "simulate.h"
+#include "url_state.h"
+
+using namespace llmsim;
+using nlohmann::json;
+
+namespace {
+
+// [SECTION] helpers --------------------------------------------------------------------------------------
+
+const Catalog& cat() {
+    static Catalog c = [] {
+        Catalog x;
+        std::string err;
+        REQUIRE(load_embedded_catalog(x, err));
+        return x;
+    }();
+    return c;
+}
+
+json asset(const char* name) {
+    const std::string_view v = embedded_asset(name);
+    return json::parse(v.begin(), v.end());
+}
+
+// parse_catalog with one of the three embedded documents edited
+std::string catalog_error(const char* which, const std::function<void(json&)>& edit) {
+    json m = asset("catalog/models.json"), h = asset("catalog/hardware.json"), q = asset("catalog/quants.json");
+    json& doc = !std::strcmp(which, "models") ? m : !std::strcmp(which, "hardware") ? h : q;
+    edit(doc);
+    Catalog c;
+    std::string err;
+    if (parse_catalog(m.dump(), h.dump(), q.dump(), c, err)) return "(accepted)";
+    return err;
+}
+
+std::string catalog_text_error(const std::string& models_text) {
+    Catalog c;
+    std::string err;
+    if (parse_catalog(models_text, asset("catalog/hardware.json").dump(), asset("catalog/quants.json").dump(), c, err))
+        return "(accepted)";
+    return err;
+}
+
+const json kLlama = {{"model_type", "llama"},           {"hidden_size", 2048},      {"intermediate_size", 8192},
+                     {"num_hidden_layers", 16},         {"num_attention_heads", 32}, {"num_key_value_heads", 8},
+                     {"max_position_embeddings", 8192}, {"vocab_size", 128256}};
+
+std::string config_error(const std::string& text) {
+    Model m;
+    std::string err;
+    return model_from_hf_config(text, "test/model", m, err) ? "(accepted)" : err;
+}
+std::string config_error(const std::function<void(json&)>& edit) {
+    json j = kLlama;
+    edit(j);
+    return config_error(j.dump());
+}
+
+// GGUF bytes: "GGUF", version 3, tensor count, kv count, then `rest`
+std::vector<uint8_t> gguf(uint64_t n_tensors, uint64_t n_kv, const std::string& rest = "") {
+    std::vector<uint8_t> b = {'G', 'G', 'U', 'F', 3, 0, 0, 0};
+    for (int i = 0; i < 8; ++i) b.push_back(uint8_t(n_tensors >> (8 * i)));
+    for (int i = 0; i < 8; ++i) b.push_back(uint8_t(n_kv >> (8 * i)));
+    b.insert(b.end(), rest.begin(), rest.end());
+    return b;
+}
+std::string le64(uint64_t v) {
+    std::string s;
+    for (int i = 0; i < 8; ++i) s += char(v >> (8 * i));
+    return s;
+}
+std::string le32(uint32_t v) {
+    std::string s;
+    for (int i = 0; i < 4; ++i) s += char(v >> (8 * i));
+    return s;
+}
+std::string kv_u32(const std::string& key, uint32_t v) { return le64(key.size()) + key + le32(4) + le32(v); }
+std::string kv_str(const std::string& key, const std::string& v) {
+    return le64(key.size()) + key + le32(8) + le64(v.size()) + v;
+}
+
+std::string gguf_error(const std::vector<uint8_t>& bytes) {
+    GgufInfo info;
+    std::string err;
+    if (!read_gguf_buffer(bytes.data(), bytes.size(), info, err)) return err;
+    Model m;
+    return model_from_gguf(info, m, err) ? "(accepted)" : err;
+}
+
+// the llama keys model_from_gguf needs, with `skip` left out and `extra` appended
+std::vector<uint8_t> llama_gguf(const std::string& extra_kv = "", int n_extra = 0, uint32_t kv_heads = 2) {
+    std::string kv = kv_str("general.architecture", "llama") + kv_u32("llama.block_count", 2) +
+                     kv_u32("llama.context_length", 2048) + kv_u32("llama.embedding_length", 16) +
+                     kv_u32("llama.feed_forward_length", 32) + kv_u32("llama.attention.head_count", 4) +
+                     kv_u32("llama.attention.head_count_kv", kv_heads) + kv_u32("llama.vocab_size", 32) + extra_kv;
+    return gguf(0, 8 + n_extra, kv);
+}
+
+std::string url_error(const std::string& hash) {
+    Scenario s;
+    std::string err;
+    return decode_url_state(hash, s, err) ? "(accepted)" : err;
+}
+
+std::string api_error(const std::string& request) {
+    const json j = json::parse(api_memory(cat(), request));
+    return j.contains("error") ? j["error"].get<std::string>() : "(accepted)";
+}
+
+// every number in a JSON answer is finite
+bool json_finite(const json& j) {
+    if (j.is_number_float()) return std::isfinite(j.get<double>());
+    if (j.is_structured())
+        for (const auto& e : j)
+            if (!json_finite(e)) return false;
+    return true;
+}
+
+bool speed_finite(const SpeedView& s) {
+    for (double v : {s.decode_tps, s.decode_low, s.decode_high, s.prefill_tps, s.prefill_low, s.prefill_high, s.ttft_s,
+                     s.ttft_low, s.ttft_high, s.reply_s, s.aggregate_tps, s.per_user_tps, s.decode_intensity,
+                     s.decode_flops, s.prefill_intensity, s.prefill_flops, s.peak_flops, s.peak_bytes_per_s})
+        if (!std::isfinite(v) || v < 0) return false;
+    return true;
+}
+
+}  // namespace
+
+// [SECTION] catalog JSON ---------------------------------------------------------------------------------
+
+TEST_CASE("messages: catalog JSON", "[messages]") {
+    CHECK(catalog_text_error("{\"schema\": \"llmsim-models/1\", \"models\": [],}") ==
+          "models.json: not valid JSON: line 1, column 44: syntax error while parsing object key - unexpected '}'; "
+          "expected string literal (a trailing comma? JSON allows none before '}' or ']')");
+    CHECK(catalog_error("hardware", [](json& h) { h["devices"][0]["id"] = "test-gpu", h["devices"][0]["bandwidth_gbs"] = 0; }) ==
+          "hardware.json: device 'test-gpu': bandwidth_gbs must be > 0 (got 0)");
+    CHECK(catalog_error("hardware", [](json& h) { h["devices"][0]["id"] = "test-gpu", h["devices"][0]["kind"] = "laptop"; }) ==
+          "hardware.json: device 'test-gpu': kind \"laptop\" is unknown (valid: consumer, workstation, datacenter, apple, apu, cpu)");
+    CHECK(catalog_error("models", [](json& m) { m["models"][0]["id"] = "test/model", m["models"][0]["n_heads"] = 32, m["models"][0]["n_kv_heads"] = 5; }) ==
+          "models.json: model 'test/model': n_kv_heads must divide n_heads (got 32 / 5)");
+    CHECK(catalog_error("models", [](json& m) { m["models"][0]["id"] = "test/model", m["models"][0]["n_layers"] = "28"; }) ==
+          "models.json: model 'test/model': n_layers must be a whole number, got a string");
+    CHECK_THAT(catalog_error("quants", [](json& q) { q["file_types"][0]["name"] = "TEST", q["file_types"][0]["base_type"] = "Q9_K"; }),
+               Catch::StartsWith("quants.json: file type 'TEST': base_type \"Q9_K\" is not a ggml type in this file (valid: F32, F16,"));
+}
+
+// [SECTION] config.json ----------------------------------------------------------------------------------
+
+TEST_CASE("messages: config.json", "[messages]") {
+    CHECK(config_error(std::string("{\"model_type\": \"ll\xff" "ama\"}")) ==
+          "config.json: not valid UTF-8 at line 1, column 19 (byte 18): byte 0xFF (JSON must be UTF-8; was the file saved as Latin-1 or Windows-1252?)");
+    CHECK(config_error("{\"model_type\": \"llama\", \"hidden_size\": 4096,}") ==
+          "config.json: not valid JSON: line 1, column 45: syntax error while parsing object key - unexpected '}'; expected string literal (a trailing comma? JSON allows none before '}' or ']')");
+    CHECK(config_error([](json& j) { j["num_hidden_layers"] = "16"; }) ==
+          "config.json: num_hidden_layers must be a whole number, got a string");
+    CHECK(config_error([](json& j) { j["num_key_value_heads"] = 5; }) ==
+          "config.json: num_key_value_heads must divide num_attention_heads (got 32 / 5)");
+    CHECK(config_error([](json& j) { j["num_local_experts"] = 8, j["num_experts_per_tok"] = 9; }) ==
+          "config.json: num_experts_per_tok must be <= num_local_experts (got 9 > 8)");
+    CHECK(config_error([](json& j) { j["rope_scaling"] = {{"rope_type", "yarn"}, {"factor", 1e9}}; }) ==
+          "config.json: rope_scaling.factor must be in (0, 1024] (got 1000000000)");
+    CHECK(config_error([](json& j) { j["max_position_embeddings"] = 0; }) ==
+          "config.json: max_position_embeddings must be in [1, 17179869184] (got 0)");
+    CHECK(config_error("{\"added_tokens\": [], \"model\": {\"type\": \"BPE\"}, \"normalizer\": null}") ==
+          "config.json: this is a tokenizer.json, not a config.json; import the config.json next to it");
+}
+
+// [SECTION] GGUF -----------------------------------------------------------------------------------------
+
+TEST_CASE("messages: GGUF", "[messages]") {
+    const std::vector<uint8_t> not_gguf = {'P', 'K', 3, 4, 0, 0, 0, 0, 0};
+    CHECK(gguf_error(not_gguf) ==
+          "GGUF: not a GGUF file (the first bytes are 50 4b 03 04, a GGUF file starts with 'GGUF')");
+    std::vector<uint8_t> cut = llama_gguf();
+    cut.resize(60);
+    CHECK(gguf_error(cut) ==
+          "GGUF: the file ends inside metadata 'general.architecture' length (at byte 56); it is truncated - download it again");
+    CHECK(gguf_error(gguf(1ull << 40, 0)) ==
+          "GGUF: the header claims 1099511627776 tensors (limit 1048576); the file is corrupt");
+    CHECK(gguf_error(gguf(0, 1, le64(8) + "bos_flag" + le32(7) + "\x07")) ==
+          "GGUF: metadata 'bos_flag' is a bool with byte value 7 (must be 0 or 1)");
+    CHECK(gguf_error(gguf(0, 1, le64(20) + "general.architecture" + le32(6) + le32(0x3fc00000))) ==
+          "GGUF: general.architecture must be a non-empty string such as \"llama\" (got a float32)");
+    CHECK(gguf_error(llama_gguf("", 0, 3)) ==
+          "GGUF: llama.attention.head_count_kv must divide attention.head_count (got 4 / 3)");
+    CHECK(gguf_error(llama_gguf(kv_u32("llama.expert_count", 4) + kv_u32("llama.expert_used_count", 8), 2)) ==
+          "GGUF: llama.expert_used_count must be in [1, expert_count = 4] (got 8)");
+}
+
+// [SECTION] URL state ------------------------------------------------------------------------------------
+
+TEST_CASE("messages: URL state", "[messages]") {
+    CHECK(url_error("ctx=0") ==
+          "ctx: 0 is out of range (1 to 10000000 tokens)");
+    CHECK(url_error("ctx=20000000") ==
+          "ctx: 20000000 is out of range (1 to 10000000 tokens)");
+    CHECK(url_error("fa=maybe") ==
+          "fa: 'maybe' is not on/off (use on, off, 1 or 0)");
+    CHECK(url_error("np=1.5") ==
+          "np: '1.5' must be a whole number");
+    CHECK_THAT(url_error("colour=red"), Catch::StartsWith("unknown key 'colour' (known: model, hardware, quant, ctx, "));
+    CHECK(url_error("model=%zz") ==
+          "model: malformed percent-encoding in '%zz'");
+    CHECK(url_error("quant=Q4_K%A2") ==
+          "quant: the value is not UTF-8 text (byte 5 of the decoded value); percent-encode UTF-8, e.g. %C3%A9 for é");
+    CHECK(url_error("ctx=lots") ==
+          "ctx: 'lots' is not a number (valid: 1 to 10000000 tokens; 32k and 1M work too)");
+}
+
+// [SECTION] memory API JSON ------------------------------------------------------------------------------
+
+TEST_CASE("messages: memory API JSON", "[messages]") {
+    CHECK(api_error("not json") ==
+          "request must be a JSON object, e.g. {\"model\": \"Qwen/Qwen2.5-7B-Instruct\", \"quant\": \"Q4_K_M\", \"ctx\": 8192}");
+    CHECK(api_error(R"({"model":"Qwen/Qwen2.5-7B-Instruct","ctx":0})") ==
+          "ctx must be a whole number from 1 to 100000000");
+    CHECK(api_error(R"({"model":"Qwen/Qwen2.5-7B-Instruct","parallel":2000})") ==
+          "parallel must be a whole number from 1 to 1024");
+    CHECK(api_error(R"({"model":"no/such-model"})") ==
+          "unknown model 'no/such-model'");
+    CHECK(api_error(R"({"model":"Qwen/Qwen2.5-7B-Instruct","kv_type":"q3"})") ==
+          "kv_type must be f16, bf16, f32, q8_0, q5_1, q5_0, q4_1, q4_0 or iq4_nl");
+    CHECK(api_error(R"({"model":"Qwen/Qwen2.5-7B-Instruct","hardware":4090})") ==
+          "hardware must be a catalog id string");
+    CHECK(api_error(R"({"model":"Qwen/Qwen2.5-7B-Instruct","quant":"Q9_X"})") ==
+          "unknown quantization 'Q9_X' (try Q4_K_M, Q8_0, F16, or a format from the catalog)");
+    CHECK(api_error(R"({"model":"x/y","config":{"model_type":"llama","num_hidden_layers":-1}})") ==
+          "config: config.json: num_hidden_layers must be in [1, 10000] (got -1)");
+}
+
+// [SECTION] slider extremes ------------------------------------------------------------------------------
+
+TEST_CASE("extremes: api_memory gives finite numbers or a clear error", "[messages][extremes]") {
+    for (const char* model : {"Qwen/Qwen2.5-7B-Instruct", "deepseek-ai/DeepSeek-V3"}) {
+        if (!cat().find_model(model)) continue;
+        for (int64_t ctx : {int64_t(1), int64_t(256), int64_t(10000000)})
+            for (int np : {1, 7, 1024})
+                for (const char* hw : {"rtx-4090", "m4-max-128", ""}) {
+                    json req = {{"model", model}, {"quant", "Q4_K_M"}, {"ctx", ctx}, {"parallel", np}};
+                    if (*hw && cat().find_hardware(hw)) req["hardware"] = hw;
+                    const json out = json::parse(api_memory(cat(), req.dump()));
+                    INFO(req.dump() << " -> " << out.dump().substr(0, 300));
+                    if (out.contains("error")) {
+                        CHECK(!out["error"].get<std::string>().empty());
+                    } else {
+                        CHECK(json_finite(out));
+                        CHECK(out["total_bytes"].get<uint64_t>() > 0);
+                    }
+                }
+    }
+    CHECK(api_error(R"({"model":"Qwen/Qwen2.5-7B-Instruct","ctx":100000001})") ==
+          "ctx must be a whole number from 1 to 100000000");
+    CHECK(api_error(R"({"model":"Qwen/Qwen2.5-7B-Instruct","parallel":0})") ==
+          "parallel must be a whole number from 1 to 1024");
+}
+
+TEST_CASE("extremes: evaluate at slider extremes", "[messages][extremes]") {
+    const Model* model = cat().find_model("Qwen/Qwen2.5-7B-Instruct");
+    REQUIRE(model);
+    const Hardware* base = cat().find_hardware("rtx-4090");
+    REQUIRE(base);
+    for (int gpus : {1, 2, 1024})
+        for (double bw : {0.1, 1000.0, 100000.0})
+            for (int64_t ctx : {int64_t(1), int64_t(10000000)})
+                for (int np : {1, 1024}) {
+                    Hardware hw = *base;
+                    hw.id = "custom";
+                    hw.gpu_count = gpus;
+                    hw.bandwidth_gbs = bw;
+                    SimRequest req;
+                    req.memory.file_type = "Q4_K_M";
+                    req.memory.n_ctx = ctx;
+                    req.memory.n_parallel = np;
+                    req.memory.hardware = &hw;
+                    req.prompt_tokens = std::min<int64_t>(ctx, 4096);
+                    Evaluation ev;
+                    std::string err;
+                    INFO("gpus " << gpus << " bandwidth_gbs " << bw << " ctx " << ctx << " np " << np);
+                    if (!evaluate(cat(), *model, req, ev, err)) {
+                        CHECK(!err.empty());
+                        continue;
+                    }
+                    CHECK(json_finite(memory_to_json(*model, req.memory, ev.memory)));
+                    CHECK(std::isfinite(ev.memory.bits_per_weight));
+                    if (ev.speed.ok) {
+                        CHECK(speed_finite(ev.speed));
+                        CHECK(ev.speed.decode_tps > 0);
+                    } else {
+                        CHECK(!ev.speed.error.empty());
+                    }
+                }
+}
