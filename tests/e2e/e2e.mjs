@@ -175,10 +175,11 @@ async function main() {
     });
 
     await check('ui: clicking a quant row selects it', async () => {
-      await page.evaluate(() => window.llmsim.setState({ quant: 'Q4_K_M', section: 'quants' }));
-      await page.waitForTimeout(300);
+      await page.evaluate(() => window.llmsim.setState({ quant: 'Q4_K_M', embed: 'quants' }));
+      await page.waitForTimeout(400);   // a few frames so the row's rectangle is where it is drawn
       await clickWidget(page, 'quant-row-Q8_0');
       eq((await page.evaluate(() => window.llmsim.getState())).quant, 'Q8_0', 'quant after click');
+      await page.evaluate(() => window.llmsim.setState({ embed: '' }));
     });
 
     await check('ui: copy command puts the llama-server line on the clipboard', async () => {
