@@ -2,7 +2,16 @@
 
 #include "quant_rules.h"
 
+#include <cctype>
+
 namespace llmsim {
+
+namespace {
+std::string lower_name(std::string s) {
+    for (char& c : s) c = (char)std::tolower((unsigned char)c);
+    return s;
+}
+}  // namespace
 
 std::string gguf_file_name(const Model& model, const std::string& file_type) {
     std::string base = model.id;
@@ -27,8 +36,9 @@ std::string llama_server_command(const Catalog& cat, const Model& model, const S
     // -ngl 99 = "all layers" (llama.cpp clamps to n_layers + 1, the output layer included)
     cmd += " -ngl " + std::string(m.n_gpu_layers < 0 ? "99" : std::to_string(m.n_gpu_layers));
     cmd += m.flash_attn ? " -fa on" : " -fa off";
-    if (m.kv_type_k != TensorType::F16) cmd += std::string(" -ctk ") + to_string(m.kv_type_k);
-    if (m.kv_type_v != TensorType::F16) cmd += std::string(" -ctv ") + to_string(m.kv_type_v);
+    // llama.cpp matches -ctk/-ctv against ggml's lower-case type names (q8_0, q4_0, ...)
+    if (m.kv_type_k != TensorType::F16) cmd += " -ctk " + lower_name(to_string(m.kv_type_k));
+    if (m.kv_type_v != TensorType::F16) cmd += " -ctv " + lower_name(to_string(m.kv_type_v));
     if (m.cpu_moe) cmd += " --cpu-moe";
     else if (m.n_cpu_moe > 0) cmd += " --n-cpu-moe " + std::to_string(m.n_cpu_moe);
     if (m.n_parallel > 1) cmd += " -np " + std::to_string(m.n_parallel);

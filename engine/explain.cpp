@@ -1,5 +1,7 @@
 #include "explain.h"
 
+#include <cctype>
+
 #include "format.h"
 #include "model_tensors.h"
 #include "quant_rules.h"
@@ -8,6 +10,10 @@
 namespace llmsim {
 
 namespace {
+std::string lower(std::string s) {
+    for (char& c : s) c = (char)std::tolower((unsigned char)c);
+    return s;
+}
 std::string src_of(const Model& m) { return m.sources.empty() ? "catalog" : "catalog: " + m.sources.front(); }
 std::string src_of(const Hardware& h) { return h.sources.empty() ? "catalog" : "catalog: " + h.sources.front(); }
 }  // namespace
@@ -45,7 +51,7 @@ std::vector<Explanation> explain(const Catalog& cat, const Model& m, const SimRe
     if (mb.recurrent_state_bytes) kv.text += " + recurrent state " + format_gib((double)mb.recurrent_state_bytes);
     kv.text += m.mla ? " (MLA caches the compressed latent + RoPE part as K only)." : ".";
     kv.inputs = {"KV heads = " + std::to_string(m.n_kv_heads) + ", head_dim = " + std::to_string(m.head_dim) + " (" + src_of(m) + ")",
-                 std::string("KV type = ") + to_string(r.kv_type_k) + "/" + to_string(r.kv_type_v) + " (ggml block sizes: q8_0 is 34 bytes per 32 values)",
+                 "KV type = " + lower(to_string(r.kv_type_k)) + "/" + lower(to_string(r.kv_type_v)) + " (ggml block sizes: q8_0 is 34 bytes per 32 values)",
                  "parallel sequences = " + std::to_string(r.n_parallel)};
     out.push_back(kv);
 

@@ -19,10 +19,11 @@ fi
 jobs=${LLMSIM_FUZZ_JOBS:-1}
 
 command -v clang++ >/dev/null || { echo "fuzz: clang++ not found (scripts/setup.sh installs clang)"; exit 1; }
-if [ ! -f "$build/CMakeCache.txt" ]; then
-  CC=clang CXX=clang++ cmake -S . -B "$build" -DLLMSIM_FUZZ=ON -DLLMSIM_BUILD_UI=OFF -DLLMSIM_BUILD_TESTS=OFF \
-    -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g" >/dev/null || exit 1
-fi
+mkdir -p "$build"
+# configure every time (cheap): picks up new targets such as fuzz_predict once engine/predict.cpp exists
+CC=clang CXX=clang++ cmake -S . -B "$build" -DLLMSIM_FUZZ=ON -DLLMSIM_BUILD_UI=OFF -DLLMSIM_BUILD_TESTS=OFF \
+  -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g" >"$build/configure.log" 2>&1 \
+  || { tail -20 "$build/configure.log"; echo "fuzz: configure failed"; exit 1; }
 cmake --build "$build" -j"$(nproc 2>/dev/null || echo 2)" --target "${targets[@]}" >"$build/build.log" 2>&1 \
   || { tail -40 "$build/build.log"; echo "fuzz: build failed"; exit 1; }
 

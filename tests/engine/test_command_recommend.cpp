@@ -1,0 +1,79 @@
+// The llama-server command matches the simulated setup; the recommender's every accepted entry meets the query.
+#include <catch2/catch.hpp>
+
+#include "command.h"
+#include "quant_rules.h"
+#include "recommend.h"
+
+using namespace llmsim;
+
+namespace {
+const Catalog& cat() {
+    const Catalog* c = embedded_catalog();
+    REQUIRE(c);
+    return *c;
+}
+}  // namespace
+
+TEST_CASE("llama-server command carries every simulated flag", "[command]") {
+    const Model* m = cat().find_model("Qwen/Qwen3-30B-A3B");
+    REQUIRE(m);
+    SimRequest req;
+    req.memory.file_type = "Q4_K_M";
+    req.memory.n_ctx = 32768;
+    req.memory.kv_type_k = req.memory.kv_type_v = TensorType::Q8_0;
+    req.memory.n_cpu_moe = 12;
+    req.memory.n_parallel = 4;
+    req.memory.n_gpu_layers = 30;
+    req.memory.flash_attn = true;
+    req.memory.hardware = cat().find_hardware("2x-rtx-3090");
+    REQUIRE(req.memory.hardware);
+    const std::string cmd = llama_server_command(cat(), *m, req, 9000);
+    CHECK(cmd == "llama-server -m Qwen3-30B-A3B-Q4_K_M.gguf -c 32768 -ngl 30 -fa on -ctk q8_0 -ctv q8_0 --n-cpu-moe 12 -np 4 -ts 1,1 --port 9000");
+    req.memory.n_gpu_layers = -1;
+    req.memory.n_cpu_moe = 0;
+    req.memory.flash_attn = false;
+    req.memory.kv_type_k = req.memory.kv_type_v = TensorType::F16;
+    req.memory.n_parallel = 1;
+    req.memory.hardware = cat().find_hardware("rtx-4090");
+    CHECK(llama_server_command(cat(), *m, req, 8080) == "llama-server -m Qwen3-30B-A3B-Q4_K_M.gguf -c 32768 -ngl 99 -fa off --port 8080");
+    req.memory.file_type = "MLX_4BIT";
+    CHECK(llama_server_command(cat(), *m, req, 8080).find("mlx_lm.server --model Qwen/Qwen3-30B-A3B") != std::string::npos);
+}
+
+TEST_CASE("recommend: every accepted option meets the constraints; rejections say why", "[recommend]") {
+    RecommendQuery q;
+    q.model = cat().find_model("Qwen/Qwen2.5-72B-Instruct");
+    REQUIRE(q.model);
+    q.ctx_tokens = 32768;
+    q.min_decode_tps = 15;
+    q.max_price_usd = 12000;
+    RecommendResult r = recommend_hardware(cat(), q);
+    REQUIRE(r.error.empty());
+    REQUIRE_FALSE(r.accepted.empty());
+    double last_price = 0;
+    for (const Candidate& c : r.accepted) {
+        INFO(c.hardware.name);
+        // re-check each with an independent evaluation
+        SimRequest req;
+        req.memory.file_type = q.quant;
+        req.memory.n_ctx = q.ctx_tokens;
+        req.memory.hardware = &c.hardware;
+        req.prompt_tokens = q.prompt_tokens;
+        Evaluation ev;
+        std::string err;
+        REQUIRE(evaluate(cat(), *q.model, req, ev, err));
+        CHECK((ev.memory.status == FitStatus::Comfortable || ev.memory.status == FitStatus::Tight ||
+               ev.memory.status == FitStatus::TunableUma));
+        REQUIRE(ev.speed.ok);
+        CHECK(ev.speed.decode_tps >= q.min_decode_tps);
+        CHECK(c.price_usd > 0);
+        CHECK(c.price_usd <= q.max_price_usd);
+        CHECK(c.price_usd >= last_price);   // cheapest first
+        last_price = c.price_usd;
+    }
+    for (const Candidate& c : r.rejected) CHECK_FALSE(c.reason.empty());
+    // an impossible query
+    q.min_decode_tps = -1;
+    CHECK_FALSE(recommend_hardware(cat(), q).error.empty());
+}
