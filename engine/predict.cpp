@@ -157,6 +157,12 @@ bool parse_predict_input(const Catalog& cat, const json& j, PredictInput& out, s
     ev.weight_bytes = w->weights_bytes;
     ev.embedding_bytes = w->token_embd_bytes;
     ev.routed_expert_bytes = w->gguf_routed_expert_bytes;
+    if (!w->full_layers_prefix.empty() && !w->swa_layers_prefix.empty()) {
+        ev.full_attn_layers = w->full_layers_prefix.back();
+        ev.swa_layers = w->swa_layers_prefix.back();
+        ev.kv_k_row = w->kv_k_row;
+        ev.kv_v_row = w->kv_v_row;
+    }
     SimRequest req;
     req.memory.file_type = out.quant;
     req.memory.hardware = &out.hardware;

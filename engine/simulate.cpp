@@ -27,6 +27,12 @@ bool evaluate(const Catalog& cat, const Model& model, const SimRequest& req, Eva
     out.weight_bytes = w->weights_bytes;
     out.embedding_bytes = w->token_embd_bytes;
     out.routed_expert_bytes = w->gguf_routed_expert_bytes;
+    if (!w->full_layers_prefix.empty() && !w->swa_layers_prefix.empty()) {
+        out.full_attn_layers = w->full_layers_prefix.back();
+        out.swa_layers = w->swa_layers_prefix.back();
+        out.kv_k_row = w->kv_k_row;
+        out.kv_v_row = w->kv_v_row;
+    }
     if (req.with_speed) estimate_speed_view(cat, model, req, out);
     return true;
 }

@@ -22,6 +22,7 @@ struct SimRequest {
     int64_t prompt_tokens = 4096;  // prompt for TTFT and prefill speed
     int64_t gen_tokens = 512;      // generated tokens for the reply time
     bool with_speed = true;        // false: memory only (cheaper)
+    bool with_explain = false;     // true: SpeedView::explain and memory notes in words (costs string building)
 };
 
 struct SpeedView {
@@ -50,6 +51,10 @@ struct Evaluation {
     uint64_t weight_bytes = 0;          // all tensor data (the GGUF's weights)
     uint64_t embedding_bytes = 0;       // token_embd (kept in host memory by llama.cpp)
     uint64_t routed_expert_bytes = 0;   // all routed-expert tensors (MoE)
+    // attention layout (constants of the model, from the prepared weights)
+    int full_attn_layers = -1;          // layers with a full-context KV cache (-1 = not filled: count per layer)
+    int swa_layers = 0;                 // sliding-window layers
+    uint64_t kv_k_row = 0, kv_v_row = 0;  // K / V elements per cached token per layer (MLA: latent + rope, V = 0)
 };
 
 // the part of a breakdown that counts against the device's usable limit: every GPU device (unified memory:

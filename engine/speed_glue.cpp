@@ -36,7 +36,13 @@ bool build_speed_scenario(const Model& m, const SimRequest& req, const Evaluatio
     // KV bytes per cached token, per layer type, at the KV cache type (true block sizes)
     double full = 0, swa = 0;
     int n_full = 0, n_swa = 0;
-    for (int il = 0; il < m.n_layers; ++il) {
+    if (ev.full_attn_layers >= 0 && ev.kv_k_row > 0) {   // from the prepared weights: no per-layer walk
+        const double bytes = (double)row_bytes(mr.kv_type_k, ev.kv_k_row) + (ev.kv_v_row ? (double)row_bytes(mr.kv_type_v, ev.kv_v_row) : 0.0);
+        n_full = ev.full_attn_layers;
+        n_swa = ev.swa_layers;
+        full = bytes * n_full;
+        swa = bytes * n_swa;
+    } else for (int il = 0; il < m.n_layers; ++il) {
         if (!layer_has_attention(m, il)) continue;
         double bytes;
         if (m.mla) bytes = (double)row_bytes(mr.kv_type_k, (uint64_t)(m.mla->kv_lora_rank + m.mla->qk_rope_head_dim));
@@ -84,13 +90,19 @@ void estimate_speed_view(const Catalog&, const Model& m, const SimRequest& req, 
     if (!build_speed_scenario(m, req, out, s, v.error)) return;
     const SpeedParams& p = default_speed_params();
     const int64_t prompt = std::max<int64_t>(1, req.prompt_tokens);
+    // the reply = prefill of the prompt (TTFT) + gen_tokens decoded from depth = prompt (estimate_reply's
+    // arithmetic, without computing both estimates twice)
     SpeedResult dec = estimate_decode(s, p, prompt, std::max<int64_t>(1, req.gen_tokens));
     SpeedResult pre = estimate_prefill(s, p, prompt, 0);
-    ReplyTime reply = estimate_reply(s, p, prompt, std::max<int64_t>(1, req.gen_tokens));
-    if (!dec.ok || !pre.ok || !reply.ok) {
-        v.error = !dec.ok ? dec.error : !pre.ok ? pre.error : reply.error;
+    if (!dec.ok || !pre.ok) {
+        v.error = !dec.ok ? dec.error : pre.error;
         return;
     }
+    ReplyTime reply;
+    reply.ttft_s = pre.time_s;
+    reply.ttft_low_s = (double)prompt / pre.high;
+    reply.ttft_high_s = (double)prompt / pre.low;
+    reply.total_s = pre.time_s + dec.time_s;
     auto finite = [](double x) { return std::isfinite(x) && x > 0; };
     if (!finite(dec.tokens_per_s) || !finite(pre.tokens_per_s) || !finite(reply.ttft_s)) {
         v.error = "speed out of the model's range for these inputs";
@@ -123,6 +135,7 @@ void estimate_speed_view(const Catalog&, const Model& m, const SimRequest& req, 
         v.prefill_intensity = pre.flops_per_token / pre.bytes_per_token;
         v.prefill_flops = pre.flops_per_token * pre.tokens_per_s / s.gpus;
     }
+    if (!req.with_explain) return;
     v.explain = "decode " + format_sig(dec.tokens_per_s) + " tok/s: per token " + format_sig(dec.weight_time_s * 1e3) +
                 " ms weights (" + format_gb(s.weight_bytes_per_token) + " at " + format_sig(s.bandwidth_gbs) + " GB/s spec) + " +
                 format_sig(dec.kv_time_s * 1e3) + " ms KV + " + format_sig(dec.alu_time_s * 1e3) + " ms dequant/ALU + " +

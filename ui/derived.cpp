@@ -62,12 +62,16 @@ void update_derived(AppState& app) {
     if (!llmsim::parse_tensor_type(s.kv_type)) { d.error = "unknown KV cache type '" + s.kv_type + "' (f16, bf16, q8_0, q4_0 ...)"; return; }
     std::string err;
     llmsim::count_params(*d.model, d.params, err);
-    const llmsim::SimRequest base = request_from_scenario(app);
+    llmsim::SimRequest base = request_from_scenario(app);
+    base.memory.with_notes = false;   // only the current scenario shows its notes
 
-    // the current scenario
-    d.eval_ok = llmsim::evaluate(app.catalog, *d.model, base, d.eval, err);
+    // the current scenario, with its explanations
+    llmsim::SimRequest current = base;
+    current.with_explain = true;
+    current.memory.with_notes = true;
+    d.eval_ok = llmsim::evaluate(app.catalog, *d.model, current, d.eval, err);
     if (!d.eval_ok) d.error = err;
-    else d.explanations = llmsim::explain(app.catalog, *d.model, base, d.eval);
+    else d.explanations = llmsim::explain(app.catalog, *d.model, current, d.eval);
 
     // quantization table: weights and totals at two contexts, no hardware, no speed
     for (const llmsim::FileType& ft : app.catalog.file_types) {
