@@ -43,6 +43,15 @@ if [ -z "${LLMSIM_SKIP_WEB:-}" ]; then
   stage test-web ctest --test-dir build/web --output-on-failure -j1
 fi
 
+# Reports that print numbers (they pass unless the program itself fails): the speed model's
+# leave-one-device-out accuracy next to the seed formula, and the engine sweep natively and as wasm under node.
+stage accuracy build/native/llmsim-cli accuracy assets/calibration/llamacpp_speed.jsonl
+stage bench-native build/native/tests/llmsim_bench 3
+if [ -z "${LLMSIM_SKIP_WEB:-}" ] && [ -f build/web/tests/llmsim_bench.js ]; then
+  stage bench-wasm node --no-experimental-fetch build/web/tests/llmsim_bench.js 3
+  cmake -DSITE=build/web/site -P cmake/report_sizes.cmake
+fi
+
 echo
 echo "Stage times:"
 for i in "${!stage_names[@]}"; do printf '  %-18s %-7s %5d s\n' "${stage_names[$i]}" "${stage_status[$i]}" "${stage_secs[$i]}"; done

@@ -1,0 +1,22 @@
+// llmsim_bench: the engine sweep (engine/bench.h) as a program that links only the engine, so the same
+// benchmark runs natively and as wasm under node. Prints numbers; asserts nothing.
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+
+#include "bench.h"
+
+int main(int argc, char** argv) {
+    int repeat = argc > 1 ? std::max(1, atoi(argv[1])) : 3;
+    llmsim::Catalog cat;
+    std::string err;
+    if (!llmsim::load_embedded_catalog(cat, err)) { fprintf(stderr, "llmsim_bench: %s\n", err.c_str()); return 1; }
+#ifdef __EMSCRIPTEN__
+    const char* where = "wasm (node)";
+#else
+    const char* where = "native";
+#endif
+    printf("%s %s\n", where, llmsim::format_bench(llmsim::bench_sweep(cat, false, repeat), false).c_str());
+    printf("%s %s\n", where, llmsim::format_bench(llmsim::bench_sweep(cat, true, repeat), true).c_str());
+    return 0;
+}
