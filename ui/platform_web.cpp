@@ -18,6 +18,8 @@
 #include "app_state.h"
 #include "assets.h"
 #include "api.h"
+#include "predict.h"
+#include "speed_glue.h"
 #include "import.h"
 #include "url_state.h"
 
@@ -184,6 +186,12 @@ EMSCRIPTEN_KEEPALIVE const char* llmsim_widget_rect(const char* name) {
 EMSCRIPTEN_KEEPALIVE const char* llmsim_results() {
     update_derived(g.app);
     g.ret = derived_to_json(g.app);
+    return g.ret.c_str();
+}
+
+// window.llmsim.predict(scenario): the `llmsim-cli predict` contract, one scenario in, one result out
+EMSCRIPTEN_KEEPALIVE const char* llmsim_predict(const char* scenario_json) {
+    g.ret = llmsim::predict_line(g.app.catalog, llmsim::default_speed_params(), scenario_json ? scenario_json : "");
     return g.ret.c_str();
 }
 

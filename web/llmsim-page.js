@@ -106,7 +106,8 @@
         if (!Module['_' + fn]) throw new Error(name + '() is not available in this build');
         var out = Module.ccall(fn, 'string', ['string'], [typeof arg === 'string' ? arg : JSON.stringify(arg)]);
         var parsed = JSON.parse(out);
-        if (parsed && parsed.error && Object.keys(parsed).length <= 2) throw new Error(parsed.error);
+        // memory() throws on a bad request; predict() returns {id, error} lines, like the CLI
+        if (name === 'memory' && parsed && parsed.error) throw new Error(parsed.error);
         return parsed;
       };
     });

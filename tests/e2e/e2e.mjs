@@ -170,6 +170,12 @@ async function main() {
       eq(r.memory.total_bytes, m.total_bytes, 'total bytes shown vs memory()');
       eq(r.memory.status, m.status, 'status shown vs memory()');
       assert(m.total_bytes > 40 * 2 ** 30 && m.total_bytes < 70 * 2 ** 30, `72B Q4_K_M @ 32k total ${m.total_bytes}`);
+      const p = await page.evaluate(() => window.llmsim.predict({ id: 'q', model: 'Qwen/Qwen2.5-72B-Instruct', quant: 'Q4_K_M', hardware: 'rtx-pro-6000',
+                                                                  test: { kind: 'decode', tokens: 128, depth: 4096 } }));
+      eq(p.id, 'q', 'predict echoes the id');
+      assert(p.tokens_per_s > 5 && p.tokens_per_s < 100 && p.low <= p.tokens_per_s && p.high >= p.tokens_per_s, `predict(): ${JSON.stringify(p)}`);
+      const perr = await page.evaluate(() => window.llmsim.predict({ id: 'e', model: 'x/y', hardware: 'rtx-4090', test: { kind: 'decode', tokens: 1 } }));
+      assert(perr.error && perr.error.includes("unknown model 'x/y'"), `predict() error line: ${JSON.stringify(perr)}`);
       const bad = await page.evaluate(() => { try { window.llmsim.memory({ model: 'nope/nope' }); return ''; } catch (e) { return e.message; } });
       assert(bad.includes("unknown model 'nope/nope'"), `memory() error: ${bad}`);
     });
