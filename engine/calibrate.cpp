@@ -93,6 +93,8 @@ bool parse_calibration_row(const std::string& line, CalibrationRow& row, std::st
     row.scenario = in.scenario;
     row.total_params = in.total_params;
     row.device = in.device;
+    row.hardware_name = in.hardware.name;
+    row.kind = in.hardware.kind;
     return true;
 }
 

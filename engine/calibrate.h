@@ -30,6 +30,8 @@ namespace llmsim {
 struct CalibrationRow {
     std::string id, model, quant, source;
     std::string device;            // hardware name without the "(...)" details: the LODO group
+    std::string hardware_name;     // the row's hardware name as given (catalog calibration_names match it)
+    HardwareKind kind = HardwareKind::Consumer;
     SpeedScenario scenario;        // test kind/tokens/depth as measured; flash_attn null -> false (llama-bench default)
     double total_params = 0;       // for the seed formula
     double measured_tokens_per_s = 0;

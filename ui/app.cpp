@@ -36,6 +36,7 @@ const std::vector<SectionInfo>& sections() {
         {"command", "Run it with llama.cpp", draw_command},
         {"cost", "Buy vs cloud vs API", draw_cost},
         {"faq", "FAQ", draw_faq},
+        {"accuracy", "Accuracy: predictions vs measurements", draw_accuracy},
         {"import", "Import a model", draw_import},
     };
     return list;

@@ -53,6 +53,8 @@ struct AppState {
     std::string hardware_search;
     int hardware_kind_filter = 0;  // 0 = all, then HardwareKind + 1
     bool show_all_quants = false;
+    int accuracy_kind = 0;             // accuracy view: 0 decode, 1 prefill
+    std::vector<llmsim::EvidenceRow> accuracy_rows;   // every measured row with its prediction (computed on first view)
     bool leaderboard_fits_only = false;
     std::vector<int> leaderboard_order;  // visible leaderboard rows in display order (indices into derived.devices)
     bool scroll_to_section = false;     // scroll to scenario.section on the next frame

@@ -136,6 +136,7 @@ void update_derived(AppState& app) {
             d.context.push_back(p);
         }
     }
+    if (d.hardware) d.evidence = llmsim::find_evidence(app.catalog, *d.model, *d.hardware, s.quant);
     // compare: each setup on its own
     for (const auto& parts : parse_compare(s.compare)) {
         CompareColumn col;

@@ -8,6 +8,7 @@
 
 #include "memory.h"
 #include "model_tensors.h"
+#include "evidence.h"
 #include "explain.h"
 #include "simulate.h"
 
@@ -63,6 +64,7 @@ struct Derived {
     std::vector<DeviceRow> devices;    // every catalog device, catalog order
     std::vector<ContextPoint> context; // 1k .. max context
     std::vector<CompareColumn> compare; // scenario.compare, resolved
+    std::vector<llmsim::EvidenceRow> evidence;   // measured rows on this device (best matches first)
     double compute_ms = 0;             // how long the last recompute took
 };
 

@@ -203,6 +203,17 @@ void draw_speed(AppState& app) {
     } else {
         ImGui::TextDisabled("Speed: %s", sp.error.empty() ? "—" : sp.error.c_str());
     }
+    if (!d.evidence.empty() && ImGui::TreeNode("evidence", "Measured on this device (%zu rows)", d.evidence.size())) {
+        for (const llmsim::EvidenceRow& e : d.evidence) {
+            const llmsim::CalibrationRow& r = *e.row;
+            bool inside = r.measured_tokens_per_s >= e.low && r.measured_tokens_per_s <= e.high;
+            ImGui::BulletText("%s %s %s: measured %s tok/s; we predict %s (%s–%s)%s", r.model.c_str(), r.quant.c_str(), e.test.c_str(),
+                              llmsim::format_sig(r.measured_tokens_per_s).c_str(), llmsim::format_sig(e.predicted).c_str(),
+                              llmsim::format_sig(e.low).c_str(), llmsim::format_sig(e.high).c_str(), inside ? "" : " — outside the band");
+            if (ImGui::IsItemHovered()) ImGui::SetTooltip("source: %s", r.source.c_str());
+        }
+        ImGui::TreePop();
+    }
     ImGui::Text("Active parameters: %sB of %sB total", llmsim::format_sig(d.params.active / 1e9).c_str(),
                 llmsim::format_sig(d.params.total / 1e9).c_str());
 }

@@ -271,7 +271,7 @@ async function main() {
     });
 
     await check('screenshots: every section at 1280x800 and 390x844', async () => {
-      const keys = ['verdict', 'model', 'simulator', 'quants', 'leaderboard', 'compare', 'context', 'command', 'cost', 'faq', 'import'];
+      const keys = ['verdict', 'model', 'simulator', 'quants', 'leaderboard', 'compare', 'context', 'command', 'cost', 'faq', 'accuracy', 'import'];
       for (const [w, h] of [[1280, 800], [390, 844]]) {
         const p2 = await openPage(browser, base, '#model=Qwen/Qwen2.5-7B-Instruct&hardware=rtx-4090', { width: w, height: h });
         for (const k of keys) {

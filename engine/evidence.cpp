@@ -1,0 +1,58 @@
+#include "evidence.h"
+
+#include <algorithm>
+
+#include "assets.h"
+#include "speed_glue.h"
+
+namespace llmsim {
+
+const std::vector<CalibrationRow>& measured_rows(std::string* err) {
+    struct Loaded { std::vector<CalibrationRow> rows; std::string err; };
+    static const Loaded loaded = [] {
+        Loaded l;
+        std::string_view text = embedded_asset("calibration/llamacpp_speed.jsonl");
+        if (text.empty()) l.err = "measured rows are not embedded in this build";
+        else if (!parse_calibration_jsonl(std::string(text), l.rows, l.err)) l.rows.clear();
+        return l;
+    }();
+    if (err && !loaded.err.empty()) *err = loaded.err;
+    return loaded.rows;
+}
+
+namespace {
+EvidenceRow evidence_of(const CalibrationRow& r) {
+    EvidenceRow e;
+    e.row = &r;
+    const SpeedScenario& s = r.scenario;
+    e.test = std::string(s.test == SpeedTest::Decode ? "tg" : "pp") + std::to_string(s.tokens) + " @ depth " + std::to_string(s.depth);
+    SpeedResult p = estimate_speed(s, default_speed_params());
+    if (p.ok) { e.predicted = p.tokens_per_s; e.low = p.low; e.high = p.high; }
+    e.seed = seed_tokens_per_s(s, r.total_params);
+    return e;
+}
+}  // namespace
+
+std::vector<EvidenceRow> find_evidence(const Catalog& cat, const Model& model, const Hardware& hw, const std::string& quant,
+                                       size_t max_rows) {
+    std::vector<EvidenceRow> out;
+    for (const CalibrationRow& r : measured_rows()) {
+        const Hardware* rh = cat.find_hardware(r.hardware_name.empty() ? r.device : r.hardware_name);
+        if (rh != &hw) continue;
+        EvidenceRow e = evidence_of(r);
+        const Model* rm = cat.find_model(r.model);
+        e.match = r.model == model.id ? (r.quant == quant ? 3 : 2) : (rm && rm->family == model.family ? 1 : 0);
+        out.push_back(e);
+    }
+    std::stable_sort(out.begin(), out.end(), [](const EvidenceRow& a, const EvidenceRow& b) { return a.match > b.match; });
+    if (out.size() > max_rows) out.resize(max_rows);
+    return out;
+}
+
+std::vector<EvidenceRow> all_evidence() {
+    std::vector<EvidenceRow> out;
+    for (const CalibrationRow& r : measured_rows()) out.push_back(evidence_of(r));
+    return out;
+}
+
+}  // namespace llmsim

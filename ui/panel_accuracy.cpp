@@ -1,0 +1,87 @@
+// Accuracy: how the speed model compares with measurements — predicted vs measured for every calibration row
+// (log-log, by hardware class, the ±25 % corridor), the leave-one-device-out error per class stored with the
+// fit, and the seed formula on the same rows.
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "evidence.h"
+#include "format.h"
+#include "panels.h"
+#include "plot.h"
+#include "speed_glue.h"
+#include "widgets.h"
+
+namespace {
+const ImU32 kClassColors[] = {IM_COL32(76, 141, 246, 255), IM_COL32(160, 110, 240, 255), IM_COL32(240, 160, 60, 255),
+                              IM_COL32(76, 200, 120, 255), IM_COL32(230, 90, 90, 255), IM_COL32(170, 170, 170, 255)};
+
+double median(std::vector<double> v) {
+    if (v.empty()) return 0;
+    std::sort(v.begin(), v.end());
+    return v.size() % 2 ? v[v.size() / 2] : 0.5 * (v[v.size() / 2 - 1] + v[v.size() / 2]);
+}
+}  // namespace
+
+void draw_accuracy(AppState& app) {
+    if (app.accuracy_rows.empty()) app.accuracy_rows = llmsim::all_evidence();   // once: 655 estimates
+    const auto& rows = app.accuracy_rows;
+    if (rows.empty()) { ImGui::TextDisabled("No measured rows in this build."); return; }
+    static const char* kinds[] = {"decode", "prefill"};
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
+    ImGui::Combo("##acckind", &app.accuracy_kind, kinds, 2);
+    ImGui::SameLine();
+    ImGui::TextDisabled("every measured llama.cpp row (assets/calibration/llamacpp_speed.jsonl) vs the fitted model");
+    const llmsim::SpeedTest want = app.accuracy_kind == 0 ? llmsim::SpeedTest::Decode : llmsim::SpeedTest::Prefill;
+    std::vector<PlotSeries> series;
+    double lo = 1e30, hi = 0;
+    for (int k = 0; k < 5; ++k) {
+        PlotSeries s{llmsim::to_string((llmsim::HardwareKind)k), {}, {}, kClassColors[k], true};
+        for (const llmsim::EvidenceRow& e : rows) {
+            if (e.row->scenario.test != want || (int)e.row->kind != k || e.predicted <= 0) continue;
+            s.x.push_back(e.row->measured_tokens_per_s);
+            s.y.push_back(e.predicted);
+            lo = std::min({lo, e.row->measured_tokens_per_s, e.predicted});
+            hi = std::max({hi, e.row->measured_tokens_per_s, e.predicted});
+        }
+        if (!s.x.empty()) series.push_back(s);
+    }
+    if (hi <= 0) return;
+    lo = std::pow(10.0, std::floor(std::log10(lo)));
+    hi = std::pow(10.0, std::ceil(std::log10(hi)));
+    PlotSeries ideal{"predicted = measured", {lo, hi}, {lo, hi}, IM_COL32(200, 200, 210, 200)};
+    PlotSeries up{"±25 %", {lo, hi}, {lo * 1.25, hi * 1.25}, IM_COL32(200, 200, 210, 90)};
+    PlotSeries down{"", {lo, hi}, {lo * 0.75, hi * 0.75}, IM_COL32(200, 200, 210, 90)};
+    series.insert(series.begin(), {ideal, up, down});
+    draw_plot("accuracy", ImVec2(-1, ImGui::GetFontSize() * 18), PlotAxis{"measured", "tok/s", lo, hi, true},
+              PlotAxis{"predicted", "tok/s", lo, hi, true}, series);
+
+    // per class: LODO numbers stored with the fit, and the seed formula (no fit) on the same rows
+    const llmsim::SpeedParams& p = llmsim::default_speed_params();
+    if (ImGui::BeginTable("acc", 5, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingStretchProp)) {
+        ImGui::TableSetupColumn("class");
+        ImGui::TableSetupColumn("rows");
+        ImGui::TableSetupColumn("ours: MdAPE (LODO)");
+        ImGui::TableSetupColumn("ours: within ±25 %");
+        ImGui::TableSetupColumn("seed formula: MdAPE");
+        ImGui::TableHeadersRow();
+        for (int k = 0; k < 5; ++k) {
+            const llmsim::SpeedBand& b = p.band[app.accuracy_kind][k];
+            std::vector<double> seed_err;
+            for (const llmsim::EvidenceRow& e : rows)
+                if (e.row->scenario.test == want && (int)e.row->kind == k && e.seed > 0)
+                    seed_err.push_back(std::fabs(e.seed / e.row->measured_tokens_per_s - 1));
+            if (b.rows == 0 && seed_err.empty()) continue;
+            ImGui::TableNextRow();
+            ImGui::TableNextColumn(); ImGui::TextUnformatted(llmsim::to_string((llmsim::HardwareKind)k));
+            ImGui::TableNextColumn(); text_right(std::to_string(b.rows).c_str());
+            ImGui::TableNextColumn(); text_right((llmsim::format_sig(b.mdape * 100) + " %").c_str());
+            ImGui::TableNextColumn(); text_right((llmsim::format_sig(b.within25 * 100) + " %").c_str());
+            ImGui::TableNextColumn(); text_right(seed_err.empty() ? "—" : (llmsim::format_sig(median(seed_err) * 100) + " %").c_str());
+        }
+        ImGui::EndTable();
+    }
+    ImGui::TextWrapped("LODO = leave-one-device-out: each device's rows predicted by a fit that never saw that device "
+                       "(llmsim-cli accuracy prints the full report). The plot shows the shipped fit on every row.");
+}
