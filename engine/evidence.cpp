@@ -38,7 +38,7 @@ std::vector<EvidenceRow> find_evidence(const Catalog& cat, const Model& model, c
     std::vector<EvidenceRow> out;
     for (const CalibrationRow& r : measured_rows()) {
         const Hardware* rh = cat.find_hardware(r.hardware_name.empty() ? r.device : r.hardware_name);
-        if (rh != &hw) continue;
+        if (!rh || rh->id != hw.id) continue;   // hw may be a copy (the UI's scenario device)
         EvidenceRow e = evidence_of(r);
         const Model* rm = cat.find_model(r.model);
         e.match = r.model == model.id ? (r.quant == quant ? 3 : 2) : (rm && rm->family == model.family ? 1 : 0);

@@ -21,7 +21,11 @@ struct ImFont;
 
 struct Scenario {
     std::string model = "Qwen/Qwen2.5-7B-Instruct";   // HF id
-    std::string hardware = "rtx-4090";                 // catalog device id
+    std::string hardware = "rtx-4090";                 // catalog device id, or "custom" (the custom_* keys)
+    int gpus = 0;                                      // GPUs of that card (0 = as the catalog lists it; >1 = a rig)
+    double custom_bw_gbs = 1000;                       // custom device: memory bandwidth, GB/s
+    double custom_tflops = 100;                        // custom device: dense FP16 tensor TFLOPS
+    double custom_mem_gib = 24;                        // custom device: memory per GPU, GiB
     std::string quant = "Q4_K_M";                      // llama.cpp file type or non-GGUF format
     int64_t ctx_tokens = 32768;                        // -c
     std::string kv_type = "f16";                       // -ctk/-ctv
@@ -48,6 +52,8 @@ struct AppState {
     std::string catalog_error;     // non-empty when the embedded catalog failed to load
     Scenario scenario;
     Derived derived;               // numbers computed from the scenario (derived.h)
+    llmsim::Hardware scenario_hardware;   // the scenario's device: a catalog entry, a custom one, or N of a card
+    bool scenario_hardware_ok = false;
     // UI-only state
     std::string model_search;
     std::string hardware_search;
@@ -80,6 +86,7 @@ struct AppState {
     std::function<void(const std::string&)> copy_to_clipboard;
     std::function<void()> open_file_dialog;   // web: the browser's file picker; null natively
     std::function<void()> open_full_page;     // embed mode: open the whole page with the same state
+    std::function<std::string(const std::string&)> share_link;  // URL (web) or command line (desktop) for a state hash
     float embed_content_height = 0;           // embed mode: height of the shown section (CSS px), for iframe sizing
 };
 

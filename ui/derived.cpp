@@ -1,11 +1,47 @@
 #include "derived.h"
 
+#include <algorithm>
 #include <chrono>
 
 #include "api.h"
 #include "app_state.h"
 #include "command.h"
+#include "format.h"
 #include "quant_rules.h"
+
+// the scenario's device: a catalog entry, the custom one, or N of a single card (a layer-split rig)
+static const llmsim::Hardware* resolve_scenario_hardware(AppState& app) {
+    const Scenario& s = app.scenario;
+    app.scenario_hardware_ok = false;
+    llmsim::Hardware h;
+    if (s.hardware == "custom") {
+        h.id = "custom";
+        h.name = "Custom device (" + llmsim::format_sig(s.custom_bw_gbs) + " GB/s, " + llmsim::format_sig(s.custom_tflops) +
+                 " TFLOPS, " + llmsim::format_sig(s.custom_mem_gib) + " GiB)";
+        h.vendor = "nvidia";
+        h.kind = llmsim::HardwareKind::Consumer;
+        h.backends = {llmsim::Backend::Cuda};
+        h.memory_bytes = (int64_t)(s.custom_mem_gib * 1073741824.0);
+        h.bandwidth_gbs = s.custom_bw_gbs;
+        h.fp16_tflops = s.custom_tflops;
+        h.fp16_tflops_basis = "entered by the user";
+    } else if (const llmsim::Hardware* c = app.catalog.find_hardware(s.hardware)) {
+        h = *c;
+    } else {
+        return nullptr;
+    }
+    if (s.gpus > 0 && s.gpus != h.gpu_count && !h.unified_memory() && h.kind != llmsim::HardwareKind::Cpu) {
+        const int base = std::max(1, h.gpu_count);
+        if (h.price_usd > 0) h.price_usd = h.price_usd / base * s.gpus;      // catalog prices whole rigs
+        if (h.price_used_usd > 0) h.price_used_usd = h.price_used_usd / base * s.gpus;
+        h.gpu_count = s.gpus;
+        h.name = std::to_string(s.gpus) + "x " + h.name;
+        if (h.link.empty() && s.gpus > 1) { h.link = "pcie"; h.link_gbs = 32; }   // PCIe 4.0 x16 (assumed)
+    }
+    app.scenario_hardware = h;
+    app.scenario_hardware_ok = true;
+    return &app.scenario_hardware;
+}
 
 llmsim::SimRequest request_from_scenario(const AppState& app) {
     const Scenario& s = app.scenario;
@@ -17,7 +53,7 @@ llmsim::SimRequest request_from_scenario(const AppState& app) {
     r.memory.n_parallel = s.parallel;
     r.memory.n_gpu_layers = s.gpu_layers;
     r.memory.n_cpu_moe = s.cpu_moe_layers;
-    r.memory.hardware = app.catalog.find_hardware(s.hardware);
+    r.memory.hardware = app.scenario_hardware_ok ? &app.scenario_hardware : nullptr;
     r.prompt_tokens = s.prompt_tokens;
     r.gen_tokens = s.gen_tokens;
     return r;
@@ -57,7 +93,7 @@ void update_derived(AppState& app) {
     d.version = app.state_version;
     const Scenario& s = app.scenario;
     d.model = app.catalog.find_model(s.model);
-    d.hardware = app.catalog.find_hardware(s.hardware);
+    d.hardware = resolve_scenario_hardware(app);
     if (!d.model) { d.error = "unknown model '" + s.model + "' — pick one from the list or import a config.json"; return; }
     if (!llmsim::parse_tensor_type(s.kv_type)) { d.error = "unknown KV cache type '" + s.kv_type + "' (f16, bf16, q8_0, q4_0 ...)"; return; }
     std::string err;

@@ -40,6 +40,16 @@ void draw_controls(AppState& app) {
     const float w = std::max(ImGui::GetFontSize() * 6, std::min(ImGui::GetContentRegionAvail().x - label_w, ImGui::GetFontSize() * 13));
     ImGui::PushItemWidth(w);
     hardware_picker(app, "Hardware", w);
+    if (s.hardware == "custom") {
+        float bw = (float)s.custom_bw_gbs, tf = (float)s.custom_tflops, mem = (float)s.custom_mem_gib;
+        if (ImGui::DragFloat("Bandwidth (GB/s)", &bw, 5.0f, 0.1f, 100000.0f, "%.0f", ImGuiSliderFlags_Logarithmic)) { s.custom_bw_gbs = bw; changed = true; }
+        if (ImGui::DragFloat("FP16 tensor (TFLOPS)", &tf, 1.0f, 0.01f, 100000.0f, "%.1f", ImGuiSliderFlags_Logarithmic)) { s.custom_tflops = tf; changed = true; }
+        if (ImGui::DragFloat("Memory per GPU (GiB)", &mem, 0.5f, 0.5f, 100000.0f, "%.1f", ImGuiSliderFlags_Logarithmic)) { s.custom_mem_gib = mem; changed = true; }
+    }
+    if (!d.hardware || !d.hardware->unified_memory()) {
+        int gpus = s.gpus > 0 ? s.gpus : (d.hardware ? d.hardware->gpu_count : 1);
+        if (ImGui::SliderInt("GPUs (layer split)", &gpus, 1, 8)) { s.gpus = gpus; changed = true; }
+    }
     quant_picker(app, "Quantization", w);
     // bpw slider snapping to real file types, ordered by bits per weight
     {

@@ -3,6 +3,7 @@
 
 #include "format.h"
 #include "panels.h"
+#include "url_state.h"
 #include "widgets.h"
 
 void draw_top_bar(AppState& app) {
@@ -30,6 +31,14 @@ void draw_top_bar(AppState& app) {
             }
         }
         ImGui::EndCombo();
+    }
+    ImGui::SameLine();
+    {
+        const std::string hash = encode_url_state(app.scenario);
+        std::string link = app.share_link ? app.share_link(hash) : "llmsim " + hash;
+        copy_button(app, "Copy link", link);
+        note_widget(app, "copy-link");
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", link.c_str());
     }
     ImGui::SameLine();
     if (ImGui::SmallButton(app.scenario.theme == "light" ? "Dark" : "Light")) {

@@ -30,6 +30,7 @@ struct Options {
     std::string screenshot_path;  // save a PNG after `frames` frames and exit
     int frames = 0;
     int width = 1280, height = 800;
+    bool size_given = false;
 };
 
 int parse_args(int argc, char** argv, Options& o) {
@@ -52,6 +53,7 @@ int parse_args(int argc, char** argv, Options& o) {
             o.frames = atoi(next("--frames").c_str());
         } else if (a == "--size") {
             std::string v = next("--size");
+            o.size_given = true;
             if (sscanf(v.c_str(), "%dx%d", &o.width, &o.height) != 2 || o.width < 200 || o.height < 200) {
                 fprintf(stderr, "llmsim: --size wants WxH, e.g. 1280x800 (got '%s')\n", v.c_str());
                 return 2;
@@ -74,6 +76,13 @@ bool save_screenshot(const std::string& path, int w, int h) {
     glReadPixels(0, 0, w, h, GL_RGBA, GL_UNSIGNED_BYTE, pixels.data());
     stbi_flip_vertically_on_write(1);
     return stbi_write_png(path.c_str(), w, h, 4, pixels.data(), w * 4) != 0;
+}
+
+std::string window_path() {
+    const char* xdg = getenv("XDG_CONFIG_HOME");
+    const char* home = getenv("HOME");
+    std::string dir = xdg && *xdg ? std::string(xdg) : home ? std::string(home) + "/.config" : ".";
+    return dir + "/llmsim-window.txt";
 }
 
 std::string settings_path() {
@@ -110,7 +119,19 @@ int main(int argc, char** argv) {
     SDL_GL_SetAttribute(SDL_GL_CONTEXT_MAJOR_VERSION, 3);
     SDL_GL_SetAttribute(SDL_GL_CONTEXT_MINOR_VERSION, 2);
     SDL_GL_SetAttribute(SDL_GL_DOUBLEBUFFER, 1);
-    SDL_Window* window = SDL_CreateWindow("llmsim", SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED, opt.width, opt.height,
+    // the desktop remembers its window size and position (not in screenshot runs)
+    int win_x = SDL_WINDOWPOS_CENTERED, win_y = SDL_WINDOWPOS_CENTERED;
+    const bool remember = opt.screenshot_path.empty();
+    if (remember && !opt.size_given) {
+        if (FILE* f = fopen(window_path().c_str(), "r")) {
+            int w = 0, h = 0, x = 0, y = 0;
+            if (fscanf(f, "%d %d %d %d", &w, &h, &x, &y) == 4 && w >= 200 && h >= 200 && w < 20000 && h < 20000) {
+                opt.width = w; opt.height = h; win_x = x; win_y = y;
+            }
+            fclose(f);
+        }
+    }
+    SDL_Window* window = SDL_CreateWindow("llmsim", win_x, win_y, opt.width, opt.height,
                                           SDL_WINDOW_OPENGL | SDL_WINDOW_RESIZABLE | SDL_WINDOW_ALLOW_HIGHDPI);
     if (!window) {
         fprintf(stderr, "llmsim: cannot create a window: %s\n", SDL_GetError());
@@ -136,6 +157,17 @@ int main(int argc, char** argv) {
     load_fonts(app, scale < 1 ? 1 : scale);
     apply_theme(app, app.ui_scale);
     app.copy_to_clipboard = [](const std::string& text) { SDL_SetClipboardText(text.c_str()); };
+    app.share_link = [](const std::string& hash) {   // the same state as desktop arguments
+        std::string cmd = "llmsim";
+        size_t start = 0;
+        while (start < hash.size()) {
+            size_t end = hash.find('&', start);
+            if (end == std::string::npos) end = hash.size();
+            cmd += " '" + hash.substr(start, end - start) + "'";
+            start = end + 1;
+        }
+        return cmd;
+    };
 
     int frames_pending = 3;   // Tracy-style: keep drawing a few frames after any input, then sleep
     bool running = true;
@@ -182,6 +214,12 @@ int main(int argc, char** argv) {
         --frames_pending;
     }
 
+    if (remember) {
+        int w = 0, h = 0, x = 0, y = 0;
+        SDL_GetWindowSize(window, &w, &h);
+        SDL_GetWindowPosition(window, &x, &y);
+        if (FILE* f = fopen(window_path().c_str(), "w")) { fprintf(f, "%d %d %d %d\n", w, h, x, y); fclose(f); }
+    }
     ImGui_ImplOpenGL3_Shutdown();
     ImGui_ImplSDL2_Shutdown();
     ImGui::DestroyContext();

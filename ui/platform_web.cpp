@@ -274,6 +274,12 @@ int main() {
     ImGui_ImplSDL2_InitForOpenGL(g.window, gl);
     ImGui_ImplOpenGL3_Init("#version 300 es");
     g.app.copy_to_clipboard = [](const std::string& t) { set_clipboard(nullptr, t.c_str()); };
+    g.app.share_link = [](const std::string& hash) {
+        char* base = (char*)EM_ASM_INT({ return allocateUTF8(window.location.origin + window.location.pathname); });
+        std::string url = std::string(base ? base : "") + "#" + hash;
+        free(base);
+        return url;
+    };
     g.app.open_file_dialog = [] { EM_ASM({ if (Module.llmsimOpenFile) Module.llmsimOpenFile(); }); };
     g.app.open_full_page = [] {
         std::string h = encode_url_state(g.app.scenario);

@@ -4,6 +4,7 @@
 #include <imgui_stdlib.h>
 
 #include <cctype>
+#include <functional>
 
 bool matches_query(const std::string& text, const std::string& query) {
     auto lower = [](std::string s) { for (char& c : s) c = (char)std::tolower((unsigned char)c); return s; };
@@ -21,13 +22,14 @@ bool matches_query(const std::string& text, const std::string& query) {
 namespace {
 template <class Item, class Label, class Haystack, class Select>
 bool search_combo(const char* id, const std::string& preview, std::string& query, const std::vector<Item>& items,
-                  float width, Label label, Haystack haystack, Select select) {
+                  float width, Label label, Haystack haystack, Select select, const std::function<bool()>& extra = nullptr) {
     bool changed = false;
     ImGui::SetNextItemWidth(width);
     if (ImGui::BeginCombo(id, preview.c_str(), ImGuiComboFlags_HeightLarge)) {
         if (ImGui::IsWindowAppearing()) { ImGui::SetKeyboardFocusHere(); query.clear(); }
         ImGui::SetNextItemWidth(-1);
         ImGui::InputTextWithHint("##search", "type to search", &query);
+        if (extra && extra()) changed = true;
         for (const Item& it : items) {
             if (!matches_query(haystack(it), query)) continue;
             if (ImGui::Selectable(label(it).c_str(), false)) { select(it); changed = true; }
@@ -50,7 +52,7 @@ bool model_picker(AppState& app, const char* id, float width) {
 }
 
 bool hardware_picker(AppState& app, const char* id, float width) {
-    const llmsim::Hardware* cur = app.catalog.find_hardware(app.scenario.hardware);
+    const llmsim::Hardware* cur = app.scenario_hardware_ok ? &app.scenario_hardware : nullptr;
     std::string preview = cur ? cur->name : app.scenario.hardware + " (unknown)";
     bool changed = search_combo(id, preview, app.hardware_search, app.catalog.hardware, width,
         [](const llmsim::Hardware& h) { return h.name + "##" + h.id; },
@@ -58,7 +60,12 @@ bool hardware_picker(AppState& app, const char* id, float width) {
             return h.name + " " + h.id + " " + h.vendor + " " + llmsim::to_string(h.kind) + " " +
                    std::to_string((long long)(h.memory_bytes * (int64_t)h.gpu_count / 1000000000)) + "gb";
         },
-        [&](const llmsim::Hardware& h) { app.scenario.hardware = h.id; });
+        [&](const llmsim::Hardware& h) { app.scenario.hardware = h.id; app.scenario.gpus = 0; },
+        [&]() {
+            if (!ImGui::Selectable("Custom device… (bandwidth, TFLOPS, memory)", app.scenario.hardware == "custom")) return false;
+            app.scenario.hardware = "custom";
+            return true;
+        });
     if (changed) mark_changed(app);
     return changed;
 }
