@@ -177,7 +177,7 @@ bool parse_predict_input(const Catalog& cat, const json& j, PredictInput& out, s
     return true;
 }
 
-std::string predict_line(const Catalog& cat, const SpeedParams& params, const std::string& line) {
+std::string predict_line(const Catalog& cat, const SpeedParams& params, const std::string& line, bool explain) {
     json in = json::parse(line, nullptr, false);
     json out;
     if (in.is_discarded()) return json{{"id", nullptr}, {"error", "not valid JSON"}}.dump();
@@ -193,6 +193,33 @@ std::string predict_line(const Catalog& cat, const SpeedParams& params, const st
     out["tokens_per_s"] = r.tokens_per_s;
     out["low"] = r.low;
     out["high"] = r.high;
+    if (explain) {
+        const SpeedScenario& s = p.scenario;
+        const bool dec = s.test == SpeedTest::Decode;
+        json terms = dec ? json{{"weights_s_per_token", r.weight_time_s}, {"kv_cache_s_per_token", r.kv_time_s},
+                                {"dequant_alu_s_per_token", r.alu_time_s}, {"launch_sync_s_per_token", r.fixed_time_s},
+                                {"gpu_handoff_s_per_token", r.sync_time_s}, {"host_ram_s_per_token", r.offload_time_s}}
+                         : json{{"matmul_s_per_token", r.compute_time_s}, {"attention_s_per_token", r.attention_time_s},
+                                {"ubatch_overhead_s_per_token", r.overhead_time_s}, {"gpu_handoff_s_per_token", r.sync_time_s},
+                                {"host_ram_s_per_token", r.offload_time_s}};
+        out["explain"] = {
+            {"formula", dec ? "tokens/s = 1 / (weights/(BW x share) + KV x kv_factor/(BW x share) + dequant/ALU (partly overlapped) + launches/syncs per layer + GPU hand-offs + host-RAM layers), averaged over the generated tokens"
+                            : "tokens/s = tokens / (per ubatch: max(2 x active params FLOPs / effective FLOP/s, one weight read / BW) + causal attention + overhead), pipelined over GPUs"},
+            {"terms", terms},
+            {"bound", r.bound},
+            {"inputs", {{"model", p.model.id}, {"quant", p.quant}, {"weight_class", to_string(s.weight_class)},
+                        {"weight_bytes", s.weight_bytes}, {"weight_bytes_per_token", s.weight_bytes_per_token},
+                        {"active_params", s.active_params}, {"kv_bytes_per_token_full", s.kv_bytes_per_token_full},
+                        {"kv_bytes_per_token_swa", s.kv_bytes_per_token_swa}, {"hardware", p.hardware.name},
+                        {"hardware_class", to_string(s.kind)}, {"memory_kind", to_string(s.memory)},
+                        {"backend", to_string(s.backend)}, {"bandwidth_gbs", s.bandwidth_gbs}, {"fp16_tflops", s.fp16_tflops},
+                        {"fp16_tflops_estimated", r.fp16_tflops_estimated}, {"gpus", s.gpus}, {"flash_attn", s.flash_attn},
+                        {"tokens", s.tokens}, {"depth", s.depth}}},
+            {"band", "low/high = 10th/90th percentile of leave-one-device-out errors for the hardware class"},
+            {"fit", {{"decode_rows", params.fit_rows_decode}, {"prefill_rows", params.fit_rows_prefill},
+                     {"devices", params.fit_devices}, {"source", params.fit_source}}},
+            {"note", p.note}};
+    }
     return out.dump();
 }
 

@@ -32,6 +32,8 @@ struct PredictInput {
 // parse one scenario object; false + err naming the field and what would be valid
 bool parse_predict_input(const Catalog& cat, const nlohmann::json& line, PredictInput& out, std::string& err);
 // one input line -> one output line (no trailing newline); never throws, malformed lines give {"id", "error"}
-std::string predict_line(const Catalog& cat, const SpeedParams& params, const std::string& line);
+// with explain = true the output also carries "explain": the named time terms (seconds per token), the inputs
+// the scenario was built from and the fitted-parameter provenance
+std::string predict_line(const Catalog& cat, const SpeedParams& params, const std::string& line, bool explain = false);
 
 }  // namespace llmsim

@@ -31,6 +31,7 @@ const std::vector<SectionInfo>& sections() {
         {"simulator", "Simulator", draw_simulator},
         {"quants", "Quantizations", draw_quants},
         {"leaderboard", "Hardware leaderboard", draw_leaderboard},
+        {"recommend", "Recommended hardware", draw_recommend},
         {"compare", "Compare setups", draw_compare},
         {"context", "Context scaling", draw_context},
         {"command", "Run it with llama.cpp", draw_command},

@@ -41,6 +41,8 @@ struct Scenario {
     double mtok_per_month = 60.0;                      // million tokens per month (in + out)
     double kwh_price_usd = 0.17;
     int amortize_months = 36;
+    double rec_min_tps = 10;                           // recommend: at least this decode tok/s
+    double rec_max_price = 0;                          // recommend: at most this purchase price, USD (0 = any)
     std::string compare = "";                          // setups side by side: "model~hardware~quant,..." (empty part = current)
     std::string section = "";                          // section to scroll to / embed
     std::string embed = "";                            // embed mode: the one section shown

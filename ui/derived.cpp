@@ -172,6 +172,19 @@ void update_derived(AppState& app) {
             d.context.push_back(p);
         }
     }
+    {   // recommendation for the scenario's model, quant and context
+        llmsim::RecommendQuery q;
+        q.model = d.model;
+        q.quant = s.quant;
+        q.ctx_tokens = s.ctx_tokens;
+        q.prompt_tokens = s.prompt_tokens;
+        q.min_decode_tps = s.rec_min_tps;
+        q.max_price_usd = s.rec_max_price;
+        d.recommend = llmsim::recommend_hardware(app.catalog, q);
+        q.min_decode_tps = 0;
+        q.max_price_usd = 0;
+        d.runs_at_all = llmsim::recommend_hardware(app.catalog, q);
+    }
     if (d.hardware) d.evidence = llmsim::find_evidence(app.catalog, *d.model, *d.hardware, s.quant);
     // compare: each setup on its own
     for (const auto& parts : parse_compare(s.compare)) {
@@ -242,5 +255,10 @@ std::string derived_to_json(const AppState& app) {
                        {"decode_tps", col.eval.speed.ok ? json(col.eval.speed.decode_tps) : json(nullptr)}});
     j["compare"] = cmp;
     j["compute_ms"] = d.compute_ms;
+    json rec = json::array();
+    for (const llmsim::Candidate& c : d.recommend.accepted)
+        rec.push_back({{"hardware", c.hardware.id}, {"price_usd", c.price_usd}, {"status", llmsim::to_string(c.eval.memory.status)},
+                       {"decode_tps", c.eval.speed.ok ? json(c.eval.speed.decode_tps) : json(nullptr)}});
+    j["recommend"] = rec;
     return j.dump();
 }

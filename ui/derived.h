@@ -10,6 +10,7 @@
 #include "model_tensors.h"
 #include "evidence.h"
 #include "explain.h"
+#include "recommend.h"
 #include "simulate.h"
 
 struct AppState;
@@ -64,6 +65,8 @@ struct Derived {
     std::vector<DeviceRow> devices;    // every catalog device, catalog order
     std::vector<ContextPoint> context; // 1k .. max context
     std::vector<CompareColumn> compare; // scenario.compare, resolved
+    llmsim::RecommendResult recommend;  // hardware meeting the scenario's rec_* constraints, cheapest first
+    llmsim::RecommendResult runs_at_all;  // the same without speed or price limits (the FAQ's "cheapest hardware")
     std::vector<llmsim::EvidenceRow> evidence;   // measured rows on this device (best matches first)
     double compute_ms = 0;             // how long the last recompute took
 };

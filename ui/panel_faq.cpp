@@ -6,6 +6,7 @@
 
 #include "format.h"
 #include "panels.h"
+#include "recommend.h"
 #include "widgets.h"
 
 namespace {
@@ -30,27 +31,24 @@ void draw_faq(AppState& app) {
            " KV cache (" + llmsim::format_gib((double)mb.kv_cache_bytes) + "), compute buffers and runtime overhead, the total is " +
            llmsim::format_gib((double)mb.total_bytes) + " (" + llmsim::format_gb((double)mb.total_bytes) + ").");
 
-    // cheapest device (new or used price) on which it runs fully on the GPU
-    const DeviceRow* cheapest = nullptr;
-    double best = 1e30;
-    for (const DeviceRow& r : d.devices) {
-        auto st = r.eval.memory.status;
-        if (!r.error.empty() || !(st == llmsim::FitStatus::Comfortable || st == llmsim::FitStatus::Tight)) continue;
-        double price = r.hardware->price_usd > 0 ? r.hardware->price_usd : r.hardware->price_used_usd;
-        if (price <= 0) continue;
-        if (price < best) { best = price; cheapest = &r; }
-    }
+    // cheapest hardware that runs it: the recommender's first answer with no speed floor (catalog devices and
+    // multi-GPU combinations, fully in GPU memory or under a raised unified-memory limit)
+    const llmsim::RecommendResult& rr = d.runs_at_all;
+    const llmsim::Candidate* cheapest = nullptr;
+    for (const llmsim::Candidate& c : rr.accepted)
+        if (c.price_usd > 0) { cheapest = &c; break; }
     if (cheapest) {
         std::string speed = cheapest->eval.speed.ok ? " at about " + llmsim::format_sig(cheapest->eval.speed.decode_tps) + " tok/s decode and " +
                                                           llmsim::format_sig(cheapest->eval.speed.ttft_s) + " s to the first token of a " +
                                                           llmsim::format_tokens(s.prompt_tokens) + "-token prompt" : "";
         qa(app, "What is the cheapest hardware that runs " + m.name + "?",
-           cheapest->hardware->name + " (about $" + llmsim::format_sig(best, 3) + ") runs " + m.name + " " + s.quant + " with a " +
-               llmsim::format_tokens(s.ctx_tokens) + " context entirely in GPU memory" + speed + ".");
+           cheapest->hardware.name + " (about $" + llmsim::format_sig(cheapest->price_usd, 4) + ") runs " + m.name + " " + s.quant + " with a " +
+               llmsim::format_tokens(s.ctx_tokens) + " context (" + llmsim::to_string(cheapest->eval.memory.status) + ")" + speed +
+               ". The Recommended hardware section ranks the rest by price for a speed you choose.");
     } else {
         qa(app, "What is the cheapest hardware that runs " + m.name + "?",
-           "No single catalog device with a known price holds " + m.name + " " + s.quant + " at " + llmsim::format_tokens(s.ctx_tokens) +
-               " context; try a smaller quant or context, or a multi-GPU rig.");
+           "No catalog device or multi-GPU combination with a known price holds " + m.name + " " + s.quant + " at " +
+               llmsim::format_tokens(s.ctx_tokens) + " context; try a smaller quant or context.");
     }
 
     std::string attn = m.mla ? "multi-head latent attention (MLA), caching a " + std::to_string(m.mla->kv_lora_rank + m.mla->qk_rope_head_dim) +

@@ -23,6 +23,7 @@ void draw_cost(AppState& app);           // panel_cost.cpp: buy vs cloud vs API
 void draw_faq(AppState& app);            // panel_faq.cpp: generated answers
 void draw_import(AppState& app);         // panel_import.cpp: config.json / .gguf import
 void draw_compare(AppState& app);        // panel_compare.cpp: setups side by side
+void draw_recommend(AppState& app);      // panel_recommend.cpp: what to buy, cheapest first
 void draw_accuracy(AppState& app);       // panel_accuracy.cpp: predicted vs measured, LODO errors
 
 // table exports (Markdown or CSV) used by the copy buttons and the JS API

@@ -58,6 +58,8 @@ const std::vector<Field>& fields() {
         num("mtok", &Scenario::mtok_per_month, 0, 1e6, "million tokens per month"),
         num("kwh", &Scenario::kwh_price_usd, 0, 10, "USD per kWh"),
         i32("months", &Scenario::amortize_months, 1, 240, "months"),
+        num("rec_tps", &Scenario::rec_min_tps, 0, 100000, "tok/s"),
+        num("rec_price", &Scenario::rec_max_price, 0, 1e9, "USD"),
         str("compare", &Scenario::compare),
         str("section", &Scenario::section),
         str("embed", &Scenario::embed),

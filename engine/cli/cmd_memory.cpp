@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include "api.h"
+#include "explain.h"
 #include "simulate.h"
 
 #include "commands.h"
@@ -58,7 +59,7 @@ struct Common {
     std::string format = "md";
 };
 
-const std::vector<std::string> kFlags = {"json", "help"};
+const std::vector<std::string> kFlags = {"json", "help", "explain"};
 
 // parse the options all three commands share; returns 0 or an exit code
 int parse_common(const Args& a, const char* cmd, const std::vector<std::string>& allowed, Common& c) {
@@ -203,14 +204,14 @@ int cmd_memory(int argc, char** argv) {
     if (a.has("help")) {
         printf("usage: llmsim-cli memory --model ID [--config config.json] --quant Q4_K_M --ctx 32768 [--hardware ID]\n"
                "         [--kv-type q8_0] [--ngl N] [--parallel N] [--ubatch N] [--batch N] [--flash-attn on|off]\n"
-               "         [--n-cpu-moe N] [--file-bytes N] [--json]\n"
+               "         [--n-cpu-moe N] [--file-bytes N] [--json] [--explain]\n"
                "Memory per device (weights, KV cache, compute buffers, overhead) as llama.cpp would allocate it.\n");
         return 0;
     }
     Common c;
     if (int rc = parse_common(a, "memory", {"model", "config", "quant", "ctx", "hardware", "kv-type", "kv-type-k",
                                             "kv-type-v", "ngl", "parallel", "ubatch", "batch", "flash-attn",
-                                            "n-cpu-moe", "file-bytes", "json"}, c))
+                                            "n-cpu-moe", "file-bytes", "json", "explain"}, c))
         return rc;
     MemoryBreakdown mb;
     std::string err;
@@ -237,6 +238,17 @@ int cmd_memory(int argc, char** argv) {
                mb.max_context > 0 ? format_tokens(mb.max_context).c_str() : "none");
     }
     for (const std::string& n : mb.notes) printf("note: %s\n", n.c_str());
+    if (a.has("explain")) {   // how each number is made (engine/explain.h), speeds too when a device is given
+        SimRequest sr;
+        sr.memory = c.req;
+        sr.with_explain = true;
+        Evaluation ev;
+        if (!evaluate(c.cat, c.model, sr, ev, err)) return fail("memory: " + err);
+        for (const Explanation& e : explain(c.cat, c.model, sr, ev)) {
+            printf("\n%s = %s\n  %s\n", e.key.c_str(), e.value.c_str(), e.text.c_str());
+            for (const std::string& in : e.inputs) printf("  - %s\n", in.c_str());
+        }
+    }
     return 0;
 }
 

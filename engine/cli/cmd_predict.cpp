@@ -33,15 +33,17 @@ bool read_input(const std::string& path, std::string& text, std::string& err) {
 }  // namespace
 
 int cmd_predict(int argc, char** argv) {
-    Args a = parse_args(argc, argv, {"help"});
+    Args a = parse_args(argc, argv, {"help", "explain"});
     if (a.has("help")) {
-        printf("usage: llmsim-cli predict [FILE|-]\n"
+        printf("usage: llmsim-cli predict [FILE|-] [--explain]\n"
                "Reads JSON Lines (one scenario per line; see README 'predict') and writes one JSON line per input, in\n"
                "order: {\"id\", \"tokens_per_s\", \"low\", \"high\"} or {\"id\", \"error\"}. Malformed lines get an error line\n"
-               "and processing continues. Extra fields (e.g. a measured value) are ignored.\n");
+               "and processing continues. Extra fields (e.g. a measured value) are ignored. --explain adds \"explain\":\n"
+               "the formula, every time term in seconds per token, the inputs and the fit's provenance.\n");
         return 0;
     }
-    if (!a.options.empty()) return fail("predict: unknown option --" + a.options[0].first + " (try llmsim-cli predict --help)");
+    for (const auto& kv : a.options)
+        if (kv.first != "explain") return fail("predict: unknown option --" + kv.first + " (try llmsim-cli predict --help)");
     if (a.positional.size() > 1) return fail("predict: one input file at most (or - for standard input)");
     Catalog cat;
     if (!load_catalog(cat)) return 1;
@@ -57,7 +59,7 @@ int cmd_predict(int argc, char** argv) {
     while (std::getline(*in, line)) {
         if (!line.empty() && line.back() == '\r') line.pop_back();
         if (line.find_first_not_of(" \t") == std::string::npos) continue;   // blank lines produce no output
-        std::string out = predict_line(cat, params, line);
+        std::string out = predict_line(cat, params, line, a.has("explain"));
         fwrite(out.data(), 1, out.size(), stdout);
         fputc('\n', stdout);
     }

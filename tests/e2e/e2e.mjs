@@ -270,8 +270,40 @@ async function main() {
       await page.evaluate(() => window.llmsim.setState({ compare: '' }));
     });
 
+    await check('ui: Copy link puts the page URL with the state on the clipboard', async () => {
+      await page.evaluate(() => window.llmsim.setState({ embed: '', quant: 'Q5_K_M' }));
+      await page.waitForTimeout(300);
+      await clickWidget(page, 'copy-link');
+      const text = await page.evaluate(() => navigator.clipboard.readText());
+      const href = await page.evaluate(() => window.location.href);
+      eq(text, href, 'copied link vs the address bar');
+      assert(text.includes('quant=Q5_K_M'), `link carries the state: ${text}`);
+    });
+
+    await check('recommend: the page ranks hardware that meets the speed floor', async () => {
+      await page.evaluate(() => window.llmsim.setState({ model: 'Qwen/Qwen2.5-72B-Instruct', quant: 'Q4_K_M', ctx: 32768, rec_tps: 20, rec_price: 0 }));
+      const r = await page.evaluate(() => window.llmsim.results());
+      assert(r.recommend.length > 0, 'some hardware meets 20 tok/s');
+      r.recommend.forEach((c) => assert(c.decode_tps >= 20, `${c.hardware} decode ${c.decode_tps}`));
+      for (let i = 1; i < r.recommend.length; ++i)
+        assert(r.recommend[i].price_usd >= r.recommend[i - 1].price_usd || r.recommend[i].price_usd === 0, 'cheapest first');
+    });
+
+    await check('budgets: frame time per section (printed, not asserted)', async () => {
+      const keys = ['verdict', 'simulator', 'quants', 'leaderboard', 'recommend', 'context', 'accuracy'];
+      const out = [];
+      for (const k of keys) {
+        await page.evaluate((key) => window.llmsim.setState({ embed: key }), k);
+        await page.mouse.move(600, 400); await page.waitForTimeout(120); await page.mouse.move(610, 410); await page.waitForTimeout(120);
+        const st = await page.evaluate(() => window.llmsim.stats());
+        out.push(`${k} ${st.last_frame_ms.toFixed(2)} ms (recompute ${st.derive_ms.toFixed(1)} ms)`);
+      }
+      console.log('     frame: ' + out.join(', '));
+      await page.evaluate(() => window.llmsim.setState({ embed: '' }));
+    });
+
     await check('screenshots: every section at 1280x800 and 390x844', async () => {
-      const keys = ['verdict', 'model', 'simulator', 'quants', 'leaderboard', 'compare', 'context', 'command', 'cost', 'faq', 'accuracy', 'import'];
+      const keys = ['verdict', 'model', 'simulator', 'quants', 'leaderboard', 'recommend', 'compare', 'context', 'command', 'cost', 'faq', 'accuracy', 'import'];
       for (const [w, h] of [[1280, 800], [390, 844]]) {
         const p2 = await openPage(browser, base, '#model=Qwen/Qwen2.5-7B-Instruct&hardware=rtx-4090', { width: w, height: h });
         for (const k of keys) {
