@@ -41,6 +41,9 @@ struct Scenario {
     double mtok_per_month = 60.0;                      // million tokens per month (in + out)
     double kwh_price_usd = 0.17;
     int amortize_months = 36;
+    double price_usd = -1;                             // purchase price override, USD (-1 = catalog)
+    double rent_usd_per_hour = -1;                     // cloud price override, USD/hour for the whole device (-1 = catalog)
+    double api_in_usd = -1, api_out_usd = -1;          // serverless API overrides, USD per 1M tokens (-1 = catalog)
     double rec_min_tps = 10;                           // recommend: at least this decode tok/s
     double rec_max_price = 0;                          // recommend: at most this purchase price, USD (0 = any)
     std::string compare = "";                          // setups side by side: "model~hardware~quant,..." (empty part = current)

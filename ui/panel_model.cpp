@@ -14,6 +14,15 @@ void draw_model_header(AppState& app) {
     ImGui::TextUnformatted(m->name.c_str());
     ImGui::PopFont();
     ImGui::TextDisabled("%s · %s · HF: %s", m->family.c_str(), m->license.c_str(), m->id.c_str());
+    const llmsim::ParamCounts& pc = app.derived.params;
+    if (m->is_moe())
+        ImGui::Text("Parameters: %sB total, %sB active per token (MoE)", llmsim::format_sig(pc.total / 1e9).c_str(),
+                    llmsim::format_sig(pc.active / 1e9).c_str());
+    else
+        ImGui::Text("Parameters: %sB (dense)", llmsim::format_sig(pc.total / 1e9).c_str());
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("computed from the architecture (every GGUF tensor); published: %s",
+                          m->published_params_b > 0 ? (llmsim::format_sig(m->published_params_b) + "B").c_str() : "none");
     std::string attn = m->mla ? "MLA" : (m->n_kv_heads == 1 ? "MQA" : m->n_kv_heads == m->n_heads ? "MHA" : "GQA");
     ImGui::Text("Attention: %s (%d KV / %d Q heads)%s", attn.c_str(), m->n_kv_heads, m->n_heads, m->swa ? " + sliding window" : "");
     ImGui::Text("Layers x hidden: %d x %lld", m->n_layers, (long long)m->hidden_size);
