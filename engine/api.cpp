@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "hf_config.h"
+#include "json_diag.h"
 #include "quant_rules.h"
 
 namespace llmsim {
@@ -58,7 +59,8 @@ bool get_int(const json& j, const char* key, int64_t lo, int64_t hi, int64_t& ou
 
 std::string api_memory(const Catalog& cat, const std::string& request_json) {
     json j = json::parse(request_json, nullptr, false);
-    if (j.is_discarded() || !j.is_object()) return error_json("request must be a JSON object, e.g. {\"model\": \"Qwen/Qwen2.5-7B-Instruct\", \"quant\": \"Q4_K_M\", \"ctx\": 8192}").dump();
+    if (j.is_discarded()) return error_json("request is not valid JSON: " + describe_json_error(request_json)).dump();
+    if (!j.is_object()) return error_json("request must be a JSON object, e.g. {\"model\": \"Qwen/Qwen2.5-7B-Instruct\", \"quant\": \"Q4_K_M\", \"ctx\": 8192}").dump();
     std::string err;
     Model model;
     const std::string id = j.contains("model") && j["model"].is_string() ? j["model"].get<std::string>() : "";
@@ -67,7 +69,8 @@ std::string api_memory(const Catalog& cat, const std::string& request_json) {
     } else if (const Model* m = cat.find_model(id)) {
         model = *m;
     } else {
-        return error_json(id.empty() ? "model is required (a catalog id, or pass config)" : "unknown model '" + id + "'").dump();
+        return error_json(id.empty() ? "model is required (a catalog id such as \"Qwen/Qwen2.5-7B-Instruct\", or pass config)"
+                                     : "unknown model '" + sanitize_utf8(id) + "' (not in the catalog; pass its config.json as \"config\")").dump();
     }
     MemoryRequest req;
     if (j.contains("quant")) {
@@ -75,12 +78,12 @@ std::string api_memory(const Catalog& cat, const std::string& request_json) {
         req.file_type = j["quant"].get<std::string>();
     }
     int64_t v = req.n_ctx;
-    if (!get_int(j, "ctx", 1, 100000000, v, err)) return error_json(err).dump();
+    if (!get_int(j, "ctx", 1, 10000000, v, err)) return error_json(err).dump();   // the same range as the URL state
     req.n_ctx = v;
     if (j.contains("hardware") && !j["hardware"].is_null()) {
-        if (!j["hardware"].is_string()) return error_json("hardware must be a catalog id string").dump();
+        if (!j["hardware"].is_string()) return error_json("hardware must be a catalog id string such as \"rtx-4090\"").dump();
         req.hardware = cat.find_hardware(j["hardware"].get<std::string>());
-        if (!req.hardware) return error_json("unknown hardware '" + j["hardware"].get<std::string>() + "'").dump();
+        if (!req.hardware) return error_json("unknown hardware '" + sanitize_utf8(j["hardware"].get<std::string>()) + "' (a catalog id such as \"rtx-4090\" or \"m4-max-128\")").dump();
     }
     if (j.contains("kv_type")) {
         auto t = j["kv_type"].is_string() ? parse_tensor_type(j["kv_type"].get<std::string>()) : std::nullopt;

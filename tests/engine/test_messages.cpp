@@ -228,7 +228,7 @@ TEST_CASE("messages: URL state", "[messages]") {
           "fa: 'maybe' is not on/off (use on, off, 1 or 0)");
     CHECK(url_error("np=1.5") ==
           "np: '1.5' must be a whole number");
-    CHECK_THAT(url_error("colour=red"), Catch::StartsWith("unknown key 'colour' (known: model, hardware, quant, ctx, "));
+    CHECK_THAT(url_error("colour=red"), Catch::StartsWith("unknown key 'colour' (known: model, hardware, quant, "));
     CHECK(url_error("model=%zz") ==
           "model: malformed percent-encoding in '%zz'");
     CHECK(url_error("quant=Q4_K%A2") ==
@@ -240,18 +240,19 @@ TEST_CASE("messages: URL state", "[messages]") {
 // [SECTION] memory API JSON ------------------------------------------------------------------------------
 
 TEST_CASE("messages: memory API JSON", "[messages]") {
-    CHECK(api_error("not json") ==
+    CHECK(api_error("[1, 2]") ==
           "request must be a JSON object, e.g. {\"model\": \"Qwen/Qwen2.5-7B-Instruct\", \"quant\": \"Q4_K_M\", \"ctx\": 8192}");
+    CHECK(api_error("not json").rfind("request is not valid JSON: ", 0) == 0);
     CHECK(api_error(R"({"model":"Qwen/Qwen2.5-7B-Instruct","ctx":0})") ==
-          "ctx must be a whole number from 1 to 100000000");
+          "ctx must be a whole number from 1 to 10000000");
     CHECK(api_error(R"({"model":"Qwen/Qwen2.5-7B-Instruct","parallel":2000})") ==
           "parallel must be a whole number from 1 to 1024");
     CHECK(api_error(R"({"model":"no/such-model"})") ==
-          "unknown model 'no/such-model'");
+          "unknown model 'no/such-model' (not in the catalog; pass its config.json as \"config\")");
     CHECK(api_error(R"({"model":"Qwen/Qwen2.5-7B-Instruct","kv_type":"q3"})") ==
           "kv_type must be f16, bf16, f32, q8_0, q5_1, q5_0, q4_1, q4_0 or iq4_nl");
     CHECK(api_error(R"({"model":"Qwen/Qwen2.5-7B-Instruct","hardware":4090})") ==
-          "hardware must be a catalog id string");
+          "hardware must be a catalog id string such as \"rtx-4090\"");
     CHECK(api_error(R"({"model":"Qwen/Qwen2.5-7B-Instruct","quant":"Q9_X"})") ==
           "unknown quantization 'Q9_X' (try Q4_K_M, Q8_0, F16, or a format from the catalog)");
     CHECK(api_error(R"({"model":"x/y","config":{"model_type":"llama","num_hidden_layers":-1}})") ==
@@ -278,8 +279,8 @@ TEST_CASE("extremes: api_memory gives finite numbers or a clear error", "[messag
                     }
                 }
     }
-    CHECK(api_error(R"({"model":"Qwen/Qwen2.5-7B-Instruct","ctx":100000001})") ==
-          "ctx must be a whole number from 1 to 100000000");
+    CHECK(api_error(R"({"model":"Qwen/Qwen2.5-7B-Instruct","ctx":10000001})") ==
+          "ctx must be a whole number from 1 to 10000000");
     CHECK(api_error(R"({"model":"Qwen/Qwen2.5-7B-Instruct","parallel":0})") ==
           "parallel must be a whole number from 1 to 1024");
 }
