@@ -14,6 +14,7 @@ void draw_context(AppState& app) {
     if (d.context.empty()) { ImGui::TextDisabled("No context points (%s)", d.error.c_str()); return; }
     PlotAxis x{"context", "tokens", (double)d.context.front().ctx_tokens, (double)d.context.back().ctx_tokens, true};
     x.format = [](double v) { return llmsim::format_tokens((int64_t)(v + 0.5)); };
+    x.pow2_ticks = true;
     PlotSeries kv{"KV cache", {}, {}, IM_COL32(160, 110, 240, 255)}, total{"total", {}, {}, IM_COL32(76, 141, 246, 255)};
     PlotSeries usable{"usable limit", {}, {}, IM_COL32(240, 200, 80, 200)};
     double ymax = 0;

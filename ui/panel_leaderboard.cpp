@@ -85,12 +85,15 @@ void draw_leaderboard(AppState& app) {
         ImGui::TableSetupScrollFreeze(1, 1);
         if (narrow) ImGui::TableSetupColumn("Hardware", ImGuiTableColumnFlags_WidthFixed, ImGui::GetFontSize() * 13);
         else ImGui::TableSetupColumn("Hardware", ImGuiTableColumnFlags_WidthStretch, 3.0f);
-        ImGui::TableSetupColumn("Status", 0, 1.3f);
-        ImGui::TableSetupColumn("Total / Limit", 0, 1.5f);
-        ImGui::TableSetupColumn("Decode", ImGuiTableColumnFlags_DefaultSort | ImGuiTableColumnFlags_PreferSortDescending, 1.6f);
-        ImGui::TableSetupColumn("TTFT", 0, 0.9f);
-        ImGui::TableSetupColumn("Max ctx", 0, 0.9f);
-        ImGui::TableSetupColumn("$ per tok/s", 0, 1.0f);
+        // phone width: explicit widths in em (right-aligned cells cannot auto-fit a column)
+        const float em = ImGui::GetFontSize();
+        const ImGuiTableColumnFlags fixed = narrow ? ImGuiTableColumnFlags_WidthFixed : 0;
+        ImGui::TableSetupColumn("Status", fixed, narrow ? em * 9.5f : 1.3f);
+        ImGui::TableSetupColumn("Total / Limit", fixed, narrow ? em * 8.5f : 1.5f);
+        ImGui::TableSetupColumn("Decode", fixed | ImGuiTableColumnFlags_DefaultSort | ImGuiTableColumnFlags_PreferSortDescending, narrow ? em * 11 : 1.6f);
+        ImGui::TableSetupColumn("TTFT", fixed, narrow ? em * 4.5f : 0.9f);
+        ImGui::TableSetupColumn("Max ctx", fixed, narrow ? em * 4.5f : 0.9f);
+        ImGui::TableSetupColumn("$ per tok/s", fixed, narrow ? em * 5 : 1.0f);
         const char* tips[] = {"device (rigs: GPU count x card); click a row to simulate it",
                               "COMFORTABLE ≤ 90 % of usable; TIGHT ≤ 100 %; TUNABLE_UMA fits under the raised unified-memory limit; PARTIAL_OFFLOAD only with layers on the CPU; OOM does not fit",
                               "memory needed / usable memory, GiB (usable = reported minus driver/OS reserve, or the unified-memory GPU limit)",

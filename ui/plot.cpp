@@ -28,6 +28,15 @@ std::string label_of(const PlotAxis& a, double v) { return a.format ? a.format(v
 // "nice" linear ticks (1, 2, 5 x 10^k) or decades for log axes
 std::vector<double> ticks(const PlotAxis& a, int target) {
     std::vector<double> t;
+    if (a.log && a.pow2_ticks) {
+        for (double d = std::pow(2.0, std::ceil(std::log2(a.min))); d <= a.max * 1.0001; d *= 2) t.push_back(d);
+        while ((int)t.size() > std::max(3, target)) {   // thin out: every other power of two
+            std::vector<double> thin;
+            for (size_t i = 0; i < t.size(); i += 2) thin.push_back(t[i]);
+            t = thin;
+        }
+        return t;
+    }
     if (a.log) {
         for (double d = std::pow(10.0, std::floor(std::log10(a.min))); d <= a.max * 1.0001; d *= 10)
             if (d >= a.min * 0.9999) t.push_back(d);

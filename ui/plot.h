@@ -14,6 +14,7 @@ struct PlotAxis {
     const char* unit = "";
     double min = 0, max = 1;
     bool log = false;
+    bool pow2_ticks = false;   // log axes of token counts: ticks at 1k, 2k, 4k ... (every other power when crowded)
     std::function<std::string(double)> format;   // tick/read-out labels; default: 3 significant figures
 };
 
