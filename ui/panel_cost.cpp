@@ -75,6 +75,12 @@ void draw_cost(AppState& app) {
         ImGui::TableHeadersRow();
         ImGui::TableNextRow(); ImGui::TableNextColumn(); ImGui::TextUnformatted("Own hardware");
         ImGui::TableNextColumn(); text_right(("$" + llmsim::format_fixed(r.own_usd_per_month, 2)).c_str());
+        if (ImGui::IsItemHovered())
+            ImGui::SetTooltip("own = price / months + power x active hours x $/kWh\n= $%s / %d + %s W x %s h x $%s/kWh\nactive hours = %s M input tokens / %s tok/s prefill + %s M output tokens / %s tok/s decode\nprices: catalog (sourced) unless you edited them",
+                              llmsim::format_sig(in.hardware_price_usd, 4).c_str(), (int)in.amortize_months, llmsim::format_sig(in.device_power_w).c_str(),
+                              llmsim::format_sig(r.active_hours_per_month).c_str(), llmsim::format_fixed(in.kwh_price_usd, 3).c_str(),
+                              llmsim::format_sig(in.input_mtok_per_month).c_str(), llmsim::format_sig(in.prefill_tokens_per_s).c_str(),
+                              llmsim::format_sig(in.output_mtok_per_month).c_str(), llmsim::format_sig(in.decode_tokens_per_s).c_str());
         ImGui::TableNextColumn(); ImGui::Text("$%s amortised + $%s power (%s h active)", llmsim::format_fixed(r.own_amortization_usd_per_month, 2).c_str(),
                                               llmsim::format_fixed(r.own_power_usd_per_month, 2).c_str(), llmsim::format_sig(r.active_hours_per_month).c_str());
         ImGui::TableNextRow(); ImGui::TableNextColumn(); ImGui::TextUnformatted("Cloud GPU");
@@ -84,6 +90,11 @@ void draw_cost(AppState& app) {
         else ImGui::TextDisabled("not rentable (no sourced price)");
         ImGui::TableNextRow(); ImGui::TableNextColumn(); ImGui::TextUnformatted("Serverless API");
         ImGui::TableNextColumn(); text_right(r.api_usd_per_month >= 0 ? ("$" + llmsim::format_fixed(r.api_usd_per_month, 2)).c_str() : "—");
+        if (ImGui::IsItemHovered() && r.api_usd_per_month >= 0)
+            ImGui::SetTooltip("api = input M tokens x $/1M in + output M tokens x $/1M out\n= %s x $%s + %s x $%s\nprice: %s",
+                              llmsim::format_sig(in.input_mtok_per_month).c_str(), llmsim::format_fixed(in.api_in_usd_per_mtok, 2).c_str(),
+                              llmsim::format_sig(in.output_mtok_per_month).c_str(), llmsim::format_fixed(in.api_out_usd_per_mtok, 2).c_str(),
+                              app.derived.model && !app.derived.model->api_price_source.empty() ? app.derived.model->api_price_source.c_str() : "entered");
         ImGui::TableNextColumn();
         if (in.api_in_usd_per_mtok >= 0 && in.api_out_usd_per_mtok >= 0)
             ImGui::Text("$%s in / $%s out per 1M tokens", llmsim::format_fixed(in.api_in_usd_per_mtok, 2).c_str(),

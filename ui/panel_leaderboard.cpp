@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "explain.h"
 #include "format.h"
 #include "panels.h"
 #include "widgets.h"
@@ -35,6 +36,30 @@ int status_rank(llmsim::FitStatus s) {
 double decode_of(const DeviceRow& r) {
     bool runs = r.eval.memory.status != llmsim::FitStatus::Oom && r.eval.speed.ok;
     return runs ? r.eval.speed.decode_tps : -1;
+}
+
+// hovering a number of a row explains it: the engine re-evaluates that one device with explanations (µs)
+void explain_row_tooltip(const AppState& app, const DeviceRow& r, const char* key) {
+    if (!ImGui::IsItemHovered() || !app.derived.model) return;
+    llmsim::SimRequest req = request_from_scenario(app);
+    req.memory.hardware = r.hardware;
+    req.memory.n_gpu_layers = -1;
+    req.memory.n_cpu_moe = 0;
+    req.with_explain = true;
+    llmsim::Evaluation ev;
+    std::string err;
+    if (!llmsim::evaluate(app.catalog, *app.derived.model, req, ev, err)) return;
+    for (const llmsim::Explanation& e : llmsim::explain(app.catalog, *app.derived.model, req, ev)) {
+        if (e.key != key) continue;
+        ImGui::BeginTooltip();
+        ImGui::PushTextWrapPos(ImGui::GetFontSize() * 34.0f);
+        ImGui::Text("%s on %s = %s", e.key.c_str(), r.hardware->name.c_str(), e.value.c_str());
+        ImGui::Separator();
+        ImGui::TextUnformatted(e.text.c_str());
+        for (const std::string& in : e.inputs) ImGui::BulletText("%s", in.c_str());
+        ImGui::PopTextWrapPos();
+        ImGui::EndTooltip();
+    }
 }
 
 }  // namespace
@@ -165,15 +190,19 @@ void draw_leaderboard(AppState& app) {
             status_badge(mb.status);
             ImGui::TableNextColumn();
             text_right((llmsim::format_fixed(llmsim::limit_side_bytes(mb) / 1073741824.0, 1) + " / " + llmsim::format_fixed(mb.usable_bytes / 1073741824.0, 1) + " GiB").c_str());
+            explain_row_tooltip(app, r, "usable");
             ImGui::TableNextColumn();
             if (decode_of(r) > 0)
                 text_right((llmsim::format_sig(r.eval.speed.decode_tps) + " (" + llmsim::format_sig(r.eval.speed.decode_low) + "–" +
                             llmsim::format_sig(r.eval.speed.decode_high) + ") tok/s").c_str());
             else text_right(mb.status == llmsim::FitStatus::Oom ? "OOM" : "—");
+            explain_row_tooltip(app, r, "decode");
             ImGui::TableNextColumn();
             text_right(decode_of(r) > 0 ? (llmsim::format_sig(r.eval.speed.ttft_s) + " s").c_str() : "—");
+            explain_row_tooltip(app, r, "ttft");
             ImGui::TableNextColumn();
             text_right(mb.max_context > 0 ? llmsim::format_tokens(mb.max_context).c_str() : "OOM");
+            explain_row_tooltip(app, r, "max_context");
             ImGui::TableNextColumn();
             text_right(r.usd_per_decode_tps > 0 && decode_of(r) > 0 ? ("$" + llmsim::format_sig(r.usd_per_decode_tps)).c_str() : "—");
         }
