@@ -13,16 +13,7 @@ namespace llmsim::cli {
 
 namespace {
 bool number(const Args& a, const char* key, double lo, double hi, double& out, std::string& err) {
-    const std::string* v = a.get(key);
-    if (!v) return true;
-    char* end = nullptr;
-    double d = strtod(v->c_str(), &end);
-    if (v->empty() || *end || !(d >= lo && d <= hi)) {
-        err = std::string("recommend: --") + key + " wants a number from " + format_sig(lo) + " to " + format_sig(hi, 6) + " (got '" + *v + "')";
-        return false;
-    }
-    out = d;
-    return true;
+    return option_number(a, "recommend", key, lo, hi, out, err);
 }
 }  // namespace
 

@@ -18,6 +18,8 @@ struct Args {                       // "--key value" / "--flag" options after th
 
 // split argv into positional arguments and --key value pairs; `flags` lists options that take no value
 Args parse_args(int argc, char** argv, const std::vector<std::string>& flags);
+// the number given as --key (untouched when absent); false + err "<cmd>: --key wants a number from lo to hi (got 'x')"
+bool option_number(const Args& a, const char* cmd, const char* key, double lo, double hi, double& out, std::string& err);
 // print "llmsim-cli: <message>" on stderr and return 2
 int fail(const std::string& message);
 // load the embedded catalog or print why not

@@ -2,6 +2,9 @@
 
 #include "commands.h"
 
+#include <cstdlib>
+
+
 namespace llmsim::cli {
 
 const std::string* Args::get(const std::string& key) const {
@@ -29,6 +32,21 @@ Args parse_args(int argc, char** argv, const std::vector<std::string>& flags) {
         }
     }
     return a;
+}
+
+bool option_number(const Args& a, const char* cmd, const char* key, double lo, double hi, double& out, std::string& err) {
+    const std::string* v = a.get(key);
+    if (!v) return true;
+    char* end = nullptr;
+    double d = strtod(v->c_str(), &end);   // main() runs in the "C" locale: '.' is the decimal point everywhere
+    if (v->empty() || *end || !(d >= lo && d <= hi)) {
+        char range[64];
+        snprintf(range, sizeof range, "%g to %g", lo, hi);
+        err = std::string(cmd) + ": --" + key + " wants a number from " + range + " (got '" + *v + "')";
+        return false;
+    }
+    out = d;
+    return true;
 }
 
 int fail(const std::string& message) {
