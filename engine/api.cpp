@@ -59,59 +59,59 @@ bool get_int(const json& j, const char* key, int64_t lo, int64_t hi, int64_t& ou
 
 std::string api_memory(const Catalog& cat, const std::string& request_json) {
     json j = json::parse(request_json, nullptr, false);
-    if (j.is_discarded()) return error_json("request is not valid JSON: " + describe_json_error(request_json)).dump();
-    if (!j.is_object()) return error_json("request must be a JSON object, e.g. {\"model\": \"Qwen/Qwen2.5-7B-Instruct\", \"quant\": \"Q4_K_M\", \"ctx\": 8192}").dump();
+    if (j.is_discarded()) return error_json("request is not valid JSON: " + sanitize_utf8(describe_json_error(request_json))).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    if (!j.is_object()) return error_json("request must be a JSON object, e.g. {\"model\": \"Qwen/Qwen2.5-7B-Instruct\", \"quant\": \"Q4_K_M\", \"ctx\": 8192}").dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
     std::string err;
     Model model;
     const std::string id = j.contains("model") && j["model"].is_string() ? j["model"].get<std::string>() : "";
     if (j.contains("config") && j["config"].is_object()) {
-        if (!model_from_hf_config(j["config"].dump(), id.empty() ? "custom" : id, model, err)) return error_json("config: " + err).dump();
+        if (!model_from_hf_config(j["config"].dump(-1, ' ', false, nlohmann::json::error_handler_t::replace), id.empty() ? "custom" : id, model, err)) return error_json("config: " + err).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
     } else if (const Model* m = cat.find_model(id)) {
         model = *m;
     } else {
         return error_json(id.empty() ? "model is required (a catalog id such as \"Qwen/Qwen2.5-7B-Instruct\", or pass config)"
-                                     : "unknown model '" + sanitize_utf8(id) + "' (not in the catalog; pass its config.json as \"config\")").dump();
+                                     : "unknown model '" + sanitize_utf8(id) + "' (not in the catalog; pass its config.json as \"config\")").dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
     }
     MemoryRequest req;
     if (j.contains("quant")) {
-        if (!j["quant"].is_string()) return error_json("quant must be a string such as \"Q4_K_M\"").dump();
+        if (!j["quant"].is_string()) return error_json("quant must be a string such as \"Q4_K_M\"").dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
         req.file_type = j["quant"].get<std::string>();
     }
     int64_t v = req.n_ctx;
-    if (!get_int(j, "ctx", 1, 10000000, v, err)) return error_json(err).dump();   // the same range as the URL state
+    if (!get_int(j, "ctx", 1, 10000000, v, err)) return error_json(err).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);   // the same range as the URL state
     req.n_ctx = v;
     if (j.contains("hardware") && !j["hardware"].is_null()) {
-        if (!j["hardware"].is_string()) return error_json("hardware must be a catalog id string such as \"rtx-4090\"").dump();
+        if (!j["hardware"].is_string()) return error_json("hardware must be a catalog id string such as \"rtx-4090\"").dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
         req.hardware = cat.find_hardware(j["hardware"].get<std::string>());
-        if (!req.hardware) return error_json("unknown hardware '" + sanitize_utf8(j["hardware"].get<std::string>()) + "' (a catalog id such as \"rtx-4090\" or \"m4-max-128\")").dump();
+        if (!req.hardware) return error_json("unknown hardware '" + sanitize_utf8(j["hardware"].get<std::string>()) + "' (a catalog id such as \"rtx-4090\" or \"m4-max-128\")").dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
     }
     if (j.contains("kv_type")) {
         auto t = j["kv_type"].is_string() ? parse_tensor_type(j["kv_type"].get<std::string>()) : std::nullopt;
-        if (!t) return error_json("kv_type must be f16, bf16, f32, q8_0, q5_1, q5_0, q4_1, q4_0 or iq4_nl").dump();
+        if (!t) return error_json("kv_type must be f16, bf16, f32, q8_0, q5_1, q5_0, q4_1, q4_0 or iq4_nl").dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
         req.kv_type_k = req.kv_type_v = *t;
     }
     v = req.n_gpu_layers;
-    if (!get_int(j, "ngl", -1, 10000, v, err)) return error_json(err).dump();
+    if (!get_int(j, "ngl", -1, 10000, v, err)) return error_json(err).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
     req.n_gpu_layers = (int)v;
     v = req.n_parallel;
-    if (!get_int(j, "parallel", 1, 1024, v, err)) return error_json(err).dump();
+    if (!get_int(j, "parallel", 1, 1024, v, err)) return error_json(err).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
     req.n_parallel = (int)v;
     v = req.n_ubatch;
-    if (!get_int(j, "ubatch", 1, 65536, v, err)) return error_json(err).dump();
+    if (!get_int(j, "ubatch", 1, 65536, v, err)) return error_json(err).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
     req.n_ubatch = (int)v;
     v = req.n_cpu_moe;
-    if (!get_int(j, "n_cpu_moe", 0, 10000, v, err)) return error_json(err).dump();
+    if (!get_int(j, "n_cpu_moe", 0, 10000, v, err)) return error_json(err).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
     req.n_cpu_moe = (int)v;
     v = 0;
-    if (!get_int(j, "file_bytes", 0, INT64_MAX / 2, v, err)) return error_json(err).dump();
+    if (!get_int(j, "file_bytes", 0, INT64_MAX / 2, v, err)) return error_json(err).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
     req.file_bytes_override = (uint64_t)v;
     if (j.contains("flash_attn") && !j["flash_attn"].is_null()) {
-        if (!j["flash_attn"].is_boolean()) return error_json("flash_attn must be true or false").dump();
+        if (!j["flash_attn"].is_boolean()) return error_json("flash_attn must be true or false").dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
         req.flash_attn = j["flash_attn"].get<bool>();
     }
     MemoryBreakdown mb;
-    if (!estimate_memory(cat, model, req, mb, err)) return error_json(err).dump();
-    return memory_to_json(model, req, mb).dump();
+    if (!estimate_memory(cat, model, req, mb, err)) return error_json(err).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    return memory_to_json(model, req, mb).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 }  // namespace llmsim

@@ -87,7 +87,7 @@ bool parse_predict_input(const Catalog& cat, const json& j, PredictInput& out, s
     if (j.contains("config") && !j["config"].is_null()) {
         if (!j["config"].is_object()) { err = "config must be a JSON object (a Hugging Face config.json)"; return false; }
         std::string e;
-        if (!model_from_hf_config(j["config"].dump(), model_id.empty() ? "custom" : model_id, out.model, e)) {
+        if (!model_from_hf_config(j["config"].dump(-1, ' ', false, nlohmann::json::error_handler_t::replace), model_id.empty() ? "custom" : model_id, out.model, e)) {
             const Model* m = cat.find_model(model_id);
             if (!m) { err = "config: " + e; return false; }
             out.model = *m;
@@ -180,15 +180,15 @@ bool parse_predict_input(const Catalog& cat, const json& j, PredictInput& out, s
 std::string predict_line(const Catalog& cat, const SpeedParams& params, const std::string& line, bool explain) {
     json in = json::parse(line, nullptr, false);
     json out;
-    if (in.is_discarded()) return json{{"id", nullptr}, {"error", "not valid JSON"}}.dump();
+    if (in.is_discarded()) return json{{"id", nullptr}, {"error", "not valid JSON"}}.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
     out["id"] = in.is_object() && in.contains("id") ? in["id"] : json(nullptr);
     PredictInput p;
     std::string err;
-    if (!parse_predict_input(cat, in, p, err)) { out["error"] = err; return out.dump(); }
+    if (!parse_predict_input(cat, in, p, err)) { out["error"] = err; return out.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace); }
     SpeedResult r = estimate_speed(p.scenario, params);
     if (!r.ok || !std::isfinite(r.tokens_per_s) || r.tokens_per_s <= 0) {
         out["error"] = r.error.empty() ? "no finite estimate for this scenario" : r.error;
-        return out.dump();
+        return out.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
     }
     out["tokens_per_s"] = r.tokens_per_s;
     out["low"] = r.low;
@@ -220,7 +220,7 @@ std::string predict_line(const Catalog& cat, const SpeedParams& params, const st
                      {"devices", params.fit_devices}, {"source", params.fit_source}}},
             {"note", p.note}};
     }
-    return out.dump();
+    return out.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 }  // namespace llmsim

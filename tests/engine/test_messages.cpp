@@ -243,6 +243,8 @@ TEST_CASE("messages: memory API JSON", "[messages]") {
     CHECK(api_error("[1, 2]") ==
           "request must be a JSON object, e.g. {\"model\": \"Qwen/Qwen2.5-7B-Instruct\", \"quant\": \"Q4_K_M\", \"ctx\": 8192}");
     CHECK(api_error("not json").rfind("request is not valid JSON: ", 0) == 0);
+    // found by fuzz_api_memory: invalid UTF-8 inside broken JSON must not make the error itself unprintable
+    CHECK(api_error("{\xde\x92\xd1\x91" "del\":5,\"ct\"Dx:\"big\",\"hardware\":[]}").rfind("request is not valid JSON: ", 0) == 0);
     CHECK(api_error(R"({"model":"Qwen/Qwen2.5-7B-Instruct","ctx":0})") ==
           "ctx must be a whole number from 1 to 10000000");
     CHECK(api_error(R"({"model":"Qwen/Qwen2.5-7B-Instruct","parallel":2000})") ==
