@@ -38,9 +38,9 @@ struct CellPlan {
     int ubatch = 512;
 };
 
-CellPlan plan_cells(const Model& m, const MemoryRequest& r) {
+CellPlan plan_cells(const Model& m, const MemoryRequest& r, int64_t n_ctx) {
     CellPlan p;
-    p.n_ctx_pad = (int64_t)pad_up((uint64_t)r.n_ctx, kKvCellPad);
+    p.n_ctx_pad = (int64_t)pad_up((uint64_t)n_ctx, kKvCellPad);
     const int64_t np = std::max(1, r.n_parallel);
     p.ubatch = effective_ubatch(r, p.n_ctx_pad);
     if (r.kv_unified) {
@@ -148,7 +148,7 @@ bool estimate_kv_cache(const Model& m, const MemoryRequest& r, KvCacheSize& out,
     const uint64_t k_row = kv_k_row(m);
     const uint64_t v_row = kv_v_row(m);
     if (!check_kv_request(m, r, k_row, v_row, err)) return false;
-    const CellPlan p = plan_cells(m, r);
+    const CellPlan p = plan_cells(m, r, r.n_ctx);
     out.cells_full = p.per_stream * p.streams;
     out.cells_swa = p.swa_per_stream * p.streams;
     out.per_layer.assign((size_t)m.n_layers, 0);
@@ -179,7 +179,7 @@ bool estimate_kv_cache(const Model& m, const MemoryRequest& r, KvCacheSize& out,
 
 ComputeSize estimate_compute_buffer(const Model& m, const MemoryRequest& r, bool with_layers, bool with_output) {
     ComputeSize c;
-    const CellPlan p = plan_cells(m, r);
+    const CellPlan p = plan_cells(m, r, r.n_ctx);
     const uint64_t T = (uint64_t)p.ubatch;
     const uint64_t n_embd = (uint64_t)m.hidden_size;
     const uint64_t n_vocab = (uint64_t)m.vocab_size;
@@ -449,24 +449,8 @@ void make_layout(const Placer& P, int ngl, Layout& lo) {
 void make_ctx_plan(const Placer& P, int64_t n_ctx, CtxPlan& c) {
     const Model& m = P.m;
     const MemoryRequest& r = P.r;
-    // plan_cells() with n_ctx in place of r.n_ctx
-    CellPlan& p = c.cells;
-    p = CellPlan{};
-    p.n_ctx_pad = (int64_t)pad_up((uint64_t)n_ctx, kKvCellPad);
-    const int64_t np = std::max(1, r.n_parallel);
-    p.ubatch = effective_ubatch(r, p.n_ctx_pad);
-    if (r.kv_unified) {
-        p.streams = 1;
-        p.per_stream = p.n_ctx_pad;
-    } else {
-        p.streams = np;
-        p.per_stream = (int64_t)pad_up((uint64_t)(p.n_ctx_pad / np), kKvCellPad);
-    }
-    if (m.swa && m.swa->window > 0) {
-        const int64_t want = m.swa->window * (r.kv_unified ? np : 1) + p.ubatch;
-        p.swa_per_stream = r.swa_full ? p.per_stream
-                                      : std::min(p.per_stream, (int64_t)pad_up((uint64_t)want, kKvCellPad));
-    }
+    c.cells = plan_cells(m, r, n_ctx);
+    const CellPlan& p = c.cells;
     const uint64_t cells_full = (uint64_t)(p.per_stream * p.streams);
     const uint64_t cells_swa = (uint64_t)(p.swa_per_stream * p.streams);
     c.k_full = cells_full * P.k_cell;

@@ -11,14 +11,11 @@
 #include "speed.h"
 
 namespace {
+// the embedded catalog, parsed once by the engine (a broken embedded catalog is a build bug: trap)
 const llmsim::Catalog& catalog() {
-    static llmsim::Catalog cat = [] {
-        llmsim::Catalog c;
-        std::string err;
-        if (!llmsim::load_embedded_catalog(c, err)) __builtin_trap();
-        return c;
-    }();
-    return cat;
+    const llmsim::Catalog* cat = llmsim::embedded_catalog();
+    if (!cat) __builtin_trap();
+    return *cat;
 }
 
 void check_finite(const nlohmann::json& j) {
