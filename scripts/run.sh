@@ -15,14 +15,16 @@ while [ $# -gt 0 ]; do
     *) app_args+=("$1"); shift;;
   esac
 done
-scripts/setup.sh
+# the run command installs only what running needs (no test-only packages: Chromium, clang, npm, Catch2)
+if [ "$desktop" = 1 ]; then scripts/setup.sh desktop; else scripts/setup.sh run; fi
 jobs=$(nproc 2>/dev/null || echo 2)
 if [ "$desktop" = 1 ]; then
-  cmake -S . -B build/native -DCMAKE_BUILD_TYPE=Release >/dev/null
+  cmake -S . -B build/native -DCMAKE_BUILD_TYPE=Release -DLLMSIM_BUILD_TESTS=OFF >/dev/null
   cmake --build build/native -j"$jobs" --target llmsim
   exec build/native/llmsim "${app_args[@]}"
 fi
-cmake -S . -B build/web -DCMAKE_TOOLCHAIN_FILE="$root/emsdk-toolchain.cmake" -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake -S . -B build/web -DCMAKE_TOOLCHAIN_FILE="$root/emsdk-toolchain.cmake" -DCMAKE_BUILD_TYPE=Release \
+  -DLLMSIM_BUILD_TESTS=OFF >/dev/null
 cmake --build build/web -j"$jobs" --target llmsim
 echo "llmsim: serving build/web/site at http://127.0.0.1:$port/  (Ctrl-C to stop)"
 exec python3 -m http.server "$port" --bind 127.0.0.1 --directory build/web/site

@@ -1,14 +1,22 @@
 #!/usr/bin/env bash
-# Install everything llmsim needs to build and test, from Debian's and npm's registries only.
-# Idempotent: when everything is present it only checks and returns in a second or two.
-#   scripts/setup.sh            # system packages + third-party sources + npm test deps
-# Third-party sources land in third_party/ (ignored by git); nothing is vendored in the repo.
+# Install what llmsim needs, from Debian's and npm's registries only. Idempotent: when everything is present it
+# only checks and returns in a second or two.
+#   scripts/setup.sh run        # the web page: emscripten, fonts, Dear ImGui + SDL2 sources   (scripts/run.sh)
+#   scripts/setup.sh desktop    # + the native desktop app: g++, SDL2, OpenGL/EGL               (run.sh --desktop)
+#   scripts/setup.sh [test]     # + everything the tests need: Catch2, clang, Chromium, npm + playwright-core
+# The Debian packages of each mode are listed, with what each is for, in scripts/packages.txt (the one list;
+# scripts/check_deps.py checks that every command the scripts call comes from it). Third-party sources land in
+# third_party/ (ignored by git); nothing is vendored in the repo.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
 
-APT_PKGS=(cmake g++ make dpkg-dev emscripten libsdl2-dev libgl-dev libegl-dev nlohmann-json3-dev catch2 libstb-dev
-          fonts-inter fonts-jetbrains-mono fonts-dejavu-core chromium python3 clang libclang-rt-14-dev xz-utils)
+mode=${1:-test}
+case "$mode" in
+  run) modes="run";; desktop) modes="run desktop";; test) modes="run desktop test";;
+  *) echo "setup.sh: unknown mode '$mode' (run, desktop or test)" >&2; exit 2;;
+esac
+mapfile -t APT_PKGS < <(awk -v modes=" $modes " '!/^#/ && NF >= 2 && index(modes, " " $2 " ") { print $1 }' scripts/packages.txt)
 IMGUI_VERSION=1.86
 SDL2_VERSION=2.26.5
 
@@ -31,9 +39,12 @@ ensure_deb_src() {
     sed -n 's/^Types:[[:space:]]*deb[[:space:]]*$/Types: deb-src/;p' "$f" >>"$tmp"; echo >>"$tmp"
   done
   if [ -f /etc/apt/sources.list ]; then
-    grep -E '^deb[[:space:]]' /etc/apt/sources.list | sed 's/^deb[[:space:]]/deb-src /' >/etc/apt/sources.list.d/llmsim-deb-src.list || true
+    grep -E '^deb[[:space:]]' /etc/apt/sources.list | sed 's/^deb[[:space:]]/deb-src /' >"$tmp.list" || true
+    [ -s "$tmp.list" ] && as_root cp "$tmp.list" /etc/apt/sources.list.d/llmsim-deb-src.list
+    rm -f "$tmp.list"
   fi
-  as_root cp "$tmp" "$out"; rm -f "$tmp"
+  [ -s "$tmp" ] && as_root cp "$tmp" "$out"
+  rm -f "$tmp"
   need_update=1
 }
 
@@ -48,7 +59,7 @@ if [ ${#missing[@]} -gt 0 ] || [ "$need_update" = 1 ]; then
   as_root env DEBIAN_FRONTEND=noninteractive apt-get update -qq
 fi
 if [ ${#missing[@]} -gt 0 ]; then
-  log "installing: ${missing[*]}"
+  log "installing ($mode): ${missing[*]}"
   as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
 
@@ -66,9 +77,10 @@ mkdir -p third_party
 fetch_source imgui "$IMGUI_VERSION" imgui
 fetch_source libsdl2 "$SDL2_VERSION" SDL2
 
-# npm: playwright-core only (it drives Debian's chromium; it never downloads a browser).
-if [ ! -d tests/e2e/node_modules/playwright-core ]; then
+# npm (test mode only): playwright-core, pinned to a version that runs on Debian 12's Node.js 18; it drives
+# Debian's chromium and never downloads a browser.
+if [ "$mode" = test ] && [ ! -d tests/e2e/node_modules/playwright-core ]; then
   log "npm ci (tests/e2e)"
-  (cd tests/e2e && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund --silent)
+  (cd tests/e2e && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund --silent)  # check_deps: test
 fi
-log "ok"
+log "ok ($mode)"

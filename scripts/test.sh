@@ -22,10 +22,11 @@ stage() {  # name command...
   echo "=== [$name] ${stage_status[-1]} in $((SECONDS - t0)) s"
 }
 
-stage setup scripts/setup.sh
+stage setup scripts/setup.sh test
+stage check-deps bash -c "python3 scripts/check_deps.py && python3 scripts/check_deps.py --self-test"
 if [ "${stage_status[0]}" != ok ]; then echo "SUMMARY: setup failed; nothing was built"; exit 1; fi
 
-stage configure-native cmake -S . -B build/native -DCMAKE_BUILD_TYPE=Release
+stage configure-native cmake -S . -B build/native -DCMAKE_BUILD_TYPE=Release -DLLMSIM_BUILD_TESTS=ON
 stage build-native cmake --build build/native -j"$jobs"
 stage test-native ctest --test-dir build/native --output-on-failure -j1
 
@@ -39,7 +40,7 @@ if [ -z "${LLMSIM_SKIP_FUZZ:-}" ]; then
 fi
 
 if [ -z "${LLMSIM_SKIP_WEB:-}" ]; then
-  stage configure-web cmake -S . -B build/web -DCMAKE_TOOLCHAIN_FILE="$root/emsdk-toolchain.cmake" -DCMAKE_BUILD_TYPE=Release
+  stage configure-web cmake -S . -B build/web -DCMAKE_TOOLCHAIN_FILE="$root/emsdk-toolchain.cmake" -DCMAKE_BUILD_TYPE=Release -DLLMSIM_BUILD_TESTS=ON
   stage build-web cmake --build build/web -j"$jobs"
   stage test-web ctest --test-dir build/web --output-on-failure -j1
 fi
