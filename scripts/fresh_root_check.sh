@@ -30,11 +30,11 @@ in_root() { chroot "$dir" /usr/bin/env -i HOME=/root PATH=/usr/sbin:/usr/bin:/sb
 if [ "$what" = run ] || [ "$what" = both ]; then
   # the run command on a fresh root: install, build the page, serve; then fetch the three files
   t0=$SECONDS
-  in_root 'cd /work/main && (scripts/run.sh --port 8093 >/tmp/run.log 2>&1 &) ; for i in $(seq 1 1800); do
+  in_root 'cd /work/main && { scripts/run.sh --port 8093 >/tmp/run.log 2>&1 & echo $! >/tmp/run.pid; }; for i in $(seq 1 1800); do
              grep -q "serving build/web/site" /tmp/run.log 2>/dev/null && break; sleep 1; done; sleep 2
            for f in index.html llmsim.js llmsim.wasm; do
              python3 -c "import sys,urllib.request; b=urllib.request.urlopen(\"http://127.0.0.1:8093/$f\").read(); print(\"served\", \"$f\", len(b), \"bytes\")"
-           done; tail -3 /tmp/run.log; pkill -f "http.server 8093" || true'
+           done; kill "$(cat /tmp/run.pid)" 2>/dev/null || true'
   echo "fresh-root: run command (setup + web build + first page served) in $((SECONDS - t0)) s"
 fi
 if [ "$what" = test ] || [ "$what" = both ]; then
