@@ -21,6 +21,12 @@ deb $mirror bookworm-updates main
 deb ${mirror%/debian}/debian-security bookworm-security main
 SRC
 cp /etc/resolv.conf "$dir/etc/resolv.conf"
+# the host's own extra CA certificates (e.g. a network's TLS-inspecting proxy): a machine on that network has
+# them, and npm cannot reach its registry without them; they are the network's, not the project's
+if ls /usr/local/share/ca-certificates/*.crt >/dev/null 2>&1; then
+  mkdir -p "$dir/usr/local/share/ca-certificates"; cp /usr/local/share/ca-certificates/*.crt "$dir/usr/local/share/ca-certificates/"
+  [ -x "$dir/usr/sbin/update-ca-certificates" ] && chroot "$dir" update-ca-certificates >/dev/null 2>&1 || true
+fi
 for m in proc sys dev; do mountpoint -q "$dir/$m" || mount --bind "/$m" "$dir/$m"; done
 trap 'for m in dev sys proc; do umount -l "$dir/$m" 2>/dev/null || true; done' EXIT
 rm -rf "$dir/work/main"; mkdir -p "$dir/work"
