@@ -288,17 +288,8 @@ std::string derived_to_json(const AppState& app) {
     {   // the cost section: hours capped at 730 per device, the devices the load needs, capacity (cost.h)
         const llmsim::CostInputs in = cost_inputs_from_scenario(app);
         const llmsim::CostResult r = llmsim::estimate_cost(in);
-        auto opt = [](double v) { return v >= 0 ? json(v) : json(nullptr); };
-        j["cost"] = r.error.empty()
-                        ? json{{"hours_needed_per_month", r.hours_needed_per_month}, {"devices_needed", r.devices_needed},
-                               {"active_hours_per_month", r.active_hours_per_month}, {"utilisation", r.utilisation},
-                               {"capacity_tokens_per_month", opt(r.capacity_mtok_per_month >= 0 ? r.capacity_mtok_per_month * 1e6 : -1)},
-                               {"load_over_capacity", r.load_over_capacity}, {"served_share", r.served_share},
-                               {"capacity_note", llmsim::capacity_note(r)}, {"own_usd_per_month", r.own_usd_per_month},
-                               {"rent_usd_per_month", opt(r.rent_usd_per_month)}, {"api_usd_per_month", opt(r.api_usd_per_month)},
-                               {"payback_months", opt(r.payback_months)}, {"cheapest", r.cheapest},
-                               {"explanation", llmsim::explain_cost(in, r)}}
-                        : json{{"error", r.error}};
+        j["cost"] = llmsim::cost_to_json(r);
+        if (r.error.empty()) j["cost"]["explanation"] = llmsim::explain_cost(in, r);
     }
     return j.dump();
 }

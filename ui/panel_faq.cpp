@@ -32,7 +32,7 @@ void cost_answer(AppState& app) {
     const std::string n = std::to_string(r.devices_needed);
     std::string a = "At one stream (3:1 input:output) the load needs " + llmsim::format_sig(r.hours_needed_per_month) +
                     " h of device time a month; one device has 730 h";
-    if (r.capacity_mtok_per_month >= 0) a += " and serves about " + llmsim::format_sig(r.capacity_mtok_per_month) + " M tokens";
+    if (r.capacity_mtok_per_month >= 0) a += " and serves about " + llmsim::format_sig(r.capacity_mtok_per_month) + " M tokens a month";
     a += r.devices_needed > 1 ? ", so it " + llmsim::capacity_note(r) + ". Owning " + n + " costs $"
                               : " (" + llmsim::format_sig(r.utilisation * 100) + " % used). Owning it costs $";
     a += llmsim::format_fixed(r.own_usd_per_month, 2) + "/month (amortised over " + std::to_string(app.scenario.amortize_months) +

@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "api.h"
 #include "commands.h"
 #include "cost.h"
 #include "format.h"
@@ -85,17 +86,10 @@ int cmd_cost(int argc, char** argv) {
     if (!r.error.empty()) return fail("cost: " + r.error + (ev.speed.ok ? "" : " (" + ev.speed.error + ")"));
     const std::string note = capacity_note(r);
     if (a.has("json")) {
-        auto opt = [](double v) { return v >= 0 ? nlohmann::json(v) : nlohmann::json(nullptr); };
-        nlohmann::json j = {{"model", m->id}, {"hardware", hw->id}, {"quant", quant},
-                            {"hours_needed_per_month", r.hours_needed_per_month}, {"devices_needed", r.devices_needed},
-                            {"active_hours_per_month", r.active_hours_per_month}, {"utilisation", r.utilisation},
-                            {"capacity_tokens_per_month", opt(r.capacity_mtok_per_month >= 0 ? r.capacity_mtok_per_month * 1e6 : -1)},
-                            {"load_over_capacity", r.load_over_capacity}, {"served_share", r.served_share},
-                            {"capacity_note", note},
-                            {"own_usd_per_month", r.own_usd_per_month}, {"own_amortization_usd_per_month", r.own_amortization_usd_per_month},
-                            {"own_power_usd_per_month", r.own_power_usd_per_month}, {"rent_usd_per_month", opt(r.rent_usd_per_month)},
-                            {"api_usd_per_month", opt(r.api_usd_per_month)}, {"payback_months", opt(r.payback_months)},
-                            {"cheapest", r.cheapest}};
+        nlohmann::json j = cost_to_json(r);
+        j["model"] = m->id;
+        j["hardware"] = hw->id;
+        j["quant"] = quant;
         if (a.has("explain")) j["explanation"] = explain_cost(in, r);
         printf("%s\n", j.dump(1).c_str());
         return 0;

@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "api.h"
 #include "commands.h"
 #include "format.h"
 #include "recommend.h"
@@ -14,6 +15,24 @@ namespace llmsim::cli {
 namespace {
 bool number(const Args& a, const char* key, double lo, double hi, double& out, std::string& err) {
     return option_number(a, "recommend", key, lo, hi, out, err);
+}
+
+// the devices the query's load needs (730 h each a month, cost.h) and their rent; the owning figures are left
+// out (priced without the buyer's electricity and amortisation inputs)
+nlohmann::json load_json(const CostResult& lc) {
+    nlohmann::json load = cost_to_json(lc);
+    for (const char* k : {"own_usd_per_month", "own_amortization_usd_per_month", "own_power_usd_per_month", "api_usd_per_month",
+                          "payback_months", "cheapest"})
+        load.erase(k);
+    return load;
+}
+std::string rent_cell(const Candidate& c, bool with_load) {
+    std::string cell = "$" + format_fixed(c.cloud_usd_per_hour, 2) + "/h";
+    const CostResult& lc = c.load_cost;
+    if (!with_load || !lc.error.empty() || lc.rent_usd_per_month < 0) return cell;
+    if (lc.devices_needed > 1) cell += " x " + std::to_string(lc.devices_needed) + " devices";
+    return cell + " = $" + format_fixed(lc.rent_usd_per_month, 2) + "/month (" + format_sig(lc.active_hours_per_month) +
+           (lc.devices_needed > 1 ? " h each)" : " h active)");
 }
 }  // namespace
 
@@ -105,12 +124,7 @@ int cmd_recommend(int argc, char** argv) {
                                   {"decode_tps", c.eval.speed.ok ? nlohmann::json(c.eval.speed.decode_tps) : nlohmann::json(nullptr)},
                                   {"ttft_s", c.eval.speed.ok ? nlohmann::json(c.eval.speed.ttft_s) : nlohmann::json(nullptr)},
                                   {"reason", c.reason}};
-            if (with_load && c.load_cost.error.empty())
-                j["load"] = {{"devices_needed", c.load_cost.devices_needed}, {"hours_needed_per_month", c.load_cost.hours_needed_per_month},
-                             {"active_hours_per_month", c.load_cost.active_hours_per_month}, {"utilisation", c.load_cost.utilisation},
-                             {"capacity_note", capacity_note(c.load_cost)},
-                             {"rent_usd_per_month", c.load_cost.rent_usd_per_month >= 0 ? nlohmann::json(c.load_cost.rent_usd_per_month)
-                                                                                        : nlohmann::json(nullptr)}};
+            if (with_load && c.load_cost.error.empty()) j["load"] = load_json(c.load_cost);
             return j;
         };
         nlohmann::json out;
@@ -126,18 +140,11 @@ int cmd_recommend(int argc, char** argv) {
     }
     printf("%s %s at %s context: %zu options meet the constraints (cheapest first)\n\n", q.model->id.c_str(), q.quant.c_str(),
            format_tokens(q.ctx_tokens).c_str(), r.accepted.size());
-    // with a load: the devices it needs (730 h each a month) and their monthly rent
-    auto rent_cell = [&](const Candidate& c) {
-        std::string cell = "$" + format_fixed(c.cloud_usd_per_hour, 2) + "/h";
-        if (!with_load || !c.load_cost.error.empty() || c.load_cost.rent_usd_per_month < 0) return cell;
-        if (c.load_cost.devices_needed > 1) cell += " x " + std::to_string(c.load_cost.devices_needed) + " devices";
-        return cell + " = $" + format_fixed(c.load_cost.rent_usd_per_month, 2) + "/month (" + format_sig(c.load_cost.active_hours_per_month) + " h each)";
-    };
     printf("| Hardware | Price | Rent | Decode | TTFT | Memory | Status |\n|---|---|---|---|---|---|---|\n");
     for (auto& c : r.accepted)
         printf("| %s | %s | %s | %s | %s | %s / %s | %s |\n", c.hardware.name.c_str(),
                c.price_usd > 0 ? ("$" + format_sig(c.price_usd, 4)).c_str() : "—",
-               c.cloud_usd_per_hour > 0 ? rent_cell(c).c_str() : "—",
+               c.cloud_usd_per_hour > 0 ? rent_cell(c, with_load).c_str() : "—",
                c.eval.speed.ok ? (format_sig(c.eval.speed.decode_tps) + " tok/s").c_str() : "—",
                c.eval.speed.ok ? (format_sig(c.eval.speed.ttft_s) + " s").c_str() : "—",
                format_gib((double)c.eval.memory.total_bytes).c_str(), format_gib((double)c.eval.memory.usable_bytes).c_str(),
