@@ -30,7 +30,7 @@ Hardware combination(const Hardware& base, int n) {
 }
 
 // the query's monthly load on this option, by the cost model's capacity rule (730 h per device per month)
-CostResult load_cost(const RecommendQuery& q, const Candidate& c) {
+CostResult monthly_load_cost(const RecommendQuery& q, const Candidate& c) {
     CostInputs in;
     in.input_mtok_per_month = q.load_mtok_per_month * q.load_input_share;
     in.output_mtok_per_month = q.load_mtok_per_month * (1 - q.load_input_share);
@@ -83,7 +83,7 @@ RecommendResult recommend_hardware(const Catalog& cat, const RecommendQuery& q) 
         if (!evaluate(cat, *q.model, req, c.eval, err)) { c.reason = err; r.rejected.push_back(c); continue; }
         const MemoryBreakdown& mb = c.eval.memory;
         const SpeedView& sp = c.eval.speed;
-        if (with_load) c.load_cost = load_cost(q, c);
+        if (with_load) c.load_cost = monthly_load_cost(q, c);
         // with a load, the rent limit applies to the N devices that serve it, all rented at once
         const double setup_usd_per_hour = c.cloud_usd_per_hour * (with_load ? (double)c.load_cost.devices_needed : 1.0);
         if (!fits(mb.status, q.allow_tunable_uma)) {
