@@ -55,7 +55,7 @@ void draw_cost(AppState& app) {
                            llmsim::format_sig(r.active_hours_per_month).c_str());
         ImGui::PopStyleColor();
     } else {
-        ImGui::Text("%s h active of 730 a month (utilisation %s %%); capacity %s", llmsim::format_sig(r.active_hours_per_month).c_str(),
+        ImGui::TextWrapped("%s h active of 730 a month (utilisation %s %%); capacity %s", llmsim::format_sig(r.active_hours_per_month).c_str(),
                     llmsim::format_sig(r.utilisation * 100).c_str(), capacity.c_str());
     }
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", explanation().c_str());
