@@ -302,7 +302,6 @@ async function main() {
       assert(c.active_hours_per_month <= 730 && Math.abs(c.active_hours_per_month - hours / c.devices_needed) < 1e-6, `active ${c.active_hours_per_month}`);
       assert(c.capacity_note.includes(`${c.devices_needed} devices`), `note: ${c.capacity_note}`);
       assert(c.explanation.includes('utilisation') && c.explanation.includes('capacity'), `explanation: ${c.explanation}`);
-      await page.keyboard.press('Escape');   // an explanation pinned by an earlier check would cover the table
       await page.waitForTimeout(200);
       await page.screenshot({ path: path.join(out, 'cost-above-capacity.png') });
       await page.evaluate(() => window.llmsim.setState({ embed: '' }));
