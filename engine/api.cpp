@@ -114,4 +114,16 @@ std::string api_memory(const Catalog& cat, const std::string& request_json) {
     return memory_to_json(model, req, mb).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
+nlohmann::json cost_to_json(const CostResult& r) {
+    if (!r.error.empty()) return {{"error", r.error}};
+    auto opt = [](double v) { return v >= 0 ? nlohmann::json(v) : nlohmann::json(nullptr); };
+    return {{"hours_needed_per_month", r.hours_needed_per_month}, {"devices_needed", r.devices_needed},
+            {"active_hours_per_month", r.active_hours_per_month}, {"utilisation", r.utilisation},
+            {"capacity_tokens_per_month", opt(r.capacity_mtok_per_month >= 0 ? r.capacity_mtok_per_month * 1e6 : -1)},
+            {"load_over_capacity", r.load_over_capacity}, {"served_share", r.served_share}, {"capacity_note", capacity_note(r)},
+            {"own_usd_per_month", r.own_usd_per_month}, {"own_amortization_usd_per_month", r.own_amortization_usd_per_month},
+            {"own_power_usd_per_month", r.own_power_usd_per_month}, {"rent_usd_per_month", opt(r.rent_usd_per_month)},
+            {"api_usd_per_month", opt(r.api_usd_per_month)}, {"payback_months", opt(r.payback_months)}, {"cheapest", r.cheapest}};
+}
+
 }  // namespace llmsim

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "catalog.h"
+#include "cost.h"
 #include "memory.h"
 
 namespace llmsim {
@@ -17,4 +18,8 @@ nlohmann::json memory_to_json(const Model& model, const MemoryRequest& req, cons
 // a memory request as JSON: {"model", "config"?, "quant", "ctx", "hardware"?, "kv_type"?, "ngl"?, "parallel"?,
 // "ubatch"?, "flash_attn"?, "n_cpu_moe"?, "file_bytes"?} → memory_to_json, or {"error": "..."}
 std::string api_memory(const Catalog& cat, const std::string& request_json);
+// a cost result with the keys of `llmsim-cli cost --json` and the JS API's results().cost (hours_needed_per_month,
+// devices_needed, active_hours_per_month per device, utilisation, capacity_tokens_per_month, load_over_capacity,
+// served_share, capacity_note, own/rent/api USD per month, payback_months, cheapest); unknown values are null
+nlohmann::json cost_to_json(const CostResult& r);
 }  // namespace llmsim

@@ -7,12 +7,15 @@
 //   in.prefill_tokens_per_s = 5000; in.decode_tokens_per_s = 120;     // from the speed model
 //   CostResult r = estimate_cost(in);     // r.own_usd_per_month, r.rent_usd_per_month, r.api_usd_per_month, ...
 //
-// Active hours are what the workload needs on this hardware: input tokens at prefill speed plus output tokens
-// at decode speed (at batch 1 unless the caller passes aggregate speeds for parallel serving). Owning pays the
-// amortised price every month plus power for the active hours (device draw) and idle hours (idle draw);
-// renting pays the cloud rate for the active hours (rounded up to whole hours per billing day when
-// `rent_billing_granularity_hours` is set); the API pays per token.
+// The hours the load needs are input tokens at prefill speed plus output tokens at decode speed (one stream,
+// unless the caller passes aggregate speeds for parallel serving). A month has 730 hours (365.25 × 24 / 12),
+// so one device's capacity is what it processes in 730 h at the load's input/output mix. A load above it is
+// spread over N = ceil(hours needed / 730) devices, each active hours needed / N ≤ 730 h: owning pays N
+// amortised prices plus power for the hours each device is active (device draw) and idle (idle draw);
+// renting pays the cloud rate for the N devices' active hours; the API pays per token. `capacity_note` says
+// it in words ("needs 2.3× this device's time: 3 devices, or 43 % of the load"); `explain_cost` shows the work.
 #pragma once
+#include <cstdint>
 #include <string>
 
 namespace llmsim {
@@ -22,7 +25,7 @@ struct CostInputs {
     double output_mtok_per_month = 0;   // generated tokens per month, millions
     double prefill_tokens_per_s = 0;    // speed on the hardware (from the speed model)
     double decode_tokens_per_s = 0;
-    double hours_per_month_override = -1;  // >= 0: use these active hours instead of deriving them from tokens
+    double hours_per_month_override = -1;  // >= 0: the load needs these device hours (instead of tokens / speed)
     // owning
     double hardware_price_usd = 0;      // purchase price (new or used)
     double amortize_months = 36;
@@ -36,19 +39,31 @@ struct CostInputs {
     double api_out_usd_per_mtok = -1;
 };
 
+constexpr double kHoursPerMonth = 730.0;   // 365.25 × 24 / 12: the average month
+
 struct CostResult {
-    double active_hours_per_month = 0;
-    double own_usd_per_month = 0;       // amortisation + power
-    double own_amortization_usd_per_month = 0;
+    double hours_needed_per_month = 0;  // device hours the load needs on one device (may exceed 730)
+    double load_over_capacity = 0;      // hours needed / 730: 2.3 = the load needs 2.3× one device's month
+    int64_t devices_needed = 1;         // ceil(load_over_capacity), at least 1: the setup priced below
+    double active_hours_per_month = 0;  // per device: hours needed / devices_needed, never above 730
+    double utilisation = 0;             // active hours per device / 730 (0..1)
+    double capacity_mtok_per_month = -1;  // tokens one device processes in 730 h at this mix, millions; -1 = unknown
+    double served_share = 1;            // share of the load one device can serve (0..1)
+    double own_usd_per_month = 0;       // amortisation + power, all devices
+    double own_amortization_usd_per_month = 0;   // devices_needed × price / months
     double own_power_usd_per_month = 0;
-    double rent_usd_per_month = -1;     // -1 = not rentable
+    double rent_usd_per_month = -1;     // -1 = not rentable; devices_needed × active hours × rate
     double api_usd_per_month = -1;      // -1 = no API price
-    double payback_months = -1;         // months until buying beats the cheaper of rent/API; -1 = never
+    double payback_months = -1;         // months until buying the devices beats the cheaper of rent/API; -1 = never
     std::string cheapest;               // "own", "rent" or "api"
     std::string error;                  // non-empty when an input is impossible (then the numbers are 0)
 };
 
 // monthly cost of owning, renting and using an API for the workload; fills error on impossible inputs
 CostResult estimate_cost(const CostInputs& in);
+// "" when one device serves the load, else "needs 2.3× this device's time: 3 devices, or 43 % of the load"
+std::string capacity_note(const CostResult& r);
+// how each number of `r` is made, one line per figure (hours, capacity, utilisation, own, rent, API, payback)
+std::string explain_cost(const CostInputs& in, const CostResult& r);
 
 }  // namespace llmsim

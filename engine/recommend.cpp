@@ -29,6 +29,18 @@ Hardware combination(const Hardware& base, int n) {
     return h;
 }
 
+// the query's monthly load on this option, by the cost model's capacity rule (730 h per device per month)
+CostResult monthly_load_cost(const RecommendQuery& q, const Candidate& c) {
+    CostInputs in;
+    in.input_mtok_per_month = q.load_mtok_per_month * q.load_input_share;
+    in.output_mtok_per_month = q.load_mtok_per_month * (1 - q.load_input_share);
+    if (c.eval.speed.ok) { in.prefill_tokens_per_s = c.eval.speed.prefill_tps; in.decode_tokens_per_s = c.eval.speed.decode_tps; }
+    in.hardware_price_usd = c.price_usd;
+    in.device_power_w = c.power_w;
+    in.cloud_usd_per_hour = c.cloud_usd_per_hour;
+    return estimate_cost(in);
+}
+
 }  // namespace
 
 RecommendResult recommend_hardware(const Catalog& cat, const RecommendQuery& q) {
@@ -37,6 +49,9 @@ RecommendResult recommend_hardware(const Catalog& cat, const RecommendQuery& q) 
     if (q.ctx_tokens < 1) { r.error = "context must be at least 1 token"; return r; }
     for (double v : {q.min_decode_tps, q.max_ttft_s, q.max_price_usd, q.max_power_w, q.max_cloud_usd_per_hour})
         if (!std::isfinite(v) || v < 0) { r.error = "constraints must be ≥ 0 (0 = no constraint)"; return r; }
+    if (!std::isfinite(q.load_mtok_per_month) || q.load_mtok_per_month < 0) { r.error = "tokens per month must be ≥ 0"; return r; }
+    if (!(q.load_input_share >= 0 && q.load_input_share <= 1)) { r.error = "input share must be between 0 and 1"; return r; }
+    const bool with_load = q.load_mtok_per_month > 0;
 
     std::vector<std::pair<Hardware, bool>> pool;
     for (const Hardware& h : cat.hardware) pool.push_back({h, false});
@@ -68,6 +83,9 @@ RecommendResult recommend_hardware(const Catalog& cat, const RecommendQuery& q) 
         if (!evaluate(cat, *q.model, req, c.eval, err)) { c.reason = err; r.rejected.push_back(c); continue; }
         const MemoryBreakdown& mb = c.eval.memory;
         const SpeedView& sp = c.eval.speed;
+        if (with_load) c.load_cost = monthly_load_cost(q, c);
+        // with a load, the rent limit applies to the N devices that serve it, all rented at once
+        const double setup_usd_per_hour = c.cloud_usd_per_hour * (with_load ? (double)c.load_cost.devices_needed : 1.0);
         if (!fits(mb.status, q.allow_tunable_uma)) {
             c.reason = std::string("does not fit: ") + to_string(mb.status) + ", needs " + format_gib((double)mb.total_bytes) +
                        " of " + format_gib((double)mb.usable_bytes) + " usable";
@@ -79,8 +97,11 @@ RecommendResult recommend_hardware(const Catalog& cat, const RecommendQuery& q) 
             c.reason = "TTFT " + format_sig(sp.ttft_s) + " s > " + format_sig(q.max_ttft_s) + " s";
         } else if (q.max_cloud_usd_per_hour > 0 && c.cloud_usd_per_hour <= 0) {
             c.reason = "not rentable (no sourced cloud price)";
-        } else if (q.max_cloud_usd_per_hour > 0 && c.cloud_usd_per_hour > q.max_cloud_usd_per_hour) {
-            c.reason = "rent $" + format_fixed(c.cloud_usd_per_hour, 2) + "/h > $" + format_fixed(q.max_cloud_usd_per_hour, 2) + "/h";
+        } else if (q.max_cloud_usd_per_hour > 0 && with_load && !c.load_cost.error.empty()) {
+            c.reason = "monthly load: " + c.load_cost.error;
+        } else if (q.max_cloud_usd_per_hour > 0 && setup_usd_per_hour > q.max_cloud_usd_per_hour) {
+            c.reason = "rent $" + format_fixed(setup_usd_per_hour, 2) + "/h > $" + format_fixed(q.max_cloud_usd_per_hour, 2) + "/h" +
+                       (with_load && c.load_cost.devices_needed > 1 ? " (" + capacity_note(c.load_cost) + ")" : "");
         } else if (q.max_price_usd > 0 && c.price_usd <= 0 && q.max_cloud_usd_per_hour <= 0) {
             c.reason = "no purchase price known";
         } else if (q.max_price_usd > 0 && q.max_cloud_usd_per_hour <= 0 && c.price_usd > q.max_price_usd) {
@@ -92,8 +113,8 @@ RecommendResult recommend_hardware(const Catalog& cat, const RecommendQuery& q) 
     }
     const bool renting = q.max_cloud_usd_per_hour > 0;
     std::stable_sort(r.accepted.begin(), r.accepted.end(), [&](const Candidate& a, const Candidate& b) {
-        double ka = renting ? a.cloud_usd_per_hour : (a.price_usd > 0 ? a.price_usd : 1e30);
-        double kb = renting ? b.cloud_usd_per_hour : (b.price_usd > 0 ? b.price_usd : 1e30);
+        double ka = renting ? (with_load ? a.load_cost.rent_usd_per_month : a.cloud_usd_per_hour) : (a.price_usd > 0 ? a.price_usd : 1e30);
+        double kb = renting ? (with_load ? b.load_cost.rent_usd_per_month : b.cloud_usd_per_hour) : (b.price_usd > 0 ? b.price_usd : 1e30);
         if (ka != kb) return ka < kb;
         return a.eval.speed.decode_tps > b.eval.speed.decode_tps;
     });

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "catalog.h"
+#include "cost.h"
 #include "simulate.h"
 
 namespace llmsim {
@@ -26,6 +27,10 @@ struct RecommendQuery {
     double max_price_usd = 0;          // purchase (new, else used); 0 = no constraint
     double max_power_w = 0;            // 0 = no constraint
     double max_cloud_usd_per_hour = 0; // > 0: only rentable options at most this price, ranked by $/hour
+    // a monthly load (0 = none): with max_cloud_usd_per_hour, each option is the N devices the cost model's
+    // capacity rule needs for it (estimate_cost), limited by N × $/hour and ranked by monthly rent
+    double load_mtok_per_month = 0;
+    double load_input_share = 0.75;    // share of the load that is prompt (prefill) tokens
     bool allow_tunable_uma = true;     // count "fits after raising the unified-memory limit" as fitting
     int max_gpus = 8;                  // multi-GPU combinations of single discrete cards up to this many
     bool include_multi_gpu = true;
@@ -38,6 +43,7 @@ struct Candidate {
     double power_w = 0;
     double cloud_usd_per_hour = 0;
     Evaluation eval;
+    CostResult load_cost;              // the query's load on this option (devices needed, hours, rent); if given
     std::string reason;                // why it was rejected ("" when accepted)
 };
 

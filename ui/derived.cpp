@@ -59,6 +59,31 @@ llmsim::SimRequest request_from_scenario(const AppState& app) {
     return r;
 }
 
+llmsim::CostInputs cost_inputs_from_scenario(const AppState& app) {
+    const Derived& d = app.derived;
+    llmsim::CostInputs in;
+    const Scenario& s = app.scenario;
+    // tokens/month split 3:1 input:output, the usual chat/RAG ratio (editable as a total)
+    in.input_mtok_per_month = s.mtok_per_month * 0.75;
+    in.output_mtok_per_month = s.mtok_per_month * 0.25;
+    in.hours_per_month_override = -1;
+    if (d.eval.speed.ok) { in.prefill_tokens_per_s = d.eval.speed.prefill_tps; in.decode_tokens_per_s = d.eval.speed.decode_tps; }
+    if (d.hardware) {
+        const llmsim::Hardware& h = *d.hardware;
+        in.hardware_price_usd = h.price_usd > 0 ? h.price_usd : h.price_used_usd;   // rigs: all GPUs together
+        in.device_power_w = h.tdp_w * h.gpu_count;
+        in.cloud_usd_per_hour = h.cloud_usd_per_hour * h.gpu_count;
+    }
+    if (s.price_usd >= 0) in.hardware_price_usd = s.price_usd;
+    if (s.rent_usd_per_hour >= 0) in.cloud_usd_per_hour = s.rent_usd_per_hour;
+    in.amortize_months = s.amortize_months;
+    in.kwh_price_usd = s.kwh_price_usd;
+    if (d.model) { in.api_in_usd_per_mtok = d.model->api_price_in_usd_per_mtok; in.api_out_usd_per_mtok = d.model->api_price_out_usd_per_mtok; }
+    if (s.api_in_usd >= 0) in.api_in_usd_per_mtok = s.api_in_usd;
+    if (s.api_out_usd >= 0) in.api_out_usd_per_mtok = s.api_out_usd;
+    return in;
+}
+
 std::vector<std::array<std::string, 3>> parse_compare(const std::string& compare) {
     std::vector<std::array<std::string, 3>> out;
     size_t start = 0;
@@ -260,5 +285,11 @@ std::string derived_to_json(const AppState& app) {
         rec.push_back({{"hardware", c.hardware.id}, {"price_usd", c.price_usd}, {"status", llmsim::to_string(c.eval.memory.status)},
                        {"decode_tps", c.eval.speed.ok ? json(c.eval.speed.decode_tps) : json(nullptr)}});
     j["recommend"] = rec;
+    {   // the cost section: hours capped at 730 per device, the devices the load needs, capacity (cost.h)
+        const llmsim::CostInputs in = cost_inputs_from_scenario(app);
+        const llmsim::CostResult r = llmsim::estimate_cost(in);
+        j["cost"] = llmsim::cost_to_json(r);
+        if (r.error.empty()) j["cost"]["explanation"] = llmsim::explain_cost(in, r);
+    }
     return j.dump();
 }

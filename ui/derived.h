@@ -75,5 +75,8 @@ struct Derived {
 void update_derived(AppState& app);
 // what the page shows, as JSON (the JS API's results(): memory, speed, leaderboard, quant rows, import message)
 std::string derived_to_json(const AppState& app);
+// the cost model's inputs for the scenario (tokens split 3:1 in:out, speeds of the current evaluation, catalog
+// prices unless the scenario overrides them); shared by the cost section, the FAQ and the JS API
+llmsim::CostInputs cost_inputs_from_scenario(const AppState& app);
 // the simulation request the scenario describes (shared by the UI, the command builder and the JS API)
 llmsim::SimRequest request_from_scenario(const AppState& app);

@@ -8,31 +8,6 @@
 #include "panels.h"
 #include "widgets.h"
 
-llmsim::CostInputs cost_inputs(const AppState& app) {
-    const Derived& d = app.derived;
-    llmsim::CostInputs in;
-    const Scenario& s = app.scenario;
-    // tokens/month split 3:1 input:output, the usual chat/RAG ratio (editable as a total)
-    in.input_mtok_per_month = s.mtok_per_month * 0.75;
-    in.output_mtok_per_month = s.mtok_per_month * 0.25;
-    in.hours_per_month_override = -1;
-    if (d.eval.speed.ok) { in.prefill_tokens_per_s = d.eval.speed.prefill_tps; in.decode_tokens_per_s = d.eval.speed.decode_tps; }
-    if (d.hardware) {
-        const llmsim::Hardware& h = *d.hardware;
-        in.hardware_price_usd = h.price_usd > 0 ? h.price_usd : h.price_used_usd;   // rigs: all GPUs together
-        in.device_power_w = h.tdp_w * h.gpu_count;
-        in.cloud_usd_per_hour = h.cloud_usd_per_hour * h.gpu_count;
-    }
-    if (s.price_usd >= 0) in.hardware_price_usd = s.price_usd;
-    if (s.rent_usd_per_hour >= 0) in.cloud_usd_per_hour = s.rent_usd_per_hour;
-    in.amortize_months = s.amortize_months;
-    in.kwh_price_usd = s.kwh_price_usd;
-    if (d.model) { in.api_in_usd_per_mtok = d.model->api_price_in_usd_per_mtok; in.api_out_usd_per_mtok = d.model->api_price_out_usd_per_mtok; }
-    if (s.api_in_usd >= 0) in.api_in_usd_per_mtok = s.api_in_usd;
-    if (s.api_out_usd >= 0) in.api_out_usd_per_mtok = s.api_out_usd;
-    return in;
-}
-
 void draw_cost(AppState& app) {
     Scenario& s = app.scenario;
     bool changed = false;
@@ -46,7 +21,7 @@ void draw_cost(AppState& app) {
     {
         Scenario saved = s;
         s.price_usd = s.rent_usd_per_hour = s.api_in_usd = s.api_out_usd = -1;
-        defaults = cost_inputs(app);
+        defaults = cost_inputs_from_scenario(app);
         s = saved;
     }
     auto price_input = [&](const char* label, double& value, double catalog, float step) {
@@ -61,32 +36,46 @@ void draw_cost(AppState& app) {
     ImGui::PopItemWidth();
     if (changed) mark_changed(app);
 
-    const llmsim::CostInputs in = cost_inputs(app);
+    const llmsim::CostInputs in = cost_inputs_from_scenario(app);
     llmsim::CostResult r = llmsim::estimate_cost(in);
     if (!r.error.empty()) { ImGui::TextDisabled("%s", r.error.c_str()); return; }
     const char* rec = r.cheapest == "api" ? "USE THE SERVERLESS API" : r.cheapest == "rent" ? "RENT A CLOUD GPU" : "BUY THE HARDWARE";
     ImGui::PushFont(app.font_bold);
     ImGui::TextColored(ImVec4(0.3f, 0.78f, 0.45f, 1), "%s", rec);
     ImGui::PopFont();
+    // capacity: a month has 730 hours; a bigger load is priced on the devices it takes (cost.h)
+    const bool many = r.devices_needed > 1;
+    const std::string n = std::to_string(r.devices_needed);
+    auto explanation = [&] { return llmsim::explain_cost(in, r); };   // built only while hovered
+    const std::string capacity = r.capacity_mtok_per_month >= 0 ? llmsim::format_sig(r.capacity_mtok_per_month) + " M tokens/month" : "unknown";
+    if (many) {
+        ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1, 0.7f, 0.3f, 1));
+        ImGui::TextWrapped("This load needs %s h a month; one device has 730 h (capacity %s): %s. Priced for %s devices, %s h active each.",
+                           llmsim::format_sig(r.hours_needed_per_month).c_str(), capacity.c_str(), llmsim::capacity_note(r).c_str(), n.c_str(),
+                           llmsim::format_sig(r.active_hours_per_month).c_str());
+        ImGui::PopStyleColor();
+    } else {
+        ImGui::TextWrapped("%s h active of 730 a month (utilisation %s %%); capacity %s", llmsim::format_sig(r.active_hours_per_month).c_str(),
+                    llmsim::format_sig(r.utilisation * 100).c_str(), capacity.c_str());
+    }
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", explanation().c_str());
     if (ImGui::BeginTable("cost", 3, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingStretchProp)) {
         ImGui::TableSetupColumn("Option");
         ImGui::TableSetupColumn("per month");
         ImGui::TableSetupColumn("how");
         ImGui::TableHeadersRow();
-        ImGui::TableNextRow(); ImGui::TableNextColumn(); ImGui::TextUnformatted("Own hardware");
+        ImGui::TableNextRow(); ImGui::TableNextColumn(); ImGui::TextUnformatted(many ? (n + " x own hardware").c_str() : "Own hardware");
         ImGui::TableNextColumn(); text_right(("$" + llmsim::format_fixed(r.own_usd_per_month, 2)).c_str());
-        if (ImGui::IsItemHovered())
-            ImGui::SetTooltip("own = price / months + power x active hours x $/kWh\n= $%s / %d + %s W x %s h x $%s/kWh\nactive hours = %s M input tokens / %s tok/s prefill + %s M output tokens / %s tok/s decode\nprices: catalog (sourced) unless you edited them",
-                              llmsim::format_sig(in.hardware_price_usd, 4).c_str(), (int)in.amortize_months, llmsim::format_sig(in.device_power_w).c_str(),
-                              llmsim::format_sig(r.active_hours_per_month).c_str(), llmsim::format_fixed(in.kwh_price_usd, 3).c_str(),
-                              llmsim::format_sig(in.input_mtok_per_month).c_str(), llmsim::format_sig(in.prefill_tokens_per_s).c_str(),
-                              llmsim::format_sig(in.output_mtok_per_month).c_str(), llmsim::format_sig(in.decode_tokens_per_s).c_str());
-        ImGui::TableNextColumn(); ImGui::Text("$%s amortised + $%s power (%s h active)", llmsim::format_fixed(r.own_amortization_usd_per_month, 2).c_str(),
-                                              llmsim::format_fixed(r.own_power_usd_per_month, 2).c_str(), llmsim::format_sig(r.active_hours_per_month).c_str());
-        ImGui::TableNextRow(); ImGui::TableNextColumn(); ImGui::TextUnformatted("Cloud GPU");
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s\nprices: catalog (sourced) unless you edited them", explanation().c_str());
+        ImGui::TableNextColumn(); ImGui::Text("$%s amortised + $%s power (%s h active%s)", llmsim::format_fixed(r.own_amortization_usd_per_month, 2).c_str(),
+                                              llmsim::format_fixed(r.own_power_usd_per_month, 2).c_str(), llmsim::format_sig(r.active_hours_per_month).c_str(),
+                                              many ? " each" : "");
+        ImGui::TableNextRow(); ImGui::TableNextColumn(); ImGui::TextUnformatted(many ? (n + " x cloud GPU").c_str() : "Cloud GPU");
         ImGui::TableNextColumn(); text_right(r.rent_usd_per_month >= 0 ? ("$" + llmsim::format_fixed(r.rent_usd_per_month, 2)).c_str() : "—");
+        if (ImGui::IsItemHovered() && r.rent_usd_per_month >= 0) ImGui::SetTooltip("%s", explanation().c_str());
         ImGui::TableNextColumn();
-        if (in.cloud_usd_per_hour > 0) ImGui::Text("@ $%s/hour x %s h", llmsim::format_fixed(in.cloud_usd_per_hour, 2).c_str(), llmsim::format_sig(r.active_hours_per_month).c_str());
+        if (in.cloud_usd_per_hour > 0) ImGui::Text("@ $%s/hour x %s%s h", llmsim::format_fixed(in.cloud_usd_per_hour, 2).c_str(),
+                                                   many ? (n + " x ").c_str() : "", llmsim::format_sig(r.active_hours_per_month).c_str());
         else ImGui::TextDisabled("not rentable (no sourced price)");
         ImGui::TableNextRow(); ImGui::TableNextColumn(); ImGui::TextUnformatted("Serverless API");
         ImGui::TableNextColumn(); text_right(r.api_usd_per_month >= 0 ? ("$" + llmsim::format_fixed(r.api_usd_per_month, 2)).c_str() : "—");
@@ -102,6 +91,6 @@ void draw_cost(AppState& app) {
         else ImGui::TextDisabled("no API price for this model");
         ImGui::EndTable();
     }
-    if (r.payback_months > 0) ImGui::Text("Payback: %s months", llmsim::format_sig(r.payback_months).c_str());
+    if (r.payback_months > 0) ImGui::Text("Payback%s: %s months", many ? (" of " + n + " devices").c_str() : "", llmsim::format_sig(r.payback_months).c_str());
     else ImGui::TextDisabled("Payback: never at this usage (owning's running cost is not below the alternatives)");
 }

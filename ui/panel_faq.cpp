@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include "cost.h"
+#include "derived.h"
 #include "format.h"
 #include "panels.h"
 #include "recommend.h"
@@ -16,6 +18,29 @@ void qa(AppState& app, const std::string& q, const std::string& a) {
     ImGui::PopFont();
     ImGui::TextWrapped("%s", a.c_str());
     ImGui::Spacing();
+}
+// what the load costs a month on the scenario's device, by the cost section's rule: a month has 730 hours, and a
+// load that needs more is priced on as many devices as it takes
+void cost_answer(AppState& app) {
+    const Derived& d = app.derived;
+    if (!d.hardware) return;
+    const llmsim::CostInputs in = cost_inputs_from_scenario(app);
+    const llmsim::CostResult r = llmsim::estimate_cost(in);
+    const std::string q = "What does it cost to serve " + llmsim::format_sig(app.scenario.mtok_per_month) + " M tokens a month of " +
+                          d.model->name + " on " + d.hardware->name + "?";
+    if (!r.error.empty()) { qa(app, q, "Unknown: " + r.error + "."); return; }
+    const std::string n = std::to_string(r.devices_needed);
+    std::string a = "At one stream (3:1 input:output) the load needs " + llmsim::format_sig(r.hours_needed_per_month) +
+                    " h of device time a month; one device has 730 h";
+    if (r.capacity_mtok_per_month >= 0) a += " and serves about " + llmsim::format_sig(r.capacity_mtok_per_month) + " M tokens a month";
+    a += r.devices_needed > 1 ? ", so it " + llmsim::capacity_note(r) + ". Owning " + n + " costs $"
+                              : " (" + llmsim::format_sig(r.utilisation * 100) + " % used). Owning it costs $";
+    a += llmsim::format_fixed(r.own_usd_per_month, 2) + "/month (amortised over " + std::to_string(app.scenario.amortize_months) +
+         " months, plus power for " + llmsim::format_sig(r.active_hours_per_month) + " active hours" + (r.devices_needed > 1 ? " each" : "") + ")";
+    a += r.rent_usd_per_month >= 0 ? ", renting " + std::string(r.devices_needed > 1 ? "them" : "it") + " $" + llmsim::format_fixed(r.rent_usd_per_month, 2)
+                                   : ", it is not rentable (no sourced price)";
+    a += r.api_usd_per_month >= 0 ? ", a serverless API $" + llmsim::format_fixed(r.api_usd_per_month, 2) + "." : "; no API price is known.";
+    qa(app, q, a + " The Buy vs cloud vs API section shows the work.");
 }
 }  // namespace
 
@@ -50,6 +75,8 @@ void draw_faq(AppState& app) {
            "No catalog device or multi-GPU combination with a known price holds " + m.name + " " + s.quant + " at " +
                llmsim::format_tokens(s.ctx_tokens) + " context; try a smaller quant or context.");
     }
+
+    cost_answer(app);
 
     std::string attn = m.mla ? "multi-head latent attention (MLA), caching a " + std::to_string(m.mla->kv_lora_rank + m.mla->qk_rope_head_dim) +
                                    "-value latent per token per layer"

@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "api.h"
 #include "commands.h"
 #include "cost.h"
 #include "format.h"
@@ -18,20 +19,22 @@ bool number(const Args& a, const char* key, double lo, double hi, double& out, s
 }  // namespace
 
 int cmd_cost(int argc, char** argv) {
-    Args a = parse_args(argc, argv, {"help", "json"});
+    Args a = parse_args(argc, argv, {"help", "json", "explain"});
     if (a.has("help")) {
         printf("usage: llmsim-cli cost --model ID --hardware ID --quant Q [--ctx N] [--tokens-per-month N]\n"
                "                       [--input-share F] [--hours-per-month H] [--kwh-price P] [--months M]\n"
-               "                       [--price USD] [--rent USD_PER_HOUR] [--api-in USD] [--api-out USD] [--json]\n"
+               "                       [--price USD] [--rent USD_PER_HOUR] [--api-in USD] [--api-out USD] [--json] [--explain]\n"
                "Monthly cost of owning the device (price amortised over M months + power at its TDP for the active\n"
                "hours), renting it (cloud $/hour x active hours) and a serverless API ($/1M tokens in and out).\n"
-               "Active hours come from the speed model (input tokens at prefill speed, output at decode speed) unless\n"
-               "--hours-per-month is given. Defaults: 50M tokens/month, 75 %% input, $0.17/kWh, 36 months; prices\n"
-               "from the catalog (sourced), each overridable.\n");
+               "The hours the load needs come from the speed model (input tokens at prefill speed, output at decode\n"
+               "speed, one stream) unless --hours-per-month is given. A month has 730 hours: a load that needs more\n"
+               "is priced on as many devices as it takes (each active at most 730 h), and says so. Defaults: 50M\n"
+               "tokens/month, 75 %% input, $0.17/kWh, 36 months; prices from the catalog (sourced), each overridable.\n"
+               "--explain prints how each figure is made.\n");
         return 0;
     }
     static const char* known[] = {"model", "hardware", "quant", "ctx", "tokens-per-month", "input-share", "hours-per-month",
-                                  "kwh-price", "months", "price", "rent", "api-in", "api-out", "json"};
+                                  "kwh-price", "months", "price", "rent", "api-in", "api-out", "json", "explain"};
     for (const auto& kv : a.options) {
         bool ok = false;
         for (const char* k : known) ok |= kv.first == k;
@@ -81,30 +84,40 @@ int cmd_cost(int argc, char** argv) {
     in.api_out_usd_per_mtok = api_out;
     CostResult r = estimate_cost(in);
     if (!r.error.empty()) return fail("cost: " + r.error + (ev.speed.ok ? "" : " (" + ev.speed.error + ")"));
+    const std::string note = capacity_note(r);
     if (a.has("json")) {
-        auto opt = [](double v) { return v >= 0 ? nlohmann::json(v) : nlohmann::json(nullptr); };
-        nlohmann::json j = {{"model", m->id}, {"hardware", hw->id}, {"quant", quant},
-                            {"active_hours_per_month", r.active_hours_per_month},
-                            {"own_usd_per_month", r.own_usd_per_month}, {"own_amortization_usd_per_month", r.own_amortization_usd_per_month},
-                            {"own_power_usd_per_month", r.own_power_usd_per_month}, {"rent_usd_per_month", opt(r.rent_usd_per_month)},
-                            {"api_usd_per_month", opt(r.api_usd_per_month)}, {"payback_months", opt(r.payback_months)},
-                            {"cheapest", r.cheapest}};
+        nlohmann::json j = cost_to_json(r);
+        j["model"] = m->id;
+        j["hardware"] = hw->id;
+        j["quant"] = quant;
+        if (a.has("explain")) j["explanation"] = explain_cost(in, r);
         printf("%s\n", j.dump(1).c_str());
         return 0;
     }
-    printf("%s %s on %s, %s tokens/month (%s%% input): %s active hours\n", m->id.c_str(), quant.c_str(), hw->name.c_str(),
-           format_sig(tokens, 3).c_str(), format_sig(share * 100).c_str(), format_sig(r.active_hours_per_month).c_str());
-    printf("  own:   $%s/month ($%s amortised over %s months + $%s power at %s W, $%s/kWh)\n",
-           format_fixed(r.own_usd_per_month, 2).c_str(), format_fixed(r.own_amortization_usd_per_month, 2).c_str(),
-           format_sig(months).c_str(), format_fixed(r.own_power_usd_per_month, 2).c_str(),
+    const bool many = r.devices_needed > 1;
+    const std::string n = std::to_string(r.devices_needed);
+    printf("%s %s on %s, %s tokens/month (%s%% input): %s h of device time a month\n", m->id.c_str(), quant.c_str(), hw->name.c_str(),
+           format_sig(tokens, 3).c_str(), format_sig(share * 100).c_str(), format_sig(r.hours_needed_per_month).c_str());
+    printf("  capacity: %s tokens/month per device (730 h at this mix); %s\n",
+           r.capacity_mtok_per_month >= 0 ? (format_sig(r.capacity_mtok_per_month) + "M").c_str() : "unknown",
+           many ? (note + " (priced below: " + n + " devices, " + format_sig(r.active_hours_per_month) + " active hours each, " +
+                   format_sig(r.utilisation * 100) + " % utilisation)").c_str()
+                : (format_sig(r.active_hours_per_month) + " active hours, " + format_sig(r.utilisation * 100) + " % utilisation").c_str());
+    printf("  own:   $%s/month (%s$%s amortised over %s months + $%s power at %s%s W, $%s/kWh)\n",
+           format_fixed(r.own_usd_per_month, 2).c_str(), many ? (n + " devices: ").c_str() : "",
+           format_fixed(r.own_amortization_usd_per_month, 2).c_str(), format_sig(months).c_str(),
+           format_fixed(r.own_power_usd_per_month, 2).c_str(), many ? (n + " x ").c_str() : "",
            format_sig(hw->tdp_w * hw->gpu_count).c_str(), format_fixed(kwh, 3).c_str());
-    printf("  rent:  %s\n", r.rent_usd_per_month >= 0 ? ("$" + format_fixed(r.rent_usd_per_month, 2) + "/month at $" +
-                                                           format_fixed(rent, 2) + "/hour").c_str() : "not rentable (no sourced cloud price)");
+    printf("  rent:  %s\n", r.rent_usd_per_month >= 0 ? ("$" + format_fixed(r.rent_usd_per_month, 2) + "/month at $" + format_fixed(rent, 2) +
+                                                           "/hour" + (many ? " x " + n + " devices" : "") + " x " +
+                                                           format_sig(r.active_hours_per_month) + " h").c_str()
+                                                      : "not rentable (no sourced cloud price)");
     printf("  api:   %s\n", r.api_usd_per_month >= 0 ? ("$" + format_fixed(r.api_usd_per_month, 2) + "/month at $" +
                                                           format_fixed(api_in, 2) + " in / $" + format_fixed(api_out, 2) + " out per 1M").c_str()
                                                      : "no API price for this model");
-    printf("  cheapest: %s; payback of buying: %s\n", r.cheapest.c_str(),
+    printf("  cheapest: %s; payback of buying%s: %s\n", r.cheapest.c_str(), many ? (" " + n + " devices").c_str() : "",
            r.payback_months > 0 ? (format_sig(r.payback_months) + " months").c_str() : "never at this usage");
+    if (a.has("explain")) printf("\nHow each figure is made:\n%s\n", explain_cost(in, r).c_str());
     return 0;
 }
 

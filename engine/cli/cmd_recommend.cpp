@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "api.h"
 #include "commands.h"
 #include "format.h"
 #include "recommend.h"
@@ -15,6 +16,24 @@ namespace {
 bool number(const Args& a, const char* key, double lo, double hi, double& out, std::string& err) {
     return option_number(a, "recommend", key, lo, hi, out, err);
 }
+
+// the devices the query's load needs (730 h each a month, cost.h) and their rent; the owning figures are left
+// out (priced without the buyer's electricity and amortisation inputs)
+nlohmann::json load_json(const CostResult& lc) {
+    nlohmann::json load = cost_to_json(lc);
+    for (const char* k : {"own_usd_per_month", "own_amortization_usd_per_month", "own_power_usd_per_month", "api_usd_per_month",
+                          "payback_months", "cheapest"})
+        load.erase(k);
+    return load;
+}
+std::string rent_cell(const Candidate& c, bool with_load) {
+    std::string cell = "$" + format_fixed(c.cloud_usd_per_hour, 2) + "/h";
+    const CostResult& lc = c.load_cost;
+    if (!with_load || !lc.error.empty() || lc.rent_usd_per_month < 0) return cell;
+    if (lc.devices_needed > 1) cell += " x " + std::to_string(lc.devices_needed) + " devices";
+    return cell + " = $" + format_fixed(lc.rent_usd_per_month, 2) + "/month (" + format_sig(lc.active_hours_per_month) +
+           (lc.devices_needed > 1 ? " h each)" : " h active)");
+}
 }  // namespace
 
 int cmd_recommend(int argc, char** argv) {
@@ -22,15 +41,17 @@ int cmd_recommend(int argc, char** argv) {
     if (a.has("help")) {
         printf("usage: llmsim-cli recommend --model ID --ctx N [--min-decode TOK_S] [--max-ttft S] [--max-price USD]\n"
                "                            [--max-watts W] [--max-rent USD_PER_HOUR] [--quant Q4_K_M] [--prompt N]\n"
-               "                            [--format md|json] [--all]\n"
+               "                            [--tokens-per-month N [--input-share F]] [--format md|json] [--all]\n"
                "       llmsim-cli recommend --hardware ID --ctx N --min-decode TOK_S [--format md|json]\n"
                "Ranks catalog devices and multi-GPU combinations (2x, 4x, 8x of a card) that fit the model at that\n"
                "context and meet the constraints, cheapest first (by $/hour with --max-rent). --all also lists the\n"
-               "rejected options with the reason. With --hardware: the largest models the device runs at that speed.\n");
+               "rejected options with the reason. With --hardware: the largest models the device runs at that speed.\n"
+               "With --max-rent and --tokens-per-month, each option is as many devices as the load needs in a 730-hour\n"
+               "month (the cost command's rule); the limit applies to their $/hour together, ranked by monthly rent.\n");
         return 0;
     }
     static const char* known[] = {"model", "ctx", "min-decode", "max-ttft", "max-price", "max-watts", "max-rent", "quant",
-                                  "prompt", "format", "all", "hardware"};
+                                  "prompt", "format", "all", "hardware", "tokens-per-month", "input-share"};
     for (const auto& kv : a.options) {
         bool ok = false;
         for (const char* k : known) ok |= kv.first == k;
@@ -40,10 +61,12 @@ int cmd_recommend(int argc, char** argv) {
     if (!load_catalog(cat)) return 1;
     std::string err;
     double ctx = 8192, min_decode = 0, max_ttft = 0, max_price = 0, max_watts = 0, max_rent = 0, prompt = 4096;
+    double load_tokens = 0, input_share = 0.75;
     if (!number(a, "ctx", 1, 1e8, ctx, err) || !number(a, "min-decode", 0, 1e7, min_decode, err) ||
         !number(a, "max-ttft", 0, 1e7, max_ttft, err) || !number(a, "max-price", 0, 1e9, max_price, err) ||
         !number(a, "max-watts", 0, 1e7, max_watts, err) || !number(a, "max-rent", 0, 1e6, max_rent, err) ||
-        !number(a, "prompt", 1, 1e8, prompt, err))
+        !number(a, "prompt", 1, 1e8, prompt, err) || !number(a, "tokens-per-month", 0, 1e15, load_tokens, err) ||
+        !number(a, "input-share", 0, 1, input_share, err))
         return fail(err);
     std::string format = a.get("format") ? *a.get("format") : "md";
     if (format != "md" && format != "json") return fail("recommend: --format must be md or json");
@@ -87,17 +110,22 @@ int cmd_recommend(int argc, char** argv) {
     q.max_price_usd = max_price;
     q.max_power_w = max_watts;
     q.max_cloud_usd_per_hour = max_rent;
+    q.load_mtok_per_month = load_tokens / 1e6;
+    q.load_input_share = input_share;
+    const bool with_load = load_tokens > 0;
     RecommendResult r = recommend_hardware(cat, q);
     if (!r.error.empty()) return fail("recommend: " + r.error);
     if (format == "json") {
-        auto cand = [](const Candidate& c) {
-            return nlohmann::json{{"hardware", c.hardware.id}, {"name", c.hardware.name}, {"gpus", c.hardware.gpu_count},
+        auto cand = [&](const Candidate& c) {
+            nlohmann::json j{{"hardware", c.hardware.id}, {"name", c.hardware.name}, {"gpus", c.hardware.gpu_count},
                                   {"synthetic", c.synthetic}, {"price_usd", c.price_usd}, {"power_w", c.power_w},
                                   {"cloud_usd_per_hour", c.cloud_usd_per_hour}, {"status", to_string(c.eval.memory.status)},
                                   {"total_bytes", c.eval.memory.total_bytes}, {"usable_bytes", c.eval.memory.usable_bytes},
                                   {"decode_tps", c.eval.speed.ok ? nlohmann::json(c.eval.speed.decode_tps) : nlohmann::json(nullptr)},
                                   {"ttft_s", c.eval.speed.ok ? nlohmann::json(c.eval.speed.ttft_s) : nlohmann::json(nullptr)},
                                   {"reason", c.reason}};
+            if (with_load && c.load_cost.error.empty()) j["load"] = load_json(c.load_cost);
+            return j;
         };
         nlohmann::json out;
         out["model"] = q.model->id;
@@ -116,7 +144,7 @@ int cmd_recommend(int argc, char** argv) {
     for (auto& c : r.accepted)
         printf("| %s | %s | %s | %s | %s | %s / %s | %s |\n", c.hardware.name.c_str(),
                c.price_usd > 0 ? ("$" + format_sig(c.price_usd, 4)).c_str() : "—",
-               c.cloud_usd_per_hour > 0 ? ("$" + format_fixed(c.cloud_usd_per_hour, 2) + "/h").c_str() : "—",
+               c.cloud_usd_per_hour > 0 ? rent_cell(c, with_load).c_str() : "—",
                c.eval.speed.ok ? (format_sig(c.eval.speed.decode_tps) + " tok/s").c_str() : "—",
                c.eval.speed.ok ? (format_sig(c.eval.speed.ttft_s) + " s").c_str() : "—",
                format_gib((double)c.eval.memory.total_bytes).c_str(), format_gib((double)c.eval.memory.usable_bytes).c_str(),

@@ -289,6 +289,24 @@ async function main() {
         assert(r.recommend[i].price_usd >= r.recommend[i - 1].price_usd || r.recommend[i].price_usd === 0, 'cheapest first');
     });
 
+    await check('cost: a load above one device\'s 730-hour month is priced on the devices it takes', async () => {
+      await page.evaluate(() => window.llmsim.setState({ model: 'Qwen/Qwen2.5-72B-Instruct', quant: 'Q4_K_M', ctx: 32768, hardware: 'rtx-4090', mtok: 60, embed: 'cost' }));
+      const r = await page.evaluate(() => window.llmsim.results());
+      const c = r.cost;
+      assert(c && !c.error && r.speed.prefill_tps > 0, `cost: ${JSON.stringify(c)}`);
+      // hours = tokens / rate: 45M input at prefill speed + 15M output at decode speed (the page splits 3:1)
+      const hours = (45e6 / r.speed.prefill_tps + 15e6 / r.speed.decode_tps) / 3600;
+      assert(Math.abs(c.hours_needed_per_month - hours) < 1e-6 * hours, `hours ${c.hours_needed_per_month} vs ${hours}`);
+      assert(hours > 730, `the 4090 cannot serve 60M tokens of 72B a month alone (${hours} h)`);
+      eq(c.devices_needed, Math.ceil(hours / 730), 'devices needed');
+      assert(c.active_hours_per_month <= 730 && Math.abs(c.active_hours_per_month - hours / c.devices_needed) < 1e-6, `active ${c.active_hours_per_month}`);
+      assert(c.capacity_note.includes(`${c.devices_needed} devices`), `note: ${c.capacity_note}`);
+      assert(c.explanation.includes('utilisation') && c.explanation.includes('capacity'), `explanation: ${c.explanation}`);
+      await page.waitForTimeout(200);
+      await page.screenshot({ path: path.join(out, 'cost-above-capacity.png') });
+      await page.evaluate(() => window.llmsim.setState({ embed: '' }));
+    });
+
     await check('budgets: frame time per section (printed, not asserted)', async () => {
       const keys = ['verdict', 'simulator', 'quants', 'leaderboard', 'recommend', 'context', 'accuracy'];
       const out = [];

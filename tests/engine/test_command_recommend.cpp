@@ -1,6 +1,8 @@
 // The llama-server command matches the simulated setup; the recommender's every accepted entry meets the query.
 #include <catch2/catch.hpp>
 
+#include <cmath>
+
 #include "command.h"
 #include "quant_rules.h"
 #include "recommend.h"
@@ -76,4 +78,51 @@ TEST_CASE("recommend: every accepted option meets the constraints; rejections sa
     // an impossible query
     q.min_decode_tps = -1;
     CHECK_FALSE(recommend_hardware(cat(), q).error.empty());
+}
+
+TEST_CASE("recommend --max-rent with a monthly load: N devices by the 730-hour rule, limit on their $/hour", "[recommend][capacity]") {
+    RecommendQuery q;
+    q.model = cat().find_model("Qwen/Qwen2.5-7B-Instruct");
+    REQUIRE(q.model);
+    q.ctx_tokens = 8192;
+    q.max_cloud_usd_per_hour = 1e5;            // every rentable option
+    q.load_mtok_per_month = 2000;              // 2e9 tokens, 75 % input: more than one device's month on most
+    RecommendResult r = recommend_hardware(cat(), q);
+    REQUIRE(r.error.empty());
+    REQUIRE_FALSE(r.accepted.empty());
+    const Candidate* multi = nullptr;
+    double last_rent = 0;
+    for (const Candidate& c : r.accepted) {
+        INFO(c.hardware.name);
+        REQUIRE(c.eval.speed.ok);
+        const double hours = (1500e6 / c.eval.speed.prefill_tps + 500e6 / c.eval.speed.decode_tps) / 3600;
+        const int64_t n = hours > 730 ? (int64_t)std::ceil(hours / 730) : 1;
+        CHECK(c.load_cost.devices_needed == n);
+        CHECK(c.load_cost.active_hours_per_month <= 730 + 1e-9);
+        CHECK(c.load_cost.rent_usd_per_month == Approx(c.cloud_usd_per_hour * hours));
+        CHECK(c.load_cost.rent_usd_per_month >= last_rent);   // ranked by monthly rent
+        last_rent = c.load_cost.rent_usd_per_month;
+        if (n > 1 && !multi) multi = &c;
+    }
+    REQUIRE(multi);
+    // a limit between one device's $/hour and the N it takes rejects it, and says how many
+    const std::string id = multi->hardware.id;
+    const int64_t n_multi = multi->load_cost.devices_needed;
+    const double one = multi->cloud_usd_per_hour, all = one * (double)n_multi;
+    q.max_cloud_usd_per_hour = (one + all) / 2;
+    r = recommend_hardware(cat(), q);
+    bool rejected = false;
+    for (const Candidate& c : r.rejected)
+        if (c.hardware.id == id) {
+            rejected = true;
+            CHECK(c.reason.find("/h > $") != std::string::npos);
+            CHECK(c.reason.find(std::to_string(n_multi) + " devices") != std::string::npos);
+        }
+    CHECK(rejected);
+    // without a load the same limit is on one device's $/hour, and it passes
+    q.load_mtok_per_month = 0;
+    r = recommend_hardware(cat(), q);
+    bool accepted = false;
+    for (const Candidate& c : r.accepted) accepted |= c.hardware.id == id;
+    CHECK(accepted);
 }
