@@ -8,7 +8,8 @@
 void draw_command(AppState& app) {
     const Derived& d = app.derived;
     if (!d.model) return;
-    std::string cmd = llmsim::llama_server_command(app.catalog, *d.model, request_from_scenario(app), 8080);
+    const llmsim::SimRequest req = command_request(app);
+    std::string cmd = llmsim::llama_server_command(app.catalog, *d.model, req, 8080);
     ImGui::PushFont(app.font_mono);
     ImGui::PushStyleColor(ImGuiCol_ChildBg, ImGui::GetStyleColorVec4(ImGuiCol_FrameBg));
     float h = ImGui::GetTextLineHeightWithSpacing() * 3.2f;
@@ -22,5 +23,9 @@ void draw_command(AppState& app) {
     copy_button(app, "Copy command", cmd);
     note_widget(app, "copy-command");
     ImGui::SameLine();
-    ImGui::TextDisabled("-ngl 99 = every layer on the GPU; the file name follows the usual <model>-<QUANT>.gguf naming");
+    if (req.memory.n_gpu_layers >= 0 && app.scenario.gpu_layers < 0)
+        ImGui::TextWrapped("-ngl %d = the automatic placement: %d of %d layers on the GPU, the rest in system RAM; the file name "
+                           "follows the usual <model>-<QUANT>.gguf naming", req.memory.n_gpu_layers, req.memory.n_gpu_layers, d.eval.memory.n_layers);
+    else
+        ImGui::TextDisabled("-ngl 99 = every layer on the GPU; the file name follows the usual <model>-<QUANT>.gguf naming");
 }

@@ -30,7 +30,7 @@ void draw_recommend(AppState& app) {
         ImGui::TableSetupColumn("Decode", 0, 1.4f);
         ImGui::TableSetupColumn("TTFT");
         ImGui::TableSetupColumn("Status", 0, 1.2f);
-        ImGui::TableHeadersRow();
+        table_header_row(app, "rec", "lrrrrl");
         int shown = 0;
         for (const llmsim::Candidate& c : r.accepted) {
             if (++shown > 12) break;
@@ -53,12 +53,15 @@ void draw_recommend(AppState& app) {
                 mark_changed(app);
             }
             ImGui::PopID();
-            ImGui::TableNextColumn(); text_right(c.price_usd > 0 ? ("$" + llmsim::format_sig(c.price_usd, 4)).c_str() : "—");
+            const int row = shown - 1;
+            ImGui::TableNextColumn(); text_right(c.price_usd > 0 ? ("$" + llmsim::format_sig(c.price_usd, 4)).c_str() : "—"); note_cell(app, "rec", row, 1);
             ImGui::TableNextColumn(); text_right(c.cloud_usd_per_hour > 0 ? ("$" + llmsim::format_fixed(c.cloud_usd_per_hour, 2) + "/h").c_str() : "—");
+            note_cell(app, "rec", row, 2);
             ImGui::TableNextColumn();
             text_right(c.eval.speed.ok ? (llmsim::format_sig(c.eval.speed.decode_tps) + " (" + llmsim::format_sig(c.eval.speed.decode_low) + "–" +
                                           llmsim::format_sig(c.eval.speed.decode_high) + ") tok/s").c_str() : "—");
-            ImGui::TableNextColumn(); text_right(c.eval.speed.ok ? (llmsim::format_sig(c.eval.speed.ttft_s) + " s").c_str() : "—");
+            note_cell(app, "rec", row, 3);
+            ImGui::TableNextColumn(); text_right(c.eval.speed.ok ? (llmsim::format_sig(c.eval.speed.ttft_s) + " s").c_str() : "—"); note_cell(app, "rec", row, 4);
             ImGui::TableNextColumn(); status_badge(c.eval.memory.status);
         }
         ImGui::EndTable();

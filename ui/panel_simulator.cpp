@@ -77,8 +77,13 @@ void draw_controls(AppState& app) {
     }
     changed |= ImGui::Checkbox("Flash attention (-fa)", &s.flash_attn);
     int n_layers = d.model ? d.model->n_layers : 1;
-    int ngl = s.gpu_layers < 0 ? n_layers + 1 : s.gpu_layers;
-    std::string ngl_label = s.gpu_layers < 0 ? "all (-ngl 99)" : ("%d of " + std::to_string(n_layers + 1));
+    // auto (-1): the placement the estimate chose, and the -ngl the command will carry (command_request)
+    const int auto_ngl = d.eval_ok ? std::min(d.eval.memory.gpu_layers, n_layers + 1) : n_layers + 1;
+    const int cmd_ngl = command_request(app).memory.n_gpu_layers;
+    int ngl = s.gpu_layers < 0 ? auto_ngl : s.gpu_layers;
+    std::string ngl_label = s.gpu_layers >= 0 ? ("%d of " + std::to_string(n_layers + 1))
+                          : cmd_ngl >= 0 ? "auto: " + std::to_string(auto_ngl) + " of " + std::to_string(n_layers) + " (-ngl " + std::to_string(cmd_ngl) + ")"
+                                         : "auto: all (-ngl 99)";
     if (ImGui::SliderInt("GPU layers (-ngl)", &ngl, 0, n_layers + 1, ngl_label.c_str())) {
         s.gpu_layers = ngl >= n_layers + 1 ? -1 : ngl;
         changed = true;
