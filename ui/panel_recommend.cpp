@@ -54,7 +54,7 @@ void draw_recommend(AppState& app) {
             }
             ImGui::PopID();
             const int row = shown - 1;
-            ImGui::TableNextColumn(); text_right(c.price_usd > 0 ? ("$" + llmsim::format_sig(c.price_usd, 4)).c_str() : "—"); note_cell(app, "rec", row, 1);
+            ImGui::TableNextColumn(); text_right(c.price_usd > 0 ? ("$" + llmsim::format_fixed(c.price_usd, 0)).c_str() : "—"); note_cell(app, "rec", row, 1);
             ImGui::TableNextColumn(); text_right(c.cloud_usd_per_hour > 0 ? ("$" + llmsim::format_fixed(c.cloud_usd_per_hour, 2) + "/h").c_str() : "—");
             note_cell(app, "rec", row, 2);
             ImGui::TableNextColumn();

@@ -39,7 +39,9 @@ void draw_controls(AppState& app) {
     const float label_w = ImGui::CalcTextSize("Experts on CPU (--n-cpu-moe)").x + ImGui::GetStyle().ItemInnerSpacing.x * 2;
     const float w = std::max(ImGui::GetFontSize() * 6, std::min(ImGui::GetContentRegionAvail().x - label_w, ImGui::GetFontSize() * 13));
     ImGui::PushItemWidth(w);
-    hardware_picker(app, "Hardware", w);
+    // the device's name is long ("NVIDIA GeForce RTX 4090") and its label short: give it the rest of the row
+    hardware_picker(app, "Hardware", std::max(w, ImGui::GetContentRegionAvail().x - ImGui::CalcTextSize("Hardware").x -
+                                                  ImGui::GetStyle().ItemInnerSpacing.x * 2));
     if (s.hardware == "custom") {
         float bw = (float)s.custom_bw_gbs, tf = (float)s.custom_tflops, mem = (float)s.custom_mem_gib;
         if (ImGui::DragFloat("Bandwidth (GB/s)", &bw, 5.0f, 0.1f, 100000.0f, "%.0f", ImGuiSliderFlags_Logarithmic)) { s.custom_bw_gbs = bw; changed = true; }
