@@ -22,10 +22,9 @@ void draw_command(AppState& app) {
     ImGui::PopFont();
     copy_button(app, "Copy command", cmd);
     note_widget(app, "copy-command");
-    ImGui::SameLine();
-    if (req.memory.n_gpu_layers >= 0 && app.scenario.gpu_layers < 0)
-        ImGui::TextWrapped("-ngl %d = the automatic placement: %d of %d layers on the GPU, the rest in system RAM; the file name "
-                           "follows the usual <model>-<QUANT>.gguf naming", req.memory.n_gpu_layers, req.memory.n_gpu_layers, d.eval.memory.n_layers);
-    else
-        ImGui::TextDisabled("-ngl 99 = every layer on the GPU; the file name follows the usual <model>-<QUANT>.gguf naming");
+    const std::string hint = req.memory.n_gpu_layers >= 0 && app.scenario.gpu_layers < 0
+        ? "-ngl " + std::to_string(req.memory.n_gpu_layers) + " = the automatic placement: " + std::to_string(req.memory.n_gpu_layers) +
+          " of " + std::to_string(d.eval.memory.n_layers) + " layers on the GPU, the rest in system RAM; the file name follows the usual <model>-<QUANT>.gguf naming"
+        : std::string("-ngl 99 = every layer on the GPU; the file name follows the usual <model>-<QUANT>.gguf naming");
+    text_disabled_after(hint.c_str());
 }

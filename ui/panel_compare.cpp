@@ -40,8 +40,7 @@ void draw_compare(AppState& app) {
         }
     }
     note_widget(app, "compare-add");
-    ImGui::SameLine();
-    ImGui::TextDisabled("%zu of 4 setups · right-click a leaderboard row to add a device", setups.size());
+    text_disabled_after((std::to_string(setups.size()) + " of 4 setups · right-click a leaderboard row to add a device").c_str());
     if (d.compare.empty()) {
         ImGui::TextWrapped("Nothing to compare yet: add the current setup, change the model, device or quant, and add again.");
         return;

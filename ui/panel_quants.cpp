@@ -100,8 +100,8 @@ void draw_quants(AppState& app) {
         ImGui::EndTable();
     }
     ImGui::Checkbox("Show all file types", &app.show_all_quants);
-    ImGui::SameLine();
+    same_line_if_fits(button_width("Copy as Markdown"));
     copy_button(app, "Copy as Markdown##quants", quants_table_text(app, false));
-    ImGui::SameLine();
+    same_line_if_fits(button_width("Copy as CSV"));
     copy_button(app, "Copy as CSV##quants", quants_table_text(app, true));
 }

@@ -84,7 +84,7 @@ void draw_controls(AppState& app) {
     const int cmd_ngl = command_request(app).memory.n_gpu_layers;
     int ngl = s.gpu_layers < 0 ? auto_ngl : s.gpu_layers;
     std::string ngl_label = s.gpu_layers >= 0 ? ("%d of " + std::to_string(n_layers + 1))
-                          : cmd_ngl >= 0 ? "auto: " + std::to_string(auto_ngl) + " of " + std::to_string(n_layers) + " (-ngl " + std::to_string(cmd_ngl) + ")"
+                          : cmd_ngl >= 0 ? "auto: " + std::to_string(auto_ngl) + " (-ngl " + std::to_string(cmd_ngl) + ")"
                                          : "auto: all (-ngl 99)";
     if (ImGui::SliderInt("GPU layers (-ngl)", &ngl, 0, n_layers + 1, ngl_label.c_str())) {
         s.gpu_layers = ngl >= n_layers + 1 ? -1 : ngl;

@@ -148,6 +148,23 @@ void note_cell(AppState& app, const char* table, int row, int col) {
     note_widget(app, key.c_str());
 }
 
+void same_line_if_fits(float width) {
+    const float right = ImGui::GetWindowContentRegionMax().x + ImGui::GetWindowPos().x;
+    const float x = ImGui::GetItemRectMax().x + ImGui::GetStyle().ItemSpacing.x;
+    if (x + width <= right) ImGui::SameLine();
+}
+
+void text_disabled_after(const char* text) {
+    same_line_if_fits(ImGui::CalcTextSize(text).x);
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextDisabled("%s", text);
+    ImGui::PopTextWrapPos();
+}
+
+float button_width(const char* label) {
+    return ImGui::CalcTextSize(label, nullptr, true).x + ImGui::GetStyle().FramePadding.x * 2;
+}
+
 void help_marker(const char* text) {
     ImGui::TextDisabled("(?)");
     if (ImGui::IsItemHovered()) {

@@ -26,6 +26,12 @@ void table_header_row(AppState& app, const char* table, const char* align, const
 void note_cell(AppState& app, const char* table, int row, int col);
 // remember the last item's rectangle under a name (window.llmsim._widgetRect(name) in e2e tests)
 void note_widget(AppState& app, const char* name);
+// SameLine() when an item `width` wide still fits on the current line, else stay on a new line (phone width)
+void same_line_if_fits(float width);
+// greyed text after the last item: on the same line when it fits, else wrapped on the next lines
+void text_disabled_after(const char* text);
+// the width of a button labelled `label`
+float button_width(const char* label);
 // "(?)" with a tooltip
 void help_marker(const char* text);
 
