@@ -116,7 +116,7 @@ void draw_compare(AppState& app) {
             if (!c.error.empty()) { ImGui::TextDisabled("%s", i == 0 || &r == &rows[0] ? c.error.c_str() : "—"); continue; }
             std::string t = r.text(c);
             bool highlight = (int)i == best && best_v != worst_v && d.compare.size() > 1;
-            if (highlight) ImGui::TextColored(ImVec4(0.35f, 0.85f, 0.5f, 1), "%s (best)", t.c_str());   // the UI font has no ★ (it drew "?")
+            if (highlight) ImGui::TextColored(status_color(llmsim::FitStatus::Comfortable), "%s (best)", t.c_str());   // the UI font has no ★ (it drew "?")
             else if (&r == &rows[0]) ImGui::TextColored(status_color(c.eval.memory.status), "%s", t.c_str());
             else ImGui::TextUnformatted(t.c_str());
         }

@@ -181,7 +181,8 @@ void note_widget(AppState& app, const char* name) {
     app.widget_rects[name] = {a.x, a.y, b.x, b.y};
 }
 
-ImVec4 status_color(llmsim::FitStatus s) {
+namespace {
+ImVec4 status_color_on_dark(llmsim::FitStatus s) {
     switch (s) {
     case llmsim::FitStatus::Comfortable: return ImVec4(0.30f, 0.78f, 0.45f, 1);
     case llmsim::FitStatus::Tight: return ImVec4(0.95f, 0.70f, 0.20f, 1);
@@ -190,6 +191,15 @@ ImVec4 status_color(llmsim::FitStatus s) {
     case llmsim::FitStatus::Oom: return ImVec4(0.95f, 0.35f, 0.35f, 1);
     default: return ImVec4(0.6f, 0.6f, 0.6f, 1);
     }
+}
+}  // namespace
+
+ImVec4 status_color(llmsim::FitStatus s) {
+    ImVec4 c = status_color_on_dark(s);
+    // the light theme: the same hues darker, or the pale green/amber is hard to read on the light background
+    const ImVec4 bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
+    if (bg.x + bg.y + bg.z > 1.5f) { c.x *= 0.68f; c.y *= 0.68f; c.z *= 0.68f; }
+    return c;
 }
 
 void status_badge(llmsim::FitStatus s) {

@@ -305,8 +305,9 @@ async function main() {
       eq([s.quant, s.ctx], ['Q4_K_M', 4096], 'Llama 70B on 24 GB (never fits: the 4k floor)');
       s = await p2.page.evaluate(() => window.llmsim.setState({ model: 'openai/gpt-oss-20b', quant: 'Q8_0', ctx: 8192 }));
       eq([s.quant, s.ctx], ['Q8_0', 8192], 'explicit quant and ctx win');
-      const hash = await p2.page.evaluate(() => window.location.hash);
-      assert(hash.includes('quant=Q8_0') && hash.includes('ctx=8192'), `the link names quant and ctx: ${hash}`);
+      // the URL follows on the next frame; a link always names quant and ctx (their defaults depend on the model)
+      await p2.page.waitForFunction(() => window.location.hash.includes('quant=Q8_0') && window.location.hash.includes('ctx=8192'),
+                                    null, { timeout: 5000 });
       await p2.context.close();
     });
 
