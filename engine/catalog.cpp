@@ -407,6 +407,13 @@ bool parse_model(Entry& r, Model& m) {
         e.str("source", m.api_price_source, false);
         if (!r.absorb(e)) return false;
     }
+    if (const json* o = r.object("release_format")) {
+        Entry e = r.nested(*o, "release_format");
+        e.str("weights", m.release_weights, true, "\"MXFP4\", \"FP8\", \"BF16\"");
+        e.str("file_type", m.release_file_type, true, "\"MXFP4_MOE\", \"Q8_0\"");
+        e.str("source", m.release_source, true);
+        if (!r.absorb(e)) return false;
+    }
     return r.ok();
 }
 
@@ -639,8 +646,18 @@ bool parse_catalog(const std::string& models_json, const std::string& hardware_j
     if (!parse_models(models_json, c.models, err)) return false;
     if (!parse_hardware(hardware_json, c.hardware, err)) return false;
     if (!parse_quants(quants_json, c.ggml_types, c.file_types, err)) return false;
+    for (const Model& m : c.models) {
+        if (m.release_file_type.empty() || c.find_file_type(m.release_file_type)) continue;
+        err = "models.json: model '" + m.id + "': release_format.file_type \"" + m.release_file_type +
+              "\" is not a file type in quants.json (e.g. \"MXFP4_MOE\", \"Q8_0\", \"Q4_K_M\")";
+        return false;
+    }
     out = std::move(c);
     return true;
+}
+
+std::string default_file_type(const Model& m) {
+    return m.release_file_type.empty() ? "Q4_K_M" : m.release_file_type;
 }
 
 // [SECTION] Lookup ---------------------------------------------------------------------------------------

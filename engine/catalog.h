@@ -89,6 +89,11 @@ struct Model {
     std::string api_price_source;
     std::string api_price_provider;         // "DeepInfra" ...
     std::string api_price_date;             // "2025-11-16"
+    // the format the authors publish the weights in, and the catalog file type that matches it (the page opens
+    // at that one); all empty when the catalog does not record it (models.json "release_format")
+    std::string release_weights;            // "MXFP4", "FP8", "BF16" ...
+    std::string release_file_type;          // "MXFP4_MOE", "Q8_0" ... (a quants.json file type)
+    std::string release_source;
     std::vector<std::string> sources;
     std::vector<std::string> notes;
 
@@ -186,6 +191,9 @@ struct Catalog {
 // parse the three catalog JSON documents; returns false and fills err (naming file, entry and field) on bad input
 bool parse_catalog(const std::string& models_json, const std::string& hardware_json, const std::string& quants_json,
                    Catalog& out, std::string& err);
+// the file type a model opens at: its release format's file type when the catalog records one, else Q4_K_M
+// (llama.cpp's `-hf` default: "quant is optional ... default to Q4_K_M", common/arg.cpp)
+std::string default_file_type(const Model& m);
 // load the catalog compiled into this binary
 bool load_embedded_catalog(Catalog& out, std::string& err);
 // the embedded catalog, parsed once (nullptr + err when it does not parse)

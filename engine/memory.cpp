@@ -786,4 +786,26 @@ std::string best_fitting_file_type(const Catalog& cat, const Model& model, const
     return best;
 }
 
+int64_t default_context_tokens(const Catalog& cat, const Model& model, const MemoryRequest& req) {
+    const int64_t native = model.native_context > 0 ? model.native_context : 131072;
+    const int64_t floor_tokens = std::min<int64_t>(native, 4096);
+    if (!req.hardware) return native;
+    auto fits_at = [&](int64_t n_ctx) {
+        MemoryRequest r = req;
+        r.n_ctx = n_ctx;
+        r.compute_max_context = false;
+        r.with_notes = false;
+        MemoryBreakdown mb;
+        std::string err;
+        if (!estimate_memory(cat, model, r, mb, err)) return false;
+        return mb.status == FitStatus::Comfortable || mb.status == FitStatus::Tight || mb.status == FitStatus::TunableUma;
+    };
+    if (fits_at(native)) return native;
+    int64_t c = 1;
+    while (c * 2 < native) c *= 2;   // the largest power of two below the native context
+    for (; c > floor_tokens; c /= 2)
+        if (fits_at(c)) return c;
+    return floor_tokens;
+}
+
 }  // namespace llmsim

@@ -187,5 +187,9 @@ bool estimate_memory_reference(const Catalog& cat, const Model& model, const Mem
 // TUNABLE_UMA when allow_tunable); empty when none fits or no hardware is set
 std::string best_fitting_file_type(const Catalog& cat, const Model& model, const MemoryRequest& req,
                                    const std::vector<std::string>& candidates, bool allow_tunable = true);
+// the context a model opens at on req.hardware: its native context when that fits (comfortable, tight or under a
+// raised unified-memory limit), else the largest power of two below it that fits, not below 4096 tokens (nor above
+// the native context); the native context when req has no hardware. req.n_ctx is ignored.
+int64_t default_context_tokens(const Catalog& cat, const Model& model, const MemoryRequest& req);
 
 }  // namespace llmsim

@@ -113,11 +113,13 @@ void draw_app(AppState& app) {
     if (embed) {
         // one-line scenario summary and a way out to the full page
         const Derived& d = app.derived;
+        ImGui::PushTextWrapPos(0.0f);   // phone width: wrap, do not cut
         ImGui::TextDisabled("%s · %s · %s · %s context", d.model ? d.model->name.c_str() : app.scenario.model.c_str(),
                             d.hardware ? d.hardware->name.c_str() : app.scenario.hardware.c_str(), app.scenario.quant.c_str(),
                             llmsim::format_tokens(app.scenario.ctx_tokens).c_str());
+        ImGui::PopTextWrapPos();
         if (app.open_full_page) {
-            ImGui::SameLine();
+            same_line_if_fits(button_width("open in llmsim"));
             if (ImGui::SmallButton("open in llmsim")) app.open_full_page();
         }
     }

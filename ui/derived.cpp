@@ -82,6 +82,28 @@ llmsim::CostInputs cost_inputs_from_scenario(const AppState& app) {
     if (s.api_in_usd >= 0) in.api_in_usd_per_mtok = s.api_in_usd;
     if (s.api_out_usd >= 0) in.api_out_usd_per_mtok = s.api_out_usd;
     return in;
+void apply_model_defaults(AppState& app, bool quant, bool ctx) {
+    const llmsim::Model* m = app.catalog.find_model(app.scenario.model);
+    if (!m) return;
+    if (quant) app.scenario.quant = llmsim::default_file_type(*m);
+    if (ctx) {
+        resolve_scenario_hardware(app);
+        app.scenario.ctx_tokens = llmsim::default_context_tokens(app.catalog, *m, request_from_scenario(app).memory);
+    }
+}
+
+void apply_model_defaults_for_keys(AppState& app, const std::string& model_before, const std::vector<std::string>& keys) {
+    if (app.scenario.model == model_before) return;
+    auto named = [&](const char* k) { return std::find(keys.begin(), keys.end(), k) != keys.end(); };
+    apply_model_defaults(app, !named("quant"), !named("ctx"));
+}
+
+llmsim::SimRequest command_request(const AppState& app) {
+    llmsim::SimRequest r = request_from_scenario(app);
+    const llmsim::MemoryBreakdown& mb = app.derived.eval.memory;
+    if (app.scenario.gpu_layers < 0 && app.derived.eval_ok && mb.status == llmsim::FitStatus::PartialOffload)
+        r.memory.n_gpu_layers = mb.gpu_layers;
+    return r;
 }
 
 std::vector<std::array<std::string, 3>> parse_compare(const std::string& compare) {
@@ -255,7 +277,7 @@ std::string derived_to_json(const AppState& app) {
         ex.push_back({{"key", e.key}, {"value", e.value}, {"text", e.text}, {"inputs", e.inputs}});
     j["explanations"] = ex;
     j["pinned_explanation"] = app.pinned_explanation;
-    j["command"] = llmsim::llama_server_command(app.catalog, *d.model, req, 8080);
+    j["command"] = llmsim::llama_server_command(app.catalog, *d.model, command_request(app), 8080);
     json lb = json::array();
     for (const DeviceRow& r : d.devices)
         lb.push_back({{"hardware", r.hardware->id}, {"status", llmsim::to_string(r.eval.memory.status)},

@@ -78,5 +78,14 @@ std::string derived_to_json(const AppState& app);
 // the cost model's inputs for the scenario (tokens split 3:1 in:out, speeds of the current evaluation, catalog
 // prices unless the scenario overrides them); shared by the cost section, the FAQ and the JS API
 llmsim::CostInputs cost_inputs_from_scenario(const AppState& app);
+// open the scenario's model at its defaults: quant = the release format's file type (catalog.h default_file_type),
+// ctx = its default context on the scenario's device (memory.h default_context_tokens); unknown model: no change
+void apply_model_defaults(AppState& app, bool quant = true, bool ctx = true);
+// after a link, setState() or the command line set `keys`: when the model changed from model_before, the model opens
+// at its defaults for quant and ctx unless keys name them
+void apply_model_defaults_for_keys(AppState& app, const std::string& model_before, const std::vector<std::string>& keys);
+// the request the llama-server command is built from: the scenario's, with auto GPU layers (-1) replaced by the
+// partial placement the estimate chose (so the command runs what the page shows)
+llmsim::SimRequest command_request(const AppState& app);
 // the simulation request the scenario describes (shared by the UI, the command builder and the JS API)
 llmsim::SimRequest request_from_scenario(const AppState& app);

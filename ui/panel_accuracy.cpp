@@ -31,8 +31,7 @@ void draw_accuracy(AppState& app) {
     static const char* kinds[] = {"decode", "prefill"};
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
     ImGui::Combo("##acckind", &app.accuracy_kind, kinds, 2);
-    ImGui::SameLine();
-    ImGui::TextDisabled("every measured llama.cpp row (assets/calibration/llamacpp_speed.jsonl) vs the fitted model");
+    text_disabled_after("every measured llama.cpp row (assets/calibration/llamacpp_speed.jsonl) vs the fitted model");
     const llmsim::SpeedTest want = app.accuracy_kind == 0 ? llmsim::SpeedTest::Decode : llmsim::SpeedTest::Prefill;
     std::vector<PlotSeries> series;
     double lo = 1e30, hi = 0;
@@ -59,13 +58,19 @@ void draw_accuracy(AppState& app) {
 
     // per class: LODO numbers stored with the fit, and the seed formula (no fit) on the same rows
     const llmsim::SpeedParams& p = llmsim::default_speed_params();
-    if (ImGui::BeginTable("acc", 5, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingStretchProp)) {
+    ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingStretchProp;
+    ImVec2 outer(0, 0);
+    if (ImGui::GetContentRegionAvail().x < ImGui::GetFontSize() * 36) {   // phone: whole columns, sideways scroll
+        flags = (flags & ~ImGuiTableFlags_SizingStretchProp) | ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_ScrollX;
+        outer = ImVec2(0, ImGui::GetFrameHeight() * 7.5f);
+    }
+    if (ImGui::BeginTable("acc", 5, flags, outer)) {
         ImGui::TableSetupColumn("class");
         ImGui::TableSetupColumn("rows");
         ImGui::TableSetupColumn("ours: MdAPE (LODO)");
         ImGui::TableSetupColumn("ours: within ±25 %");
         ImGui::TableSetupColumn("seed formula: MdAPE");
-        ImGui::TableHeadersRow();
+        table_header_row(app, "acc", "lrrrr");
         for (int k = 0; k < 5; ++k) {
             const llmsim::SpeedBand& b = p.band[app.accuracy_kind][k];
             std::vector<double> seed_err;

@@ -8,7 +8,8 @@
 void draw_command(AppState& app) {
     const Derived& d = app.derived;
     if (!d.model) return;
-    std::string cmd = llmsim::llama_server_command(app.catalog, *d.model, request_from_scenario(app), 8080);
+    const llmsim::SimRequest req = command_request(app);
+    std::string cmd = llmsim::llama_server_command(app.catalog, *d.model, req, 8080);
     ImGui::PushFont(app.font_mono);
     ImGui::PushStyleColor(ImGuiCol_ChildBg, ImGui::GetStyleColorVec4(ImGuiCol_FrameBg));
     float h = ImGui::GetTextLineHeightWithSpacing() * 3.2f;
@@ -21,6 +22,9 @@ void draw_command(AppState& app) {
     ImGui::PopFont();
     copy_button(app, "Copy command", cmd);
     note_widget(app, "copy-command");
-    ImGui::SameLine();
-    ImGui::TextDisabled("-ngl 99 = every layer on the GPU; the file name follows the usual <model>-<QUANT>.gguf naming");
+    const std::string hint = req.memory.n_gpu_layers >= 0 && app.scenario.gpu_layers < 0
+        ? "-ngl " + std::to_string(req.memory.n_gpu_layers) + " = the automatic placement: " + std::to_string(req.memory.n_gpu_layers) +
+          " of " + std::to_string(d.eval.memory.n_layers) + " layers on the GPU, the rest in system RAM; the file name follows the usual <model>-<QUANT>.gguf naming"
+        : std::string("-ngl 99 = every layer on the GPU; the file name follows the usual <model>-<QUANT>.gguf naming");
+    text_disabled_after(hint.c_str());
 }

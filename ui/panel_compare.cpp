@@ -40,8 +40,7 @@ void draw_compare(AppState& app) {
         }
     }
     note_widget(app, "compare-add");
-    ImGui::SameLine();
-    ImGui::TextDisabled("%zu of 4 setups · right-click a leaderboard row to add a device", setups.size());
+    text_disabled_after((std::to_string(setups.size()) + " of 4 setups · right-click a leaderboard row to add a device").c_str());
     if (d.compare.empty()) {
         ImGui::TextWrapped("Nothing to compare yet: add the current setup, change the model, device or quant, and add again.");
         return;
@@ -67,7 +66,7 @@ void draw_compare(AppState& app) {
         {"Max context", "largest context that fits", [](const CompareColumn& c) { return c.error.empty() ? (double)c.eval.memory.max_context : nan(); },
          [](const CompareColumn& c) { return c.eval.memory.max_context > 0 ? llmsim::format_tokens(c.eval.memory.max_context) : std::string("OOM"); }, true},
         {"Price", "purchase price (new, else used), USD", [](const CompareColumn& c) { double p = price(c); return p == p ? -p : nan(); },
-         [](const CompareColumn& c) { double p = price(c); return p == p ? "$" + llmsim::format_sig(p, 4) : std::string("—"); }, true},
+         [](const CompareColumn& c) { double p = price(c); return p == p ? "$" + llmsim::format_fixed(p, 0) : std::string("—"); }, true},   // "$750", not "$750.0"
         {"$ per tok/s", "price / decode tok/s", [](const CompareColumn& c) { double p = price(c); return p == p && runs(c) ? -p / c.eval.speed.decode_tps : nan(); },
          [](const CompareColumn& c) { double p = price(c); return p == p && runs(c) ? "$" + llmsim::format_sig(p / c.eval.speed.decode_tps) : std::string("—"); }, true},
     };
@@ -117,7 +116,7 @@ void draw_compare(AppState& app) {
             if (!c.error.empty()) { ImGui::TextDisabled("%s", i == 0 || &r == &rows[0] ? c.error.c_str() : "—"); continue; }
             std::string t = r.text(c);
             bool highlight = (int)i == best && best_v != worst_v && d.compare.size() > 1;
-            if (highlight) ImGui::TextColored(ImVec4(0.35f, 0.85f, 0.5f, 1), "%s ★", t.c_str());
+            if (highlight) ImGui::TextColored(status_color(llmsim::FitStatus::Comfortable), "%s (best)", t.c_str());   // the UI font has no ★ (it drew "?")
             else if (&r == &rows[0]) ImGui::TextColored(status_color(c.eval.memory.status), "%s", t.c_str());
             else ImGui::TextUnformatted(t.c_str());
         }

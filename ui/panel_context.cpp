@@ -59,15 +59,18 @@ void draw_context(AppState& app) {
         ImGui::TableSetupColumn("Total");
         ImGui::TableSetupColumn("Decode");
         ImGui::TableSetupColumn("Status");
-        ImGui::TableHeadersRow();
+        table_header_row(app, "ctxtable", "rrrrl");
+        int row = 0;
         for (const ContextPoint& p : d.context) {
             if ((p.ctx_tokens & (p.ctx_tokens - 1)) != 0) continue;   // table: powers of two; the plot has all points
             ImGui::TableNextRow();
-            ImGui::TableNextColumn(); ImGui::TextUnformatted(llmsim::format_tokens(p.ctx_tokens).c_str());
-            ImGui::TableNextColumn(); text_right(llmsim::format_gib((double)p.kv_bytes).c_str());
-            ImGui::TableNextColumn(); text_right(llmsim::format_gib((double)p.total_bytes).c_str());
+            ImGui::TableNextColumn(); text_right(llmsim::format_tokens(p.ctx_tokens).c_str()); note_cell(app, "ctxtable", row, 0);
+            ImGui::TableNextColumn(); text_right(llmsim::format_gib((double)p.kv_bytes).c_str()); note_cell(app, "ctxtable", row, 1);
+            ImGui::TableNextColumn(); text_right(llmsim::format_gib((double)p.total_bytes).c_str()); note_cell(app, "ctxtable", row, 2);
             ImGui::TableNextColumn(); text_right(p.decode_tokens_per_s > 0 ? (llmsim::format_sig(p.decode_tokens_per_s) + " tok/s").c_str() : "—");
+            note_cell(app, "ctxtable", row, 3);
             ImGui::TableNextColumn(); status_badge(p.status);
+            ++row;
         }
         ImGui::EndTable();
     }

@@ -63,7 +63,7 @@ void draw_cost(AppState& app) {
         ImGui::TableSetupColumn("Option");
         ImGui::TableSetupColumn("per month");
         ImGui::TableSetupColumn("how");
-        ImGui::TableHeadersRow();
+        table_header_row(app, "cost", "lrl");
         ImGui::TableNextRow(); ImGui::TableNextColumn(); ImGui::TextUnformatted(many ? (n + " x own hardware").c_str() : "Own hardware");
         ImGui::TableNextColumn(); text_right(("$" + llmsim::format_fixed(r.own_usd_per_month, 2)).c_str());
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s\nprices: catalog (sourced) unless you edited them", explanation().c_str());

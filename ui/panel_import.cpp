@@ -14,11 +14,10 @@ void draw_import(AppState& app) {
     note_widget(app, "import-text");
     if (ImGui::Button("Import config.json")) import_hf_config(app, app.import_text, "");
     note_widget(app, "import-button");
-    ImGui::SameLine();
+    same_line_if_fits(button_width("Open .gguf or config.json file…"));
     if (app.open_file_dialog) {
         if (ImGui::Button("Open .gguf or config.json file…")) app.open_file_dialog();
-        ImGui::SameLine();
-        ImGui::TextDisabled("or drop a file on the page");
+        text_disabled_after("or drop a file on the page");
     } else {
         ImGui::SetNextItemWidth(ImGui::GetFontSize() * 18);
         ImGui::InputTextWithHint("##path", "/path/to/model.gguf or config.json", &app.import_path);

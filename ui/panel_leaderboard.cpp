@@ -126,7 +126,7 @@ void draw_leaderboard(AppState& app) {
                               "time to first token for the prompt length, seconds",
                               "largest context (multiple of 256) that still fits",
                               "purchase price (new, else used) divided by decode tok/s"};
-        table_headers_with_tooltips(tips, 7);
+        table_header_row(app, "leaderboard", "llrrrrr", tips);
 
         // order: filter then sort by the chosen column
         app.leaderboard_order.clear();

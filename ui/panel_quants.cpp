@@ -28,6 +28,7 @@ void draw_quants(AppState& app) {
     const Scenario& s = app.scenario;
     // the smaller context first, as the seed's table does
     const bool swap = s.ctx_b_tokens < s.ctx_tokens;
+    const std::string& released = d.model->release_file_type;   // "" when the catalog does not record it
     std::string ca = "Total @ " + llmsim::format_tokens(swap ? s.ctx_b_tokens : s.ctx_tokens);
     std::string cb = "Total @ " + llmsim::format_tokens(swap ? s.ctx_tokens : s.ctx_b_tokens);
     ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingStretchProp;
@@ -35,7 +36,8 @@ void draw_quants(AppState& app) {
     if (ImGui::GetContentRegionAvail().x < ImGui::GetFontSize() * 40) {   // phone: keep columns whole, scroll sideways
         flags = (flags & ~ImGuiTableFlags_SizingStretchProp) | ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_ScrollX;
         int rows = 1;
-        for (const QuantRow& q : d.quants) rows += (q.file_type->common || app.show_all_quants || q.file_type->name == s.quant) ? 1 : 0;
+        for (const QuantRow& q : d.quants)
+            rows += (q.file_type->common || app.show_all_quants || q.file_type->name == s.quant || q.file_type->name == released) ? 1 : 0;
         outer = ImVec2(0, ImGui::GetFrameHeight() * (rows + 1.5f));
     }
     if (ImGui::BeginTable("quants", 6, flags, outer)) {
@@ -51,10 +53,11 @@ void draw_quants(AppState& app) {
                               "weights + KV cache + compute buffers + runtime overhead, in GiB, at this context (first device and host)",
                               "the same at the second context",
                               "quality vs FP16: mean KL divergence and perplexity increase from llama.cpp's published tables (hover)"};
-        table_headers_with_tooltips(tips, 6);
+        table_header_row(app, "quants", "lrrrrl", tips);
+        int row = 0;
         for (const QuantRow& q : d.quants) {
             const llmsim::FileType& f = *q.file_type;
-            if (!f.common && !app.show_all_quants && f.name != s.quant) continue;
+            if (!f.common && !app.show_all_quants && f.name != s.quant && f.name != released) continue;
             ImGui::TableNextRow();
             ImGui::TableNextColumn();
             ImGui::PushID(f.name.c_str());
@@ -65,16 +68,24 @@ void draw_quants(AppState& app) {
             }
             note_widget(app, ("quant-row-" + f.name).c_str());
             ImGui::PopID();
+            if (f.name == released) {
+                ImGui::SameLine();
+                ImGui::TextDisabled("as released");
+                if (ImGui::IsItemHovered())
+                    ImGui::SetTooltip("%s publishes %s weights; %s is the matching file type\nsource: %s", d.model->name.c_str(),
+                                      d.model->release_weights.c_str(), f.name.c_str(), d.model->release_source.c_str());
+            }
             if (!q.error.empty()) {
                 ImGui::TableNextColumn();
                 ImGui::TextDisabled("—");
                 if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", q.error.c_str());
                 continue;
             }
-            ImGui::TableNextColumn(); text_right(llmsim::format_fixed(q.bits_per_weight, 2).c_str());
-            ImGui::TableNextColumn(); text_right(llmsim::format_gib((double)q.weights_bytes).c_str());
-            ImGui::TableNextColumn(); text_right(llmsim::format_gib((double)(swap ? q.total_b_bytes : q.total_a_bytes)).c_str());
-            ImGui::TableNextColumn(); text_right(llmsim::format_gib((double)(swap ? q.total_a_bytes : q.total_b_bytes)).c_str());
+            ImGui::TableNextColumn(); text_right(llmsim::format_fixed(q.bits_per_weight, 2).c_str()); note_cell(app, "quants", row, 1);
+            ImGui::TableNextColumn(); text_right(llmsim::format_gib((double)q.weights_bytes).c_str()); note_cell(app, "quants", row, 2);
+            ImGui::TableNextColumn(); text_right(llmsim::format_gib((double)(swap ? q.total_b_bytes : q.total_a_bytes)).c_str()); note_cell(app, "quants", row, 3);
+            ImGui::TableNextColumn(); text_right(llmsim::format_gib((double)(swap ? q.total_a_bytes : q.total_b_bytes)).c_str()); note_cell(app, "quants", row, 4);
+            ++row;
             ImGui::TableNextColumn();
             ImGui::TextUnformatted(f.quality_label.c_str());
             if (ImGui::IsItemHovered()) {
@@ -89,8 +100,8 @@ void draw_quants(AppState& app) {
         ImGui::EndTable();
     }
     ImGui::Checkbox("Show all file types", &app.show_all_quants);
-    ImGui::SameLine();
+    same_line_if_fits(button_width("Copy as Markdown"));
     copy_button(app, "Copy as Markdown##quants", quants_table_text(app, false));
-    ImGui::SameLine();
+    same_line_if_fits(button_width("Copy as CSV"));
     copy_button(app, "Copy as CSV##quants", quants_table_text(app, true));
 }

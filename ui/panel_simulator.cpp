@@ -39,7 +39,9 @@ void draw_controls(AppState& app) {
     const float label_w = ImGui::CalcTextSize("Experts on CPU (--n-cpu-moe)").x + ImGui::GetStyle().ItemInnerSpacing.x * 2;
     const float w = std::max(ImGui::GetFontSize() * 6, std::min(ImGui::GetContentRegionAvail().x - label_w, ImGui::GetFontSize() * 13));
     ImGui::PushItemWidth(w);
-    hardware_picker(app, "Hardware", w);
+    // the device's name is long ("NVIDIA GeForce RTX 4090") and its label short: give it the rest of the row
+    hardware_picker(app, "Hardware", std::max(w, ImGui::GetContentRegionAvail().x - ImGui::CalcTextSize("Hardware").x -
+                                                  ImGui::GetStyle().ItemInnerSpacing.x * 2));
     if (s.hardware == "custom") {
         float bw = (float)s.custom_bw_gbs, tf = (float)s.custom_tflops, mem = (float)s.custom_mem_gib;
         if (ImGui::DragFloat("Bandwidth (GB/s)", &bw, 5.0f, 0.1f, 100000.0f, "%.0f", ImGuiSliderFlags_Logarithmic)) { s.custom_bw_gbs = bw; changed = true; }
@@ -77,8 +79,13 @@ void draw_controls(AppState& app) {
     }
     changed |= ImGui::Checkbox("Flash attention (-fa)", &s.flash_attn);
     int n_layers = d.model ? d.model->n_layers : 1;
-    int ngl = s.gpu_layers < 0 ? n_layers + 1 : s.gpu_layers;
-    std::string ngl_label = s.gpu_layers < 0 ? "all (-ngl 99)" : ("%d of " + std::to_string(n_layers + 1));
+    // auto (-1): the placement the estimate chose, and the -ngl the command will carry (command_request)
+    const int auto_ngl = d.eval_ok ? std::min(d.eval.memory.gpu_layers, n_layers + 1) : n_layers + 1;
+    const int cmd_ngl = command_request(app).memory.n_gpu_layers;
+    int ngl = s.gpu_layers < 0 ? auto_ngl : s.gpu_layers;
+    std::string ngl_label = s.gpu_layers >= 0 ? ("%d of " + std::to_string(n_layers + 1))
+                          : cmd_ngl >= 0 ? "auto: " + std::to_string(auto_ngl) + " (-ngl " + std::to_string(cmd_ngl) + ")"
+                                         : "auto: all (-ngl 99)";
     if (ImGui::SliderInt("GPU layers (-ngl)", &ngl, 0, n_layers + 1, ngl_label.c_str())) {
         s.gpu_layers = ngl >= n_layers + 1 ? -1 : ngl;
         changed = true;

@@ -1,6 +1,8 @@
 // The scenario bar: model, hardware, quant and context are always visible; every section reacts to them.
 #include <imgui.h>
 
+#include <algorithm>
+
 #include "format.h"
 #include "panels.h"
 #include "url_state.h"
@@ -18,9 +20,12 @@ void draw_top_bar(AppState& app) {
     note_widget(app, "model-picker");
     if (!narrow) ImGui::SameLine();
     float full = ImGui::GetContentRegionAvail().x;
-    hardware_picker(app, "##hardware", narrow ? full - em * 6.5f - ImGui::GetStyle().ItemSpacing.x : w * 0.26f);
+    // wide enough for the quant's name and the combo arrow ("MXFP4_MOE" would be cut at 6.5 em)
+    const float qw = std::max(em * 6.5f, ImGui::CalcTextSize(app.scenario.quant.c_str()).x +
+                                             ImGui::GetStyle().FramePadding.x * 2 + ImGui::GetFrameHeight());
+    hardware_picker(app, "##hardware", narrow ? full - qw - ImGui::GetStyle().ItemSpacing.x : w * 0.26f);
     ImGui::SameLine();
-    quant_picker(app, "##quant", em * 6.5f);
+    quant_picker(app, "##quant", qw);
     if (!narrow) ImGui::SameLine();
     ImGui::SetNextItemWidth(em * 7);
     if (ImGui::BeginCombo("##ctx", (llmsim::format_tokens(app.scenario.ctx_tokens) + " ctx").c_str())) {

@@ -39,7 +39,7 @@ void draw_verdict(AppState& app) {
     }
     const llmsim::SpeedView& sp = d.eval.speed;
     if (sp.ok) {
-        ImGui::Text("Decode %s tok/s (%s–%s) · TTFT %s s for a %s-token prompt · prefill %s tok/s",
+        ImGui::TextWrapped("Decode %s tok/s (%s–%s) · TTFT %s s for a %s-token prompt · prefill %s tok/s",
                     llmsim::format_sig(sp.decode_tps).c_str(), llmsim::format_sig(sp.decode_low).c_str(),
                     llmsim::format_sig(sp.decode_high).c_str(), llmsim::format_sig(sp.ttft_s).c_str(),
                     llmsim::format_tokens(app.scenario.prompt_tokens).c_str(), llmsim::format_sig(sp.prefill_tps).c_str());

@@ -103,10 +103,12 @@ int main(int argc, char** argv) {
     init_app(app);
     if (!opt.url_state.empty()) {
         std::string err;
-        if (!decode_url_state(opt.url_state, app.scenario, err)) {
+        std::vector<std::string> keys;
+        if (!decode_url_state(opt.url_state, app.scenario, err, &keys)) {
             fprintf(stderr, "llmsim: %s\n", err.c_str());
             return 2;
         }
+        apply_model_defaults_for_keys(app, Scenario().model, keys);
         app.scroll_to_section = !app.scenario.section.empty();
     }
 

@@ -135,7 +135,10 @@ EMSCRIPTEN_KEEPALIVE const char* llmsim_get_state() {
 // apply a JSON object of scenario keys; returns "" or an error message (state unchanged on error)
 EMSCRIPTEN_KEEPALIVE const char* llmsim_set_state(const char* json) {
     std::string err;
-    if (!scenario_from_json(json ? json : "", g.app.scenario, err)) { g.ret = err; return g.ret.c_str(); }
+    const std::string model_before = g.app.scenario.model;
+    std::vector<std::string> keys;
+    if (!scenario_from_json(json ? json : "", g.app.scenario, err, &keys)) { g.ret = err; return g.ret.c_str(); }
+    apply_model_defaults_for_keys(g.app, model_before, keys);
     apply_theme(g.app, g.app.ui_scale);
     mark_changed(g.app);
     g.frames_pending = 3;
@@ -147,13 +150,15 @@ EMSCRIPTEN_KEEPALIVE const char* llmsim_set_state(const char* json) {
 EMSCRIPTEN_KEEPALIVE const char* llmsim_set_hash(const char* hash) {
     std::string err;
     Scenario s;   // a hash describes the whole view: keys it omits take their defaults
-    if (!decode_url_state(hash ? hash : "", s, err)) {
+    std::vector<std::string> keys;
+    if (!decode_url_state(hash ? hash : "", s, err, &keys)) {
         g.app.status_line = "This link could not be applied: " + err;
         g.frames_pending = 3;
         g.ret = err;
         return g.ret.c_str();
     }
     g.app.scenario = s;
+    apply_model_defaults_for_keys(g.app, Scenario().model, keys);
     apply_theme(g.app, g.app.ui_scale);
     mark_changed(g.app);
     g.frames_pending = 3;
@@ -245,7 +250,9 @@ int main() {
     char* hash = (char*)EM_ASM_INT({ return allocateUTF8(window.location.hash || ''); });
     if (hash) {
         std::string err;
-        if (!decode_url_state(hash, g.app.scenario, err)) g.app.status_line = "This link could not be applied: " + err;
+        std::vector<std::string> keys;
+        if (!decode_url_state(hash, g.app.scenario, err, &keys)) g.app.status_line = "This link could not be applied: " + err;
+        else apply_model_defaults_for_keys(g.app, Scenario().model, keys);
         g.app.scroll_to_section = !g.app.scenario.section.empty();
         free(hash);
     }

@@ -100,7 +100,10 @@ bool draw_plot(const char* id, ImVec2 size, const PlotAxis& x, const PlotAxis& y
     for (const PlotVLine& v : vlines) {
         float px = sx(v.x);
         dl->AddLine(ImVec2(px, a.y), ImVec2(px, b.y), v.color, 1.5f);
-        dl->AddText(ImVec2(px + 4, a.y + 2), v.color, v.label.c_str());
+        // the label right of the line, or left of it when it would run past the plot's right edge (phone width)
+        const float tw = ImGui::CalcTextSize(v.label.c_str()).x;
+        const float tx = px + 4 + tw <= b.x ? px + 4 : std::max(a.x, px - 4 - tw);
+        dl->AddText(ImVec2(tx, a.y + 2), v.color, v.label.c_str());
     }
     for (const PlotSeries& s : series) {
         size_t n = std::min(s.x.size(), s.y.size());

@@ -201,7 +201,8 @@ std::string encode_url_state(const Scenario& s) {
     std::string out;
     for (const Field& f : fields()) {
         std::string v = get_field(f, s);
-        if (v == get_field(f, defaults) && std::strcmp(f.key, "model") != 0) continue;
+        const bool always = std::strcmp(f.key, "model") == 0 || std::strcmp(f.key, "quant") == 0 || std::strcmp(f.key, "ctx") == 0;
+        if (v == get_field(f, defaults) && !always) continue;
         if (!out.empty()) out += '&';
         out += f.key;
         out += '=';
@@ -210,9 +211,10 @@ std::string encode_url_state(const Scenario& s) {
     return out;
 }
 
-bool decode_url_state(const std::string& hash, Scenario& out, std::string& err) {
+bool decode_url_state(const std::string& hash, Scenario& out, std::string& err, std::vector<std::string>* keys) {
     if (hash.size() > 8192) { err = "link state is longer than 8192 characters"; return false; }
     Scenario s = out;
+    std::vector<std::string> seen;
     size_t start = (!hash.empty() && hash[0] == '#') ? 1 : 0;
     while (start < hash.size()) {
         size_t end = hash.find('&', start);
@@ -226,8 +228,10 @@ bool decode_url_state(const std::string& hash, Scenario& out, std::string& err) 
         const Field* f = find_field(key);
         if (!f) { err = "unknown key '" + key + "' (known: " + known_keys() + ")"; return false; }
         if (!set_field(*f, value, s, err)) return false;
+        seen.push_back(key);
     }
     out = s;
+    if (keys) *keys = std::move(seen);
     return true;
 }
 
@@ -244,10 +248,11 @@ std::string scenario_to_json(const Scenario& s) {
     return j.dump();
 }
 
-bool scenario_from_json(const std::string& json_text, Scenario& out, std::string& err) {
+bool scenario_from_json(const std::string& json_text, Scenario& out, std::string& err, std::vector<std::string>* keys) {
     nlohmann::json j = nlohmann::json::parse(json_text, nullptr, false);
     if (j.is_discarded() || !j.is_object()) { err = "state must be a JSON object, e.g. {\"quant\": \"Q4_K_M\"}"; return false; }
     Scenario s = out;
+    std::vector<std::string> seen;
     for (auto it = j.begin(); it != j.end(); ++it) {
         const Field* f = find_field(it.key());
         if (!f) { err = "unknown key '" + it.key() + "' (known: " + known_keys() + ")"; return false; }
@@ -259,7 +264,9 @@ bool scenario_from_json(const std::string& json_text, Scenario& out, std::string
         else { err = it.key() + ": expected a string, number or boolean"; return false; }
         if (f->kind == Kind::Str && !v.is_string()) { err = it.key() + ": expected a string"; return false; }
         if (!set_field(*f, text, s, err)) return false;
+        seen.push_back(it.key());
     }
     out = s;
+    if (keys) *keys = std::move(seen);
     return true;
 }

@@ -1,9 +1,13 @@
 #include "widgets.h"
 
 #include <imgui.h>
+#include <imgui_internal.h>   // ImGuiTable / ImGuiWindow: sort-arrow room and the auto-fit extent of aligned cells
 #include <imgui_stdlib.h>
 
+#include <algorithm>
 #include <cctype>
+#include <cmath>
+#include <cstring>
 #include <functional>
 
 bool matches_query(const std::string& text, const std::string& query) {
@@ -47,7 +51,7 @@ bool model_picker(AppState& app, const char* id, float width) {
         [](const llmsim::Model& m) { return m.id; },
         [](const llmsim::Model& m) { return m.id + " " + m.name + " " + m.family + " " + m.arch; },
         [&](const llmsim::Model& m) { app.scenario.model = m.id; });
-    if (changed) mark_changed(app);
+    if (changed) { apply_model_defaults(app); mark_changed(app); }
     return changed;
 }
 
@@ -86,11 +90,79 @@ bool quant_picker(AppState& app, const char* id, float width) {
     return changed;
 }
 
+namespace {
+// room TableHeader keeps at the right of a sortable column's label for the sort arrow (imgui_tables.cpp 1.86,
+// TableHeader: w_arrow = floor(FontSize * 0.65 + FramePadding.x)); numbers end where the label ends
+float sort_arrow_room() {
+    const ImGuiTable* t = ImGui::GetCurrentTable();
+    if (!t || !(t->Flags & ImGuiTableFlags_Sortable) || t->CurrentColumn < 0) return 0;
+    if (t->Columns[t->CurrentColumn].Flags & ImGuiTableColumnFlags_NoSort) return 0;
+    return std::floor(ImGui::GetFontSize() * 0.65f + ImGui::GetStyle().FramePadding.x);
+}
+}  // namespace
+
 void text_right(const char* text) {
-    float w = ImGui::CalcTextSize(text).x;
-    float avail = ImGui::GetContentRegionAvail().x;
-    if (avail > w) ImGui::SetCursorPosX(ImGui::GetCursorPosX() + avail - w);
+    ImGuiWindow* win = ImGui::GetCurrentWindow();
+    const float w = ImGui::CalcTextSize(text).x, room = sort_arrow_room();
+    const float start_x = ImGui::GetCursorScreenPos().x, max_x_before = win->DC.CursorMaxPos.x;
+    const float shift = ImGui::GetContentRegionAvail().x - room - w;
+    if (shift > 0) ImGui::SetCursorPosX(ImGui::GetCursorPosX() + shift);
     ImGui::TextUnformatted(text);
+    // the table sizes a column from where its content ends: report the unshifted extent, else a right-aligned
+    // cell would claim the whole current width and the column could never shrink to its content
+    win->DC.CursorMaxPos.x = std::max(max_x_before, start_x + w + room);
+}
+
+void table_header_row(AppState& app, const char* table, const char* align, const char* const* tooltips) {
+    ImGui::TableNextRow(ImGuiTableRowFlags_Headers);
+    const int n = ImGui::TableGetColumnCount();
+    const size_t n_align = std::strlen(align);
+    for (int i = 0; i < n; ++i) {
+        const std::string key = std::string(table) + "-head-" + std::to_string(i);
+        if (!ImGui::TableSetColumnIndex(i)) { app.widget_rects.erase(key); continue; }   // clipped: no stale rect
+        const char* name = ImGui::TableGetColumnName(i);
+        const float label_w = ImGui::CalcTextSize(name, nullptr, true).x, room = sort_arrow_room();
+        const float start_x = ImGui::GetCursorScreenPos().x;
+        const bool right = (size_t)i < n_align && align[i] == 'r';
+        const float shift = right ? ImGui::GetContentRegionAvail().x - room - label_w : 0;
+        if (shift > 0) ImGui::SetCursorPosX(ImGui::GetCursorPosX() + shift);
+        const ImVec2 label_min = ImGui::GetCursorScreenPos();
+        ImGuiTableColumn& column = ImGui::GetCurrentTable()->Columns[i];
+        const float ideal_before = column.ContentMaxXHeadersIdeal;
+        ImGui::PushID(i);
+        ImGui::TableHeader(name);
+        if (tooltips && tooltips[i] && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tooltips[i]);
+        ImGui::PopID();
+        // TableHeader fed the shifted label end to the column's auto-fit; feed the unshifted one (as text_right)
+        column.ContentMaxXHeadersIdeal = std::max(ideal_before, start_x + label_w + room);
+        app.widget_rects[key] = {label_min.x, label_min.y, label_min.x + label_w,
+                                                                             label_min.y + ImGui::GetTextLineHeight()};
+    }
+}
+
+void note_cell(AppState& app, const char* table, int row, int col) {
+    if (row >= 4) return;
+    const std::string key = std::string(table) + "-r" + std::to_string(row) + "-c" + std::to_string(col);
+    // a column scrolled out of view draws nothing: the last item would be another cell's
+    if (!(ImGui::TableGetColumnFlags(col) & ImGuiTableColumnFlags_IsVisible)) { app.widget_rects.erase(key); return; }
+    note_widget(app, key.c_str());
+}
+
+void same_line_if_fits(float width) {
+    const float right = ImGui::GetWindowContentRegionMax().x + ImGui::GetWindowPos().x;
+    const float x = ImGui::GetItemRectMax().x + ImGui::GetStyle().ItemSpacing.x;
+    if (x + width <= right) ImGui::SameLine();
+}
+
+void text_disabled_after(const char* text) {
+    same_line_if_fits(ImGui::CalcTextSize(text).x);
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextDisabled("%s", text);
+    ImGui::PopTextWrapPos();
+}
+
+float button_width(const char* label) {
+    return ImGui::CalcTextSize(label, nullptr, true).x + ImGui::GetStyle().FramePadding.x * 2;
 }
 
 void help_marker(const char* text) {
@@ -109,7 +181,8 @@ void note_widget(AppState& app, const char* name) {
     app.widget_rects[name] = {a.x, a.y, b.x, b.y};
 }
 
-ImVec4 status_color(llmsim::FitStatus s) {
+namespace {
+ImVec4 status_color_on_dark(llmsim::FitStatus s) {
     switch (s) {
     case llmsim::FitStatus::Comfortable: return ImVec4(0.30f, 0.78f, 0.45f, 1);
     case llmsim::FitStatus::Tight: return ImVec4(0.95f, 0.70f, 0.20f, 1);
@@ -118,6 +191,15 @@ ImVec4 status_color(llmsim::FitStatus s) {
     case llmsim::FitStatus::Oom: return ImVec4(0.95f, 0.35f, 0.35f, 1);
     default: return ImVec4(0.6f, 0.6f, 0.6f, 1);
     }
+}
+}  // namespace
+
+ImVec4 status_color(llmsim::FitStatus s) {
+    ImVec4 c = status_color_on_dark(s);
+    // the light theme: the same hues darker, or the pale green/amber is hard to read on the light background
+    const ImVec4 bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
+    if (bg.x + bg.y + bg.z > 1.5f) { c.x *= 0.68f; c.y *= 0.68f; c.z *= 0.68f; }
+    return c;
 }
 
 void status_badge(llmsim::FitStatus s) {
@@ -133,18 +215,6 @@ const char* status_words(llmsim::FitStatus s) {
     case llmsim::FitStatus::PartialOffload: return "runs only with some layers in system RAM";
     case llmsim::FitStatus::Oom: return "does not fit";
     default: return "unknown";
-    }
-}
-
-void table_headers_with_tooltips(const char* const* tooltips, int n) {
-    ImGui::TableNextRow(ImGuiTableRowFlags_Headers);
-    for (int i = 0; i < n; ++i) {
-        if (!ImGui::TableSetColumnIndex(i)) continue;
-        const char* name = ImGui::TableGetColumnName(i);
-        ImGui::PushID(i);
-        ImGui::TableHeader(name);
-        if (tooltips && tooltips[i] && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tooltips[i]);
-        ImGui::PopID();
     }
 }
 

@@ -15,10 +15,23 @@ bool model_picker(AppState& app, const char* id, float width);
 bool hardware_picker(AppState& app, const char* id, float width);
 // combo of file types; returns true when the selection changed
 bool quant_picker(AppState& app, const char* id, float width);
-// right-aligned text in the current table cell / column
+// right-aligned text in the current table cell (a number), ending where table_header_row's right-aligned label
+// ends; the column still auto-fits to the text's own width
 void text_right(const char* text);
+// a table's header row, one letter per column in `align`: 'r' = a number column, label right-aligned over its
+// values (text_right), anything else = a text column, left-aligned; tooltips[i] on hover (tooltips may be null).
+// Notes each label's rectangle as "<table>-head-<i>" (e2e layout checks).
+void table_header_row(AppState& app, const char* table, const char* align, const char* const* tooltips = nullptr);
+// note the last item as the cell of `table` at (row, col), "<table>-r<row>-c<col>", for the first 4 rows
+void note_cell(AppState& app, const char* table, int row, int col);
 // remember the last item's rectangle under a name (window.llmsim._widgetRect(name) in e2e tests)
 void note_widget(AppState& app, const char* name);
+// SameLine() when an item `width` wide still fits on the current line, else stay on a new line (phone width)
+void same_line_if_fits(float width);
+// greyed text after the last item: on the same line when it fits, else wrapped on the next lines
+void text_disabled_after(const char* text);
+// the width of a button labelled `label`
+float button_width(const char* label);
 // "(?)" with a tooltip
 void help_marker(const char* text);
 
@@ -29,8 +42,6 @@ ImVec4 status_color(llmsim::FitStatus s);
 void status_badge(llmsim::FitStatus s);
 // the status in words a person can repeat ("fits comfortably")
 const char* status_words(llmsim::FitStatus s);
-// a table header row whose headers show `tooltips[i]` on hover
-void table_headers_with_tooltips(const char* const* tooltips, int n);
 // Copy button that puts `text` on the clipboard (the browser's, on the web); shows "copied" briefly
 bool copy_button(AppState& app, const char* label, const std::string& text);
 // after a number: hovering shows how it is made (Derived::explanations[key]); clicking pins that explanation open

@@ -586,6 +586,47 @@ def apply_prices(models, prices):
     m7["notes"].append("api_price: $0.04/$0.12 is the seed page's figure and matches no source; cheapest sourced is DeepInfra $0.04/$0.10 (LiteLLM 2026-07-24) - output price UNSOURCED")
 
 
+# ---------------------------------------------------------------------------------------------------------------
+# release_format: the format the authors publish the weights in, and the catalog file type that matches it (the
+# page opens at that file type). Only models whose published format is sourced here carry one; the rest open at
+# llama.cpp's -hf default (Q4_K_M) and have release_format null.
+#   MXFP4 -> MXFP4_MOE: llama.cpp keeps the shipped MXFP4 experts as they are (ggml-org/gpt-oss-*-GGUF; llama-bench
+#            prints the file as "gpt-oss 120B MXFP4 MoE").
+#   FP8   -> Q8_0: the GGUF file type closest to FP8 e4m3 with 128x128 block scales (8.5 vs ~8.0 bits per weight);
+#            llama.cpp does not load FP8 (convert_hf_to_gguf dequantises it).
+# ---------------------------------------------------------------------------------------------------------------
+KYUZ0 = "github:kyuz0/amd-strix-halo-toolboxes@d1a34bee09:benchmark/results/"
+RELEASE = {
+    "openai/gpt-oss-20b": ("MXFP4", "MXFP4_MOE",
+        "/work/shared/reference/models.json weights_format_note 'MoE expert weights shipped in MXFP4'; llama-bench prints "
+        "'gpt-oss 20B MXFP4 MoE' 11.27 GiB for the published GGUF (" + KYUZ0 + "gpt-oss-20b-mxfp4__rocm-7_2_3__fa1.log, "
+        "via /work/shared/calibration/llamacpp_speed.jsonl s1033)"),
+    "openai/gpt-oss-120b": ("MXFP4", "MXFP4_MOE",
+        "/work/shared/reference/models.json weights_format_note 'MoE expert weights shipped in MXFP4'; llama-bench prints "
+        "59.02 GiB for gpt-oss-120b-mxfp4-00001-of-00003.gguf (" + KYUZ0 + "gpt-oss-120b-mxfp4-00001-of-00003__rocm-7_2_3__fa1.log, "
+        "via /work/shared/calibration/llamacpp_speed.jsonl s1021)"),
+    "deepseek-ai/DeepSeek-V3": ("FP8", "Q8_0",
+        "deepseek-ai/DeepSeek-V3 README_WEIGHTS.md ('quantization_config: Describes the configuration for FP8 quantization'; "
+        "copy at tenstorrent/tt-metal:models/demos/deepseek_v3/reference/README_WEIGHTS.md); "
+        "https://huggingface.co/deepseek-ai/DeepSeek-V3/blob/main/config.json quantization_config quant_method fp8, fmt e4m3 "
+        "(not re-fetched in this environment)"),
+    "deepseek-ai/DeepSeek-R1": ("FP8", "Q8_0",
+        "https://huggingface.co/deepseek-ai/DeepSeek-R1/blob/main/config.json quantization_config quant_method fp8, fmt e4m3, "
+        "the DeepSeek-V3 checkpoint layout (not re-fetched in this environment)"),
+    "moonshotai/Kimi-K2-Instruct": ("FP8", "Q8_0",
+        "https://huggingface.co/moonshotai/Kimi-K2-Instruct (model card, Deployment: 'Our model checkpoints are stored in "
+        "the block-fp8 format')"),
+}
+
+
+def apply_release_formats(models):
+    byid = {m["id"]: m for m in models}
+    for m in models:
+        m["release_format"] = None
+    for mid, (weights, ftype, src) in RELEASE.items():
+        byid[mid]["release_format"] = {"weights": weights, "file_type": ftype, "source": src}
+
+
 SIZE_RE = re.compile(r"(\d+(?:\.\d+)?)[Bb]")
 
 
@@ -611,6 +652,7 @@ def main():
         m["notes"].append("license short form from the model card (not re-fetched in this environment)")
     models.extend(ADDED)
     apply_prices(models, prices)
+    apply_release_formats(models)
     for m in models:
         if m["published_active_params_b"] and m["moe"]:
             act = check_models.count_params(m, active=True) / 1e9

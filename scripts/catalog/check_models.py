@@ -29,13 +29,14 @@ import sys
 REQUIRED = ["id", "name", "family", "license", "arch", "n_layers", "hidden_size", "intermediate_size", "n_heads",
             "n_kv_heads", "head_dim", "head_dim_v", "vocab_size", "tie_embeddings", "qkv_bias", "qk_norm", "gated_ffn",
             "native_context", "extended_context", "rope_scaling", "moe", "mla", "swa", "hybrid",
-            "published_params_b", "published_active_params_b", "api_price", "sources", "notes"]
+            "published_params_b", "published_active_params_b", "api_price", "release_format", "sources", "notes"]
 MOE_KEYS = ["n_experts", "n_experts_active", "n_shared_experts", "expert_ffn", "shared_ffn", "first_dense_layers",
             "layer_step", "router_bias"]
 MLA_KEYS = ["q_lora_rank", "kv_lora_rank", "qk_rope_head_dim", "qk_nope_head_dim", "v_head_dim"]
 SWA_KEYS = ["window", "pattern", "sliding_layers"]
 HYBRID_KEYS = ["recurrent_type", "attention_layers", "ssm_state_bytes_per_layer", "recurrent_layer_params"]
 PRICE_KEYS = ["input_usd_per_mtok", "output_usd_per_mtok", "provider", "date", "source"]
+RELEASE_KEYS = ["weights", "file_type", "source"]
 
 
 def is_moe_layer(m, il):
@@ -111,7 +112,7 @@ def check_schema(m, errs):
         if k not in m:
             errs.append(f"{m.get('id')}: missing key {k}")
     for blk, keys in (("moe", MOE_KEYS), ("mla", MLA_KEYS), ("swa", SWA_KEYS), ("hybrid", HYBRID_KEYS),
-                      ("api_price", PRICE_KEYS)):
+                      ("api_price", PRICE_KEYS), ("release_format", RELEASE_KEYS)):
         if m.get(blk) is not None:
             for k in keys:
                 if k not in m[blk]:

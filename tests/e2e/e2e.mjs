@@ -305,6 +305,62 @@ async function main() {
       await page.waitForTimeout(200);
       await page.screenshot({ path: path.join(out, 'cost-above-capacity.png') });
       await page.evaluate(() => window.llmsim.setState({ embed: '' }));
+    await check('defaults: a model opens at its release format and a context that fits the device', async () => {
+      const p2 = await openPage(browser, base, '#model=openai/gpt-oss-120b&hardware=h200-sxm');
+      let s = await p2.page.evaluate(() => window.llmsim.getState());
+      eq([s.quant, s.ctx], ['MXFP4_MOE', 131072], 'gpt-oss-120b from a link naming only model and device');
+      const r = await p2.page.evaluate(() => window.llmsim.results());
+      const gib = r.memory.weights_bytes / 2 ** 30;
+      // llama-bench prints 59.02 GiB for gpt-oss-120b-mxfp4 (github:kyuz0/amd-strix-halo-toolboxes@d1a34bee09)
+      assert(Math.abs(gib - 59.02) < 0.35, `gpt-oss-120b weights ${gib.toFixed(2)} GiB, published 59.02`);
+      await p2.page.evaluate(() => window.llmsim.setState({ embed: 'quants' }));
+      await p2.page.waitForTimeout(200);
+      await p2.page.screenshot({ path: path.join(out, 'defaults-gpt-oss-120b-quants.png') });
+      // a new model without quant/ctx takes its defaults; with them, keeps what was given
+      s = await p2.page.evaluate(() => window.llmsim.setState({ model: 'meta-llama/Llama-3.1-70B-Instruct', hardware: 'rtx-4090' }));
+      eq([s.quant, s.ctx], ['Q4_K_M', 4096], 'Llama 70B on 24 GB (never fits: the 4k floor)');
+      s = await p2.page.evaluate(() => window.llmsim.setState({ model: 'openai/gpt-oss-20b', quant: 'Q8_0', ctx: 8192 }));
+      eq([s.quant, s.ctx], ['Q8_0', 8192], 'explicit quant and ctx win');
+      // the URL follows on the next frame; a link always names quant and ctx (their defaults depend on the model)
+      await p2.page.waitForFunction(() => window.location.hash.includes('quant=Q8_0') && window.location.hash.includes('ctx=8192'),
+                                    null, { timeout: 5000 });
+      await p2.context.close();
+    });
+
+    await check('ngl: auto GPU layers show the placement the command uses', async () => {
+      await page.evaluate(() => window.llmsim.setState({ model: 'Qwen/Qwen2.5-72B-Instruct', hardware: 'rtx-4090', quant: 'Q4_K_M', ctx: 32768, ngl: -1, embed: 'simulator' }));
+      await page.waitForTimeout(300);
+      const r = await page.evaluate(() => window.llmsim.results());
+      eq(r.memory.status, 'PARTIAL_OFFLOAD', '72B Q4_K_M on a 24 GB card');
+      assert(r.command.includes(` -ngl ${r.memory.gpu_layers} `), `command uses the auto placement ${r.memory.gpu_layers}: ${r.command}`);
+      await page.screenshot({ path: path.join(out, 'ngl-auto-72b-4090.png') });
+      await page.evaluate(() => window.llmsim.setState({ embed: '', model: 'Qwen/Qwen2.5-7B-Instruct', quant: 'Q4_K_M', ctx: 32768 }));
+    });
+
+    await check('layout: each number ends under its right-aligned header, at 1280 and 390 px', async () => {
+      const tables = [['quants', 'quants', [1, 2, 3, 4]], ['context', 'ctxtable', [0, 1, 2, 3]], ['recommend', 'rec', [1, 2, 3, 4]]];
+      for (const [w, h] of [[1280, 800], [390, 844]]) {
+        const p2 = await openPage(browser, base, '#model=Qwen/Qwen2.5-7B-Instruct&hardware=rtx-4090', { width: w, height: h });
+        for (const [embed, t, cols] of tables) {
+          await p2.page.evaluate((k) => window.llmsim.setState({ embed: k }), embed);
+          await p2.page.waitForTimeout(300);
+          let checked = 0;
+          for (const c of cols) {
+            const head = await p2.page.evaluate((n) => window.llmsim._widgetRect(n), `${t}-head-${c}`);
+            if (!head) continue;   // scrolled out of view at phone width
+            for (let row = 0; row < 4; ++row) {
+              const v = await p2.page.evaluate((n) => window.llmsim._widgetRect(n), `${t}-r${row}-c${c}`);
+              if (!v) continue;
+              checked++;
+              assert(v[2] >= head[0] - 0.5 && v[2] <= head[2] + 0.5,
+                     `${t} ${w}px row ${row} col ${c}: value right edge ${v[2].toFixed(1)} not under its header [${head[0].toFixed(1)}, ${head[2].toFixed(1)}]`);
+              assert(Math.abs(v[2] - head[2]) <= 0.5, `${t} ${w}px row ${row} col ${c}: value ends at ${v[2].toFixed(1)}, header at ${head[2].toFixed(1)}`);
+            }
+          }
+          assert(checked >= 4, `${t} at ${w}px: only ${checked} value rectangles to check`);
+        }
+        await p2.context.close();
+      }
     });
 
     await check('budgets: frame time per section (printed, not asserted)', async () => {
@@ -320,18 +376,19 @@ async function main() {
       await page.evaluate(() => window.llmsim.setState({ embed: '' }));
     });
 
-    await check('screenshots: every section at 1280x800 and 390x844', async () => {
+    await check('screenshots: every section at 1280x800 and 390x844, dark and light', async () => {
       const keys = ['verdict', 'model', 'simulator', 'quants', 'leaderboard', 'recommend', 'compare', 'context', 'command', 'cost', 'faq', 'accuracy', 'import'];
-      for (const [w, h] of [[1280, 800], [390, 844]]) {
-        const p2 = await openPage(browser, base, '#model=Qwen/Qwen2.5-7B-Instruct&hardware=rtx-4090', { width: w, height: h });
+      for (const [w, h, theme] of [[1280, 800, 'dark'], [390, 844, 'dark'], [1280, 800, 'light'], [390, 844, 'light']]) {
+        const p2 = await openPage(browser, base, `#model=Qwen/Qwen2.5-7B-Instruct&hardware=rtx-4090&theme=${theme}`, { width: w, height: h });
+        const suffix = theme === 'dark' ? '' : '-light';
         for (const k of keys) {
           await p2.page.evaluate((key) => window.llmsim.setState({ embed: key }), k);
           await p2.page.waitForTimeout(150);
-          await p2.page.screenshot({ path: path.join(out, `section-${k}-${w}x${h}.png`) });
+          await p2.page.screenshot({ path: path.join(out, `section-${k}-${w}x${h}${suffix}.png`) });
         }
         await p2.page.evaluate(() => window.llmsim.setState({ embed: '' }));
         await p2.page.waitForTimeout(150);
-        await p2.page.screenshot({ path: path.join(out, `page-${w}x${h}.png`) });
+        await p2.page.screenshot({ path: path.join(out, `page-${w}x${h}${suffix}.png`) });
         eq(p2.errors, [], `console errors at ${w}x${h}`);
         await p2.context.close();
       }

@@ -286,6 +286,23 @@ TEST_CASE("catalog: model validation messages", "[catalog]") {
           "ignoring case)");
 }
 
+TEST_CASE("catalog: release_format is checked against quants.json", "[catalog]") {
+    const std::string p = "models.json: model 'Qwen/Qwen2.5-7B-Instruct': ";
+    json m = base_model();
+    m["release_format"] = json::parse(R"J({"weights": "BF16", "file_type": "Q4_K_X", "source": "card"})J");
+    CHECK(model_err(m) == p + "release_format.file_type \"Q4_K_X\" is not a file type in quants.json "
+                              "(e.g. \"MXFP4_MOE\", \"Q8_0\", \"Q4_K_M\")");
+    m["release_format"] = json::parse(R"J({"weights": "BF16", "file_type": "Q4_K_M"})J");
+    CHECK(model_err(m) == p + "release_format.source is missing");
+    m["release_format"] = json::parse(R"J({"weights": "BF16", "file_type": "MLX_4BIT", "source": "card"})J");
+    Catalog c;
+    REQUIRE(parse_err(models_doc({m}), hardware_doc({base_device()}), base_quants().dump(), &c) == "");
+    CHECK(c.models[0].release_weights == "BF16");
+    CHECK(default_file_type(c.models[0]) == "MLX_4BIT");
+    // not recorded: llama.cpp's -hf default
+    CHECK(default_file_type(good_catalog().models[0]) == "Q4_K_M");
+}
+
 TEST_CASE("catalog: document-level errors", "[catalog]") {
     const std::string hw = hardware_doc({base_device()}), q = base_quants().dump();
     CHECK(parse_err("{", hw, q) == "models.json: not valid JSON: line 1, column 2: syntax error while parsing object key - unexpected end of input; expected string literal (the text is cut short)");

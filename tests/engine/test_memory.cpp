@@ -560,3 +560,52 @@ TEST_CASE("memory: byte counts do not wrap for the largest models", "[memory][wa
     REQUIRE(compute_weight_size(m, "F16", ws, err));
     CHECK(ws.tensor_data_bytes > 1200000000000ull);
 }
+
+TEST_CASE("memory: a model opens at its release format, at a context that fits the device", "[memory][defaults]") {
+    Catalog cat;
+    if (!load_catalog_or_skip(cat)) return;
+    // gpt-oss-120b ships MXFP4 experts; the published GGUF is 59.02 GiB in llama-bench's size column
+    // (github:kyuz0/amd-strix-halo-toolboxes@d1a34bee09:benchmark/results/gpt-oss-120b-mxfp4-00001-of-00003__rocm-7_2_3__fa1.log)
+    const Model* oss = cat.find_model("openai/gpt-oss-120b");
+    REQUIRE(oss);
+    CHECK(oss->release_weights == "MXFP4");
+    REQUIRE(default_file_type(*oss) == "MXFP4_MOE");
+    WeightSize ws;
+    std::string err;
+    REQUIRE(compute_weight_size(*oss, default_file_type(*oss), ws, err));
+    const double gib = (double)ws.tensor_data_bytes / (double)kGiB;
+    INFO("gpt-oss-120b at its default file type: " << gib << " GiB vs 59.02 published");
+    CHECK(std::fabs(gib - 59.02) <= kTolBenchSizeGiB + kTolBenchSize * 59.02);
+    // what it opened at before: Q4_K_M re-quantises the 2880-wide experts to larger fallback types
+    WeightSize q4;
+    REQUIRE(compute_weight_size(*oss, "Q4_K_M", q4, err));
+    CHECK(q4.tensor_data_bytes > ws.tensor_data_bytes * 1.2);
+    // FP8 releases open at Q8_0; an unrecorded format at llama.cpp's -hf default
+    CHECK(default_file_type(*cat.find_model("deepseek-ai/DeepSeek-V3")) == "Q8_0");
+    const Model* qwen = cat.find_model("Qwen/Qwen2.5-7B-Instruct");
+    const Model* l8 = cat.find_model("meta-llama/Llama-3.1-8B-Instruct");
+    const Model* l70 = cat.find_model("meta-llama/Llama-3.1-70B-Instruct");
+    REQUIRE((qwen && l8 && l70));
+    CHECK(default_file_type(*qwen) == "Q4_K_M");
+
+    auto ctx_on = [&](const Model& m, const char* hw) {
+        MemoryRequest q;
+        q.file_type = default_file_type(m);
+        q.hardware = cat.find_hardware(hw);
+        REQUIRE(q.hardware);
+        return default_context_tokens(cat, m, q);
+    };
+    // 4.4 GiB of weights + 1.75 GiB KV at the native 32k fit a 24 GB card
+    CHECK(ctx_on(*qwen, "rtx-4090") == 32768);
+    // Llama 3.1 8B: 128 KiB of f16 KV per token (32 layers x 8 KV heads x 128 x 2 x 2 B) + 4.58 GiB of Q4_K_M weights;
+    // on 12 GB: 64k needs 8 GiB of KV (> 12.5 GiB in all, does not fit), 32k needs 4 GiB (about 9 GiB in all)
+    CHECK(ctx_on(*l8, "rtx-3060-12gb") == 32768);
+    CHECK(ctx_on(*l8, "h100-sxm") == 131072);   // the native 128k fits 80 GB
+    // 40 GiB of weights never fit 24 GB: the floor
+    CHECK(ctx_on(*l70, "rtx-4090") == 4096);
+    CHECK(ctx_on(*oss, "h200-sxm") == 131072);
+    // no device: the native context
+    MemoryRequest none;
+    none.file_type = "Q4_K_M";
+    CHECK(default_context_tokens(cat, *l8, none) == 131072);
+}
