@@ -82,6 +82,8 @@ llmsim::CostInputs cost_inputs_from_scenario(const AppState& app) {
     if (s.api_in_usd >= 0) in.api_in_usd_per_mtok = s.api_in_usd;
     if (s.api_out_usd >= 0) in.api_out_usd_per_mtok = s.api_out_usd;
     return in;
+}
+
 void apply_model_defaults(AppState& app, bool quant, bool ctx) {
     const llmsim::Model* m = app.catalog.find_model(app.scenario.model);
     if (!m) return;

@@ -305,6 +305,8 @@ async function main() {
       await page.waitForTimeout(200);
       await page.screenshot({ path: path.join(out, 'cost-above-capacity.png') });
       await page.evaluate(() => window.llmsim.setState({ embed: '' }));
+    });
+
     await check('defaults: a model opens at its release format and a context that fits the device', async () => {
       const p2 = await openPage(browser, base, '#model=openai/gpt-oss-120b&hardware=h200-sxm');
       let s = await p2.page.evaluate(() => window.llmsim.getState());
