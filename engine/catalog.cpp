@@ -21,6 +21,7 @@
 #include <set>
 #include <nlohmann/json.hpp>
 
+#include "gpu_combos.h"
 #include "json_diag.h"
 
 namespace llmsim {
@@ -639,6 +640,7 @@ bool parse_catalog(const std::string& models_json, const std::string& hardware_j
     if (!parse_models(models_json, c.models, err)) return false;
     if (!parse_hardware(hardware_json, c.hardware, err)) return false;
     if (!parse_quants(quants_json, c.ggml_types, c.file_types, err)) return false;
+    add_gpu_combinations(c);
     out = std::move(c);
     return true;
 }
@@ -679,7 +681,7 @@ const Hardware* Catalog::find_hardware(const std::string& id) const {
                 for (const auto& a : *lists)
                     if (pass == 0 ? a == id : iequals(a, id)) return &h;
         }
-    return nullptr;
+    return find_by(combinations, id, [](const Hardware& x) -> const std::string& { return x.id; });
 }
 
 const GgmlType* Catalog::find_ggml_type(const std::string& name) const {
