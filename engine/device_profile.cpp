@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 #include <nlohmann/json.hpp>
 
@@ -31,6 +32,8 @@ double class_log_half_width(const SpeedParams& p, int k, HardwareKind kind) {
     return 0.5 * (std::log(1 + b.high) - std::log(1 + std::max(b.low, -0.9)));
 }
 
+// the factor is the median ratio of the user's rows (no shrinkage: a m/(m+1) shrink by model count was tried
+// and made held-out prefill worse, see profile_validation.h)
 bool fit_factor(const std::vector<double>& log_ratio, double prior_half_width, ProfileFactor& f) {
     f = ProfileFactor();
     f.rows = (int)log_ratio.size();
@@ -75,7 +78,8 @@ bool fit_device_profile(const std::vector<ProfileSample>& samples, const SpeedPa
             err = "no prediction for row " + s.label + " of " + s.model + ": " + (r.error.empty() ? "out of range" : r.error);
             return false;
         }
-        lr[s.scenario.test == SpeedTest::Decode ? 0 : 1].push_back(std::log(s.measured_tps / r.tokens_per_s));
+        const int k = s.scenario.test == SpeedTest::Decode ? 0 : 1;
+        lr[k].push_back(std::log(s.measured_tps / r.tokens_per_s));
         if (std::find(p.models.begin(), p.models.end(), s.model) == p.models.end()) p.models.push_back(s.model);
     }
     if (lr[0].empty() && lr[1].empty()) { err = "no measured row to calibrate on"; return false; }
@@ -97,6 +101,12 @@ bool profile_applies(const DeviceProfile& p, const Hardware& hw) {
     auto lower = [](std::string s) { for (char& c : s) c = (char)std::tolower((unsigned char)c); return s; };
     if (!p.hardware_id.empty() && hw.id != "custom" && lower(p.hardware_id) == lower(hw.id)) return true;
     return hw.id == "custom" && !p.hardware_name.empty() && lower(p.hardware_name) == lower(hw.name);
+}
+
+SpeedResult estimate_with_profile(const DeviceProfile& p, const SpeedScenario& s, const SpeedParams& params) {
+    SpeedResult r = estimate_speed(s, params);
+    apply_device_profile(p, s.test, r);
+    return r;
 }
 
 void apply_device_profile(const DeviceProfile& p, SpeedTest kind, SpeedResult& r) {
@@ -138,7 +148,9 @@ bool factor_from(const nlohmann::json& j, const char* key, ProfileFactor& f, std
         auto v = it->find(k);
         if (v == it->end()) { err = where + "." + k + " is missing"; return false; }
         if (!v->is_number() || !std::isfinite(v->get<double>()) || v->get<double>() < lo || v->get<double>() > hi) {
-            err = where + "." + k + " must be a number from " + format_sig(lo) + " to " + format_sig(hi);
+            char range[64];
+            snprintf(range, sizeof range, "%g to %g", lo, hi);   // "C" numeric locale (main / the page)
+            err = where + "." + k + " must be a number from " + range;
             return false;
         }
         out = v->get<double>();

@@ -55,6 +55,8 @@ bool fit_device_profile(const std::vector<ProfileSample>& samples, const SpeedPa
 
 // whether the profile was fitted on this device (same catalog id; inline devices: same name, ignoring case)
 bool profile_applies(const DeviceProfile& p, const Hardware& hw);
+// estimate_speed(s) with the profile applied (apply_device_profile)
+SpeedResult estimate_with_profile(const DeviceProfile& p, const SpeedScenario& s, const SpeedParams& params);
 // scale one estimate (tokens/s, its band and time) by the decode or prefill factor, narrowing the band
 void apply_device_profile(const DeviceProfile& p, SpeedTest kind, SpeedResult& r);
 // "calibrated on your 12 rows (decode x0.93, prefill x1.12)"

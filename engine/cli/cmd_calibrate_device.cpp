@@ -10,6 +10,7 @@
 #include "commands.h"
 #include "device_profile.h"
 #include "format.h"
+#include "profile_validation.h"
 #include "speed_glue.h"
 
 namespace llmsim::cli {
@@ -18,16 +19,29 @@ int cmd_calibrate_device(int argc, char** argv) {
     Args a = parse_args(argc, argv, {"help"});
     if (a.has("help")) {
         printf("usage: llmsim-cli calibrate-device BENCH|- --hardware ID [--model ID] [-o profile.json]\n"
+               "       llmsim-cli calibrate-device --holdout MEASURED.jsonl\n"
                "BENCH is llama-bench output (its Markdown table, -o json or -o jsonl) or llama-server timings (the\n"
                "\"timings\" object of a /completion answer, or its \"prompt eval time\" / \"eval time\" log lines; those\n"
                "name no model: give --model). Each row's model is matched by llama.cpp arch + parameter count; the\n"
                "device is --hardware. Prints every row next to the prediction for it, then fits one decode and one\n"
-               "prefill efficiency factor for that device and writes the profile (stdout, or -o FILE).\n");
+               "prefill efficiency factor for that device and writes the profile (stdout, or -o FILE).\n"
+               "--holdout: how much such a profile helps on models it was not fitted on (calibrate on one model's rows\n"
+               "of a device, score the other models' rows there; rows in predict's shape + measured_tokens_per_s).\n");
+        return 0;
+    }
+    if (const std::string* h = a.get("holdout")) {
+        std::string text, err;
+        if (!read_text_file(*h, 64u << 20, text, err)) return fail("calibrate-device: " + err);
+        Catalog cat;
+        if (!load_catalog(cat)) return 1;
+        HoldoutReport rep;
+        if (!profile_holdout(cat, text, default_speed_params(), rep, err)) return fail("calibrate-device: " + err);
+        printf("%s", format_holdout(rep).c_str());
         return 0;
     }
     std::string out_path;
     for (const auto& kv : a.options)
-        if (kv.first != "hardware" && kv.first != "model" && kv.first != "o")
+        if (kv.first != "hardware" && kv.first != "model" && kv.first != "o" && kv.first != "holdout")
             return fail("calibrate-device: unknown option --" + kv.first + " (try llmsim-cli calibrate-device --help)");
     // "-o FILE" arrives as a positional pair (parse_args only knows --options)
     std::vector<std::string> pos;
