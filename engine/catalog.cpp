@@ -21,6 +21,7 @@
 #include <set>
 #include <nlohmann/json.hpp>
 
+#include "gpu_combos.h"
 #include "json_diag.h"
 
 namespace llmsim {
@@ -652,6 +653,7 @@ bool parse_catalog(const std::string& models_json, const std::string& hardware_j
               "\" is not a file type in quants.json (e.g. \"MXFP4_MOE\", \"Q8_0\", \"Q4_K_M\")";
         return false;
     }
+    add_gpu_combinations(c);
     out = std::move(c);
     return true;
 }
@@ -696,7 +698,7 @@ const Hardware* Catalog::find_hardware(const std::string& id) const {
                 for (const auto& a : *lists)
                     if (pass == 0 ? a == id : iequals(a, id)) return &h;
         }
-    return nullptr;
+    return find_by(combinations, id, [](const Hardware& x) -> const std::string& { return x.id; });
 }
 
 const GgmlType* Catalog::find_ggml_type(const std::string& name) const {

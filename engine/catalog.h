@@ -173,12 +173,13 @@ struct FileType {                  // a llama.cpp file type (llama_ftype) or a n
 struct Catalog {
     std::vector<Model> models;
     std::vector<Hardware> hardware;
+    std::vector<Hardware> combinations;   // 2x/4x/8x of single cards (gpu_combos.h); find_hardware accepts their ids
     std::vector<GgmlType> ggml_types;
     std::vector<FileType> file_types;
 
     // look up by exact id, then case-insensitively; nullptr when unknown
     // (find_model also accepts the part after the '/' when exactly one model has it;
-    //  find_hardware also matches seed_aliases and calibration_names)
+    //  find_hardware also matches seed_aliases and calibration_names, then combination ids such as "2x-arc-b580")
     const Model* find_model(const std::string& id) const;
     const Hardware* find_hardware(const std::string& id) const;
     const GgmlType* find_ggml_type(const std::string& name) const;

@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "command.h"
 #include "hf_config.h"
 #include "prepared_weights.h"
 #include "simulate.h"
@@ -177,7 +178,8 @@ bool parse_predict_input(const Catalog& cat, const json& j, PredictInput& out, s
     return true;
 }
 
-std::string predict_line(const Catalog& cat, const SpeedParams& params, const std::string& line, bool explain) {
+std::string predict_line(const Catalog& cat, const SpeedParams& params, const std::string& line, bool explain,
+                         const DeviceProfile* profile) {
     json in = json::parse(line, nullptr, false);
     json out;
     if (in.is_discarded()) return json{{"id", nullptr}, {"error", "not valid JSON"}}.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
@@ -190,9 +192,21 @@ std::string predict_line(const Catalog& cat, const SpeedParams& params, const st
         out["error"] = r.error.empty() ? "no finite estimate for this scenario" : r.error;
         return out.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
     }
+    if (profile && profile_applies(*profile, p.hardware)) {
+        apply_device_profile(*profile, p.scenario.test, r);
+        out["calibrated"] = calibrated_label(*profile);
+    }
     out["tokens_per_s"] = r.tokens_per_s;
     out["low"] = r.low;
     out["high"] = r.high;
+    {   // the llama-bench run that measures exactly this row
+        const SpeedScenario& s = p.scenario;
+        const bool pp = s.test == SpeedTest::Prefill;
+        out["llama_bench"] = "llama-bench -m " + gguf_file_name(p.model, p.quant) + (pp ? " -p " + std::to_string(s.tokens) + " -n 0"
+                                                                                      : " -p 0 -n " + std::to_string(s.tokens)) +
+                             " -d " + std::to_string(s.depth) + (s.flash_attn ? " -fa 1" : " -fa 0") + " -ngl 99" +
+                             (s.ubatch != 512 ? " -ub " + std::to_string(s.ubatch) : "");
+    }
     if (explain) {
         const SpeedScenario& s = p.scenario;
         const bool dec = s.test == SpeedTest::Decode;

@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "catalog.h"
+#include "device_profile.h"
 #include "speed.h"
 
 namespace llmsim {
@@ -34,6 +35,9 @@ bool parse_predict_input(const Catalog& cat, const nlohmann::json& line, Predict
 // one input line -> one output line (no trailing newline); never throws, malformed lines give {"id", "error"}
 // with explain = true the output also carries "explain": the named time terms (seconds per token), the inputs
 // the scenario was built from and the fitted-parameter provenance
-std::string predict_line(const Catalog& cat, const SpeedParams& params, const std::string& line, bool explain = false);
+// with a device profile fitted on the scenario's device, the estimate is corrected by it and the output carries
+// "calibrated": "calibrated on your N rows (...)"; every answer carries "llama_bench": the command that measures it
+std::string predict_line(const Catalog& cat, const SpeedParams& params, const std::string& line, bool explain = false,
+                         const DeviceProfile* profile = nullptr);
 
 }  // namespace llmsim

@@ -4,6 +4,8 @@
 #include <cmath>
 
 #include "format.h"
+#include "speed_glue.h"
+#include "speed_labels.h"
 
 namespace llmsim {
 
@@ -13,20 +15,6 @@ double price_of(const Hardware& h) { return h.price_usd > 0 ? h.price_usd : h.pr
 
 bool fits(FitStatus s, bool allow_tunable) {
     return s == FitStatus::Comfortable || s == FitStatus::Tight || (allow_tunable && s == FitStatus::TunableUma);
-}
-
-// N identical cards on one PCIe host, llama.cpp layer split (the catalog's rigs use the same model)
-Hardware combination(const Hardware& base, int n) {
-    Hardware h = base;
-    h.id = std::to_string(n) + "x-" + base.id;
-    h.name = std::to_string(n) + "x " + base.name;
-    h.gpu_count = n;
-    if (h.link.empty()) { h.link = "pcie"; h.link_gbs = 32; }   // PCIe 4.0 x16 per direction (assumed)
-    h.price_usd = base.price_usd > 0 ? base.price_usd * n : 0;
-    h.price_used_usd = base.price_used_usd > 0 ? base.price_used_usd * n : 0;
-    h.cloud_usd_per_hour = base.cloud_usd_per_hour > 0 ? base.cloud_usd_per_hour : 0;   // per GPU, as in the catalog
-    h.seed_aliases.clear();
-    return h;
 }
 
 // the query's monthly load on this option, by the cost model's capacity rule (730 h per device per month)
@@ -47,6 +35,7 @@ RecommendResult recommend_hardware(const Catalog& cat, const RecommendQuery& q) 
     RecommendResult r;
     if (!q.model) { r.error = "no model given"; return r; }
     if (q.ctx_tokens < 1) { r.error = "context must be at least 1 token"; return r; }
+    if (q.decode_depth < -1 || q.decode_depth > q.ctx_tokens) { r.error = "the decode depth must be from 0 to the context (" + std::to_string(q.ctx_tokens) + ")"; return r; }
     for (double v : {q.min_decode_tps, q.max_ttft_s, q.max_price_usd, q.max_power_w, q.max_cloud_usd_per_hour})
         if (!std::isfinite(v) || v < 0) { r.error = "constraints must be ≥ 0 (0 = no constraint)"; return r; }
     if (!std::isfinite(q.load_mtok_per_month) || q.load_mtok_per_month < 0) { r.error = "tokens per month must be ≥ 0"; return r; }
@@ -55,16 +44,9 @@ RecommendResult recommend_hardware(const Catalog& cat, const RecommendQuery& q) 
 
     std::vector<std::pair<Hardware, bool>> pool;
     for (const Hardware& h : cat.hardware) pool.push_back({h, false});
-    if (q.include_multi_gpu)
-        for (const Hardware& h : cat.hardware) {
-            if (h.gpu_count != 1 || h.unified_memory() || h.kind == HardwareKind::Cpu) continue;
-            for (int n = 2; n <= q.max_gpus; n *= 2) {
-                bool exists = false;   // the catalog already lists this rig
-                for (const Hardware& c : cat.hardware)
-                    exists |= c.gpu_count == n && c.bandwidth_gbs == h.bandwidth_gbs && c.memory_bytes == h.memory_bytes && c.vendor == h.vendor;
-                if (!exists) pool.push_back({combination(h, n), true});
-            }
-        }
+    if (q.include_multi_gpu)   // the catalog's combinations (gpu_combos.h), the same ids predict/memory/fit accept
+        for (const Hardware& h : cat.combinations)
+            if (h.gpu_count <= q.max_gpus) pool.push_back({h, true});
 
     for (auto& [hw, synthetic] : pool) {
         Candidate c;
@@ -79,6 +61,7 @@ RecommendResult recommend_hardware(const Catalog& cat, const RecommendQuery& q) 
         req.memory.hardware = &c.hardware;
         req.memory.compute_max_context = false;
         req.prompt_tokens = q.prompt_tokens;
+        req.device_profile = q.device_profile;
         std::string err;
         if (!evaluate(cat, *q.model, req, c.eval, err)) { c.reason = err; r.rejected.push_back(c); continue; }
         const MemoryBreakdown& mb = c.eval.memory;
@@ -86,13 +69,21 @@ RecommendResult recommend_hardware(const Catalog& cat, const RecommendQuery& q) 
         if (with_load) c.load_cost = monthly_load_cost(q, c);
         // with a load, the rent limit applies to the N devices that serve it, all rented at once
         const double setup_usd_per_hour = c.cloud_usd_per_hour * (with_load ? (double)c.load_cost.devices_needed : 1.0);
+        // decode where the constraint holds: the full context (worst case) unless the user picked a depth
+        c.decode_checked_depth = q.decode_depth < 0 ? sp.decode_full_depth : q.decode_depth;
+        c.decode_checked_tps = sp.decode_full_tps;
+        if (sp.ok && q.decode_depth >= 0) {
+            SpeedResult d = decode_at_depth(*q.model, req, c.eval, q.decode_depth);
+            c.decode_checked_tps = d.ok ? d.tokens_per_s : 0;
+        }
         if (!fits(mb.status, q.allow_tunable_uma)) {
             c.reason = std::string("does not fit: ") + to_string(mb.status) + ", needs " + format_gib((double)mb.total_bytes) +
                        " of " + format_gib((double)mb.usable_bytes) + " usable";
         } else if ((q.min_decode_tps > 0 || q.max_ttft_s > 0) && !sp.ok) {
             c.reason = "no speed estimate: " + sp.error;
-        } else if (q.min_decode_tps > 0 && sp.decode_tps < q.min_decode_tps) {
-            c.reason = "too slow: decode " + format_sig(sp.decode_tps) + " tok/s < " + format_sig(q.min_decode_tps);
+        } else if (q.min_decode_tps > 0 && c.decode_checked_tps < q.min_decode_tps) {
+            c.reason = "too slow: " + decode_label(c.decode_checked_depth) + " " + format_sig(c.decode_checked_tps) + " tok/s < " +
+                       format_sig(q.min_decode_tps);
         } else if (q.max_ttft_s > 0 && sp.ttft_s > q.max_ttft_s) {
             c.reason = "TTFT " + format_sig(sp.ttft_s) + " s > " + format_sig(q.max_ttft_s) + " s";
         } else if (q.max_cloud_usd_per_hour > 0 && c.cloud_usd_per_hour <= 0) {
@@ -116,7 +107,7 @@ RecommendResult recommend_hardware(const Catalog& cat, const RecommendQuery& q) 
         double ka = renting ? (with_load ? a.load_cost.rent_usd_per_month : a.cloud_usd_per_hour) : (a.price_usd > 0 ? a.price_usd : 1e30);
         double kb = renting ? (with_load ? b.load_cost.rent_usd_per_month : b.cloud_usd_per_hour) : (b.price_usd > 0 ? b.price_usd : 1e30);
         if (ka != kb) return ka < kb;
-        return a.eval.speed.decode_tps > b.eval.speed.decode_tps;
+        return a.decode_checked_tps > b.decode_checked_tps;
     });
     return r;
 }
@@ -137,7 +128,7 @@ std::vector<ModelChoice> best_models_for(const Catalog& cat, const Hardware& hw,
             std::string err;
             if (!evaluate(cat, m, req, c.eval, err)) continue;
             if (!fits(c.eval.memory.status, true)) continue;
-            if (min_decode_tps > 0 && (!c.eval.speed.ok || c.eval.speed.decode_tps < min_decode_tps)) continue;
+            if (min_decode_tps > 0 && (!c.eval.speed.ok || c.eval.speed.decode_full_tps < min_decode_tps)) continue;
             out.push_back(c);
             break;
         }

@@ -22,7 +22,9 @@ struct RecommendQuery {
     std::string quant = "Q4_K_M";
     int64_t ctx_tokens = 8192;
     int64_t prompt_tokens = 4096;      // for TTFT and the decode depth
-    double min_decode_tps = 0;         // 0 = no constraint
+    double min_decode_tps = 0;         // 0 = no constraint; holds at decode_depth
+    int64_t decode_depth = -1;         // context depth min_decode_tps must hold at; -1 = the full chosen context
+                                       // (ctx_tokens: the worst case a user lives through)
     double max_ttft_s = 0;             // 0 = no constraint
     double max_price_usd = 0;          // purchase (new, else used); 0 = no constraint
     double max_power_w = 0;            // 0 = no constraint
@@ -34,7 +36,13 @@ struct RecommendQuery {
     bool allow_tunable_uma = true;     // count "fits after raising the unified-memory limit" as fitting
     int max_gpus = 8;                  // multi-GPU combinations of single discrete cards up to this many
     bool include_multi_gpu = true;
+    const DeviceProfile* device_profile = nullptr;   // the user's measurements (applied to the device it was fitted on)
 };
+
+// the usable floor the FAQ's "cheapest hardware that runs X" answers with (editable in the recommender)
+constexpr double kUsableMinDecodeTps = 10;   // tok/s at the full chosen context
+constexpr double kUsableMaxTtftS = 10;       // first token of a 4k prompt
+constexpr int64_t kUsablePromptTokens = 4096;
 
 struct Candidate {
     Hardware hardware;                 // a catalog device, or a synthetic N x combination of one
@@ -44,6 +52,8 @@ struct Candidate {
     double cloud_usd_per_hour = 0;
     Evaluation eval;
     CostResult load_cost;              // the query's load on this option (devices needed, hours, rent); if given
+    double decode_checked_tps = 0;     // decode at the query's depth: what --min-decode was checked against
+    int64_t decode_checked_depth = 0;
     std::string reason;                // why it was rejected ("" when accepted)
 };
 
@@ -62,7 +72,7 @@ struct ModelChoice {
     Evaluation eval;
 };
 // the models (catalog, each at its best-quality quant from `quants` that meets the constraint) a device runs at
-// >= min_decode_tps with ctx_tokens of context, largest models first
+// >= min_decode_tps at a full ctx_tokens context, largest models first
 std::vector<ModelChoice> best_models_for(const Catalog& cat, const Hardware& hw, int64_t ctx_tokens, double min_decode_tps,
                                          const std::vector<std::string>& quants);
 

@@ -17,18 +17,30 @@
 
 namespace llmsim {
 
+struct DeviceProfile;              // device_profile.h
+
 struct SimRequest {
     MemoryRequest memory;          // file type, context, KV type, placement, hardware
     int64_t prompt_tokens = 4096;  // prompt for TTFT and prefill speed
     int64_t gen_tokens = 512;      // generated tokens for the reply time
     bool with_speed = true;        // false: memory only (cheaper)
     bool with_explain = false;     // true: SpeedView::explain and memory notes in words (costs string building)
+    const DeviceProfile* device_profile = nullptr;   // the user's own measurements; applied when fitted on this device
 };
 
 struct SpeedView {
     bool ok = false;
     std::string error;             // why there is no speed (does not fit, no hardware, ...)
     double decode_tps = 0, decode_low = 0, decode_high = 0;     // tok/s at depth = prompt_tokens, batch 1
+    // the range a user lives through (speed_labels.h decode_range_text): tg128 at an empty context and at the
+    // full chosen context (n_ctx per sequence), batch 1
+    double decode_empty_tps = 0, decode_empty_low = 0, decode_empty_high = 0;
+    double decode_full_tps = 0, decode_full_low = 0, decode_full_high = 0;
+    int64_t decode_depth = 0;      // depth of decode_tps (= the prompt)
+    int64_t decode_full_depth = 0; // depth of decode_full_tps
+    int64_t prompt_tokens = 0;     // the prompt prefill_tps / ttft_s are for
+    bool flash_attn = true;
+    std::string calibrated;        // "calibrated on your 12 rows (...)" when a device profile applied, else ""
     double prefill_tps = 0, prefill_low = 0, prefill_high = 0;  // tok/s for the prompt
     double ttft_s = 0, ttft_low = 0, ttft_high = 0;             // seconds to the first token of a prompt
     double reply_s = 0;            // prompt + gen_tokens generated

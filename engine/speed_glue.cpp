@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "device_profile.h"
 #include "format.h"
 #include "quant_rules.h"
 #include "speed.h"
@@ -80,6 +81,16 @@ bool build_speed_scenario(const Model& m, const SimRequest& req, const Evaluatio
     return true;
 }
 
+SpeedResult decode_at_depth(const Model& m, const SimRequest& req, const Evaluation& ev, int64_t depth) {
+    SpeedScenario s;
+    SpeedResult r;
+    if (!build_speed_scenario(m, req, ev, s, r.error)) return r;
+    r = estimate_decode(s, default_speed_params(), std::max<int64_t>(0, depth), 128);
+    if (req.device_profile && req.memory.hardware && profile_applies(*req.device_profile, *req.memory.hardware))
+        apply_device_profile(*req.device_profile, SpeedTest::Decode, r);
+    return r;
+}
+
 void estimate_speed_view(const Catalog&, const Model& m, const SimRequest& req, Evaluation& out) {
     SpeedView& v = out.speed;
     v = SpeedView();
@@ -94,9 +105,17 @@ void estimate_speed_view(const Catalog&, const Model& m, const SimRequest& req, 
     // arithmetic, without computing both estimates twice)
     SpeedResult dec = estimate_decode(s, p, prompt, std::max<int64_t>(1, req.gen_tokens));
     SpeedResult pre = estimate_prefill(s, p, prompt, 0);
-    if (!dec.ok || !pre.ok) {
-        v.error = !dec.ok ? dec.error : pre.error;
+    // the decode range: tg128 at an empty context and at the full context of one sequence
+    const int64_t full_depth = std::max<int64_t>(0, req.memory.n_ctx / std::max(1, req.memory.n_parallel));
+    SpeedResult dec0 = estimate_decode(s, p, 0, 128), decn = estimate_decode(s, p, full_depth, 128);
+    if (!dec.ok || !pre.ok || !dec0.ok || !decn.ok) {
+        v.error = !dec.ok ? dec.error : !pre.ok ? pre.error : !dec0.ok ? dec0.error : decn.error;
         return;
+    }
+    if (req.device_profile && profile_applies(*req.device_profile, *req.memory.hardware)) {
+        for (SpeedResult* r : {&dec, &dec0, &decn}) apply_device_profile(*req.device_profile, SpeedTest::Decode, *r);
+        apply_device_profile(*req.device_profile, SpeedTest::Prefill, pre);
+        v.calibrated = calibrated_label(*req.device_profile);
     }
     ReplyTime reply;
     reply.ttft_s = pre.time_s;
@@ -104,12 +123,19 @@ void estimate_speed_view(const Catalog&, const Model& m, const SimRequest& req, 
     reply.ttft_high_s = (double)prompt / pre.low;
     reply.total_s = pre.time_s + dec.time_s;
     auto finite = [](double x) { return std::isfinite(x) && x > 0; };
-    if (!finite(dec.tokens_per_s) || !finite(pre.tokens_per_s) || !finite(reply.ttft_s)) {
+    if (!finite(dec.tokens_per_s) || !finite(pre.tokens_per_s) || !finite(reply.ttft_s) || !finite(dec0.tokens_per_s) ||
+        !finite(decn.tokens_per_s)) {
         v.error = "speed out of the model's range for these inputs";
         return;
     }
     v.ok = true;
     v.decode_tps = dec.tokens_per_s; v.decode_low = dec.low; v.decode_high = dec.high;
+    v.decode_empty_tps = dec0.tokens_per_s; v.decode_empty_low = dec0.low; v.decode_empty_high = dec0.high;
+    v.decode_full_tps = decn.tokens_per_s; v.decode_full_low = decn.low; v.decode_full_high = decn.high;
+    v.decode_depth = prompt;
+    v.decode_full_depth = full_depth;
+    v.prompt_tokens = prompt;
+    v.flash_attn = req.memory.flash_attn;
     v.prefill_tps = pre.tokens_per_s; v.prefill_low = pre.low; v.prefill_high = pre.high;
     v.ttft_s = reply.ttft_s; v.ttft_low = reply.ttft_low_s; v.ttft_high = reply.ttft_high_s;
     v.reply_s = reply.total_s;

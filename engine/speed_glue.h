@@ -10,5 +10,7 @@ namespace llmsim {
 const SpeedParams& default_speed_params();
 // the speed model's inputs for a catalog model on req.memory.hardware, from an evaluation's memory part
 bool build_speed_scenario(const Model& m, const SimRequest& req, const Evaluation& ev, SpeedScenario& s, std::string& err);
+// tg128 at `depth` for an evaluated configuration (the device profile in req applied), e.g. recommend --decode-depth
+SpeedResult decode_at_depth(const Model& m, const SimRequest& req, const Evaluation& ev, int64_t depth);
 void estimate_speed_view(const Catalog& cat, const Model& model, const SimRequest& req, Evaluation& out);
 }  // namespace llmsim

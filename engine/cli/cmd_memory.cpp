@@ -22,6 +22,7 @@
 #include "format.h"
 #include "hf_config.h"
 #include "memory.h"
+#include "speed_labels.h"
 
 namespace llmsim::cli {
 
@@ -204,15 +205,19 @@ int cmd_memory(int argc, char** argv) {
     if (a.has("help")) {
         printf("usage: llmsim-cli memory --model ID [--config config.json] --quant Q4_K_M --ctx 32768 [--hardware ID]\n"
                "         [--kv-type q8_0] [--ngl N] [--parallel N] [--ubatch N] [--batch N] [--flash-attn on|off]\n"
-               "         [--n-cpu-moe N] [--file-bytes N] [--json] [--explain]\n"
+               "         [--n-cpu-moe N] [--file-bytes N] [--json] [--explain] [--device-profile profile.json]\n"
                "Memory per device (weights, KV cache, compute buffers, overhead) as llama.cpp would allocate it.\n");
         return 0;
     }
     Common c;
     if (int rc = parse_common(a, "memory", {"model", "config", "quant", "ctx", "hardware", "kv-type", "kv-type-k",
                                             "kv-type-v", "ngl", "parallel", "ubatch", "batch", "flash-attn",
-                                            "n-cpu-moe", "file-bytes", "json", "explain"}, c))
+                                            "n-cpu-moe", "file-bytes", "json", "explain", "device-profile"}, c))
         return rc;
+    DeviceProfile profile;
+    bool with_profile = false;
+    std::string perr;
+    if (!read_device_profile(a, "memory", profile, with_profile, perr)) return fail(perr);
     MemoryBreakdown mb;
     std::string err;
     if (!estimate_memory(c.cat, c.model, c.req, mb, err)) return fail("memory: " + err);
@@ -242,8 +247,13 @@ int cmd_memory(int argc, char** argv) {
         SimRequest sr;
         sr.memory = c.req;
         sr.with_explain = true;
+        sr.device_profile = with_profile ? &profile : nullptr;
         Evaluation ev;
         if (!evaluate(c.cat, c.model, sr, ev, err)) return fail("memory: " + err);
+        if (ev.speed.ok) {
+            printf("\ndecode %s\n  %s\n  check it: %s\n", decode_range_text(ev.speed).c_str(), speed_conditions(ev.speed).c_str(),
+                   llama_bench_command(c.model, sr).c_str());
+        }
         for (const Explanation& e : explain(c.cat, c.model, sr, ev)) {
             printf("\n%s = %s\n  %s\n", e.key.c_str(), e.value.c_str(), e.text.c_str());
             for (const std::string& in : e.inputs) printf("  - %s\n", in.c_str());
@@ -339,15 +349,20 @@ int cmd_fit(int argc, char** argv) {
     Args a = parse_args(argc, argv, kFlags);
     if (a.has("help")) {
         printf("usage: llmsim-cli fit --model ID [--config config.json] --quant Q --ctx N [--kv-type T] [--parallel N]\n"
-               "         [--format md|csv|json]\n"
-               "One row per catalog device: fit status, total / usable limit, decode tok/s (measured-error band) at a\n"
-               "4k-token depth, TTFT for a 4k prompt, max safe context, GPU layers.\n");
+               "         [--format md|csv|json] [--device-profile profile.json]\n"
+               "One row per catalog device: fit status, total / usable limit, decode tok/s from an empty context to the\n"
+               "full --ctx (the band is the full-context one), TTFT for a 4k prompt, max safe context, GPU layers.\n"
+               "--device-profile corrects the device it was fitted on (marked \"calibrated\").\n");
         return 0;
     }
     Common c;
     if (int rc = parse_common(a, "fit", {"model", "config", "quant", "ctx", "kv-type", "kv-type-k", "kv-type-v",
-                                         "parallel", "ubatch", "flash-attn", "format", "json"}, c))
+                                         "parallel", "ubatch", "flash-attn", "format", "json", "device-profile"}, c))
         return rc;
+    DeviceProfile profile;
+    bool with_profile = false;
+    std::string perr;
+    if (!read_device_profile(a, "fit", profile, with_profile, perr)) return fail(perr);
     struct Row { const Hardware* hw; MemoryBreakdown mb; SpeedView speed; };
     std::vector<Row> rows;
     for (const Hardware& h : c.cat.hardware) {
@@ -355,6 +370,7 @@ int cmd_fit(int argc, char** argv) {
         r.memory = c.req;
         r.memory.hardware = &h;
         r.prompt_tokens = 4096;
+        r.device_profile = with_profile ? &profile : nullptr;
         Evaluation ev;
         std::string err;
         if (!evaluate(c.cat, c.model, r, ev, err)) return fail("fit: " + h.id + ": " + err);
@@ -385,6 +401,13 @@ int cmd_fit(int argc, char** argv) {
                            {"decode_tokens_per_s", r.speed.ok ? json(r.speed.decode_tps) : json(nullptr)},
                            {"decode_low", r.speed.ok ? json(r.speed.decode_low) : json(nullptr)},
                            {"decode_high", r.speed.ok ? json(r.speed.decode_high) : json(nullptr)},
+                           {"decode_depth", r.speed.ok ? json(r.speed.decode_depth) : json(nullptr)},
+                           {"decode_empty_tokens_per_s", r.speed.ok ? json(r.speed.decode_empty_tps) : json(nullptr)},
+                           {"decode_full_tokens_per_s", r.speed.ok ? json(r.speed.decode_full_tps) : json(nullptr)},
+                           {"decode_full_low", r.speed.ok ? json(r.speed.decode_full_low) : json(nullptr)},
+                           {"decode_full_high", r.speed.ok ? json(r.speed.decode_full_high) : json(nullptr)},
+                           {"decode_full_depth", r.speed.ok ? json(r.speed.decode_full_depth) : json(nullptr)},
+                           {"calibrated", r.speed.calibrated},
                            {"ttft_4k_s", r.speed.ok ? json(r.speed.ttft_s) : json(nullptr)}});
         }
         printf("%s\n", json{{"model", c.model.id}, {"quant", c.req.file_type}, {"n_ctx", c.req.n_ctx}, {"rows", arr}}
@@ -399,12 +422,18 @@ int cmd_fit(int argc, char** argv) {
         out.push_back({r.hw->name, status_text(r.mb),
                        format_fixed((double)used / (double)kGiB, 1) + " / " +
                            format_fixed((double)r.mb.usable_bytes / (double)kGiB, 1) + " GiB",
-                       r.speed.ok ? format_sig(r.speed.decode_tps) + " tok/s (" + format_sig(r.speed.decode_low) + "–" +
-                                        format_sig(r.speed.decode_high) + ")" : (r.mb.status == FitStatus::Oom ? "OOM" : "—"),
+                       r.speed.ok ? format_sig(r.speed.decode_empty_tps) + " → " + format_sig(r.speed.decode_full_tps) + " tok/s (" +
+                                        format_sig(r.speed.decode_full_low) + "–" + format_sig(r.speed.decode_full_high) + ")" +
+                                        (r.speed.calibrated.empty() ? "" : " calibrated")
+                                  : (r.mb.status == FitStatus::Oom ? "OOM" : "—"),
                        r.speed.ok ? format_sig(r.speed.ttft_s) + " s" : "—",
                        r.mb.max_context > 0 ? format_tokens(r.mb.max_context) : "OOM"});
     }
-    print_table(c.format, {"Hardware", "Status", "Total / Limit", "Decode", "TTFT (4k)", "Max Safe Ctx"}, out);
+    print_table(c.format, {"Hardware", "Status", "Total / Limit", "Decode (empty → " + format_tokens(c.req.n_ctx) + " context)",
+                           "TTFT (4k prompt)", "Max Safe Ctx"}, out);
+    if (c.format == "md") printf("\ndecode: tg128 at an empty context and at the full %s context; flash attention %s%s\n",
+                                 format_tokens(c.req.n_ctx).c_str(), c.req.flash_attn ? "on" : "off",
+                                 with_profile ? ("; " + calibrated_label(profile) + " on " + profile.hardware_id).c_str() : "");
     return 0;
 }
 

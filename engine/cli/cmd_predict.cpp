@@ -35,15 +35,22 @@ bool read_input(const std::string& path, std::string& text, std::string& err) {
 int cmd_predict(int argc, char** argv) {
     Args a = parse_args(argc, argv, {"help", "explain"});
     if (a.has("help")) {
-        printf("usage: llmsim-cli predict [FILE|-] [--explain]\n"
+        printf("usage: llmsim-cli predict [FILE|-] [--explain] [--device-profile profile.json]\n"
                "Reads JSON Lines (one scenario per line; see README 'predict') and writes one JSON line per input, in\n"
                "order: {\"id\", \"tokens_per_s\", \"low\", \"high\"} or {\"id\", \"error\"}. Malformed lines get an error line\n"
                "and processing continues. Extra fields (e.g. a measured value) are ignored. --explain adds \"explain\":\n"
-               "the formula, every time term in seconds per token, the inputs and the fit's provenance.\n");
+               "the formula, every time term in seconds per token, the inputs and the fit's provenance. Every answer\n"
+               "carries \"llama_bench\": the command that measures that row. --device-profile (from calibrate-device)\n"
+               "corrects rows on the device it was fitted on and adds \"calibrated\".\n");
         return 0;
     }
     for (const auto& kv : a.options)
-        if (kv.first != "explain") return fail("predict: unknown option --" + kv.first + " (try llmsim-cli predict --help)");
+        if (kv.first != "explain" && kv.first != "device-profile")
+            return fail("predict: unknown option --" + kv.first + " (try llmsim-cli predict --help)");
+    DeviceProfile profile;
+    bool with_profile = false;
+    std::string perr;
+    if (!read_device_profile(a, "predict", profile, with_profile, perr)) return fail(perr);
     if (a.positional.size() > 1) return fail("predict: one input file at most (or - for standard input)");
     Catalog cat;
     if (!load_catalog(cat)) return 1;
@@ -59,7 +66,7 @@ int cmd_predict(int argc, char** argv) {
     while (std::getline(*in, line)) {
         if (!line.empty() && line.back() == '\r') line.pop_back();
         if (line.find_first_not_of(" \t") == std::string::npos) continue;   // blank lines produce no output
-        std::string out = predict_line(cat, params, line, a.has("explain"));
+        std::string out = predict_line(cat, params, line, a.has("explain"), with_profile ? &profile : nullptr);
         fwrite(out.data(), 1, out.size(), stdout);
         fputc('\n', stdout);
     }

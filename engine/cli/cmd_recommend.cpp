@@ -9,6 +9,7 @@
 #include "commands.h"
 #include "format.h"
 #include "recommend.h"
+#include "speed_labels.h"
 
 namespace llmsim::cli {
 
@@ -37,21 +38,27 @@ std::string rent_cell(const Candidate& c, bool with_load) {
 }  // namespace
 
 int cmd_recommend(int argc, char** argv) {
-    Args a = parse_args(argc, argv, {"help", "all"});
+    Args a = parse_args(argc, argv, {"help", "all", "usable"});
     if (a.has("help")) {
         printf("usage: llmsim-cli recommend --model ID --ctx N [--min-decode TOK_S] [--max-ttft S] [--max-price USD]\n"
                "                            [--max-watts W] [--max-rent USD_PER_HOUR] [--quant Q4_K_M] [--prompt N]\n"
+               "                            [--decode-depth N] [--usable] [--device-profile profile.json]\n"
                "                            [--tokens-per-month N [--input-share F]] [--format md|json] [--all]\n"
                "       llmsim-cli recommend --hardware ID --ctx N --min-decode TOK_S [--format md|json]\n"
-               "Ranks catalog devices and multi-GPU combinations (2x, 4x, 8x of a card) that fit the model at that\n"
-               "context and meet the constraints, cheapest first (by $/hour with --max-rent). --all also lists the\n"
-               "rejected options with the reason. With --hardware: the largest models the device runs at that speed.\n"
+               "Ranks catalog devices and multi-GPU combinations (2x, 4x, 8x of a card; their ids such as 2x-arc-b580\n"
+               "work in predict, memory and fit too) that fit the model at that context and meet the constraints,\n"
+               "cheapest first (by $/hour with --max-rent). --min-decode holds at the full --ctx context (the worst\n"
+               "case) unless --decode-depth says another depth. --usable sets the usable floor (>= 10 tok/s decode,\n"
+               "first token under 10 s for a 4k prompt) where --min-decode / --max-ttft are not given. --all also lists\n"
+               "the rejected options with the reason. With --hardware: the largest models the device runs at that\n"
+               "speed at the full context.\n"
                "With --max-rent and --tokens-per-month, each option is as many devices as the load needs in a 730-hour\n"
                "month (the cost command's rule); the limit applies to their $/hour together, ranked by monthly rent.\n");
         return 0;
     }
     static const char* known[] = {"model", "ctx", "min-decode", "max-ttft", "max-price", "max-watts", "max-rent", "quant",
-                                  "prompt", "format", "all", "hardware", "tokens-per-month", "input-share"};
+                                  "prompt", "format", "all", "hardware", "decode-depth", "usable", "device-profile",
+                                  "tokens-per-month", "input-share"};
     for (const auto& kv : a.options) {
         bool ok = false;
         for (const char* k : known) ok |= kv.first == k;
@@ -68,6 +75,18 @@ int cmd_recommend(int argc, char** argv) {
         !number(a, "prompt", 1, 1e8, prompt, err) || !number(a, "tokens-per-month", 0, 1e15, load_tokens, err) ||
         !number(a, "input-share", 0, 1, input_share, err))
         return fail(err);
+    double decode_depth = -1;
+    if (!number(a, "decode-depth", 0, 1e8, decode_depth, err)) return fail(err);
+    if (decode_depth > ctx) return fail("recommend: --decode-depth must be at most --ctx (" + format_sig(ctx, 8) + ")");
+    const bool usable = a.has("usable");
+    if (usable) {   // the usable floor, unless the user set that constraint
+        if (!a.get("min-decode")) min_decode = kUsableMinDecodeTps;
+        if (!a.get("max-ttft")) max_ttft = kUsableMaxTtftS;
+        if (!a.get("prompt")) prompt = (double)kUsablePromptTokens;
+    }
+    DeviceProfile profile;
+    bool with_profile = false;
+    if (!read_device_profile(a, "recommend", profile, with_profile, err)) return fail(err);
     std::string format = a.get("format") ? *a.get("format") : "md";
     if (format != "md" && format != "json") return fail("recommend: --format must be md or json");
     const std::string quant = a.get("quant") ? *a.get("quant") : "Q4_K_M";
@@ -83,17 +102,22 @@ int cmd_recommend(int argc, char** argv) {
             for (auto& c : list)
                 out.push_back({{"model", c.model->id}, {"quant", c.quant}, {"status", to_string(c.eval.memory.status)},
                                {"total_bytes", c.eval.memory.total_bytes}, {"params", c.eval.params.total},
-                               {"decode_tps", c.eval.speed.ok ? nlohmann::json(c.eval.speed.decode_tps) : nlohmann::json(nullptr)}});
+                               {"decode_tps", c.eval.speed.ok ? nlohmann::json(c.eval.speed.decode_tps) : nlohmann::json(nullptr)},
+                               {"decode_empty_tps", c.eval.speed.ok ? nlohmann::json(c.eval.speed.decode_empty_tps) : nlohmann::json(nullptr)},
+                               {"decode_full_tps", c.eval.speed.ok ? nlohmann::json(c.eval.speed.decode_full_tps) : nlohmann::json(nullptr)},
+                               {"decode_full_depth", c.eval.speed.decode_full_depth}});
             printf("%s\n", out.dump(1).c_str());
             return 0;
         }
         printf("Models %s runs at %s context with >= %s tok/s decode (largest first):\n\n", hw->name.c_str(),
                format_tokens((int64_t)ctx).c_str(), format_sig(min_decode).c_str());
-        printf("| Model | Quant | Params | Total | Decode | Status |\n|---|---|---|---|---|---|\n");
+        printf("| Model | Quant | Params | Total | Decode (empty → %s context) | Status |\n|---|---|---|---|---|---|\n",
+               format_tokens((int64_t)ctx).c_str());
         for (auto& c : list)
             printf("| %s | %s | %sB | %s | %s | %s |\n", c.model->id.c_str(), c.quant.c_str(),
                    format_sig(c.eval.params.total / 1e9).c_str(), format_gib((double)c.eval.memory.total_bytes).c_str(),
-                   c.eval.speed.ok ? (format_sig(c.eval.speed.decode_tps) + " tok/s").c_str() : "—", to_string(c.eval.memory.status));
+                   c.eval.speed.ok ? (format_sig(c.eval.speed.decode_empty_tps) + " → " + format_sig(c.eval.speed.decode_full_tps) + " tok/s").c_str() : "—",
+                   to_string(c.eval.memory.status));
         return 0;
     }
 
@@ -113,6 +137,8 @@ int cmd_recommend(int argc, char** argv) {
     q.load_mtok_per_month = load_tokens / 1e6;
     q.load_input_share = input_share;
     const bool with_load = load_tokens > 0;
+    q.decode_depth = (int64_t)decode_depth;
+    q.device_profile = with_profile ? &profile : nullptr;
     RecommendResult r = recommend_hardware(cat, q);
     if (!r.error.empty()) return fail("recommend: " + r.error);
     if (format == "json") {
@@ -123,6 +149,12 @@ int cmd_recommend(int argc, char** argv) {
                                   {"total_bytes", c.eval.memory.total_bytes}, {"usable_bytes", c.eval.memory.usable_bytes},
                                   {"decode_tps", c.eval.speed.ok ? nlohmann::json(c.eval.speed.decode_tps) : nlohmann::json(nullptr)},
                                   {"ttft_s", c.eval.speed.ok ? nlohmann::json(c.eval.speed.ttft_s) : nlohmann::json(nullptr)},
+                                  {"decode_empty_tps", c.eval.speed.ok ? nlohmann::json(c.eval.speed.decode_empty_tps) : nlohmann::json(nullptr)},
+                                  {"decode_full_tps", c.eval.speed.ok ? nlohmann::json(c.eval.speed.decode_full_tps) : nlohmann::json(nullptr)},
+                                  {"decode_full_depth", c.eval.speed.decode_full_depth},
+                                  {"decode_checked_tps", c.eval.speed.ok ? nlohmann::json(c.decode_checked_tps) : nlohmann::json(nullptr)},
+                                  {"decode_checked_depth", c.decode_checked_depth},
+                                  {"calibrated", c.eval.speed.calibrated},
                                   {"reason", c.reason}};
             if (with_load && c.load_cost.error.empty()) j["load"] = load_json(c.load_cost);
             return j;
@@ -131,6 +163,10 @@ int cmd_recommend(int argc, char** argv) {
         out["model"] = q.model->id;
         out["quant"] = q.quant;
         out["ctx"] = q.ctx_tokens;
+        out["min_decode_tps"] = q.min_decode_tps;
+        out["decode_depth"] = q.decode_depth < 0 ? q.ctx_tokens : q.decode_depth;
+        out["max_ttft_s"] = q.max_ttft_s;
+        out["prompt_tokens"] = q.prompt_tokens;
         out["accepted"] = nlohmann::json::array();
         for (auto& c : r.accepted) out["accepted"].push_back(cand(c));
         out["rejected"] = nlohmann::json::array();
@@ -140,12 +176,22 @@ int cmd_recommend(int argc, char** argv) {
     }
     printf("%s %s at %s context: %zu options meet the constraints (cheapest first)\n\n", q.model->id.c_str(), q.quant.c_str(),
            format_tokens(q.ctx_tokens).c_str(), r.accepted.size());
-    printf("| Hardware | Price | Rent | Decode | TTFT | Memory | Status |\n|---|---|---|---|---|---|---|\n");
+    if (q.min_decode_tps > 0 || q.max_ttft_s > 0)
+        printf("%s%s\n\n", usable ? "Usable floor: " : "Constraints: ",
+               ((q.min_decode_tps > 0 ? ">= " + format_sig(q.min_decode_tps) + " tok/s " +
+                 decode_label(q.decode_depth < 0 ? q.ctx_tokens : q.decode_depth) : std::string()) +
+                (q.min_decode_tps > 0 && q.max_ttft_s > 0 ? ", " : "") +
+                (q.max_ttft_s > 0 ? "first token under " + format_sig(q.max_ttft_s) + " s for a " + format_tokens(q.prompt_tokens) + " prompt"
+                                  : std::string())).c_str());
+    if (with_profile) printf("%s on %s\n\n", calibrated_label(profile).c_str(), profile.hardware_id.c_str());
+    printf("| Hardware | Id | Price | Rent | Decode (empty → %s context) | TTFT (%s prompt) | Memory | Status |\n"
+           "|---|---|---|---|---|---|---|---|\n", format_tokens(q.ctx_tokens).c_str(), format_tokens(q.prompt_tokens).c_str());
     for (auto& c : r.accepted)
-        printf("| %s | %s | %s | %s | %s | %s / %s | %s |\n", c.hardware.name.c_str(),
+        printf("| %s | %s | %s | %s | %s | %s | %s / %s | %s |\n", c.hardware.name.c_str(), c.hardware.id.c_str(),
                c.price_usd > 0 ? ("$" + format_sig(c.price_usd, 4)).c_str() : "—",
                c.cloud_usd_per_hour > 0 ? rent_cell(c, with_load).c_str() : "—",
-               c.eval.speed.ok ? (format_sig(c.eval.speed.decode_tps) + " tok/s").c_str() : "—",
+               c.eval.speed.ok ? (format_sig(c.eval.speed.decode_empty_tps) + " → " + format_sig(c.eval.speed.decode_full_tps) + " tok/s" +
+                                  (c.eval.speed.calibrated.empty() ? "" : " calibrated")).c_str() : "—",
                c.eval.speed.ok ? (format_sig(c.eval.speed.ttft_s) + " s").c_str() : "—",
                format_gib((double)c.eval.memory.total_bytes).c_str(), format_gib((double)c.eval.memory.usable_bytes).c_str(),
                to_string(c.eval.memory.status));

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "catalog.h"
+#include "device_profile.h"
 
 namespace llmsim::cli {
 
@@ -24,6 +25,10 @@ bool option_number(const Args& a, const char* cmd, const char* key, double lo, d
 int fail(const std::string& message);
 // load the embedded catalog or print why not
 bool load_catalog(Catalog& cat);
+// read a whole file (at most max_bytes); false + err "cannot read 'x'" / "'x' is larger than ..."
+bool read_text_file(const std::string& path, size_t max_bytes, std::string& text, std::string& err);
+// --device-profile FILE: false + err on a bad file; `given` says whether the option was there
+bool read_device_profile(const Args& a, const char* cmd, DeviceProfile& out, bool& given, std::string& err);
 
 int cmd_catalog(int argc, char** argv);    // cmd_catalog.cpp
 int cmd_memory(int argc, char** argv);     // cmd_memory.cpp
@@ -36,5 +41,6 @@ int cmd_cost(int argc, char** argv);       // cmd_cost.cpp
 int cmd_bench(int argc, char** argv);      // cmd_bench.cpp
 int cmd_recommend(int argc, char** argv);  // cmd_recommend.cpp
 int cmd_import(int argc, char** argv);     // cmd_import.cpp
+int cmd_calibrate_device(int argc, char** argv);   // cmd_calibrate_device.cpp
 
 }  // namespace llmsim::cli

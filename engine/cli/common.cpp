@@ -3,6 +3,8 @@
 #include "commands.h"
 
 #include <cstdlib>
+#include <fstream>
+#include <sstream>
 
 
 namespace llmsim::cli {
@@ -58,6 +60,30 @@ bool load_catalog(Catalog& cat) {
     std::string err;
     if (!load_embedded_catalog(cat, err)) {
         fprintf(stderr, "llmsim-cli: %s\n", err.c_str());
+        return false;
+    }
+    return true;
+}
+
+bool read_text_file(const std::string& path, size_t max_bytes, std::string& text, std::string& err) {
+    std::ifstream f(path, std::ios::binary);
+    if (!f) { err = "cannot read '" + path + "'"; return false; }
+    std::string buf(max_bytes + 1, '\0');
+    f.read(&buf[0], (std::streamsize)buf.size());
+    if (f.bad()) { err = "cannot read '" + path + "' (is it a directory?)"; return false; }
+    buf.resize((size_t)f.gcount());
+    if (buf.size() > max_bytes) { err = "'" + path + "' is larger than " + std::to_string(max_bytes >> 10) + " KiB"; return false; }
+    text = std::move(buf);
+    return true;
+}
+
+bool read_device_profile(const Args& a, const char* cmd, DeviceProfile& out, bool& given, std::string& err) {
+    const std::string* path = a.get("device-profile");
+    given = path != nullptr;
+    if (!path) return true;
+    std::string text;
+    if (!read_text_file(*path, 1u << 20, text, err) || !parse_device_profile(text, out, err)) {
+        err = std::string(cmd) + ": --device-profile: " + err;
         return false;
     }
     return true;

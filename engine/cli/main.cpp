@@ -23,6 +23,7 @@ const Command kCommands[] = {
     {"predict", llmsim::cli::cmd_predict, "JSON Lines scenarios in, predicted tokens/s out"},
     {"accuracy", llmsim::cli::cmd_accuracy, "leave-one-device-out accuracy report on measured rows"},
     {"calibrate", llmsim::cli::cmd_calibrate, "refit the speed model's parameters from measured rows"},
+    {"calibrate-device", llmsim::cli::cmd_calibrate_device, "fit a per-device correction from your llama-bench output"},
     {"cost", llmsim::cli::cmd_cost, "own vs rent vs serverless API monthly cost"},
     {"recommend", llmsim::cli::cmd_recommend, "cheapest hardware meeting speed/budget constraints, or the best model for a device"},
     {"import", llmsim::cli::cmd_import, "read a config.json or a .gguf header and print the model it describes"},

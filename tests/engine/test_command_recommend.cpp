@@ -6,6 +6,10 @@
 #include "command.h"
 #include "quant_rules.h"
 #include "recommend.h"
+#include "predict.h"
+#include "speed_glue.h"
+
+#include <nlohmann/json.hpp>
 
 using namespace llmsim;
 
@@ -125,4 +129,67 @@ TEST_CASE("recommend --max-rent with a monthly load: N devices by the 730-hour r
     bool accepted = false;
     for (const Candidate& c : r.accepted) accepted |= c.hardware.id == id;
     CHECK(accepted);
+}
+
+TEST_CASE("recommend: --min-decode holds at the full chosen context, re-checked with predict", "[recommend]") {
+    RecommendQuery q;
+    q.model = cat().find_model("Qwen/Qwen2.5-72B-Instruct");
+    REQUIRE(q.model);
+    q.ctx_tokens = 32768;
+    q.min_decode_tps = 15;
+    RecommendResult r = recommend_hardware(cat(), q);
+    REQUIRE(r.error.empty());
+    REQUIRE_FALSE(r.accepted.empty());
+    int checked = 0;
+    for (const Candidate& c : r.accepted) {
+        INFO(c.hardware.id);
+        // predict (the JSON Lines contract) with the recommender's id: combinations are ids like any other
+        REQUIRE(cat().find_hardware(c.hardware.id));
+        const nlohmann::json in = {{"model", q.model->id}, {"quant", q.quant}, {"hardware", c.hardware.id},
+                                   {"flash_attn", true}, {"test", {{"kind", "decode"}, {"tokens", 128}, {"depth", q.ctx_tokens}}}};
+        const nlohmann::json out = nlohmann::json::parse(predict_line(cat(), default_speed_params(), in.dump()));
+        REQUIRE(out.contains("tokens_per_s"));
+        CHECK(out["tokens_per_s"].get<double>() >= q.min_decode_tps);
+        CHECK(c.decode_checked_depth == q.ctx_tokens);
+        ++checked;
+    }
+    CHECK(checked == (int)r.accepted.size());
+    // something that is fast enough after a 4k prompt but not at the full 32k context is now rejected, and says so
+    bool full_context_reason = false;
+    for (const Candidate& c : r.rejected)
+        if (c.reason.find("too slow: decode at 32k context") != std::string::npos && c.eval.speed.decode_tps >= q.min_decode_tps)
+            full_context_reason = true;
+    CHECK(full_context_reason);
+    // a chosen depth instead of the worst case
+    q.decode_depth = 0;
+    RecommendResult r0 = recommend_hardware(cat(), q);
+    REQUIRE(r0.error.empty());
+    CHECK(r0.accepted.size() > r.accepted.size());
+    for (const Candidate& c : r0.accepted) CHECK(c.decode_checked_tps >= q.min_decode_tps);
+    q.decode_depth = q.ctx_tokens + 1;
+    CHECK(recommend_hardware(cat(), q).error.find("decode depth") != std::string::npos);
+}
+
+TEST_CASE("combination ids work wherever a hardware id is accepted", "[recommend]") {
+    const Hardware* b580 = cat().find_hardware("arc-b580");
+    REQUIRE(b580);
+    const Hardware* two = cat().find_hardware("2x-arc-b580");
+    REQUIRE(two);
+    CHECK(two->gpu_count == 2);
+    CHECK(two->bandwidth_gbs == b580->bandwidth_gbs);
+    CHECK(two->memory_bytes == b580->memory_bytes);
+    CHECK(cat().find_hardware("2X-ARC-B580") == two);
+    CHECK(cat().find_hardware("3x-arc-b580") == nullptr);   // only 2x, 4x, 8x
+    // evaluate (memory, fit) and predict with it
+    SimRequest req;
+    req.memory.file_type = "Q4_K_M";
+    req.memory.n_ctx = 8192;
+    req.memory.hardware = two;
+    Evaluation ev;
+    std::string err;
+    REQUIRE(evaluate(cat(), *cat().find_model("Qwen/Qwen2.5-7B-Instruct"), req, ev, err));
+    CHECK(ev.memory.devices.size() == 3);   // two GPUs + host
+    const nlohmann::json out = nlohmann::json::parse(predict_line(cat(), default_speed_params(),
+        R"({"model":"Qwen/Qwen2.5-7B-Instruct","hardware":"2x-arc-b580","test":{"kind":"decode","tokens":128,"depth":0}})"));
+    CHECK(out.contains("tokens_per_s"));
 }
