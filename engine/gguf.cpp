@@ -2,7 +2,6 @@
 // (duplicate keys, tensor names >= GGML_MAX_NAME, more than GGML_MAX_DIMS dims, rows that are not whole
 // blocks, misaligned offsets, element counts that overflow int64).
 //
-// [SECTION] ggml type sizes
 // [SECTION] Byte source
 // [SECTION] Metadata values
 // [SECTION] Header
@@ -19,34 +18,9 @@
 #include <set>
 
 #include "json_diag.h"
+#include "quant_types.h"
 
 namespace llmsim {
-
-// [SECTION] ggml type sizes ------------------------------------------------------------------------------
-// Block layouts of ggml/src/ggml.c type_traits[] (sizeof(block_xxx) from ggml-common.h). Kept here rather
-// than read from quants.json so a header can be read without the catalog; tests/engine/test_gguf.cpp checks
-// both tables agree.
-
-const std::vector<GgmlTypeSize>& ggml_type_sizes() {
-    static const std::vector<GgmlTypeSize> k = {
-        {0, "F32", 1, 4},        {1, "F16", 1, 2},         {2, "Q4_0", 32, 18},      {3, "Q4_1", 32, 20},
-        {6, "Q5_0", 32, 22},     {7, "Q5_1", 32, 24},      {8, "Q8_0", 32, 34},      {9, "Q8_1", 32, 36},
-        {10, "Q2_K", 256, 84},   {11, "Q3_K", 256, 110},   {12, "Q4_K", 256, 144},   {13, "Q5_K", 256, 176},
-        {14, "Q6_K", 256, 210},  {15, "Q8_K", 256, 292},   {16, "IQ2_XXS", 256, 66}, {17, "IQ2_XS", 256, 74},
-        {18, "IQ3_XXS", 256, 98}, {19, "IQ1_S", 256, 50},  {20, "IQ4_NL", 32, 18},   {21, "IQ3_S", 256, 110},
-        {22, "IQ2_S", 256, 82},  {23, "IQ4_XS", 256, 136}, {24, "I8", 1, 1},         {25, "I16", 1, 2},
-        {26, "I32", 1, 4},       {27, "I64", 1, 8},        {28, "F64", 1, 8},        {29, "IQ1_M", 256, 56},
-        {30, "BF16", 1, 2},      {34, "TQ1_0", 256, 54},   {35, "TQ2_0", 256, 66},   {39, "MXFP4", 32, 17},
-        {40, "NVFP4", 64, 36},   {41, "Q1_0", 128, 18},    {42, "Q2_0", 64, 18},
-    };
-    return k;
-}
-
-const GgmlTypeSize* ggml_type_size(uint32_t id) {
-    for (const GgmlTypeSize& t : ggml_type_sizes())
-        if (t.id == id) return &t;
-    return nullptr;
-}
 
 namespace {
 
@@ -459,15 +433,16 @@ bool parse(const GgufReadFn& read, GgufInfo& out, std::string& err, const GgufLi
         if (overflow) return p.fail("GGUF: " + twhat + " has dimensions whose element count overflows 64 bits");
         t.n_elements = n;
         if (!src.le(t.type)) return p.io_fail(twhat + " type");
-        const GgmlTypeSize* ts = ggml_type_size(t.type);
+        const TensorTypeInfo* ts = tensor_type_by_id(t.type);
         if (!ts)
             return p.fail("GGUF: " + twhat + " has ggml type " + std::to_string(t.type) +
                           ", which llmsim does not know (removed from ggml or newer than llmsim)");
-        if (t.dims[0] % ts->block_size != 0)
+        if (t.dims[0] % (uint64_t)ts->block_size != 0)
             return p.fail("GGUF: " + twhat + " rows of " + std::to_string(t.dims[0]) + " elements are not a whole number of " +
                           ts->name + " blocks of " + std::to_string(ts->block_size));
-        t.bytes = n / ts->block_size * ts->type_size;  // n < 2^63, type_size <= 292: no overflow for real sizes
-        if (n / ts->block_size > std::numeric_limits<uint64_t>::max() / ts->type_size)
+        const uint64_t block_size = (uint64_t)ts->block_size, type_size = (uint64_t)ts->type_size;
+        t.bytes = n / block_size * type_size;  // n < 2^63, type_size <= 292: no overflow for real sizes
+        if (n / block_size > std::numeric_limits<uint64_t>::max() / type_size)
             return p.fail("GGUF: " + twhat + " size overflows 64 bits");
         if (!src.le(t.offset)) return p.io_fail(twhat + " offset");
         if (t.offset % info.alignment != 0)

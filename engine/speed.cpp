@@ -28,21 +28,11 @@ const char* const kWeightClassNames[kWeightClassCount] = {"f16", "q8", "legacy",
 const char* const kMemoryKindNames[kMemoryKindCount] = {"gddr", "hbm", "unified"};
 const char* const kBackendNames[kBackendCount] = {"cuda", "rocm", "metal", "vulkan", "sycl", "cpu"};
 const char* const kKindNames[kHardwareKindCount] = {"consumer", "workstation", "datacenter", "apple", "apu", "cpu"};
-
-bool starts_with(const std::string& s, const char* p) { return s.compare(0, strlen(p), p) == 0; }
 }  // namespace
 
 WeightClass weight_class_of(const std::string& ft) {
-    std::string u;
-    for (char c : ft) u += (char)((c >= 'a' && c <= 'z') ? c - 'a' + 'A' : c);
-    if (u == "F16" || u == "BF16" || u == "F32" || u == "FP16") return WeightClass::F16;
-    if (u == "Q8_0") return WeightClass::Q8;
-    if (u == "MXFP4" || starts_with(u, "MXFP4")) return WeightClass::Mxfp4;
-    if (u == "Q4_0" || u == "Q4_1" || u == "Q5_0" || u == "Q5_1" || u == "IQ4_NL") return WeightClass::Legacy;
-    if (starts_with(u, "Q2_K") || starts_with(u, "Q3_K") || starts_with(u, "IQ2") || starts_with(u, "IQ3") ||
-        starts_with(u, "IQ1") || starts_with(u, "TQ"))
-        return WeightClass::KQuantLow;
-    return WeightClass::KQuant;   // Q4_K_*, Q5_K_*, Q6_K, IQ4_XS, unsloth UD-Q4_K_XL ...
+    const LlamaFtypeInfo* f = find_llama_ftype(ft);
+    return f ? f->kernel : WeightClass::KQuant;   // unsloth UD-Q4_K_XL, MLX, FP8 ...
 }
 
 const char* to_string(WeightClass c) { return kWeightClassNames[(int)c]; }

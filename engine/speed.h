@@ -30,16 +30,15 @@
 #include <string>
 
 #include "catalog.h"
+#include "quant_types.h"
 
 namespace llmsim {
 
 // [SECTION] Inputs ---------------------------------------------------------------------------------------
 
-// the kernel family that does the bulk of the matmuls; they reach different shares of bandwidth and FLOP/s
-enum class WeightClass { F16, Q8, Legacy, KQuant, KQuantLow, Mxfp4 };
-constexpr int kWeightClassCount = 6;
-// the weight class of a llama.cpp file type name ("Q4_K_M" -> KQuant, "Q4_0" -> Legacy, "F16"/"BF16" -> F16 ...);
-// unknown names (unsloth UD-* mixes ...) -> KQuant
+// (WeightClass, the kernel family of a file type, is in quant_types.h)
+// the weight class of a llama.cpp file type name from the file type table ("Q4_K_M" -> KQuant, "Q4_0" -> Legacy,
+// "F16"/"BF16" -> F16 ...); names that are no llama.cpp file type (unsloth UD-* mixes, MLX, FP8 ...) -> KQuant
 WeightClass weight_class_of(const std::string& file_type);
 const char* to_string(WeightClass c);
 
