@@ -40,9 +40,8 @@ std::vector<Explanation> explain(const Catalog& cat, const Model& m, const SimRe
         if (!layer_has_attention(m, il)) continue;
         (layer_is_swa(m, il) ? swa_layers : full_layers)++;
     }
-    const uint64_t k_row = m.mla ? row_bytes(r.kv_type_k, (uint64_t)(m.mla->kv_lora_rank + m.mla->qk_rope_head_dim))
-                                 : row_bytes(r.kv_type_k, (uint64_t)m.n_kv_heads * m.head_dim);
-    const uint64_t v_row = m.mla ? 0 : row_bytes(r.kv_type_v, (uint64_t)m.n_kv_heads * m.kv_head_dim_v());
+    const uint64_t k_row = row_bytes(r.kv_type_k, kv_k_row(m));
+    const uint64_t v_row = row_bytes(r.kv_type_v, kv_v_row(m));
     kv.text = std::to_string(full_layers) + " full-attention layers x " + std::to_string(mb.kv_cells_full) + " cells (n_ctx " +
               std::to_string(r.n_ctx) + " padded to 256) x (" + std::to_string(k_row) + " B K + " + std::to_string(v_row) + " B V per cell)";
     if (swa_layers > 0)

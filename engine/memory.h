@@ -161,6 +161,11 @@ struct KvCacheSize {
     int64_t cells_full = 0, cells_swa = 0;
     std::vector<uint64_t> per_layer;    // KV (+ recurrent state) bytes of each layer
 };
+// K elements per cell of one attention layer: n_kv_heads x head_dim (n_heads when the model gives no KV heads);
+// MLA: kv_lora_rank + qk_rope_head_dim (the compressed latent and the RoPE part). The one KV-row formula.
+uint64_t kv_k_row(const Model& m);
+// V elements per cell of one attention layer: n_kv_heads x V head dim; MLA: 0 (V is a view of K)
+uint64_t kv_v_row(const Model& m);
 // KV cache (and recurrent state) bytes exactly as llama.cpp allocates them; false + err on bad input
 bool estimate_kv_cache(const Model& m, const MemoryRequest& req, KvCacheSize& out, std::string& err);
 
@@ -170,6 +175,9 @@ struct ComputeSize {
     uint64_t ffn_phase = 0;             // FFN / MoE intermediates
     uint64_t total = 0;                 // max of the phases that run on the device
 };
+// the compute buffer's FFN-phase f32 values per token of layer il (x 4 B x ubatch = bytes): the one FFN term,
+// also precomputed per model by prepare_weights()
+uint64_t ffn_phase_floats_per_token(const Model& m, int il);
 // compute buffer of one device holding `with_output` (logits) and/or layers (fitted to llama.cpp's CPU backend)
 ComputeSize estimate_compute_buffer(const Model& m, const MemoryRequest& req, bool with_layers, bool with_output);
 

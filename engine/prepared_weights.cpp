@@ -11,6 +11,8 @@
 #include <mutex>
 #include <unordered_map>
 
+#include "memory.h"
+
 namespace llmsim {
 
 // [SECTION] Model hash -----------------------------------------------------------------------------------
@@ -255,10 +257,6 @@ std::shared_ptr<const PreparedWeights> build_prepared_weights(const Catalog& cat
     p->full_layers_prefix.assign((size_t)L + 1, 0);
     p->swa_layers_prefix.assign((size_t)L + 1, 0);
     p->recurrent_layers_prefix.assign((size_t)L + 1, 0);
-    const bool moe = m.is_moe();
-    const uint64_t n_embd = (uint64_t)m.hidden_size;
-    const uint64_t n_used = moe ? (uint64_t)m.moe->n_experts_active : 0;
-    const uint64_t n_ff_exp = moe ? (uint64_t)m.moe->expert_ffn : 0;
     for (int il = 0; il < L; ++il) {
         const size_t i = (size_t)il;
         const bool attn = layer_has_attention(m, il);
@@ -267,20 +265,10 @@ std::shared_ptr<const PreparedWeights> build_prepared_weights(const Catalog& cat
         p->swa_layers_prefix[i + 1] = p->swa_layers_prefix[i] + (swa ? 1 : 0);
         p->recurrent_layers_prefix[i + 1] = p->recurrent_layers_prefix[i] + (attn ? 0 : 1);
         if (attn) (swa ? p->has_swa : p->has_full_attention) = true;
-        uint64_t f;
-        if (layer_is_moe(m, il)) {
-            const uint64_t n_exp = (uint64_t)m.moe->n_experts;
-            const uint64_t n_sh = (uint64_t)m.moe->n_shared_experts *
-                                  (uint64_t)(m.moe->shared_ffn > 0 ? m.moe->shared_ffn : m.moe->expert_ffn);
-            f = 3 * n_embd + 3 * n_exp + 3 * n_used * n_ff_exp + 2 * n_used * n_embd + 3 * n_sh;
-        } else {
-            f = 3 * n_embd + 3 * (uint64_t)std::max<int64_t>(0, m.intermediate_size);
-        }
-        p->ffn_bytes_per_token_max = std::max(p->ffn_bytes_per_token_max, f);
+        p->ffn_bytes_per_token_max = std::max(p->ffn_bytes_per_token_max, ffn_phase_floats_per_token(m, il));
     }
-    const int64_t n_kv_heads = m.n_kv_heads > 0 ? m.n_kv_heads : m.n_heads;
-    p->kv_k_row = m.mla ? (uint64_t)(m.mla->kv_lora_rank + m.mla->qk_rope_head_dim) : (uint64_t)(n_kv_heads * m.head_dim);
-    p->kv_v_row = m.mla ? 0 : (uint64_t)(n_kv_heads * m.kv_head_dim_v());
+    p->kv_k_row = kv_k_row(m);
+    p->kv_v_row = kv_v_row(m);
     if (m.hybrid) {
         // recurrent state of one layer for one sequence when the catalog has none: Mamba-1 conv + ssm state, f32
         // (llama.cpp n_embd_r = (d_conv-1) d_inner, n_embd_s = d_state d_inner), d_inner = 2 n_embd, d_conv 4, d_state 16

@@ -44,10 +44,7 @@ bool build_speed_scenario(const Model& m, const SimRequest& req, const Evaluatio
         swa = bytes * n_swa;
     } else for (int il = 0; il < m.n_layers; ++il) {
         if (!layer_has_attention(m, il)) continue;
-        double bytes;
-        if (m.mla) bytes = (double)row_bytes(mr.kv_type_k, (uint64_t)(m.mla->kv_lora_rank + m.mla->qk_rope_head_dim));
-        else bytes = (double)row_bytes(mr.kv_type_k, (uint64_t)m.n_kv_heads * m.head_dim) +
-                     (double)row_bytes(mr.kv_type_v, (uint64_t)m.n_kv_heads * m.kv_head_dim_v());
+        const double bytes = (double)row_bytes(mr.kv_type_k, kv_k_row(m)) + (double)row_bytes(mr.kv_type_v, kv_v_row(m));
         if (layer_is_swa(m, il)) { swa += bytes; ++n_swa; } else { full += bytes; ++n_full; }
     }
     s.full_attn_layers = n_full;
