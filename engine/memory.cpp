@@ -30,13 +30,7 @@ int effective_ubatch(const MemoryRequest& r, int64_t n_ctx_pad) {
     return (int)std::max<int64_t>(1, std::min<int64_t>(std::max(1, r.n_ubatch), b));
 }
 
-struct CellPlan {
-    int64_t n_ctx_pad = 0;      // n_ctx rounded up to 256
-    int64_t streams = 1;        // KV streams (n_parallel unless --kv-unified)
-    int64_t per_stream = 0;     // full-attention cells per stream = n_kv a sequence attends to
-    int64_t swa_per_stream = 0; // SWA cells per stream
-    int ubatch = 512;
-};
+}  // namespace
 
 CellPlan plan_cells(const Model& m, const MemoryRequest& r, int64_t n_ctx) {
     CellPlan p;
@@ -86,14 +80,10 @@ uint64_t backend_runtime_bytes(Backend b) {
     return 0;
 }
 
-// recurrent state of one layer for one sequence when the catalog has none: Mamba-1 conv + ssm state, f32
-// (llama.cpp n_embd_r = (d_conv-1) d_inner, n_embd_s = d_state d_inner), d_inner = 2 n_embd, d_conv 4, d_state 16
 uint64_t default_state_bytes(const Model& m) {
     const uint64_t d_inner = 2 * (uint64_t)m.hidden_size;
     return 4 * (3 * d_inner + 16 * d_inner);
 }
-
-}  // namespace
 
 const char* to_string(FitStatus s) {
     switch (s) {
@@ -276,25 +266,23 @@ ComputeSize estimate_compute_buffer(const Model& m, const MemoryRequest& r, bool
 
 // [SECTION] Usable memory --------------------------------------------------------------------------------
 
-namespace {
-uint64_t ram_of(const Hardware& hw) {
+uint64_t ram_bytes_of(const Hardware& hw) {
     return hw.system_ram_bytes > 0 ? (uint64_t)hw.system_ram_bytes : (uint64_t)hw.memory_bytes;
 }
-}  // namespace
 
 uint64_t usable_gpu_bytes(const Hardware& hw, const MemoryRequest& r) {
     if (hw.kind == HardwareKind::Apple) {
         if (hw.gpu_limit_default_bytes > 0) return (uint64_t)hw.gpu_limit_default_bytes;
-        const uint64_t ram = ram_of(hw);
+        const uint64_t ram = ram_bytes_of(hw);
         const double f = ram <= 36 * kGiB ? kAppleDefaultFractionSmall : kAppleDefaultFraction;
         return (uint64_t)((double)ram * f);
     }
     if (hw.kind == HardwareKind::Apu) {
         if (hw.gpu_limit_default_bytes > 0) return (uint64_t)hw.gpu_limit_default_bytes;
-        return (uint64_t)((double)ram_of(hw) * kApuDefaultFraction);
+        return (uint64_t)((double)ram_bytes_of(hw) * kApuDefaultFraction);
     }
     if (hw.kind == HardwareKind::Cpu) {
-        const uint64_t ram = ram_of(hw);
+        const uint64_t ram = ram_bytes_of(hw);
         return ram > kHostRamReserveBytes ? ram - kHostRamReserveBytes : 0;
     }
     const uint64_t reserve = r.gpu_reserve_bytes >= 0 ? (uint64_t)r.gpu_reserve_bytes
@@ -307,15 +295,15 @@ uint64_t usable_gpu_bytes(const Hardware& hw, const MemoryRequest& r) {
 uint64_t usable_gpu_bytes_raised(const Hardware& hw, const MemoryRequest& r) {
     if (!hw.unified_memory()) return usable_gpu_bytes(hw, r);
     if (hw.gpu_limit_max_bytes > 0) return (uint64_t)hw.gpu_limit_max_bytes;
-    const uint64_t ram = ram_of(hw);
+    const uint64_t ram = ram_bytes_of(hw);
     return std::max(usable_gpu_bytes(hw, r), ram > kUmaOsReserveBytes ? ram - kUmaOsReserveBytes : 0);
 }
 
 // [SECTION] Placement and totals -------------------------------------------------------------------------
 // Arithmetic on PreparedWeights: llama.cpp assigns whole layers to devices, so every per-device sum is a
 // difference of the prepared prefix sums over a layer range, and the KV cache of a range is (layer counts of each
-// kind) x (bytes per layer of that kind). memory_reference.cpp does the same tensor by tensor; the results are
-// identical (tests/engine/test_memory_fast.cpp).
+// kind) x (bytes per layer of that kind). The test oracle tests/engine/memory_reference.cpp does the same tensor by
+// tensor; the results are identical (tests/engine/test_memory_fast.cpp).
 
 namespace {
 
@@ -395,7 +383,7 @@ bool init_placer(Placer& P, std::string& err) {
     }
     P.L = P.m.n_layers;
     if (!check_kv_request(P.m, r, P.w.kv_k_row, P.w.kv_v_row, err)) return false;
-    // tensor split: the same double arithmetic as llama.cpp's cumulative proportions (memory_reference.cpp)
+    // tensor split: the same double arithmetic as llama.cpp's cumulative proportions (the test oracle's too)
     const size_t n_split = r.tensor_split.empty() ? (size_t)std::max(P.G, 1) : r.tensor_split.size();
     SmallBuf<double, 9> split;
     split.resize(n_split);
@@ -421,7 +409,7 @@ bool init_placer(Placer& P, std::string& err) {
         P.ram = r.host_ram_bytes > 0 ? r.host_ram_bytes : (uint64_t)std::max<int64_t>(0, hw->system_ram_bytes);
         P.lim = usable_gpu_bytes(*hw, r);
         P.lim_raised = usable_gpu_bytes_raised(*hw, r);
-        P.pool = ram_of(*hw);
+        P.pool = ram_bytes_of(*hw);
         P.cpu_usable = hw->kind == HardwareKind::Cpu || P.ram == 0
                            ? P.lim
                            : (P.ram > kHostRamReserveBytes ? P.ram - kHostRamReserveBytes : 0);

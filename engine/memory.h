@@ -17,6 +17,7 @@
 // [SECTION] Request
 // [SECTION] Result
 // [SECTION] Functions
+// [SECTION] Building blocks (formulas shared with the speed glue, the explanations and the test oracle)
 #pragma once
 #include <cstdint>
 #include <optional>
@@ -186,14 +187,33 @@ uint64_t usable_gpu_bytes(const Hardware& hw, const MemoryRequest& req);
 // unified memory: the raised limit (iogpu.wired_limit_mb / max GTT); discrete: same as usable_gpu_bytes
 uint64_t usable_gpu_bytes_raised(const Hardware& hw, const MemoryRequest& req);
 
-// the implementation before the fast path (engine/memory_reference.cpp): enumerates and places every tensor on
-// each call (~1 ms). Same results as estimate_memory; kept as the oracle of tests/engine/test_memory_fast.cpp
-bool estimate_memory_reference(const Catalog& cat, const Model& model, const MemoryRequest& req, MemoryBreakdown& out,
-                               std::string& err);
-
 // the file type from `candidates` with the most bits per weight that still fits (COMFORTABLE or TIGHT, or
 // TUNABLE_UMA when allow_tunable); empty when none fits or no hardware is set
 std::string best_fitting_file_type(const Catalog& cat, const Model& model, const MemoryRequest& req,
                                    const std::vector<std::string>& candidates, bool allow_tunable = true);
+
+// [SECTION] Building blocks ------------------------------------------------------------------------------
+// Formulas the fast path, the explanations, the speed glue and the test oracle (tests/engine/memory_reference.cpp)
+// share: each is written once, here.
+
+// KV cells of one context: llama.cpp pads n_ctx to 256 (kKvCellPad) and splits it into one stream per sequence
+struct CellPlan {
+    int64_t n_ctx_pad = 0;      // n_ctx rounded up to 256
+    int64_t streams = 1;        // KV streams (n_parallel unless --kv-unified)
+    int64_t per_stream = 0;     // full-attention cells per stream = n_kv a sequence attends to
+    int64_t swa_per_stream = 0; // SWA cells per stream
+    int ubatch = 512;           // effective ubatch: min(n_ubatch, n_batch, n_ctx)
+};
+// the cells of `m` at context n_ctx under the request's parallel / unified / SWA settings
+CellPlan plan_cells(const Model& m, const MemoryRequest& req, int64_t n_ctx);
+// llama.cpp's device name prefix of a backend ("CUDA", "Metal" ...)
+const char* backend_device_prefix(Backend b);
+// runtime overhead of one GPU of a backend (the k*RuntimeBytes constants above; CPU 0)
+uint64_t backend_runtime_bytes(Backend b);
+// the RAM pool of a device: system RAM when the catalog gives it, else its memory
+uint64_t ram_bytes_of(const Hardware& hw);
+// recurrent state of one layer for one sequence when the catalog has none: Mamba-1 conv + ssm state, f32
+// (llama.cpp n_embd_r = (d_conv-1) d_inner, n_embd_s = d_state d_inner), d_inner = 2 n_embd, d_conv 4, d_state 16
+uint64_t default_state_bytes(const Model& m);
 
 }  // namespace llmsim

@@ -270,11 +270,8 @@ std::shared_ptr<const PreparedWeights> build_prepared_weights(const Catalog& cat
     p->kv_k_row = kv_k_row(m);
     p->kv_v_row = kv_v_row(m);
     if (m.hybrid) {
-        // recurrent state of one layer for one sequence when the catalog has none: Mamba-1 conv + ssm state, f32
-        // (llama.cpp n_embd_r = (d_conv-1) d_inner, n_embd_s = d_state d_inner), d_inner = 2 n_embd, d_conv 4, d_state 16
-        const uint64_t d_inner = 2 * (uint64_t)m.hidden_size;
         p->state_bytes_per_seq = m.hybrid->ssm_state_bytes_per_layer > 0 ? (uint64_t)m.hybrid->ssm_state_bytes_per_layer
-                                                                         : 4 * (3 * d_inner + 16 * d_inner);
+                                                                         : default_state_bytes(m);
     }
     return p;
 }

@@ -1,5 +1,5 @@
 // Fast memory path vs the reference implementation: estimate_memory() (prepared weights, prefix sums, cheap
-// searches) must give byte-identical results to estimate_memory_reference() (engine/memory_reference.cpp, the code
+// searches) must give byte-identical results to estimate_memory_reference() (tests/engine/memory_reference.cpp, the code
 // before the fast path, unchanged) for every catalog model over a deterministic spread of scenarios: quants,
 // contexts, -ngl, -np, --kv-unified, --swa-full, KV types, flash attention, --n-cpu-moe / --cpu-moe, tensor split,
 // multi-GPU rigs, Apple / APU / CPU devices, host RAM for auto offload, file-size overrides, non-GGUF formats and
@@ -16,6 +16,7 @@
 
 #include "catalog.h"
 #include "memory.h"
+#include "memory_reference.h"
 #include "model_tensors.h"
 #include "prepared_weights.h"
 #include "quant_rules.h"
