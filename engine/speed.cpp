@@ -9,8 +9,10 @@
 #include "speed.h"
 
 #include "assets.h"
+#include "input_limits.h"
 
 #include <algorithm>
+#include <cassert>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -51,12 +53,27 @@ double estimate_fp16_tflops(HardwareKind kind, double bandwidth_gbs) {
 
 // [SECTION] Parameters (JSON) ----------------------------------------------------------------------------
 
+bool load_builtin_speed_params(SpeedParams& out, std::string& err) {
+    out = SpeedParams{};
+    const std::string_view text = embedded_asset("calibration/speed_params.json");
+    if (text.empty()) {
+        err = "the embedded calibration/speed_params.json is missing (the build did not embed assets/)";
+        return false;
+    }
+    if (!parse_speed_params(std::string(text), out, err)) {
+        out = SpeedParams{};
+        err = "the embedded calibration/speed_params.json does not parse: " + err;
+        return false;
+    }
+    return true;
+}
+
 SpeedParams builtin_speed_params() {
-    // the embedded assets/calibration/speed_params.json; the struct defaults (the same fit, rounded) otherwise
     SpeedParams p;
-    std::string_view text = embedded_asset("calibration/speed_params.json");
     std::string err;
-    if (!text.empty()) parse_speed_params(std::string(text), p, err);
+    const bool ok = load_builtin_speed_params(p, err);
+    assert(ok && "embedded speed_params.json is broken; tests/engine/test_speed.cpp names the error");
+    (void)ok;
     return p;
 }
 
@@ -363,7 +380,7 @@ UbatchTime ubatch_time(const SpeedScenario& s, const SpeedParams& p, double n, d
     u.overhead = p.ubatch_overhead_ms * 1e-3 * s.n_layers / 32.0;
     if (s.offload_fraction > 0) {
         // llama.cpp runs large-batch matmuls of host-resident weights on the GPU: the weights cross the link once
-        double link = s.host_link_gbs > 0 ? s.host_link_gbs : (s.link_gbs > 0 ? s.link_gbs : 25.0);
+        double link = s.host_link_gbs > 0 ? s.host_link_gbs : (s.link_gbs > 0 ? s.link_gbs : kDefaultPcieGbs);
         u.offload = s.weight_bytes * s.offload_fraction / (link * 1e9);
     }
     u.total = u.compute + u.attention + u.overhead + u.offload;

@@ -81,7 +81,7 @@ struct SpeedScenario {
     Backend backend = Backend::Cuda;
     MemoryKind memory = MemoryKind::Gddr;   // guess_memory_kind() when the catalog does not say
     int gpus = 1;                        // llama.cpp layer split over this many identical GPUs
-    double link_gbs = 0;                 // GPU-to-GPU (PCIe/NVLink) per direction; 0 = PCIe 4.0 x16 (~25 GB/s)
+    double link_gbs = 0;                 // GPU-to-GPU (PCIe/NVLink) per direction; 0 = kDefaultPcieGbs (limits.h)
 
     // -- offload: a fraction of the layers' weights stays in host RAM (-ngl below the layer count)
     double offload_fraction = 0;         // 0..1 of weight_bytes kept on the host
@@ -142,7 +142,10 @@ struct SpeedParams {
     std::string fit_source;
 };
 
-// the parameters fitted at build time (the same numbers as assets/calibration/speed_params.json)
+// the embedded assets/calibration/speed_params.json; false + err when it is missing or does not parse (then `out`
+// is the struct defaults). A broken asset is a build defect: tests/engine/test_speed.cpp fails on it.
+bool load_builtin_speed_params(SpeedParams& out, std::string& err);
+// the embedded fit (load_builtin_speed_params; asserts in debug builds that it loaded)
 SpeedParams builtin_speed_params();
 // parse speed_params.json; false + err naming the field on bad input
 bool parse_speed_params(const std::string& json_text, SpeedParams& out, std::string& err);
