@@ -233,8 +233,6 @@ private:
     bool ok_ = true;
 };
 
-constexpr int64_t kMiB = 1024 * 1024;
-constexpr int64_t kGiB = 1024 * kMiB;
 constexpr int64_t kMaxI64 = std::numeric_limits<int64_t>::max();
 
 // the top-level object with its "schema" tag and the named list of entries

@@ -33,8 +33,7 @@ struct PreparedWeights;  // prepared_weights.h
 
 // [SECTION] Constants ------------------------------------------------------------------------------------
 
-constexpr uint64_t kMiB = 1024ull * 1024ull;
-constexpr uint64_t kGiB = 1024ull * kMiB;
+// (kMiB, kGiB: units.h)
 
 // Fit thresholds, as a fraction of usable memory on the fullest device:
 //   total <= 0.90 x usable -> COMFORTABLE; total <= usable -> TIGHT (runs, little headroom for other apps,
