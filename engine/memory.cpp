@@ -582,7 +582,10 @@ bool fits(FitStatus s) {
 }
 
 void set_device_name(std::string& name, Backend b, int G, int g) {
-    if (b == Backend::Metal && G == 1) { name.assign("Metal"); return; }
+    if (b == Backend::Metal && G == 1) {
+        if (name != "Metal") name.assign("Metal");
+        return;
+    }
     char buf[32];
     const char* prefix = backend_device_prefix(b);
     size_t n = std::strlen(prefix);
@@ -592,21 +595,21 @@ void set_device_name(std::string& name, Backend b, int G, int g) {
     unsigned v = (unsigned)g;
     do { digits[k++] = (char)('0' + v % 10); v /= 10; } while (v);
     while (k) buf[n++] = digits[--k];
-    name.assign(buf, n);
+    if (name.size() != n || name.compare(0, n, buf, n) != 0) name.assign(buf, n);  // a reused breakdown keeps it
 }
 
 // one full placement written into a breakdown (devices with names, totals, details), plus its status
 void write_breakdown(const Placer& P, const Layout& lo, const CtxPlan& c, const DevTotals* dev, uint64_t total,
                      MemoryBreakdown& out) {
     const int G = P.G;
-    out.devices.clear();
-    out.devices.reserve((size_t)G + 1);
+    // reuse the devices (and their name buffers) of a breakdown written before; reset_breakdown() leaves them in place
+    out.devices.resize((size_t)G + 1);
     out.weights_bytes = out.kv_cache_bytes = out.compute_bytes = out.overhead_bytes = 0;
     for (int d = 0; d <= G; ++d) {
-        out.devices.emplace_back();
-        DeviceMemory& x = out.devices.back();
+        DeviceMemory& x = out.devices[(size_t)d];
         if (d < G) set_device_name(x.name, P.backend, G, d);
-        else x.name.assign("host");
+        else if (x.name != "host") x.name.assign("host");
+        x.usable_bytes = 0;
         x.weights_bytes = dev[d].weights;
         x.kv_cache_bytes = dev[d].kv;
         x.compute_bytes = dev[d].compute;
@@ -644,9 +647,9 @@ void write_breakdown(const Placer& P, const Layout& lo, const CtxPlan& c, const 
     }
 }
 
-// a default breakdown, keeping the vectors' capacity (no zero-filled temporary, no reallocation when reused)
+// a default breakdown, keeping the vectors' capacity (no zero-filled temporary, no reallocation when reused);
+// the devices stay for write_breakdown() to overwrite: a caller that returns without writing them clears them
 void reset_breakdown(MemoryBreakdown& b) {
-    b.devices.clear();
     b.weights_bytes = b.kv_cache_bytes = b.compute_bytes = b.overhead_bytes = b.total_bytes = 0;
     b.usable_bytes = b.usable_raised_bytes = 0;
     b.status = FitStatus::Unknown;
@@ -671,7 +674,10 @@ bool estimate_memory(const PreparedWeights& w, const Model& m, const MemoryReque
                      std::string& err) {
     reset_breakdown(out);
     Placer P(w, m, req);
-    if (!init_placer(P, err)) return false;
+    if (!init_placer(P, err)) {
+        out.devices.clear();
+        return false;
+    }
     const int L = P.L, G = P.G;
     SmallBuf<DevTotals, 9> dev;
     dev.resize((size_t)G + 1);
@@ -737,7 +743,11 @@ bool estimate_memory(const PreparedWeights& w, const Model& m, const MemoryReque
 bool estimate_memory(const Catalog& cat, const Model& m, const MemoryRequest& req, MemoryBreakdown& out,
                      std::string& err) {
     const std::shared_ptr<const PreparedWeights> w = prepare_weights(cat, m, req.file_type, err, req.file_bytes_override);
-    if (!w) { reset_breakdown(out); return false; }
+    if (!w) {
+        reset_breakdown(out);
+        out.devices.clear();
+        return false;
+    }
     return estimate_memory(*w, m, req, out, err);
 }
 

@@ -12,6 +12,7 @@
 #include <unordered_map>
 
 #include "memory.h"
+#include "speed.h"
 
 namespace llmsim {
 
@@ -165,6 +166,7 @@ std::shared_ptr<const PreparedWeights> build_prepared_weights(const Catalog& cat
     auto p = std::make_shared<PreparedWeights>();
     p->model_hash = model_hash(m);
     p->file_type = file_type;
+    p->weight_class = weight_class_of(file_type);
     p->file_bytes_override = file_bytes_override;
     p->imatrix = opt.imatrix;
     p->gguf = ws.gguf;

@@ -16,6 +16,17 @@ std::string upper(std::string s) {
     return s;
 }
 
+// s equals the upper-case `name` ignoring the case of ASCII letters
+bool iequals(const std::string& s, const char* name) {
+    size_t i = 0;
+    for (; name[i] != 0; ++i) {
+        if (i == s.size()) return false;
+        const char c = s[i] >= 'a' && s[i] <= 'z' ? (char)(s[i] - 'a' + 'A') : s[i];
+        if (c != name[i]) return false;
+    }
+    return i == s.size();
+}
+
 // every named row sits at the index of its enumerator, so the tables can be indexed by the enum
 template <class Row, size_t N, class Id>
 constexpr bool rows_at_their_ids(const Row (&rows)[N], Id Row::*id) {
@@ -167,12 +178,12 @@ const LlamaFtypeInfo& llama_ftype_info(LlamaFtype f) {
 }
 
 const LlamaFtypeInfo* find_llama_ftype(const std::string& name) {
-    std::string u = upper(name);
-    if (u == "FP16") u = "F16";
-    if (u == "FP32") u = "F32";
-    if (u == "MXFP4") u = "MXFP4_MOE";  // what llama-bench and model cards call gpt-oss's native GGUFs
+    // no allocation: the speed model asks this once per evaluation
+    if (iequals(name, "FP16")) return &kFtypes[(int)LlamaFtype::F16];
+    if (iequals(name, "FP32")) return &kFtypes[(int)LlamaFtype::ALL_F32];
+    if (iequals(name, "MXFP4")) return &kFtypes[(int)LlamaFtype::MXFP4_MOE];  // llama-bench's / model cards' name
     for (const LlamaFtypeInfo& r : kFtypes)
-        if (r.name && u == r.name) return &r;
+        if (r.name && iequals(name, r.name)) return &r;
     return nullptr;
 }
 

@@ -52,7 +52,7 @@ bool build_speed_scenario(const Model& m, const SimRequest& req, const Evaluatio
     s.swa_window = m.swa ? m.swa->window : 0;
     s.kv_bytes_per_token_full = full;
     s.kv_bytes_per_token_swa = swa;
-    s.weight_class = weight_class_of(mr.file_type);
+    s.weight_class = ev.weight_class != WeightClass::Count ? ev.weight_class : weight_class_of(mr.file_type);
     s.bandwidth_gbs = hw->bandwidth_gbs;
     s.fp16_tflops = hw->fp16_tflops;
     s.kind = hw->kind;
