@@ -758,6 +758,13 @@ bool import_swa(Import& x) {
     return true;
 }
 
+// the hybrid layout h with the state and parameters of its recurrent mixer r
+void set_recurrent(Model& m, HybridConfig h, const Recurrent& r) {
+    h.ssm_state_bytes_per_layer = r.state_bytes;
+    h.recurrent_layer_params = r.params;
+    m.hybrid = std::move(h);
+}
+
 // attention layers named by layer_types
 std::vector<int> attention_layers_from_types(const std::vector<std::string>& layer_types) {
     std::vector<int> a;
@@ -784,9 +791,7 @@ bool import_hybrid_jamba(Import& x) {
         dt_rank = c.integer({"mamba_dt_rank"}, 1, 1 << 20).value_or(dt_rank);
     if (!c.ok()) return false;
     Recurrent r = mamba1(m.hidden_size, expand * m.hidden_size, d_state, d_conv, dt_rank, true);
-    h.ssm_state_bytes_per_layer = r.state_bytes;
-    h.recurrent_layer_params = r.params;
-    m.hybrid = h;
+    set_recurrent(m, h, r);
     return true;
 }
 
@@ -795,11 +800,10 @@ bool import_hybrid_qwen3next(Import& x) {
     Cfg& c = x.c;
     Model& m = x.m;
     const std::vector<std::string>& layer_types = x.layer_types;
-    auto attention_layers_from_types = [&]() { return llmsim::attention_layers_from_types(layer_types); };
     HybridConfig h;
     h.recurrent_type = "gated_deltanet";
     if (!layer_types.empty()) {
-        h.attention_layers = attention_layers_from_types();
+        h.attention_layers = attention_layers_from_types(layer_types);
     } else {
         const int64_t interval = c.integer({"full_attention_interval"}, 1, 10000).value_or(4);
         for (int i = 0; i < m.n_layers; ++i)
@@ -812,9 +816,7 @@ bool import_hybrid_qwen3next(Import& x) {
     const int64_t kconv = c.integer({"linear_conv_kernel_dim"}, 1, 1 << 10).value_or(4);
     if (!c.ok()) return false;
     Recurrent r = gated_deltanet(m.hidden_size, nk, nv, dk, dv, kconv);
-    h.ssm_state_bytes_per_layer = r.state_bytes;
-    h.recurrent_layer_params = r.params;
-    m.hybrid = h;
+    set_recurrent(m, h, r);
     return true;
 }
 
@@ -823,10 +825,9 @@ bool import_hybrid_granite(Import& x) {
     Cfg& c = x.c;
     Model& m = x.m;
     const std::vector<std::string>& layer_types = x.layer_types;
-    auto attention_layers_from_types = [&]() { return llmsim::attention_layers_from_types(layer_types); };
     HybridConfig h;
     h.recurrent_type = "mamba2";
-    h.attention_layers = attention_layers_from_types();
+    h.attention_layers = attention_layers_from_types(layer_types);
     const int64_t expand = c.integer({"mamba_expand"}, 1, 64).value_or(2);
     const int64_t n_h = c.integer({"mamba_n_heads"}, 1, 1 << 12).value_or(128);
     const int64_t d_head = c.integer({"mamba_d_head"}, 1, 1 << 12).value_or(expand * m.hidden_size / n_h);
@@ -835,9 +836,7 @@ bool import_hybrid_granite(Import& x) {
     const int64_t d_conv = c.integer({"mamba_d_conv"}, 1, 1 << 10).value_or(4);
     if (!c.ok()) return false;
     Recurrent r = mamba2(m.hidden_size, n_h * d_head, n_h, groups, d_state, d_conv);
-    h.ssm_state_bytes_per_layer = r.state_bytes;
-    h.recurrent_layer_params = r.params;
-    m.hybrid = h;
+    set_recurrent(m, h, r);
     return true;
 }
 
@@ -846,12 +845,11 @@ bool import_hybrid(Import& x) {
     Model& m = x.m;
     const std::vector<std::string>& layer_types = x.layer_types;
     std::vector<std::string>& warn = x.warn;
-    auto attention_layers_from_types = [&]() { return llmsim::attention_layers_from_types(layer_types); };
     if (x.arch == "jamba") return import_hybrid_jamba(x);
     if (x.arch == "qwen3next") return import_hybrid_qwen3next(x);
     if (x.arch == "granitehybrid") return import_hybrid_granite(x);
     if (!layer_types.empty()) {
-        std::vector<int> attn = attention_layers_from_types();
+        std::vector<int> attn = attention_layers_from_types(layer_types);
         if ((int)attn.size() < m.n_layers) {
             HybridConfig h;
             for (const auto& t : layer_types)
