@@ -79,7 +79,10 @@ bool build_speed_scenario(const Model& m, const SimRequest& req, const Evaluatio
 
 void estimate_speed_view(const Catalog&, const Model& m, const SimRequest& req, Evaluation& out) {
     SpeedView& v = out.speed;
+    std::string error_buffer = std::move(v.error);   // a reused Evaluation keeps its message buffer (no malloc)
     v = SpeedView();
+    error_buffer.clear();
+    v.error = std::move(error_buffer);
     const MemoryBreakdown& mb = out.memory;
     if (!req.memory.hardware) { v.error = "pick a device to see speeds"; return; }
     if (mb.status == FitStatus::Oom) { v.error = "does not fit, so it does not run"; return; }
