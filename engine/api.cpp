@@ -4,6 +4,7 @@
 
 #include "hf_config.h"
 #include "json_diag.h"
+#include "input_limits.h"
 #include "quant_rules.h"
 
 namespace llmsim {
@@ -78,7 +79,7 @@ std::string api_memory(const Catalog& cat, const std::string& request_json) {
         req.file_type = j["quant"].get<std::string>();
     }
     int64_t v = req.n_ctx;
-    if (!get_int(j, "ctx", 1, 10000000, v, err)) return error_json(err).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);   // the same range as the URL state
+    if (!get_int(j, "ctx", 1, kMaxContextTokens, v, err)) return error_json(err).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);   // limits.h: the same range as the CLI and the URL state
     req.n_ctx = v;
     if (j.contains("hardware") && !j["hardware"].is_null()) {
         if (!j["hardware"].is_string()) return error_json("hardware must be a catalog id string such as \"rtx-4090\"").dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
@@ -91,16 +92,16 @@ std::string api_memory(const Catalog& cat, const std::string& request_json) {
         req.kv_type_k = req.kv_type_v = *t;
     }
     v = req.n_gpu_layers;
-    if (!get_int(j, "ngl", -1, 10000, v, err)) return error_json(err).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    if (!get_int(j, "ngl", -1, kMaxGpuLayers, v, err)) return error_json(err).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
     req.n_gpu_layers = (int)v;
     v = req.n_parallel;
-    if (!get_int(j, "parallel", 1, 1024, v, err)) return error_json(err).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    if (!get_int(j, "parallel", 1, kMaxParallelSequences, v, err)) return error_json(err).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
     req.n_parallel = (int)v;
     v = req.n_ubatch;
-    if (!get_int(j, "ubatch", 1, 65536, v, err)) return error_json(err).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    if (!get_int(j, "ubatch", 1, kMaxUbatch, v, err)) return error_json(err).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
     req.n_ubatch = (int)v;
     v = req.n_cpu_moe;
-    if (!get_int(j, "n_cpu_moe", 0, 10000, v, err)) return error_json(err).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    if (!get_int(j, "n_cpu_moe", 0, kMaxGpuLayers, v, err)) return error_json(err).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
     req.n_cpu_moe = (int)v;
     v = 0;
     if (!get_int(j, "file_bytes", 0, INT64_MAX / 2, v, err)) return error_json(err).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);

@@ -23,52 +23,6 @@ using json = nlohmann::json;
 
 // [SECTION] Rows: inline HF config -> SpeedScenario ------------------------------------------------------
 
-namespace {
-
-// bits per weight of whole llama.cpp files (tensor data / params) for rows without model_size_gib;
-// from llama-quantize outputs of Llama-3.1-8B (assets/calibration/llamacpp_quant_sizes.csv) and ggml type sizes
-double file_bpw(const std::string& q) {
-    static const std::map<std::string, double> t = {
-        {"F16", 16.0}, {"BF16", 16.0}, {"Q8_0", 8.5}, {"Q6_K", 6.56}, {"Q5_K_M", 5.70}, {"Q5_K_S", 5.54},
-        {"Q5_0", 5.54}, {"Q5_1", 6.04}, {"Q4_K_M", 4.89}, {"Q4_K_S", 4.58}, {"Q4_1", 5.04}, {"Q4_0", 4.55},
-        {"Q3_K_M", 4.0}, {"Q3_K_S", 3.5}, {"Q2_K", 3.16}, {"MXFP4", 4.25}};
-    auto it = t.find(q);
-    return it == t.end() ? 4.89 : it->second;
-}
-
-// experts per token and shared experts where the inline config lacks num_experts_per_tok (model cards)
-void moe_active_defaults(const std::string& model, int& k, int& shared) {
-    k = 0; shared = 0;
-    if (model.find("gpt-oss") != std::string::npos) k = 4;
-    else if (model.find("Qwen3") != std::string::npos) k = 8;
-    else if (model.find("Llama-4") != std::string::npos) { k = 1; shared = 1; }
-}
-
-// sliding-window layout where the inline config lacks layer_types: every pattern-th layer is global
-int swa_pattern_default(const std::string& model, const std::string& model_type) {
-    if (model.find("gpt-oss") != std::string::npos) return 2;      // alternating sliding / full
-    if (model.find("gemma-3") != std::string::npos || model_type == "gemma3" || model_type == "gemma3_text") return 6;
-    if (model.find("gemma-2") != std::string::npos || model_type == "gemma2") return 2;
-    return 1;   // Mistral-style: every layer sliding
-}
-
-int64_t get_int(const json& o, const char* k, int64_t def = 0) {
-    auto it = o.find(k);
-    if (it == o.end() || !it->is_number()) return def;
-    return it->get<int64_t>();
-}
-
-std::string device_key(const std::string& name) {
-    std::string n = name;
-    size_t p = n.find(" (");
-    if (p != std::string::npos) n = n.substr(0, p);
-    size_t g = n.find(" Generation");
-    if (g != std::string::npos) n = n.substr(0, g);
-    return n;
-}
-
-}  // namespace
-
 bool parse_calibration_row(const std::string& line, CalibrationRow& row, std::string& err) {
     // the same parser as `llmsim-cli predict` (predict.h), so the fit sees exactly the scenarios it will predict
     json r = json::parse(line, nullptr, false);

@@ -10,9 +10,9 @@
 //   puts(llmsim::format_accuracy_report(rep).c_str());
 //
 // Rows are assets/calibration/llamacpp_speed.jsonl: model + inline HF config, quant, model_size_gib, hardware,
-// gpus, backend, flash_attn, test {kind, tokens, depth}, measured_tokens_per_s, source. The model's bytes and
-// FLOPs are computed here from the inline config (scenario_from_row) — a deliberately small version of the
-// memory model's tensor walk: dense/MoE/SWA llama-style layers, f16 KV, sizes from model_size_gib.
+// gpus, backend, flash_attn, test {kind, tokens, depth}, measured_tokens_per_s, source. Each row is parsed by
+// predict.h's parser (parse_predict_input), so its bytes and FLOPs come from the memory model's tensor walk of the
+// inline config (prepare_weights, scaled to model_size_gib when given) exactly as `llmsim-cli predict` sees them.
 //
 // [SECTION] Rows
 // [SECTION] Fit

@@ -234,8 +234,6 @@ private:
     bool ok_ = true;
 };
 
-constexpr int64_t kMiB = 1024 * 1024;
-constexpr int64_t kGiB = 1024 * kMiB;
 constexpr int64_t kMaxI64 = std::numeric_limits<int64_t>::max();
 
 // the top-level object with its "schema" tag and the named list of entries
@@ -277,6 +275,88 @@ std::string entry_where(const char* file, const char* kind, const char* list_key
 }
 
 // [SECTION] models.json ----------------------------------------------------------------------------------
+
+// the optional MoE block ("moe": experts, widths, dense-layer layout, router bias) of a model entry
+bool parse_model_moe(Entry& r, Model& m) {
+    if (const json* o = r.object("moe")) {
+        MoeConfig moe;
+        Entry e = r.nested(*o, "moe");
+        e.integer("n_experts", moe.n_experts, true, 1);
+        e.integer("n_experts_active", moe.n_experts_active, true, 1);
+        e.integer("n_shared_experts", moe.n_shared_experts, false, 0);
+        e.integer("expert_ffn", moe.expert_ffn, true, 1, kMaxI64);
+        e.integer("shared_ffn", moe.shared_ffn, false, 0, kMaxI64);
+        e.integer("first_dense_layers", moe.first_dense_layers, false, 0);
+        e.integer("layer_step", moe.layer_step, false, 1);
+        e.boolean("router_bias", moe.router_bias);
+        if (e.ok() && moe.n_experts_active > moe.n_experts)
+            e.fail("moe.n_experts_active must be <= moe.n_experts (got " + std::to_string(moe.n_experts_active) +
+                   " > " + std::to_string(moe.n_experts) + ")");
+        if (e.ok() && moe.first_dense_layers >= m.n_layers)
+            e.fail("moe.first_dense_layers must be < n_layers (got " + std::to_string(moe.first_dense_layers) +
+                   " >= " + std::to_string(m.n_layers) + ")");
+        if (!r.absorb(e)) return false;
+        m.moe = moe;
+    }
+    return true;
+}
+
+// the optional multi-head latent attention block ("mla") of a model entry
+bool parse_model_mla(Entry& r, Model& m) {
+    if (const json* o = r.object("mla")) {
+        MlaConfig mla;
+        Entry e = r.nested(*o, "mla");
+        e.integer("q_lora_rank", mla.q_lora_rank, false, 0);
+        e.integer("kv_lora_rank", mla.kv_lora_rank, true, 1);
+        e.integer("qk_rope_head_dim", mla.qk_rope_head_dim, true, 1);
+        e.integer("qk_nope_head_dim", mla.qk_nope_head_dim, true, 1);
+        e.integer("v_head_dim", mla.v_head_dim, true, 1);
+        if (!r.absorb(e)) return false;
+        m.mla = mla;
+    }
+    return true;
+}
+
+// the optional sliding-window block ("swa": window, pattern or sliding layers) of a model entry
+bool parse_model_swa(Entry& r, Model& m) {
+    if (const json* o = r.object("swa")) {
+        SlidingWindow swa;
+        Entry e = r.nested(*o, "swa");
+        e.integer("window", swa.window, true, 1, kMaxI64);
+        e.integer("pattern", swa.pattern, false, 0);
+        e.ints("sliding_layers", swa.sliding_layers, 0, m.n_layers - 1);
+        if (e.ok() && swa.pattern == 0 && swa.sliding_layers.empty())
+            e.fail("swa.pattern is 0, so swa.sliding_layers must list the sliding layers (or give pattern >= 1: "
+                   "1 = every layer sliding, N = every Nth layer full attention)");
+        if (!r.absorb(e)) return false;
+        m.swa = swa;
+    }
+    return true;
+}
+
+// the optional hybrid recurrent block ("hybrid": recurrent type, attention layers, state) of a model entry
+bool parse_model_hybrid(Entry& r, Model& m) {
+    if (const json* o = r.object("hybrid")) {
+        HybridConfig h;
+        Entry e = r.nested(*o, "hybrid");
+        e.str("recurrent_type", h.recurrent_type, true, "\"mamba\", \"mamba2\", \"gated_deltanet\"");
+        e.ints("attention_layers", h.attention_layers, 0, m.n_layers - 1);
+        e.integer("ssm_state_bytes_per_layer", h.ssm_state_bytes_per_layer, false, 0, kMaxI64);
+        e.integer("recurrent_layer_params", h.recurrent_layer_params, false, 0, kMaxI64);
+        if (e.ok()) {
+            for (size_t i = 1; i < h.attention_layers.size(); ++i)
+                if (h.attention_layers[i] <= h.attention_layers[i - 1]) {
+                    e.fail("hybrid.attention_layers must be strictly increasing (got " +
+                           std::to_string(h.attention_layers[i - 1]) + " then " +
+                           std::to_string(h.attention_layers[i]) + ")");
+                    break;
+                }
+        }
+        if (!r.absorb(e)) return false;
+        m.hybrid = h;
+    }
+    return true;
+}
 
 bool parse_model(Entry& r, Model& m) {
     r.str("id", m.id, true, "\"Qwen/Qwen2.5-7B-Instruct\"");
@@ -322,27 +402,7 @@ bool parse_model(Entry& r, Model& m) {
         return r.fail("published_active_params_b must not exceed published_params_b (got " +
                       num(m.published_active_params_b) + " > " + num(m.published_params_b) + ")");
 
-
-    if (const json* o = r.object("moe")) {
-        MoeConfig moe;
-        Entry e = r.nested(*o, "moe");
-        e.integer("n_experts", moe.n_experts, true, 1);
-        e.integer("n_experts_active", moe.n_experts_active, true, 1);
-        e.integer("n_shared_experts", moe.n_shared_experts, false, 0);
-        e.integer("expert_ffn", moe.expert_ffn, true, 1, kMaxI64);
-        e.integer("shared_ffn", moe.shared_ffn, false, 0, kMaxI64);
-        e.integer("first_dense_layers", moe.first_dense_layers, false, 0);
-        e.integer("layer_step", moe.layer_step, false, 1);
-        e.boolean("router_bias", moe.router_bias);
-        if (e.ok() && moe.n_experts_active > moe.n_experts)
-            e.fail("moe.n_experts_active must be <= moe.n_experts (got " + std::to_string(moe.n_experts_active) +
-                   " > " + std::to_string(moe.n_experts) + ")");
-        if (e.ok() && moe.first_dense_layers >= m.n_layers)
-            e.fail("moe.first_dense_layers must be < n_layers (got " + std::to_string(moe.first_dense_layers) +
-                   " >= " + std::to_string(m.n_layers) + ")");
-        if (!r.absorb(e)) return false;
-        m.moe = moe;
-    }
+    if (!parse_model_moe(r, m)) return false;
     if (!r.ok()) return false;
     // a dense FFN width is needed whenever some layer is dense
     const bool all_moe = m.moe && m.moe->first_dense_layers == 0 && m.moe->layer_step == 1;
@@ -351,52 +411,13 @@ bool parse_model(Entry& r, Model& m) {
                       (m.moe ? "); this model has dense FFN layers (moe.first_dense_layers > 0 or moe.layer_step > 1)"
                              : "); only models whose every layer is MoE may give 0"));
 
-    if (const json* o = r.object("mla")) {
-        MlaConfig mla;
-        Entry e = r.nested(*o, "mla");
-        e.integer("q_lora_rank", mla.q_lora_rank, false, 0);
-        e.integer("kv_lora_rank", mla.kv_lora_rank, true, 1);
-        e.integer("qk_rope_head_dim", mla.qk_rope_head_dim, true, 1);
-        e.integer("qk_nope_head_dim", mla.qk_nope_head_dim, true, 1);
-        e.integer("v_head_dim", mla.v_head_dim, true, 1);
-        if (!r.absorb(e)) return false;
-        m.mla = mla;
-    }
+    if (!parse_model_mla(r, m)) return false;
     if (!r.ok()) return false;
 
-    if (const json* o = r.object("swa")) {
-        SlidingWindow swa;
-        Entry e = r.nested(*o, "swa");
-        e.integer("window", swa.window, true, 1, kMaxI64);
-        e.integer("pattern", swa.pattern, false, 0);
-        e.ints("sliding_layers", swa.sliding_layers, 0, m.n_layers - 1);
-        if (e.ok() && swa.pattern == 0 && swa.sliding_layers.empty())
-            e.fail("swa.pattern is 0, so swa.sliding_layers must list the sliding layers (or give pattern >= 1: "
-                   "1 = every layer sliding, N = every Nth layer full attention)");
-        if (!r.absorb(e)) return false;
-        m.swa = swa;
-    }
+    if (!parse_model_swa(r, m)) return false;
     if (!r.ok()) return false;
 
-    if (const json* o = r.object("hybrid")) {
-        HybridConfig h;
-        Entry e = r.nested(*o, "hybrid");
-        e.str("recurrent_type", h.recurrent_type, true, "\"mamba\", \"mamba2\", \"gated_deltanet\"");
-        e.ints("attention_layers", h.attention_layers, 0, m.n_layers - 1);
-        e.integer("ssm_state_bytes_per_layer", h.ssm_state_bytes_per_layer, false, 0, kMaxI64);
-        e.integer("recurrent_layer_params", h.recurrent_layer_params, false, 0, kMaxI64);
-        if (e.ok()) {
-            for (size_t i = 1; i < h.attention_layers.size(); ++i)
-                if (h.attention_layers[i] <= h.attention_layers[i - 1]) {
-                    e.fail("hybrid.attention_layers must be strictly increasing (got " +
-                           std::to_string(h.attention_layers[i - 1]) + " then " +
-                           std::to_string(h.attention_layers[i]) + ")");
-                    break;
-                }
-        }
-        if (!r.absorb(e)) return false;
-        m.hybrid = h;
-    }
+    if (!parse_model_hybrid(r, m)) return false;
     if (!r.ok()) return false;
 
     if (const json* o = r.object("api_price")) {

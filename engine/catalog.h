@@ -18,6 +18,8 @@
 #include <string>
 #include <vector>
 
+#include "units.h"
+
 namespace llmsim {
 
 // [SECTION] Model architecture ---------------------------------------------------------------------------

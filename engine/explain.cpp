@@ -40,18 +40,18 @@ std::vector<Explanation> explain(const Catalog& cat, const Model& m, const SimRe
         if (!layer_has_attention(m, il)) continue;
         (layer_is_swa(m, il) ? swa_layers : full_layers)++;
     }
-    const uint64_t k_row = m.mla ? row_bytes(r.kv_type_k, (uint64_t)(m.mla->kv_lora_rank + m.mla->qk_rope_head_dim))
-                                 : row_bytes(r.kv_type_k, (uint64_t)m.n_kv_heads * m.head_dim);
-    const uint64_t v_row = m.mla ? 0 : row_bytes(r.kv_type_v, (uint64_t)m.n_kv_heads * m.kv_head_dim_v());
+    const uint64_t k_row = row_bytes(r.kv_type_k, kv_k_row(m));
+    const uint64_t v_row = row_bytes(r.kv_type_v, kv_v_row(m));
     kv.text = std::to_string(full_layers) + " full-attention layers x " + std::to_string(mb.kv_cells_full) + " cells (n_ctx " +
-              std::to_string(r.n_ctx) + " padded to 256) x (" + std::to_string(k_row) + " B K + " + std::to_string(v_row) + " B V per cell)";
+              std::to_string(r.n_ctx) + " padded to " + std::to_string(kKvCellPad) + ") x (" + std::to_string(k_row) + " B K + " + std::to_string(v_row) + " B V per cell)";
     if (swa_layers > 0)
         kv.text += " + " + std::to_string(swa_layers) + " sliding-window layers x " + std::to_string(mb.kv_cells_swa) +
-                   " cells (window " + std::to_string(m.swa ? m.swa->window : 0) + " + ubatch, per sequence, padded to 256)";
+                   " cells (window " + std::to_string(m.swa ? m.swa->window : 0) + " + ubatch, per sequence, padded to " + std::to_string(kKvCellPad) + ")";
     if (mb.recurrent_state_bytes) kv.text += " + recurrent state " + format_gib((double)mb.recurrent_state_bytes);
     kv.text += m.mla ? " (MLA caches the compressed latent + RoPE part as K only)." : ".";
+    const TensorTypeInfo& q8 = tensor_type_info(TensorType::Q8_0);
     kv.inputs = {"KV heads = " + std::to_string(m.n_kv_heads) + ", head_dim = " + std::to_string(m.head_dim) + " (" + src_of(m) + ")",
-                 "KV type = " + lower(to_string(r.kv_type_k)) + "/" + lower(to_string(r.kv_type_v)) + " (ggml block sizes: q8_0 is 34 bytes per 32 values)",
+                 "KV type = " + lower(to_string(r.kv_type_k)) + "/" + lower(to_string(r.kv_type_v)) + " (ggml block sizes: q8_0 is " + std::to_string(q8.type_size) + " bytes per " + std::to_string(q8.block_size) + " values)",
                  "parallel sequences = " + std::to_string(r.n_parallel)};
     out.push_back(kv);
 
@@ -63,8 +63,11 @@ std::vector<Explanation> explain(const Catalog& cat, const Model& m, const SimRe
     out.push_back(c);
 
     Explanation o{"overhead", format_gib((double)mb.overhead_bytes), "", {}};
-    o.text = "Runtime memory outside llama.cpp's buffers: backend context (CUDA/ROCm ~400 MiB per GPU, Metal 150 MiB, "
-             "Vulkan 250 MiB, host process 100 MiB) — named estimates in engine/memory.h, not measured here.";
+    auto mib = [](uint64_t b) { return std::to_string(b / kMiB) + " MiB"; };
+    o.text = "Runtime memory outside llama.cpp's buffers: backend context (CUDA/ROCm ~" + mib(kCudaRuntimeBytes) +
+             " per GPU, Metal " + mib(kMetalRuntimeBytes) + ", Vulkan " + mib(kVulkanRuntimeBytes) + ", host process " +
+             mib(kHostRuntimeBytes) + ") — named estimates in engine/memory.h, not measured here.";
+    static_assert(kCudaRuntimeBytes == kRocmRuntimeBytes, "the text names CUDA and ROCm together");
     out.push_back(o);
 
     Explanation t{"total", format_gib((double)mb.total_bytes), "weights + KV cache + compute + overhead over all devices (GPU side " +

@@ -30,7 +30,7 @@ std::string format_sig(double v, int n) {
 }
 
 std::string format_gib(double bytes) {
-    double g = bytes / 1073741824.0;
+    double g = bytes / (double)kGiB;
     return (std::fabs(g) < 100 ? format_fixed(g, std::fabs(g) < 10 ? 2 : 1) : format_sig(g, 4)) + " GiB";
 }
 

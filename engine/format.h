@@ -5,6 +5,8 @@
 #include <cstdint>
 #include <string>
 
+#include "units.h"
+
 namespace llmsim {
 // bytes as GiB (2^30) with 3 significant figures (at least one decimal below 100)
 std::string format_gib(double bytes);

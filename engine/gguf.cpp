@@ -2,7 +2,6 @@
 // (duplicate keys, tensor names >= GGML_MAX_NAME, more than GGML_MAX_DIMS dims, rows that are not whole
 // blocks, misaligned offsets, element counts that overflow int64).
 //
-// [SECTION] ggml type sizes
 // [SECTION] Byte source
 // [SECTION] Metadata values
 // [SECTION] Header
@@ -19,34 +18,9 @@
 #include <set>
 
 #include "json_diag.h"
+#include "quant_types.h"
 
 namespace llmsim {
-
-// [SECTION] ggml type sizes ------------------------------------------------------------------------------
-// Block layouts of ggml/src/ggml.c type_traits[] (sizeof(block_xxx) from ggml-common.h). Kept here rather
-// than read from quants.json so a header can be read without the catalog; tests/engine/test_gguf.cpp checks
-// both tables agree.
-
-const std::vector<GgmlTypeSize>& ggml_type_sizes() {
-    static const std::vector<GgmlTypeSize> k = {
-        {0, "F32", 1, 4},        {1, "F16", 1, 2},         {2, "Q4_0", 32, 18},      {3, "Q4_1", 32, 20},
-        {6, "Q5_0", 32, 22},     {7, "Q5_1", 32, 24},      {8, "Q8_0", 32, 34},      {9, "Q8_1", 32, 36},
-        {10, "Q2_K", 256, 84},   {11, "Q3_K", 256, 110},   {12, "Q4_K", 256, 144},   {13, "Q5_K", 256, 176},
-        {14, "Q6_K", 256, 210},  {15, "Q8_K", 256, 292},   {16, "IQ2_XXS", 256, 66}, {17, "IQ2_XS", 256, 74},
-        {18, "IQ3_XXS", 256, 98}, {19, "IQ1_S", 256, 50},  {20, "IQ4_NL", 32, 18},   {21, "IQ3_S", 256, 110},
-        {22, "IQ2_S", 256, 82},  {23, "IQ4_XS", 256, 136}, {24, "I8", 1, 1},         {25, "I16", 1, 2},
-        {26, "I32", 1, 4},       {27, "I64", 1, 8},        {28, "F64", 1, 8},        {29, "IQ1_M", 256, 56},
-        {30, "BF16", 1, 2},      {34, "TQ1_0", 256, 54},   {35, "TQ2_0", 256, 66},   {39, "MXFP4", 32, 17},
-        {40, "NVFP4", 64, 36},   {41, "Q1_0", 128, 18},    {42, "Q2_0", 64, 18},
-    };
-    return k;
-}
-
-const GgmlTypeSize* ggml_type_size(uint32_t id) {
-    for (const GgmlTypeSize& t : ggml_type_sizes())
-        if (t.id == id) return &t;
-    return nullptr;
-}
 
 namespace {
 
@@ -329,11 +303,25 @@ private:
 
 // [SECTION] Header ---------------------------------------------------------------------------------------
 
-bool parse(const GgufReadFn& read, GgufInfo& out, std::string& err, const GgufLimits& lim) {
-    Source src(read, lim.max_header_bytes);
-    Parser p(src, lim, err);
-    GgufInfo info;
+// why the first four bytes are not "GGUF": old GGML formats, a byte-swapped file, safetensors, or the bytes
+std::string describe_bad_magic(const GgufReadFn& read, const uint8_t magic[4]) {
+    const std::string m4((const char*)magic, 4);
+    if (m4 == "lmgg" || m4 == "fmgg" || m4 == "tjgg")
+        return "GGUF: this is an old GGML/GGMF/GGJT model file (before August 2023); convert it to GGUF";
+    if (m4 == "FUGG")
+        return "GGUF: the magic reads 'FUGG' - a byte-swapped file; llmsim reads little-endian GGUF only";
+    uint8_t more[5] = {0};
+    if (read(4, more, 5) == 5 && more[4] == '{')
+        return "GGUF: this looks like a .safetensors file, not GGUF (import its config.json instead)";
+    char hex[32];
+    std::snprintf(hex, sizeof hex, "%02x %02x %02x %02x", magic[0], magic[1], magic[2], magic[3]);
+    return std::string("GGUF: not a GGUF file (the first bytes are ") + hex + ", a GGUF file starts with 'GGUF')";
+}
 
+// magic, version and the two counts; false + err (empty file, old or foreign format, unsupported version,
+// counts no file of the read limits could hold)
+bool parse_preamble(const GgufReadFn& read, Source& src, Parser& p, GgufInfo& info, std::string& err,
+                    const GgufLimits& lim) {
     uint8_t magic[4];
     if (!src.bytes(magic, 4)) {
         if (src.pos() == 0 && src.state() == Source::State::Truncated) {
@@ -346,23 +334,7 @@ bool parse(const GgufReadFn& read, GgufInfo& out, std::string& err, const GgufLi
         return p.io_fail("the magic number");
     }
     if (std::memcmp(magic, "GGUF", 4) != 0) {
-        const std::string m4((const char*)magic, 4);
-        if (m4 == "lmgg" || m4 == "fmgg" || m4 == "tjgg")
-            err = "GGUF: this is an old GGML/GGMF/GGJT model file (before August 2023); convert it to GGUF";
-        else if (m4 == "FUGG")
-            err = "GGUF: the magic reads 'FUGG' - a byte-swapped file; llmsim reads little-endian GGUF only";
-        else {
-            uint8_t more[5] = {0};
-            const bool st = read(4, more, 5) == 5 && more[4] == '{';
-            if (st)
-                err = "GGUF: this looks like a .safetensors file, not GGUF (import its config.json instead)";
-            else {
-                char hex[32];
-                std::snprintf(hex, sizeof hex, "%02x %02x %02x %02x", magic[0], magic[1], magic[2], magic[3]);
-                err = std::string("GGUF: not a GGUF file (the first bytes are ") + hex +
-                      ", a GGUF file starts with 'GGUF')";
-            }
-        }
+        err = describe_bad_magic(read, magic);
         return false;
     }
     uint32_t version = 0;
@@ -399,7 +371,11 @@ bool parse(const GgufReadFn& read, GgufInfo& out, std::string& err, const GgufLi
     };
     if (!count_check(info.n_tensors, lim.max_tensors, 24, "tensors")) return false;
     if (!count_check(info.n_kv, lim.max_kv, 14, "metadata entries")) return false;
+    return true;
+}
 
+// the key/value metadata; false + err on a duplicate key or a malformed value
+bool parse_metadata(Source& src, Parser& p, GgufInfo& info, const GgufLimits& lim) {
     std::set<std::string> keys;
     for (uint64_t i = 0; i < info.n_kv; ++i) {
         GgufKv kv;
@@ -415,8 +391,11 @@ bool parse(const GgufReadFn& read, GgufInfo& out, std::string& err, const GgufLi
         if (!p.value(t, kv.value, kwhat, 0)) return false;
         info.kv.push_back(std::move(kv));
     }
+    return true;
+}
 
-    // well-known keys
+// general.alignment, architecture, name, file type, split count and the vocabulary size from the metadata
+bool read_well_known_keys(GgufInfo& info, std::string& err) {
     if (const GgufValue* a = info.find("general.alignment")) {
         if (a->type != GgufType::U32 || a->u == 0 || (a->u & (a->u - 1)) != 0 || a->u > (1u << 20)) {
             err = "GGUF: general.alignment must be a uint32 power of two (got " +
@@ -433,51 +412,69 @@ bool parse(const GgufReadFn& read, GgufInfo& out, std::string& err, const GgufLi
         info.vocab_size = (int64_t)t->array_len;
     else if (auto v = info.get_uint(info.architecture + ".vocab_size"); v && *v < (1ull << 40))
         info.vocab_size = (int64_t)*v;
+    return true;
+}
+
+// one tensor info record (name, dims, type, offset) with ggml's checks; `names` holds the names so far
+bool parse_tensor_info(Source& src, Parser& p, const GgufInfo& info, uint64_t i, std::set<std::string>& names,
+                       GgufTensorInfo& t) {
+    const std::string what = "tensor info " + std::to_string(i);
+    // ggml: GGML_MAX_NAME = 64 including the terminating NUL
+    if (!p.string(t.name, 63, 63, what + " name")) return false;
+    if (t.name.empty()) return p.fail("GGUF: " + what + " has an empty name; the file is corrupt");
+    const std::string twhat = "tensor '" + t.name + "'";
+    if (!names.insert(t.name).second) return p.fail("GGUF: " + twhat + " appears twice (names must be unique)");
+    if (!src.le(t.n_dims)) return p.io_fail(twhat + " dimension count");
+    if (t.n_dims < 1 || t.n_dims > 4)
+        return p.fail("GGUF: " + twhat + " has " + std::to_string(t.n_dims) + " dimensions (valid: 1 to 4)");
+    uint64_t n = 1;
+    bool overflow = false;
+    for (uint32_t d = 0; d < t.n_dims; ++d) {
+        if (!src.le(t.dims[d])) return p.io_fail(twhat + " dimensions");
+        if (t.dims[d] > (uint64_t)std::numeric_limits<int64_t>::max()) overflow = true;
+        else if (t.dims[d] != 0 && n > (uint64_t)std::numeric_limits<int64_t>::max() / t.dims[d]) overflow = true;
+        else n *= t.dims[d];
+    }
+    if (overflow) return p.fail("GGUF: " + twhat + " has dimensions whose element count overflows 64 bits");
+    t.n_elements = n;
+    if (!src.le(t.type)) return p.io_fail(twhat + " type");
+    const TensorTypeInfo* ts = tensor_type_by_id(t.type);
+    if (!ts)
+        return p.fail("GGUF: " + twhat + " has ggml type " + std::to_string(t.type) +
+                      ", which llmsim does not know (removed from ggml or newer than llmsim)");
+    if (t.dims[0] % (uint64_t)ts->block_size != 0)
+        return p.fail("GGUF: " + twhat + " rows of " + std::to_string(t.dims[0]) + " elements are not a whole number of " +
+                      ts->name + " blocks of " + std::to_string(ts->block_size));
+    const uint64_t block_size = (uint64_t)ts->block_size, type_size = (uint64_t)ts->type_size;
+    t.bytes = n / block_size * type_size;  // n < 2^63, type_size <= 292: no overflow for real sizes
+    if (n / block_size > std::numeric_limits<uint64_t>::max() / type_size)
+        return p.fail("GGUF: " + twhat + " size overflows 64 bits");
+    if (!src.le(t.offset)) return p.io_fail(twhat + " offset");
+    if (t.offset % info.alignment != 0)
+        return p.fail("GGUF: " + twhat + " data offset " + std::to_string(t.offset) + " is not a multiple of the " +
+                      std::to_string(info.alignment) + "-byte alignment");
+    if (t.offset > std::numeric_limits<uint64_t>::max() - t.bytes)
+        return p.fail("GGUF: " + twhat + " data offset " + std::to_string(t.offset) + " overflows 64 bits");
+    return true;
+}
+
+bool parse(const GgufReadFn& read, GgufInfo& out, std::string& err, const GgufLimits& lim) {
+    Source src(read, lim.max_header_bytes);
+    Parser p(src, lim, err);
+    GgufInfo info;
+    if (!parse_preamble(read, src, p, info, err, lim)) return false;
+    if (!parse_metadata(src, p, info, lim)) return false;
+    if (!read_well_known_keys(info, err)) return false;
 
     // tensor infos
     std::set<std::string> names;
     std::map<uint32_t, GgufTypeTotal> totals;
     for (uint64_t i = 0; i < info.n_tensors; ++i) {
         GgufTensorInfo t;
-        const std::string what = "tensor info " + std::to_string(i);
-        // ggml: GGML_MAX_NAME = 64 including the terminating NUL
-        if (!p.string(t.name, 63, 63, what + " name")) return false;
-        if (t.name.empty()) return p.fail("GGUF: " + what + " has an empty name; the file is corrupt");
-        const std::string twhat = "tensor '" + t.name + "'";
-        if (!names.insert(t.name).second) return p.fail("GGUF: " + twhat + " appears twice (names must be unique)");
-        if (!src.le(t.n_dims)) return p.io_fail(twhat + " dimension count");
-        if (t.n_dims < 1 || t.n_dims > 4)
-            return p.fail("GGUF: " + twhat + " has " + std::to_string(t.n_dims) + " dimensions (valid: 1 to 4)");
-        uint64_t n = 1;
-        bool overflow = false;
-        for (uint32_t d = 0; d < t.n_dims; ++d) {
-            if (!src.le(t.dims[d])) return p.io_fail(twhat + " dimensions");
-            if (t.dims[d] > (uint64_t)std::numeric_limits<int64_t>::max()) overflow = true;
-            else if (t.dims[d] != 0 && n > (uint64_t)std::numeric_limits<int64_t>::max() / t.dims[d]) overflow = true;
-            else n *= t.dims[d];
-        }
-        if (overflow) return p.fail("GGUF: " + twhat + " has dimensions whose element count overflows 64 bits");
-        t.n_elements = n;
-        if (!src.le(t.type)) return p.io_fail(twhat + " type");
-        const GgmlTypeSize* ts = ggml_type_size(t.type);
-        if (!ts)
-            return p.fail("GGUF: " + twhat + " has ggml type " + std::to_string(t.type) +
-                          ", which llmsim does not know (removed from ggml or newer than llmsim)");
-        if (t.dims[0] % ts->block_size != 0)
-            return p.fail("GGUF: " + twhat + " rows of " + std::to_string(t.dims[0]) + " elements are not a whole number of " +
-                          ts->name + " blocks of " + std::to_string(ts->block_size));
-        t.bytes = n / ts->block_size * ts->type_size;  // n < 2^63, type_size <= 292: no overflow for real sizes
-        if (n / ts->block_size > std::numeric_limits<uint64_t>::max() / ts->type_size)
-            return p.fail("GGUF: " + twhat + " size overflows 64 bits");
-        if (!src.le(t.offset)) return p.io_fail(twhat + " offset");
-        if (t.offset % info.alignment != 0)
-            return p.fail("GGUF: " + twhat + " data offset " + std::to_string(t.offset) + " is not a multiple of the " +
-                          std::to_string(info.alignment) + "-byte alignment");
-        if (t.offset > std::numeric_limits<uint64_t>::max() - t.bytes)
-            return p.fail("GGUF: " + twhat + " data offset " + std::to_string(t.offset) + " overflows 64 bits");
+        if (!parse_tensor_info(src, p, info, i, names, t)) return false;
         GgufTypeTotal& tot = totals[t.type];
         tot.type = t.type;
-        tot.type_name = ts->name;
+        tot.type_name = tensor_type_by_id(t.type)->name;  // parse_tensor_info checked the id
         tot.n_tensors += 1;
         tot.n_elements += t.n_elements;
         tot.bytes += t.bytes;
@@ -619,49 +616,75 @@ bool has_tensor(const GgufInfo& info, const std::string& name) {
 
 }  // namespace
 
-bool model_from_gguf(const GgufInfo& info, Model& out, std::string& err) {
-    if (info.architecture.empty()) {
-        const GgufValue* a = info.find("general.architecture");
-        err = a ? std::string("GGUF: general.architecture must be a non-empty string such as \"llama\" (got ") +
-                      (a->type == GgufType::STRING ? "an empty string" : std::string("a ") + type_name(a->type)) + ")"
-                : "GGUF: general.architecture is missing; llmsim cannot tell what model this is";
-        return false;
-    }
-    if (info.architecture.size() > 64 || find_invalid_utf8(info.architecture) != std::string::npos) {
-        err = "GGUF: general.architecture is not an architecture name (longer than 64 bytes or not UTF-8 text)";
-        return false;
-    }
-    const std::string a = info.architecture + ".";
-    auto need = [&](const char* key, int64_t lo, int64_t hi, int64_t& v) {
-        auto x = info.get_uint(a + key);
-        if (!x) {
-            const GgufValue* raw = info.find(a + key);
-            std::string got;
-            if (raw && (raw->type == GgufType::STRING || raw->type == GgufType::ARRAY)) got = std::string(" (got a ") + type_name(raw->type) + ")";
-            else if (raw) {
-                char buf[40];
-                std::snprintf(buf, sizeof buf, "%.17g", raw->num);
-                got = std::string(" (got ") + buf + ")";
-            }
-            err = "GGUF: " + a + key + (raw ? " must be a non-negative whole number" + got : " is missing") +
-                  " (the " + info.architecture + " architecture needs it)";
-            return false;
-        }
-        if ((int64_t)*x < lo || *x > (uint64_t)hi) {
-            err = "GGUF: " + a + key + " must be in [" + std::to_string(lo) + ", " + std::to_string(hi) + "] (got " +
-                  std::to_string(*x) + ")";
-            return false;
-        }
-        v = (int64_t)*x;
-        return true;
-    };
-    auto opt = [&](const char* key, int64_t dflt) -> int64_t {
-        auto x = info.get_uint(a + key);
-        return x && *x < (1ull << 40) ? (int64_t)*x : dflt;
-    };
+namespace {
 
-    Model m;
-    m.arch = info.architecture;
+// what the parts of model_from_gguf share
+struct GgufImport {
+    const GgufInfo& info;
+    std::string a;                       // "<architecture>." key prefix
+    Model& m;
+    std::string& err;
+    int64_t ctx = 0;                     // context_length
+    int64_t key_len = 0, val_len = 0;    // attention.key_length / value_length (0 = absent)
+    LayerStat kvh;                       // attention.head_count_kv per layer
+
+    // a required whole-number key in [lo, hi]; false + err naming it
+    bool need(const char* key, int64_t lo, int64_t hi, int64_t& v) {
+            auto x = info.get_uint(a + key);
+            if (!x) {
+                const GgufValue* raw = info.find(a + key);
+                std::string got;
+                if (raw && (raw->type == GgufType::STRING || raw->type == GgufType::ARRAY)) got = std::string(" (got a ") + type_name(raw->type) + ")";
+                else if (raw) {
+                    char buf[40];
+                    std::snprintf(buf, sizeof buf, "%.17g", raw->num);
+                    got = std::string(" (got ") + buf + ")";
+                }
+                err = "GGUF: " + a + key + (raw ? " must be a non-negative whole number" + got : " is missing") +
+                      " (the " + info.architecture + " architecture needs it)";
+                return false;
+            }
+            if ((int64_t)*x < lo || *x > (uint64_t)hi) {
+                err = "GGUF: " + a + key + " must be in [" + std::to_string(lo) + ", " + std::to_string(hi) + "] (got " +
+                      std::to_string(*x) + ")";
+                return false;
+            }
+            v = (int64_t)*x;
+            return true;
+    }
+    // an optional whole-number key; dflt when absent or absurd
+    int64_t opt(const char* key, int64_t dflt) const {
+            auto x = info.get_uint(a + key);
+            return x && *x < (1ull << 40) ? (int64_t)*x : dflt;
+    }
+};
+
+// the MoE layout where the file has no layout keys (Jamba): the layers holding a router (ffn_gate_inp)
+void moe_layout_from_routers(const GgufInfo& info, int n_layers, MoeConfig& moe) {
+    std::vector<bool> routed((size_t)n_layers, false);
+    bool any = false;
+    for (const auto& t : info.tensors) {
+        int layer = -1, consumed = 0;
+        if (std::sscanf(t.name.c_str(), "blk.%d.ffn_gate_inp.weight%n", &layer, &consumed) == 1 &&
+            consumed == (int)t.name.size() && layer >= 0 && layer < n_layers)
+            routed[(size_t)layer] = any = true;
+    }
+    bool matched = !any;
+    for (int step = 1; step <= std::min(n_layers, 16) && !matched; ++step)
+        for (int fd : {0, (int)(std::find(routed.begin(), routed.end(), true) - routed.begin())}) {
+            bool ok = fd < n_layers;
+            for (int i = 0; i < n_layers && ok; ++i) ok = routed[(size_t)i] == (i >= fd && (i + 1) % step == 0);
+            if (ok) {
+                moe.layer_step = step, moe.first_dense_layers = fd, matched = true;
+                break;
+            }
+        }
+}
+
+// name, id, license and family
+bool gguf_names(GgufImport& x) {
+    const GgufInfo& info = x.info;
+    Model& m = x.m;
     // names go to the UI, the URL and JSON output: keep them valid UTF-8 and of a sane length
     auto text = [](const std::string& s) { return sanitize_utf8(s.size() > 256 ? s.substr(0, 256) : s); };
     m.name = text(info.name.empty() ? info.architecture : info.name);
@@ -669,8 +692,19 @@ bool model_from_gguf(const GgufInfo& info, Model& out, std::string& err) {
     else m.id = m.name;
     if (const std::string* lic = info.get_string("general.license")) m.license = text(*lic);
     if (const std::string* b = info.get_string("general.basename")) m.family = text(*b);
+    return true;
+}
 
-    int64_t n_layers = 0, hidden = 0, ctx = 0;
+// block count, embedding length, context, heads, KV heads, head dims, vocabulary
+bool gguf_core(GgufImport& x) {
+    const GgufInfo& info = x.info;
+    const std::string& a = x.a;
+    Model& m = x.m;
+    std::string& err = x.err;
+    auto need = [&](const char* key, int64_t lo, int64_t hi, int64_t& v) { return x.need(key, lo, hi, v); };
+    auto opt = [&](const char* key, int64_t dflt) { return x.opt(key, dflt); };
+    int64_t n_layers = 0, hidden = 0;
+    int64_t& ctx = x.ctx;
     if (!need("block_count", 1, 10000, n_layers) || !need("embedding_length", 1, 1 << 20, hidden) ||
         !need("context_length", 1, int64_t(1) << 34, ctx))
         return false;
@@ -683,14 +717,16 @@ bool model_from_gguf(const GgufInfo& info, Model& out, std::string& err) {
         return false;
     }
     m.n_heads = (int)heads.max;
-    const LayerStat kvh = layer_stat(info, a + "attention.head_count_kv", m.n_layers);
-    m.n_kv_heads = kvh.present && kvh.max > 0 ? (int)std::min<int64_t>(kvh.max, 1 << 16) : m.n_heads;
+    x.kvh = layer_stat(info, a + "attention.head_count_kv", m.n_layers);
+    m.n_kv_heads = x.kvh.present && x.kvh.max > 0 ? (int)std::min<int64_t>(x.kvh.max, 1 << 16) : m.n_heads;
     if (m.n_heads % m.n_kv_heads != 0) {
         err = "GGUF: " + a + "attention.head_count_kv must divide attention.head_count (got " +
               std::to_string(m.n_heads) + " / " + std::to_string(m.n_kv_heads) + ")";
         return false;
     }
-    const int64_t key_len = opt("attention.key_length", 0), val_len = opt("attention.value_length", 0);
+    x.key_len = opt("attention.key_length", 0);
+    x.val_len = opt("attention.value_length", 0);
+    const int64_t key_len = x.key_len, val_len = x.val_len;
     if (key_len > 0) m.head_dim = (int)std::min<int64_t>(key_len, 1 << 16);
     else if (m.hidden_size % m.n_heads == 0) m.head_dim = (int)(m.hidden_size / m.n_heads);
     else {
@@ -710,7 +746,12 @@ bool model_from_gguf(const GgufInfo& info, Model& out, std::string& err) {
               "vocab_size or token_embd.weight)";
         return false;
     }
+    return true;
+}
 
+bool gguf_features(GgufImport& x) {
+    const GgufInfo& info = x.info;
+    Model& m = x.m;
     // features from the tensors present
     m.tie_embeddings = !info.tensors.empty() && !has_tensor(info, "output.weight");
     m.qkv_bias = has_tensor_suffix(info, ".attn_q.bias") || has_tensor_suffix(info, ".attn_qkv.bias");
@@ -718,7 +759,15 @@ bool model_from_gguf(const GgufInfo& info, Model& out, std::string& err) {
     m.gated_ffn = info.tensors.empty() || has_tensor_suffix(info, ".ffn_gate.weight") ||
                   has_tensor_suffix(info, ".ffn_gate_exps.weight") || has_tensor_suffix(info, ".ffn_gate_up_exps.weight") ||
                   !(has_tensor_suffix(info, ".ffn_up.weight") || has_tensor_suffix(info, ".ffn_up_exps.weight"));
+    return true;
+}
 
+bool gguf_moe(GgufImport& x) {
+    const GgufInfo& info = x.info;
+    const std::string& a = x.a;
+    Model& m = x.m;
+    std::string& err = x.err;
+    auto opt = [&](const char* key, int64_t dflt) { return x.opt(key, dflt); };
     // FFN and experts
     const LayerStat ff = layer_stat(info, a + "feed_forward_length", m.n_layers);
     const int64_t n_expert = opt("expert_count", 0);
@@ -744,26 +793,8 @@ bool model_from_gguf(const GgufInfo& info, Model& out, std::string& err) {
         moe.first_dense_layers = (int)std::min<int64_t>(opt("leading_dense_block_count", 0), m.n_layers - 1);
         moe.layer_step = (int)std::max<int64_t>(1, std::min<int64_t>(opt("interleave_moe_layer_step", 1), m.n_layers));
         // without those keys (Jamba), the layers holding a router (ffn_gate_inp) are the MoE layers
-        if (!info.find(a + "leading_dense_block_count") && !info.find(a + "interleave_moe_layer_step")) {
-            std::vector<bool> routed((size_t)m.n_layers, false);
-            bool any = false;
-            for (const auto& t : info.tensors) {
-                int layer = -1, consumed = 0;
-                if (std::sscanf(t.name.c_str(), "blk.%d.ffn_gate_inp.weight%n", &layer, &consumed) == 1 &&
-                    consumed == (int)t.name.size() && layer >= 0 && layer < m.n_layers)
-                    routed[(size_t)layer] = any = true;
-            }
-            bool matched = !any;
-            for (int step = 1; step <= std::min(m.n_layers, 16) && !matched; ++step)
-                for (int fd : {0, (int)(std::find(routed.begin(), routed.end(), true) - routed.begin())}) {
-                    bool ok = fd < m.n_layers;
-                    for (int i = 0; i < m.n_layers && ok; ++i) ok = routed[(size_t)i] == (i >= fd && (i + 1) % step == 0);
-                    if (ok) {
-                        moe.layer_step = step, moe.first_dense_layers = fd, matched = true;
-                        break;
-                    }
-                }
-        }
+        if (!info.find(a + "leading_dense_block_count") && !info.find(a + "interleave_moe_layer_step"))
+            moe_layout_from_routers(info, m.n_layers, moe);
         moe.router_bias = has_tensor_suffix(info, ".exp_probs_b.bias") || has_tensor_suffix(info, ".ffn_gate_inp.bias");
         const bool has_dense = moe.first_dense_layers > 0 || moe.layer_step > 1;
         m.intermediate_size = has_dense ? ff.max : 0;  // without expert_feed_forward_length both widths are equal (Jamba)
@@ -779,14 +810,21 @@ bool model_from_gguf(const GgufInfo& info, Model& out, std::string& err) {
             return false;
         }
     }
+    return true;
+}
 
+bool gguf_mla(GgufImport& x) {
+    const std::string& a = x.a;
+    Model& m = x.m;
+    std::string& err = x.err;
+    auto opt = [&](const char* key, int64_t dflt) { return x.opt(key, dflt); };
     // multi-head latent attention (deepseek2): newer files give the per-head sizes as *_mla
     if (const int64_t kv_lora = opt("attention.kv_lora_rank", 0); kv_lora > 0) {
         MlaConfig mla;
         mla.kv_lora_rank = (int)std::min<int64_t>(kv_lora, 1 << 20);
         mla.q_lora_rank = (int)std::min<int64_t>(opt("attention.q_lora_rank", 0), 1 << 20);
         mla.qk_rope_head_dim = (int)std::min<int64_t>(opt("rope.dimension_count", 64), 1 << 16);
-        const int64_t k = opt("attention.key_length_mla", key_len), v = opt("attention.value_length_mla", val_len);
+        const int64_t k = opt("attention.key_length_mla", x.key_len), v = opt("attention.value_length_mla", x.val_len);
         if (k <= mla.qk_rope_head_dim || v <= 0) {
             err = "GGUF: " + a + "attention.key_length(_mla) / value_length(_mla) are missing or too small for MLA";
             return false;
@@ -798,7 +836,14 @@ bool model_from_gguf(const GgufInfo& info, Model& out, std::string& err) {
         m.n_kv_heads = m.n_heads;
         m.mla = mla;
     }
+    return true;
+}
 
+bool gguf_swa(GgufImport& x) {
+    const GgufInfo& info = x.info;
+    const std::string& a = x.a;
+    Model& m = x.m;
+    auto opt = [&](const char* key, int64_t dflt) { return x.opt(key, dflt); };
     // sliding-window attention, for the architectures llama.cpp runs with one (src/llama-model.cpp)
     const int64_t window = opt("attention.sliding_window", 0);
     const std::string& arch = info.architecture;
@@ -823,20 +868,27 @@ bool model_from_gguf(const GgufInfo& info, Model& out, std::string& err) {
         }
         if (swa.pattern > 0 || !swa.sliding_layers.empty()) m.swa = swa;
     }
+    return true;
+}
 
+bool gguf_hybrid(GgufImport& x) {
+    const GgufInfo& info = x.info;
+    const std::string& arch = info.architecture;
+    Model& m = x.m;
+    auto opt = [&](const char* key, int64_t dflt) { return x.opt(key, dflt); };
     // hybrid recurrent layers: head_count_kv = 0 marks a recurrent layer (Jamba, Granite 4), or every
     // full_attention_interval-th layer is attention (Qwen3-Next)
     const int64_t conv = opt("ssm.conv_kernel", 0), inner = opt("ssm.inner_size", 0), state = opt("ssm.state_size", 0);
     const int64_t groups = opt("ssm.group_count", 0), dt_rank = opt("ssm.time_step_rank", 0);
     const int64_t interval = opt("full_attention_interval", 0);
-    if (conv > 0 && inner > 0 && state > 0 && (!kvh.zero_layers.empty() || interval > 0)) {
+    if (conv > 0 && inner > 0 && state > 0 && (!x.kvh.zero_layers.empty() || interval > 0)) {
         HybridConfig h;
         if (interval > 0) {
             for (int i = 0; i < m.n_layers; ++i)
                 if ((i + 1) % interval == 0) h.attention_layers.push_back(i);
         } else {
             for (int i = 0; i < m.n_layers; ++i)
-                if (std::find(kvh.zero_layers.begin(), kvh.zero_layers.end(), i) == kvh.zero_layers.end())
+                if (std::find(x.kvh.zero_layers.begin(), x.kvh.zero_layers.end(), i) == x.kvh.zero_layers.end())
                     h.attention_layers.push_back(i);
         }
         if (arch == "qwen3next") {
@@ -866,14 +918,44 @@ bool model_from_gguf(const GgufInfo& info, Model& out, std::string& err) {
         }
         m.hybrid = h;
     }
+    return true;
+}
 
+bool gguf_rope(GgufImport& x) {
+    const GgufInfo& info = x.info;
+    const std::string& a = x.a;
+    Model& m = x.m;
+    auto opt = [&](const char* key, int64_t dflt) { return x.opt(key, dflt); };
     // context and RoPE extension
-    m.native_context = ctx;
+    m.native_context = x.ctx;
     if (const std::string* rt = info.get_string(a + "rope.scaling.type"); rt && *rt != "none") m.rope_scaling = *rt;
     const double factor = info.get_number(a + "rope.scaling.factor").value_or(1.0);
     const int64_t orig = opt("rope.scaling.original_context_length", 0);
-    if (orig > 0 && orig >= ctx && factor > 1 && factor < 1024)  // extension added on top of the trained window
-        m.extended_context = (int64_t)std::llround((double)ctx * factor);
+    if (orig > 0 && orig >= x.ctx && factor > 1 && factor < 1024)  // extension added on top of the trained window
+        m.extended_context = (int64_t)std::llround((double)x.ctx * factor);
+    return true;
+}
+
+}  // namespace
+
+bool model_from_gguf(const GgufInfo& info, Model& out, std::string& err) {
+    if (info.architecture.empty()) {
+        const GgufValue* a = info.find("general.architecture");
+        err = a ? std::string("GGUF: general.architecture must be a non-empty string such as \"llama\" (got ") +
+                      (a->type == GgufType::STRING ? "an empty string" : std::string("a ") + type_name(a->type)) + ")"
+                : "GGUF: general.architecture is missing; llmsim cannot tell what model this is";
+        return false;
+    }
+    if (info.architecture.size() > 64 || find_invalid_utf8(info.architecture) != std::string::npos) {
+        err = "GGUF: general.architecture is not an architecture name (longer than 64 bytes or not UTF-8 text)";
+        return false;
+    }
+    Model m;
+    m.arch = info.architecture;
+    GgufImport x{info, info.architecture + ".", m, err, 0, 0, 0, {}};
+    for (bool (*part)(GgufImport&) : {gguf_names, gguf_core, gguf_features, gguf_moe, gguf_mla, gguf_swa, gguf_hybrid,
+                                      gguf_rope})
+        if (!part(x)) return false;
 
     if (info.split_count > 1)
         m.notes.push_back("GGUF split 1 of " + std::to_string(info.split_count) + ": tensor sizes cover this file only");

@@ -20,7 +20,6 @@
 // [SECTION] Limits and values
 // [SECTION] GgufInfo
 // [SECTION] Reading
-// [SECTION] ggml type sizes
 #pragma once
 #include <cstdint>
 #include <functional>
@@ -136,18 +135,5 @@ bool read_gguf_buffer(const void* data, size_t size, GgufInfo& out, std::string&
 // the Model a GGUF header describes (architecture, dimensions, MoE/MLA/SWA/hybrid layout, context);
 // false + err when required keys are missing or inconsistent. The weights' size is info.tensor_data_bytes.
 bool model_from_gguf(const GgufInfo& info, Model& out, std::string& err);
-
-// [SECTION] ggml type sizes ------------------------------------------------------------------------------
-
-struct GgmlTypeSize {
-    uint32_t id;
-    const char* name;
-    uint32_t block_size;   // elements per block
-    uint32_t type_size;    // bytes per block
-};
-// ggml's type_traits[] block layout for a ggml_type id; nullptr for ids no GGUF file may hold
-const GgmlTypeSize* ggml_type_size(uint32_t id);
-// every type ggml_type_size knows, for cross-checking against quants.json
-const std::vector<GgmlTypeSize>& ggml_type_sizes();
 
 }  // namespace llmsim

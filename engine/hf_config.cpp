@@ -364,12 +364,28 @@ std::string llama_arch_for_hf_model_type(const std::string& model_type) {
 }
 
 // [SECTION] model_from_hf_config -------------------------------------------------------------------------
+// One function per part of a config: core dimensions, flags, MoE, MLA, layer kinds, SWA, hybrid recurrent layers,
+// RoPE context, what is not modelled. Each returns false with err set, in the order the checks always ran.
 
-bool model_from_hf_config(const std::string& json_text, const std::string& id, Model& out, std::string& err,
-                          std::vector<std::string>* warnings) {
-    std::vector<std::string> warn_sink;
-    std::vector<std::string>& warn = warnings ? *warnings : warn_sink;
+namespace {
 
+// what the parts of one import share
+struct Import {
+    Cfg& c;
+    const ArchInfo& info;
+    bool known;                          // model_type is in the architecture table
+    const std::string& model_type;
+    const std::string& arch;
+    Model& m;
+    std::vector<std::string>& warn;
+    std::string& err;
+    std::optional<int64_t> ctx;          // max_position_embeddings (set by import_core)
+    int64_t dense_ffn = 0;               // the dense FFN width (import_core, adjusted by import_moe)
+    std::vector<std::string> layer_types;  // transformers >= 4.53 "layer_types" (import_layer_types)
+};
+
+// the JSON object of a config.json text; false + err when it is empty, too large, too deep or not an object
+bool parse_config_root(const std::string& json_text, json& root, std::string& err) {
     if (json_text.empty()) {
         err = "config.json: the file is empty (pick the model's config.json from its Hugging Face page)";
         return false;
@@ -385,7 +401,7 @@ bool model_from_hf_config(const std::string& json_text, const std::string& id, M
               std::to_string(kHfConfigMaxDepth) + "); this is not a model config";
         return false;
     }
-    const json root = json::parse(json_text, nullptr, false);
+    root = json::parse(json_text, nullptr, false);
     if (root.is_discarded()) {
         err = "config.json: " + describe_json_error(json_text);
         return false;
@@ -394,25 +410,47 @@ bool model_from_hf_config(const std::string& json_text, const std::string& id, M
         err = std::string("config.json: must be a JSON object, got ") + json_type_name(root);
         return false;
     }
+    return true;
+}
 
-    // the text model of a multimodal wrapper
-    const json* text = nullptr;
+// the text model of a multimodal wrapper (text_config / llm_config / language_config), or null
+const json* text_model_of(const json& root) {
     for (const char* k : {"text_config", "llm_config", "language_config"}) {
         auto it = root.find(k);
-        if (it != root.end() && it->is_object()) {
-            text = &*it;
-            break;
-        }
+        if (it != root.end() && it->is_object()) return &*it;
     }
+    return nullptr;
+}
 
-    // model_type: top level, then the text model's, then the class name in "architectures"
+// files people pick by mistake from the same Hugging Face folder: why this is not a config.json, or ""
+std::string misfiled_config_reason(const json& root) {
+    auto has = [&](const char* k) { return root.find(k) != root.end(); };
+    if (has("added_tokens") || (has("model") && has("normalizer")) || has("pre_tokenizer"))
+        return "config.json: this is a tokenizer.json, not a config.json; import the config.json next to it";
+    if (has("tokenizer_class") || has("chat_template") || has("bos_token"))
+        return "config.json: this is a tokenizer_config.json, not a config.json; import the config.json next to it";
+    if (has("weight_map"))
+        return "config.json: this is a model.safetensors.index.json, not a config.json; import the config.json "
+               "next to it";
+    if (has("bos_token_id") && has("eos_token_id") && !has("hidden_size") && !has("num_hidden_layers"))
+        return "config.json: this looks like a generation_config.json, not a config.json; import the config.json "
+               "next to it";
+    if (has("__metadata__"))
+        return "config.json: this is a safetensors header, not a config.json; import the model's config.json";
+    return "";
+}
+
+// model_type: top level, then the text model's, then the class name in "architectures"; info = its table row
+// (null when unknown); false + err when there is none
+bool resolve_model_type(const json& root, const json* text, std::string& model_type, const ArchInfo*& info,
+                        std::string& err) {
     auto str_at = [](const json* o, const char* k) -> std::string {
         if (!o) return "";
         auto it = o->find(k);
         return it != o->end() && it->is_string() ? it->get<std::string>() : "";
     };
-    std::string model_type = str_at(&root, "model_type");
-    const ArchInfo* info = find_arch(model_type);
+    model_type = str_at(&root, "model_type");
+    info = find_arch(model_type);
     if (!info && text) {
         const std::string t = str_at(text, "model_type");
         if (find_arch(t)) model_type = t, info = find_arch(t);
@@ -434,42 +472,22 @@ bool model_from_hf_config(const std::string& json_text, const std::string& id, M
         }
     }
     if (model_type.empty()) {
-        // files people pick by mistake from the same Hugging Face folder
-        auto has = [&](const char* k) { return root.find(k) != root.end(); };
-        if (has("added_tokens") || (has("model") && has("normalizer")) || has("pre_tokenizer"))
-            err = "config.json: this is a tokenizer.json, not a config.json; import the config.json next to it";
-        else if (has("tokenizer_class") || has("chat_template") || has("bos_token"))
-            err = "config.json: this is a tokenizer_config.json, not a config.json; import the config.json next to it";
-        else if (has("weight_map"))
-            err = "config.json: this is a model.safetensors.index.json, not a config.json; import the config.json "
-                  "next to it";
-        else if (has("bos_token_id") && has("eos_token_id") && !has("hidden_size") && !has("num_hidden_layers"))
-            err = "config.json: this looks like a generation_config.json, not a config.json; import the config.json "
-                  "next to it";
-        else if (has("__metadata__"))
-            err = "config.json: this is a safetensors header, not a config.json; import the model's config.json";
+        err = misfiled_config_reason(root);
         if (!err.empty()) return false;
         err = "config.json: model_type is missing (and no \"architectures\" entry names the model class); "
               "is this a Hugging Face config.json?";
         return false;
     }
-    static const ArchInfo kUnknown = {"", "", false, false, false, true, Swa::Config, 0};
-    const bool known = info != nullptr;
-    if (!info) info = &kUnknown;
+    return true;
+}
 
-    std::string arch = known ? info->arch : normalize(model_type);
-    Cfg c(root, text, defaults_for(arch), err);
-
-    Model m;
-    m.id = id;
-    {
-        const size_t slash = id.rfind('/');
-        m.name = slash == std::string::npos ? id : id.substr(slash + 1);
-    }
-    m.arch = arch;
-    if (!id.empty()) m.sources.push_back("https://huggingface.co/" + id + "/blob/main/config.json");
-
-    // --- core dimensions
+// num_hidden_layers, hidden_size, heads, KV heads, vocabulary, head_dim, context, dense FFN width
+bool import_core(Import& x) {
+    Cfg& c = x.c;
+    Model& m = x.m;
+    const std::string& arch = x.arch;
+    const std::string& model_type = x.model_type;
+    std::string& err = x.err;
     const char *k_layers = "num_hidden_layers", *k_hidden = "hidden_size", *k_heads = "num_attention_heads",
                *k_kv = "num_key_value_heads", *k_vocab = "vocab_size", *k_ffn = "intermediate_size",
                *k_ctx = "max_position_embeddings", *k_hd = "head_dim";
@@ -527,18 +545,35 @@ bool model_from_hf_config(const std::string& json_text, const std::string& id, M
         }
         m.head_dim = (int)(m.hidden_size / m.n_heads);
     }
-    int64_t dense_ffn = ffn ? *ffn : 0;
+    x.ctx = ctx;
+    int64_t& dense_ffn = x.dense_ffn;
+    dense_ffn = ffn ? *ffn : 0;
     if (!ffn && (arch == "falcon" || arch == "gpt2" || arch == "gptneox" || arch == "bloom"))
         dense_ffn = 4 * m.hidden_size;  // these config classes default the MLP to 4 x hidden
+    return true;
+}
 
-    // --- flags
+// tied embeddings, QKV bias, QK norm, gated FFN
+bool import_flags(Import& x) {
+    Cfg& c = x.c;
+    Model& m = x.m;
+    const ArchInfo* info = &x.info;
     m.tie_embeddings = c.boolean({"tie_word_embeddings", "tie_embeddings"}).value_or(info->tie);
     m.qkv_bias = c.boolean({"attention_bias", "qkv_bias", "add_qkv_bias", "use_bias", "bias"}).value_or(info->qkv_bias);
     m.qk_norm = c.boolean({"use_qk_norm", "qk_layernorm", "qk_norm"}).value_or(info->qk_norm);
     m.gated_ffn = info->gated;
     if (!c.ok()) return false;
+    return true;
+}
 
-    // --- mixture of experts
+// mixture of experts: experts, active per token, widths, shared experts, dense-layer layout, router bias
+bool import_moe(Import& x) {
+    Cfg& c = x.c;
+    Model& m = x.m;
+    const std::string& arch = x.arch;
+    std::vector<std::string>& warn = x.warn;
+    std::string& err = x.err;
+    int64_t& dense_ffn = x.dense_ffn;
     const char* k_nexp = "num_experts";
     const char* k_act = "num_experts_per_tok";
     auto n_exp = c.integer({"num_local_experts", "num_experts", "n_routed_experts", "moe_num_experts"}, 0, 1 << 16, &k_nexp);
@@ -621,8 +656,14 @@ bool model_from_hf_config(const std::string& json_text, const std::string& id, M
         err = "config.json: intermediate_size is missing or 0 (the FFN width of this dense model is needed)";
         return false;
     }
+    return true;
+}
 
-    // --- multi-head latent attention (DeepSeek-V2/V3, Kimi K2)
+// multi-head latent attention (DeepSeek-V2/V3, Kimi K2)
+bool import_mla(Import& x) {
+    Cfg& c = x.c;
+    Model& m = x.m;
+    std::string& err = x.err;
     if (auto kv_lora = c.integer({"kv_lora_rank"}, 0, 1 << 20); kv_lora && *kv_lora > 0) {
         MlaConfig mla;
         mla.kv_lora_rank = (int)*kv_lora;
@@ -645,9 +686,15 @@ bool model_from_hf_config(const std::string& json_text, const std::string& id, M
         m.mla = mla;
     }
     if (!c.ok()) return false;
+    return true;
+}
 
-    // --- layer kinds (transformers >= 4.53 "layer_types")
-    std::vector<std::string> layer_types;
+// layer kinds (transformers >= 4.53 "layer_types")
+bool import_layer_types(Import& x) {
+    Cfg& c = x.c;
+    Model& m = x.m;
+    std::vector<std::string>& warn = x.warn;
+    std::vector<std::string>& layer_types = x.layer_types;
     if (const json* lt = c.find("layer_types"); lt && lt->is_array()) {
         for (const auto& t : *lt) layer_types.push_back(t.is_string() ? t.get<std::string>() : std::string());
         if ((int)layer_types.size() != m.n_layers) {
@@ -656,8 +703,18 @@ bool model_from_hf_config(const std::string& json_text, const std::string& id, M
             layer_types.clear();
         }
     }
+    return true;
+}
 
-    // --- sliding-window attention
+// sliding-window attention: window, pattern or explicit sliding layers
+bool import_swa(Import& x) {
+    Cfg& c = x.c;
+    Model& m = x.m;
+    const ArchInfo* info = &x.info;
+    const bool known = x.known;
+    const std::optional<int64_t>& ctx = x.ctx;
+    const std::vector<std::string>& layer_types = x.layer_types;
+    std::vector<std::string>& warn = x.warn;
     auto window = c.integer({"sliding_window"}, 0, int64_t(1) << 34);
     if (!c.ok()) return false;
     const bool lt_sliding = std::any_of(layer_types.begin(), layer_types.end(),
@@ -698,69 +755,101 @@ bool model_from_hf_config(const std::string& json_text, const std::string& id, M
                                 "is counted at full size"));
     }
     if (!c.ok()) return false;
+    return true;
+}
 
-    // --- hybrid recurrent layers
-    auto attention_layers_from_types = [&]() {
-        std::vector<int> a;
-        for (int i = 0; i < (int)layer_types.size(); ++i)
-            if (is_attention_type(layer_types[i])) a.push_back(i);
-        return a;
-    };
-    if (arch == "jamba") {
-        HybridConfig h;
-        h.recurrent_type = "mamba";
-        const int64_t period = c.integer({"attn_layer_period"}, 1, 10000).value_or(8);
-        const int64_t offset = c.integer({"attn_layer_offset"}, 0, 10000).value_or(4);
+// the hybrid layout h with the state and parameters of its recurrent mixer r
+void set_recurrent(Model& m, HybridConfig h, const Recurrent& r) {
+    h.ssm_state_bytes_per_layer = r.state_bytes;
+    h.recurrent_layer_params = r.params;
+    m.hybrid = std::move(h);
+}
+
+// attention layers named by layer_types
+std::vector<int> attention_layers_from_types(const std::vector<std::string>& layer_types) {
+    std::vector<int> a;
+    for (int i = 0; i < (int)layer_types.size(); ++i)
+        if (is_attention_type(layer_types[i])) a.push_back(i);
+    return a;
+}
+
+// Jamba: Mamba-1 layers, attention every attn_layer_period-th layer
+bool import_hybrid_jamba(Import& x) {
+    Cfg& c = x.c;
+    Model& m = x.m;
+    HybridConfig h;
+    h.recurrent_type = "mamba";
+    const int64_t period = c.integer({"attn_layer_period"}, 1, 10000).value_or(8);
+    const int64_t offset = c.integer({"attn_layer_offset"}, 0, 10000).value_or(4);
+    for (int i = 0; i < m.n_layers; ++i)
+        if (i % period == offset) h.attention_layers.push_back(i);
+    const int64_t expand = c.integer({"mamba_expand"}, 1, 64).value_or(2);
+    const int64_t d_state = c.integer({"mamba_d_state"}, 1, 1 << 16).value_or(16);
+    const int64_t d_conv = c.integer({"mamba_d_conv"}, 1, 1 << 10).value_or(4);
+    int64_t dt_rank = (m.hidden_size + 15) / 16;  // "auto" = ceil(hidden / 16)
+    if (const json* v = c.find("mamba_dt_rank"); v && v->is_number())
+        dt_rank = c.integer({"mamba_dt_rank"}, 1, 1 << 20).value_or(dt_rank);
+    if (!c.ok()) return false;
+    Recurrent r = mamba1(m.hidden_size, expand * m.hidden_size, d_state, d_conv, dt_rank, true);
+    set_recurrent(m, h, r);
+    return true;
+}
+
+// Qwen3-Next: Gated DeltaNet layers, full attention every full_attention_interval-th layer
+bool import_hybrid_qwen3next(Import& x) {
+    Cfg& c = x.c;
+    Model& m = x.m;
+    const std::vector<std::string>& layer_types = x.layer_types;
+    HybridConfig h;
+    h.recurrent_type = "gated_deltanet";
+    if (!layer_types.empty()) {
+        h.attention_layers = attention_layers_from_types(layer_types);
+    } else {
+        const int64_t interval = c.integer({"full_attention_interval"}, 1, 10000).value_or(4);
         for (int i = 0; i < m.n_layers; ++i)
-            if (i % period == offset) h.attention_layers.push_back(i);
-        const int64_t expand = c.integer({"mamba_expand"}, 1, 64).value_or(2);
-        const int64_t d_state = c.integer({"mamba_d_state"}, 1, 1 << 16).value_or(16);
-        const int64_t d_conv = c.integer({"mamba_d_conv"}, 1, 1 << 10).value_or(4);
-        int64_t dt_rank = (m.hidden_size + 15) / 16;  // "auto" = ceil(hidden / 16)
-        if (const json* v = c.find("mamba_dt_rank"); v && v->is_number())
-            dt_rank = c.integer({"mamba_dt_rank"}, 1, 1 << 20).value_or(dt_rank);
-        if (!c.ok()) return false;
-        Recurrent r = mamba1(m.hidden_size, expand * m.hidden_size, d_state, d_conv, dt_rank, true);
-        h.ssm_state_bytes_per_layer = r.state_bytes;
-        h.recurrent_layer_params = r.params;
-        m.hybrid = h;
-    } else if (arch == "qwen3next") {
-        HybridConfig h;
-        h.recurrent_type = "gated_deltanet";
-        if (!layer_types.empty()) {
-            h.attention_layers = attention_layers_from_types();
-        } else {
-            const int64_t interval = c.integer({"full_attention_interval"}, 1, 10000).value_or(4);
-            for (int i = 0; i < m.n_layers; ++i)
-                if ((i + 1) % interval == 0) h.attention_layers.push_back(i);
-        }
-        const int64_t nk = c.integer({"linear_num_key_heads"}, 1, 1 << 12).value_or(16);
-        const int64_t nv = c.integer({"linear_num_value_heads"}, 1, 1 << 12).value_or(32);
-        const int64_t dk = c.integer({"linear_key_head_dim"}, 1, 1 << 12).value_or(128);
-        const int64_t dv = c.integer({"linear_value_head_dim"}, 1, 1 << 12).value_or(128);
-        const int64_t kconv = c.integer({"linear_conv_kernel_dim"}, 1, 1 << 10).value_or(4);
-        if (!c.ok()) return false;
-        Recurrent r = gated_deltanet(m.hidden_size, nk, nv, dk, dv, kconv);
-        h.ssm_state_bytes_per_layer = r.state_bytes;
-        h.recurrent_layer_params = r.params;
-        m.hybrid = h;
-    } else if (arch == "granitehybrid") {
-        HybridConfig h;
-        h.recurrent_type = "mamba2";
-        h.attention_layers = attention_layers_from_types();
-        const int64_t expand = c.integer({"mamba_expand"}, 1, 64).value_or(2);
-        const int64_t n_h = c.integer({"mamba_n_heads"}, 1, 1 << 12).value_or(128);
-        const int64_t d_head = c.integer({"mamba_d_head"}, 1, 1 << 12).value_or(expand * m.hidden_size / n_h);
-        const int64_t groups = c.integer({"mamba_n_groups"}, 1, 1 << 12).value_or(1);
-        const int64_t d_state = c.integer({"mamba_d_state"}, 1, 1 << 16).value_or(128);
-        const int64_t d_conv = c.integer({"mamba_d_conv"}, 1, 1 << 10).value_or(4);
-        if (!c.ok()) return false;
-        Recurrent r = mamba2(m.hidden_size, n_h * d_head, n_h, groups, d_state, d_conv);
-        h.ssm_state_bytes_per_layer = r.state_bytes;
-        h.recurrent_layer_params = r.params;
-        m.hybrid = h;
-    } else if (!layer_types.empty()) {
-        std::vector<int> attn = attention_layers_from_types();
+            if ((i + 1) % interval == 0) h.attention_layers.push_back(i);
+    }
+    const int64_t nk = c.integer({"linear_num_key_heads"}, 1, 1 << 12).value_or(16);
+    const int64_t nv = c.integer({"linear_num_value_heads"}, 1, 1 << 12).value_or(32);
+    const int64_t dk = c.integer({"linear_key_head_dim"}, 1, 1 << 12).value_or(128);
+    const int64_t dv = c.integer({"linear_value_head_dim"}, 1, 1 << 12).value_or(128);
+    const int64_t kconv = c.integer({"linear_conv_kernel_dim"}, 1, 1 << 10).value_or(4);
+    if (!c.ok()) return false;
+    Recurrent r = gated_deltanet(m.hidden_size, nk, nv, dk, dv, kconv);
+    set_recurrent(m, h, r);
+    return true;
+}
+
+// Granite 4 hybrid: Mamba-2 layers, attention where layer_types says
+bool import_hybrid_granite(Import& x) {
+    Cfg& c = x.c;
+    Model& m = x.m;
+    const std::vector<std::string>& layer_types = x.layer_types;
+    HybridConfig h;
+    h.recurrent_type = "mamba2";
+    h.attention_layers = attention_layers_from_types(layer_types);
+    const int64_t expand = c.integer({"mamba_expand"}, 1, 64).value_or(2);
+    const int64_t n_h = c.integer({"mamba_n_heads"}, 1, 1 << 12).value_or(128);
+    const int64_t d_head = c.integer({"mamba_d_head"}, 1, 1 << 12).value_or(expand * m.hidden_size / n_h);
+    const int64_t groups = c.integer({"mamba_n_groups"}, 1, 1 << 12).value_or(1);
+    const int64_t d_state = c.integer({"mamba_d_state"}, 1, 1 << 16).value_or(128);
+    const int64_t d_conv = c.integer({"mamba_d_conv"}, 1, 1 << 10).value_or(4);
+    if (!c.ok()) return false;
+    Recurrent r = mamba2(m.hidden_size, n_h * d_head, n_h, groups, d_state, d_conv);
+    set_recurrent(m, h, r);
+    return true;
+}
+
+// hybrid recurrent layers (Jamba, Qwen3-Next, Granite 4; others from layer_types with unknown state)
+bool import_hybrid(Import& x) {
+    Model& m = x.m;
+    const std::vector<std::string>& layer_types = x.layer_types;
+    std::vector<std::string>& warn = x.warn;
+    if (x.arch == "jamba") return import_hybrid_jamba(x);
+    if (x.arch == "qwen3next") return import_hybrid_qwen3next(x);
+    if (x.arch == "granitehybrid") return import_hybrid_granite(x);
+    if (!layer_types.empty()) {
+        std::vector<int> attn = attention_layers_from_types(layer_types);
         if ((int)attn.size() < m.n_layers) {
             HybridConfig h;
             for (const auto& t : layer_types)
@@ -771,8 +860,15 @@ bool model_from_hf_config(const std::string& json_text, const std::string& id, M
                            "' layers; their state size and parameters are unknown to llmsim and counted as 0");
         }
     }
+    return true;
+}
 
-    // --- context and RoPE extension
+// context and RoPE extension: native and extended context
+bool import_rope(Import& x) {
+    Cfg& c = x.c;
+    Model& m = x.m;
+    const std::optional<int64_t>& ctx = x.ctx;
+    std::string& err = x.err;
     const json* rope = nullptr;
     for (const char* k : {"rope_scaling", "rope_parameters"})
         if (const json* v = c.find(k); v && v->is_object()) { rope = v; break; }
@@ -805,8 +901,17 @@ bool model_from_hf_config(const std::string& json_text, const std::string& id, M
         m.extended_context = (int64_t)std::llround((double)m.native_context * factor);
     }
     // linear scaling without original_max_position_embeddings is already inside max_position_embeddings (Gemma 3)
+    return true;
+}
 
-    // --- what llmsim does not model
+// what llmsim does not model: warnings
+bool import_unmodelled(Import& x) {
+    Cfg& c = x.c;
+    Model& m = x.m;
+    std::vector<std::string>& warn = x.warn;
+    const bool known = x.known;
+    const std::string& model_type = x.model_type;
+    const std::string& arch = x.arch;
     if (auto nextn = c.integer({"num_nextn_predict_layers"}, 0, 100); nextn && *nextn > 0)
         warn.push_back(std::to_string(*nextn) + " multi-token-prediction layer(s) not counted (llama.cpp skips them)");
     if (!c.ok()) return false;
@@ -814,6 +919,42 @@ bool model_from_hf_config(const std::string& json_text, const std::string& id, M
         warn.push_back("model_type '" + model_type + "' is not one llmsim knows; imported as a llama-like "
                        "transformer (gated FFN" + std::string(m.moe ? ", MoE" : "") +
                        ") with architecture name '" + arch + "' - check the numbers against the model card");
+    return true;
+}
+
+}  // namespace
+
+bool model_from_hf_config(const std::string& json_text, const std::string& id, Model& out, std::string& err,
+                          std::vector<std::string>* warnings) {
+    std::vector<std::string> warn_sink;
+    std::vector<std::string>& warn = warnings ? *warnings : warn_sink;
+
+    json root;
+    if (!parse_config_root(json_text, root, err)) return false;
+    const json* text = text_model_of(root);
+    std::string model_type;
+    const ArchInfo* info = nullptr;
+    if (!resolve_model_type(root, text, model_type, info, err)) return false;
+    static const ArchInfo kUnknown = {"", "", false, false, false, true, Swa::Config, 0};
+    const bool known = info != nullptr;
+    if (!info) info = &kUnknown;
+
+    std::string arch = known ? info->arch : normalize(model_type);
+    Cfg c(root, text, defaults_for(arch), err);
+
+    Model m;
+    m.id = id;
+    {
+        const size_t slash = id.rfind('/');
+        m.name = slash == std::string::npos ? id : id.substr(slash + 1);
+    }
+    m.arch = arch;
+    if (!id.empty()) m.sources.push_back("https://huggingface.co/" + id + "/blob/main/config.json");
+
+    Import x{c, *info, known, model_type, arch, m, warn, err, std::nullopt, 0, {}};
+    for (bool (*part)(Import&) : {import_core, import_flags, import_moe, import_mla, import_layer_types, import_swa,
+                                  import_hybrid, import_rope, import_unmodelled})
+        if (!part(x)) return false;
 
     out = std::move(m);
     return true;

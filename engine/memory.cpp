@@ -30,13 +30,7 @@ int effective_ubatch(const MemoryRequest& r, int64_t n_ctx_pad) {
     return (int)std::max<int64_t>(1, std::min<int64_t>(std::max(1, r.n_ubatch), b));
 }
 
-struct CellPlan {
-    int64_t n_ctx_pad = 0;      // n_ctx rounded up to 256
-    int64_t streams = 1;        // KV streams (n_parallel unless --kv-unified)
-    int64_t per_stream = 0;     // full-attention cells per stream = n_kv a sequence attends to
-    int64_t swa_per_stream = 0; // SWA cells per stream
-    int ubatch = 512;
-};
+}  // namespace
 
 CellPlan plan_cells(const Model& m, const MemoryRequest& r, int64_t n_ctx) {
     CellPlan p;
@@ -86,14 +80,10 @@ uint64_t backend_runtime_bytes(Backend b) {
     return 0;
 }
 
-// recurrent state of one layer for one sequence when the catalog has none: Mamba-1 conv + ssm state, f32
-// (llama.cpp n_embd_r = (d_conv-1) d_inner, n_embd_s = d_state d_inner), d_inner = 2 n_embd, d_conv 4, d_state 16
 uint64_t default_state_bytes(const Model& m) {
     const uint64_t d_inner = 2 * (uint64_t)m.hidden_size;
     return 4 * (3 * d_inner + 16 * d_inner);
 }
-
-}  // namespace
 
 const char* to_string(FitStatus s) {
     switch (s) {
@@ -109,8 +99,6 @@ const char* to_string(FitStatus s) {
 
 // [SECTION] KV cache -------------------------------------------------------------------------------------
 
-namespace {
-// K and V elements per cell of one attention layer (MLA: the compressed latent + rope part, no V)
 uint64_t kv_k_row(const Model& m) {
     const int64_t n_kv_heads = m.n_kv_heads > 0 ? m.n_kv_heads : m.n_heads;
     return m.mla ? (uint64_t)(m.mla->kv_lora_rank + m.mla->qk_rope_head_dim) : (uint64_t)(n_kv_heads * m.head_dim);
@@ -119,6 +107,8 @@ uint64_t kv_v_row(const Model& m) {
     const int64_t n_kv_heads = m.n_kv_heads > 0 ? m.n_kv_heads : m.n_heads;
     return m.mla ? 0 : (uint64_t)(n_kv_heads * m.kv_head_dim_v());
 }
+
+namespace {
 
 // the request checks of the KV cache (shared by estimate_kv_cache and the fast estimate_memory)
 bool check_kv_request(const Model& m, const MemoryRequest& r, uint64_t k_row, uint64_t v_row, std::string& err) {
@@ -177,16 +167,22 @@ bool estimate_kv_cache(const Model& m, const MemoryRequest& r, KvCacheSize& out,
 // each term below was matched to llama.cpp's own no-alloc plan (assets/calibration/llamacpp_memory_projection.csv,
 // CPU backend, llama.cpp de3ff815ea7d) — see docs/memory-model.md for the derivation and residuals.
 
-ComputeSize estimate_compute_buffer(const Model& m, const MemoryRequest& r, bool with_layers, bool with_output) {
-    ComputeSize c;
-    const CellPlan p = plan_cells(m, r, r.n_ctx);
+namespace {
+// the phases of one ubatch's graph, for a cell plan; has_full / has_swa: the model has attention layers of that
+// kind; ffn_max: the max over layers of ffn_phase_floats_per_token
+struct ComputePhases {
+    uint64_t out = 0, attn = 0, ffn = 0, none = 0;
+};
+
+ComputePhases compute_phases(const Model& m, const MemoryRequest& r, const CellPlan& p, bool has_full, bool has_swa,
+                             uint64_t ffn_max) {
+    ComputePhases c;
     const uint64_t T = (uint64_t)p.ubatch;
     const uint64_t n_embd = (uint64_t)m.hidden_size;
     const uint64_t n_vocab = (uint64_t)m.vocab_size;
     const uint64_t n_head = (uint64_t)std::max(1, m.n_heads);
-    const uint64_t n_kv_heads = (uint64_t)(m.n_kv_heads > 0 ? m.n_kv_heads : m.n_heads);
     const uint64_t n_q = n_head * (uint64_t)m.head_dim;
-    const uint64_t n_v_gqa = n_kv_heads * (uint64_t)m.kv_head_dim_v();
+    const uint64_t n_v_gqa = kv_v_row(m);
     const bool moe = m.is_moe();
     const uint64_t n_used = moe ? (uint64_t)m.moe->n_experts_active : 0;
     const uint64_t n_ff_exp = moe ? (uint64_t)m.moe->expert_ffn : 0;
@@ -194,14 +190,9 @@ ComputeSize estimate_compute_buffer(const Model& m, const MemoryRequest& r, bool
     // output phase: logits f32 [n_vocab, T] + the two f32 [n_embd, T] activations below them (+4 B/token of
     // output ids). MoE: the allocator leaves the last layer's expert gate/up buffers [n_ff_exp, n_used, T] f32 below
     // the logits (DeepSeek-V2-Lite: +67584 B/token predicted vs +66072 measured).
-    c.output_phase = T * (4 * n_vocab + 8 * n_embd + 4) + (moe ? T * 8 * n_used * n_ff_exp : 0);
+    c.out = T * (4 * n_vocab + 8 * n_embd + 4) + (moe ? T * 8 * n_used * n_ff_exp : 0);
 
     // attention phase
-    bool has_full = false, has_swa = false;
-    for (int il = 0; il < m.n_layers; ++il) {
-        if (!layer_has_attention(m, il)) continue;
-        (layer_is_swa(m, il) ? has_swa : has_full) = true;
-    }
     const uint64_t kv_full = has_full ? (uint64_t)p.per_stream : 0;
     const uint64_t kv_swa = has_swa ? (uint64_t)p.swa_per_stream : 0;
     const uint64_t n_kv_max = std::max(kv_full, kv_swa);
@@ -211,69 +202,87 @@ ComputeSize estimate_compute_buffer(const Model& m, const MemoryRequest& r, bool
         // absorbed-MLA intermediates per token: q_nope x wk_b, concat(q, q_pe), the attention output, one residual
         const uint64_t per_tok = 4 * n_head * (3 * kv_lora + rope) + 4 * n_embd + 20;
         if (r.flash_attn) {
-            c.attention_phase = T * per_tok + T * 2 * n_kv_max;  // + f16 mask
+            c.attn = T * per_tok + T * 2 * n_kv_max;  // + f16 mask
         } else {
             // KQ scores f32 [n_kv, T, n_head] + f32 mask [n_kv, T] + a contiguous copy of V [n_kv, kv_lora]
-            c.attention_phase = T * per_tok + T * 4 * (n_head + 1) * n_kv_max + n_kv_max * row_bytes(r.kv_type_k, kv_lora);
+            c.attn = T * per_tok + T * 4 * (n_head + 1) * n_kv_max + n_kv_max * row_bytes(r.kv_type_k, kv_lora);
         }
     } else {
         // per token: 3 n_embd + 2 n_q f32 activations (residual, norm, Q, attention output, ...) + 20 B of inputs
         const uint64_t per_tok = 12 * n_embd + 8 * n_q + 20;
         if (r.flash_attn) {
-            c.attention_phase = T * per_tok + T * 2 * (kv_full + kv_swa);  // f16 masks; FA keeps no scores
+            c.attn = T * per_tok + T * 2 * (kv_full + kv_swa);  // f16 masks; FA keeps no scores
         } else {
             // KQ scores f32 [n_kv, T, n_head] (softmax in place) + f32 masks [n_kv, T] per cache + the i64 row
             // indices for the transposed V store [n_v_gqa, T] per cache
-            c.attention_phase = T * per_tok + T * 4 * n_head * n_kv_max + T * 4 * (kv_full + kv_swa) +
-                                T * 8 * n_v_gqa * n_caches;
+            c.attn = T * per_tok + T * 4 * n_head * n_kv_max + T * 4 * (kv_full + kv_swa) + T * 8 * n_v_gqa * n_caches;
         }
     }
 
     // FFN phase (never the maximum in the calibration runs; physical estimate)
-    uint64_t ffn = 0;
-    for (int il = 0; il < m.n_layers; ++il) {
-        uint64_t f;
-        if (layer_is_moe(m, il)) {
-            const uint64_t n_exp = (uint64_t)m.moe->n_experts;
-            const uint64_t n_sh = (uint64_t)m.moe->n_shared_experts *
-                                  (uint64_t)(m.moe->shared_ffn > 0 ? m.moe->shared_ffn : m.moe->expert_ffn);
-            f = T * 4 * (3 * n_embd + 3 * n_exp + 3 * n_used * n_ff_exp + 2 * n_used * n_embd + 3 * n_sh);
-        } else {
-            f = T * 4 * (3 * n_embd + 3 * (uint64_t)std::max<int64_t>(0, m.intermediate_size));
-        }
-        ffn = std::max(ffn, f);
-    }
-    c.ffn_phase = ffn;
+    c.ffn = T * 4 * ffn_max;
+    c.none = T * 8 * n_embd;  // input embeddings staged for the GPUs
+    return c;
+}
 
+// the buffer of a device that runs layers and/or the output: the largest of the phases it runs
+uint64_t compute_total(const ComputePhases& c, bool with_layers, bool with_output) {
     uint64_t total = 0;
-    if (with_output) total = std::max(total, c.output_phase);
-    if (with_layers) total = std::max(total, std::max(c.attention_phase, c.ffn_phase));
-    if (!with_output && !with_layers) total = T * 8 * n_embd;  // input embeddings staged for the GPUs
-    c.total = total;
+    if (with_output) total = std::max(total, c.out);
+    if (with_layers) total = std::max(total, std::max(c.attn, c.ffn));
+    if (!with_output && !with_layers) total = c.none;
+    return total;
+}
+}  // namespace
+
+uint64_t ffn_phase_floats_per_token(const Model& m, int il) {
+    const uint64_t n_embd = (uint64_t)m.hidden_size;
+    if (layer_is_moe(m, il)) {
+        const uint64_t n_used = (uint64_t)m.moe->n_experts_active, n_ff_exp = (uint64_t)m.moe->expert_ffn;
+        const uint64_t n_exp = (uint64_t)m.moe->n_experts;
+        const uint64_t n_sh = (uint64_t)m.moe->n_shared_experts *
+                              (uint64_t)(m.moe->shared_ffn > 0 ? m.moe->shared_ffn : m.moe->expert_ffn);
+        return 3 * n_embd + 3 * n_exp + 3 * n_used * n_ff_exp + 2 * n_used * n_embd + 3 * n_sh;
+    }
+    return 3 * n_embd + 3 * (uint64_t)std::max<int64_t>(0, m.intermediate_size);
+}
+
+ComputeSize estimate_compute_buffer(const Model& m, const MemoryRequest& r, bool with_layers, bool with_output) {
+    bool has_full = false, has_swa = false;
+    uint64_t ffn_max = 0;
+    for (int il = 0; il < m.n_layers; ++il) {
+        ffn_max = std::max(ffn_max, ffn_phase_floats_per_token(m, il));
+        if (!layer_has_attention(m, il)) continue;
+        (layer_is_swa(m, il) ? has_swa : has_full) = true;
+    }
+    const ComputePhases p = compute_phases(m, r, plan_cells(m, r, r.n_ctx), has_full, has_swa, ffn_max);
+    ComputeSize c;
+    c.output_phase = p.out;
+    c.attention_phase = p.attn;
+    c.ffn_phase = p.ffn;
+    c.total = compute_total(p, with_layers, with_output);
     return c;
 }
 
 // [SECTION] Usable memory --------------------------------------------------------------------------------
 
-namespace {
-uint64_t ram_of(const Hardware& hw) {
+uint64_t ram_bytes_of(const Hardware& hw) {
     return hw.system_ram_bytes > 0 ? (uint64_t)hw.system_ram_bytes : (uint64_t)hw.memory_bytes;
 }
-}  // namespace
 
 uint64_t usable_gpu_bytes(const Hardware& hw, const MemoryRequest& r) {
     if (hw.kind == HardwareKind::Apple) {
         if (hw.gpu_limit_default_bytes > 0) return (uint64_t)hw.gpu_limit_default_bytes;
-        const uint64_t ram = ram_of(hw);
+        const uint64_t ram = ram_bytes_of(hw);
         const double f = ram <= 36 * kGiB ? kAppleDefaultFractionSmall : kAppleDefaultFraction;
         return (uint64_t)((double)ram * f);
     }
     if (hw.kind == HardwareKind::Apu) {
         if (hw.gpu_limit_default_bytes > 0) return (uint64_t)hw.gpu_limit_default_bytes;
-        return (uint64_t)((double)ram_of(hw) * kApuDefaultFraction);
+        return (uint64_t)((double)ram_bytes_of(hw) * kApuDefaultFraction);
     }
     if (hw.kind == HardwareKind::Cpu) {
-        const uint64_t ram = ram_of(hw);
+        const uint64_t ram = ram_bytes_of(hw);
         return ram > kHostRamReserveBytes ? ram - kHostRamReserveBytes : 0;
     }
     const uint64_t reserve = r.gpu_reserve_bytes >= 0 ? (uint64_t)r.gpu_reserve_bytes
@@ -286,15 +295,15 @@ uint64_t usable_gpu_bytes(const Hardware& hw, const MemoryRequest& r) {
 uint64_t usable_gpu_bytes_raised(const Hardware& hw, const MemoryRequest& r) {
     if (!hw.unified_memory()) return usable_gpu_bytes(hw, r);
     if (hw.gpu_limit_max_bytes > 0) return (uint64_t)hw.gpu_limit_max_bytes;
-    const uint64_t ram = ram_of(hw);
+    const uint64_t ram = ram_bytes_of(hw);
     return std::max(usable_gpu_bytes(hw, r), ram > kUmaOsReserveBytes ? ram - kUmaOsReserveBytes : 0);
 }
 
 // [SECTION] Placement and totals -------------------------------------------------------------------------
 // Arithmetic on PreparedWeights: llama.cpp assigns whole layers to devices, so every per-device sum is a
 // difference of the prepared prefix sums over a layer range, and the KV cache of a range is (layer counts of each
-// kind) x (bytes per layer of that kind). memory_reference.cpp does the same tensor by tensor; the results are
-// identical (tests/engine/test_memory_fast.cpp).
+// kind) x (bytes per layer of that kind). The test oracle tests/engine/memory_reference.cpp does the same tensor by
+// tensor; the results are identical (tests/engine/test_memory_fast.cpp).
 
 namespace {
 
@@ -347,7 +356,7 @@ struct Layout {
 struct CtxPlan {
     CellPlan cells;
     uint64_t k_full = 0, v_full = 0, k_swa = 0, v_swa = 0;
-    uint64_t out_phase = 0, attn_phase = 0, ffn_phase = 0, none_phase = 0;
+    ComputePhases phases;
 };
 
 // plain data without initialisers: place_devices() writes every field, and the per-call buffer of them must
@@ -374,7 +383,7 @@ bool init_placer(Placer& P, std::string& err) {
     }
     P.L = P.m.n_layers;
     if (!check_kv_request(P.m, r, P.w.kv_k_row, P.w.kv_v_row, err)) return false;
-    // tensor split: the same double arithmetic as llama.cpp's cumulative proportions (memory_reference.cpp)
+    // tensor split: the same double arithmetic as llama.cpp's cumulative proportions (the test oracle's too)
     const size_t n_split = r.tensor_split.empty() ? (size_t)std::max(P.G, 1) : r.tensor_split.size();
     SmallBuf<double, 9> split;
     split.resize(n_split);
@@ -400,7 +409,7 @@ bool init_placer(Placer& P, std::string& err) {
         P.ram = r.host_ram_bytes > 0 ? r.host_ram_bytes : (uint64_t)std::max<int64_t>(0, hw->system_ram_bytes);
         P.lim = usable_gpu_bytes(*hw, r);
         P.lim_raised = usable_gpu_bytes_raised(*hw, r);
-        P.pool = ram_of(*hw);
+        P.pool = ram_bytes_of(*hw);
         P.cpu_usable = hw->kind == HardwareKind::Cpu || P.ram == 0
                            ? P.lim
                            : (P.ram > kHostRamReserveBytes ? P.ram - kHostRamReserveBytes : 0);
@@ -459,42 +468,7 @@ void make_ctx_plan(const Placer& P, int64_t n_ctx, CtxPlan& c) {
     c.v_swa = cells_swa * P.v_cell;
 
     // estimate_compute_buffer() with the per-layer loops precomputed in PreparedWeights
-    const uint64_t T = (uint64_t)p.ubatch;
-    const uint64_t n_embd = (uint64_t)m.hidden_size;
-    const uint64_t n_vocab = (uint64_t)m.vocab_size;
-    const uint64_t n_head = (uint64_t)std::max(1, m.n_heads);
-    const uint64_t n_kv_heads = (uint64_t)(m.n_kv_heads > 0 ? m.n_kv_heads : m.n_heads);
-    const uint64_t n_q = n_head * (uint64_t)m.head_dim;
-    const uint64_t n_v_gqa = n_kv_heads * (uint64_t)m.kv_head_dim_v();
-    const bool moe = m.is_moe();
-    const uint64_t n_used = moe ? (uint64_t)m.moe->n_experts_active : 0;
-    const uint64_t n_ff_exp = moe ? (uint64_t)m.moe->expert_ffn : 0;
-    c.out_phase = T * (4 * n_vocab + 8 * n_embd + 4) + (moe ? T * 8 * n_used * n_ff_exp : 0);
-    const bool has_full = P.w.has_full_attention, has_swa = P.w.has_swa;
-    const uint64_t kv_full = has_full ? (uint64_t)p.per_stream : 0;
-    const uint64_t kv_swa = has_swa ? (uint64_t)p.swa_per_stream : 0;
-    const uint64_t n_kv_max = std::max(kv_full, kv_swa);
-    const uint64_t n_caches = (has_full ? 1 : 0) + (has_swa ? 1 : 0);
-    if (m.mla) {
-        const uint64_t kv_lora = (uint64_t)m.mla->kv_lora_rank, rope = (uint64_t)m.mla->qk_rope_head_dim;
-        const uint64_t per_tok = 4 * n_head * (3 * kv_lora + rope) + 4 * n_embd + 20;
-        if (r.flash_attn) c.attn_phase = T * per_tok + T * 2 * n_kv_max;
-        else c.attn_phase = T * per_tok + T * 4 * (n_head + 1) * n_kv_max + n_kv_max * row_bytes(r.kv_type_k, kv_lora);
-    } else {
-        const uint64_t per_tok = 12 * n_embd + 8 * n_q + 20;
-        if (r.flash_attn) c.attn_phase = T * per_tok + T * 2 * (kv_full + kv_swa);
-        else c.attn_phase = T * per_tok + T * 4 * n_head * n_kv_max + T * 4 * (kv_full + kv_swa) + T * 8 * n_v_gqa * n_caches;
-    }
-    c.ffn_phase = T * 4 * P.w.ffn_bytes_per_token_max;
-    c.none_phase = T * 8 * n_embd;
-}
-
-uint64_t compute_total(const CtxPlan& c, bool with_layers, bool with_output) {
-    uint64_t total = 0;
-    if (with_output) total = std::max(total, c.out_phase);
-    if (with_layers) total = std::max(total, std::max(c.attn_phase, c.ffn_phase));
-    if (!with_output && !with_layers) total = c.none_phase;  // input embeddings staged for the GPUs
-    return total;
+    c.phases = compute_phases(m, r, p, P.w.has_full_attention, P.w.has_swa, P.w.ffn_bytes_per_token_max);
 }
 
 uint64_t kv_of_range(const Placer& P, const CtxPlan& c, int a, int b) {
@@ -515,7 +489,7 @@ void place_gpu(const Placer& P, const Layout& lo, const CtxPlan& c, int g, DevTo
     d.kv = kv_of_range(P, c, a, b);
     d.n_layers = b - a;
     const bool has_layers = d.n_layers > 0, has_out = lo.out_dev == g;
-    d.compute = has_layers || has_out ? compute_total(c, has_layers, has_out) : 0;
+    d.compute = has_layers || has_out ? compute_total(c.phases, has_layers, has_out) : 0;
     // partial offload: with a batch >= 32 llama.cpp copies CPU-resident weights to the GPU for the matmul
     // (op offload), so GPU0's buffer must hold the largest such tensor (estimate)
     if (g == 0 && lo.max_host_tensor > 0 && c.cells.ubatch >= 32) d.compute += lo.max_host_tensor;
@@ -540,7 +514,7 @@ uint64_t place_devices(const Placer& P, const Layout& lo, const CtxPlan& c, DevT
     h.kv = kv_of_range(P, c, 0, hb);
     h.n_layers = hb;
     const bool host_layers = hb > 0, host_out = lo.out_dev == G;
-    h.compute = G > 0 && !host_layers && !host_out ? c.none_phase : compute_total(c, host_layers, host_out);
+    h.compute = G > 0 && !host_layers && !host_out ? c.phases.none : compute_total(c.phases, host_layers, host_out);
     h.overhead = P.host_overhead;
     h.total = h.weights + h.kv + h.compute + h.overhead;
     return sum + h.total;
@@ -608,7 +582,10 @@ bool fits(FitStatus s) {
 }
 
 void set_device_name(std::string& name, Backend b, int G, int g) {
-    if (b == Backend::Metal && G == 1) { name.assign("Metal"); return; }
+    if (b == Backend::Metal && G == 1) {
+        if (name != "Metal") name.assign("Metal");
+        return;
+    }
     char buf[32];
     const char* prefix = backend_device_prefix(b);
     size_t n = std::strlen(prefix);
@@ -618,21 +595,21 @@ void set_device_name(std::string& name, Backend b, int G, int g) {
     unsigned v = (unsigned)g;
     do { digits[k++] = (char)('0' + v % 10); v /= 10; } while (v);
     while (k) buf[n++] = digits[--k];
-    name.assign(buf, n);
+    if (name.size() != n || name.compare(0, n, buf, n) != 0) name.assign(buf, n);  // a reused breakdown keeps it
 }
 
 // one full placement written into a breakdown (devices with names, totals, details), plus its status
 void write_breakdown(const Placer& P, const Layout& lo, const CtxPlan& c, const DevTotals* dev, uint64_t total,
                      MemoryBreakdown& out) {
     const int G = P.G;
-    out.devices.clear();
-    out.devices.reserve((size_t)G + 1);
+    // reuse the devices (and their name buffers) of a breakdown written before; reset_breakdown() leaves them in place
+    out.devices.resize((size_t)G + 1);
     out.weights_bytes = out.kv_cache_bytes = out.compute_bytes = out.overhead_bytes = 0;
     for (int d = 0; d <= G; ++d) {
-        out.devices.emplace_back();
-        DeviceMemory& x = out.devices.back();
+        DeviceMemory& x = out.devices[(size_t)d];
         if (d < G) set_device_name(x.name, P.backend, G, d);
-        else x.name.assign("host");
+        else if (x.name != "host") x.name.assign("host");
+        x.usable_bytes = 0;
         x.weights_bytes = dev[d].weights;
         x.kv_cache_bytes = dev[d].kv;
         x.compute_bytes = dev[d].compute;
@@ -670,9 +647,9 @@ void write_breakdown(const Placer& P, const Layout& lo, const CtxPlan& c, const 
     }
 }
 
-// a default breakdown, keeping the vectors' capacity (no zero-filled temporary, no reallocation when reused)
+// a default breakdown, keeping the vectors' capacity (no zero-filled temporary, no reallocation when reused);
+// the devices stay for write_breakdown() to overwrite: a caller that returns without writing them clears them
 void reset_breakdown(MemoryBreakdown& b) {
-    b.devices.clear();
     b.weights_bytes = b.kv_cache_bytes = b.compute_bytes = b.overhead_bytes = b.total_bytes = 0;
     b.usable_bytes = b.usable_raised_bytes = 0;
     b.status = FitStatus::Unknown;
@@ -697,7 +674,10 @@ bool estimate_memory(const PreparedWeights& w, const Model& m, const MemoryReque
                      std::string& err) {
     reset_breakdown(out);
     Placer P(w, m, req);
-    if (!init_placer(P, err)) return false;
+    if (!init_placer(P, err)) {
+        out.devices.clear();
+        return false;
+    }
     const int L = P.L, G = P.G;
     SmallBuf<DevTotals, 9> dev;
     dev.resize((size_t)G + 1);
@@ -763,7 +743,11 @@ bool estimate_memory(const PreparedWeights& w, const Model& m, const MemoryReque
 bool estimate_memory(const Catalog& cat, const Model& m, const MemoryRequest& req, MemoryBreakdown& out,
                      std::string& err) {
     const std::shared_ptr<const PreparedWeights> w = prepare_weights(cat, m, req.file_type, err, req.file_bytes_override);
-    if (!w) { reset_breakdown(out); return false; }
+    if (!w) {
+        reset_breakdown(out);
+        out.devices.clear();
+        return false;
+    }
     return estimate_memory(*w, m, req, out, err);
 }
 

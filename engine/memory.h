@@ -17,6 +17,7 @@
 // [SECTION] Request
 // [SECTION] Result
 // [SECTION] Functions
+// [SECTION] Building blocks (formulas shared with the speed glue, the explanations and the test oracle)
 #pragma once
 #include <cstdint>
 #include <optional>
@@ -32,8 +33,7 @@ struct PreparedWeights;  // prepared_weights.h
 
 // [SECTION] Constants ------------------------------------------------------------------------------------
 
-constexpr uint64_t kMiB = 1024ull * 1024ull;
-constexpr uint64_t kGiB = 1024ull * kMiB;
+// (kMiB, kGiB: units.h)
 
 // Fit thresholds, as a fraction of usable memory on the fullest device:
 //   total <= 0.90 x usable -> COMFORTABLE; total <= usable -> TIGHT (runs, little headroom for other apps,
@@ -161,6 +161,11 @@ struct KvCacheSize {
     int64_t cells_full = 0, cells_swa = 0;
     std::vector<uint64_t> per_layer;    // KV (+ recurrent state) bytes of each layer
 };
+// K elements per cell of one attention layer: n_kv_heads x head_dim (n_heads when the model gives no KV heads);
+// MLA: kv_lora_rank + qk_rope_head_dim (the compressed latent and the RoPE part). The one KV-row formula.
+uint64_t kv_k_row(const Model& m);
+// V elements per cell of one attention layer: n_kv_heads x V head dim; MLA: 0 (V is a view of K)
+uint64_t kv_v_row(const Model& m);
 // KV cache (and recurrent state) bytes exactly as llama.cpp allocates them; false + err on bad input
 bool estimate_kv_cache(const Model& m, const MemoryRequest& req, KvCacheSize& out, std::string& err);
 
@@ -170,6 +175,9 @@ struct ComputeSize {
     uint64_t ffn_phase = 0;             // FFN / MoE intermediates
     uint64_t total = 0;                 // max of the phases that run on the device
 };
+// the compute buffer's FFN-phase f32 values per token of layer il (x 4 B x ubatch = bytes): the one FFN term,
+// also precomputed per model by prepare_weights()
+uint64_t ffn_phase_floats_per_token(const Model& m, int il);
 // compute buffer of one device holding `with_output` (logits) and/or layers (fitted to llama.cpp's CPU backend)
 ComputeSize estimate_compute_buffer(const Model& m, const MemoryRequest& req, bool with_layers, bool with_output);
 
@@ -177,11 +185,6 @@ ComputeSize estimate_compute_buffer(const Model& m, const MemoryRequest& req, bo
 uint64_t usable_gpu_bytes(const Hardware& hw, const MemoryRequest& req);
 // unified memory: the raised limit (iogpu.wired_limit_mb / max GTT); discrete: same as usable_gpu_bytes
 uint64_t usable_gpu_bytes_raised(const Hardware& hw, const MemoryRequest& req);
-
-// the implementation before the fast path (engine/memory_reference.cpp): enumerates and places every tensor on
-// each call (~1 ms). Same results as estimate_memory; kept as the oracle of tests/engine/test_memory_fast.cpp
-bool estimate_memory_reference(const Catalog& cat, const Model& model, const MemoryRequest& req, MemoryBreakdown& out,
-                               std::string& err);
 
 // the file type from `candidates` with the most bits per weight that still fits (COMFORTABLE or TIGHT, or
 // TUNABLE_UMA when allow_tunable); empty when none fits or no hardware is set
@@ -191,5 +194,29 @@ std::string best_fitting_file_type(const Catalog& cat, const Model& model, const
 // raised unified-memory limit), else the largest power of two below it that fits, not below 4096 tokens (nor above
 // the native context); the native context when req has no hardware. req.n_ctx is ignored.
 int64_t default_context_tokens(const Catalog& cat, const Model& model, const MemoryRequest& req);
+
+// [SECTION] Building blocks ------------------------------------------------------------------------------
+// Formulas the fast path, the explanations, the speed glue and the test oracle (tests/engine/memory_reference.cpp)
+// share: each is written once, here.
+
+// KV cells of one context: llama.cpp pads n_ctx to 256 (kKvCellPad) and splits it into one stream per sequence
+struct CellPlan {
+    int64_t n_ctx_pad = 0;      // n_ctx rounded up to 256
+    int64_t streams = 1;        // KV streams (n_parallel unless --kv-unified)
+    int64_t per_stream = 0;     // full-attention cells per stream = n_kv a sequence attends to
+    int64_t swa_per_stream = 0; // SWA cells per stream
+    int ubatch = 512;           // effective ubatch: min(n_ubatch, n_batch, n_ctx)
+};
+// the cells of `m` at context n_ctx under the request's parallel / unified / SWA settings
+CellPlan plan_cells(const Model& m, const MemoryRequest& req, int64_t n_ctx);
+// llama.cpp's device name prefix of a backend ("CUDA", "Metal" ...)
+const char* backend_device_prefix(Backend b);
+// runtime overhead of one GPU of a backend (the k*RuntimeBytes constants above; CPU 0)
+uint64_t backend_runtime_bytes(Backend b);
+// the RAM pool of a device: system RAM when the catalog gives it, else its memory
+uint64_t ram_bytes_of(const Hardware& hw);
+// recurrent state of one layer for one sequence when the catalog has none: Mamba-1 conv + ssm state, f32
+// (llama.cpp n_embd_r = (d_conv-1) d_inner, n_embd_s = d_state d_inner), d_inner = 2 n_embd, d_conv 4, d_state 16
+uint64_t default_state_bytes(const Model& m);
 
 }  // namespace llmsim

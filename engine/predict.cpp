@@ -63,7 +63,7 @@ bool hardware_from_json(const Catalog& cat, const json& h, Hardware& out, std::s
     if (!number_field(h, "memory_gib", mem, false, err, 0, 1e6)) { err = "hardware." + err; return false; }
     if (!number_field(h, "bandwidth_gbs", bw, true, err, 0.01, 1e6)) { err = "hardware." + err; return false; }
     if (!number_field(h, "fp16_tflops", tf, false, err, 0, 1e6)) { err = "hardware." + err; return false; }
-    out.memory_bytes = (int64_t)(mem * 1073741824.0);
+    out.memory_bytes = (int64_t)(mem * (double)kGiB);
     out.bandwidth_gbs = bw;
     out.fp16_tflops = tf;   // 0 = unknown: the speed model estimates it from class and bandwidth and says so
     out.fp16_tflops_estimated = tf <= 0;
@@ -143,7 +143,7 @@ bool parse_predict_input(const Catalog& cat, const json& j, PredictInput& out, s
     if (!number_field(t, "depth", depth, false, err, 0, 1e8)) { err = "test." + err; return false; }
 
     // weights as the memory model lays them out, scaled to the measured file size when given
-    const uint64_t size_override = size_gib > 0 ? (uint64_t)(size_gib * 1073741824.0) : 0;
+    const uint64_t size_override = size_gib > 0 ? (uint64_t)(size_gib * (double)kGiB) : 0;
     std::shared_ptr<const PreparedWeights> w = prepare_weights(cat, out.model, out.quant, err, 0);
     if (!w) return false;
     if (size_override && w->tensor_data_bytes > 0) {

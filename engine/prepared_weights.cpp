@@ -11,6 +11,9 @@
 #include <mutex>
 #include <unordered_map>
 
+#include "memory.h"
+#include "speed.h"
+
 namespace llmsim {
 
 // [SECTION] Model hash -----------------------------------------------------------------------------------
@@ -155,6 +158,70 @@ uint64_t model_hash(const Model& m) {
 
 // [SECTION] Build ----------------------------------------------------------------------------------------
 
+namespace {
+
+// the bytes a decoded token reads (formerly simulate.cpp's active_weight_bytes): every tensor once, except routed
+// experts (only k of E are read) and the token-embedding table (one row per token); fills p's parameter counts
+uint64_t prepare_active_bytes(const Model& m, const WeightSize& ws, const std::vector<TensorDesc>& ts,
+                              uint64_t file_bytes_override, PreparedWeights* p) {
+    count_params(m, ts, p->params);
+    for (size_t i = 0; i < ws.tensors.size() && i < ws.bytes.size(); ++i) {
+        if (ws.tensors[i].name == "token_embd.weight") p->gguf_token_embd_bytes += ws.bytes[i];
+        if (ws.tensors[i].routed_expert) p->gguf_routed_expert_bytes += ws.bytes[i];
+    }
+    uint64_t active = 0;
+    if (!ws.gguf || ws.tensors.empty()) {
+        const double bytes_per_param = ws.params > 0 ? (double)ws.tensor_data_bytes / (double)ws.params : 0;
+        const double act = (double)p->params.active - (double)p->params.embedding;
+        active = (uint64_t)std::llround(std::max(0.0, act) * bytes_per_param);
+    } else {
+        double total = 0;
+        const double expert_fraction = m.is_moe() && m.moe->n_experts > 0
+                                           ? (double)m.moe->n_experts_active / (double)m.moe->n_experts : 1.0;
+        double embd = 0;
+        for (size_t i = 0; i < ws.tensors.size(); ++i) {
+            const TensorDesc& t = ws.tensors[i];
+            if (t.name == "token_embd.weight") { embd += (double)ws.bytes[i]; continue; }
+            const double b = (double)ws.bytes[i];
+            total += t.routed_expert ? b * expert_fraction : b;
+        }
+        // a tied output reads the embedding matrix once per token as the output projection
+        if (m.tie_embeddings) total += embd;
+        active = (uint64_t)std::llround(total);
+    }
+    if (file_bytes_override > 0 && ws.tensor_data_bytes > 0)
+        active = (uint64_t)std::llround((double)active * (double)file_bytes_override / (double)ws.file_bytes_estimate);
+    return active;
+
+}
+
+// the layer structure the KV cache and compute buffers need (memory.cpp estimate_kv_cache /
+// estimate_compute_buffer, per layer -> counts)
+void prepare_layer_structure(const Model& m, PreparedWeights* p) {
+    const int L = m.n_layers;
+    p->full_layers_prefix.assign((size_t)L + 1, 0);
+    p->swa_layers_prefix.assign((size_t)L + 1, 0);
+    p->recurrent_layers_prefix.assign((size_t)L + 1, 0);
+    for (int il = 0; il < L; ++il) {
+        const size_t i = (size_t)il;
+        const bool attn = layer_has_attention(m, il);
+        const bool swa = attn && layer_is_swa(m, il);
+        p->full_layers_prefix[i + 1] = p->full_layers_prefix[i] + (attn && !swa ? 1 : 0);
+        p->swa_layers_prefix[i + 1] = p->swa_layers_prefix[i] + (swa ? 1 : 0);
+        p->recurrent_layers_prefix[i + 1] = p->recurrent_layers_prefix[i] + (attn ? 0 : 1);
+        if (attn) (swa ? p->has_swa : p->has_full_attention) = true;
+        p->ffn_bytes_per_token_max = std::max(p->ffn_bytes_per_token_max, ffn_phase_floats_per_token(m, il));
+    }
+    p->kv_k_row = kv_k_row(m);
+    p->kv_v_row = kv_v_row(m);
+    if (m.hybrid) {
+        p->state_bytes_per_seq = m.hybrid->ssm_state_bytes_per_layer > 0 ? (uint64_t)m.hybrid->ssm_state_bytes_per_layer
+                                                                         : default_state_bytes(m);
+    }
+}
+
+}  // namespace
+
 std::shared_ptr<const PreparedWeights> build_prepared_weights(const Catalog& cat, const Model& m,
                                                               const std::string& file_type, std::string& err,
                                                               uint64_t file_bytes_override, const QuantOptions& opt) {
@@ -163,6 +230,7 @@ std::shared_ptr<const PreparedWeights> build_prepared_weights(const Catalog& cat
     auto p = std::make_shared<PreparedWeights>();
     p->model_hash = model_hash(m);
     p->file_type = file_type;
+    p->weight_class = weight_class_of(file_type);
     p->file_bytes_override = file_bytes_override;
     p->imatrix = opt.imatrix;
     p->gguf = ws.gguf;
@@ -220,74 +288,8 @@ std::shared_ptr<const PreparedWeights> build_prepared_weights(const Catalog& cat
         p->expert_max_tensor_prefix[il + 1] = std::max(p->expert_max_tensor_prefix[il], expert_max[il]);
     }
 
-    // parameters and the bytes a decoded token reads (formerly simulate.cpp's active_weight_bytes): every tensor
-    // once, except routed experts (only k of E are read) and the token-embedding table (one row per token)
-    count_params(m, ts, p->params);
-    for (size_t i = 0; i < ws.tensors.size() && i < ws.bytes.size(); ++i) {
-        if (ws.tensors[i].name == "token_embd.weight") p->gguf_token_embd_bytes += ws.bytes[i];
-        if (ws.tensors[i].routed_expert) p->gguf_routed_expert_bytes += ws.bytes[i];
-    }
-    uint64_t active = 0;
-    if (!ws.gguf || ws.tensors.empty()) {
-        const double bytes_per_param = ws.params > 0 ? (double)ws.tensor_data_bytes / (double)ws.params : 0;
-        const double act = (double)p->params.active - (double)p->params.embedding;
-        active = (uint64_t)std::llround(std::max(0.0, act) * bytes_per_param);
-    } else {
-        double total = 0;
-        const double expert_fraction = m.is_moe() && m.moe->n_experts > 0
-                                           ? (double)m.moe->n_experts_active / (double)m.moe->n_experts : 1.0;
-        double embd = 0;
-        for (size_t i = 0; i < ws.tensors.size(); ++i) {
-            const TensorDesc& t = ws.tensors[i];
-            if (t.name == "token_embd.weight") { embd += (double)ws.bytes[i]; continue; }
-            const double b = (double)ws.bytes[i];
-            total += t.routed_expert ? b * expert_fraction : b;
-        }
-        // a tied output reads the embedding matrix once per token as the output projection
-        if (m.tie_embeddings) total += embd;
-        active = (uint64_t)std::llround(total);
-    }
-    if (file_bytes_override > 0 && ws.tensor_data_bytes > 0)
-        active = (uint64_t)std::llround((double)active * (double)file_bytes_override / (double)ws.file_bytes_estimate);
-    p->active_weight_bytes = active;
-
-    // KV structure (memory.cpp estimate_kv_cache / estimate_compute_buffer, per layer -> counts)
-    p->full_layers_prefix.assign((size_t)L + 1, 0);
-    p->swa_layers_prefix.assign((size_t)L + 1, 0);
-    p->recurrent_layers_prefix.assign((size_t)L + 1, 0);
-    const bool moe = m.is_moe();
-    const uint64_t n_embd = (uint64_t)m.hidden_size;
-    const uint64_t n_used = moe ? (uint64_t)m.moe->n_experts_active : 0;
-    const uint64_t n_ff_exp = moe ? (uint64_t)m.moe->expert_ffn : 0;
-    for (int il = 0; il < L; ++il) {
-        const size_t i = (size_t)il;
-        const bool attn = layer_has_attention(m, il);
-        const bool swa = attn && layer_is_swa(m, il);
-        p->full_layers_prefix[i + 1] = p->full_layers_prefix[i] + (attn && !swa ? 1 : 0);
-        p->swa_layers_prefix[i + 1] = p->swa_layers_prefix[i] + (swa ? 1 : 0);
-        p->recurrent_layers_prefix[i + 1] = p->recurrent_layers_prefix[i] + (attn ? 0 : 1);
-        if (attn) (swa ? p->has_swa : p->has_full_attention) = true;
-        uint64_t f;
-        if (layer_is_moe(m, il)) {
-            const uint64_t n_exp = (uint64_t)m.moe->n_experts;
-            const uint64_t n_sh = (uint64_t)m.moe->n_shared_experts *
-                                  (uint64_t)(m.moe->shared_ffn > 0 ? m.moe->shared_ffn : m.moe->expert_ffn);
-            f = 3 * n_embd + 3 * n_exp + 3 * n_used * n_ff_exp + 2 * n_used * n_embd + 3 * n_sh;
-        } else {
-            f = 3 * n_embd + 3 * (uint64_t)std::max<int64_t>(0, m.intermediate_size);
-        }
-        p->ffn_bytes_per_token_max = std::max(p->ffn_bytes_per_token_max, f);
-    }
-    const int64_t n_kv_heads = m.n_kv_heads > 0 ? m.n_kv_heads : m.n_heads;
-    p->kv_k_row = m.mla ? (uint64_t)(m.mla->kv_lora_rank + m.mla->qk_rope_head_dim) : (uint64_t)(n_kv_heads * m.head_dim);
-    p->kv_v_row = m.mla ? 0 : (uint64_t)(n_kv_heads * m.kv_head_dim_v());
-    if (m.hybrid) {
-        // recurrent state of one layer for one sequence when the catalog has none: Mamba-1 conv + ssm state, f32
-        // (llama.cpp n_embd_r = (d_conv-1) d_inner, n_embd_s = d_state d_inner), d_inner = 2 n_embd, d_conv 4, d_state 16
-        const uint64_t d_inner = 2 * (uint64_t)m.hidden_size;
-        p->state_bytes_per_seq = m.hybrid->ssm_state_bytes_per_layer > 0 ? (uint64_t)m.hybrid->ssm_state_bytes_per_layer
-                                                                         : 4 * (3 * d_inner + 16 * d_inner);
-    }
+    p->active_weight_bytes = prepare_active_bytes(m, ws, ts, file_bytes_override, p.get());
+    prepare_layer_structure(m, p.get());
     return p;
 }
 

@@ -80,6 +80,7 @@ struct PreparedWeights {
     bool has_full_attention = false;    // some layer has a full-attention cache
     bool has_swa = false;               // some layer has a sliding-window cache
     uint64_t ffn_bytes_per_token_max = 0;  // max over layers of the FFN-phase term (x 4 x ubatch = bytes)
+    WeightClass weight_class = WeightClass::KQuant;  // the speed model's kernel class of file_type (weight_class_of)
 
     // bytes of all tensors of layers [a, b)
     uint64_t layer_bytes(int a, int b) const { return layer_bytes_prefix[(size_t)b] - layer_bytes_prefix[(size_t)a]; }

@@ -6,8 +6,7 @@
 // /work/shared/reference/quants.json (common_rules, llama_quantize_ftypes[].tensor_overrides). Verified against
 // llama-quantize's histograms in assets/calibration/llamacpp_quant_sizes.csv (llama.cpp de3ff815ea7d).
 //
-// [SECTION] ggml type table
-// [SECTION] File types
+// [SECTION] Row sizes
 // [SECTION] Tensor categories
 // [SECTION] Type selection
 // [SECTION] Sizes
@@ -20,51 +19,8 @@
 
 namespace llmsim {
 
-// [SECTION] ggml type table ------------------------------------------------------------------------------
-// ggml/src/ggml.c type_traits[] (blck_size, type_size = sizeof(block_*)), ggml-org/ggml@d99724f2b141
-
-namespace {
-const TensorTypeInfo kTypes[] = {
-    {TensorType::F32, "F32", 1, 4, false},        {TensorType::F16, "F16", 1, 2, false},
-    {TensorType::BF16, "BF16", 1, 2, false},      {TensorType::F64, "F64", 1, 8, false},
-    {TensorType::I8, "I8", 1, 1, false},          {TensorType::I16, "I16", 1, 2, false},
-    {TensorType::I32, "I32", 1, 4, false},        {TensorType::I64, "I64", 1, 8, false},
-    {TensorType::Q4_0, "Q4_0", 32, 18, true},     {TensorType::Q4_1, "Q4_1", 32, 20, true},
-    {TensorType::Q5_0, "Q5_0", 32, 22, true},     {TensorType::Q5_1, "Q5_1", 32, 24, true},
-    {TensorType::Q8_0, "Q8_0", 32, 34, true},     {TensorType::Q8_1, "Q8_1", 32, 36, true},
-    {TensorType::Q2_K, "Q2_K", 256, 84, true},    {TensorType::Q3_K, "Q3_K", 256, 110, true},
-    {TensorType::Q4_K, "Q4_K", 256, 144, true},   {TensorType::Q5_K, "Q5_K", 256, 176, true},
-    {TensorType::Q6_K, "Q6_K", 256, 210, true},   {TensorType::Q8_K, "Q8_K", 256, 292, true},
-    {TensorType::IQ2_XXS, "IQ2_XXS", 256, 66, true}, {TensorType::IQ2_XS, "IQ2_XS", 256, 74, true},
-    {TensorType::IQ2_S, "IQ2_S", 256, 82, true},  {TensorType::IQ3_XXS, "IQ3_XXS", 256, 98, true},
-    {TensorType::IQ3_S, "IQ3_S", 256, 110, true}, {TensorType::IQ1_S, "IQ1_S", 256, 50, true},
-    {TensorType::IQ1_M, "IQ1_M", 256, 56, true},  {TensorType::IQ4_NL, "IQ4_NL", 32, 18, true},
-    {TensorType::IQ4_XS, "IQ4_XS", 256, 136, true}, {TensorType::TQ1_0, "TQ1_0", 256, 54, true},
-    {TensorType::TQ2_0, "TQ2_0", 256, 66, true},  {TensorType::MXFP4, "MXFP4", 32, 17, true},
-};
-
-std::string upper(std::string s) {
-    for (char& c : s) c = (char)std::toupper((unsigned char)c);
-    return s;
-}
-}  // namespace
-
-const TensorTypeInfo& tensor_type_info(TensorType t) {
-    for (const TensorTypeInfo& i : kTypes)
-        if (i.type == t) return i;
-    return kTypes[0];  // unreachable for enum values in the header
-}
-
-std::optional<TensorType> parse_tensor_type(const std::string& name) {
-    const std::string u = upper(name);
-    for (const TensorTypeInfo& i : kTypes)
-        if (u == i.name) return i.type;
-    if (u == "FP16") return TensorType::F16;
-    if (u == "FP32") return TensorType::F32;
-    return std::nullopt;
-}
-
-const char* to_string(TensorType t) { return tensor_type_info(t).name; }
+// [SECTION] Row sizes -----------------------------------------------------------------------------------
+// from the ggml type table (quant_types.cpp)
 
 uint64_t row_bytes(TensorType t, uint64_t n) {
     const TensorTypeInfo& i = tensor_type_info(t);
@@ -72,58 +28,6 @@ uint64_t row_bytes(TensorType t, uint64_t n) {
 }
 
 uint64_t tensor_bytes(TensorType t, const TensorDesc& d) { return row_bytes(t, (uint64_t)d.ne[0]) * d.n_rows(); }
-
-// [SECTION] File types -----------------------------------------------------------------------------------
-
-namespace {
-struct FtypeRow {
-    LlamaFtype f;
-    const char* name;
-    TensorType base;
-};
-// llama_ftype_get_default_type (src/llama-quant.cpp)
-const FtypeRow kFtypes[] = {
-    {LlamaFtype::ALL_F32, "F32", TensorType::F32},       {LlamaFtype::F16, "F16", TensorType::F16},
-    {LlamaFtype::BF16, "BF16", TensorType::BF16},        {LlamaFtype::Q4_0, "Q4_0", TensorType::Q4_0},
-    {LlamaFtype::Q4_1, "Q4_1", TensorType::Q4_1},        {LlamaFtype::Q5_0, "Q5_0", TensorType::Q5_0},
-    {LlamaFtype::Q5_1, "Q5_1", TensorType::Q5_1},        {LlamaFtype::Q8_0, "Q8_0", TensorType::Q8_0},
-    {LlamaFtype::Q2_K, "Q2_K", TensorType::Q2_K},        {LlamaFtype::Q2_K_S, "Q2_K_S", TensorType::Q2_K},
-    {LlamaFtype::Q3_K_S, "Q3_K_S", TensorType::Q3_K},    {LlamaFtype::Q3_K_M, "Q3_K_M", TensorType::Q3_K},
-    {LlamaFtype::Q3_K_L, "Q3_K_L", TensorType::Q3_K},    {LlamaFtype::Q4_K_S, "Q4_K_S", TensorType::Q4_K},
-    {LlamaFtype::Q4_K_M, "Q4_K_M", TensorType::Q4_K},    {LlamaFtype::Q5_K_S, "Q5_K_S", TensorType::Q5_K},
-    {LlamaFtype::Q5_K_M, "Q5_K_M", TensorType::Q5_K},    {LlamaFtype::Q6_K, "Q6_K", TensorType::Q6_K},
-    {LlamaFtype::IQ2_XXS, "IQ2_XXS", TensorType::IQ2_XXS}, {LlamaFtype::IQ2_XS, "IQ2_XS", TensorType::IQ2_XS},
-    {LlamaFtype::IQ2_S, "IQ2_S", TensorType::IQ2_XS},    {LlamaFtype::IQ2_M, "IQ2_M", TensorType::IQ2_S},
-    {LlamaFtype::IQ3_XXS, "IQ3_XXS", TensorType::IQ3_XXS}, {LlamaFtype::IQ3_XS, "IQ3_XS", TensorType::IQ3_S},
-    {LlamaFtype::IQ3_S, "IQ3_S", TensorType::IQ3_S},     {LlamaFtype::IQ3_M, "IQ3_M", TensorType::IQ3_S},
-    {LlamaFtype::IQ1_S, "IQ1_S", TensorType::IQ1_S},     {LlamaFtype::IQ1_M, "IQ1_M", TensorType::IQ1_M},
-    {LlamaFtype::IQ4_NL, "IQ4_NL", TensorType::IQ4_NL},  {LlamaFtype::IQ4_XS, "IQ4_XS", TensorType::IQ4_XS},
-    {LlamaFtype::TQ1_0, "TQ1_0", TensorType::TQ1_0},     {LlamaFtype::TQ2_0, "TQ2_0", TensorType::TQ2_0},
-    {LlamaFtype::MXFP4_MOE, "MXFP4_MOE", TensorType::MXFP4},
-};
-}  // namespace
-
-std::optional<LlamaFtype> parse_llama_ftype(const std::string& name) {
-    std::string u = upper(name);
-    if (u == "FP16") u = "F16";
-    if (u == "FP32") u = "F32";
-    if (u == "MXFP4") u = "MXFP4_MOE";  // what llama-bench and model cards call gpt-oss's native GGUFs
-    for (const FtypeRow& r : kFtypes)
-        if (u == r.name) return r.f;
-    return std::nullopt;
-}
-
-const char* to_string(LlamaFtype f) {
-    for (const FtypeRow& r : kFtypes)
-        if (r.f == f) return r.name;
-    return "?";
-}
-
-TensorType ftype_default_type(LlamaFtype f) {
-    for (const FtypeRow& r : kFtypes)
-        if (r.f == f) return r.base;
-    return TensorType::F16;
-}
 
 // [SECTION] Tensor categories ----------------------------------------------------------------------------
 

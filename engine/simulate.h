@@ -67,6 +67,7 @@ struct Evaluation {
     int full_attn_layers = -1;          // layers with a full-context KV cache (-1 = not filled: count per layer)
     int swa_layers = 0;                 // sliding-window layers
     uint64_t kv_k_row = 0, kv_v_row = 0;  // K / V elements per cached token per layer (MLA: latent + rope, V = 0)
+    WeightClass weight_class = WeightClass::Count;  // kernel class of the file type (Count = not filled: ask the table)
 };
 
 // the part of a breakdown that counts against the device's usable limit: every GPU device (unified memory:
@@ -75,5 +76,10 @@ uint64_t limit_side_bytes(const MemoryBreakdown& mb);
 
 // memory and speed for one configuration; false + err on bad input (the memory model's messages)
 bool evaluate(const Catalog& cat, const Model& model, const SimRequest& req, Evaluation& out, std::string& err);
+// the same with weights the caller prepared (prepare_weights(cat, model, req.memory.file_type, err,
+// req.memory.file_bytes_override), prepared_weights.h); skips the cache lookup — for sweeps over devices and
+// contexts. Reusing `out` across calls keeps its buffers.
+bool evaluate(const Catalog& cat, const PreparedWeights& weights, const Model& model, const SimRequest& req,
+              Evaluation& out, std::string& err);
 
 }  // namespace llmsim

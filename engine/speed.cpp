@@ -9,8 +9,10 @@
 #include "speed.h"
 
 #include "assets.h"
+#include "input_limits.h"
 
 #include <algorithm>
+#include <cassert>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -28,21 +30,11 @@ const char* const kWeightClassNames[kWeightClassCount] = {"f16", "q8", "legacy",
 const char* const kMemoryKindNames[kMemoryKindCount] = {"gddr", "hbm", "unified"};
 const char* const kBackendNames[kBackendCount] = {"cuda", "rocm", "metal", "vulkan", "sycl", "cpu"};
 const char* const kKindNames[kHardwareKindCount] = {"consumer", "workstation", "datacenter", "apple", "apu", "cpu"};
-
-bool starts_with(const std::string& s, const char* p) { return s.compare(0, strlen(p), p) == 0; }
 }  // namespace
 
 WeightClass weight_class_of(const std::string& ft) {
-    std::string u;
-    for (char c : ft) u += (char)((c >= 'a' && c <= 'z') ? c - 'a' + 'A' : c);
-    if (u == "F16" || u == "BF16" || u == "F32" || u == "FP16") return WeightClass::F16;
-    if (u == "Q8_0") return WeightClass::Q8;
-    if (u == "MXFP4" || starts_with(u, "MXFP4")) return WeightClass::Mxfp4;
-    if (u == "Q4_0" || u == "Q4_1" || u == "Q5_0" || u == "Q5_1" || u == "IQ4_NL") return WeightClass::Legacy;
-    if (starts_with(u, "Q2_K") || starts_with(u, "Q3_K") || starts_with(u, "IQ2") || starts_with(u, "IQ3") ||
-        starts_with(u, "IQ1") || starts_with(u, "TQ"))
-        return WeightClass::KQuantLow;
-    return WeightClass::KQuant;   // Q4_K_*, Q5_K_*, Q6_K, IQ4_XS, unsloth UD-Q4_K_XL ...
+    const LlamaFtypeInfo* f = find_llama_ftype(ft);
+    return f ? f->kernel : WeightClass::KQuant;   // unsloth UD-Q4_K_XL, MLX, FP8 ...
 }
 
 const char* to_string(WeightClass c) { return kWeightClassNames[(int)c]; }
@@ -61,12 +53,27 @@ double estimate_fp16_tflops(HardwareKind kind, double bandwidth_gbs) {
 
 // [SECTION] Parameters (JSON) ----------------------------------------------------------------------------
 
+bool load_builtin_speed_params(SpeedParams& out, std::string& err) {
+    out = SpeedParams{};
+    const std::string_view text = embedded_asset("calibration/speed_params.json");
+    if (text.empty()) {
+        err = "the embedded calibration/speed_params.json is missing (the build did not embed assets/)";
+        return false;
+    }
+    if (!parse_speed_params(std::string(text), out, err)) {
+        out = SpeedParams{};
+        err = "the embedded calibration/speed_params.json does not parse: " + err;
+        return false;
+    }
+    return true;
+}
+
 SpeedParams builtin_speed_params() {
-    // the embedded assets/calibration/speed_params.json; the struct defaults (the same fit, rounded) otherwise
     SpeedParams p;
-    std::string_view text = embedded_asset("calibration/speed_params.json");
     std::string err;
-    if (!text.empty()) parse_speed_params(std::string(text), p, err);
+    const bool ok = load_builtin_speed_params(p, err);
+    assert(ok && "embedded speed_params.json is broken; tests/engine/test_speed.cpp names the error");
+    (void)ok;
     return p;
 }
 
@@ -373,7 +380,7 @@ UbatchTime ubatch_time(const SpeedScenario& s, const SpeedParams& p, double n, d
     u.overhead = p.ubatch_overhead_ms * 1e-3 * s.n_layers / 32.0;
     if (s.offload_fraction > 0) {
         // llama.cpp runs large-batch matmuls of host-resident weights on the GPU: the weights cross the link once
-        double link = s.host_link_gbs > 0 ? s.host_link_gbs : (s.link_gbs > 0 ? s.link_gbs : 25.0);
+        double link = s.host_link_gbs > 0 ? s.host_link_gbs : (s.link_gbs > 0 ? s.link_gbs : kDefaultPcieGbs);
         u.offload = s.weight_bytes * s.offload_fraction / (link * 1e9);
     }
     u.total = u.compute + u.attention + u.overhead + u.offload;

@@ -30,16 +30,15 @@
 #include <string>
 
 #include "catalog.h"
+#include "quant_types.h"
 
 namespace llmsim {
 
 // [SECTION] Inputs ---------------------------------------------------------------------------------------
 
-// the kernel family that does the bulk of the matmuls; they reach different shares of bandwidth and FLOP/s
-enum class WeightClass { F16, Q8, Legacy, KQuant, KQuantLow, Mxfp4 };
-constexpr int kWeightClassCount = 6;
-// the weight class of a llama.cpp file type name ("Q4_K_M" -> KQuant, "Q4_0" -> Legacy, "F16"/"BF16" -> F16 ...);
-// unknown names (unsloth UD-* mixes ...) -> KQuant
+// (WeightClass, the kernel family of a file type, is in quant_types.h)
+// the weight class of a llama.cpp file type name from the file type table ("Q4_K_M" -> KQuant, "Q4_0" -> Legacy,
+// "F16"/"BF16" -> F16 ...); names that are no llama.cpp file type (unsloth UD-* mixes, MLX, FP8 ...) -> KQuant
 WeightClass weight_class_of(const std::string& file_type);
 const char* to_string(WeightClass c);
 
@@ -82,7 +81,7 @@ struct SpeedScenario {
     Backend backend = Backend::Cuda;
     MemoryKind memory = MemoryKind::Gddr;   // guess_memory_kind() when the catalog does not say
     int gpus = 1;                        // llama.cpp layer split over this many identical GPUs
-    double link_gbs = 0;                 // GPU-to-GPU (PCIe/NVLink) per direction; 0 = PCIe 4.0 x16 (~25 GB/s)
+    double link_gbs = 0;                 // GPU-to-GPU (PCIe/NVLink) per direction; 0 = kDefaultPcieGbs (limits.h)
 
     // -- offload: a fraction of the layers' weights stays in host RAM (-ngl below the layer count)
     double offload_fraction = 0;         // 0..1 of weight_bytes kept on the host
@@ -143,7 +142,10 @@ struct SpeedParams {
     std::string fit_source;
 };
 
-// the parameters fitted at build time (the same numbers as assets/calibration/speed_params.json)
+// the embedded assets/calibration/speed_params.json; false + err when it is missing or does not parse (then `out`
+// is the struct defaults). A broken asset is a build defect: tests/engine/test_speed.cpp fails on it.
+bool load_builtin_speed_params(SpeedParams& out, std::string& err);
+// the embedded fit (load_builtin_speed_params; asserts in debug builds that it loaded)
 SpeedParams builtin_speed_params();
 // parse speed_params.json; false + err naming the field on bad input
 bool parse_speed_params(const std::string& json_text, SpeedParams& out, std::string& err);

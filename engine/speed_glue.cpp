@@ -45,10 +45,7 @@ bool build_speed_scenario(const Model& m, const SimRequest& req, const Evaluatio
         swa = bytes * n_swa;
     } else for (int il = 0; il < m.n_layers; ++il) {
         if (!layer_has_attention(m, il)) continue;
-        double bytes;
-        if (m.mla) bytes = (double)row_bytes(mr.kv_type_k, (uint64_t)(m.mla->kv_lora_rank + m.mla->qk_rope_head_dim));
-        else bytes = (double)row_bytes(mr.kv_type_k, (uint64_t)m.n_kv_heads * m.head_dim) +
-                     (double)row_bytes(mr.kv_type_v, (uint64_t)m.n_kv_heads * m.kv_head_dim_v());
+        const double bytes = (double)row_bytes(mr.kv_type_k, kv_k_row(m)) + (double)row_bytes(mr.kv_type_v, kv_v_row(m));
         if (layer_is_swa(m, il)) { swa += bytes; ++n_swa; } else { full += bytes; ++n_full; }
     }
     s.full_attn_layers = n_full;
@@ -56,7 +53,7 @@ bool build_speed_scenario(const Model& m, const SimRequest& req, const Evaluatio
     s.swa_window = m.swa ? m.swa->window : 0;
     s.kv_bytes_per_token_full = full;
     s.kv_bytes_per_token_swa = swa;
-    s.weight_class = weight_class_of(mr.file_type);
+    s.weight_class = ev.weight_class != WeightClass::Count ? ev.weight_class : weight_class_of(mr.file_type);
     s.bandwidth_gbs = hw->bandwidth_gbs;
     s.fp16_tflops = hw->fp16_tflops;
     s.kind = hw->kind;
@@ -93,7 +90,10 @@ SpeedResult decode_at_depth(const Model& m, const SimRequest& req, const Evaluat
 
 void estimate_speed_view(const Catalog&, const Model& m, const SimRequest& req, Evaluation& out) {
     SpeedView& v = out.speed;
+    std::string error_buffer = std::move(v.error);   // a reused Evaluation keeps its message buffer (no malloc)
     v = SpeedView();
+    error_buffer.clear();
+    v.error = std::move(error_buffer);
     const MemoryBreakdown& mb = out.memory;
     if (!req.memory.hardware) { v.error = "pick a device to see speeds"; return; }
     if (mb.status == FitStatus::Oom) { v.error = "does not fit, so it does not run"; return; }

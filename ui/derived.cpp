@@ -21,7 +21,7 @@ static const llmsim::Hardware* resolve_scenario_hardware(AppState& app) {
         h.vendor = "nvidia";
         h.kind = llmsim::HardwareKind::Consumer;
         h.backends = {llmsim::Backend::Cuda};
-        h.memory_bytes = (int64_t)(s.custom_mem_gib * 1073741824.0);
+        h.memory_bytes = (int64_t)(s.custom_mem_gib * (double)llmsim::kGiB);
         h.bandwidth_gbs = s.custom_bw_gbs;
         h.fp16_tflops = s.custom_tflops;
         h.fp16_tflops_basis = "entered by the user";

@@ -50,8 +50,8 @@ void draw_compare(AppState& app) {
          [](const CompareColumn& c) { return std::string(llmsim::to_string(c.eval.memory.status)); }, true},
         {"Total / Limit", "GPU-side memory needed / usable, GiB", [](const CompareColumn& c) {
              return c.error.empty() && c.eval.memory.usable_bytes ? (double)c.eval.memory.usable_bytes - (double)llmsim::limit_side_bytes(c.eval.memory) : nan(); },
-         [](const CompareColumn& c) { return llmsim::format_fixed(llmsim::limit_side_bytes(c.eval.memory) / 1073741824.0, 1) + " / " +
-                                             llmsim::format_fixed(c.eval.memory.usable_bytes / 1073741824.0, 1) + " GiB"; }, true},
+         [](const CompareColumn& c) { return llmsim::format_fixed(llmsim::limit_side_bytes(c.eval.memory) / (double)llmsim::kGiB, 1) + " / " +
+                                             llmsim::format_fixed(c.eval.memory.usable_bytes / (double)llmsim::kGiB, 1) + " GiB"; }, true},
         {"Weights", "weights in GiB", [](const CompareColumn& c) { return c.error.empty() ? -(double)c.eval.memory.weights_bytes : nan(); },
          [](const CompareColumn& c) { return llmsim::format_gib((double)c.eval.memory.weights_bytes); }, true},
         {"KV cache", "KV cache in GiB", [](const CompareColumn& c) { return c.error.empty() ? -(double)c.eval.memory.kv_cache_bytes : nan(); },

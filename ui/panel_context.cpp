@@ -18,11 +18,11 @@ void draw_context(AppState& app) {
     PlotSeries kv{"KV cache", {}, {}, IM_COL32(160, 110, 240, 255)}, total{"total", {}, {}, IM_COL32(76, 141, 246, 255)};
     PlotSeries usable{"usable limit", {}, {}, IM_COL32(240, 200, 80, 200)};
     double ymax = 0;
-    const double limit_gib = d.eval.memory.usable_bytes / 1073741824.0;
+    const double limit_gib = d.eval.memory.usable_bytes / (double)llmsim::kGiB;
     for (const ContextPoint& p : d.context) {
-        kv.x.push_back((double)p.ctx_tokens); kv.y.push_back(p.kv_bytes / 1073741824.0);
-        total.x.push_back((double)p.ctx_tokens); total.y.push_back(p.total_bytes / 1073741824.0);
-        ymax = std::max(ymax, p.total_bytes / 1073741824.0);
+        kv.x.push_back((double)p.ctx_tokens); kv.y.push_back(p.kv_bytes / (double)llmsim::kGiB);
+        total.x.push_back((double)p.ctx_tokens); total.y.push_back(p.total_bytes / (double)llmsim::kGiB);
+        ymax = std::max(ymax, p.total_bytes / (double)llmsim::kGiB);
         if (limit_gib > 0) { usable.x.push_back((double)p.ctx_tokens); usable.y.push_back(limit_gib); }
     }
     PlotAxis y{"memory", "GiB", 0, std::max(ymax, limit_gib) * 1.1 + 0.1, false};

@@ -74,13 +74,13 @@ std::string leaderboard_text(const AppState& app, bool csv) {
         std::string ttft = decode_of(r) > 0 ? llmsim::format_sig(r.eval.speed.ttft_s) : "";
         std::string ctx = mb.max_context > 0 ? llmsim::format_tokens(mb.max_context) : "";
         if (csv)
-            out += "\"" + r.hardware->name + "\"," + llmsim::to_string(mb.status) + "," + llmsim::format_fixed(llmsim::limit_side_bytes(mb) / 1073741824.0, 2) + "," +
-                   llmsim::format_fixed(mb.usable_bytes / 1073741824.0, 2) + "," + dec + "," +
+            out += "\"" + r.hardware->name + "\"," + llmsim::to_string(mb.status) + "," + llmsim::format_fixed(llmsim::limit_side_bytes(mb) / (double)llmsim::kGiB, 2) + "," +
+                   llmsim::format_fixed(mb.usable_bytes / (double)llmsim::kGiB, 2) + "," + dec + "," +
                    (dec.empty() ? "" : llmsim::format_sig(r.eval.speed.decode_low)) + "," + (dec.empty() ? "" : llmsim::format_sig(r.eval.speed.decode_high)) + "," +
                    ttft + "," + std::to_string(mb.max_context) + "\n";
         else
-            out += "| " + r.hardware->name + " | " + llmsim::to_string(mb.status) + " | " + llmsim::format_fixed(llmsim::limit_side_bytes(mb) / 1073741824.0, 1) + " / " +
-                   llmsim::format_fixed(mb.usable_bytes / 1073741824.0, 1) + " GiB | " + (dec.empty() ? "—" : dec + " tok/s") + " | " +
+            out += "| " + r.hardware->name + " | " + llmsim::to_string(mb.status) + " | " + llmsim::format_fixed(llmsim::limit_side_bytes(mb) / (double)llmsim::kGiB, 1) + " / " +
+                   llmsim::format_fixed(mb.usable_bytes / (double)llmsim::kGiB, 1) + " GiB | " + (dec.empty() ? "—" : dec + " tok/s") + " | " +
                    (ttft.empty() ? "—" : ttft + " s") + " | " + (ctx.empty() ? "—" : ctx) + " |\n";
     }
     return out;
@@ -189,7 +189,7 @@ void draw_leaderboard(AppState& app) {
             if (!r.error.empty()) { ImGui::TextDisabled("—"); if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", r.error.c_str()); continue; }
             status_badge(mb.status);
             ImGui::TableNextColumn();
-            text_right((llmsim::format_fixed(llmsim::limit_side_bytes(mb) / 1073741824.0, 1) + " / " + llmsim::format_fixed(mb.usable_bytes / 1073741824.0, 1) + " GiB").c_str());
+            text_right((llmsim::format_fixed(llmsim::limit_side_bytes(mb) / (double)llmsim::kGiB, 1) + " / " + llmsim::format_fixed(mb.usable_bytes / (double)llmsim::kGiB, 1) + " GiB").c_str());
             explain_row_tooltip(app, r, "usable");
             ImGui::TableNextColumn();
             if (decode_of(r) > 0)

@@ -13,7 +13,7 @@ std::string quants_table_text(const AppState& app, bool csv) {
                           : "| Quantization | BPW | Weights | Total @ " + ca + " | Total @ " + cb + " | Quality |\n|---|---|---|---|---|---|\n";
     for (const QuantRow& q : app.derived.quants) {
         if (!q.error.empty() || (!q.file_type->common && !app.show_all_quants)) continue;
-        auto gib = [&](uint64_t b) { return llmsim::format_fixed(b / 1073741824.0, 2) + (csv ? "" : " GiB"); };
+        auto gib = [&](uint64_t b) { return llmsim::format_fixed(b / (double)llmsim::kGiB, 2) + (csv ? "" : " GiB"); };
         if (csv) out += q.file_type->name + "," + llmsim::format_fixed(q.bits_per_weight, 2) + "," + gib(q.weights_bytes) + "," +
                         gib(q.total_a_bytes) + "," + gib(q.total_b_bytes) + "," + q.file_type->quality_label + "\n";
         else out += "| " + q.file_type->name + " | " + llmsim::format_fixed(q.bits_per_weight, 2) + " | " + gib(q.weights_bytes) + " | " +

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "json_diag.h"
+#include "input_limits.h"
 
 namespace {
 
@@ -41,19 +42,19 @@ const std::vector<Field>& fields() {
         str("model", &Scenario::model),
         str("hardware", &Scenario::hardware),
         str("quant", &Scenario::quant),
-        i32("gpus", &Scenario::gpus, 0, 1024, "GPUs (0 = as listed)"),
-        num("custom_bw", &Scenario::custom_bw_gbs, 0.1, 100000, "GB/s"),
+        i32("gpus", &Scenario::gpus, 0, llmsim::kMaxGpus, "GPUs (0 = as listed)"),
+        num("custom_bw", &Scenario::custom_bw_gbs, llmsim::kMinBandwidthGbs, llmsim::kMaxBandwidthGbs, "GB/s"),
         num("custom_tflops", &Scenario::custom_tflops, 0.01, 100000, "TFLOPS"),
         num("custom_mem", &Scenario::custom_mem_gib, 0.5, 100000, "GiB"),
-        i64("ctx", &Scenario::ctx_tokens, 1, 10e6, "tokens"),
+        i64("ctx", &Scenario::ctx_tokens, 1, (double)llmsim::kMaxContextTokens, "tokens"),
         str("kv", &Scenario::kv_type),
         flag("fa", &Scenario::flash_attn),
-        i32("ngl", &Scenario::gpu_layers, -1, 1000, "layers (-1 = all)"),
-        i32("cpu_moe", &Scenario::cpu_moe_layers, 0, 1000, "layers"),
-        i32("np", &Scenario::parallel, 1, 1024, "sequences"),
-        i64("prompt", &Scenario::prompt_tokens, 1, 10e6, "tokens"),
-        i64("gen", &Scenario::gen_tokens, 1, 10e6, "tokens"),
-        i64("ctx_b", &Scenario::ctx_b_tokens, 1, 10e6, "tokens"),
+        i32("ngl", &Scenario::gpu_layers, -1, llmsim::kMaxGpuLayers, "layers (-1 = all)"),
+        i32("cpu_moe", &Scenario::cpu_moe_layers, 0, llmsim::kMaxGpuLayers, "layers"),
+        i32("np", &Scenario::parallel, 1, llmsim::kMaxParallelSequences, "sequences"),
+        i64("prompt", &Scenario::prompt_tokens, 1, (double)llmsim::kMaxContextTokens, "tokens"),
+        i64("gen", &Scenario::gen_tokens, 1, (double)llmsim::kMaxContextTokens, "tokens"),
+        i64("ctx_b", &Scenario::ctx_b_tokens, 1, (double)llmsim::kMaxContextTokens, "tokens"),
         num("hours", &Scenario::hours_per_month, 0, 744, "hours per month"),
         num("mtok", &Scenario::mtok_per_month, 0, 1e6, "million tokens per month"),
         num("kwh", &Scenario::kwh_price_usd, 0, 10, "USD per kWh"),

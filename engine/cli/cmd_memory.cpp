@@ -21,6 +21,7 @@
 #include "commands.h"
 #include "format.h"
 #include "hf_config.h"
+#include "input_limits.h"
 #include "memory.h"
 #include "speed_labels.h"
 
@@ -46,7 +47,7 @@ bool parse_ctx(const std::string& s, int64_t& out) {
     int64_t mul = 1;
     if (!t.empty() && (t.back() == 'k' || t.back() == 'K')) { mul = 1024; t.pop_back(); }
     int64_t v;
-    if (!parse_int(t, 1, 16ll * 1024 * 1024, v)) return false;
+    if (!parse_int(t, 1, kMaxContextTokens, v) || v > kMaxContextTokens / mul) return false;
     out = v * mul;
     return true;
 }
@@ -93,7 +94,7 @@ int parse_common(const Args& a, const char* cmd, const std::vector<std::string>&
         r.file_type = *q;
     }
     if (const std::string* s = a.get("ctx")) {
-        if (!parse_ctx(*s, r.n_ctx)) return fail(std::string(cmd) + ": --ctx must be a positive token count (e.g. 32768 or 32k), got '" + *s + "'");
+        if (!parse_ctx(*s, r.n_ctx)) return fail(std::string(cmd) + ": --ctx must be a token count from 1 to " + std::to_string(kMaxContextTokens) + " (e.g. 32768 or 32k), got '" + *s + "'");
     }
     if (const std::string* s = a.get("hardware")) {
         c.hw = c.cat.find_hardware(*s);
@@ -120,15 +121,17 @@ int parse_common(const Args& a, const char* cmd, const std::vector<std::string>&
     }
     int64_t v;
     if (const std::string* s = a.get("ngl")) {
-        if (!parse_int(*s, -1, 100000, v)) return fail(std::string(cmd) + ": --ngl must be a layer count >= 0 (or -1 for all)");
+        if (!parse_int(*s, -1, kMaxGpuLayers, v))
+            return fail(std::string(cmd) + ": --ngl must be a layer count from 0 to " + std::to_string(kMaxGpuLayers) + " (or -1 for all)");
         r.n_gpu_layers = (int)v;
     }
     if (const std::string* s = a.get("parallel")) {
-        if (!parse_int(*s, 1, 4096, v)) return fail(std::string(cmd) + ": --parallel must be between 1 and 4096");
+        if (!parse_int(*s, 1, kMaxParallelSequences, v))
+            return fail(std::string(cmd) + ": --parallel must be between 1 and " + std::to_string(kMaxParallelSequences));
         r.n_parallel = (int)v;
     }
     if (const std::string* s = a.get("ubatch")) {
-        if (!parse_int(*s, 1, 65536, v)) return fail(std::string(cmd) + ": --ubatch must be between 1 and 65536");
+        if (!parse_int(*s, 1, kMaxUbatch, v)) return fail(std::string(cmd) + ": --ubatch must be between 1 and " + std::to_string(kMaxUbatch));
         r.n_ubatch = (int)v;
     }
     if (const std::string* s = a.get("batch")) {
@@ -136,7 +139,8 @@ int parse_common(const Args& a, const char* cmd, const std::vector<std::string>&
         r.n_batch = (int)v;
     }
     if (const std::string* s = a.get("n-cpu-moe")) {
-        if (!parse_int(*s, 0, 100000, v)) return fail(std::string(cmd) + ": --n-cpu-moe must be a layer count >= 0");
+        if (!parse_int(*s, 0, kMaxGpuLayers, v))
+            return fail(std::string(cmd) + ": --n-cpu-moe must be a layer count from 0 to " + std::to_string(kMaxGpuLayers));
         r.n_cpu_moe = (int)v;
     }
     if (const std::string* s = a.get("file-bytes")) {

@@ -18,5 +18,6 @@ int main(int argc, char** argv) {
 #endif
     printf("%s %s\n", where, llmsim::format_bench(llmsim::bench_sweep(cat, false, repeat), false).c_str());
     printf("%s %s\n", where, llmsim::format_bench(llmsim::bench_sweep(cat, true, repeat), true).c_str());
+    printf("%s %s\n", where, llmsim::format_bench(llmsim::bench_sweep(cat, true, repeat, true), true).c_str());
     return 0;
 }

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "gguf.h"
+#include "quant_types.h"
 
 using namespace llmsim;
 
@@ -84,10 +85,10 @@ struct Writer {
         return *this;
     }
     Writer& tensor(const std::string& name, std::vector<uint64_t> dims, uint32_t type) {
-        const GgmlTypeSize* ts = ggml_type_size(type);
+        const TensorTypeInfo* ts = tensor_type_by_id(type);
         uint64_t n = 1;
         for (auto d : dims) n *= d;
-        tensors.push_back({name, dims, type, ts ? n / ts->block_size * ts->type_size : 0});
+        tensors.push_back({name, dims, type, ts ? n / (uint64_t)ts->block_size * (uint64_t)ts->type_size : 0});
         return *this;
     }
 
@@ -634,25 +635,4 @@ TEST_CASE("gguf: model_from_gguf messages", "[gguf]") {
     CHECK(err_of(z) == "GGUF: llama.expert_used_count must be in [1, expert_count = 8] (got 9)");
 }
 
-#ifdef LLMSIM_SOURCE_DIR
-TEST_CASE("gguf: ggml type sizes agree with assets/catalog/quants.json", "[gguf][assets]") {
-    std::ifstream f(std::string(LLMSIM_SOURCE_DIR) + "/assets/catalog/quants.json", std::ios::binary);
-    std::stringstream s;
-    s << f.rdbuf();
-    const auto q = nlohmann::json::parse(s.str(), nullptr, false);
-    REQUIRE(q.is_object());
-    REQUIRE(q.contains("ggml_types"));
-    size_t matched = 0;
-    for (const auto& t : q["ggml_types"]) {
-        const int id = t.value("id", -1);
-        INFO(t.value("name", std::string("?")) << " id " << id);
-        const GgmlTypeSize* ts = ggml_type_size((uint32_t)id);
-        REQUIRE(ts != nullptr);
-        CHECK(std::string(ts->name) == t.value("name", std::string()));
-        CHECK((int)ts->block_size == t.value("block_size", 0));
-        CHECK((int)ts->type_size == t.value("type_size", 0));
-        ++matched;
-    }
-    CHECK(matched == ggml_type_sizes().size());
-}
-#endif
+// the ggml type table against assets/catalog/quants.json: tests/engine/test_quant_types.cpp

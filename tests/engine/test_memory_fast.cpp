@@ -1,5 +1,5 @@
 // Fast memory path vs the reference implementation: estimate_memory() (prepared weights, prefix sums, cheap
-// searches) must give byte-identical results to estimate_memory_reference() (engine/memory_reference.cpp, the code
+// searches) must give byte-identical results to estimate_memory_reference() (tests/engine/memory_reference.cpp, the code
 // before the fast path, unchanged) for every catalog model over a deterministic spread of scenarios: quants,
 // contexts, -ngl, -np, --kv-unified, --swa-full, KV types, flash attention, --n-cpu-moe / --cpu-moe, tensor split,
 // multi-GPU rigs, Apple / APU / CPU devices, host RAM for auto offload, file-size overrides, non-GGUF formats and
@@ -16,6 +16,7 @@
 
 #include "catalog.h"
 #include "memory.h"
+#include "memory_reference.h"
 #include "model_tensors.h"
 #include "prepared_weights.h"
 #include "quant_rules.h"
@@ -458,4 +459,44 @@ TEST_CASE("memory fast path: prepared weights hold evaluate()'s params and activ
     }
     CHECK(n > 200);
     CHECK(mismatches == 0);
+}
+
+TEST_CASE("evaluate: a reused Evaluation equals a fresh one, with and without prepared weights", "[memory][fast][simulate]") {
+    Catalog cat;
+    if (!load_catalog_or_skip(cat)) return;
+    const std::vector<Scenario> sc = scenarios(cat);
+    REQUIRE(sc.size() >= 500);
+    Evaluation reused;   // evaluate() writes in place (keeps buffers): nothing of an earlier call may leak
+    int mismatches = 0, speeds = 0;
+    for (const Scenario& s : sc) {
+        SimRequest req;
+        req.memory = s.req;
+        req.with_speed = (&s - sc.data()) % 5 != 0;   // some calls without speed between calls with it
+        Evaluation fresh, prepared_out;
+        std::string e1, e2, e3;
+        const bool ok1 = evaluate(cat, *s.model, req, reused, e1);
+        const bool ok2 = evaluate(cat, *s.model, req, fresh, e2);
+        const auto w = prepare_weights(cat, *s.model, req.memory.file_type, e3, req.memory.file_bytes_override);
+        const bool ok3 = w && evaluate(cat, *w, *s.model, req, prepared_out, e3);
+        std::string d;
+        if (ok1 != ok2 || ok2 != ok3 || e1 != e2 || e2 != e3) d = "ok/err differ (" + e1 + " | " + e2 + " | " + e3 + ")";
+        for (const Evaluation* x : {&reused, &prepared_out}) {
+            if (!d.empty() || !ok2) break;
+            d += diff(x->memory, fresh.memory);
+            const SpeedView &a = x->speed, &b = fresh.speed;
+            if (a.ok != b.ok || a.error != b.error || a.decode_tps != b.decode_tps || a.decode_low != b.decode_low ||
+                a.prefill_tps != b.prefill_tps || a.ttft_s != b.ttft_s || a.reply_s != b.reply_s ||
+                a.aggregate_tps != b.aggregate_tps || a.decode_bound != b.decode_bound ||
+                a.prefill_bound != b.prefill_bound || a.decode_flops != b.decode_flops || a.peak_flops != b.peak_flops)
+                d += "speed differs; ";
+            if (x->params.total != fresh.params.total || x->active_weight_bytes != fresh.active_weight_bytes ||
+                x->weight_bytes != fresh.weight_bytes || x->full_attn_layers != fresh.full_attn_layers ||
+                x->swa_layers != fresh.swa_layers || x->kv_k_row != fresh.kv_k_row || x->kv_v_row != fresh.kv_v_row)
+                d += "evaluation fields differ; ";
+        }
+        if (ok2 && fresh.speed.ok) ++speeds;
+        if (!d.empty() && ++mismatches <= 20) FAIL_CHECK(describe(*s.model, s.req) << "\n  " << d);
+    }
+    CHECK(mismatches == 0);
+    CHECK(speeds > 100);   // the comparison covered real speed estimates
 }

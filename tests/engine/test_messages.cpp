@@ -261,6 +261,18 @@ TEST_CASE("messages: memory API JSON", "[messages]") {
           "config: config.json: num_hidden_layers must be in [1, 10000] (got -1)");
 }
 
+TEST_CASE("messages: the API and the URL state share one set of limits (input_limits.h)", "[messages]") {
+    // -ngl was -1..10000 in the API, -1..1000 in the URL and -1..100000 in the CLI; now -1..kMaxGpuLayers everywhere
+    CHECK(api_error(R"({"model":"Qwen/Qwen2.5-7B-Instruct","ngl":10001})") ==
+          "ngl must be a whole number from -1 to 10000");
+    CHECK(api_error(R"({"model":"Qwen/Qwen2.5-7B-Instruct","ngl":10000})") == "(accepted)");
+    CHECK(url_error("ngl=10001") == "ngl: 10001 is out of range (-1 to 10000 layers (-1 = all))");
+    CHECK(url_error("ngl=5000") == "(accepted)");
+    CHECK(url_error("np=1025") == "np: 1025 is out of range (1 to 1024 sequences)");
+    CHECK(api_error(R"({"model":"Qwen/Qwen2.5-7B-Instruct","parallel":1025})") ==
+          "parallel must be a whole number from 1 to 1024");
+}
+
 // [SECTION] slider extremes ------------------------------------------------------------------------------
 
 TEST_CASE("extremes: api_memory gives finite numbers or a clear error", "[messages][extremes]") {

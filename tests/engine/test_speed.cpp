@@ -288,6 +288,14 @@ TEST_CASE("speed params: JSON round trip, bad input, builtin equals the asset", 
     CHECK(asset.band[0][(int)HardwareKind::Consumer].rows > 0);
 }
 
+TEST_CASE("speed params: the embedded asset loads without falling back to defaults", "[speed][assets]") {
+    SpeedParams p;
+    std::string err;
+    CHECK(load_builtin_speed_params(p, err));
+    CHECK(err.empty());
+    CHECK(p.fit_rows_decode > 0);   // provenance only the JSON carries; the struct default is 0
+}
+
 TEST_CASE("golden: measured llama.cpp decode rows with the fitted parameters", "[speed][golden]") {
     SpeedParams p = builtin_speed_params();   // the fit (assets/calibration/speed_params.json)
     std::string err;

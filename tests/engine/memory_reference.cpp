@@ -1,95 +1,25 @@
-// llmsim memory model, reference implementation: estimate_memory() as it was before the fast path
+// Test-only oracle of the memory model (memory_reference.h): estimate_memory() as it was before the fast path
 // (engine/memory.cpp + engine/prepared_weights.cpp) — it enumerates every tensor, re-applies the quant rules and
 // places tensors one by one, once per probe of the fit and max-context searches. Slow (~1 ms per call), kept
-// unchanged as the oracle tests/engine/test_memory_fast.cpp compares the fast path with, field by field.
-// Change a formula here only together with the fast path (and the public per-layer helpers in memory.cpp,
-// estimate_kv_cache / estimate_compute_buffer, which this file calls).
+// as the oracle tests/engine/test_memory_fast.cpp compares the fast path with, field by field.
 //
-// [SECTION] Helpers
+// What stays independent of the fast path: the tensor-by-tensor placement, the per-layer KV sum (the public
+// estimate_kv_cache, which the fast path does not call), the compute buffer per device through the public
+// estimate_compute_buffer, and the fit / max-context searches by full re-placement. What it shares with the
+// engine (memory.h building blocks, no second copy): the cell plan (plan_cells, with pad-to-256 and the effective
+// ubatch), the backend device names and runtime bytes, and the RAM pool of a device — lookups and the cell
+// arithmetic that estimate_kv_cache / estimate_compute_buffer already took from the engine.
+//
 // [SECTION] Placement and totals
 // [SECTION] Fit search
+#include "memory_reference.h"
+
 #include <algorithm>
 #include <cmath>
 
-#include "memory.h"
 #include "model_tensors.h"
 
 namespace llmsim {
-
-// [SECTION] Helpers --------------------------------------------------------------------------------------
-
-namespace {
-
-uint64_t pad_up(uint64_t x, uint64_t a) { return (x + a - 1) / a * a; }
-
-int effective_ubatch(const MemoryRequest& r, int64_t n_ctx_pad) {
-    // llama.cpp: n_batch = min(n_ctx, n_batch) for causal models; n_ubatch = min(n_batch, n_ubatch)
-    int64_t b = std::min<int64_t>(std::max(1, r.n_batch), n_ctx_pad);
-    return (int)std::max<int64_t>(1, std::min<int64_t>(std::max(1, r.n_ubatch), b));
-}
-
-struct CellPlan {
-    int64_t n_ctx_pad = 0;      // n_ctx rounded up to 256
-    int64_t streams = 1;        // KV streams (n_parallel unless --kv-unified)
-    int64_t per_stream = 0;     // full-attention cells per stream = n_kv a sequence attends to
-    int64_t swa_per_stream = 0; // SWA cells per stream
-    int ubatch = 512;
-};
-
-CellPlan plan_cells(const Model& m, const MemoryRequest& r) {
-    CellPlan p;
-    p.n_ctx_pad = (int64_t)pad_up((uint64_t)r.n_ctx, kKvCellPad);
-    const int64_t np = std::max(1, r.n_parallel);
-    p.ubatch = effective_ubatch(r, p.n_ctx_pad);
-    if (r.kv_unified) {
-        p.streams = 1;
-        p.per_stream = p.n_ctx_pad;
-    } else {
-        // llama.cpp splits the context: n_ctx_seq = n_ctx / n_seq_max cells per sequence (calibration: -c 32768
-        // -np 4 -> 4 streams of 8192 cells); we keep each stream a multiple of 256
-        p.streams = np;
-        p.per_stream = (int64_t)pad_up((uint64_t)(p.n_ctx_pad / np), kKvCellPad);
-    }
-    if (m.swa && m.swa->window > 0) {
-        // llama-kv-cache-iswa: SWA cache = min(size, pad(n_swa x (unified ? n_seq : 1) + n_ubatch, 256));
-        // calibration: gemma-2-9b window 4096, ub 512 -> 4608 cells
-        const int64_t want = m.swa->window * (r.kv_unified ? np : 1) + p.ubatch;
-        p.swa_per_stream = r.swa_full ? p.per_stream
-                                      : std::min(p.per_stream, (int64_t)pad_up((uint64_t)want, kKvCellPad));
-    }
-    return p;
-}
-
-const char* backend_device_prefix(Backend b) {
-    switch (b) {
-        case Backend::Cuda: return "CUDA";
-        case Backend::Rocm: return "ROCm";
-        case Backend::Metal: return "Metal";
-        case Backend::Vulkan: return "Vulkan";
-        case Backend::Sycl: return "SYCL";
-        case Backend::Cpu: return "CPU";
-    }
-    return "GPU";
-}
-
-uint64_t backend_runtime_bytes(Backend b) {
-    switch (b) {
-        case Backend::Cuda: return kCudaRuntimeBytes;
-        case Backend::Rocm: return kRocmRuntimeBytes;
-        case Backend::Metal: return kMetalRuntimeBytes;
-        case Backend::Vulkan: return kVulkanRuntimeBytes;
-        case Backend::Sycl: return kSyclRuntimeBytes;
-        case Backend::Cpu: return 0;
-    }
-    return 0;
-}
-
-
-uint64_t ram_of(const Hardware& hw) {
-    return hw.system_ram_bytes > 0 ? (uint64_t)hw.system_ram_bytes : (uint64_t)hw.memory_bytes;
-}
-
-}  // namespace
 
 // [SECTION] Placement and totals -------------------------------------------------------------------------
 
@@ -211,7 +141,7 @@ bool place(const Model& m, const MemoryRequest& r, const Prepared& p, int ngl, M
     }
     // partial offload: with a batch >= 32 llama.cpp copies CPU-resident weights to the GPU for the matmul
     // (op offload), so GPU0's buffer must hold the largest such tensor (estimate)
-    const CellPlan cp = plan_cells(m, r);
+    const CellPlan cp = plan_cells(m, r, r.n_ctx);
     if (G > 0 && max_host_layer_tensor > 0 && cp.ubatch >= 32) dev[0].compute_bytes += max_host_layer_tensor;
 
     // overhead: GPU runtime per device; host: process + logits output buffer (n_vocab f32 per sequence)
@@ -271,7 +201,7 @@ FitStatus judge(const MemoryRequest& r, const Prepared& p, MemoryBreakdown& mb) 
     }
     if (hw->unified_memory()) {
         // one pool: GPU buffers count against the working-set / GTT limit, everything against RAM
-        const uint64_t pool = ram_of(*hw);
+        const uint64_t pool = ram_bytes_of(*hw);
         if (over_raised || mb.total_bytes > pool) return FitStatus::Oom;
         if (worst > 1.0) return FitStatus::TunableUma;
     } else if (worst > 1.0) {
