@@ -92,7 +92,7 @@ void draw_accuracy(AppState& app) {
     ImGui::TextWrapped("Held out three ways, each refit without what it predicts: one device, one whole publication "
                        "(source), one hardware class. Each class shows the harder of the three (hover the MdAPE for "
                        "which); its 10th…90th percentile error is the low…high band every estimate carries, and band "
-                       "coverage is the share of rows inside it with their whole publication held out (target 70–90 %). "
+                       "coverage is the share of rows inside it with their whole publication held out (target 70–90 %%). "
                        "A device without a published FP16 figure gets a wider band, measured by re-predicting rows with "
                        "the figure replaced by its chip family's estimate. llmsim-cli accuracy prints the full report; "
                        "the plot shows the shipped fit on every row (2024 and 2025–26 llama.cpp builds).");
