@@ -47,8 +47,8 @@ bool parse_calibration_row(const std::string& json_line, CalibrationRow& row, st
 
 struct FitOptions {
     int max_evals = 6000;          // per Nelder-Mead run
-    double ridge = 0.01;           // pull of class/backend/weight factors towards 1 (log space)
-    double prior = 0.003;          // pull of the other parameters towards their physical priors (log space)
+    double ridge = 0.05;           // pull of class/backend/weight factors towards 1 (log space)
+    double prior = 0.02;           // pull of the other parameters towards their physical priors (log space)
     bool decode = true, prefill = true;
 };
 
