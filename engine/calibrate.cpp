@@ -11,7 +11,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cctype>
 #include <cstdio>
+#include <cstring>
 #include <map>
 #include <set>
 
@@ -48,6 +50,7 @@ bool parse_calibration_row(const std::string& line, CalibrationRow& row, std::st
     row.total_params = in.total_params;
     row.device = in.device;
     row.hardware_name = in.hardware.name;
+    row.vendor = in.hardware.vendor;
     row.kind = in.hardware.kind;
     return true;
 }
@@ -84,13 +87,14 @@ struct FreeParam {
     bool ridge;      // pulled towards 1 (factors) by the ridge term
     bool linear;     // optimised as is (signed exponent) instead of in log space
     double neutral;  // the value when no training row depends on it (1 for factors)
+    bool prior = false;  // pulled (weakly) towards `neutral` as a physical prior (FitOptions::prior)
 };
 
 std::vector<FreeParam> free_params(SpeedParams& p, SpeedTest kind) {
     std::vector<FreeParam> v;
     if (kind == SpeedTest::Decode) {
         v.push_back({"bw_share.gddr", &p.bw_share[(int)MemoryKind::Gddr], false, false, 0.8});
-        v.push_back({"bw_share.hbm", &p.bw_share[(int)MemoryKind::Hbm], false, false, 0.8});
+        v.push_back({"bw_share.hbm", &p.bw_share[(int)MemoryKind::Hbm], false, false, 0.7});
         v.push_back({"bw_share.unified", &p.bw_share[(int)MemoryKind::Unified], false, false, 0.8});
         v.push_back({"backend_bw.rocm", &p.backend_bw[(int)Backend::Rocm], true, false, 1.0});
         v.push_back({"backend_bw.metal", &p.backend_bw[(int)Backend::Metal], true, false, 1.0});
@@ -100,17 +104,19 @@ std::vector<FreeParam> free_params(SpeedParams& p, SpeedTest kind) {
         v.push_back({"weight_bw.q8", &p.weight_bw[(int)WeightClass::Q8], true, false, 1.0});
         v.push_back({"weight_bw.mxfp4", &p.weight_bw[(int)WeightClass::Mxfp4], true, false, 1.0});
         v.push_back({"weight_bw.kquant_low", &p.weight_bw[(int)WeightClass::KQuantLow], true, false, 1.0});
-        v.push_back({"kv_factor", &p.kv_factor, false, false, 1.0});
+        v.push_back({"kv_factor", &p.kv_factor, false, false, 1.3});
         v.push_back({"no_fa_kv.cuda", &p.no_fa_kv[(int)Backend::Cuda], false, false, 2.0});
         v.push_back({"no_fa_kv.rocm", &p.no_fa_kv[(int)Backend::Rocm], false, false, 2.0});
         v.push_back({"no_fa_kv.metal", &p.no_fa_kv[(int)Backend::Metal], false, false, 2.0});
-        v.push_back({"fixed_ms_per_layer", &p.fixed_ms_per_layer, false, false, 0.05});
-        v.push_back({"gpu_hop_ms", &p.gpu_hop_ms, false, false, 0.1});
-        v.push_back({"alu_flops_per_param", &p.alu_flops_per_param, false, false, 10.0});
+        v.push_back({"fixed_ms_per_layer", &p.fixed_ms_per_layer, false, false, 0.06});
+        v.push_back({"gpu_hop_ms", &p.gpu_hop_ms, false, false, 0.3});
+        v.push_back({"alu_flops_per_param", &p.alu_flops_per_param, false, false, 30.0});
         v.push_back({"alu_weight.kquant_low", &p.alu_weight[(int)WeightClass::KQuantLow], false, false, 1.0});
         v.push_back({"alu_unified", &p.alu_unified, false, false, 1.0});
+        v.push_back({"moe_bw", &p.moe_bw, false, false, 1.0});
+        v.push_back({"intel_bw", &p.intel_bw, true, false, 1.0});
     } else {
-        v.push_back({"compute_share", &p.compute_share, false, false, 0.5});
+        v.push_back({"compute_share", &p.compute_share, false, false, 0.4});
         v.push_back({"compute_kind.consumer", &p.compute_kind[(int)HardwareKind::Consumer], true, false, 1.0});
         v.push_back({"compute_kind.workstation", &p.compute_kind[(int)HardwareKind::Workstation], true, false, 1.0});
         v.push_back({"compute_kind.datacenter", &p.compute_kind[(int)HardwareKind::Datacenter], true, false, 1.0});
@@ -127,7 +133,19 @@ std::vector<FreeParam> free_params(SpeedParams& p, SpeedTest kind) {
         v.push_back({"pipeline_hop_ms", &p.pipeline_hop_ms, false, false, 0.1});
         v.push_back({"ubatch_overhead_ms", &p.ubatch_overhead_ms, false, false, 1.0});
         v.push_back({"tflops_exponent", &p.tflops_exponent, false, true, 0.0});
+        v.push_back({"matmul_half_tokens", &p.matmul_half_tokens, false, false, 32.0});
+        v.push_back({"intel_compute", &p.intel_compute, true, false, 1.0});
+        v.push_back({"moe_compute", &p.moe_compute, true, false, 1.0});
     }
+    // physical priors: shares near their typical values, costs near their order of magnitude; the near-zero
+    // overheads (ubatch, pipeline hop) have none
+    static const char* const kPrior[] = {"bw_share.gddr", "bw_share.hbm", "bw_share.unified", "kv_factor",
+                                         "no_fa_kv.cuda", "no_fa_kv.rocm", "no_fa_kv.metal", "fixed_ms_per_layer",
+                                         "gpu_hop_ms", "alu_flops_per_param", "alu_unified", "moe_bw",
+                                         "compute_share", "fa_attn_factor", "no_fa_score_bytes", "matmul_half_tokens",
+                                         "tflops_exponent"};
+    for (FreeParam& f : v)
+        for (const char* n : kPrior) f.prior = f.prior || strcmp(f.name, n) == 0;
     return v;
 }
 
@@ -238,9 +256,15 @@ void fit_kind(const std::vector<const CalibrationRow*>& rows, SpeedParams& p, Sp
             if (!(pr > 0)) return 1e9;
             s += w[i] * std::fabs(std::log(pr / rows[i]->measured_tokens_per_s));
         }
-        double ridge = 0;
-        for (size_t i = 0; i < fp.size(); ++i) if (fp[i].ridge) ridge += v[i] * v[i];
-        return s / wsum + opt.ridge * ridge;
+        // factors are pulled towards 1 (opt.ridge); every other parameter, more weakly, towards its physical
+        // prior (the neutral value), so that one held-out source cannot push an unconstrained one to an extreme
+        double ridge = 0, prior = 0;
+        for (size_t i = 0; i < fp.size(); ++i) {
+            double d = fp[i].linear ? v[i] - fp[i].neutral : v[i] - std::log(fp[i].neutral);
+            if (fp[i].ridge) ridge += d * d;
+            else if (fp[i].prior) prior += d * d;
+        }
+        return s / wsum + opt.ridge * ridge + opt.prior * prior;
     };
     double best = nelder_mead(obj, x, 0.5, opt.max_evals);
     for (int r = 0; r < 3; ++r) {   // restarts with a fresh, smaller simplex until no more progress
@@ -310,19 +334,95 @@ ErrorStats error_stats(std::vector<double> e) {
     return s;
 }
 
-AccuracyReport leave_one_device_out(const std::vector<CalibrationRow>& rows, const SpeedParams& start, const FitOptions& opt) {
-    AccuracyReport rep;
-    std::vector<std::string> devices;
-    for (const auto& r : rows)
-        if (std::find(devices.begin(), devices.end(), r.device) == devices.end()) devices.push_back(r.device);
-    std::vector<double> pred(rows.size(), 0.0);
-    for (const std::string& d : devices) {
-        std::vector<CalibrationRow> train;
-        for (const auto& r : rows) if (r.device != d) train.push_back(r);
-        SpeedParams p = fit_speed_params(train, start, opt);
-        for (size_t i = 0; i < rows.size(); ++i)
-            if (rows[i].device == d) pred[i] = predict_row(rows[i], p);
+const char* to_string(HoldOut h) {
+    switch (h) {
+        case HoldOut::Device: return "leave-one-device-out";
+        case HoldOut::Source: return "leave-one-source-out";
+        case HoldOut::Class: return "leave-one-class-out";
     }
+    return "?";
+}
+
+std::string source_key(const std::string& source) {
+    std::string s = source;
+    for (const char* pre : {"https://", "http://"})
+        if (s.compare(0, strlen(pre), pre) == 0) s = s.substr(strlen(pre));
+    if (s.compare(0, 7, "github:") == 0) {   // github:owner/repo@commit:path -> the repository
+        s = "github.com/" + s.substr(7);
+        return s.substr(0, s.find('@'));
+    }
+    const std::string file_id = "public code file id ";
+    if (s.compare(0, file_id.size(), file_id) == 0) {
+        size_t e = file_id.size();
+        while (e < s.size() && isdigit((unsigned char)s[e])) ++e;
+        return s.substr(0, e);
+    }
+    size_t sp = s.find_first_of(" ,;(");
+    std::string head = s.substr(0, sp);
+    if (head.find('/') != std::string::npos && head.compare(0, 11, "github.com/") != 0) head = "github.com/" + head;
+    // "owner/repo PR #N ..." / "owner/repo issue #N ..." -> the thread
+    if (sp != std::string::npos) {
+        std::string rest = s.substr(sp + 1);
+        for (auto [word, path] : {std::pair<const char*, const char*>{"PR #", "/pull/"}, {"issue #", "/issues/"}})
+            if (rest.compare(0, strlen(word), word) == 0) {
+                size_t e = strlen(word);
+                while (e < rest.size() && isdigit((unsigned char)rest[e])) ++e;
+                return head + path + rest.substr(strlen(word), e - strlen(word));
+            }
+    }
+    return head;
+}
+
+namespace {
+
+std::string group_of(const CalibrationRow& r, HoldOut scheme) {
+    switch (scheme) {
+        case HoldOut::Device: return r.device;
+        case HoldOut::Source: return source_key(r.source);
+        case HoldOut::Class: return to_string(r.kind);
+    }
+    return r.device;
+}
+
+// the row's scenario with its published fp16_tflops replaced by the family estimate (false: it had none)
+bool with_estimated_fp16(const CalibrationRow& r, SpeedScenario& s) {
+    if (!(r.scenario.fp16_tflops > 0) || r.scenario.fp16_tflops_estimated) return false;
+    s = r.scenario;
+    s.fp16_tflops = estimate_fp16_tflops(r.vendor, r.kind, r.hardware_name, s.bandwidth_gbs).tflops;
+    s.fp16_tflops_estimated = true;
+    return true;
+}
+
+}  // namespace
+
+AccuracyReport leave_one_device_out(const std::vector<CalibrationRow>& rows, const SpeedParams& start, const FitOptions& opt) {
+    return leave_one_out(rows, start, HoldOut::Device, opt);
+}
+
+AccuracyReport leave_one_out(const std::vector<CalibrationRow>& rows, const SpeedParams& start, HoldOut scheme,
+                             const FitOptions& opt) {
+    AccuracyReport rep;
+    rep.scheme = scheme;
+    std::vector<std::string> groups;
+    for (const auto& r : rows)
+        if (std::find(groups.begin(), groups.end(), group_of(r, scheme)) == groups.end()) groups.push_back(group_of(r, scheme));
+    std::vector<double> pred(rows.size(), 0.0);
+    for (const std::string& g : groups) {
+        std::vector<CalibrationRow> train;
+        for (const auto& r : rows) if (group_of(r, scheme) != g) train.push_back(r);
+        SpeedParams p = fit_speed_params(train, start, opt);
+        for (size_t i = 0; i < rows.size(); ++i) {
+            if (group_of(rows[i], scheme) != g) continue;
+            pred[i] = predict_row(rows[i], p);
+            SpeedScenario se;
+            if (with_estimated_fp16(rows[i], se)) {
+                SpeedResult re = estimate_speed(se, p);
+                int k = rows[i].scenario.test == SpeedTest::Decode ? 0 : 1;
+                if (re.ok) rep.fp16_estimated_errors[k].push_back(re.tokens_per_s / rows[i].measured_tokens_per_s - 1);
+            }
+        }
+    }
+    for (int k = 0; k < 2; ++k) rep.fp16_estimated[k] = error_stats(rep.fp16_estimated_errors[k]);
     std::vector<double> ours[2][kHardwareKindCount + 1], seed[2][kHardwareKindCount + 1];
     std::map<std::string, std::vector<double>> dev[2];
     for (size_t i = 0; i < rows.size(); ++i) {
@@ -333,7 +433,7 @@ AccuracyReport leave_one_device_out(const std::vector<CalibrationRow>& rows, con
         double eo = pred[i] / r.measured_tokens_per_s - 1, es = sd / r.measured_tokens_per_s - 1;
         ours[k][c].push_back(eo); ours[k][kHardwareKindCount].push_back(eo);
         seed[k][c].push_back(es); seed[k][kHardwareKindCount].push_back(es);
-        dev[k][r.device].push_back(eo);
+        dev[k][group_of(r, scheme)].push_back(eo);
         rep.predictions.push_back({&r, pred[i], sd});
     }
     for (int k = 0; k < 2; ++k) {
@@ -385,13 +485,109 @@ SpeedParams with_measured_bands(const SpeedParams& p, const AccuracyReport& rep)
     return q;
 }
 
+void band_coverage(AccuracyReport& rep, const SpeedParams& p) {
+    int in[2][kHardwareKindCount + 1] = {}, n[2][kHardwareKindCount + 1] = {};
+    for (const RowPrediction& rp : rep.predictions) {
+        if (!(rp.predicted > 0)) continue;
+        const CalibrationRow& r = *rp.row;
+        SpeedResult res;
+        res.tokens_per_s = rp.predicted;
+        res.fp16_tflops_estimated = r.scenario.fp16_tflops_estimated || !(r.scenario.fp16_tflops > 0);
+        apply_speed_band(res, p, r.scenario.test, r.scenario.kind);
+        int k = r.scenario.test == SpeedTest::Decode ? 0 : 1;
+        bool inside = r.measured_tokens_per_s >= res.low && r.measured_tokens_per_s <= res.high;
+        for (int c : {(int)r.scenario.kind, kHardwareKindCount}) { n[k][c]++; in[k][c] += inside ? 1 : 0; }
+    }
+    for (int k = 0; k < 2; ++k)
+        for (int c = 0; c <= kHardwareKindCount; ++c) rep.coverage[k][c] = n[k][c] ? (double)in[k][c] / n[k][c] : 0;
+}
+
+ValidationReport validate(const std::vector<CalibrationRow>& rows, const SpeedParams& start, const FitOptions& opt) {
+    ValidationReport v;
+    for (int h = 0; h < kHoldOutCount; ++h) v.by[h] = leave_one_out(rows, start, (HoldOut)h, opt);
+    return v;
+}
+
+SpeedParams with_validated_bands(const SpeedParams& p, ValidationReport& v) {
+    SpeedParams q = p;
+    for (int k = 0; k < 2; ++k)
+        for (int c = 0; c < kHardwareKindCount; ++c) {
+            // the harder held-out view of this class: the scheme with the larger MdAPE (leave-one-class-out
+            // counts only when the class has rows from more than one device: otherwise it equals device-out)
+            int pick = (int)HoldOut::Device;
+            for (int h = 0; h < kHoldOutCount; ++h)
+                if (v.by[h].ours[k][c].rows > 0 && v.by[h].ours[k][c].mdape > v.by[pick].ours[k][c].mdape) pick = h;
+            v.band_source[k][c] = (HoldOut)pick;
+            const ErrorStats& e = v.by[pick].ours[k][c];
+            SpeedBand& b = q.band[k][c];
+            b = SpeedBand();
+            if (e.rows == 0) continue;
+            b.rows = e.rows;
+            b.low = std::min(0.0, e.p10);
+            b.high = std::max(0.0, e.p90);
+            b.mdape = e.mdape;
+            b.within25 = e.within25;
+        }
+    // an estimated fp16 figure: device held out and its figure unknown, the product's case for a new device
+    for (int k = 0; k < 2; ++k) {
+        const ErrorStats& e = v.by[(int)HoldOut::Device].fp16_estimated[k];
+        SpeedBand& b = q.band_fp16_estimated[k];
+        b = SpeedBand();
+        if (e.rows == 0) continue;
+        b.rows = e.rows;
+        b.low = std::min(0.0, e.p10);
+        b.high = std::max(0.0, e.p90);
+        b.mdape = e.mdape;
+        b.within25 = e.within25;
+    }
+    for (int h = 0; h < kHoldOutCount; ++h) band_coverage(v.by[h], q);
+    for (int k = 0; k < 2; ++k)
+        for (int c = 0; c < kHardwareKindCount; ++c) {
+            if (q.band[k][c].rows == 0) continue;
+            q.band[k][c].coverage = v.by[(int)HoldOut::Source].coverage[k][c];
+            q.band[k][c].from = to_string(v.band_source[k][c]);
+        }
+    return q;
+}
+
+std::string format_validation_report(const ValidationReport& v) {
+    static const char* kinds[kHardwareKindCount + 1] = {"consumer", "workstation", "datacenter", "apple", "apu", "cpu", "ALL"};
+    std::string out;
+    char buf[320];
+    const char* names[2] = {"decode", "prefill"};
+    for (int k = 0; k < 2; ++k) {
+        snprintf(buf, sizeof buf, "%s: held-out MdAPE / share within +-25 %% / band coverage (share of held-out rows inside low..high)\n"
+                 "  %-12s %5s | %-22s | %-22s | %-22s | band from\n", names[k], "class", "rows", "device out", "source out", "class out");
+        out += buf;
+        for (int c = 0; c <= kHardwareKindCount; ++c) {
+            const ErrorStats& d = v.by[0].ours[k][c];
+            if (d.rows == 0) continue;
+            std::string line;
+            snprintf(buf, sizeof buf, "  %-12s %5d", kinds[c], d.rows);
+            line += buf;
+            for (int h = 0; h < kHoldOutCount; ++h) {
+                const ErrorStats& e = v.by[h].ours[k][c];
+                snprintf(buf, sizeof buf, " | %5.1f%% %4.0f%% cov %3.0f%%", 100 * e.mdape, 100 * e.within25, 100 * v.by[h].coverage[k][c]);
+                line += buf;
+            }
+            line += c < kHardwareKindCount ? std::string(" | ") + to_string(v.band_source[k][c]) + "\n" : std::string(" |\n");
+            out += line;
+        }
+        const ErrorStats& fe = v.by[0].fp16_estimated[k];
+        snprintf(buf, sizeof buf, "  fp16_tflops replaced by the family estimate (device out, %d rows): MdAPE %.1f%%, +-25%% %.0f%%, "
+                 "p10 %+.0f%%, p90 %+.0f%%\n\n", fe.rows, 100 * fe.mdape, 100 * fe.within25, 100 * fe.p10, 100 * fe.p90);
+        out += buf;
+    }
+    return out;
+}
+
 std::string format_accuracy_report(const AccuracyReport& rep) {
     static const char* kinds[kHardwareKindCount + 1] = {"consumer", "workstation", "datacenter", "apple", "apu", "cpu", "ALL"};
     std::string out;
     char buf[256];
     const char* names[2] = {"decode", "prefill"};
     for (int k = 0; k < 2; ++k) {
-        snprintf(buf, sizeof buf, "%s (leave-one-device-out)\n  %-12s %5s  %9s %8s  %9s %8s\n", names[k], "class", "rows",
+        snprintf(buf, sizeof buf, "%s (%s)\n  %-12s %5s  %9s %8s  %9s %8s\n", names[k], to_string(rep.scheme), "class", "rows",
                  "MdAPE", "+-25%", "seed MdAPE", "+-25%");
         out += buf;
         for (int c : {0, 1, 2, 3, 4, kHardwareKindCount}) {
@@ -402,7 +598,7 @@ std::string format_accuracy_report(const AccuracyReport& rep) {
                      100 * o.within25, 100 * s.mdape, 100 * s.within25);
             out += buf;
         }
-        snprintf(buf, sizeof buf, "  per device:\n");
+        snprintf(buf, sizeof buf, rep.scheme == HoldOut::Device ? "  per device:\n" : rep.scheme == HoldOut::Source ? "  per source:\n" : "  per class:\n");
         out += buf;
         for (auto& d : rep.per_device[k]) {
             snprintf(buf, sizeof buf, "    %-26s %4d rows  MdAPE %5.1f%%  +-25%% %4.0f%%  (p10 %+.0f%%, p90 %+.0f%%)\n",

@@ -30,6 +30,7 @@ namespace llmsim {
 struct CalibrationRow {
     std::string id, model, quant, source;
     std::string device;            // hardware name without the "(...)" details: the LODO group
+    std::string vendor;            // hardware vendor (for the fp16 fallback's family)
     std::string hardware_name;     // the row's hardware name as given (catalog calibration_names match it)
     HardwareKind kind = HardwareKind::Consumer;
     SpeedScenario scenario;        // test kind/tokens/depth as measured; flash_attn null -> false (llama-bench default)
@@ -46,7 +47,8 @@ bool parse_calibration_row(const std::string& json_line, CalibrationRow& row, st
 
 struct FitOptions {
     int max_evals = 6000;          // per Nelder-Mead run
-    double ridge = 0.01;           // pull of class/backend/weight factors towards 1 (log space)
+    double ridge = 0.05;           // pull of class/backend/weight factors towards 1 (log space)
+    double prior = 0.02;           // pull of the other parameters towards their physical priors (log space)
     bool decode = true, prefill = true;
 };
 
@@ -71,7 +73,16 @@ struct RowPrediction {
     double predicted = 0, seed = 0;    // tokens/s
 };
 
+// what a held-out validation leaves out at a time
+enum class HoldOut { Device, Source, Class };
+constexpr int kHoldOutCount = 3;
+const char* to_string(HoldOut h);   // "leave-one-device-out", "leave-one-source-out", "leave-one-class-out"
+// the publication a row comes from: "github.com/owner/repo" for a repository file, the PR/issue/discussion
+// thread, "public code file id N"; rows of one publication share its build, settings and habits
+std::string source_key(const std::string& source);
+
 struct AccuracyReport {
+    HoldOut scheme = HoldOut::Device;
     // [kind: 0 decode, 1 prefill][class: HardwareKind index, kHardwareKindCount = all]
     ErrorStats ours[2][kHardwareKindCount + 1];
     ErrorStats seed[2][kHardwareKindCount + 1];
@@ -79,11 +90,35 @@ struct AccuracyReport {
     std::vector<RowPrediction> predictions;       // LODO predictions, one per row
     double source_spread[2] = {0, 0};             // median |log ratio| between rows of the same device+scenario
     int spread_pairs[2] = {0, 0};                 // from different sources
+    // rows with a published fp16_tflops re-predicted (same held-out fit) with it replaced by estimate_fp16_tflops
+    ErrorStats fp16_estimated[2];
+    std::vector<double> fp16_estimated_errors[2];
+    // share of held-out rows inside the low..high band of SpeedParams `coverage_of` (band_coverage fills it)
+    double coverage[2][kHardwareKindCount + 1] = {};
+};
+
+// the three held-out validations together and the bands taken from them
+struct ValidationReport {
+    AccuracyReport by[kHoldOutCount];             // indexed by (int)HoldOut
+    HoldOut band_source[2][kHardwareKindCount] = {};   // the scheme each class's band was taken from
 };
 
 // for each device: fit without it (starting from `start`), predict its rows
 AccuracyReport leave_one_device_out(const std::vector<CalibrationRow>& rows, const SpeedParams& start,
                                     const FitOptions& opt = FitOptions());
+// the same with the hold-out unit chosen: a device, a whole publication (source_key), a hardware class
+AccuracyReport leave_one_out(const std::vector<CalibrationRow>& rows, const SpeedParams& start, HoldOut scheme,
+                             const FitOptions& opt = FitOptions());
+// all three; then bands per class from the harder one (larger MdAPE) and their coverage on each
+ValidationReport validate(const std::vector<CalibrationRow>& rows, const SpeedParams& start,
+                          const FitOptions& opt = FitOptions());
+// p with bands from the validation (per class: the harder scheme's 10th/90th percentiles; fp16-estimated band
+// from the leave-one-device-out re-predictions), and every report's coverage of those bands filled in
+SpeedParams with_validated_bands(const SpeedParams& p, ValidationReport& v);
+// share of each report row's measured value inside the band p gives its held-out prediction
+void band_coverage(AccuracyReport& rep, const SpeedParams& p);
+// the three tables, the bands and their coverage, as text
+std::string format_validation_report(const ValidationReport& v);
 // error statistics of a set of signed relative errors
 ErrorStats error_stats(std::vector<double> errors);
 // copy the report's per-class LODO error quantiles into p.band (classes without rows keep none)

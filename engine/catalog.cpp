@@ -483,6 +483,7 @@ bool parse_device(Entry& r, Hardware& h) {
     r.number("memory_mib", memory_mib, true, 0);
     r.str("memory_basis", h.memory_basis, false);
     r.number("bandwidth_gbs", h.bandwidth_gbs, true, 0);
+    r.str("memory_kind", h.memory_kind, false, "\"gddr\", \"hbm\", \"unified\"");
     r.number("fp16_tflops", h.fp16_tflops, false, 0);
     r.str("fp16_tflops_basis", h.fp16_tflops_basis, false);
     r.boolean("fp16_tflops_estimated", h.fp16_tflops_estimated);
@@ -514,6 +515,8 @@ bool parse_device(Entry& r, Hardware& h) {
                           "\" is unknown (valid: cuda, rocm, metal, vulkan, sycl, cpu)");
         h.backends.push_back(*b);
     }
+    if (!h.memory_kind.empty() && h.memory_kind != "gddr" && h.memory_kind != "hbm" && h.memory_kind != "unified")
+        return r.fail("memory_kind \"" + h.memory_kind + "\" is unknown (valid: gddr, hbm, unified)");
     if (memory_mib <= 0) return r.fail("memory_mib must be > 0 (got " + num(memory_mib) + ")");
     if (h.bandwidth_gbs <= 0) return r.fail("bandwidth_gbs must be > 0 (got " + num(h.bandwidth_gbs) + ")");
     // 1 EiB: anything above is a unit mistake, and keeps the products below inside int64

@@ -119,6 +119,7 @@ struct Hardware {
     double link_gbs = 0;               // per-direction GPU-to-GPU bandwidth, GB/s (rigs)
     int64_t memory_bytes = 0;          // per GPU, as the driver/OS reports it (H200: 143,771 MiB)
     double bandwidth_gbs = 0;          // per GPU, vendor spec, decimal GB/s
+    std::string memory_kind;           // "gddr", "hbm" or "unified" (LPDDR/DDR shared with the CPU); "" = guessed
     double fp16_tflops = 0;            // dense FP16 tensor TFLOPS (GeForce: FP16 accumulate; see fp16_tflops_basis)
     std::string fp16_tflops_basis;
     bool fp16_tflops_estimated = false;

@@ -11,9 +11,14 @@ const std::vector<CalibrationRow>& measured_rows(std::string* err) {
     struct Loaded { std::vector<CalibrationRow> rows; std::string err; };
     static const Loaded loaded = [] {
         Loaded l;
-        std::string_view text = embedded_asset("calibration/llamacpp_speed.jsonl");
-        if (text.empty()) l.err = "measured rows are not embedded in this build";
-        else if (!parse_calibration_jsonl(std::string(text), l.rows, l.err)) l.rows.clear();
+        // the 2024 rows and the recent-build rows (2025-26, flash attention on by default): the same fit saw both
+        for (const char* name : {"calibration/llamacpp_speed.jsonl", "calibration/llamacpp_speed_2025.jsonl"}) {
+            std::string_view text = embedded_asset(name);
+            std::vector<CalibrationRow> part;
+            if (text.empty()) { l.err = "measured rows are not embedded in this build"; l.rows.clear(); break; }
+            if (!parse_calibration_jsonl(std::string(text), part, l.err)) { l.rows.clear(); break; }
+            l.rows.insert(l.rows.end(), part.begin(), part.end());
+        }
         return l;
     }();
     if (err && !loaded.err.empty()) *err = loaded.err;

@@ -82,6 +82,7 @@ const ArchInfo kArchs[] = {
     {"RefinedWebModel",  "falcon",        true,  false, false, false, Swa::Ignore, 0},
     {"glm4",             "glm4",          false, true,  false, true,  Swa::Ignore, 0},
     {"glm4_moe",         "glm4moe",       false, true,  false, true,  Swa::Ignore, 0},
+    {"glm4_moe_lite",    "deepseek2",     false, false, false, true,  Swa::Ignore, 0},  // GLM-4.7-Flash: MLA + MoE, converted as deepseek2
     {"jamba",            "jamba",         false, false, false, true,  Swa::Ignore, 0},
     {"starcoder2",       "starcoder2",    true,  true,  false, false, Swa::Ignore, 0},
     {"internlm2",        "internlm2",     false, false, false, true,  Swa::Ignore, 0},
@@ -535,8 +536,12 @@ bool import_core(Import& x) {
               " / " + std::to_string(m.n_kv_heads) + ")";
         return false;
     }
+    // MLA configs (kv_lora_rank set) size their heads from qk_nope/qk_rope/v_head_dim below, not hidden / heads
+    const bool mla_heads = c.integer({"kv_lora_rank"}, 0, 1 << 20).value_or(0) > 0;
     if (head_dim) {
         m.head_dim = (int)*head_dim;
+    } else if (mla_heads) {
+        m.head_dim = 0;   // set by the MLA section
     } else {
         if (m.hidden_size % m.n_heads != 0) {
             err = "config.json: head_dim is missing and " + std::string(k_hidden) + " " + std::to_string(m.hidden_size) +

@@ -1,6 +1,9 @@
 #include "predict.h"
 
 #include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <vector>
 
 #include "command.h"
 #include "hf_config.h"
@@ -39,7 +42,75 @@ std::string device_key(const std::string& name) {
     return n;
 }
 
-bool hardware_from_json(const Catalog& cat, const json& h, Hardware& out, std::string& err) {
+// a device name reduced for matching: lower-case letters and digits only, without the vendor/brand words and
+// "(...)" details ("NVIDIA GeForce RTX 4090" == "RTX 4090"; "Tesla T4" == "T4"); keep_memory = false also drops
+// "16GB"-style sizes, which then only break ties between catalog entries
+std::string match_key(const std::string& name, bool keep_memory) {
+    std::string n = device_key(name), w, out;
+    for (char c : n) w += (char)((c >= 'A' && c <= 'Z') ? c - 'A' + 'a' : c);
+    for (const char* machine : {"macbook pro ", "macbook air ", "mac studio ", "mac mini "})   // Apple: the chip names it
+        for (size_t at; (at = w.find(machine)) != std::string::npos;) w.erase(at, strlen(machine));
+    static const char* const kDrop[] = {"nvidia", "geforce", "tesla", "amd", "intel", "apple", "workstation", "edition"};
+    std::string word;
+    auto flush = [&]() {
+        bool drop = false;
+        for (const char* d : kDrop) drop = drop || word == d;
+        size_t nd = 0;
+        while (nd < word.size() && word[nd] >= '0' && word[nd] <= '9') ++nd;
+        if (!keep_memory && nd > 0 && word.compare(nd, std::string::npos, "gb") == 0) drop = true;
+        if (!drop) out += word;
+        word.clear();
+    };
+    for (char c : w) {
+        if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9')) word += c;
+        else flush();
+    }
+    flush();
+    return out;
+}
+
+// the catalog device an inline hardware object names (id, name, seed alias or calibration name; single GPUs only),
+// nullptr when none or when the name fits several devices that memory_gib cannot tell apart
+const Hardware* match_catalog_hardware(const Catalog& cat, const std::string& name, double memory_gib) {
+    if (name.empty()) return nullptr;
+    for (bool keep_memory : {true, false}) {
+        const std::string key = match_key(name, keep_memory);
+        if (key.empty()) continue;
+        std::vector<const Hardware*> hits;
+        for (const Hardware& h : cat.hardware) {
+            if (h.gpu_count != 1) continue;
+            bool hit = match_key(h.id, keep_memory) == key || match_key(h.name, keep_memory) == key;
+            for (const auto* list : {&h.seed_aliases, &h.calibration_names})
+                for (const auto& a : *list) hit = hit || match_key(a, keep_memory) == key;
+            if (hit) hits.push_back(&h);
+        }
+        if (hits.empty()) continue;
+        if (memory_gib > 0) {   // same chip in several sizes: the one with this memory
+            std::vector<const Hardware*> sized;
+            for (const Hardware* h : hits)
+                if (std::fabs((double)h->memory_bytes / 1073741824.0 - memory_gib) <= 0.1 * memory_gib) sized.push_back(h);
+            if (!sized.empty()) hits = sized;
+            else if (keep_memory) continue;   // the exact name has another size: look among the sizes of the chip
+        }
+        // several sizes of one chip share its speed specs; different chips under one name are ambiguous
+        for (const Hardware* h : hits)
+            if (h->bandwidth_gbs != hits[0]->bandwidth_gbs || h->fp16_tflops != hits[0]->fp16_tflops) return nullptr;
+        return hits[0];
+    }
+    return nullptr;
+}
+
+// the default backend by vendor (the row's "backend" overrides it)
+std::vector<Backend> default_backends(const Hardware& h) {
+    if (h.kind == HardwareKind::Cpu) return {Backend::Cpu};
+    if (h.vendor == "nvidia") return {Backend::Cuda};
+    if (h.vendor == "amd") return {Backend::Rocm};
+    if (h.vendor == "apple" || h.kind == HardwareKind::Apple) return {Backend::Metal};
+    if (h.vendor == "intel") return {Backend::Sycl};
+    return {Backend::Vulkan};
+}
+
+bool hardware_from_json(const Catalog& cat, const json& h, Hardware& out, std::string& note, std::string& err) {
     if (h.is_string()) {
         const Hardware* hw = cat.find_hardware(h.get<std::string>());
         if (!hw) { err = "unknown hardware '" + h.get<std::string>() + "' (a catalog id such as \"rtx-4090\", or an object)"; return false; }
@@ -52,6 +123,10 @@ bool hardware_from_json(const Catalog& cat, const json& h, Hardware& out, std::s
     out.id = "custom";
     out.vendor = h.contains("vendor") && h["vendor"].is_string() ? h["vendor"].get<std::string>() : "";
     std::string kind = h.contains("kind") && h["kind"].is_string() ? h["kind"].get<std::string>() : "";
+    double mem = 0, bw = 0, tf = 0;
+    if (!number_field(h, "memory_gib", mem, false, err, 0, 1e6)) { err = "hardware." + err; return false; }
+    const Hardware* known = match_catalog_hardware(cat, out.name, mem);
+    if (known && kind.empty()) kind = to_string(known->kind);
     if (kind == "consumer") out.kind = HardwareKind::Consumer;
     else if (kind == "workstation") out.kind = HardwareKind::Workstation;
     else if (kind == "datacenter") out.kind = HardwareKind::Datacenter;
@@ -59,21 +134,36 @@ bool hardware_from_json(const Catalog& cat, const json& h, Hardware& out, std::s
     else if (kind == "apu") out.kind = HardwareKind::Apu;
     else if (kind == "cpu") out.kind = HardwareKind::Cpu;
     else { err = "hardware.kind '" + kind + "' is not consumer|workstation|datacenter|apple|apu|cpu"; return false; }
-    double mem = 0, bw = 0, tf = 0;
-    if (!number_field(h, "memory_gib", mem, false, err, 0, 1e6)) { err = "hardware." + err; return false; }
-    if (!number_field(h, "bandwidth_gbs", bw, true, err, 0.01, 1e6)) { err = "hardware." + err; return false; }
+    if (!number_field(h, "bandwidth_gbs", bw, !known, err, 0.01, 1e6)) { err = "hardware." + err; return false; }
     if (!number_field(h, "fp16_tflops", tf, false, err, 0, 1e6)) { err = "hardware." + err; return false; }
+    if (known) {
+        // the catalog entry, with every field the line gives winning (a device the catalog knows gets its figures)
+        const Hardware inline_hw = out;
+        out = *known;
+        out.gpu_count = 1;
+        out.name = inline_hw.name;
+        if (!inline_hw.vendor.empty() && inline_hw.vendor != known->vendor) {
+            out.vendor = inline_hw.vendor;
+            out.backends = default_backends(out);
+        }
+        out.kind = inline_hw.kind;
+        std::string filled;
+        if (mem > 0) out.memory_bytes = (int64_t)(mem * (double)kGiB);
+        else filled += ", memory";
+        if (bw > 0) out.bandwidth_gbs = bw;
+        else filled += ", bandwidth_gbs";
+        if (tf > 0) { out.fp16_tflops = tf; out.fp16_tflops_estimated = false; }
+        else if (known->fp16_tflops > 0) filled += ", fp16_tflops";
+        if (!known->memory_kind.empty()) filled += ", memory_kind";
+        if (known->system_ram_bandwidth_gbs > 0) filled += ", host RAM";
+        note = "hardware '" + inline_hw.name + "' matched catalog device '" + known->id + "'" +
+               (filled.empty() ? std::string(" (the line's fields kept)") : "; filled from it: " + filled.substr(2));
+        return true;
+    }
     out.memory_bytes = (int64_t)(mem * (double)kGiB);
     out.bandwidth_gbs = bw;
-    out.fp16_tflops = tf;   // 0 = unknown: the speed model estimates it from class and bandwidth and says so
-    out.fp16_tflops_estimated = tf <= 0;
-    // default backend by vendor (the row's "backend" overrides it)
-    if (out.kind == HardwareKind::Cpu) out.backends = {Backend::Cpu};
-    else if (out.vendor == "nvidia") out.backends = {Backend::Cuda};
-    else if (out.vendor == "amd") out.backends = {Backend::Rocm};
-    else if (out.vendor == "apple" || out.kind == HardwareKind::Apple) out.backends = {Backend::Metal};
-    else if (out.vendor == "intel") out.backends = {Backend::Sycl};
-    else out.backends = {Backend::Vulkan};
+    out.fp16_tflops = tf;   // 0 = unknown: the speed model estimates it from the chip family and says so
+    out.backends = default_backends(out);
     return true;
 }
 
@@ -114,7 +204,9 @@ bool parse_predict_input(const Catalog& cat, const json& j, PredictInput& out, s
     if (!number_field(j, "model_size_gib", size_gib, false, err, 0, 1e6)) return false;
     // hardware
     if (!j.contains("hardware")) { err = "hardware is required (a catalog id or an object)"; return false; }
-    if (!hardware_from_json(cat, j["hardware"], out.hardware, err)) return false;
+    std::string hw_note;
+    if (!hardware_from_json(cat, j["hardware"], out.hardware, hw_note, err)) return false;
+    if (!hw_note.empty()) out.note += std::string(out.note.empty() ? "" : "; ") + hw_note;
     double gpus = 1;
     if (!number_field(j, "gpus", gpus, false, err, 1, 1024)) return false;
     if (gpus != std::floor(gpus)) { err = "gpus must be a whole number"; return false; }
@@ -169,12 +261,28 @@ bool parse_predict_input(const Catalog& cat, const json& j, PredictInput& out, s
     req.memory.hardware = &out.hardware;
     req.memory.flash_attn = fa;
     if (!build_speed_scenario(out.model, req, ev, out.scenario, err)) return false;
+    // llama-bench -ub / -b (defaults 512 / 2048)
+    double ubatch = out.scenario.ubatch, batch = out.scenario.batch;
+    if (!number_field(j, "ubatch", ubatch, false, err, 1, 1 << 20)) return false;
+    if (!number_field(j, "batch", batch, false, err, 1, 1 << 20)) return false;
+    if (ubatch != std::floor(ubatch) || batch != std::floor(batch)) { err = "ubatch and batch must be whole numbers"; return false; }
+    out.scenario.ubatch = (int)ubatch;
+    out.scenario.batch = (int)batch;
     out.scenario.test = kind == "prefill" ? SpeedTest::Prefill : SpeedTest::Decode;
     out.scenario.tokens = (int64_t)tokens;
     out.scenario.depth = (int64_t)depth;
     out.total_params = (double)w->params.total;
-    out.device = device_key(out.hardware.name);
-    if (out.hardware.fp16_tflops <= 0) out.note += std::string(out.note.empty() ? "" : "; ") + "fp16_tflops estimated from class and bandwidth";
+    // the leave-one-device-out group: the catalog device when the name matched one (rows that spell one chip
+    // differently stay one device), else the name without "(...)" details
+    out.device = out.hardware.id != "custom" && !out.hardware.id.empty() ? out.hardware.id : device_key(out.hardware.name);
+    if (out.hardware.fp16_tflops <= 0) {
+        Fp16Estimate fe = estimate_fp16_tflops(out.hardware.vendor, out.hardware.kind, out.hardware.name,
+                                               out.hardware.bandwidth_gbs);
+        char buf[200];
+        snprintf(buf, sizeof buf, "fp16_tflops unknown: estimated %.0f from the %s family (%.3f TFLOPS per GB/s); band widened",
+                 fe.tflops, fe.family.c_str(), fe.tflops_per_gbs);
+        out.note += std::string(out.note.empty() ? "" : "; ") + buf;
+    }
     return true;
 }
 
@@ -207,6 +315,7 @@ std::string predict_line(const Catalog& cat, const SpeedParams& params, const st
                              " -d " + std::to_string(s.depth) + (s.flash_attn ? " -fa 1" : " -fa 0") + " -ngl 99" +
                              (s.ubatch != 512 ? " -ub " + std::to_string(s.ubatch) : "");
     }
+    if (!p.note.empty()) out["note"] = p.note;
     if (explain) {
         const SpeedScenario& s = p.scenario;
         const bool dec = s.test == SpeedTest::Decode;

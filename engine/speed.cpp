@@ -46,9 +46,99 @@ MemoryKind guess_memory_kind(HardwareKind kind, double bandwidth_gbs) {
     return MemoryKind::Gddr;
 }
 
+namespace {
+// TFLOPS (dense FP16 tensor, the catalog's fp16_tflops convention) per GB/s of memory bandwidth, per chip family:
+// the median over assets/catalog/hardware.json devices of the family whose figure is published (not estimated);
+// tests/engine/test_speed.cpp re-derives every row that has such a device. Rows without one name their source.
+// First match wins; kind -1 = any class; name_tokens are lower-case substrings ("$" = at the end of the name).
+// clang-format off
+const Fp16Family kFp16Families[] = {
+    {"nvidia-blackwell-geforce", "nvidia", 0, "rtx 50",                          0.234},
+    {"nvidia-blackwell-pro",     "nvidia", -1, "blackwell|rtx pro|b200|b100|gb200|b300", 0.281},
+    {"nvidia-ada-geforce",       "nvidia", 0, "rtx 40",                          0.295},
+    {"nvidia-ada-pro",           "nvidia", -1, " ada|l40|l4 |l4$",               0.391},
+    {"nvidia-hopper",            "nvidia", -1, "h100|h200|h800|gh200",           0.247},
+    {"nvidia-ampere-geforce",    "nvidia", 0, "rtx 30",                          0.157},
+    {"nvidia-ampere-pro",        "nvidia", -1, "rtx a|a100|a10|a30|a40|a16|a800", 0.189},
+    {"nvidia-turing",            "nvidia", -1, "rtx 20|t4|quadro rtx|titan rtx", 0.189},
+    {"nvidia-volta",             "nvidia", -1, "v100|titan v",                   0.125},  // V100 PCIe 112 / 897 (catalog)
+    {"nvidia-pascal",            "nvidia", -1, "p40|p100|gtx 10|titan x",        0.0255}, // P100 PCIe 18.7 / 732: no tensor cores
+    {"amd-rdna4",                "amd",    -1, "rx 90|r9700|ai pro r",           0.304},  // RX 9070 XT WMMA 194.7 / 640 (AMD)
+    {"amd-rdna3",                "amd",    -1, "rx 7|w7",                        0.143},
+    {"amd-cdna4",                "amd",    2, "mi350|mi355",                     0.288},  // MI355X 2307 / 8000 (catalog)
+    {"amd-cdna3",                "amd",    2, "mi300|mi325",                     0.232},
+    {"amd-cdna2",                "amd",    2, "mi210|mi250",                     0.114},  // MI210 181 / 1638, MI250X 383 / 3277
+    {"amd-strix-halo",           "amd",    4, "ai max|8060s|strix halo",         0.232},
+    {"intel-xe2",                "intel",  -1, "b580|b570|b60|b70|b50|battlemage", 0.257},
+    {"intel-alchemist",          "intel",  -1, "a770|a750|a580|a380|alchemist",  0.246},  // A770 137.6 / 560 (Intel XMX)
+    // vendor / class medians when no family matches
+    {"nvidia-consumer",          "nvidia", 0, "",                                0.196},
+    {"nvidia-workstation",       "nvidia", 1, "",                                0.281},
+    {"nvidia-datacenter",        "nvidia", 2, "",                                0.214},
+    {"amd-consumer",             "amd",    0, "",                                0.128},
+    {"amd-datacenter",           "amd",    2, "",                                0.232},
+    {"amd-apu",                  "amd",    4, "",                                0.232},
+    {"intel",                    "intel",  -1, "",                               0.257},
+    {"apple",                    "apple",  3, "",                                0.027},
+    // class medians for any vendor (cpu: FP32 FMA peak per GB/s of the catalog's two estimated CPUs)
+    {"consumer",                 "",       0, "",                                0.196},
+    {"workstation",              "",       1, "",                                0.281},
+    {"datacenter",               "",       2, "",                                0.217},
+    {"apple",                    "",       3, "",                                0.027},
+    {"apu",                      "",       4, "",                                0.232},
+    {"cpu",                      "",       5, "",                                0.025},
+};
+// clang-format on
+constexpr int kFp16FamilyCount = (int)(sizeof kFp16Families / sizeof kFp16Families[0]);
+
+std::string lower_ascii(const std::string& s) {
+    std::string r;
+    for (char c : s) r += (char)((c >= 'A' && c <= 'Z') ? c - 'A' + 'a' : c);
+    return r;
+}
+
+bool name_has_token(const std::string& name_lc, const char* tokens) {
+    std::string t(tokens), padded = name_lc + " ";
+    size_t pos = 0;
+    while (pos <= t.size()) {
+        size_t bar = t.find('|', pos);
+        std::string tok = t.substr(pos, bar == std::string::npos ? std::string::npos : bar - pos);
+        pos = bar == std::string::npos ? t.size() + 1 : bar + 1;
+        if (tok.empty()) continue;
+        if (tok.back() == '$') {
+            tok.pop_back();
+            if (name_lc.size() >= tok.size() && name_lc.compare(name_lc.size() - tok.size(), tok.size(), tok) == 0) return true;
+        } else if (padded.find(tok) != std::string::npos) {
+            return true;
+        }
+    }
+    return false;
+}
+}  // namespace
+
+const Fp16Family* fp16_families(int& count) {
+    count = kFp16FamilyCount;
+    return kFp16Families;
+}
+
+Fp16Estimate estimate_fp16_tflops(const std::string& vendor, HardwareKind kind, const std::string& name,
+                                  double bandwidth_gbs) {
+    const std::string v = lower_ascii(vendor), n = lower_ascii(name);
+    Fp16Estimate e;
+    for (const Fp16Family& f : kFp16Families) {
+        if (f.vendor[0] && v != f.vendor) continue;
+        if (f.kind >= 0 && f.kind != (int)kind) continue;
+        if (f.name_tokens[0] && !name_has_token(n, f.name_tokens)) continue;
+        e.family = f.family;
+        e.tflops_per_gbs = f.tflops_per_gbs;
+        e.tflops = f.tflops_per_gbs * bandwidth_gbs;
+        return e;
+    }
+    return e;   // unreachable: every class has a row
+}
+
 double estimate_fp16_tflops(HardwareKind kind, double bandwidth_gbs) {
-    bool unified = kind == HardwareKind::Apple || kind == HardwareKind::Apu || kind == HardwareKind::Cpu;
-    return (unified ? 0.04 : 0.025) * bandwidth_gbs;
+    return estimate_fp16_tflops("", kind, "", bandwidth_gbs).tflops;
 }
 
 // [SECTION] Parameters (JSON) ----------------------------------------------------------------------------
@@ -120,6 +210,8 @@ std::string speed_params_to_json(const SpeedParams& p) {
     d["alu_flops_per_param"] = p.alu_flops_per_param;
     d["alu_weight"] = table(p.alu_weight, kWeightClassNames, kWeightClassCount);
     d["alu_unified"] = p.alu_unified;
+    d["moe_bw"] = p.moe_bw;
+    d["intel_bw"] = p.intel_bw;
     json f = json::object();
     f["compute_share"] = p.compute_share;
     f["compute_kind"] = table(p.compute_kind, kKindNames, kHardwareKindCount);
@@ -131,6 +223,9 @@ std::string speed_params_to_json(const SpeedParams& p) {
     f["ubatch_overhead_ms"] = p.ubatch_overhead_ms;
     f["pipeline_hop_ms"] = p.pipeline_hop_ms;
     f["host_share"] = p.host_share;
+    f["matmul_half_tokens"] = p.matmul_half_tokens;
+    f["intel_compute"] = p.intel_compute;
+    f["moe_compute"] = p.moe_compute;
     json bands = json::object();
     const char* kinds[2] = {"decode", "prefill"};
     for (int k = 0; k < 2; ++k) {
@@ -139,14 +234,23 @@ std::string speed_params_to_json(const SpeedParams& p) {
             const SpeedBand& sb = p.band[k][c];
             if (sb.rows == 0) continue;
             b[kKindNames[c]] = {{"rows", sb.rows}, {"low", sb.low}, {"high", sb.high}, {"mdape", sb.mdape},
-                                {"within25", sb.within25}};
+                                {"within25", sb.within25}, {"coverage", sb.coverage}, {"from", sb.from}};
         }
         bands[kinds[k]] = b;
     }
+    json fe = json::object();
+    for (int k = 0; k < 2; ++k) {
+        const SpeedBand& sb = p.band_fp16_estimated[k];
+        if (sb.rows == 0) continue;
+        fe[kinds[k]] = {{"rows", sb.rows}, {"low", sb.low}, {"high", sb.high}, {"mdape", sb.mdape}, {"within25", sb.within25}};
+    }
+    if (!fe.empty()) bands["fp16_estimated"] = fe;
     json root = json::object();
     root["about"] = "llmsim speed model parameters (engine/speed.h, docs/speed-model.md). Shares are fractions of "
-                    "vendor spec; factors are relative to CUDA / F16 / GDDR. bands: leave-one-device-out relative "
-                    "errors (predicted/measured - 1, 10th and 90th percentile) per hardware class.";
+                    "vendor spec; factors are relative to CUDA / F16 / GDDR. bands: held-out relative errors "
+                    "(predicted/measured - 1, 10th and 90th percentile) per hardware class, from the harder of "
+                    "leave-one-device-out, leave-one-source-out and leave-one-class-out; fp16_estimated: rows "
+                    "re-predicted with their fp16_tflops replaced by the family estimate.";
     root["fit"] = {{"rows_decode", p.fit_rows_decode}, {"rows_prefill", p.fit_rows_prefill},
                    {"devices", p.fit_devices}, {"source", p.fit_source}};
     root["decode"] = d;
@@ -172,7 +276,8 @@ bool parse_speed_params(const std::string& text, SpeedParams& out, std::string& 
             !read_num(d, "gpu_hop_ms", p.gpu_hop_ms, wd, err) ||
             !read_num(d, "alu_flops_per_param", p.alu_flops_per_param, wd, err) ||
             !read_table(d, "alu_weight", p.alu_weight, kWeightClassNames, kWeightClassCount, wd, err) ||
-            !read_num(d, "alu_unified", p.alu_unified, wd, err))
+            !read_num(d, "alu_unified", p.alu_unified, wd, err) ||
+            !read_num(d, "moe_bw", p.moe_bw, wd, err) || !read_num(d, "intel_bw", p.intel_bw, wd, err))
             return false;
     }
     if (root.contains("prefill")) {
@@ -187,7 +292,10 @@ bool parse_speed_params(const std::string& text, SpeedParams& out, std::string& 
             !read_num(f, "no_fa_score_bytes", p.no_fa_score_bytes, wf, err) ||
             !read_num(f, "ubatch_overhead_ms", p.ubatch_overhead_ms, wf, err) ||
             !read_num(f, "pipeline_hop_ms", p.pipeline_hop_ms, wf, err) ||
-            !read_num(f, "host_share", p.host_share, wf, err))
+            !read_num(f, "host_share", p.host_share, wf, err) ||
+            !read_num(f, "matmul_half_tokens", p.matmul_half_tokens, wf, err) ||
+            !read_num(f, "intel_compute", p.intel_compute, wf, err) ||
+            !read_num(f, "moe_compute", p.moe_compute, wf, err))
             return false;
     }
     if (root.contains("bands") && root["bands"].is_object()) {
@@ -195,17 +303,22 @@ bool parse_speed_params(const std::string& text, SpeedParams& out, std::string& 
         for (int k = 0; k < 2; ++k) {
             if (!root["bands"].contains(kinds[k])) continue;
             const json& b = root["bands"][kinds[k]];
-            for (int c = 0; c < kHardwareKindCount; ++c) {
-                if (!b.is_object() || !b.contains(kKindNames[c])) continue;
-                const json& e = b[kKindNames[c]];
-                std::string we = w + ".bands." + kinds[k] + "." + kKindNames[c];
+            for (int c = 0; c <= kHardwareKindCount; ++c) {   // c == count: bands.fp16_estimated.<kind>
+                const json& src = c < kHardwareKindCount ? b : root["bands"].value("fp16_estimated", json::object());
+                const char* key = c < kHardwareKindCount ? kKindNames[c] : kinds[k];
+                if (!src.is_object() || !src.contains(key)) continue;
+                const json& e = src[key];
+                std::string we = w + ".bands." + (c < kHardwareKindCount ? std::string(kinds[k]) + "." + key
+                                                                          : std::string("fp16_estimated.") + key);
                 double rows = 0;
-                SpeedBand& sb = p.band[k][c];
+                SpeedBand& sb = c < kHardwareKindCount ? p.band[k][c] : p.band_fp16_estimated[k];
                 if (!read_num(e, "rows", rows, we, err) || !read_num(e, "low", sb.low, we, err) ||
                     !read_num(e, "high", sb.high, we, err) || !read_num(e, "mdape", sb.mdape, we, err) ||
                     !read_num(e, "within25", sb.within25, we, err))
                     return false;
                 sb.rows = (int)rows;
+                if (!read_num(e, "coverage", sb.coverage, we, err)) return false;
+                if (e.contains("from") && e["from"].is_string()) sb.from = e["from"].get<std::string>();
                 if (sb.low > 0 || sb.high < 0 || sb.low <= -1) { err = we + ": low must be in (-1, 0] and high >= 0"; return false; }
             }
         }
@@ -253,8 +366,8 @@ double kv_bytes(const SpeedScenario& s, double a, double b) {
 }
 
 double tflops(const SpeedScenario& s, bool& estimated) {
-    estimated = !(s.fp16_tflops > 0);
-    return estimated ? estimate_fp16_tflops(s.kind, s.bandwidth_gbs) : s.fp16_tflops;
+    estimated = s.fp16_tflops_estimated || !(s.fp16_tflops > 0);
+    return s.fp16_tflops > 0 ? s.fp16_tflops : estimate_fp16_tflops(s.kind, s.bandwidth_gbs);
 }
 
 // FLOP/s prefill matmuls reach: a share of the rated FP16 figure, by class, backend and weight type. Tensor-core
@@ -262,13 +375,32 @@ double tflops(const SpeedScenario& s, bool& estimated) {
 // Apple/APU figures are vector-ALU rates that the Metal/HIP kernels reach in proportion.
 double effective_flops(const SpeedScenario& s, const SpeedParams& p, double tf) {
     double share = p.compute_share * p.compute_kind[(int)s.kind] * p.compute_backend[(int)s.backend] *
-                   p.compute_weight[(int)s.weight_class];
+                   p.compute_weight[(int)s.weight_class] * (s.intel_gpu ? p.intel_compute : 1.0);
     if (s.memory != MemoryKind::Unified) share *= std::pow(tf / 100.0, p.tflops_exponent);
     return tf * 1e12 * share;
 }
 
+// routed-expert bytes one token reads (k of E experts), capped at what it reads in all
+double moe_active_expert_bytes(const SpeedScenario& s) {
+    if (s.moe_experts <= 0 || s.moe_experts_active <= 0 || !(s.moe_expert_bytes > 0)) return 0;
+    return std::min(s.weight_bytes_per_token, s.moe_expert_bytes * s.moe_experts_active / s.moe_experts);
+}
+
+// share of the large-n matmul rate a matmul over n tokens reaches
+double matmul_efficiency(const SpeedParams& p, double n) { return n / (n + std::max(p.matmul_half_tokens, 0.0)); }
+
+// seconds of the linear (matmul) FLOPs of a ubatch of n tokens: the dense part at n tokens per matmul, the
+// routed experts at n k / E tokens per expert matmul
+double linear_time(const SpeedScenario& s, const SpeedParams& p, double n, double comp) {
+    double expert_frac = s.weight_bytes_per_token > 0 ? moe_active_expert_bytes(s) / s.weight_bytes_per_token : 0;
+    double dense_params = s.active_params * (1 - expert_frac), expert_params = s.active_params * expert_frac;
+    double n_e = expert_frac > 0 ? std::max(1.0, n * s.moe_experts_active / s.moe_experts) : n;
+    return 2.0 * n * (dense_params / matmul_efficiency(p, n) + expert_params / (matmul_efficiency(p, n_e) * p.moe_compute)) /
+           comp;
+}
+
 double bw_share(const SpeedScenario& s, const SpeedParams& p) {
-    return p.bw_share[(int)s.memory] * p.backend_bw[(int)s.backend];
+    return p.bw_share[(int)s.memory] * p.backend_bw[(int)s.backend] * (s.intel_gpu ? p.intel_bw : 1.0);
 }
 
 bool check(const SpeedScenario& s, std::string& err) {
@@ -298,6 +430,15 @@ void apply_band(SpeedResult& r, const SpeedParams& p, int kind_index, HardwareKi
             }
         b = &fallback;
     }
+    // an estimated fp16_tflops: the band measured for the estimate where it is wider
+    SpeedBand widened;
+    const SpeedBand& fe = p.band_fp16_estimated[kind_index];
+    if (r.fp16_tflops_estimated && fe.rows > 0) {
+        widened = *b;
+        widened.low = std::min(b->low, fe.low);
+        widened.high = std::max(b->high, fe.high);
+        b = &widened;
+    }
     // measured = predicted / (1 + e): the over-predictions (e > 0) set the low end
     r.low = r.tokens_per_s / (1 + b->high);
     r.high = r.tokens_per_s / (1 + std::max(b->low, -0.9));
@@ -315,7 +456,10 @@ SpeedResult decode_terms(const SpeedScenario& s, const SpeedParams& p, double a,
     double bw = s.bandwidth_gbs * 1e9;
     double share = bw_share(s, p);
     double gpu_frac = 1.0 - s.offload_fraction;
-    r.weight_time_s = s.weight_bytes_per_token * gpu_frac / (bw * share * p.weight_bw[(int)s.weight_class]);
+    // MoE: the active experts' bytes (k/E of the routed-expert bytes) are read at moe_bw x the dense share
+    double expert_tok = moe_active_expert_bytes(s);
+    r.weight_time_s = ((s.weight_bytes_per_token - expert_tok) + expert_tok / p.moe_bw) * gpu_frac /
+                      (bw * share * p.weight_bw[(int)s.weight_class]);
     double kv = kv_bytes(s, a, b);
     double kv_cost = p.kv_factor * (s.flash_attn ? 1.0 : p.no_fa_kv[(int)s.backend]);
     r.kv_time_s = kv * kv_cost / (bw * share);
@@ -364,8 +508,12 @@ struct UbatchTime {
 UbatchTime ubatch_time(const SpeedScenario& s, const SpeedParams& p, double n, double ctx0, double tf, double comp,
                        double bw_eff) {
     UbatchTime u;
-    double lin = 2.0 * s.active_params * n / comp;
-    double gpu_bytes = s.weight_bytes * (1.0 - s.offload_fraction);
+    double lin = linear_time(s, p, n, comp);
+    // weights read once per ubatch; MoE: only the experts the n tokens route to (nearly all at large n)
+    double expert_all = s.moe_experts > 0 ? std::min(s.moe_expert_bytes, s.weight_bytes) : 0;
+    double touched = s.moe_experts > 0 && s.moe_experts_active > 0
+                         ? 1.0 - std::pow(1.0 - (double)s.moe_experts_active / s.moe_experts, n) : 1.0;
+    double gpu_bytes = (s.weight_bytes - expert_all * (1.0 - touched)) * (1.0 - s.offload_fraction);
     double wfloor = gpu_bytes / bw_eff;
     double lc = layer_ctx(s, ctx0, ctx0 + n);   // sum over layers of the context each token attends to
     double hv = s.head_dim_v ? s.head_dim_v : s.head_dim_qk;
@@ -447,6 +595,10 @@ SpeedResult estimate_prefill(const SpeedScenario& s, const SpeedParams& p, int64
 SpeedResult estimate_speed(const SpeedScenario& s, const SpeedParams& p) {
     if (s.test == SpeedTest::Prefill) return estimate_prefill(s, p, s.tokens, s.depth);
     return estimate_decode(s, p, s.depth, s.tokens);
+}
+
+void apply_speed_band(SpeedResult& r, const SpeedParams& p, SpeedTest test, HardwareKind kind) {
+    apply_band(r, p, test == SpeedTest::Decode ? 0 : 1, kind);
 }
 
 // [SECTION] TTFT, reply, concurrency, seed ---------------------------------------------------------------

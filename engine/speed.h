@@ -48,10 +48,29 @@ const char* to_string(MemoryKind m);
 // memory technology when the catalog does not say: Apple/APU = unified LPDDR; datacenter parts with >= 1200 GB/s
 // per GPU = HBM (A100, H100, MI300 ...); everything else GDDR (L40S, P40, GeForce, RTX workstation cards)
 MemoryKind guess_memory_kind(HardwareKind kind, double bandwidth_gbs);
-// dense FP16 TFLOPS to use when a device has none published: devices without a tensor FP16 figure are
-// mostly pre-tensor-core cards (P40, P100, MI50) whose FP16/FP32 vector rate is ~0.025 TFLOPS per GB/s of
-// bandwidth; unified-memory parts ~0.04. An estimate, flagged as such in the result.
+// dense FP16 TFLOPS to use when a device has none published: the chip family's TFLOPS per GB/s of bandwidth,
+// taken from the catalog's devices with a published figure (table in speed.cpp, checked against the catalog by
+// tests/engine/test_speed.cpp). The family comes from vendor + class + name ("RTX 4080 SUPER" -> NVIDIA Ada
+// GeForce, 0.30 TFLOPS per GB/s); without a family match, the vendor/class median. An estimate: results that
+// use it carry fp16_tflops_estimated and the wider band measured for it (SpeedParams::band_fp16_estimated).
+struct Fp16Estimate {
+    double tflops = 0;
+    double tflops_per_gbs = 0;
+    std::string family;                 // "nvidia-ada-geforce", ... or "nvidia-workstation" (vendor/class median)
+};
+Fp16Estimate estimate_fp16_tflops(const std::string& vendor, HardwareKind kind, const std::string& name,
+                                  double bandwidth_gbs);
+// the same without vendor and name: the class median
 double estimate_fp16_tflops(HardwareKind kind, double bandwidth_gbs);
+// one row of the family table (for the test that re-derives it from the catalog)
+struct Fp16Family {
+    const char* family;                 // "nvidia-ada-geforce"
+    const char* vendor;                 // "nvidia"
+    int kind;                           // HardwareKind index, -1 = any class
+    const char* name_tokens;            // '|'-separated lower-case substrings of the name, "" = vendor/class median
+    double tflops_per_gbs;
+};
+const Fp16Family* fp16_families(int& count);
 
 enum class SpeedTest { Prefill, Decode };
 
@@ -73,12 +92,21 @@ struct SpeedScenario {
                                          // (MLA: latent + rope only; KV type already applied)
     double kv_bytes_per_token_swa = 0;   // the same over sliding-window layers (cached tokens capped at swa_window)
     WeightClass weight_class = WeightClass::KQuant;
+    // -- mixture of experts (0 = dense): a ubatch of n tokens sends n x k rows to E experts, so each expert's
+    // matmul sees about n k / E tokens (small matmuls run below the dense rate) and, at large n, nearly every
+    // expert is read (1 - (1 - k/E)^n of them)
+    int moe_experts = 0;                 // routed experts per MoE layer (E)
+    int moe_experts_active = 0;          // routed experts per token (k)
+    double moe_expert_bytes = 0;         // all routed-expert weight bytes (of weight_bytes)
 
     // -- hardware, per GPU
     double bandwidth_gbs = 0;            // vendor spec, decimal GB/s
     double fp16_tflops = 0;              // dense FP16 tensor TFLOPS; 0 = unknown (estimated, see estimate_fp16_tflops)
+    bool fp16_tflops_estimated = false;  // fp16_tflops came from estimate_fp16_tflops (the band widens)
     HardwareKind kind = HardwareKind::Consumer;
     Backend backend = Backend::Cuda;
+    bool intel_gpu = false;              // Intel Arc: llama.cpp's SYCL/Vulkan kernels reach lower shares there
+                                         // than the same backend on other vendors (SpeedParams intel_bw/compute)
     MemoryKind memory = MemoryKind::Gddr;   // guess_memory_kind() when the catalog does not say
     int gpus = 1;                        // llama.cpp layer split over this many identical GPUs
     double link_gbs = 0;                 // GPU-to-GPU (PCIe/NVLink) per direction; 0 = kDefaultPcieGbs (limits.h)
@@ -109,6 +137,8 @@ struct SpeedBand {                        // leave-one-device-out relative error
     double low = 0, high = 0;             // 10th / 90th percentile of predicted/measured - 1 (e.g. -0.12, +0.15)
     double mdape = 0;                     // median |error|, fraction
     double within25 = 0;                  // share of rows within +-25 %
+    double coverage = 0;                  // share of leave-one-source-out rows inside the band (0 = not measured)
+    std::string from;                     // the held-out scheme the band was taken from ("leave-one-source-out")
 };
 
 struct SpeedParams {
@@ -135,8 +165,19 @@ struct SpeedParams {
     double ubatch_overhead_ms = 0.0006051;       // per ubatch per 32 layers (graph build, launches, syncs)
     double pipeline_hop_ms = 0.0001298;        // per ubatch per GPU boundary on top of the activation copy
     double host_share = 0.6;              // offloaded weights: share of host RAM bandwidth reached (not fitted)
-    // bands, [0] decode [1] prefill, by hardware class
+    double intel_compute = 1;               // prefill: x on Intel Arc GPUs
+    double moe_compute = 1;                 // prefill: routed-expert matmuls run at this x the dense rate on top of
+                                          // their smaller size (mul_mat_id: sorting rows by expert, gather/scatter)
+    double matmul_half_tokens = 16;         // a matmul over n tokens runs at n / (n + this) of the large-n rate
+                                          // (dense: n = ubatch; MoE experts: n = ubatch x k / E)
+    double intel_bw = 1;                    // decode: x on Intel Arc GPUs
+    double moe_bw = 1;                      // decode: routed-expert bytes are read at this x the dense share
+                                          // (many small matrices gathered by expert id, mul_mat_id)
+    // bands, [0] decode [1] prefill, by hardware class: the harder of the held-out validations (calibrate.h)
     SpeedBand band[2][kHardwareKindCount];
+    // [0] decode [1] prefill with an estimated fp16_tflops: errors of held-out rows re-predicted with the figure
+    // replaced by estimate_fp16_tflops (used instead of the class band when wider)
+    SpeedBand band_fp16_estimated[2];
     // provenance of the fit
     int fit_rows_decode = 0, fit_rows_prefill = 0, fit_devices = 0;
     std::string fit_source;
@@ -212,6 +253,10 @@ ReplyTime estimate_reply(const SpeedScenario& s, const SpeedParams& p, int64_t p
 // and every sequence's KV; MoE steps touch more experts (1 - (1 - k/E)^B of them, from moe_experts)
 ConcurrencyResult estimate_concurrency(const SpeedScenario& s, const SpeedParams& p, int n_parallel, int64_t depth,
                                        int moe_experts = 0, int moe_experts_active = 0, double expert_bytes = 0);
+
+// set r.low / r.high around r.tokens_per_s from p's measured band for this test kind and hardware class (the
+// fp16-estimated band where r.fp16_tflops_estimated and it is wider); estimate_speed calls it
+void apply_speed_band(SpeedResult& r, const SpeedParams& p, SpeedTest test, HardwareKind kind);
 
 // the seed formula the project started from: decode = 0.84 x BW / (weights + KV), prefill = 0.65 x TFLOPS / (2 x params)
 double seed_tokens_per_s(const SpeedScenario& s, double total_params);

@@ -54,12 +54,23 @@ bool build_speed_scenario(const Model& m, const SimRequest& req, const Evaluatio
     s.kv_bytes_per_token_full = full;
     s.kv_bytes_per_token_swa = swa;
     s.weight_class = ev.weight_class != WeightClass::Count ? ev.weight_class : weight_class_of(mr.file_type);
+    if (m.is_moe()) {
+        s.moe_experts = m.moe->n_experts;
+        s.moe_experts_active = m.moe->n_experts_active;
+        s.moe_expert_bytes = (double)ev.routed_expert_bytes;
+    }
     s.bandwidth_gbs = hw->bandwidth_gbs;
     s.fp16_tflops = hw->fp16_tflops;
+    if (!(s.fp16_tflops > 0)) {   // no published figure: the chip family's TFLOPS per GB/s (speed.h)
+        s.fp16_tflops = estimate_fp16_tflops(hw->vendor, hw->kind, hw->name, hw->bandwidth_gbs).tflops;
+        s.fp16_tflops_estimated = true;
+    }
     s.kind = hw->kind;
     s.backend = mr.backend ? *mr.backend : (hw->backends.empty() ? Backend::Cpu : hw->backends.front());
     if (hw->kind == HardwareKind::Cpu) s.backend = Backend::Cpu;
-    s.memory = guess_memory_kind(hw->kind, hw->bandwidth_gbs);
+    s.intel_gpu = hw->vendor == "intel" && hw->kind != HardwareKind::Cpu;
+    s.memory = hw->memory_kind == "hbm" ? MemoryKind::Hbm : hw->memory_kind == "gddr" ? MemoryKind::Gddr
+             : hw->memory_kind == "unified" ? MemoryKind::Unified : guess_memory_kind(hw->kind, hw->bandwidth_gbs);
     s.gpus = std::max(1, hw->gpu_count);
     s.link_gbs = hw->link_gbs;
     // weights left in host RAM by -ngl / --n-cpu-moe (discrete GPUs; the token-embedding table always stays there)

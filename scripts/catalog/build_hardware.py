@@ -50,7 +50,7 @@ def mk(**kw):
     dev = {
         "id": None, "name": None, "vendor": None, "kind": None, "backends": None,
         "gpu_count": 1, "link": None, "link_gbs": None,
-        "memory_mib": None, "memory_basis": None, "bandwidth_gbs": None,
+        "memory_mib": None, "memory_basis": None, "bandwidth_gbs": None, "memory_kind": None,
         "fp16_tflops": None, "fp16_tflops_basis": None, "fp16_tflops_estimated": False,
         "int8_tops": None, "tdp_w": None,
         "price_usd": None, "price_used_usd": None, "price_source": None,
@@ -505,7 +505,8 @@ strix("AMD Ryzen AI Max+ 395 (Strix Halo) 64GB", "strix-halo-64", "AMD Ryzen AI 
 strix("AMD Ryzen AI Max+ 395 (Strix Halo) 128GB", "strix-halo-128", "AMD Ryzen AI Max+ 395 (Strix Halo) 128GB", 128, 1999, True,
       "estimated: Framework Desktop Ryzen AI Max+ 395 128 GB list price (not in a stored source); systems vary by OEM",
       63968, False, 122880, False,
-      calibration_names=["AMD Ryzen AI Max+ 395 (Strix Halo, Radeon 8060S gfx1151, 128GB LPDDR5X-8000)"])
+      calibration_names=["AMD Ryzen AI Max+ 395 (Strix Halo, Radeon 8060S gfx1151, 128GB LPDDR5X-8000)",
+                         "AMD Ryzen AI Max+ 395 / Radeon 8060S (128GB)"])
 
 def hx370(refname, aid, name, gb, **kw):
     d = from_ref(refname, id=aid, name=name, kind="apu", vendor="amd", backends=["vulkan", "rocm"],
@@ -577,6 +578,123 @@ add(mk(id="cpu-epyc-9654-12ch", name="AMD EPYC 9654 (Genoa) server, 12-channel D
        notes=["single socket; llama.cpp CPU decode typically reaches well under the theoretical bandwidth (NUMA/NPS settings matter)",
               "int8_tops estimated: AVX-512 VNNI 128 INT8 ops/clk/core"]))
 
+
+# ====================================================================================== additions 2026-12 (issue 12)
+# Devices people rent and buy that the catalog lacked. memory_mib is the nominal size (GiB x 1024, marked estimated)
+# unless a driver total is cited; fp16_tflops follows the conventions above (GeForce: FP16-accumulate dense tensor;
+# workstation/datacenter: dense FP16/BF16 tensor); null where no figure was found (the speed model then uses the
+# chip family's TFLOPS per GB/s and says so).
+ADD25 = {d["name"]: d for d in json.load(open("/work/shared/reference/hardware_added_2025.json"))["devices"]}
+
+def new_dev(did, name, vendor, kind, backends, gib, bw, fp16, tdp, sources, memory_kind, fp16_basis=None,
+            fp16_estimated=False, notes=None, **kw):
+    return add(mk(id=did, name=name, vendor=vendor, kind=kind, backends=backends, memory_mib=gib * 1024,
+                  memory_mib_estimated=True, memory_basis="nominal %d GB (driver total not sourced)" % gib,
+                  bandwidth_gbs=bw, fp16_tflops=fp16, fp16_tflops_estimated=fp16_estimated,
+                  fp16_tflops_basis=fp16_basis or ("no dense FP16 tensor figure found; the speed model estimates it" if fp16 is None
+                                                   else "dense FP16 tensor figure of the source"),
+                  tdp_w=tdp, memory_kind=memory_kind, sources=sources, notes=list(notes or []), **kw))
+
+def from_added(refname, did, backends, memory_kind, tdp=None, **kw):
+    a = ADD25[refname]
+    src = ["reference: /work/shared/reference/hardware_added_2025.json device '%s'" % refname,
+           "memory: " + a["memory_gib_source"], "bandwidth: " + a["bandwidth_gbs_source"],
+           "fp16: " + a["fp16_tflops_source"]]
+    return new_dev(did, kw.pop("name", refname), a["vendor"], a["kind"], backends, a["memory_gib"], a["bandwidth_gbs"],
+                   a["fp16_tflops"], tdp, src, memory_kind, **kw)
+
+NVDS = "NVIDIA datasheet table as reproduced by "
+# --- NVIDIA datacenter
+new_dev("l40", "NVIDIA L40 48GB", "nvidia", "datacenter", ["cuda", "vulkan"], 48, 864, 181.05, 300,
+        [NVDS + "https://www.mullet.se/product.html?product_id=355414 (L40: 48 GB GDDR6 ECC, 864 GB/s, FP16 Tensor Core 181.05 | 362.1* sparse, 300 W)"],
+        "gddr", calibration_names=["NVIDIA L40"])
+new_dev("a40", "NVIDIA A40 48GB", "nvidia", "datacenter", ["cuda", "vulkan"], 48, 696, 149.7, 300,
+        [NVDS + "https://www.ecer.com/corp/details-uuuedqa-p1bsay9-multi-display-setups-supported-by-48gb-gddr6-ecc-memory-nvidia-a40-gpu-and-vga-outputs.html "
+         "(48 GB GDDR6 ECC, 696 GB/s, Peak FP16 Tensor TFLOPS with FP16 Accumulate 149.7 | 299.4*, BF16 with FP32 accumulate 149.7, 300 W)",
+         "https://hmc-tech.com/gpu/nvidia-a16-vs-nvidia-a40 (149.67 TFLOPS tensor FP16, FP16 and FP32 accumulate)"],
+        "gddr", calibration_names=["NVIDIA A40"])
+new_dev("a10", "NVIDIA A10 24GB", "nvidia", "datacenter", ["cuda", "vulkan"], 24, 600, 125, 150,
+        ["NVIDIA A10 datasheet https://www.nvidia.com/content/dam/en-zz/Solutions/Data-Center/a10/pdf/a10-datasheet.pdf (24 GB GDDR6, 600 GB/s, FP16 Tensor Core 125 TF | 250 TF sparse, 150 W)",
+         "https://sysrqmts.com/ru/gpus/compare/nvidia-a10-pcie-vs-nvidia-quadro-rtx-4000 (GA102, 24 GB GDDR6, 384-bit, 600.2 GB/s)",
+         "https://www.baseten.co/blog/nvidia-a10-vs-a10g-for-ml-model-inference/ (A10 and A10G: same 24 GB and 600 GB/s; the A10 has the higher tensor rate)"],
+        "gddr", calibration_names=["NVIDIA A10"])
+new_dev("a30", "NVIDIA A30 24GB", "nvidia", "datacenter", ["cuda"], 24, 933, 165, 165,
+        ["NVIDIA A30 datasheet https://www.nvidia.com/content/dam/en-zz/Solutions/data-center/products/a30-gpu/pdf/a30-datasheet.pdf (24 GB HBM2, 933 GB/s, FP16 Tensor Core 165 TF | 330 TF sparse, 165 W)",
+         "https://sysrqmts.com/en/gpus/compare/nvidia-a30-pcie-vs-nvidia-jetson-tx1-gpu (GA100, 24 GB HBM2, 3072-bit, 933.1 GB/s, 165 W)"],
+        "hbm", calibration_names=["NVIDIA A30"])
+from_added("NVIDIA Tesla V100 PCIe 16GB", "v100-pcie-16gb", ["cuda"], "hbm", tdp=250,
+           calibration_names=["Tesla V100-PCIE-16GB"], notes=["tdp_w: NVIDIA V100 PCIe board power 250 W"])
+from_added("NVIDIA Tesla V100 PCIe 32GB", "v100-pcie-32gb", ["cuda"], "hbm", tdp=250,
+           calibration_names=["Tesla V100-PCIE-32GB"], notes=["tdp_w: NVIDIA V100 PCIe board power 250 W"])
+from_added("NVIDIA Tesla P100 PCIe 16GB", "p100-pcie-16gb", ["cuda", "vulkan"], "hbm", tdp=250,
+           fp16_basis="Pascal has no tensor cores: the FP16 vector rate (2x FP32)",
+           notes=["tdp_w: NVIDIA P100 PCIe board power 250 W"])
+# --- NVIDIA workstation
+from_added("NVIDIA RTX PRO 6000 Blackwell Max-Q Workstation Edition", "rtx-pro-6000-max-q", ["cuda", "vulkan"], "gddr",
+           tdp=300, notes=["the 300 W Max-Q board: same memory as the 600 W RTX PRO 6000, lower clocks; no separate tensor figure found"])
+from_added("NVIDIA RTX 2000 Ada Generation", "rtx-2000-ada", ["cuda", "vulkan"], "gddr", tdp=70,
+           name="NVIDIA RTX 2000 Ada Generation 16GB")
+new_dev("rtx-4000-ada", "NVIDIA RTX 4000 Ada Generation 20GB", "nvidia", "workstation", ["cuda", "vulkan"], 20, 360, 106.91, 130,
+        ["https://hmc-tech.com/gpu/nvidia-rtx-5000-ada-vs-nvidia-rtx-4000-ada (RTX 4000 Ada: 20 GB GDDR6, 106.91 TFLOPS tensor FP16 with FP32 accumulate, 130 W)",
+         "https://topcpu.net/en/gpu-c/rtx-4000-ada-generation-vs-rtx-5000-ada-generation (160-bit GDDR6, 360.0 GB/s, 130 W)"], "gddr")
+new_dev("rtx-4500-ada", "NVIDIA RTX 4500 Ada Generation 24GB", "nvidia", "workstation", ["cuda", "vulkan"], 24, 432, None, 210,
+        ["https://askgeek.io/es/gpus/NVIDIA/RTX-4500-Ada-Generation (24 GB GDDR6, 192-bit, 18 Gbps, 432.0 GB/s)",
+         "https://technical.city/en/video/RTX-4500-Ada-Generation-vs-RTX-PRO-5000-72-GB-Blackwell (AD104, 7680 CUDA cores, 240 tensor cores, 210 W)"], "gddr")
+new_dev("rtx-5000-ada", "NVIDIA RTX 5000 Ada Generation 32GB", "nvidia", "workstation", ["cuda", "vulkan"], 32, 576, 261.12, 250,
+        ["https://hmc-tech.com/gpu/nvidia-rtx-5000-ada-vs-nvidia-rtx-4000-ada (RTX 5000 Ada: 32 GB GDDR6, 261.12 TFLOPS tensor FP16 with FP32 accumulate, 250 W)",
+         "https://topcpu.net/en/gpu-c/rtx-4000-ada-generation-vs-rtx-5000-ada-generation (256-bit GDDR6, 576.0 GB/s, 250 W)"], "gddr")
+new_dev("rtx-a4000", "NVIDIA RTX A4000 16GB", "nvidia", "workstation", ["cuda", "vulkan"], 16, 448, None, 140,
+        ["NVIDIA RTX A4000 datasheet https://www.nvidia.com/content/dam/en-zz/Solutions/gtcs21/rtx-a4000/nvidia-rtx-a4000-datasheet.pdf (16 GB GDDR6 ECC, 256-bit, 448 GB/s, 140 W)"], "gddr")
+new_dev("rtx-a5000", "NVIDIA RTX A5000 24GB", "nvidia", "workstation", ["cuda", "vulkan"], 24, 768, None, 230,
+        ["NVIDIA RTX A5000 datasheet https://www.nvidia.com/content/dam/en-zz/Solutions/gtcs21/rtx-a5000/nvidia-rtx-a5000-datasheet.pdf (24 GB GDDR6 ECC, 384-bit, 768 GB/s, 230 W)"], "gddr")
+# --- NVIDIA laptop GPUs (TGP varies by laptop; the figures below are at the TGP named)
+new_dev("rtx-4090-laptop", "NVIDIA GeForce RTX 4090 Laptop GPU 16GB", "nvidia", "consumer", ["cuda", "vulkan"], 16, 576, 141.25, 130,
+        ["https://hmc-tech.com/gpu/nvidia-geforce-rtx-4090-laptop-130w-vs-nvidia-geforce-rtx-5090-laptop-140w (4090 Laptop 130 W: 16 GB GDDR6, 141.25 TFLOPS tensor FP16 with FP16 accumulate)",
+         "https://hmc-tech.com/gpu/nvidia-geforce-rtx-5090-laptop-140w-vs-nvidia-geforce-rtx-4090-laptop-120w (4090 Laptop: 576 GB/s)"], "gddr",
+        notes=["laptop TGP 80-175 W: tensor throughput scales with the laptop's power limit; the 130 W figure is shown"])
+new_dev("rtx-5090-laptop", "NVIDIA GeForce RTX 5090 Laptop GPU 24GB", "nvidia", "consumer", ["cuda", "vulkan"], 24, 896, 215.38, 140,
+        ["https://hmc-tech.com/gpu/nvidia-geforce-rtx-4090-laptop-130w-vs-nvidia-geforce-rtx-5090-laptop-140w (5090 Laptop 140 W: 24 GB GDDR7, 215.38 TFLOPS tensor FP16 with FP16 accumulate)",
+         "https://hmc-tech.com/gpu/nvidia-geforce-rtx-5090-laptop-140w-vs-nvidia-geforce-rtx-4090-laptop-120w (5090 Laptop: 896 GB/s)"], "gddr",
+        notes=["laptop TGP 95-175 W: tensor throughput scales with the laptop's power limit; the 140 W figure is shown"])
+# --- AMD
+new_dev("mi210", "AMD Instinct MI210 64GB", "amd", "datacenter", ["rocm"], 64, 1638.4, 181, 300,
+        ["AMD Instinct MI210 product page https://www.amd.com/en/products/accelerators/instinct/mi200/mi210.html (64 GB HBM2e, 1.6384 TB/s, peak FP16 181 TFLOPS matrix, 300 W)"], "hbm")
+new_dev("mi250x-gcd", "AMD Instinct MI250X (one of its two GCDs) 64GB", "amd", "datacenter", ["rocm"], 64, 1638.4, 191.5, 280,
+        ["AMD Instinct MI250X product page https://www.amd.com/en/products/accelerators/instinct/mi200/mi250x.html (128 GB HBM2e, 3.2768 TB/s, peak FP16 383 TFLOPS, 560 W, two graphics compute dies)"],
+        "hbm", notes=["the MI250X appears to ROCm and llama.cpp as two GPUs (one per GCD), each with half the memory, bandwidth, FP16 and power; "
+                      "one GCD is listed, use gpus = 2 for the whole module"])
+new_dev("mi355x", "AMD Instinct MI355X 288GB", "amd", "datacenter", ["rocm"], 288, 8000, 2516.6, 1400,
+        ["https://www.theregister.com/2025/06/12/amd_mi355x/ (288 GB HBM3E, 8 TB/s, 1.4 kW; FP16/BF16 on a par with B200)",
+         "https://wccftech.com/amd-instinct-mi350-gpuai-hardware-powerhouse-3nm-3d-chiplet-cdna-4-185-billion-transistors-1400w-tbp-over-4000b-llm-support//amp/ (MI355X 1400 W TBP, 2.4 GHz)"],
+        "hbm", fp16_estimated=True,
+        fp16_basis="AMD lists 2.5 PFLOPS dense FP16 (5 PFLOPS with sparsity) for the MI355X; not read from AMD's page in a stored source, so marked estimated")
+new_dev("radeon-pro-w7800", "AMD Radeon PRO W7800 32GB", "amd", "workstation", ["rocm", "vulkan"], 32, 576, 90.5, 260,
+        ["AMD Radeon PRO W7800 product page https://www.amd.com/en/products/graphics/workstations/radeon-pro/w7800.html (32 GB GDDR6, 256-bit, 576 GB/s, peak FP16 90.5 TFLOPS, 260 W)"],
+        "gddr", fp16_basis="RDNA3 peak FP16 (dual-issue; WMMA runs at the same rate)")
+from_added("AMD Radeon RX 7900 XT", "rx-7900-xt", ["rocm", "vulkan"], "gddr", tdp=315)
+from_added("AMD Radeon RX 7900 GRE", "rx-7900-gre", ["rocm", "vulkan"], "gddr", tdp=260)
+r9700 = from_added("AMD Radeon AI PRO R9700", "radeon-ai-pro-r9700", ["rocm", "vulkan"], "gddr", tdp=300,
+                   fp16_estimated=True,
+                   fp16_basis="estimated: 2 x the source's 95.7 TFLOPS vector FP16 peak = 191.4, the RDNA4 WMMA dense "
+                              "FP16 rate (RDNA4 matrix FP16 is twice its vector rate; AMD lists 383 TFLOPS FP16 with sparsity)")
+r9700["fp16_tflops"] = 191.4
+# --- Intel
+from_added("Intel Arc Pro B60 24GB", "arc-pro-b60", ["sycl", "vulkan"], "gddr", tdp=200, int8_tops=197)
+from_added("Intel Arc Pro B70 32GB", "arc-pro-b70", ["sycl", "vulkan"], "gddr", tdp=230, int8_tops=367)
+
+# explicit memory technology for every device (the speed model's bandwidth share depends on it)
+HBM_IDS = {"h200-sxm", "h100-sxm", "h100-pcie", "h100-nvl", "a100-sxm-80gb", "a100-sxm-40gb", "a100-pcie-80gb", "b200",
+           "gh200-96gb", "mi300x", "mi325x", "8x-h100-sxm"}
+for d in devices:
+    if d.get("memory_kind"):
+        continue
+    if d["kind"] in ("apple", "apu", "cpu"):
+        d["memory_kind"] = "unified"
+    elif d["id"] in HBM_IDS:
+        d["memory_kind"] = "hbm"
+    else:
+        d["memory_kind"] = "gddr"
+
 # ------------------------------------------------------------------------------------------------------
 # seed notes
 SEED_RULE = {
@@ -606,6 +724,7 @@ doc = {"schema": "llmsim-hardware/1",
        "generated_by": "scripts/catalog/build_hardware.py from /work/shared/reference/hardware.json (70 devices) plus additions",
        "conventions": [
            "memory_mib, bandwidth_gbs, fp16_tflops, int8_tops, tdp_w, cloud_usd_per_hour are per GPU; price_usd / price_used_usd cover all gpu_count GPUs",
+           "memory_kind: gddr | hbm | unified (LPDDR/DDR shared with the CPU), stated for every device",
            "fp16_tflops: GeForce = dense FP16 tensor with FP16 accumulate; workstation/datacenter = their dense FP16/BF16 tensor figure; Apple/APU = GPU FP16 peak; CPU = estimated FP32 FMA peak",
            "cloud_usd_per_hour: cheapest on-demand per-GPU price in reference/prices/gpu_hourly.json (GPU-component-only rows excluded), marketplace offers included",
            "<field>_estimated: true marks a value that is derived or assumed rather than read from a source; notes say how"],

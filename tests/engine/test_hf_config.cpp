@@ -185,6 +185,35 @@ TEST_CASE("hf_config: DeepSeek-V3 (MLA, shared expert, dense first layers, route
     CHECK(has_warning(r, "multi-token-prediction"));
 }
 
+TEST_CASE("hf_config: GLM-4.7-Flash (glm4_moe_lite: MLA + MoE, heads not hidden / n_heads)", "[hf_config]") {
+    // zai-org/GLM-4.7-Flash config.json, trimmed: hidden 2048 over 20 heads is not a whole head size, which used to
+    // stop the import with "head_dim is missing"; MLA sizes the heads from qk_nope + qk_rope (192 + 64)
+    Import r = import(R"({
+      "architectures": ["Glm4MoeLiteForCausalLM"], "model_type": "glm4_moe_lite", "first_k_dense_replace": 1,
+      "hidden_size": 2048, "intermediate_size": 10240, "kv_lora_rank": 512, "max_position_embeddings": 202752,
+      "moe_intermediate_size": 1536, "n_routed_experts": 64, "n_shared_experts": 1, "num_attention_heads": 20,
+      "num_experts_per_tok": 4, "num_hidden_layers": 47, "num_key_value_heads": 20, "num_nextn_predict_layers": 1,
+      "q_lora_rank": 768, "qk_nope_head_dim": 192, "qk_rope_head_dim": 64, "v_head_dim": 256,
+      "tie_word_embeddings": false, "topk_method": "noaux_tc", "vocab_size": 154880 })",
+                      "zai-org/GLM-4.7-Flash");
+    REQUIRE(r.ok);
+    const Model& m = r.m;
+    CHECK(m.arch == "deepseek2");   // llama.cpp converts Glm4MoeLiteForCausalLM with its DeepSeek-V2 layout
+    REQUIRE(m.mla);
+    CHECK(m.mla->kv_lora_rank == 512);
+    CHECK(m.head_dim == 256);       // 192 + 64
+    CHECK(m.head_dim_v == 0);       // v_head_dim 256 == head_dim
+    REQUIRE(m.is_moe());
+    CHECK(m.moe->n_experts == 64);
+    CHECK(m.moe->n_experts_active == 4);
+    CHECK(m.moe->first_dense_layers == 1);
+    // without kv_lora_rank the same shape is still an error that names the fix
+    Import bad = import(R"({"model_type": "llama", "hidden_size": 2048, "num_attention_heads": 20, "num_hidden_layers": 2,
+      "intermediate_size": 4096, "vocab_size": 1000, "max_position_embeddings": 4096})");
+    CHECK_FALSE(bad.ok);
+    CHECK(bad.err.find("head_dim is missing") != std::string::npos);
+}
+
 TEST_CASE("hf_config: gpt-oss-20b (layer_types sliding every other layer, router bias)", "[hf_config]") {
     std::string types;
     for (int i = 0; i < 24; ++i) types += std::string(i ? "," : "") + (i % 2 ? "\"full_attention\"" : "\"sliding_attention\"");

@@ -39,6 +39,42 @@ TEST_CASE("predict: catalog ids, inline hardware, null fp16_tflops, extra fields
     CHECK(cfg["tokens_per_s"].get<double>() > 2 * a["tokens_per_s"].get<double>());
 }
 
+TEST_CASE("predict: an inline device the catalog knows gets the catalog device's prediction", "[predict]") {
+    // issue 12 done-when: name (and the bandwidth the caller knows) only -> within 1 % of the catalog id's answer
+    const char* tail = R"(,"quant":"Q4_K_M","test":{"kind":"prefill","tokens":512,"depth":0}})";
+    struct Case { const char* id; const char* inline_hw; };
+    const Case cases[] = {
+        {"rtx-4090", R"({"name":"NVIDIA GeForce RTX 4090","vendor":"nvidia","kind":"consumer","bandwidth_gbs":1008,"fp16_tflops":null})"},
+        {"rtx-6000-ada", R"({"name":"RTX 6000 Ada Generation","memory_gib":48})"},          // no kind, no bandwidth
+        {"m3-max-128", R"({"name":"Apple M3 Max","kind":"apple","memory_gib":128,"bandwidth_gbs":400})"},   // size picks it
+        {"m4-pro-48", R"({"name":"Mac mini M4 Pro","kind":"apple","memory_gib":48})"},
+        {"arc-pro-b70", R"({"name":"Intel Arc Pro B70 32GB","vendor":"intel","kind":"workstation","bandwidth_gbs":608})"},
+    };
+    for (const Case& c : cases) {
+        for (const char* kind : {"prefill", "decode"}) {
+            std::string t = std::string(tail);
+            t.replace(t.find("prefill"), 7, kind);
+            json cat = run(std::string(R"({"id":"c","model":"Qwen/Qwen2.5-7B-Instruct","hardware":")") + c.id + "\"" + t);
+            json inl = run(std::string(R"({"id":"i","model":"Qwen/Qwen2.5-7B-Instruct","hardware":)") + c.inline_hw + t);
+            INFO(c.id << " " << kind << ": " << inl.dump());
+            REQUIRE(cat.contains("tokens_per_s"));
+            REQUIRE(inl.contains("tokens_per_s"));
+            CHECK(inl["tokens_per_s"].get<double>() == Approx(cat["tokens_per_s"].get<double>()).epsilon(0.01));
+            CHECK(inl["note"].get<std::string>().find(std::string("matched catalog device '") + c.id + "'") != std::string::npos);
+        }
+    }
+    // the line's fields win: half the bandwidth -> decode about half
+    json fast = run(R"({"id":"f","model":"Qwen/Qwen2.5-7B-Instruct","hardware":{"name":"RTX 4090","bandwidth_gbs":1008},"test":{"kind":"decode","tokens":128}})");
+    json slow = run(R"({"id":"s","model":"Qwen/Qwen2.5-7B-Instruct","hardware":{"name":"RTX 4090","bandwidth_gbs":504},"test":{"kind":"decode","tokens":128}})");
+    CHECK(slow["tokens_per_s"].get<double>() < 0.6 * fast["tokens_per_s"].get<double>());
+    // an unknown device with no FP16 figure: estimated from its family, and the note says so
+    json unk = run(R"({"id":"u","model":"Qwen/Qwen2.5-7B-Instruct","hardware":{"name":"NVIDIA GeForce RTX 4060 Laptop GPU","vendor":"nvidia","kind":"consumer","bandwidth_gbs":256},"test":{"kind":"prefill","tokens":512}})");
+    CHECK(unk["note"].get<std::string>().find("nvidia-ada-geforce") != std::string::npos);
+    // a name the catalog does not know still needs its kind and bandwidth
+    CHECK(run(R"({"id":"n","model":"Qwen/Qwen2.5-7B-Instruct","hardware":{"name":"Imaginary"},"test":{"kind":"decode","tokens":1}})")["error"] ==
+          "hardware.kind '' is not consumer|workstation|datacenter|apple|apu|cpu");
+}
+
 TEST_CASE("predict: malformed lines give {id, error} with a reason", "[predict]") {
     CHECK(run("not json")["error"] == "not valid JSON");
     json e = run(R"({"id":"x","model":"nobody/nothing","hardware":"rtx-4090","test":{"kind":"decode","tokens":1}})");
