@@ -190,10 +190,10 @@ def sources(root):
     """(path, kind, mode) of every file whose calls are checked; mode = the least install it may rely on."""
     out = [("scripts/run.sh", "sh", "run"), ("scripts/setup.sh", "sh", "run"),
            ("scripts/test.sh", "sh", "test"), ("scripts/fuzz.sh", "sh", "test"), (".ci/run", "sh", "test")]
-    for d in ("scripts", "scripts/catalog"):
-        for f in sorted(os.listdir(os.path.join(root, d))):
+    for dirpath, _, files in sorted(os.walk(os.path.join(root, "scripts"))):
+        for f in sorted(files):
             if f.endswith(".py"):
-                out.append((f"{d}/{f}", "py", "test"))
+                out.append((os.path.relpath(os.path.join(dirpath, f), root), "py", "test"))
     out += [("CMakeLists.txt", "cmake", "run"), ("emsdk-toolchain.cmake", "cmake", "run"),
             ("cmake/app.cmake", "cmake", "run"), ("cmake/embed.cmake", "cmake", "run"),
             ("cmake/report_sizes.cmake", "cmake", "run"), ("cmake/third_party.cmake", "cmake", "run")]
