@@ -550,8 +550,10 @@ SpeedParams with_validated_bands(const SpeedParams& p, ValidationReport& v) {
     return q;
 }
 
+// a report row's class name: the catalog's spelling, and "ALL" for the total row (index kHardwareKindCount)
+static const char* class_label(int c) { return c < kHardwareKindCount ? to_string((HardwareKind)c) : "ALL"; }
+
 std::string format_validation_report(const ValidationReport& v) {
-    static const char* kinds[kHardwareKindCount + 1] = {"consumer", "workstation", "datacenter", "apple", "apu", "cpu", "ALL"};
     std::string out;
     char buf[320];
     const char* names[2] = {"decode", "prefill"};
@@ -563,7 +565,7 @@ std::string format_validation_report(const ValidationReport& v) {
             const ErrorStats& d = v.by[0].ours[k][c];
             if (d.rows == 0) continue;
             std::string line;
-            snprintf(buf, sizeof buf, "  %-12s %5d", kinds[c], d.rows);
+            snprintf(buf, sizeof buf, "  %-12s %5d", class_label(c), d.rows);
             line += buf;
             for (int h = 0; h < kHoldOutCount; ++h) {
                 const ErrorStats& e = v.by[h].ours[k][c];
@@ -582,7 +584,6 @@ std::string format_validation_report(const ValidationReport& v) {
 }
 
 std::string format_accuracy_report(const AccuracyReport& rep) {
-    static const char* kinds[kHardwareKindCount + 1] = {"consumer", "workstation", "datacenter", "apple", "apu", "cpu", "ALL"};
     std::string out;
     char buf[256];
     const char* names[2] = {"decode", "prefill"};
@@ -594,7 +595,7 @@ std::string format_accuracy_report(const AccuracyReport& rep) {
             const ErrorStats& o = rep.ours[k][c];
             const ErrorStats& s = rep.seed[k][c];
             if (o.rows == 0) continue;
-            snprintf(buf, sizeof buf, "  %-12s %5d  %8.1f%% %7.0f%%  %9.1f%% %7.0f%%\n", kinds[c], o.rows, 100 * o.mdape,
+            snprintf(buf, sizeof buf, "  %-12s %5d  %8.1f%% %7.0f%%  %9.1f%% %7.0f%%\n", class_label(c), o.rows, 100 * o.mdape,
                      100 * o.within25, 100 * s.mdape, 100 * s.within25);
             out += buf;
         }
