@@ -44,7 +44,8 @@ struct Scenario {
     double price_usd = -1;                             // purchase price override, USD (-1 = catalog)
     double rent_usd_per_hour = -1;                     // cloud price override, USD/hour for the whole device (-1 = catalog)
     double api_in_usd = -1, api_out_usd = -1;          // serverless API overrides, USD per 1M tokens (-1 = catalog)
-    double rec_min_tps = 10;                           // recommend: at least this decode tok/s
+    double rec_min_tps = llmsim::kUsableMinDecodeTps;  // recommend: at least this decode tok/s at the full context
+    double rec_max_ttft_s = llmsim::kUsableMaxTtftS;   // recommend: first token of the prompt within this, s (0 = any)
     double rec_max_price = 0;                          // recommend: at most this purchase price, USD (0 = any)
     std::string compare = "";                          // setups side by side: "model~hardware~quant,..." (empty part = current)
     std::string section = "";                          // section to scroll to / embed
