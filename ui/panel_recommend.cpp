@@ -3,7 +3,6 @@
 #include <imgui.h>
 
 #include <algorithm>
-#include <cstdlib>
 
 #include "format.h"
 #include "panels.h"
@@ -71,16 +70,9 @@ void draw_recommend(AppState& app) {
             ImGui::TableNextColumn();
             ImGui::PushID(c.hardware.id.c_str());
             if (ImGui::Selectable(c.hardware.name.c_str(), false, ImGuiSelectableFlags_SpanAllColumns)) {
-                // simulate it: a catalog device, or N of a catalog card
-                std::string base = c.hardware.id;
-                int gpus = 0;
-                if (c.synthetic) {
-                    size_t x = base.find("x-");
-                    gpus = std::atoi(base.substr(0, x).c_str());
-                    base = base.substr(x + 2);
-                }
-                s.hardware = base;
-                s.gpus = gpus;
+                // simulate it: a catalog device or a combination id ("2x-arc-b580"), which find_hardware resolves
+                s.hardware = c.hardware.id;
+                s.gpus = 0;
                 s.section = "simulator";
                 app.scroll_to_section = true;
                 mark_changed(app);
