@@ -16,6 +16,7 @@
 
 #include "catalog.h"
 #include "derived.h"
+#include "device_profile.h"
 
 struct ImFont;
 
@@ -77,6 +78,10 @@ struct AppState {
     bool import_ok = false;
     std::string import_path;       // desktop: path of a .gguf / config.json
     std::map<std::string, uint64_t> imported_file_bytes;  // model id -> GGUF tensor bytes (0 = from the rules)
+    // the user's own device profile (panel_my_runs.cpp fits it on pasted llama-bench rows): while on, every
+    // estimate for its device uses it (request_from_scenario). Session only; never in the scenario or the URL
+    llmsim::DeviceProfile device_profile;
+    bool device_profile_on = false;
     double copied_at = -10;        // ImGui time of the last copy button press
     std::string copied_label;       // last user-facing message (bad URL key, failed import ...)
     // frame bookkeeping
@@ -91,6 +96,7 @@ struct AppState {
     // platform hooks (set by platform_*.cpp)
     std::function<void(const std::string&)> copy_to_clipboard;
     std::function<void()> open_file_dialog;   // web: the browser's file picker; null natively
+    std::function<void(const std::string&)> keep_device_profile;   // web: profile JSON to localStorage ("" = remove); null natively
     std::function<void()> open_full_page;     // embed mode: open the whole page with the same state
     std::function<std::string(const std::string&)> share_link;  // URL (web) or command line (desktop) for a state hash
     float embed_content_height = 0;           // embed mode: height of the shown section (CSS px), for iframe sizing

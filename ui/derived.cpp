@@ -6,6 +6,7 @@
 #include "api.h"
 #include "app_state.h"
 #include "command.h"
+#include "panels.h"
 #include "format.h"
 #include "quant_rules.h"
 #include "speed_labels.h"
@@ -57,6 +58,7 @@ llmsim::SimRequest request_from_scenario(const AppState& app) {
     r.memory.hardware = app.scenario_hardware_ok ? &app.scenario_hardware : nullptr;
     r.prompt_tokens = s.prompt_tokens;
     r.gen_tokens = s.gen_tokens;
+    if (app.device_profile_on) r.device_profile = &app.device_profile;   // applied only to the device it was fitted on
     return r;
 }
 
@@ -228,6 +230,7 @@ void update_derived(AppState& app) {
         q.quant = s.quant;
         q.ctx_tokens = s.ctx_tokens;
         q.prompt_tokens = s.prompt_tokens;
+        q.device_profile = app.device_profile_on ? &app.device_profile : nullptr;
         q.min_decode_tps = s.rec_min_tps;     // at the full chosen context (decode_depth -1)
         q.max_ttft_s = s.rec_max_ttft_s;
         q.max_price_usd = s.rec_max_price;
@@ -335,6 +338,7 @@ std::string derived_to_json(const AppState& app) {
     }
     j["compare"] = cmp;
     j["compute_ms"] = d.compute_ms;
+    j["my_runs"] = json::parse(my_runs_json(app));
     json rec = json::array();
     for (const llmsim::Candidate& c : d.recommend.accepted) {
         rec.push_back({{"hardware", c.hardware.id}, {"price_usd", c.price_usd}, {"status", llmsim::to_string(c.eval.memory.status)},

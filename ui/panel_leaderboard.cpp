@@ -186,7 +186,10 @@ void draw_leaderboard(AppState& app) {
             ImGui::TableNextRow();
             ImGui::TableNextColumn();
             ImGui::PushID(r.hardware->id.c_str());
-            if (ImGui::Selectable(r.hardware->name.c_str(), r.hardware->id == app.scenario.hardware, ImGuiSelectableFlags_SpanAllColumns)) {
+            // a device profile in use marks its row: "calibrated on your N rows" (the whole label on hover)
+            const std::string label = r.eval.speed.calibrated.empty() ? r.hardware->name
+                                                                      : r.hardware->name + " · calibrated on your " + std::to_string(app.device_profile.rows()) + " rows";
+            if (ImGui::Selectable(label.c_str(), r.hardware->id == app.scenario.hardware, ImGuiSelectableFlags_SpanAllColumns)) {
                 app.scenario.hardware = r.hardware->id;
                 app.scenario.section = "simulator";
                 app.scroll_to_section = true;
