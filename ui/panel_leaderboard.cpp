@@ -139,7 +139,7 @@ void draw_leaderboard(AppState& app) {
         ImGui::TableSetupColumn("Total / Limit", fixed, narrow ? em * 8.5f : 1.5f);
         const std::string dec_head = decode_header(app);
         ImGui::TableSetupColumn(dec_head.c_str(), fixed | ImGuiTableColumnFlags_DefaultSort | ImGuiTableColumnFlags_PreferSortDescending,
-                                narrow ? ImGui::CalcTextSize(dec_head.c_str()).x + em * 1.5f : 2.0f);
+                                narrow ? ImGui::CalcTextSize(dec_head.c_str()).x + em * 1.5f : 2.6f);
         ImGui::TableSetupColumn("TTFT", fixed, narrow ? em * 4.5f : 0.9f);
         ImGui::TableSetupColumn("Max ctx", fixed, narrow ? em * 4.5f : 0.9f);
         ImGui::TableSetupColumn("$ per tok/s", fixed, narrow ? em * 5 : 1.0f);

@@ -17,10 +17,18 @@
 
 namespace {
 
+// one pasted row next to our prediction; the model by id (an import may move the catalog's models)
+struct RowView {
+    const llmsim::BenchRow* row = nullptr;   // into MyRunsState::imp.rows
+    std::string model_id;                  // "" = not used (why says why)
+    std::string why;
+    double predicted_tps = 0, low = 0, high = 0;
+};
+
 struct MyRunsState {                       // this panel's own state (not part of the scenario or the URL)
     std::string text;                      // the pasted output
-    llmsim::BenchImport imp;               // its rows (matches point into imp.rows)
-    std::vector<llmsim::BenchMatch> matches;
+    llmsim::BenchImport imp;               // its rows
+    std::vector<RowView> matches;
     std::string hardware_name;             // the device the rows were read for
     llmsim::DeviceProfile fitted;          // fitted on the rows
     bool fitted_ok = false;
@@ -50,7 +58,11 @@ void read_rows(AppState& app, MyRunsState& st) {
     if (!llmsim::parse_bench_output(st.text, imp, err)) { st.ok = false; st.message = "Not read: " + err; return; }
     st.imp = std::move(imp);
     std::vector<llmsim::ProfileSample> samples;
-    llmsim::bench_samples(app.catalog, st.imp, hw, "", samples, st.matches);
+    std::vector<llmsim::BenchMatch> matches;
+    llmsim::bench_samples(app.catalog, st.imp, hw, "", samples, matches);
+    st.matches.clear();
+    for (const llmsim::BenchMatch& m : matches)
+        st.matches.push_back({m.row, m.model ? m.model->id : "", m.why, m.predicted_tps, m.low, m.high});
     st.hardware_name = hw.name;
     llmsim::DeviceProfile prof;
     st.fitted_ok = llmsim::fit_device_profile(samples, llmsim::default_speed_params(), hw, prof, err);
@@ -69,7 +81,7 @@ void read_rows(AppState& app, MyRunsState& st) {
 }
 
 // our prediction for the row with the fitted profile applied (the same scaling evaluate() applies)
-double with_profile(const llmsim::DeviceProfile& p, const llmsim::BenchMatch& m) {
+double with_profile(const llmsim::DeviceProfile& p, const RowView& m) {
     llmsim::SpeedResult r;
     r.ok = true;
     r.tokens_per_s = m.predicted_tps;
@@ -104,20 +116,21 @@ void rows_table(AppState& app, const MyRunsState& st) {
                           "whether the row feeds the profile, or why not"};
     table_header_row(app, "myruns", "llrrrl", tips);
     int row = 0;
-    for (const llmsim::BenchMatch& m : st.matches) {
+    for (const RowView& m : st.matches) {
+        const bool used = !m.model_id.empty();
         ImGui::TableNextRow();
         ImGui::TableNextColumn(); ImGui::TextUnformatted(m.row->test_label().c_str());
-        ImGui::TableNextColumn(); ImGui::TextUnformatted(m.model ? m.model->id.c_str() : (m.row->model_label.empty() ? "?" : m.row->model_label.c_str()));
+        ImGui::TableNextColumn(); ImGui::TextUnformatted(used ? m.model_id.c_str() : (m.row->model_label.empty() ? "?" : m.row->model_label.c_str()));
         ImGui::TableNextColumn();
         text_right((llmsim::format_sig(m.row->tps) + (m.row->tps_sd > 0 ? " ± " + llmsim::format_sig(m.row->tps_sd) : "")).c_str());
         note_cell(app, "myruns", row, 2);
         ImGui::TableNextColumn();
-        text_right(m.model ? (llmsim::format_sig(m.predicted_tps) + " (" + llmsim::format_sig(m.low) + "–" + llmsim::format_sig(m.high) + ")").c_str() : "—");
+        text_right(used ? (llmsim::format_sig(m.predicted_tps) + " (" + llmsim::format_sig(m.low) + "–" + llmsim::format_sig(m.high) + ")").c_str() : "—");
         note_cell(app, "myruns", row, 3);
         ImGui::TableNextColumn();
-        text_right(m.model && st.fitted_ok ? llmsim::format_sig(with_profile(st.fitted, m)).c_str() : "—");
+        text_right(used && st.fitted_ok ? llmsim::format_sig(with_profile(st.fitted, m)).c_str() : "—");
         ImGui::TableNextColumn();
-        if (m.model) ImGui::TextUnformatted("yes");
+        if (used) ImGui::TextUnformatted("yes");
         else { ImGui::TextDisabled("no"); if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", m.why.c_str()); }
         ++row;
     }
@@ -177,16 +190,18 @@ std::string my_runs_json(const AppState& app) {
     using nlohmann::json;
     const MyRunsState& st = state();
     json rows = json::array();
-    for (const llmsim::BenchMatch& m : st.matches)
+    for (const RowView& m : st.matches) {
+        const bool used = !m.model_id.empty();
         rows.push_back({{"line", m.row->line}, {"test", m.row->test_label()}, {"measured_tps", m.row->tps},
-                        {"model", m.model ? json(m.model->id) : json(nullptr)}, {"predicted_tps", m.model ? json(m.predicted_tps) : json(nullptr)},
+                        {"model", used ? json(m.model_id) : json(nullptr)}, {"predicted_tps", used ? json(m.predicted_tps) : json(nullptr)},
                         {"low", m.low}, {"high", m.high},
-                        {"with_profile_tps", m.model && st.fitted_ok ? json(with_profile(st.fitted, m)) : json(nullptr)}, {"why", m.why}});
+                        {"with_profile_tps", used && st.fitted_ok ? json(with_profile(st.fitted, m)) : json(nullptr)}, {"why", m.why}});
+    }
     json j = {{"rows", rows}, {"message", st.message}, {"hardware", st.hardware_name}, {"profile_on", app.device_profile_on},
               {"keep", st.keep}};
     if (st.fitted_ok) j["fitted"] = json::parse(llmsim::device_profile_to_json(st.fitted));
     if (app.device_profile_on) j["calibrated"] = llmsim::calibrated_label(app.device_profile);
-    return j.dump();
+    return j.dump(-1, ' ', false, json::error_handler_t::replace);   // pasted labels may hold any bytes
 }
 
 bool my_runs_restore(AppState& app, const std::string& profile_json, std::string& err) {

@@ -182,7 +182,7 @@ void draw_memory_bar(AppState& app) {
 // [SECTION] speed tiles ----------------------------------------------------------------------------------
 
 void tile(AppState& app, const char* title, const std::string& value, const std::string& unit, const std::string& sub,
-          const std::string& sub2 = "") {
+          const std::string& sub2 = "", const std::string& sub3 = "") {
     ImGui::BeginGroup();
     ImGui::TextDisabled("%s", title);
     ImGui::PushFont(app.font_bold);
@@ -192,6 +192,7 @@ void tile(AppState& app, const char* title, const std::string& value, const std:
     ImGui::TextUnformatted(unit.c_str());
     ImGui::TextDisabled("%s", sub.c_str());
     if (!sub2.empty()) ImGui::TextDisabled("%s", sub2.c_str());
+    if (!sub3.empty()) ImGui::TextDisabled("%s", sub3.c_str());
     ImGui::EndGroup();
 }
 
@@ -206,12 +207,12 @@ void draw_speed(AppState& app) {
         // decode: the range a chat lives through (empty → full context); the band is the full-context one
         tile(app, "Decode", llmsim::format_sig(sp.decode_empty_tps) + " \u2192 " + llmsim::format_sig(sp.decode_full_tps), "tok/s",
              "empty \u2192 " + llmsim::context_words(sp.decode_full_depth),
-             llmsim::format_sig(sp.decode_full_low) + "–" + llmsim::format_sig(sp.decode_full_high) + " band, " + sp.decode_bound + "-bound");
+             llmsim::format_sig(sp.decode_full_low) + "–" + llmsim::format_sig(sp.decode_full_high) + " band at full", sp.decode_bound + "-bound");
         explain_item(app, "decode");
         next_tile();
         tile(app, "Prefill", llmsim::format_sig(sp.prefill_tps), "tok/s",
              llmsim::format_tokens(sp.prompt_tokens) + " prompt, FA " + (sp.flash_attn ? "on" : "off"),
-             llmsim::format_sig(sp.prefill_low) + "–" + llmsim::format_sig(sp.prefill_high) + " band, " + sp.prefill_bound + "-bound");
+             llmsim::format_sig(sp.prefill_low) + "–" + llmsim::format_sig(sp.prefill_high) + " band", sp.prefill_bound + "-bound");
         explain_item(app, "prefill");
         next_tile();
         tile(app, "TTFT", llmsim::format_sig(sp.ttft_s), "s", "for " + llmsim::format_tokens(app.scenario.prompt_tokens) + " tokens");

@@ -41,7 +41,7 @@ void draw_verdict(AppState& app) {
     const llmsim::SpeedView& sp = d.eval.speed;
     if (sp.ok) {
         // the decode range a chat lives through, then the prompt's numbers, each with its conditions (speed_labels.h)
-        ImGui::TextWrapped("Decode %s · TTFT %s s and %s tok/s %s", llmsim::decode_range_text(sp).c_str(),
+        ImGui::TextWrapped("Decode %s · TTFT %s s, %s tok/s (%s)", llmsim::decode_range_text(sp).c_str(),
                            llmsim::format_sig(sp.ttft_s).c_str(), llmsim::format_sig(sp.prefill_tps).c_str(),
                            llmsim::prefill_label(sp.prompt_tokens, sp.flash_attn).c_str());
         note_widget(app, "verdict-speed");
