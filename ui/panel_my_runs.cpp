@@ -102,12 +102,9 @@ void rows_table(AppState& app, const MyRunsState& st) {
     }
     if (!ImGui::BeginTable("myruns", 6, flags, outer)) return;
     if (narrow) ImGui::TableSetupScrollFreeze(1, 0);
-    ImGui::TableSetupColumn("Test", 0, 1.3f);
-    ImGui::TableSetupColumn("Model", 0, 2.2f);
-    ImGui::TableSetupColumn("Measured t/s", 0, 1.2f);
-    ImGui::TableSetupColumn("Predicted (band)", 0, 1.8f);
-    ImGui::TableSetupColumn("With profile", 0, 1.1f);
-    ImGui::TableSetupColumn("Used", 0, 1.6f);
+    const char* names[] = {"Test", "Model", "Measured t/s", "Predicted (band)", "With profile", "Used"};
+    const float weights[] = {1.3f, 2.2f, 1.2f, 1.8f, 1.1f, 1.6f};   // desktop: shares; phone: each column fits its content
+    for (int i = 0; i < 6; ++i) ImGui::TableSetupColumn(names[i], 0, narrow ? 0.0f : weights[i]);
     const char* tips[] = {"llama-bench test: ppN = prefill of N prompt tokens, tgN = decode of N tokens, @ dN = at a context depth of N",
                           "the catalog model the row was matched to (llama.cpp arch + parameter count)",
                           "what you measured (± the run-to-run spread llama-bench printed)",
@@ -140,10 +137,12 @@ void rows_table(AppState& app, const MyRunsState& st) {
 // the profile's fit on the rows, and the toggle that applies it
 void profile_controls(AppState& app, MyRunsState& st) {
     ImGui::TextWrapped("%s", llmsim::calibrated_label(st.fitted).c_str());
-    for (const auto& [name, f] : {std::pair<const char*, const llmsim::ProfileFactor*>{"decode", &st.fitted.decode}, {"prefill", &st.fitted.prefill}})
-        if (f->rows)
-            ImGui::BulletText("%s: %d rows, median error %s %% -> %s %% on these rows (in-sample)", name, f->rows,
-                              llmsim::format_fixed(f->mdape_before * 100, 1).c_str(), llmsim::format_fixed(f->mdape_after * 100, 1).c_str());
+    for (const auto& [name, f] : {std::pair<const char*, const llmsim::ProfileFactor*>{"decode", &st.fitted.decode}, {"prefill", &st.fitted.prefill}}) {
+        if (!f->rows) continue;
+        ImGui::Bullet();   // wrapped at phone width
+        ImGui::TextWrapped("%s: %d rows, median error %s %% -> %s %% on these rows (in-sample)", name, f->rows,
+                           llmsim::format_fixed(f->mdape_before * 100, 1).c_str(), llmsim::format_fixed(f->mdape_after * 100, 1).c_str());
+    }
     bool on = app.device_profile_on && llmsim::profile_applies(app.device_profile, app.scenario_hardware_ok ? app.scenario_hardware : llmsim::Hardware());
     const bool was = app.device_profile_on;
     bool use = app.device_profile_on;
@@ -179,9 +178,11 @@ void draw_my_runs(AppState& app) {
         if (ImGui::Button("Clear")) st.text.clear();   // the rows read stay until the next read
         note_widget(app, "myruns-clear");
     }
+    ImGui::PushTextWrapPos(0.0f);
     if (!st.message.empty())
         ImGui::TextColored(st.ok ? ImVec4(0.3f, 0.78f, 0.45f, 1) : ImVec4(1, 0.45f, 0.4f, 1), "%s", st.message.c_str());
     for (const std::string& s : st.imp.skipped) ImGui::TextDisabled("skipped %s", s.c_str());
+    ImGui::PopTextWrapPos();
     if (!st.matches.empty()) rows_table(app, st);
     if (st.fitted_ok) profile_controls(app, st);
 }
