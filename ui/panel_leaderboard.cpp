@@ -186,9 +186,8 @@ void draw_leaderboard(AppState& app) {
             ImGui::TableNextRow();
             ImGui::TableNextColumn();
             ImGui::PushID(r.hardware->id.c_str());
-            // a device profile in use marks its row: "calibrated on your N rows" (the whole label on hover)
-            const std::string label = r.eval.speed.calibrated.empty() ? r.hardware->name
-                                                                      : r.hardware->name + " · calibrated on your " + std::to_string(app.device_profile.rows()) + " rows";
+            // a device profile in use marks its row (short, the column is narrow); "calibrated on your N rows ..." on hover
+            const std::string label = r.eval.speed.calibrated.empty() ? r.hardware->name : r.hardware->name + " (calibrated)";
             if (ImGui::Selectable(label.c_str(), r.hardware->id == app.scenario.hardware, ImGuiSelectableFlags_SpanAllColumns)) {
                 app.scenario.hardware = r.hardware->id;
                 app.scenario.section = "simulator";
@@ -196,6 +195,7 @@ void draw_leaderboard(AppState& app) {
                 mark_changed(app);
             }
             note_widget(app, ("leaderboard-row-" + r.hardware->id).c_str());
+            if (!r.eval.speed.calibrated.empty() && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", r.eval.speed.calibrated.c_str());
             if (ImGui::BeginPopupContextItem("row-menu")) {
                 if (ImGui::MenuItem("Add to compare")) {
                     auto setups = parse_compare(app.scenario.compare);
