@@ -38,6 +38,7 @@ const std::vector<SectionInfo>& sections() {
         {"cost", "Buy vs cloud vs API", draw_cost},
         {"faq", "FAQ", draw_faq},
         {"accuracy", "Accuracy: predictions vs measurements", draw_accuracy},
+        {"myruns", "Your own runs", draw_my_runs},
         {"import", "Import a model", draw_import},
     };
     return list;

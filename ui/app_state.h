@@ -16,6 +16,7 @@
 
 #include "catalog.h"
 #include "derived.h"
+#include "device_profile.h"
 
 struct ImFont;
 
@@ -44,7 +45,8 @@ struct Scenario {
     double price_usd = -1;                             // purchase price override, USD (-1 = catalog)
     double rent_usd_per_hour = -1;                     // cloud price override, USD/hour for the whole device (-1 = catalog)
     double api_in_usd = -1, api_out_usd = -1;          // serverless API overrides, USD per 1M tokens (-1 = catalog)
-    double rec_min_tps = 10;                           // recommend: at least this decode tok/s
+    double rec_min_tps = llmsim::kUsableMinDecodeTps;  // recommend: at least this decode tok/s at the full context
+    double rec_max_ttft_s = llmsim::kUsableMaxTtftS;   // recommend: first token of the prompt within this, s (0 = any)
     double rec_max_price = 0;                          // recommend: at most this purchase price, USD (0 = any)
     std::string compare = "";                          // setups side by side: "model~hardware~quant,..." (empty part = current)
     std::string section = "";                          // section to scroll to / embed
@@ -76,6 +78,10 @@ struct AppState {
     bool import_ok = false;
     std::string import_path;       // desktop: path of a .gguf / config.json
     std::map<std::string, uint64_t> imported_file_bytes;  // model id -> GGUF tensor bytes (0 = from the rules)
+    // the user's own device profile (panel_my_runs.cpp fits it on pasted llama-bench rows): while on, every
+    // estimate for its device uses it (request_from_scenario). Session only; never in the scenario or the URL
+    llmsim::DeviceProfile device_profile;
+    bool device_profile_on = false;
     double copied_at = -10;        // ImGui time of the last copy button press
     std::string copied_label;       // last user-facing message (bad URL key, failed import ...)
     // frame bookkeeping
@@ -90,6 +96,7 @@ struct AppState {
     // platform hooks (set by platform_*.cpp)
     std::function<void(const std::string&)> copy_to_clipboard;
     std::function<void()> open_file_dialog;   // web: the browser's file picker; null natively
+    std::function<void(const std::string&)> keep_device_profile;   // web: profile JSON to localStorage ("" = remove); null natively
     std::function<void()> open_full_page;     // embed mode: open the whole page with the same state
     std::function<std::string(const std::string&)> share_link;  // URL (web) or command line (desktop) for a state hash
     float embed_content_height = 0;           // embed mode: height of the shown section (CSS px), for iframe sizing

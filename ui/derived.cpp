@@ -6,8 +6,10 @@
 #include "api.h"
 #include "app_state.h"
 #include "command.h"
+#include "panels.h"
 #include "format.h"
 #include "quant_rules.h"
+#include "speed_labels.h"
 
 // the scenario's device: a catalog entry, the custom one, or N of a single card (a layer-split rig)
 static const llmsim::Hardware* resolve_scenario_hardware(AppState& app) {
@@ -56,6 +58,7 @@ llmsim::SimRequest request_from_scenario(const AppState& app) {
     r.memory.hardware = app.scenario_hardware_ok ? &app.scenario_hardware : nullptr;
     r.prompt_tokens = s.prompt_tokens;
     r.gen_tokens = s.gen_tokens;
+    if (app.device_profile_on) r.device_profile = &app.device_profile;   // applied only to the device it was fitted on
     return r;
 }
 
@@ -227,12 +230,17 @@ void update_derived(AppState& app) {
         q.quant = s.quant;
         q.ctx_tokens = s.ctx_tokens;
         q.prompt_tokens = s.prompt_tokens;
-        q.min_decode_tps = s.rec_min_tps;
+        q.device_profile = app.device_profile_on ? &app.device_profile : nullptr;
+        q.min_decode_tps = s.rec_min_tps;     // at the full chosen context (decode_depth -1)
+        q.max_ttft_s = s.rec_max_ttft_s;
         q.max_price_usd = s.rec_max_price;
         d.recommend = llmsim::recommend_hardware(app.catalog, q);
-        q.min_decode_tps = 0;
+        // the FAQ's "cheapest hardware that runs it": the usable floor, not merely "fits"
+        q.min_decode_tps = llmsim::kUsableMinDecodeTps;
+        q.max_ttft_s = llmsim::kUsableMaxTtftS;
+        q.prompt_tokens = llmsim::kUsablePromptTokens;
         q.max_price_usd = 0;
-        d.runs_at_all = llmsim::recommend_hardware(app.catalog, q);
+        d.cheapest_usable = llmsim::recommend_hardware(app.catalog, q);
     }
     if (d.hardware) d.evidence = llmsim::find_evidence(app.catalog, *d.model, *d.hardware, s.quant);
     // compare: each setup on its own
@@ -260,6 +268,15 @@ void update_derived(AppState& app) {
     d.compute_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 }
 
+// the decode range (empty → full context) with its depths, as every speed in results() carries it
+static void add_decode_range(nlohmann::json& j, const llmsim::SpeedView& sp) {
+    if (!sp.ok) return;
+    j["decode_empty_tps"] = sp.decode_empty_tps;
+    j["decode_full_tps"] = sp.decode_full_tps;
+    j["decode_depth"] = sp.decode_depth;
+    j["decode_full_depth"] = sp.decode_full_depth;
+}
+
 std::string derived_to_json(const AppState& app) {
     using nlohmann::json;
     const Derived& d = app.derived;
@@ -273,6 +290,19 @@ std::string derived_to_json(const AppState& app) {
     j["speed"] = sp.ok ? json{{"decode_tps", sp.decode_tps}, {"decode_low", sp.decode_low}, {"decode_high", sp.decode_high},
                               {"prefill_tps", sp.prefill_tps}, {"ttft_s", sp.ttft_s}, {"reply_s", sp.reply_s}}
                        : json{{"error", sp.error}};
+    if (sp.ok) {   // the range a user lives through and the words every number is shown with (speed_labels.h)
+        add_decode_range(j["speed"], sp);
+        j["speed"]["decode_empty_low"] = sp.decode_empty_low;
+        j["speed"]["decode_empty_high"] = sp.decode_empty_high;
+        j["speed"]["decode_full_low"] = sp.decode_full_low;
+        j["speed"]["decode_full_high"] = sp.decode_full_high;
+        j["speed"]["prompt_tokens"] = sp.prompt_tokens;
+        j["speed"]["flash_attn"] = sp.flash_attn;
+        j["speed"]["decode_range_text"] = llmsim::decode_range_text(sp);
+        j["speed"]["conditions"] = llmsim::speed_conditions(sp);
+        j["speed"]["calibrated"] = sp.calibrated;
+        j["llama_bench_command"] = llmsim::llama_bench_command(*d.model, req);
+    }
     j["params"] = {{"total", d.params.total}, {"active", d.params.active}};
     json ex = json::array();
     for (const llmsim::Explanation& e : d.explanations)
@@ -281,11 +311,13 @@ std::string derived_to_json(const AppState& app) {
     j["pinned_explanation"] = app.pinned_explanation;
     j["command"] = llmsim::llama_server_command(app.catalog, *d.model, command_request(app), 8080);
     json lb = json::array();
-    for (const DeviceRow& r : d.devices)
+    for (const DeviceRow& r : d.devices) {
         lb.push_back({{"hardware", r.hardware->id}, {"status", llmsim::to_string(r.eval.memory.status)},
                       {"total_bytes", r.eval.memory.total_bytes}, {"usable_bytes", r.eval.memory.usable_bytes},
                       {"max_context", r.eval.memory.max_context},
                       {"decode_tps", r.eval.speed.ok ? json(r.eval.speed.decode_tps) : json(nullptr)}});
+        add_decode_range(lb.back(), r.eval.speed);
+    }
     j["leaderboard"] = lb;
     json q = json::array();
     for (const QuantRow& r : d.quants)
@@ -298,17 +330,35 @@ std::string derived_to_json(const AppState& app) {
                      {"status", llmsim::to_string(p.status)}, {"decode_tps", p.decode_tokens_per_s}});
     j["context"] = c;
     json cmp = json::array();
-    for (const CompareColumn& col : d.compare)
+    for (const CompareColumn& col : d.compare) {
         cmp.push_back({{"model", col.model_id}, {"hardware", col.hardware_id}, {"quant", col.quant}, {"error", col.error},
                        {"status", llmsim::to_string(col.eval.memory.status)}, {"total_bytes", col.eval.memory.total_bytes},
                        {"decode_tps", col.eval.speed.ok ? json(col.eval.speed.decode_tps) : json(nullptr)}});
+        add_decode_range(cmp.back(), col.eval.speed);
+    }
     j["compare"] = cmp;
     j["compute_ms"] = d.compute_ms;
+    j["my_runs"] = json::parse(my_runs_json(app));
     json rec = json::array();
-    for (const llmsim::Candidate& c : d.recommend.accepted)
+    for (const llmsim::Candidate& c : d.recommend.accepted) {
         rec.push_back({{"hardware", c.hardware.id}, {"price_usd", c.price_usd}, {"status", llmsim::to_string(c.eval.memory.status)},
-                       {"decode_tps", c.eval.speed.ok ? json(c.eval.speed.decode_tps) : json(nullptr)}});
+                       {"decode_tps", c.eval.speed.ok ? json(c.eval.speed.decode_tps) : json(nullptr)},
+                       {"decode_checked_tps", c.decode_checked_tps}, {"decode_checked_depth", c.decode_checked_depth},
+                       {"ttft_s", c.eval.speed.ok ? json(c.eval.speed.ttft_s) : json(nullptr)}});
+        add_decode_range(rec.back(), c.eval.speed);
+    }
     j["recommend"] = rec;
+    j["recommend_floor"] = {{"min_decode_tps", app.scenario.rec_min_tps}, {"max_ttft_s", app.scenario.rec_max_ttft_s},
+                            {"max_price_usd", app.scenario.rec_max_price}};
+    {   // the FAQ's "cheapest hardware that runs it" at the usable floor
+        const llmsim::Candidate* c = nullptr;
+        for (const llmsim::Candidate& x : d.cheapest_usable.accepted)
+            if (x.price_usd > 0) { c = &x; break; }
+        j["cheapest_usable"] = c ? json{{"hardware", c->hardware.id}, {"price_usd", c->price_usd}, {"decode_checked_tps", c->decode_checked_tps},
+                                        {"decode_checked_depth", c->decode_checked_depth},
+                                        {"ttft_s", c->eval.speed.ok ? json(c->eval.speed.ttft_s) : json(nullptr)}}
+                                 : json(nullptr);
+    }
     {   // the cost section: hours capped at 730 per device, the devices the load needs, capacity (cost.h)
         const llmsim::CostInputs in = cost_inputs_from_scenario(app);
         const llmsim::CostResult r = llmsim::estimate_cost(in);

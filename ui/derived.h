@@ -66,7 +66,9 @@ struct Derived {
     std::vector<ContextPoint> context; // 1k .. max context
     std::vector<CompareColumn> compare; // scenario.compare, resolved
     llmsim::RecommendResult recommend;  // hardware meeting the scenario's rec_* constraints, cheapest first
-    llmsim::RecommendResult runs_at_all;  // the same without speed or price limits (the FAQ's "cheapest hardware")
+    // the same at the usable floor (recommend.h kUsable*: decode at the full context, TTFT of a 4k prompt), no
+    // price limit: the FAQ's "cheapest hardware that runs it"
+    llmsim::RecommendResult cheapest_usable;
     std::vector<llmsim::EvidenceRow> evidence;   // measured rows on this device (best matches first)
     double compute_ms = 0;             // how long the last recompute took
 };

@@ -7,6 +7,7 @@
 
 #include "format.h"
 #include "panels.h"
+#include "speed_labels.h"
 #include "widgets.h"
 
 namespace {
@@ -56,10 +57,11 @@ void draw_compare(AppState& app) {
          [](const CompareColumn& c) { return llmsim::format_gib((double)c.eval.memory.weights_bytes); }, true},
         {"KV cache", "KV cache in GiB", [](const CompareColumn& c) { return c.error.empty() ? -(double)c.eval.memory.kv_cache_bytes : nan(); },
          [](const CompareColumn& c) { return llmsim::format_gib((double)c.eval.memory.kv_cache_bytes); }, true},
-        {"Decode", "tok/s at batch 1 (measured-error band)", [](const CompareColumn& c) { return runs(c) ? c.eval.speed.decode_tps : nan(); },
-         [](const CompareColumn& c) { return runs(c) ? llmsim::format_sig(c.eval.speed.decode_tps) + " (" + llmsim::format_sig(c.eval.speed.decode_low) + "–" +
-                                                           llmsim::format_sig(c.eval.speed.decode_high) + ") tok/s" : std::string("—"); }, true},
-        {"Prefill", "prompt tok/s", [](const CompareColumn& c) { return runs(c) ? c.eval.speed.prefill_tps : nan(); },
+        {"Decode", "tok/s at batch 1, tg128 at an empty context \u2192 at the full chosen context (best = the higher full-context number)",
+         [](const CompareColumn& c) { return runs(c) ? c.eval.speed.decode_full_tps : nan(); },
+         [](const CompareColumn& c) { return runs(c) ? llmsim::format_sig(c.eval.speed.decode_empty_tps) + " \u2192 " +
+                                                           llmsim::format_sig(c.eval.speed.decode_full_tps) + " tok/s" : std::string("—"); }, true},
+        {"Prefill", "prompt tok/s (the prompt length and flash attention are named above the table)", [](const CompareColumn& c) { return runs(c) ? c.eval.speed.prefill_tps : nan(); },
          [](const CompareColumn& c) { return runs(c) ? llmsim::format_sig(c.eval.speed.prefill_tps) + " tok/s" : std::string("—"); }, true},
         {"TTFT", "seconds to the first token of the prompt", [](const CompareColumn& c) { return runs(c) ? -c.eval.speed.ttft_s : nan(); },
          [](const CompareColumn& c) { return runs(c) ? llmsim::format_sig(c.eval.speed.ttft_s) + " s" : std::string("—"); }, true},
@@ -70,6 +72,15 @@ void draw_compare(AppState& app) {
         {"$ per tok/s", "price / decode tok/s", [](const CompareColumn& c) { double p = price(c); return p == p && runs(c) ? -p / c.eval.speed.decode_tps : nan(); },
          [](const CompareColumn& c) { double p = price(c); return p == p && runs(c) ? "$" + llmsim::format_sig(p / c.eval.speed.decode_tps) : std::string("—"); }, true},
     };
+    for (const CompareColumn& c : d.compare)   // the conditions every speed row is for (the same for all setups)
+        if (runs(c)) {
+            llmsim::SpeedView conditions = c.eval.speed;
+            conditions.calibrated.clear();
+            ImGui::PushTextWrapPos(0.0f);
+            ImGui::TextDisabled("Speeds: %s", llmsim::speed_conditions(conditions).c_str());
+            ImGui::PopTextWrapPos();
+            break;
+        }
     const int ncol = (int)d.compare.size() + 1;
     ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingStretchProp;
     if (ImGui::GetContentRegionAvail().x < ImGui::GetFontSize() * 12 * ncol)

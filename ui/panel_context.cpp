@@ -57,7 +57,7 @@ void draw_context(AppState& app) {
         ImGui::TableSetupColumn("Context");
         ImGui::TableSetupColumn("KV cache");
         ImGui::TableSetupColumn("Total");
-        ImGui::TableSetupColumn("Decode");
+        ImGui::TableSetupColumn("Decode at full ctx");   // tg128 at a depth of the row's whole context
         ImGui::TableSetupColumn("Status");
         table_header_row(app, "ctxtable", "rrrrl");
         int row = 0;

@@ -9,6 +9,7 @@
 #include "format.h"
 #include "panels.h"
 #include "recommend.h"
+#include "speed_labels.h"
 #include "widgets.h"
 
 namespace {
@@ -56,24 +57,31 @@ void draw_faq(AppState& app) {
            " KV cache (" + llmsim::format_gib((double)mb.kv_cache_bytes) + "), compute buffers and runtime overhead, the total is " +
            llmsim::format_gib((double)mb.total_bytes) + " (" + llmsim::format_gb((double)mb.total_bytes) + ").");
 
-    // cheapest hardware that runs it: the recommender's first answer with no speed floor (catalog devices and
-    // multi-GPU combinations, fully in GPU memory or under a raised unified-memory limit)
-    const llmsim::RecommendResult& rr = d.runs_at_all;
+    // cheapest hardware that runs it usably: the recommender's first answer at the usable floor (recommend.h:
+    // decode >= 10 tok/s at the full context, first token of a 4k prompt within 10 s), catalog devices and
+    // multi-GPU combinations; the answer states the floor
+    const llmsim::RecommendResult& rr = d.cheapest_usable;
     const llmsim::Candidate* cheapest = nullptr;
     for (const llmsim::Candidate& c : rr.accepted)
         if (c.price_usd > 0) { cheapest = &c; break; }
+    const std::string floor = "at least " + llmsim::format_sig(llmsim::kUsableMinDecodeTps) + " tok/s " +
+                              llmsim::decode_label(s.ctx_tokens) + " and the first token of a " +
+                              llmsim::format_tokens(llmsim::kUsablePromptTokens) + " prompt within " +
+                              llmsim::format_sig(llmsim::kUsableMaxTtftS) + " s";
+    const std::string q_cheap = "What is the cheapest hardware that runs " + m.name + "?";
     if (cheapest) {
-        std::string speed = cheapest->eval.speed.ok ? " at about " + llmsim::format_sig(cheapest->eval.speed.decode_tps) + " tok/s decode and " +
-                                                          llmsim::format_sig(cheapest->eval.speed.ttft_s) + " s to the first token of a " +
-                                                          llmsim::format_tokens(s.prompt_tokens) + "-token prompt" : "";
-        qa(app, "What is the cheapest hardware that runs " + m.name + "?",
+        const llmsim::SpeedView& sp = cheapest->eval.speed;
+        std::string speed = sp.ok ? ": " + llmsim::decode_range_text(sp) + ", first token in " + llmsim::format_sig(sp.ttft_s) + " s (" +
+                                        llmsim::prefill_label(sp.prompt_tokens, sp.flash_attn) + ")" : "";
+        qa(app, q_cheap,
            cheapest->hardware.name + " (about $" + llmsim::format_sig(cheapest->price_usd, 4) + ") runs " + m.name + " " + s.quant + " with a " +
-               llmsim::format_tokens(s.ctx_tokens) + " context (" + llmsim::to_string(cheapest->eval.memory.status) + ")" + speed +
-               ". The Recommended hardware section ranks the rest by price for a speed you choose.");
+               llmsim::format_tokens(s.ctx_tokens) + " context (" + llmsim::to_string(cheapest->eval.memory.status) + ") usably, meaning " +
+               floor + speed + ". The Recommended hardware section ranks the rest by price; its floor is editable there.");
     } else {
-        qa(app, "What is the cheapest hardware that runs " + m.name + "?",
-           "No catalog device or multi-GPU combination with a known price holds " + m.name + " " + s.quant + " at " +
-               llmsim::format_tokens(s.ctx_tokens) + " context; try a smaller quant or context.");
+        qa(app, q_cheap,
+           "No catalog device or multi-GPU combination with a known price runs " + m.name + " " + s.quant + " at " +
+               llmsim::format_tokens(s.ctx_tokens) + " context usably (" + floor + "); try a smaller quant or context, or lower the "
+               "floor in the Recommended hardware section.");
     }
 
     cost_answer(app);

@@ -8,6 +8,7 @@
 #include "explain.h"
 #include "format.h"
 #include "panels.h"
+#include "speed_labels.h"
 #include "widgets.h"
 
 namespace {
@@ -38,6 +39,17 @@ double decode_of(const DeviceRow& r) {
     return runs ? r.eval.speed.decode_tps : -1;
 }
 
+// the decode column's header: the range a user lives through, named by its depths (speed_labels.h words)
+std::string decode_header(const AppState& app) {
+    const int64_t full = app.scenario.ctx_tokens / std::max(1, app.scenario.parallel);   // per sequence, as the engine
+    return "Decode tok/s, empty → " + llmsim::context_words(full);
+}
+
+// "151 → 104": tg128 at an empty context → at the full chosen context
+std::string decode_range_cell(const llmsim::SpeedView& v) {
+    return llmsim::format_sig(v.decode_empty_tps) + " → " + llmsim::format_sig(v.decode_full_tps);
+}
+
 // hovering a number of a row explains it: the engine re-evaluates that one device with explanations (µs)
 void explain_row_tooltip(const AppState& app, const DeviceRow& r, const char* key) {
     if (!ImGui::IsItemHovered() || !app.derived.model) return;
@@ -65,8 +77,11 @@ void explain_row_tooltip(const AppState& app, const DeviceRow& r, const char* ke
 }  // namespace
 
 std::string leaderboard_text(const AppState& app, bool csv) {
-    std::string out = csv ? "hardware,status,total_gib,limit_gib,decode_tps,decode_low,decode_high,ttft_s,max_context\n"
-                          : "| Hardware | Status | Total / Limit | Decode | TTFT | Max safe ctx |\n|---|---|---|---|---|---|\n";
+    const int64_t full = app.scenario.ctx_tokens / std::max(1, app.scenario.parallel);
+    std::string out = csv ? "hardware,status,total_gib,limit_gib,decode_tps,decode_low,decode_high,ttft_s,max_context,decode_empty_tps,"
+                            "decode_full_tps,decode_full_depth\n"
+                          : "| Hardware | Status | Total / Limit | " + decode_header(app) + " | TTFT (" +
+                                llmsim::format_tokens(app.scenario.prompt_tokens) + " prompt) | Max safe ctx |\n|---|---|---|---|---|---|\n";
     for (int i : app.leaderboard_order) {
         const DeviceRow& r = app.derived.devices[i];
         const auto& mb = r.eval.memory;
@@ -77,10 +92,12 @@ std::string leaderboard_text(const AppState& app, bool csv) {
             out += "\"" + r.hardware->name + "\"," + llmsim::to_string(mb.status) + "," + llmsim::format_fixed(llmsim::limit_side_bytes(mb) / (double)llmsim::kGiB, 2) + "," +
                    llmsim::format_fixed(mb.usable_bytes / (double)llmsim::kGiB, 2) + "," + dec + "," +
                    (dec.empty() ? "" : llmsim::format_sig(r.eval.speed.decode_low)) + "," + (dec.empty() ? "" : llmsim::format_sig(r.eval.speed.decode_high)) + "," +
-                   ttft + "," + std::to_string(mb.max_context) + "\n";
+                   ttft + "," + std::to_string(mb.max_context) + "," +
+                   (dec.empty() ? "," : llmsim::format_sig(r.eval.speed.decode_empty_tps) + "," + llmsim::format_sig(r.eval.speed.decode_full_tps)) +
+                   "," + std::to_string(full) + "\n";
         else
             out += "| " + r.hardware->name + " | " + llmsim::to_string(mb.status) + " | " + llmsim::format_fixed(llmsim::limit_side_bytes(mb) / (double)llmsim::kGiB, 1) + " / " +
-                   llmsim::format_fixed(mb.usable_bytes / (double)llmsim::kGiB, 1) + " GiB | " + (dec.empty() ? "—" : dec + " tok/s") + " | " +
+                   llmsim::format_fixed(mb.usable_bytes / (double)llmsim::kGiB, 1) + " GiB | " + (dec.empty() ? "—" : decode_range_cell(r.eval.speed)) + " | " +
                    (ttft.empty() ? "—" : ttft + " s") + " | " + (ctx.empty() ? "—" : ctx) + " |\n";
     }
     return out;
@@ -99,6 +116,11 @@ void draw_leaderboard(AppState& app) {
     ImGui::SameLine();
     ImGui::TextDisabled("%s @ %s context, TTFT for %s tokens", app.scenario.quant.c_str(),
                         llmsim::format_tokens(app.scenario.ctx_tokens).c_str(), llmsim::format_tokens(app.scenario.prompt_tokens).c_str());
+    if (d.eval_ok && d.eval.speed.ok) {   // every row's conditions (a profile calibrates one device only: not named here)
+        llmsim::SpeedView conditions = d.eval.speed;
+        conditions.calibrated.clear();
+        text_disabled_after(llmsim::speed_conditions(conditions).c_str());
+    }
 
     ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingStretchProp |
                             ImGuiTableFlags_Sortable | ImGuiTableFlags_ScrollY | ImGuiTableFlags_Hideable;
@@ -115,14 +137,16 @@ void draw_leaderboard(AppState& app) {
         const ImGuiTableColumnFlags fixed = narrow ? ImGuiTableColumnFlags_WidthFixed : 0;
         ImGui::TableSetupColumn("Status", fixed, narrow ? em * 9.5f : 1.3f);
         ImGui::TableSetupColumn("Total / Limit", fixed, narrow ? em * 8.5f : 1.5f);
-        ImGui::TableSetupColumn("Decode", fixed | ImGuiTableColumnFlags_DefaultSort | ImGuiTableColumnFlags_PreferSortDescending, narrow ? em * 11 : 1.6f);
+        const std::string dec_head = decode_header(app);
+        ImGui::TableSetupColumn(dec_head.c_str(), fixed | ImGuiTableColumnFlags_DefaultSort | ImGuiTableColumnFlags_PreferSortDescending,
+                                narrow ? ImGui::CalcTextSize(dec_head.c_str()).x + em * 1.5f : 2.6f);
         ImGui::TableSetupColumn("TTFT", fixed, narrow ? em * 4.5f : 0.9f);
         ImGui::TableSetupColumn("Max ctx", fixed, narrow ? em * 4.5f : 0.9f);
         ImGui::TableSetupColumn("$ per tok/s", fixed, narrow ? em * 5 : 1.0f);
         const char* tips[] = {"device (rigs: GPU count x card); click a row to simulate it",
                               "COMFORTABLE ≤ 90 % of usable; TIGHT ≤ 100 %; TUNABLE_UMA fits under the raised unified-memory limit; PARTIAL_OFFLOAD only with layers on the CPU; OOM does not fit",
                               "memory needed / usable memory, GiB (usable = reported minus driver/OS reserve, or the unified-memory GPU limit)",
-                              "decode tokens/s at batch 1 at a depth of the prompt length; the range is the model's measured error band for this hardware class",
+                              "decode tokens/s (tg128) at batch 1: at an empty context \u2192 at the full chosen context (the range a chat lives through); sorted by the full-context number. Hover a number for the work",
                               "time to first token for the prompt length, seconds",
                               "largest context (multiple of 256) that still fits",
                               "purchase price (new, else used) divided by decode tok/s"};
@@ -139,7 +163,7 @@ void draw_leaderboard(AppState& app) {
                     switch (sp.ColumnIndex) {
                     case 1: return status_rank(r.eval.memory.status);
                     case 2: return (double)llmsim::limit_side_bytes(r.eval.memory) / std::max<double>(1, (double)r.eval.memory.usable_bytes);
-                    case 3: return decode_of(r);
+                    case 3: return decode_of(r) > 0 ? r.eval.speed.decode_full_tps : -1;
                     case 4: return decode_of(r) > 0 ? r.eval.speed.ttft_s : 1e30;
                     case 5: return (double)r.eval.memory.max_context;
                     case 6: return r.usd_per_decode_tps > 0 && decode_of(r) > 0 ? r.usd_per_decode_tps : 1e30;
@@ -162,13 +186,16 @@ void draw_leaderboard(AppState& app) {
             ImGui::TableNextRow();
             ImGui::TableNextColumn();
             ImGui::PushID(r.hardware->id.c_str());
-            if (ImGui::Selectable(r.hardware->name.c_str(), r.hardware->id == app.scenario.hardware, ImGuiSelectableFlags_SpanAllColumns)) {
+            // a device profile in use marks its row (short, the column is narrow); "calibrated on your N rows ..." on hover
+            const std::string label = r.eval.speed.calibrated.empty() ? r.hardware->name : r.hardware->name + " (calibrated)";
+            if (ImGui::Selectable(label.c_str(), r.hardware->id == app.scenario.hardware, ImGuiSelectableFlags_SpanAllColumns)) {
                 app.scenario.hardware = r.hardware->id;
                 app.scenario.section = "simulator";
                 app.scroll_to_section = true;
                 mark_changed(app);
             }
             note_widget(app, ("leaderboard-row-" + r.hardware->id).c_str());
+            if (!r.eval.speed.calibrated.empty() && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", r.eval.speed.calibrated.c_str());
             if (ImGui::BeginPopupContextItem("row-menu")) {
                 if (ImGui::MenuItem("Add to compare")) {
                     auto setups = parse_compare(app.scenario.compare);
@@ -192,9 +219,7 @@ void draw_leaderboard(AppState& app) {
             text_right((llmsim::format_fixed(llmsim::limit_side_bytes(mb) / (double)llmsim::kGiB, 1) + " / " + llmsim::format_fixed(mb.usable_bytes / (double)llmsim::kGiB, 1) + " GiB").c_str());
             explain_row_tooltip(app, r, "usable");
             ImGui::TableNextColumn();
-            if (decode_of(r) > 0)
-                text_right((llmsim::format_sig(r.eval.speed.decode_tps) + " (" + llmsim::format_sig(r.eval.speed.decode_low) + "–" +
-                            llmsim::format_sig(r.eval.speed.decode_high) + ") tok/s").c_str());
+            if (decode_of(r) > 0) text_right(decode_range_cell(r.eval.speed).c_str());
             else text_right(mb.status == llmsim::FitStatus::Oom ? "OOM" : "—");
             explain_row_tooltip(app, r, "decode");
             ImGui::TableNextColumn();

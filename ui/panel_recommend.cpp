@@ -3,27 +3,49 @@
 #include <imgui.h>
 
 #include <algorithm>
-#include <cstdlib>
 
 #include "format.h"
 #include "panels.h"
+#include "speed_labels.h"
 #include "widgets.h"
 
 void draw_recommend(AppState& app) {
     Scenario& s = app.scenario;
     bool changed = false;
-    ImGui::PushItemWidth(ImGui::GetFontSize() * 7);
-    float tps = (float)s.rec_min_tps, price = (float)s.rec_max_price;
-    if (ImGui::DragFloat("min decode (tok/s)", &tps, 0.5f, 0.0f, 10000.0f, "%.0f")) { s.rec_min_tps = tps; changed = true; }
-    same_line_if_fits(ImGui::GetFontSize() * 7 + ImGui::CalcTextSize("max price (USD, 0 = any)").x + ImGui::GetStyle().ItemInnerSpacing.x);
-    if (ImGui::DragFloat("max price (USD, 0 = any)", &price, 50.0f, 0.0f, 1e7f, "%.0f")) { s.rec_max_price = price; changed = true; }
+    // the floor: decode at the full chosen context and the first token of the scenario's prompt, defaulting to
+    // the usable floor (recommend.h kUsable*) the FAQ's "cheapest hardware" answer uses
+    const std::string full = llmsim::context_words(s.ctx_tokens);
+    const std::string dec_label = "min decode at " + full + " (tok/s)";
+    const std::string ttft_label = "max TTFT, " + llmsim::format_tokens(s.prompt_tokens) + " prompt (s, 0 = any)";
+    const std::string price_label = "max price (USD, 0 = any)";
+    const float w = ImGui::GetFontSize() * 6, gap = ImGui::GetStyle().ItemInnerSpacing.x;
+    ImGui::PushItemWidth(w);
+    float tps = (float)s.rec_min_tps, ttft = (float)s.rec_max_ttft_s, price = (float)s.rec_max_price;
+    if (ImGui::DragFloat(dec_label.c_str(), &tps, 0.5f, 0.0f, 10000.0f, "%.0f")) { s.rec_min_tps = tps; changed = true; }
+    note_widget(app, "rec-min-decode");
+    same_line_if_fits(w + ImGui::CalcTextSize(ttft_label.c_str()).x + gap);
+    if (ImGui::DragFloat(ttft_label.c_str(), &ttft, 0.1f, 0.0f, 1e6f, "%.1f")) { s.rec_max_ttft_s = ttft; changed = true; }
+    note_widget(app, "rec-max-ttft");
+    same_line_if_fits(w + ImGui::CalcTextSize(price_label.c_str()).x + gap);
+    if (ImGui::DragFloat(price_label.c_str(), &price, 50.0f, 0.0f, 1e7f, "%.0f")) { s.rec_max_price = price; changed = true; }
     ImGui::PopItemWidth();
+    const bool at_floor = s.rec_min_tps == llmsim::kUsableMinDecodeTps && s.rec_max_ttft_s == llmsim::kUsableMaxTtftS;
+    if (!at_floor) {
+        same_line_if_fits(button_width("Usable floor"));
+        if (ImGui::Button("Usable floor")) { s.rec_min_tps = llmsim::kUsableMinDecodeTps; s.rec_max_ttft_s = llmsim::kUsableMaxTtftS; changed = true; }
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("back to the usable floor: %s tok/s decode at the full context, first token within %s s",
+                                                      llmsim::format_sig(llmsim::kUsableMinDecodeTps).c_str(),
+                                                      llmsim::format_sig(llmsim::kUsableMaxTtftS).c_str());
+    }
     if (changed) mark_changed(app);
     const llmsim::RecommendResult& r = app.derived.recommend;
     if (!r.error.empty()) { ImGui::TextDisabled("%s", r.error.c_str()); return; }
-    ImGui::TextWrapped("%zu options run %s %s at %s context with at least %s tok/s%s, cheapest first:", r.accepted.size(),
+    std::string ttft_words = s.rec_max_ttft_s > 0 ? " and the first token of a " + llmsim::format_tokens(s.prompt_tokens) + " prompt within " +
+                                                        llmsim::format_sig(s.rec_max_ttft_s) + " s" : "";
+    ImGui::TextWrapped("%zu options run %s %s at %s context with at least %s tok/s %s%s%s, cheapest first:", r.accepted.size(),
                 app.derived.model ? app.derived.model->name.c_str() : "", s.quant.c_str(), llmsim::format_tokens(s.ctx_tokens).c_str(),
-                llmsim::format_sig(s.rec_min_tps).c_str(), s.rec_max_price > 0 ? (" for at most $" + llmsim::format_sig(s.rec_max_price, 4)).c_str() : "");
+                llmsim::format_sig(s.rec_min_tps).c_str(), llmsim::decode_label(s.ctx_tokens).c_str(), ttft_words.c_str(),
+                s.rec_max_price > 0 ? (" for at most $" + llmsim::format_sig(s.rec_max_price, 4)).c_str() : "");
     ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingStretchProp;
     ImVec2 outer(0, 0);
     const bool narrow = ImGui::GetContentRegionAvail().x < ImGui::GetFontSize() * 44;
@@ -36,8 +58,9 @@ void draw_recommend(AppState& app) {
         ImGui::TableSetupColumn("Hardware", narrow ? ImGuiTableColumnFlags_WidthFixed : 0, narrow ? ImGui::GetFontSize() * 10 : 3.0f);
         ImGui::TableSetupColumn("Price");
         ImGui::TableSetupColumn("Rent");
-        ImGui::TableSetupColumn("Decode", 0, narrow ? 0.0f : 1.4f);
-        ImGui::TableSetupColumn("TTFT");
+        const std::string dec_head = "Decode tok/s, empty \u2192 " + full, ttft_head = "TTFT, " + llmsim::format_tokens(s.prompt_tokens) + " prompt";
+        ImGui::TableSetupColumn(dec_head.c_str(), 0, narrow ? 0.0f : 2.0f);
+        ImGui::TableSetupColumn(ttft_head.c_str());
         ImGui::TableSetupColumn("Status", 0, narrow ? 0.0f : 1.2f);
         table_header_row(app, "rec", "lrrrrl");
         int shown = 0;
@@ -47,16 +70,9 @@ void draw_recommend(AppState& app) {
             ImGui::TableNextColumn();
             ImGui::PushID(c.hardware.id.c_str());
             if (ImGui::Selectable(c.hardware.name.c_str(), false, ImGuiSelectableFlags_SpanAllColumns)) {
-                // simulate it: a catalog device, or N of a catalog card
-                std::string base = c.hardware.id;
-                int gpus = 0;
-                if (c.synthetic) {
-                    size_t x = base.find("x-");
-                    gpus = std::atoi(base.substr(0, x).c_str());
-                    base = base.substr(x + 2);
-                }
-                s.hardware = base;
-                s.gpus = gpus;
+                // simulate it: a catalog device or a combination id ("2x-arc-b580"), which find_hardware resolves
+                s.hardware = c.hardware.id;
+                s.gpus = 0;
                 s.section = "simulator";
                 app.scroll_to_section = true;
                 mark_changed(app);
@@ -67,8 +83,8 @@ void draw_recommend(AppState& app) {
             ImGui::TableNextColumn(); text_right(c.cloud_usd_per_hour > 0 ? ("$" + llmsim::format_fixed(c.cloud_usd_per_hour, 2) + "/h").c_str() : "—");
             note_cell(app, "rec", row, 2);
             ImGui::TableNextColumn();
-            text_right(c.eval.speed.ok ? (llmsim::format_sig(c.eval.speed.decode_tps) + " (" + llmsim::format_sig(c.eval.speed.decode_low) + "–" +
-                                          llmsim::format_sig(c.eval.speed.decode_high) + ") tok/s").c_str() : "—");
+            text_right(c.eval.speed.ok ? (llmsim::format_sig(c.eval.speed.decode_empty_tps) + " \u2192 " +
+                                          llmsim::format_sig(c.eval.speed.decode_full_tps)).c_str() : "—");
             note_cell(app, "rec", row, 3);
             ImGui::TableNextColumn(); text_right(c.eval.speed.ok ? (llmsim::format_sig(c.eval.speed.ttft_s) + " s").c_str() : "—"); note_cell(app, "rec", row, 4);
             ImGui::TableNextColumn(); status_badge(c.eval.memory.status);

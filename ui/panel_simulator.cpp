@@ -12,6 +12,7 @@
 #include "format.h"
 #include "panels.h"
 #include "plot.h"
+#include "speed_labels.h"
 #include "widgets.h"
 
 namespace {
@@ -181,7 +182,7 @@ void draw_memory_bar(AppState& app) {
 // [SECTION] speed tiles ----------------------------------------------------------------------------------
 
 void tile(AppState& app, const char* title, const std::string& value, const std::string& unit, const std::string& sub,
-          const std::string& sub2 = "") {
+          const std::string& sub2 = "", const std::string& sub3 = "") {
     ImGui::BeginGroup();
     ImGui::TextDisabled("%s", title);
     ImGui::PushFont(app.font_bold);
@@ -191,6 +192,7 @@ void tile(AppState& app, const char* title, const std::string& value, const std:
     ImGui::TextUnformatted(unit.c_str());
     ImGui::TextDisabled("%s", sub.c_str());
     if (!sub2.empty()) ImGui::TextDisabled("%s", sub2.c_str());
+    if (!sub3.empty()) ImGui::TextDisabled("%s", sub3.c_str());
     ImGui::EndGroup();
 }
 
@@ -202,11 +204,14 @@ void draw_speed(AppState& app) {
     int tile_index = 0;
     auto next_tile = [&] { ++tile_index; if (tile_index % per_row != 0) ImGui::SameLine(col * (tile_index % per_row)); };
     if (sp.ok) {
-        tile(app, "Decode", llmsim::format_sig(sp.decode_tps), "tok/s",
-             llmsim::format_sig(sp.decode_low) + "–" + llmsim::format_sig(sp.decode_high) + " band", sp.decode_bound + "-bound");
+        // decode: the range a chat lives through (empty → full context); the band is the full-context one
+        tile(app, "Decode", llmsim::format_sig(sp.decode_empty_tps) + " \u2192 " + llmsim::format_sig(sp.decode_full_tps), "tok/s",
+             "empty \u2192 " + llmsim::context_words(sp.decode_full_depth),
+             llmsim::format_sig(sp.decode_full_low) + "–" + llmsim::format_sig(sp.decode_full_high) + " band at full", sp.decode_bound + "-bound");
         explain_item(app, "decode");
         next_tile();
         tile(app, "Prefill", llmsim::format_sig(sp.prefill_tps), "tok/s",
+             llmsim::format_tokens(sp.prompt_tokens) + " prompt, FA " + (sp.flash_attn ? "on" : "off"),
              llmsim::format_sig(sp.prefill_low) + "–" + llmsim::format_sig(sp.prefill_high) + " band", sp.prefill_bound + "-bound");
         explain_item(app, "prefill");
         next_tile();
@@ -214,6 +219,22 @@ void draw_speed(AppState& app) {
         explain_item(app, "ttft");
         next_tile();
         tile(app, "Reply", llmsim::format_sig(sp.reply_s), "s", "prompt + " + std::to_string(app.scenario.gen_tokens) + " tokens");
+        // the conditions of every number above, in the shared words, and the llama-bench run that measures them
+        ImGui::PushTextWrapPos(0.0f);
+        ImGui::TextDisabled("%s", llmsim::speed_conditions(sp).c_str());
+        note_widget(app, "speed-conditions");
+        ImGui::PopTextWrapPos();
+        if (d.model) {
+            const std::string bench = llmsim::llama_bench_command(*d.model, request_from_scenario(app));
+            ImGui::TextDisabled("measure it:");
+            ImGui::SameLine();
+            ImGui::PushFont(app.font_mono);
+            ImGui::PushTextWrapPos(0.0f);
+            ImGui::TextUnformatted(bench.c_str());
+            ImGui::PopTextWrapPos();
+            ImGui::PopFont();
+            copy_button(app, "Copy##bench", bench);
+        }
         if (app.scenario.parallel > 1)
             ImGui::Text("%d parallel sequences: %s tok/s each, %s tok/s in total", app.scenario.parallel,
                         llmsim::format_sig(sp.per_user_tps).c_str(), llmsim::format_sig(sp.aggregate_tps).c_str());

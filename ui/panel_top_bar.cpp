@@ -24,6 +24,7 @@ void draw_top_bar(AppState& app) {
     const float qw = std::max(em * 6.5f, ImGui::CalcTextSize(app.scenario.quant.c_str()).x +
                                              ImGui::GetStyle().FramePadding.x * 2 + ImGui::GetFrameHeight());
     hardware_picker(app, "##hardware", narrow ? full - qw - ImGui::GetStyle().ItemSpacing.x : w * 0.26f);
+    note_widget(app, "hardware-picker");
     ImGui::SameLine();
     quant_picker(app, "##quant", qw);
     if (!narrow) ImGui::SameLine();

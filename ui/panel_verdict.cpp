@@ -3,6 +3,7 @@
 
 #include "format.h"
 #include "panels.h"
+#include "speed_labels.h"
 #include "widgets.h"
 
 void draw_verdict(AppState& app) {
@@ -39,10 +40,12 @@ void draw_verdict(AppState& app) {
     }
     const llmsim::SpeedView& sp = d.eval.speed;
     if (sp.ok) {
-        ImGui::TextWrapped("Decode %s tok/s (%s–%s) · TTFT %s s for a %s-token prompt · prefill %s tok/s",
-                    llmsim::format_sig(sp.decode_tps).c_str(), llmsim::format_sig(sp.decode_low).c_str(),
-                    llmsim::format_sig(sp.decode_high).c_str(), llmsim::format_sig(sp.ttft_s).c_str(),
-                    llmsim::format_tokens(app.scenario.prompt_tokens).c_str(), llmsim::format_sig(sp.prefill_tps).c_str());
+        // the decode range a chat lives through, then the prompt's numbers, each with its conditions (speed_labels.h)
+        ImGui::TextWrapped("Decode %s · TTFT %s s, %s tok/s (%s)", llmsim::decode_range_text(sp).c_str(),
+                           llmsim::format_sig(sp.ttft_s).c_str(), llmsim::format_sig(sp.prefill_tps).c_str(),
+                           llmsim::prefill_label(sp.prompt_tokens, sp.flash_attn).c_str());
+        note_widget(app, "verdict-speed");
+        if (!sp.calibrated.empty()) ImGui::TextColored(status_color(llmsim::FitStatus::Comfortable), "%s", sp.calibrated.c_str());
     } else if (!sp.error.empty()) {
         ImGui::TextDisabled("Speed: %s", sp.error.c_str());
     }

@@ -25,10 +25,16 @@ void draw_import(AppState& app);         // panel_import.cpp: config.json / .ggu
 void draw_compare(AppState& app);        // panel_compare.cpp: setups side by side
 void draw_recommend(AppState& app);      // panel_recommend.cpp: what to buy, cheapest first
 void draw_accuracy(AppState& app);       // panel_accuracy.cpp: predicted vs measured, LODO errors
+void draw_my_runs(AppState& app);        // panel_my_runs.cpp: your llama-bench rows next to ours, device profile
 
 // table exports (Markdown or CSV) used by the copy buttons and the JS API
 std::string quants_table_text(const AppState& app, bool csv);
 std::string leaderboard_text(const AppState& app, bool csv);
+
+// panel_my_runs.cpp: its rows and the profile in use, as JSON (results().my_runs); a kept profile file
+// (localStorage) put back in use, false + err on a bad one (nothing changes)
+std::string my_runs_json(const AppState& app);
+bool my_runs_restore(AppState& app, const std::string& profile_json, std::string& err);
 
 // every section in page order
 const std::vector<SectionInfo>& sections();

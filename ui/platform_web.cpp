@@ -21,6 +21,7 @@
 #include "predict.h"
 #include "speed_glue.h"
 #include "import.h"
+#include "panels.h"
 #include "url_state.h"
 
 namespace {
@@ -241,6 +242,14 @@ EMSCRIPTEN_KEEPALIVE const char* llmsim_import_config(const char* text, const ch
 EMSCRIPTEN_KEEPALIVE const char* llmsim_import_message() { return g.app.import_message.c_str(); }
 
 EMSCRIPTEN_KEEPALIVE void llmsim_set_clipboard_cache(const char* text) { g.clipboard = text ? text : ""; }
+// the page's paste event (llmsim-page.js): its text goes into the focused ImGui text box as typed characters
+// (the browser clipboard is readable only inside that event). ImGui's own Ctrl+V then finds an empty cache, so
+// the text is inserted once.
+EMSCRIPTEN_KEEPALIVE void llmsim_paste_text(const char* text) {
+    g.clipboard.clear();
+    if (text && *text && ImGui::GetIO().WantTextInput) ImGui::GetIO().AddInputCharactersUTF8(text);
+    g.frames_pending = 3;
+}
 
 }  // extern "C"
 
@@ -288,6 +297,27 @@ int main() {
         return url;
     };
     g.app.open_file_dialog = [] { EM_ASM({ if (Module.llmsimOpenFile) Module.llmsimOpenFile(); }); };
+    // "Your own runs": the fitted profile (never the pasted text) kept in localStorage only when asked
+    g.app.keep_device_profile = [](const std::string& json) {
+        EM_ASM({
+            try {
+                var j = UTF8ToString($0);
+                if (j) window.localStorage.setItem('llmsim-device-profile', j);
+                else window.localStorage.removeItem('llmsim-device-profile');
+            } catch (e) {}
+        }, json.c_str());
+    };
+    {
+        char* kept = (char*)EM_ASM_INT({
+            try { var j = window.localStorage.getItem('llmsim-device-profile'); return j ? allocateUTF8(j) : 0; } catch (e) { return 0; }
+        });
+        std::string err;
+        if (kept && !my_runs_restore(g.app, kept, err)) {
+            EM_ASM({ try { window.localStorage.removeItem('llmsim-device-profile'); } catch (e) {} });   // a stale or bad file: forget it
+            g.app.status_line = "kept device profile ignored: " + err;
+        }
+        free(kept);
+    }
     g.app.open_full_page = [] {
         std::string h = encode_url_state(g.app.scenario);
         EM_ASM({

@@ -65,6 +65,7 @@ const std::vector<Field>& fields() {
         num("api_out", &Scenario::api_out_usd, -1, 1e4, "USD per 1M tokens (-1 = catalog)"),
         num("rec_tps", &Scenario::rec_min_tps, 0, 100000, "tok/s"),
         num("rec_price", &Scenario::rec_max_price, 0, 1e9, "USD"),
+        num("rec_ttft", &Scenario::rec_max_ttft_s, 0, 1e6, "seconds (0 = any)"),
         str("compare", &Scenario::compare),
         str("section", &Scenario::section),
         str("embed", &Scenario::embed),

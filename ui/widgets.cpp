@@ -26,7 +26,8 @@ bool matches_query(const std::string& text, const std::string& query) {
 namespace {
 template <class Item, class Label, class Haystack, class Select>
 bool search_combo(const char* id, const std::string& preview, std::string& query, const std::vector<Item>& items,
-                  float width, Label label, Haystack haystack, Select select, const std::function<bool()>& extra = nullptr) {
+                  float width, Label label, Haystack haystack, Select select, const std::function<bool()>& extra = nullptr,
+                  const std::vector<Item>* more = nullptr, const char* more_title = nullptr) {
     bool changed = false;
     ImGui::SetNextItemWidth(width);
     if (ImGui::BeginCombo(id, preview.c_str(), ImGuiComboFlags_HeightLarge)) {
@@ -37,6 +38,14 @@ bool search_combo(const char* id, const std::string& preview, std::string& query
         for (const Item& it : items) {
             if (!matches_query(haystack(it), query)) continue;
             if (ImGui::Selectable(label(it).c_str(), false)) { select(it); changed = true; }
+        }
+        if (more && !more->empty()) {   // a second list under its own heading (the hardware picker's multi-GPU rigs)
+            ImGui::Separator();
+            if (more_title) ImGui::TextDisabled("%s", more_title);
+            for (const Item& it : *more) {
+                if (!matches_query(haystack(it), query)) continue;
+                if (ImGui::Selectable(label(it).c_str(), false)) { select(it); changed = true; }
+            }
         }
         ImGui::EndCombo();
     }
@@ -69,7 +78,8 @@ bool hardware_picker(AppState& app, const char* id, float width) {
             if (!ImGui::Selectable("Custom device… (bandwidth, TFLOPS, memory)", app.scenario.hardware == "custom")) return false;
             app.scenario.hardware = "custom";
             return true;
-        });
+        },
+        &app.catalog.combinations, "Multi-GPU combinations (2x-, 4x-, 8x- ids, PCIe layer split)");
     if (changed) mark_changed(app);
     return changed;
 }

@@ -159,6 +159,13 @@
           if (err) console.warn('llmsim: ' + err);
         });
         window.addEventListener('resize', function () { Module.ccall('llmsim_request_redraw', null, [], []); });
+        // Ctrl+V: the browser's clipboard is readable only in the paste event; its text goes into the focused text
+        // box (e.g. "Your own runs", "Import a model"). It stays in the page.
+        document.addEventListener('paste', function (e) {
+          var t = e.clipboardData ? e.clipboardData.getData('text/plain') : '';
+          Module.ccall('llmsim_paste_text', null, ['string'], [t]);
+          e.preventDefault();
+        });
         document.dispatchEvent(new CustomEvent('llmsim-ready'));
       }
     };

@@ -180,6 +180,140 @@ async function main() {
       assert(bad.includes("unknown model 'nope/nope'"), `memory() error: ${bad}`);
     });
 
+    await check('leaderboard: the decode range is predict() at an empty and at the full context', async () => {
+      await page.evaluate(() => window.llmsim.setState({ model: 'Qwen/Qwen2.5-7B-Instruct', quant: 'Q4_K_M', ctx: 32768, hardware: 'rtx-4090',
+                                                         kv: 'f16', fa: true, np: 1, embed: 'leaderboard' }));
+      await page.waitForTimeout(300);
+      const r = await page.evaluate(() => window.llmsim.results());
+      const row = r.leaderboard.find((x) => x.hardware === 'rtx-4090');
+      // the engine's own predict() call for the two ends of the range: tg128 at depth 0 and at depth = ctx
+      const ask = (depth) => page.evaluate((d) => window.llmsim.predict({ id: 'd' + d, model: 'Qwen/Qwen2.5-7B-Instruct', quant: 'Q4_K_M',
+                                                                          hardware: 'rtx-4090', flash_attn: true,
+                                                                          test: { kind: 'decode', tokens: 128, depth: d } }), depth);
+      const p0 = await ask(0), pN = await ask(32768);
+      const close = (a, b, what) => assert(Math.abs(a / b - 1) < 1e-9, `${what}: shown ${a}, predict() ${b}`);
+      close(row.decode_empty_tps, p0.tokens_per_s, 'leaderboard decode at an empty context');
+      close(row.decode_full_tps, pN.tokens_per_s, 'leaderboard decode at 32k context');
+      eq(row.decode_full_depth, 32768, 'full-context depth of the leaderboard row');
+      close(r.speed.decode_empty_tps, p0.tokens_per_s, 'simulator decode at an empty context');
+      close(r.speed.decode_full_tps, pN.tokens_per_s, 'simulator decode at 32k context');
+      assert(row.decode_full_tps < row.decode_empty_tps, `decode falls with the context: ${row.decode_empty_tps} -> ${row.decode_full_tps}`);
+      const sig = (x) => String(Number(x.toPrecision(3)));
+      eq(r.speed.decode_range_text, `${sig(p0.tokens_per_s)} \u2192 ${sig(pN.tokens_per_s)} tok/s (empty \u2192 32k context)`, 'decode range words');
+      assert(r.speed.conditions.includes('prefill of a 4k prompt, flash attention on'), `conditions: ${r.speed.conditions}`);
+      assert(r.llama_bench_command.includes(' -d 0,32768') && r.llama_bench_command.includes(' -fa 1'), `bench command: ${r.llama_bench_command}`);
+      const head = await page.evaluate(() => window.llmsim._widgetRect('leaderboard-head-3'));
+      assert(head && head[2] - head[0] > 150, `decode header drawn with its depth: ${JSON.stringify(head)}`);
+      await page.evaluate(() => window.llmsim.setState({ embed: '' }));
+    });
+
+    await check('recommend + faq: the usable floor (10 tok/s at the full context, first token of 4k within 10 s)', async () => {
+      await page.evaluate(() => window.llmsim.setState({ model: 'Qwen/Qwen2.5-72B-Instruct', quant: 'Q4_K_M', ctx: 32768, hardware: 'rtx-4090' }));
+      const r = await page.evaluate(() => window.llmsim.results());
+      eq(r.recommend_floor.min_decode_tps, 10, 'recommender opens at the usable decode floor');
+      eq(r.recommend_floor.max_ttft_s, 10, 'recommender opens at the usable TTFT floor');
+      r.recommend.forEach((c) => assert(c.decode_checked_depth === 32768 && c.decode_checked_tps >= 10 && c.ttft_s <= 10,
+                                        `${c.hardware}: ${c.decode_checked_tps} tok/s at ${c.decode_checked_depth}, TTFT ${c.ttft_s}`));
+      const c = r.cheapest_usable;
+      assert(c && c.decode_checked_tps >= 10 && c.decode_checked_depth === 32768 && c.ttft_s <= 10, `cheapest usable: ${JSON.stringify(c)}`);
+      // a 2x/4x/8x combination id is a hardware the page takes (URL, pickers, recommend rows)
+      const s = await page.evaluate(() => window.llmsim.setState({ hardware: '2x-rtx-3090', ctx: 8192 }));
+      eq(s.hardware, '2x-rtx-3090', 'combination id kept');
+      const r2 = await page.evaluate(() => window.llmsim.results());
+      eq(r2.error, '', 'combination id resolves');
+      assert(r2.memory.devices.filter((d) => d.name.startsWith('CUDA')).length === 2, `two GPUs: ${JSON.stringify(r2.memory.devices.map((d) => d.name))}`);
+      await page.waitForFunction(() => window.location.hash.includes('hardware=2x-rtx-3090'), null, { timeout: 5000 });
+      await page.evaluate(() => window.llmsim.setState({ model: 'Qwen/Qwen2.5-7B-Instruct', hardware: 'rtx-4090', ctx: 32768 }));
+    });
+
+    await check('my runs: pasted llama-bench rows next to predict(), a device profile, nothing in the URL', async () => {
+      const bench = await readFile(path.join(here, '..', 'corpus', 'bench', 'llama_bench.md'), 'utf8');   // RTX 4080 rows
+      await page.evaluate(() => window.llmsim.setState({ model: 'Qwen/Qwen2.5-7B-Instruct', quant: 'Q4_K_M', ctx: 32768, hardware: 'rtx-4080', embed: 'myruns' }));
+      await page.waitForTimeout(300);
+      const hashBefore = await page.evaluate(() => window.location.hash);
+      const before = await page.evaluate(() => window.llmsim.results());
+      const paste = async (text) => {   // a real paste event on the page, as Ctrl+V in a browser sends, into the focused box
+        if (await page.evaluate(() => window.llmsim._widgetRect('myruns-clear'))) await clickWidget(page, 'myruns-clear');
+        await clickWidget(page, 'myruns-text');
+        await page.evaluate((t) => {
+          const dt = new DataTransfer();
+          dt.setData('text/plain', t);
+          document.dispatchEvent(new ClipboardEvent('paste', { clipboardData: dt, bubbles: true, cancelable: true }));
+        }, text);
+        await page.waitForTimeout(200);
+        await clickWidget(page, 'myruns-read');
+      };
+      await paste(bench);
+      let m = (await page.evaluate(() => window.llmsim.results())).my_runs;
+      // rows as printed; each matched to a catalog model of the same shape (qwen2, 7.62 B: the engine's match)
+      eq(m.rows.map((x) => [x.test, Number(x.measured_tps.toFixed(2))]), [['pp512', 7340.2], ['tg128', 120.6], ['pp512 @ d512', 6425.91], ['tg128 @ d512', 116.71]],
+         `rows read from the fixture (${m.message})`);
+      const matched = m.rows[0].model;
+      assert(matched && m.rows.every((x) => x.model === matched), `one matched model: ${JSON.stringify(m.rows.map((x) => x.model))}`);
+      // the row as predict() reads it: the size and backend llama-bench printed (4.36 GiB, CUDA)
+      const p = await page.evaluate((id) => window.llmsim.predict({ id: 'tg', model: id, quant: 'Q4_K_M', hardware: 'rtx-4080', model_size_gib: 4.36,
+                                                                    backend: 'cuda', test: { kind: 'decode', tokens: 128, depth: 512 } }), matched);
+      assert(Math.abs(m.rows[3].predicted_tps / p.tokens_per_s - 1) < 1e-9, `tg128 @ d512 row ${m.rows[3].predicted_tps} vs predict() ${p.tokens_per_s}`);
+      // the factor is the median in log space, so on its own rows it cannot do worse than no profile
+      for (const kind of ['pp', 'tg']) {
+        const rows = m.rows.filter((x) => x.test.startsWith(kind));
+        const err = (key) => rows.reduce((a, x) => a + Math.abs(Math.log(x[key] / x.measured_tps)), 0);
+        assert(err('with_profile_tps') <= err('predicted_tps') + 1e-12, `${kind}: ${err('with_profile_tps')} vs ${err('predicted_tps')}`);
+      }
+      await page.screenshot({ path: path.join(out, 'myruns-rows-1280x800.png') });
+      await clickWidget(page, 'myruns-use');
+      const r = await page.evaluate(() => window.llmsim.results());
+      assert(r.speed.calibrated.includes('calibrated on your 4 rows'), `calibrated mark: ${r.speed.calibrated}`);
+      const f = r.my_runs.fitted.decode.factor;
+      assert(Math.abs(r.speed.decode_full_tps / before.speed.decode_full_tps / f - 1) < 1e-9, `decode scaled by ${f}`);
+      const row = (res, id) => res.leaderboard.find((x) => x.hardware === id);
+      assert(Math.abs(row(r, 'rtx-4080').decode_empty_tps / row(before, 'rtx-4080').decode_empty_tps / f - 1) < 1e-9, 'the device\'s leaderboard row is calibrated');
+      eq(row(r, 'rtx-4090').decode_empty_tps, row(before, 'rtx-4090').decode_empty_tps, 'other devices unchanged');
+      await page.screenshot({ path: path.join(out, 'myruns-profile-1280x800.png') });
+      await page.evaluate(() => window.llmsim.setState({ embed: 'verdict' }));
+      await page.waitForTimeout(200);
+      await page.screenshot({ path: path.join(out, 'verdict-calibrated-1280x800.png') });
+      await page.evaluate(() => window.llmsim.setState({ embed: 'myruns' }));
+      await page.waitForTimeout(200);
+      // nothing pasted reaches the URL, and nothing is stored until "keep" is ticked
+      const href = await page.evaluate(() => window.location.href);
+      for (const t of ['7340', 'qwen2', 'pp512', 'tg128', 'Medium']) assert(!decodeURIComponent(href).includes(t), `URL has '${t}': ${href}`);
+      eq(await page.evaluate(() => window.location.hash), hashBefore, 'hash unchanged by the paste and the profile');
+      eq(await page.evaluate(() => window.localStorage.getItem('llmsim-device-profile')), null, 'nothing stored without keep');
+      await clickWidget(page, 'myruns-keep');
+      const kept = await page.evaluate(() => window.localStorage.getItem('llmsim-device-profile'));
+      assert(kept && JSON.parse(kept).format === 'llmsim-device-profile/1' && !kept.includes('7340'), `kept profile: ${kept}`);
+      const page2 = await page.context().newPage();   // same browser profile: the kept profile is back in use
+      await page2.goto(page.url());
+      await page2.waitForFunction(() => window.llmsim !== undefined, null, { timeout: 30000 });
+      const r2 = await page2.evaluate(() => window.llmsim.results());
+      assert(r2.speed.calibrated.includes('calibrated on your 4 rows'), `kept profile restored: ${r2.speed.calibrated}`);
+      await page2.close();
+      await clickWidget(page, 'myruns-keep');
+      eq(await page.evaluate(() => window.localStorage.getItem('llmsim-device-profile')), null, 'unticking keep forgets it');
+      // bad input: a message naming the problem, and the rows and the profile stay as they were
+      await paste('| model | size |\n| --- | --- |\n| qwen2 7B | lots |\n');
+      m = (await page.evaluate(() => window.llmsim.results())).my_runs;
+      assert(/^Not read: /.test(m.message), `bad paste message: ${m.message}`);
+      eq(m.rows.length, 4, 'rows unchanged after a bad paste');
+      await page.screenshot({ path: path.join(out, 'myruns-bad-1280x800.png') });
+      for (const [w, h, theme] of [[390, 844, 'dark'], [390, 844, 'light'], [1280, 800, 'light']]) {   // the rows at phone width, both themes
+        await page.setViewportSize({ width: w, height: h });
+        await page.evaluate((t) => window.llmsim.setState({ theme: t }), theme);
+        for (const k of ['myruns', 'leaderboard', 'verdict']) {
+          await page.evaluate((key) => window.llmsim.setState({ embed: key }), k);
+          await page.waitForTimeout(250);
+          await page.screenshot({ path: path.join(out, `${k}-calibrated-${w}x${h}-${theme}.png`) });
+        }
+      }
+      await page.setViewportSize({ width: 1280, height: 800 });
+      await page.evaluate(() => window.llmsim.setState({ theme: 'dark', embed: 'myruns' }));
+      await page.waitForTimeout(250);
+      await clickWidget(page, 'myruns-use');
+      eq((await page.evaluate(() => window.llmsim.results())).speed.calibrated, '', 'profile off again');
+      await page.evaluate(() => window.llmsim.setState({ hardware: 'rtx-4090', embed: '' }));
+    });
+
     await check('ui: clicking a quant row selects it', async () => {
       await page.evaluate(() => window.llmsim.setState({ quant: 'Q4_K_M', embed: 'quants' }));
       await page.waitForTimeout(400);   // a few frames so the row's rectangle is where it is drawn
@@ -379,7 +513,7 @@ async function main() {
     });
 
     await check('screenshots: every section at 1280x800 and 390x844, dark and light', async () => {
-      const keys = ['verdict', 'model', 'simulator', 'quants', 'leaderboard', 'recommend', 'compare', 'context', 'command', 'cost', 'faq', 'accuracy', 'import'];
+      const keys = ['verdict', 'model', 'simulator', 'quants', 'leaderboard', 'recommend', 'compare', 'context', 'command', 'cost', 'faq', 'accuracy', 'import', 'myruns'];
       for (const [w, h, theme] of [[1280, 800, 'dark'], [390, 844, 'dark'], [1280, 800, 'light'], [390, 844, 'light']]) {
         const p2 = await openPage(browser, base, `#model=Qwen/Qwen2.5-7B-Instruct&hardware=rtx-4090&theme=${theme}`, { width: w, height: h });
         const suffix = theme === 'dark' ? '' : '-light';

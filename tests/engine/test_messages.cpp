@@ -237,6 +237,34 @@ TEST_CASE("messages: URL state", "[messages]") {
           "ctx: 'lots' is not a number (valid: 1 to 10000000 tokens; 32k and 1M work too)");
 }
 
+// a link may name a multi-GPU combination ("2x-rtx-3090", gpu_combos.h): the key keeps the id as written and the
+// catalog resolves it to the two-card rig the recommender proposes; the recommender's TTFT floor has its own key
+TEST_CASE("messages: URL state takes combination ids and rec_ttft", "[messages]") {
+    Scenario s;
+    std::string err;
+    REQUIRE(decode_url_state("model=Qwen/Qwen2.5-72B-Instruct&hardware=2x-rtx-3090&rec_ttft=5&ctx=8192", s, err));
+    CHECK(s.hardware == "2x-rtx-3090");
+    CHECK(s.rec_max_ttft_s == 5);
+    CHECK(encode_url_state(s).find("hardware=2x-rtx-3090") != std::string::npos);
+    const Hardware* h = cat().find_hardware(s.hardware);
+    REQUIRE(h);
+    CHECK(h->gpu_count == 2);
+    CHECK(h->memory_bytes == cat().find_hardware("rtx-3090")->memory_bytes);   // per GPU, as the card
+    // 72B Q4_K_M at 8k does not fit one 24 GiB card but fits the pair (22.7 + 22.6 GiB, `llmsim-cli memory`)
+    SimRequest req;
+    req.memory.n_ctx = s.ctx_tokens;
+    req.memory.hardware = h;
+    Evaluation ev;
+    REQUIRE(evaluate(cat(), *cat().find_model(s.model), req, ev, err));
+    CHECK(ev.memory.status != FitStatus::Oom);
+    int gpus = 0;   // CUDA0 and CUDA1 (the host's share is listed too)
+    for (const auto& dev : ev.memory.devices) gpus += dev.name.rfind("CUDA", 0) == 0;
+    CHECK(gpus == 2);
+    CHECK(url_error("rec_ttft=-1") == "rec_ttft: -1 is out of range (0 to 1000000 seconds (0 = any))");
+    CHECK(Scenario().rec_max_ttft_s == kUsableMaxTtftS);   // the recommender opens at the usable floor
+    CHECK(Scenario().rec_min_tps == kUsableMinDecodeTps);
+}
+
 // [SECTION] memory API JSON ------------------------------------------------------------------------------
 
 TEST_CASE("messages: memory API JSON", "[messages]") {
