@@ -279,7 +279,7 @@ bool json_row(const json& o, BenchRow& r, std::string& err) {
         !json_count(o, "n_prompt", 0, 10000000, np, true, err) || !json_count(o, "n_gen", 0, 10000000, ng, true, err) ||
         !json_count(o, "n_depth", 0, 100000000, nd, false, err))
         return false;
-    r.size_gib = (double)size / 1073741824.0;
+    r.size_gib = (double)size / (double)kGiB;
     r.params = (double)params;
     r.ngl = o.contains("n_gpu_layers") ? (int)ngl : -1;
     r.n_ubatch = (int)ub;

@@ -88,7 +88,7 @@ const Hardware* match_catalog_hardware(const Catalog& cat, const std::string& na
         if (memory_gib > 0) {   // same chip in several sizes: the one with this memory
             std::vector<const Hardware*> sized;
             for (const Hardware* h : hits)
-                if (std::fabs((double)h->memory_bytes / 1073741824.0 - memory_gib) <= 0.1 * memory_gib) sized.push_back(h);
+                if (std::fabs((double)h->memory_bytes / (double)kGiB - memory_gib) <= 0.1 * memory_gib) sized.push_back(h);
             if (!sized.empty()) hits = sized;
             else if (keep_memory) continue;   // the exact name has another size: look among the sizes of the chip
         }

@@ -59,7 +59,13 @@ void draw_cost(AppState& app) {
                     llmsim::format_sig(r.utilisation * 100).c_str(), capacity.c_str());
     }
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", explanation().c_str());
-    if (ImGui::BeginTable("cost", 3, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingStretchProp)) {
+    ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingStretchProp;
+    ImVec2 outer(0, 0);
+    if (ImGui::GetContentRegionAvail().x < ImGui::GetFontSize() * 34) {   // phone: whole columns, sideways scroll
+        flags = (flags & ~ImGuiTableFlags_SizingStretchProp) | ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_ScrollX;
+        outer = ImVec2(0, (ImGui::GetTextLineHeight() + 2 * ImGui::GetStyle().CellPadding.y) * 4.5f + ImGui::GetStyle().ScrollbarSize);   // header + 3 rows
+    }
+    if (ImGui::BeginTable("cost", 3, flags, outer)) {
         ImGui::TableSetupColumn("Option");
         ImGui::TableSetupColumn("per month");
         ImGui::TableSetupColumn("how");

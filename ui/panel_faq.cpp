@@ -74,7 +74,7 @@ void draw_faq(AppState& app) {
         std::string speed = sp.ok ? ": " + llmsim::decode_range_text(sp) + ", first token in " + llmsim::format_sig(sp.ttft_s) + " s (" +
                                         llmsim::prefill_label(sp.prompt_tokens, sp.flash_attn) + ")" : "";
         qa(app, q_cheap,
-           cheapest->hardware.name + " (about $" + llmsim::format_sig(cheapest->price_usd, 4) + ") runs " + m.name + " " + s.quant + " with a " +
+           cheapest->hardware.name + " (about $" + llmsim::format_fixed(cheapest->price_usd, 0) + ") runs " + m.name + " " + s.quant + " with a " +
                llmsim::format_tokens(s.ctx_tokens) + " context (" + llmsim::to_string(cheapest->eval.memory.status) + ") usably, meaning " +
                floor + speed + ". The Recommended hardware section ranks the rest by price; its floor is editable there.");
     } else {

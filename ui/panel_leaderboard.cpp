@@ -108,14 +108,13 @@ void draw_leaderboard(AppState& app) {
     if (!d.model) return;
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 14);
     ImGui::InputTextWithHint("##hwsearch", "search: 4090, m4, 24gb, amd …", &app.hardware_search);
-    ImGui::SameLine();
+    same_line_if_fits(ImGui::GetFontSize() * 10);   // phone width: the filters go on the next line, not off-screen
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 10);
     ImGui::Combo("##kind", &app.hardware_kind_filter, kKinds, IM_ARRAYSIZE(kKinds));
-    ImGui::SameLine();
+    same_line_if_fits(ImGui::CalcTextSize("Runs only").x + ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x);
     ImGui::Checkbox("Runs only", &app.leaderboard_fits_only);
-    ImGui::SameLine();
-    ImGui::TextDisabled("%s @ %s context, TTFT for %s tokens", app.scenario.quant.c_str(),
-                        llmsim::format_tokens(app.scenario.ctx_tokens).c_str(), llmsim::format_tokens(app.scenario.prompt_tokens).c_str());
+    text_disabled_after((app.scenario.quant + " @ " + llmsim::format_tokens(app.scenario.ctx_tokens) + " context, TTFT for " +
+                         llmsim::format_tokens(app.scenario.prompt_tokens) + " tokens").c_str());
     if (d.eval_ok && d.eval.speed.ok) {   // every row's conditions (a profile calibrates one device only: not named here)
         llmsim::SpeedView conditions = d.eval.speed;
         conditions.calibrated.clear();
