@@ -19,14 +19,16 @@ int cmd_calibrate_device(int argc, char** argv) {
     Args a = parse_args(argc, argv, {"help"});
     if (a.has("help")) {
         printf("usage: llmsim-cli calibrate-device BENCH|- --hardware ID [--model ID] [-o profile.json]\n"
-               "       llmsim-cli calibrate-device --holdout MEASURED.jsonl\n"
+               "       llmsim-cli calibrate-device --holdout MEASURED.jsonl [--params speed_params.json]\n"
                "BENCH is llama-bench output (its Markdown table, -o json or -o jsonl) or llama-server timings (the\n"
                "\"timings\" object of a /completion answer, or its \"prompt eval time\" / \"eval time\" log lines; those\n"
                "name no model: give --model). Each row's model is matched by llama.cpp arch + parameter count; the\n"
                "device is --hardware. Prints every row next to the prediction for it, then fits one decode and one\n"
                "prefill efficiency factor for that device and writes the profile (stdout, or -o FILE).\n"
                "--holdout: how much such a profile helps on models it was not fitted on (calibrate on one model's rows\n"
-               "of a device, score the other models' rows there; rows in predict's shape + measured_tokens_per_s).\n");
+               "of a device, score the other models' rows there; rows in predict's shape + measured_tokens_per_s).\n"
+               "--params: the speed model to correct (a calibrate --write output fitted without those rows), so that the\n"
+               "devices are unseen by the model as well as by the profile.\n");
         return 0;
     }
     if (const std::string* h = a.get("holdout")) {
@@ -34,8 +36,14 @@ int cmd_calibrate_device(int argc, char** argv) {
         if (!read_text_file(*h, 64u << 20, text, err)) return fail("calibrate-device: " + err);
         Catalog cat;
         if (!load_catalog(cat)) return 1;
+        SpeedParams params = default_speed_params();
+        if (const std::string* pp = a.get("params")) {
+            std::string ptext;
+            if (!read_text_file(*pp, 16u << 20, ptext, err)) return fail("calibrate-device: " + err);
+            if (!parse_speed_params(ptext, params, err)) return fail("calibrate-device: " + *pp + ": " + err);
+        }
         HoldoutReport rep;
-        if (!profile_holdout(cat, text, default_speed_params(), rep, err)) return fail("calibrate-device: " + err);
+        if (!profile_holdout(cat, text, params, rep, err)) return fail("calibrate-device: " + err);
         printf("%s", format_holdout(rep).c_str());
         return 0;
     }
