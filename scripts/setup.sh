@@ -16,16 +16,28 @@ case "$mode" in
   run) modes="run";; desktop) modes="run desktop";; test) modes="run desktop test";;
   *) echo "setup.sh: unknown mode '$mode' (run, desktop or test)" >&2; exit 2;;
 esac
-mapfile -t APT_PKGS < <(awk -v modes=" $modes " '!/^#/ && NF >= 2 && index(modes, " " $2 " ") { print $1 }' scripts/packages.txt)
+mapfile -t APT_PKGS < <(awk -v modes=" $modes " '!/^#/ && NF >= 3 && index(modes, " " $2 " ") { print $1 "|" $3 }' scripts/packages.txt)
 IMGUI_VERSION=1.86
 SDL2_VERSION=2.26.5
 
 log() { printf '[setup] %s\n' "$*"; }
 as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
 
+# a package is needed unless it is installed, or every command/file of it that we use is already there (e.g. npm
+# comes with a Node.js from another repository, whose nodejs package conflicts with Debian's npm)
+provided() {  # comma-separated commands or absolute paths; "-" (a library) is never provided by something else
+  [ "$1" = - ] && return 1
+  local item; local IFS=,
+  for item in $1; do
+    case "$item" in /*) [ -e "$item" ] || return 1;; *) command -v "$item" >/dev/null || return 1;; esac
+  done
+}
 missing=()
-for p in "${APT_PKGS[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+for entry in "${APT_PKGS[@]}"; do
+  p=${entry%%|*}; what=${entry#*|}
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" && continue
+  if provided "$what"; then log "$p: not installed, but this machine already has $what"; continue; fi
+  missing+=("$p")
 done
 
 # deb-src entries are derived from the machine's own deb entries (no mirror address is written here).
