@@ -1,8 +1,8 @@
-// evaluate(): memory (memory.h) + speed (speed.h) for one scenario. See simulate.h.
+// evaluate(): memory (memory.h) + speed (speed.h) for one scenario, through the runtime's plans
+// (runtime/runtime.h). See simulate.h.
 #include "simulate.h"
 
 #include "prepared_weights.h"
-#include "speed_glue.h"
 
 namespace llmsim {
 
@@ -28,8 +28,14 @@ bool evaluate(const Catalog& cat, const Model& model, const SimRequest& req, Eva
 
 bool evaluate(const Catalog& cat, const PreparedWeights& w, const Model& model, const SimRequest& req,
               Evaluation& out, std::string& err) {
-    // every field is written below or by estimate_memory / estimate_speed_view, which reset what they fill
-    // (keeping the buffers: no Evaluation temporary per call)
+    // every field is written below or by the runtime's memory and speed plans (llama.cpp: estimate_memory /
+    // estimate_speed_view), which reset what they fill (keeping the buffers: no Evaluation temporary per call)
+    const Runtime* rt = runtime(req.runtime);
+    if (!rt) {
+        err = "runtime: unknown runtime id " + std::to_string((int)req.runtime);
+        out = Evaluation();
+        return false;
+    }
     out.speed.ok = false;
     out.speed.error.clear();
     out.full_attn_layers = -1;
@@ -41,7 +47,7 @@ bool evaluate(const Catalog& cat, const PreparedWeights& w, const Model& model, 
     out.weight_bytes = w.weights_bytes;
     out.embedding_bytes = w.token_embd_bytes;
     out.routed_expert_bytes = w.gguf_routed_expert_bytes;
-    if (!estimate_memory(w, model, req.memory, out.memory, err)) {
+    if (!rt->memory_plan(w, model, req.memory, out.memory, err)) {
         out = Evaluation();
         return false;
     }
@@ -51,7 +57,7 @@ bool evaluate(const Catalog& cat, const PreparedWeights& w, const Model& model, 
         out.kv_k_row = w.kv_k_row;
         out.kv_v_row = w.kv_v_row;
     }
-    if (req.with_speed) estimate_speed_view(cat, model, req, out);
+    if (req.with_speed) rt->speed_plan(cat, model, req, out);
     else out.speed = SpeedView();
     return true;
 }

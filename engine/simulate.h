@@ -14,6 +14,7 @@
 #include "catalog.h"
 #include "memory.h"
 #include "model_tensors.h"
+#include "runtime/runtime.h"
 
 namespace llmsim {
 
@@ -26,6 +27,7 @@ struct SimRequest {
     bool with_speed = true;        // false: memory only (cheaper)
     bool with_explain = false;     // true: SpeedView::explain and memory notes in words (costs string building)
     const DeviceProfile* device_profile = nullptr;   // the user's own measurements; applied when fitted on this device
+    RuntimeId runtime = RuntimeId::LlamaCpp;         // the engine whose plans evaluate() uses (runtime.h)
 };
 
 struct SpeedView {

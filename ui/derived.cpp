@@ -309,7 +309,7 @@ std::string derived_to_json(const AppState& app) {
         ex.push_back({{"key", e.key}, {"value", e.value}, {"text", e.text}, {"inputs", e.inputs}});
     j["explanations"] = ex;
     j["pinned_explanation"] = app.pinned_explanation;
-    j["command"] = llmsim::llama_server_command(app.catalog, *d.model, command_request(app), 8080);
+    j["command"] = llmsim::runtime(req.runtime)->command_line(app.catalog, *d.model, command_request(app), 8080);
     json lb = json::array();
     for (const DeviceRow& r : d.devices) {
         lb.push_back({{"hardware", r.hardware->id}, {"status", llmsim::to_string(r.eval.memory.status)},

@@ -9,7 +9,7 @@ void draw_command(AppState& app) {
     const Derived& d = app.derived;
     if (!d.model) return;
     const llmsim::SimRequest req = command_request(app);
-    std::string cmd = llmsim::llama_server_command(app.catalog, *d.model, req, 8080);
+    std::string cmd = llmsim::runtime(req.runtime)->command_line(app.catalog, *d.model, req, 8080);
     ImGui::PushFont(app.font_mono);
     ImGui::PushStyleColor(ImGuiCol_ChildBg, ImGui::GetStyleColorVec4(ImGuiCol_FrameBg));
     float h = ImGui::GetTextLineHeightWithSpacing() * 3.2f;

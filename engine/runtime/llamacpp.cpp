@@ -1,0 +1,25 @@
+// The llama.cpp runtime (llama-server): the registry entry's three functions name the existing model —
+// memory.h's estimate_memory (llama.cpp's buffers and placement rules), speed_glue.h's speed view and
+// command.h's llama-server command line. Nothing here computes; see runtime.h.
+#include "runtime.h"
+
+#include "command.h"
+#include "memory.h"
+#include "speed_glue.h"
+
+namespace llmsim::llamacpp {
+
+bool memory_plan(const PreparedWeights& weights, const Model& model, const MemoryRequest& req, MemoryBreakdown& out,
+                 std::string& err) {
+    return estimate_memory(weights, model, req, out, err);
+}
+
+void speed_plan(const Catalog& cat, const Model& model, const SimRequest& req, Evaluation& out) {
+    estimate_speed_view(cat, model, req, out);
+}
+
+std::string command_line(const Catalog& cat, const Model& model, const SimRequest& req, int port) {
+    return llama_server_command(cat, model, req, port);
+}
+
+}  // namespace llmsim::llamacpp

@@ -1,0 +1,76 @@
+// llmsim runtimes: the inference engines a scenario can run on, one entry each (the registry of ggml's
+// ggml_backend_reg and vLLM's model registry). This folder owns what differs per engine: how it lays out
+// memory (its memory plan), how fast it runs (its speed plan) and the command line that starts it. The
+// arithmetic an entry uses stays where it lives (memory.h, speed_glue.h, command.h); an entry only names it.
+//
+//   const llmsim::Runtime* rt = llmsim::runtime(req.runtime);            // RuntimeId::LlamaCpp by default
+//   std::string cmd = rt->command_line(cat, model, req, 8080);           // "llama-server -m ... --port 8080"
+//   const llmsim::Runtime* r = llmsim::find_runtime("llamacpp");         // nullptr for an unknown id
+//   for (const llmsim::Runtime& r : llmsim::runtimes()) printf("%s\n", r.display_name);
+//
+// Adding a runtime: runtime/<id>.cpp with its three functions, one enumerator below and its row (one
+// declaration line + one table row) in runtime.cpp; the static_asserts there fail until all are in place and
+// every function is set.
+//
+// [SECTION] Entry
+// [SECTION] Registry
+#pragma once
+#include <cstddef>
+#include <string>
+
+namespace llmsim {
+
+struct Catalog;            // catalog.h
+struct Model;              // catalog.h
+struct MemoryRequest;      // memory.h
+struct MemoryBreakdown;    // memory.h
+struct PreparedWeights;    // prepared_weights.h
+struct SimRequest;         // simulate.h
+struct Evaluation;         // simulate.h
+
+// [SECTION] Entry ----------------------------------------------------------------------------------------
+
+// values index the registry (runtime.cpp); Count = the number of runtimes
+enum class RuntimeId : int { LlamaCpp = 0, Count };
+constexpr int kRuntimeCount = (int)RuntimeId::Count;
+
+// the memory plan: the per-device breakdown for prepared weights; false + err on bad input
+using MemoryPlan = bool(const PreparedWeights& weights, const Model& model, const MemoryRequest& req,
+                        MemoryBreakdown& out, std::string& err);
+// the speed plan: fills out.speed from the memory breakdown already in `out` (out.speed.error: why none)
+using SpeedPlan = void(const Catalog& cat, const Model& model, const SimRequest& req, Evaluation& out);
+// the command line that runs exactly the simulated setup, serving on `port`
+using CommandLine = std::string(const Catalog& cat, const Model& model, const SimRequest& req, int port);
+
+struct Runtime {
+    RuntimeId runtime;          // its index in the registry
+    const char* id;             // "llamacpp": stable, for URLs, JSON and the CLI
+    const char* display_name;   // "llama.cpp": what the UI shows
+    MemoryPlan* memory_plan;
+    SpeedPlan* speed_plan;
+    CommandLine* command_line;
+};
+
+// an entry with every function set (the registry's static_asserts check each row with it)
+constexpr bool runtime_complete(const Runtime& r) {
+    return r.id && r.display_name && r.memory_plan && r.speed_plan && r.command_line;
+}
+
+// [SECTION] Registry -------------------------------------------------------------------------------------
+
+// the entry of a runtime; nullptr for Count or a value outside the enum (evaluate() reports it as an error)
+const Runtime* runtime(RuntimeId id);
+// the entry with this id ("llamacpp"; exact, case-sensitive); nullptr if there is none
+const Runtime* find_runtime(const std::string& id);
+
+// every entry, in RuntimeId order: for (const Runtime& r : runtimes())
+struct RuntimeRange {
+    const Runtime* first;
+    const Runtime* last;
+    const Runtime* begin() const { return first; }
+    const Runtime* end() const { return last; }
+    size_t size() const { return (size_t)(last - first); }
+};
+RuntimeRange runtimes();
+
+}  // namespace llmsim

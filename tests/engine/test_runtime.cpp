@@ -1,0 +1,159 @@
+// The runtime registry (engine/runtime/runtime.h): it lists llama.cpp, rejects unknown ids, and its llama.cpp
+// entry gives exactly what the functions it names give (the seam changes no number, message or command).
+#include <catch2/catch.hpp>
+
+#include <set>
+#include <string>
+
+#include "api.h"
+#include "command.h"
+#include "memory.h"
+#include "prepared_weights.h"
+#include "runtime.h"
+#include "simulate.h"
+#include "speed_glue.h"
+
+#include <nlohmann/json.hpp>
+
+using namespace llmsim;
+
+namespace {
+const Catalog& cat() {
+    const Catalog* c = embedded_catalog();
+    REQUIRE(c);
+    return *c;
+}
+
+// two scenarios: a dense model fully on one GPU, and an MoE split over two GPUs with experts in host memory
+SimRequest scenario(int which, const Model*& model) {
+    SimRequest req;
+    req.memory.n_ctx = 32768;
+    if (which == 0) {
+        model = cat().find_model("Qwen/Qwen2.5-7B-Instruct");
+        req.memory.file_type = "Q4_K_M";
+        req.memory.hardware = cat().find_hardware("rtx-4090");
+    } else {
+        model = cat().find_model("Qwen/Qwen3-30B-A3B");
+        req.memory.file_type = "Q4_K_M";
+        req.memory.kv_type_k = req.memory.kv_type_v = TensorType::Q8_0;
+        req.memory.n_cpu_moe = 12;
+        req.memory.n_parallel = 4;
+        req.memory.n_gpu_layers = 30;
+        req.memory.flash_attn = true;
+        req.memory.hardware = cat().find_hardware("2x-rtx-3090");
+        req.prompt_tokens = 8192;
+    }
+    REQUIRE(model);
+    REQUIRE(req.memory.hardware);
+    return req;
+}
+
+void check_same_speed(const SpeedView& a, const SpeedView& b) {
+    CHECK(a.ok == b.ok);
+    CHECK(a.error == b.error);
+    CHECK(a.decode_tps == b.decode_tps);
+    CHECK(a.decode_low == b.decode_low);
+    CHECK(a.decode_high == b.decode_high);
+    CHECK(a.decode_empty_tps == b.decode_empty_tps);
+    CHECK(a.decode_full_tps == b.decode_full_tps);
+    CHECK(a.prefill_tps == b.prefill_tps);
+    CHECK(a.ttft_s == b.ttft_s);
+    CHECK(a.reply_s == b.reply_s);
+    CHECK(a.aggregate_tps == b.aggregate_tps);
+    CHECK(a.per_user_tps == b.per_user_tps);
+    CHECK(a.decode_bound == b.decode_bound);
+    CHECK(a.prefill_bound == b.prefill_bound);
+    CHECK(a.explain == b.explain);
+}
+}  // namespace
+
+TEST_CASE("runtime registry lists llama.cpp and nothing unknown", "[runtime]") {
+    const Runtime* r = find_runtime("llamacpp");
+    REQUIRE(r);
+    CHECK(std::string(r->id) == "llamacpp");
+    CHECK(std::string(r->display_name) == "llama.cpp");
+    CHECK(r->runtime == RuntimeId::LlamaCpp);
+    CHECK(runtime(RuntimeId::LlamaCpp) == r);
+    CHECK(SimRequest().runtime == RuntimeId::LlamaCpp);   // the default every existing caller gets
+
+    CHECK(find_runtime("") == nullptr);
+    CHECK(find_runtime("vllm") == nullptr);
+    CHECK(find_runtime("LlamaCpp") == nullptr);   // ids are exact
+    CHECK(find_runtime("llama.cpp") == nullptr);  // the display name is not an id
+    CHECK(runtime(RuntimeId::Count) == nullptr);
+    CHECK(runtime((RuntimeId)-1) == nullptr);
+}
+
+TEST_CASE("every registry row is complete, in order and has a unique id", "[runtime]") {
+    // the same check runs at compile time on the table (runtime.cpp static_asserts); here on what runtimes() gives
+    static_assert(!runtime_complete(Runtime{RuntimeId::LlamaCpp, "x", "x", nullptr, nullptr, nullptr}),
+                  "a row without its functions is incomplete");
+    REQUIRE(runtimes().size() == (size_t)kRuntimeCount);
+    std::set<std::string> ids;
+    int i = 0;
+    for (const Runtime& r : runtimes()) {
+        CHECK(runtime_complete(r));
+        CHECK((int)r.runtime == i++);
+        CHECK(runtime(r.runtime) == &r);
+        CHECK(find_runtime(r.id) == &r);
+        CHECK(ids.insert(r.id).second);
+    }
+}
+
+TEST_CASE("llama.cpp entry: memory, speed and command equal the direct functions", "[runtime]") {
+    const Runtime* rt = find_runtime("llamacpp");
+    REQUIRE(rt);
+    for (int which = 0; which < 2; ++which) {
+        INFO("scenario " << which);
+        const Model* model = nullptr;
+        const SimRequest req = scenario(which, model);
+
+        // memory: the entry's plan vs estimate_memory (catalog overload), and evaluate() through the seam
+        std::string err;
+        MemoryBreakdown direct;
+        REQUIRE(estimate_memory(cat(), *model, req.memory, direct, err));
+        const auto w = prepare_weights(cat(), *model, req.memory.file_type, err, req.memory.file_bytes_override);
+        REQUIRE(w);
+        MemoryBreakdown via;
+        REQUIRE(rt->memory_plan(*w, *model, req.memory, via, err));
+        const std::string direct_json = memory_to_json(*model, req.memory, direct).dump();
+        CHECK(memory_to_json(*model, req.memory, via).dump() == direct_json);
+        Evaluation ev;
+        REQUIRE(evaluate(cat(), *model, req, ev, err));
+        CHECK(memory_to_json(*model, req.memory, ev.memory).dump() == direct_json);
+        CHECK(ev.memory.total_bytes == direct.total_bytes);
+        CHECK(ev.memory.total_bytes > 0);
+
+        // speed: the entry's plan vs estimate_speed_view on the same evaluated memory
+        Evaluation a = ev, b = ev;
+        a.speed = SpeedView();
+        b.speed = SpeedView();
+        rt->speed_plan(cat(), *model, req, a);
+        estimate_speed_view(cat(), *model, req, b);
+        REQUIRE(b.speed.ok);
+        CHECK(b.speed.decode_tps > 0);
+        check_same_speed(a.speed, b.speed);
+        check_same_speed(ev.speed, b.speed);
+
+        // command: the entry's command line vs llama_server_command
+        for (int port : {8080, 9000})
+            CHECK(rt->command_line(cat(), *model, req, port) == llama_server_command(cat(), *model, req, port));
+    }
+    // the second scenario is the first case of test_command_recommend.cpp: the same pinned command
+    const Model* model = nullptr;
+    const SimRequest req = scenario(1, model);
+    CHECK(rt->command_line(cat(), *model, req, 9000) ==
+          "llama-server -m Qwen3-30B-A3B-Q4_K_M.gguf -c 32768 -ngl 30 -fa on -ctk q8_0 -ctv q8_0 --n-cpu-moe 12 -np 4 "
+          "-ts 1,1 --port 9000");
+}
+
+TEST_CASE("evaluate rejects a runtime outside the registry and changes nothing else", "[runtime]") {
+    const Model* model = nullptr;
+    SimRequest req = scenario(0, model);
+    req.runtime = RuntimeId::Count;
+    Evaluation ev;
+    std::string err;
+    CHECK_FALSE(evaluate(cat(), *model, req, ev, err));
+    CHECK(err == "runtime: unknown runtime id 1");
+    CHECK(ev.memory.total_bytes == 0);
+}
