@@ -8,12 +8,13 @@
 //   const llmsim::Runtime* r = llmsim::find_runtime("llamacpp");         // nullptr for an unknown id
 //   for (const llmsim::Runtime& r : llmsim::runtimes()) printf("%s\n", r.display_name);
 //
-// Adding a runtime: runtime/<id>.cpp with its three functions, one enumerator below and its row (one
-// declaration line + one table row) in runtime.cpp; the static_asserts there fail until all are in place and
-// every function is set.
+// Adding a runtime: runtime/<id>.cpp with its three functions, and its registration in [SECTION] The runtimes
+// below (an enumerator, a declaration line, a table row); the static_asserts fail until all three are in place
+// and every function is set.
 //
 // [SECTION] Entry
-// [SECTION] Registry
+// [SECTION] The runtimes
+// [SECTION] Lookup
 #pragma once
 #include <cstddef>
 #include <string>
@@ -30,9 +31,7 @@ struct Evaluation;         // simulate.h
 
 // [SECTION] Entry ----------------------------------------------------------------------------------------
 
-// values index the registry (runtime.cpp); Count = the number of runtimes
-enum class RuntimeId : int { LlamaCpp = 0, Count };
-constexpr int kRuntimeCount = (int)RuntimeId::Count;
+enum class RuntimeId : int;   // [SECTION] The runtimes
 
 // the memory plan: the per-device breakdown for prepared weights; false + err on bad input
 using MemoryPlan = bool(const PreparedWeights& weights, const Model& model, const MemoryRequest& req,
@@ -56,7 +55,30 @@ constexpr bool runtime_complete(const Runtime& r) {
     return r.id && r.display_name && r.memory_plan && r.speed_plan && r.command_line;
 }
 
-// [SECTION] Registry -------------------------------------------------------------------------------------
+// [SECTION] The runtimes ---------------------------------------------------------------------------------
+
+// values index kRuntimes; Count = the number of runtimes
+enum class RuntimeId : int { LlamaCpp = 0, Count };
+constexpr int kRuntimeCount = (int)RuntimeId::Count;
+
+// each runtime's functions, defined in runtime/<id>.cpp
+namespace llamacpp { MemoryPlan memory_plan; SpeedPlan speed_plan; CommandLine command_line; }
+
+inline constexpr Runtime kRuntimes[] = {
+    {RuntimeId::LlamaCpp, "llamacpp", "llama.cpp", llamacpp::memory_plan, llamacpp::speed_plan, llamacpp::command_line},
+};
+
+static_assert(sizeof(kRuntimes) / sizeof(kRuntimes[0]) == (size_t)kRuntimeCount,
+              "one row in kRuntimes per RuntimeId enumerator");
+// row i is RuntimeId i and sets id, name and all three functions
+constexpr bool runtime_rows_complete() {
+    for (int i = 0; i < kRuntimeCount; ++i)
+        if ((int)kRuntimes[i].runtime != i || !runtime_complete(kRuntimes[i])) return false;
+    return true;
+}
+static_assert(runtime_rows_complete(), "every kRuntimes row is in RuntimeId order with all its functions set");
+
+// [SECTION] Lookup ---------------------------------------------------------------------------------------
 
 // the entry of a runtime; nullptr for Count or a value outside the enum (evaluate() reports it as an error)
 const Runtime* runtime(RuntimeId id);

@@ -85,7 +85,8 @@ TEST_CASE("runtime registry lists llama.cpp and nothing unknown", "[runtime]") {
 }
 
 TEST_CASE("every registry row is complete, in order and has a unique id", "[runtime]") {
-    // the same check runs at compile time on the table (runtime.cpp static_asserts); here on what runtimes() gives
+    // at compile time on the table itself (runtime.h asserts it too), then on what runtimes() hands out
+    static_assert(runtime_rows_complete(), "every row sets id, name, memory plan, speed plan and command line");
     static_assert(!runtime_complete(Runtime{RuntimeId::LlamaCpp, "x", "x", nullptr, nullptr, nullptr}),
                   "a row without its functions is incomplete");
     REQUIRE(runtimes().size() == (size_t)kRuntimeCount);
