@@ -17,6 +17,7 @@
 #include "catalog.h"
 #include "derived.h"
 #include "device_profile.h"
+#include "panel_leaderboard.h"
 
 struct ImFont;
 
@@ -69,12 +70,10 @@ struct AppState {
     // UI-only state
     std::string model_search;
     std::string hardware_search;
-    int hardware_kind_filter = 0;  // 0 = all, then HardwareKind + 1
     bool show_all_quants = false;
     int accuracy_kind = 0;             // accuracy view: 0 decode, 1 prefill
     std::vector<llmsim::EvidenceRow> accuracy_rows;   // every measured row with its prediction (computed on first view)
-    bool leaderboard_fits_only = false;
-    std::vector<int> leaderboard_order;  // visible leaderboard rows in display order (indices into derived.devices)
+    LeaderboardState leaderboard;  // panel_leaderboard.h
     bool scroll_to_section = false;     // scroll to scenario.section on the next frame
     std::string status_line;
     std::string pinned_explanation;  // key of the explanation window the user opened ("" = none)
