@@ -6,6 +6,7 @@
 #include "api.h"
 #include "app_state.h"
 #include "command.h"
+#include "input_limits.h"
 #include "panels.h"
 #include "format.h"
 #include "quant_rules.h"
@@ -38,7 +39,7 @@ static const llmsim::Hardware* resolve_scenario_hardware(AppState& app) {
         if (h.price_used_usd > 0) h.price_used_usd = h.price_used_usd / base * s.gpus;
         h.gpu_count = s.gpus;
         h.name = std::to_string(s.gpus) + "x " + h.name;
-        if (h.link.empty() && s.gpus > 1) { h.link = "pcie"; h.link_gbs = 32; }   // PCIe 4.0 x16 (assumed)
+        if (h.link.empty() && s.gpus > 1) { h.link = "pcie"; h.link_gbs = llmsim::kDefaultPcieGbs; }   // assumed, as the engine
     }
     app.scenario_hardware = h;
     app.scenario_hardware_ok = true;
