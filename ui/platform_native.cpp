@@ -92,6 +92,24 @@ std::string settings_path() {
     return dir + "/llmsim-imgui.ini";
 }
 
+// the desktop remembers its window size and position (not in screenshot runs)
+void restore_window_geometry(Options& opt, int& win_x, int& win_y) {
+    if (FILE* f = fopen(window_path().c_str(), "r")) {
+        int w = 0, h = 0, x = 0, y = 0;
+        if (fscanf(f, "%d %d %d %d", &w, &h, &x, &y) == 4 && w >= 200 && h >= 200 && w < 20000 && h < 20000) {
+            opt.width = w; opt.height = h; win_x = x; win_y = y;
+        }
+        fclose(f);
+    }
+}
+
+void save_window_geometry(SDL_Window* window) {
+    int w = 0, h = 0, x = 0, y = 0;
+    SDL_GetWindowSize(window, &w, &h);
+    SDL_GetWindowPosition(window, &x, &y);
+    if (FILE* f = fopen(window_path().c_str(), "w")) { fprintf(f, "%d %d %d %d\n", w, h, x, y); fclose(f); }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -124,15 +142,7 @@ int main(int argc, char** argv) {
     // the desktop remembers its window size and position (not in screenshot runs)
     int win_x = SDL_WINDOWPOS_CENTERED, win_y = SDL_WINDOWPOS_CENTERED;
     const bool remember = opt.screenshot_path.empty();
-    if (remember && !opt.size_given) {
-        if (FILE* f = fopen(window_path().c_str(), "r")) {
-            int w = 0, h = 0, x = 0, y = 0;
-            if (fscanf(f, "%d %d %d %d", &w, &h, &x, &y) == 4 && w >= 200 && h >= 200 && w < 20000 && h < 20000) {
-                opt.width = w; opt.height = h; win_x = x; win_y = y;
-            }
-            fclose(f);
-        }
-    }
+    if (remember && !opt.size_given) restore_window_geometry(opt, win_x, win_y);
     SDL_Window* window = SDL_CreateWindow("llmsim", win_x, win_y, opt.width, opt.height,
                                           SDL_WINDOW_OPENGL | SDL_WINDOW_RESIZABLE | SDL_WINDOW_ALLOW_HIGHDPI);
     if (!window) {
@@ -202,12 +212,7 @@ int main(int argc, char** argv) {
         SDL_GL_SwapWindow(window);
     }
 
-    if (remember) {
-        int w = 0, h = 0, x = 0, y = 0;
-        SDL_GetWindowSize(window, &w, &h);
-        SDL_GetWindowPosition(window, &x, &y);
-        if (FILE* f = fopen(window_path().c_str(), "w")) { fprintf(f, "%d %d %d %d\n", w, h, x, y); fclose(f); }
-    }
+    if (remember) save_window_geometry(window);
     ImGui_ImplOpenGL3_Shutdown();
     ImGui_ImplSDL2_Shutdown();
     ImGui::DestroyContext();
