@@ -17,6 +17,7 @@
 #include "catalog.h"
 #include "derived.h"
 #include "device_profile.h"
+#include "panel_leaderboard.h"
 
 struct ImFont;
 
@@ -54,6 +55,11 @@ struct Scenario {
     std::string theme = "dark";
 };
 
+// The idle policy (Tracy renders 3 frames after any input, then skips NewFrame): after an input event, a resize,
+// an API call or a scenario change the platform draws kFramesAfterInput more frames, then sleeps (natively
+// SDL_WaitEventTimeout; the web's requestAnimationFrame callback returns at once).
+constexpr int kFramesAfterInput = 3;
+
 struct AppState {
     llmsim::Catalog catalog;
     std::string catalog_error;     // non-empty when the embedded catalog failed to load
@@ -64,12 +70,10 @@ struct AppState {
     // UI-only state
     std::string model_search;
     std::string hardware_search;
-    int hardware_kind_filter = 0;  // 0 = all, then HardwareKind + 1
     bool show_all_quants = false;
     int accuracy_kind = 0;             // accuracy view: 0 decode, 1 prefill
     std::vector<llmsim::EvidenceRow> accuracy_rows;   // every measured row with its prediction (computed on first view)
-    bool leaderboard_fits_only = false;
-    std::vector<int> leaderboard_order;  // visible leaderboard rows in display order (indices into derived.devices)
+    LeaderboardState leaderboard;  // panel_leaderboard.h
     bool scroll_to_section = false;     // scroll to scenario.section on the next frame
     std::string status_line;
     std::string pinned_explanation;  // key of the explanation window the user opened ("" = none)
@@ -88,6 +92,8 @@ struct AppState {
     uint64_t frames_drawn = 0;
     double last_frame_ms = 0;
     uint64_t state_version = 0;    // bumped on every scenario change; platforms sync the URL and notify listeners
+    uint64_t frame_state_version = 0;   // state_version when run_frame last looked (frame.h)
+    int frames_pending = kFramesAfterInput;   // idle policy: frames still to draw before sleeping (request_frames)
     std::map<std::string, std::array<float, 4>> widget_rects;  // named widgets' last rects (x0,y0,x1,y1), for e2e tests
     ImFont* font_ui = nullptr;
     ImFont* font_bold = nullptr;
@@ -108,6 +114,9 @@ void init_app(AppState& app);
 void draw_app(AppState& app);
 // note that the scenario changed (URL sync, listeners, redraw)
 void mark_changed(AppState& app);
+// the idle policy (kFramesAfterInput above): draw a few more frames / is a frame due
+inline void request_frames(AppState& app) { app.frames_pending = kFramesAfterInput; }
+inline bool frame_wanted(const AppState& app) { return app.frames_pending > 0; }
 // apply the dark or light theme named in scenario.theme, at the given UI scale
 void apply_theme(AppState& app, float scale);
 // (re)build the font atlas from the embedded fonts at the given scale; the renderer must re-upload it

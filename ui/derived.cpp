@@ -6,6 +6,7 @@
 #include "api.h"
 #include "app_state.h"
 #include "command.h"
+#include "input_limits.h"
 #include "panels.h"
 #include "format.h"
 #include "quant_rules.h"
@@ -38,7 +39,7 @@ static const llmsim::Hardware* resolve_scenario_hardware(AppState& app) {
         if (h.price_used_usd > 0) h.price_used_usd = h.price_used_usd / base * s.gpus;
         h.gpu_count = s.gpus;
         h.name = std::to_string(s.gpus) + "x " + h.name;
-        if (h.link.empty() && s.gpus > 1) { h.link = "pcie"; h.link_gbs = 32; }   // PCIe 4.0 x16 (assumed)
+        if (h.link.empty() && s.gpus > 1) { h.link = "pcie"; h.link_gbs = llmsim::kDefaultPcieGbs; }   // assumed, as the engine
     }
     app.scenario_hardware = h;
     app.scenario_hardware_ok = true;
@@ -137,6 +138,128 @@ std::string format_compare(const std::vector<std::array<std::string, 3>>& setups
     return s;
 }
 
+namespace {
+
+// quantization table: weights and totals at two contexts, no hardware, no speed
+void derive_quants(const AppState& app, const llmsim::SimRequest& base, Derived& d) {
+    const Scenario& s = app.scenario;
+    for (const llmsim::FileType& ft : app.catalog.file_types) {
+        QuantRow row;
+        row.file_type = &ft;
+        llmsim::SimRequest r = base;
+        r.with_speed = false;
+        r.memory.hardware = nullptr;
+        r.memory.file_type = ft.name;
+        r.memory.n_gpu_layers = -1;
+        r.memory.n_cpu_moe = 0;
+        llmsim::Evaluation ev;
+        std::string e;
+        if (llmsim::evaluate(app.catalog, *d.model, r, ev, e)) {
+            row.weights_bytes = ev.memory.weights_bytes;
+            row.bits_per_weight = ev.memory.bits_per_weight;
+            row.total_a_bytes = ev.memory.total_bytes;
+            r.memory.n_ctx = s.ctx_b_tokens;
+            if (llmsim::evaluate(app.catalog, *d.model, r, ev, e)) row.total_b_bytes = ev.memory.total_bytes;
+            else row.error = e;
+        } else {
+            row.error = e;
+        }
+        d.quants.push_back(row);
+    }
+}
+
+// leaderboard: every device
+void derive_devices(const AppState& app, const llmsim::SimRequest& base, Derived& d) {
+    for (const llmsim::Hardware& hw : app.catalog.hardware) {
+        DeviceRow row;
+        row.hardware = &hw;
+        llmsim::SimRequest r = base;
+        r.memory.hardware = &hw;
+        r.memory.n_gpu_layers = -1;
+        r.memory.n_cpu_moe = 0;
+        std::string e;
+        if (!llmsim::evaluate(app.catalog, *d.model, r, row.eval, e)) row.error = e;
+        double price = hw.price_usd > 0 ? hw.price_usd : hw.price_used_usd;
+        if (row.eval.speed.ok && row.eval.speed.decode_tps > 0 && price > 0)
+            row.usd_per_decode_tps = price / row.eval.speed.decode_tps;   // rigs: the catalog prices all GPUs together
+        d.devices.push_back(row);
+    }
+}
+
+// context scaling: powers of two and the midpoints between them, up to the largest context we can show
+void derive_context(const AppState& app, const llmsim::SimRequest& base, Derived& d) {
+    int64_t max_ctx = d.model->extended_context > 0 ? d.model->extended_context : d.model->native_context;
+    if (max_ctx <= 0) max_ctx = 131072;
+    for (int64_t c = 1024; c <= max_ctx; c *= 2) {
+        for (int64_t ctx : {c, c + c / 2}) {
+            if (ctx > max_ctx) continue;
+            llmsim::SimRequest r = base;
+            r.memory.n_ctx = ctx;
+            r.memory.compute_max_context = false;
+            r.prompt_tokens = ctx;   // decode read-out at a full context
+            llmsim::Evaluation ev;
+            std::string e;
+            if (!llmsim::evaluate(app.catalog, *d.model, r, ev, e)) continue;
+            ContextPoint p;
+            p.ctx_tokens = ctx;
+            p.kv_bytes = ev.memory.kv_cache_bytes;
+            p.total_bytes = ev.memory.total_bytes;
+            p.status = ev.memory.status;
+            p.decode_tokens_per_s = ev.speed.ok ? ev.speed.decode_tps : 0;
+            d.context.push_back(p);
+        }
+    }
+}
+
+// recommendation for the scenario's model, quant and context
+void derive_recommend(const AppState& app, Derived& d) {
+    const Scenario& s = app.scenario;
+    llmsim::RecommendQuery q;
+    q.model = d.model;
+    q.quant = s.quant;
+    q.ctx_tokens = s.ctx_tokens;
+    q.prompt_tokens = s.prompt_tokens;
+    q.device_profile = app.device_profile_on ? &app.device_profile : nullptr;
+    q.min_decode_tps = s.rec_min_tps;     // at the full chosen context (decode_depth -1)
+    q.max_ttft_s = s.rec_max_ttft_s;
+    q.max_price_usd = s.rec_max_price;
+    d.recommend = llmsim::recommend_hardware(app.catalog, q);
+    // the FAQ's "cheapest hardware that runs it": the usable floor, not merely "fits"
+    q.min_decode_tps = llmsim::kUsableMinDecodeTps;
+    q.max_ttft_s = llmsim::kUsableMaxTtftS;
+    q.prompt_tokens = llmsim::kUsablePromptTokens;
+    q.max_price_usd = 0;
+    d.cheapest_usable = llmsim::recommend_hardware(app.catalog, q);
+}
+
+// compare: each setup on its own
+void derive_compare(const AppState& app, const llmsim::SimRequest& base, Derived& d) {
+    const Scenario& s = app.scenario;
+    for (const auto& parts : parse_compare(s.compare)) {
+        CompareColumn col;
+        col.model_id = parts[0].empty() ? s.model : parts[0];
+        col.hardware_id = parts[1].empty() ? s.hardware : parts[1];
+        col.quant = parts[2].empty() ? s.quant : parts[2];
+        col.model = app.catalog.find_model(col.model_id);
+        col.hardware = app.catalog.find_hardware(col.hardware_id);
+        if (!col.model) col.error = "unknown model '" + col.model_id + "'";
+        else if (!col.hardware) col.error = "unknown hardware '" + col.hardware_id + "'";
+        else if (!app.catalog.find_file_type(col.quant)) col.error = "unknown quant '" + col.quant + "'";
+        if (col.error.empty()) {
+            llmsim::SimRequest r = base;
+            r.memory.hardware = col.hardware;
+            r.memory.file_type = col.quant;
+            r.memory.n_gpu_layers = -1;
+            r.memory.n_cpu_moe = 0;
+            std::string e;
+            if (!llmsim::evaluate(app.catalog, *col.model, r, col.eval, e)) col.error = e;
+        }
+        d.compare.push_back(col);
+    }
+}
+
+}  // namespace
+
 void update_derived(AppState& app) {
     Derived& d = app.derived;
     if (d.version == app.state_version) return;
@@ -161,110 +284,12 @@ void update_derived(AppState& app) {
     if (!d.eval_ok) d.error = err;
     else d.explanations = llmsim::explain(app.catalog, *d.model, current, d.eval);
 
-    // quantization table: weights and totals at two contexts, no hardware, no speed
-    for (const llmsim::FileType& ft : app.catalog.file_types) {
-        QuantRow row;
-        row.file_type = &ft;
-        llmsim::SimRequest r = base;
-        r.with_speed = false;
-        r.memory.hardware = nullptr;
-        r.memory.file_type = ft.name;
-        r.memory.n_gpu_layers = -1;
-        r.memory.n_cpu_moe = 0;
-        llmsim::Evaluation ev;
-        std::string e;
-        if (llmsim::evaluate(app.catalog, *d.model, r, ev, e)) {
-            row.weights_bytes = ev.memory.weights_bytes;
-            row.bits_per_weight = ev.memory.bits_per_weight;
-            row.total_a_bytes = ev.memory.total_bytes;
-            r.memory.n_ctx = s.ctx_b_tokens;
-            if (llmsim::evaluate(app.catalog, *d.model, r, ev, e)) row.total_b_bytes = ev.memory.total_bytes;
-            else row.error = e;
-        } else {
-            row.error = e;
-        }
-        d.quants.push_back(row);
-    }
-
-    // leaderboard: every device
-    for (const llmsim::Hardware& hw : app.catalog.hardware) {
-        DeviceRow row;
-        row.hardware = &hw;
-        llmsim::SimRequest r = base;
-        r.memory.hardware = &hw;
-        r.memory.n_gpu_layers = -1;
-        r.memory.n_cpu_moe = 0;
-        std::string e;
-        if (!llmsim::evaluate(app.catalog, *d.model, r, row.eval, e)) row.error = e;
-        double price = hw.price_usd > 0 ? hw.price_usd : hw.price_used_usd;
-        if (row.eval.speed.ok && row.eval.speed.decode_tps > 0 && price > 0)
-            row.usd_per_decode_tps = price / row.eval.speed.decode_tps;   // rigs: the catalog prices all GPUs together
-        d.devices.push_back(row);
-    }
-
-    // context scaling: powers of two and the midpoints between them, up to the largest context we can show
-    int64_t max_ctx = d.model->extended_context > 0 ? d.model->extended_context : d.model->native_context;
-    if (max_ctx <= 0) max_ctx = 131072;
-    for (int64_t c = 1024; c <= max_ctx; c *= 2) {
-        for (int64_t ctx : {c, c + c / 2}) {
-            if (ctx > max_ctx) continue;
-            llmsim::SimRequest r = base;
-            r.memory.n_ctx = ctx;
-            r.memory.compute_max_context = false;
-            r.prompt_tokens = ctx;   // decode read-out at a full context
-            llmsim::Evaluation ev;
-            std::string e;
-            if (!llmsim::evaluate(app.catalog, *d.model, r, ev, e)) continue;
-            ContextPoint p;
-            p.ctx_tokens = ctx;
-            p.kv_bytes = ev.memory.kv_cache_bytes;
-            p.total_bytes = ev.memory.total_bytes;
-            p.status = ev.memory.status;
-            p.decode_tokens_per_s = ev.speed.ok ? ev.speed.decode_tps : 0;
-            d.context.push_back(p);
-        }
-    }
-    {   // recommendation for the scenario's model, quant and context
-        llmsim::RecommendQuery q;
-        q.model = d.model;
-        q.quant = s.quant;
-        q.ctx_tokens = s.ctx_tokens;
-        q.prompt_tokens = s.prompt_tokens;
-        q.device_profile = app.device_profile_on ? &app.device_profile : nullptr;
-        q.min_decode_tps = s.rec_min_tps;     // at the full chosen context (decode_depth -1)
-        q.max_ttft_s = s.rec_max_ttft_s;
-        q.max_price_usd = s.rec_max_price;
-        d.recommend = llmsim::recommend_hardware(app.catalog, q);
-        // the FAQ's "cheapest hardware that runs it": the usable floor, not merely "fits"
-        q.min_decode_tps = llmsim::kUsableMinDecodeTps;
-        q.max_ttft_s = llmsim::kUsableMaxTtftS;
-        q.prompt_tokens = llmsim::kUsablePromptTokens;
-        q.max_price_usd = 0;
-        d.cheapest_usable = llmsim::recommend_hardware(app.catalog, q);
-    }
+    derive_quants(app, base, d);
+    derive_devices(app, base, d);
+    derive_context(app, base, d);
+    derive_recommend(app, d);
     if (d.hardware) d.evidence = llmsim::find_evidence(app.catalog, *d.model, *d.hardware, s.quant);
-    // compare: each setup on its own
-    for (const auto& parts : parse_compare(s.compare)) {
-        CompareColumn col;
-        col.model_id = parts[0].empty() ? s.model : parts[0];
-        col.hardware_id = parts[1].empty() ? s.hardware : parts[1];
-        col.quant = parts[2].empty() ? s.quant : parts[2];
-        col.model = app.catalog.find_model(col.model_id);
-        col.hardware = app.catalog.find_hardware(col.hardware_id);
-        if (!col.model) col.error = "unknown model '" + col.model_id + "'";
-        else if (!col.hardware) col.error = "unknown hardware '" + col.hardware_id + "'";
-        else if (!app.catalog.find_file_type(col.quant)) col.error = "unknown quant '" + col.quant + "'";
-        if (col.error.empty()) {
-            llmsim::SimRequest r = base;
-            r.memory.hardware = col.hardware;
-            r.memory.file_type = col.quant;
-            r.memory.n_gpu_layers = -1;
-            r.memory.n_cpu_moe = 0;
-            std::string e;
-            if (!llmsim::evaluate(app.catalog, *col.model, r, col.eval, e)) col.error = e;
-        }
-        d.compare.push_back(col);
-    }
+    derive_compare(app, base, d);
     d.compute_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 }
 

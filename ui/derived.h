@@ -1,5 +1,7 @@
 // Numbers derived from the scenario, recomputed only when the scenario changes (state_version), never per frame.
-// Panels read these; they never call the engine themselves, so a frame costs drawing only.
+// Panels read these, so a frame costs drawing only. Two panels call the engine on a user action, never per
+// frame: the leaderboard re-evaluates one device with explanations while a number is hovered, and "Your own
+// runs" (panel_my_runs.cpp) parses and fits pasted llama-bench rows when they change.
 #pragma once
 #include <array>
 #include <cstdint>

@@ -17,8 +17,8 @@ const char* kKinds[] = {"All kinds", "Consumer GPU", "Workstation GPU", "Datacen
 
 bool row_visible(const AppState& app, const DeviceRow& r) {
     const llmsim::Hardware& h = *r.hardware;
-    if (app.hardware_kind_filter > 0 && (int)h.kind != app.hardware_kind_filter - 1) return false;
-    if (app.leaderboard_fits_only && (r.eval.memory.status == llmsim::FitStatus::Oom || !r.error.empty())) return false;
+    if (app.leaderboard.kind_filter > 0 && (int)h.kind != app.leaderboard.kind_filter - 1) return false;
+    if (app.leaderboard.fits_only && (r.eval.memory.status == llmsim::FitStatus::Oom || !r.error.empty())) return false;
     return matches_query(h.name + " " + h.id + " " + h.vendor + " " +
                          std::to_string((long long)(h.memory_bytes * (int64_t)h.gpu_count / 1000000000)) + "gb", app.hardware_search);
 }
@@ -74,6 +74,46 @@ void explain_row_tooltip(const AppState& app, const DeviceRow& r, const char* ke
     }
 }
 
+// the visible rows in display order: filter, then sort by the chosen column. Rebuilt only when the table's sort
+// specs are dirty or an input changed (the derived rows, the search, the filters), never every frame
+void update_order(AppState& app, ImGuiTableSortSpecs* ss) {
+    LeaderboardState& lb = app.leaderboard;
+    const Derived& d = app.derived;
+    const bool inputs_changed = lb.order_version != d.version || lb.order_search != app.hardware_search ||
+                                lb.order_kind_filter != lb.kind_filter || lb.order_fits_only != lb.fits_only;
+    if (!inputs_changed && !(ss && ss->SpecsDirty)) return;
+    lb.order_version = d.version;
+    lb.order_search = app.hardware_search;
+    lb.order_kind_filter = lb.kind_filter;
+    lb.order_fits_only = lb.fits_only;
+    lb.order.clear();
+    for (int i = 0; i < (int)d.devices.size(); ++i)
+        if (row_visible(app, d.devices[i])) lb.order.push_back(i);
+    if (!ss) return;
+    ss->SpecsDirty = false;
+    if (ss->SpecsCount <= 0) return;
+    const ImGuiTableColumnSortSpecs& sp = ss->Specs[0];
+    auto key = [&](const DeviceRow& r) -> double {
+        switch (sp.ColumnIndex) {
+        case 1: return status_rank(r.eval.memory.status);
+        case 2: return (double)llmsim::limit_side_bytes(r.eval.memory) / std::max<double>(1, (double)r.eval.memory.usable_bytes);
+        case 3: return decode_of(r) > 0 ? r.eval.speed.decode_full_tps : -1;
+        case 4: return decode_of(r) > 0 ? r.eval.speed.ttft_s : 1e30;
+        case 5: return (double)r.eval.memory.max_context;
+        case 6: return r.usd_per_decode_tps > 0 && decode_of(r) > 0 ? r.usd_per_decode_tps : 1e30;
+        default: return 0;
+        }
+    };
+    std::stable_sort(lb.order.begin(), lb.order.end(), [&](int a, int b) {
+        if (sp.ColumnIndex == 0) {
+            int c = d.devices[a].hardware->name.compare(d.devices[b].hardware->name);
+            return sp.SortDirection == ImGuiSortDirection_Ascending ? c < 0 : c > 0;
+        }
+        double ka = key(d.devices[a]), kb = key(d.devices[b]);
+        return sp.SortDirection == ImGuiSortDirection_Ascending ? ka < kb : ka > kb;
+    });
+}
+
 }  // namespace
 
 std::string leaderboard_text(const AppState& app, bool csv) {
@@ -82,7 +122,7 @@ std::string leaderboard_text(const AppState& app, bool csv) {
                             "decode_full_tps,decode_full_depth\n"
                           : "| Hardware | Status | Total / Limit | " + decode_header(app) + " | TTFT (" +
                                 llmsim::format_tokens(app.scenario.prompt_tokens) + " prompt) | Max safe ctx |\n|---|---|---|---|---|---|\n";
-    for (int i : app.leaderboard_order) {
+    for (int i : app.leaderboard.order) {
         const DeviceRow& r = app.derived.devices[i];
         const auto& mb = r.eval.memory;
         std::string dec = decode_of(r) > 0 ? llmsim::format_sig(r.eval.speed.decode_tps) : "";
@@ -110,9 +150,9 @@ void draw_leaderboard(AppState& app) {
     ImGui::InputTextWithHint("##hwsearch", "search: 4090, m4, 24gb, amd …", &app.hardware_search);
     same_line_if_fits(ImGui::GetFontSize() * 10);   // phone width: the filters go on the next line, not off-screen
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 10);
-    ImGui::Combo("##kind", &app.hardware_kind_filter, kKinds, IM_ARRAYSIZE(kKinds));
+    ImGui::Combo("##kind", &app.leaderboard.kind_filter, kKinds, IM_ARRAYSIZE(kKinds));
     same_line_if_fits(ImGui::CalcTextSize("Runs only").x + ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x);
-    ImGui::Checkbox("Runs only", &app.leaderboard_fits_only);
+    ImGui::Checkbox("Runs only", &app.leaderboard.fits_only);
     text_disabled_after((app.scenario.quant + " @ " + llmsim::format_tokens(app.scenario.ctx_tokens) + " context, TTFT for " +
                          llmsim::format_tokens(app.scenario.prompt_tokens) + " tokens").c_str());
     if (d.eval_ok && d.eval.speed.ok) {   // every row's conditions (a profile calibrates one device only: not named here)
@@ -151,35 +191,8 @@ void draw_leaderboard(AppState& app) {
                               "purchase price (new, else used) divided by decode tok/s"};
         table_header_row(app, "leaderboard", "llrrrrr", tips);
 
-        // order: filter then sort by the chosen column
-        app.leaderboard_order.clear();
-        for (int i = 0; i < (int)d.devices.size(); ++i)
-            if (row_visible(app, d.devices[i])) app.leaderboard_order.push_back(i);
-        if (ImGuiTableSortSpecs* ss = ImGui::TableGetSortSpecs()) {
-            if (ss->SpecsCount > 0) {
-                const ImGuiTableColumnSortSpecs& sp = ss->Specs[0];
-                auto key = [&](const DeviceRow& r) -> double {
-                    switch (sp.ColumnIndex) {
-                    case 1: return status_rank(r.eval.memory.status);
-                    case 2: return (double)llmsim::limit_side_bytes(r.eval.memory) / std::max<double>(1, (double)r.eval.memory.usable_bytes);
-                    case 3: return decode_of(r) > 0 ? r.eval.speed.decode_full_tps : -1;
-                    case 4: return decode_of(r) > 0 ? r.eval.speed.ttft_s : 1e30;
-                    case 5: return (double)r.eval.memory.max_context;
-                    case 6: return r.usd_per_decode_tps > 0 && decode_of(r) > 0 ? r.usd_per_decode_tps : 1e30;
-                    default: return 0;
-                    }
-                };
-                std::stable_sort(app.leaderboard_order.begin(), app.leaderboard_order.end(), [&](int a, int b) {
-                    if (sp.ColumnIndex == 0) {
-                        int c = d.devices[a].hardware->name.compare(d.devices[b].hardware->name);
-                        return sp.SortDirection == ImGuiSortDirection_Ascending ? c < 0 : c > 0;
-                    }
-                    double ka = key(d.devices[a]), kb = key(d.devices[b]);
-                    return sp.SortDirection == ImGuiSortDirection_Ascending ? ka < kb : ka > kb;
-                });
-            }
-        }
-        for (int i : app.leaderboard_order) {
+        update_order(app, ImGui::TableGetSortSpecs());
+        for (int i : app.leaderboard.order) {
             const DeviceRow& r = d.devices[i];
             const llmsim::MemoryBreakdown& mb = r.eval.memory;
             ImGui::TableNextRow();
@@ -232,7 +245,8 @@ void draw_leaderboard(AppState& app) {
         }
         ImGui::EndTable();
     }
-    copy_button(app, "Copy as Markdown##lb", leaderboard_text(app, false));
+    // the exports are built on click, not every frame
+    copy_button(app, "Copy as Markdown##lb", [&] { return leaderboard_text(app, false); });
     ImGui::SameLine();
-    copy_button(app, "Copy as CSV##lb", leaderboard_text(app, true));
+    copy_button(app, "Copy as CSV##lb", [&] { return leaderboard_text(app, true); });
 }

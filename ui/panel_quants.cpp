@@ -101,7 +101,7 @@ void draw_quants(AppState& app) {
     }
     ImGui::Checkbox("Show all file types", &app.show_all_quants);
     same_line_if_fits(button_width("Copy as Markdown"));
-    copy_button(app, "Copy as Markdown##quants", quants_table_text(app, false));
+    copy_button(app, "Copy as Markdown##quants", [&] { return quants_table_text(app, false); });
     same_line_if_fits(button_width("Copy as CSV"));
-    copy_button(app, "Copy as CSV##quants", quants_table_text(app, true));
+    copy_button(app, "Copy as CSV##quants", [&] { return quants_table_text(app, true); });
 }

@@ -8,7 +8,6 @@
 #include <imgui_impl_opengl3.h>
 #include <imgui_impl_sdl.h>
 
-#include <chrono>
 #include <clocale>
 #include <cstdio>
 #include <cstdlib>
@@ -20,6 +19,7 @@
 
 #include "app_state.h"
 #include "assets.h"
+#include "frame.h"
 #include "import.h"
 #include "url_state.h"
 
@@ -92,6 +92,24 @@ std::string settings_path() {
     return dir + "/llmsim-imgui.ini";
 }
 
+// the desktop remembers its window size and position (not in screenshot runs)
+void restore_window_geometry(Options& opt, int& win_x, int& win_y) {
+    if (FILE* f = fopen(window_path().c_str(), "r")) {
+        int w = 0, h = 0, x = 0, y = 0;
+        if (fscanf(f, "%d %d %d %d", &w, &h, &x, &y) == 4 && w >= 200 && h >= 200 && w < 20000 && h < 20000) {
+            opt.width = w; opt.height = h; win_x = x; win_y = y;
+        }
+        fclose(f);
+    }
+}
+
+void save_window_geometry(SDL_Window* window) {
+    int w = 0, h = 0, x = 0, y = 0;
+    SDL_GetWindowSize(window, &w, &h);
+    SDL_GetWindowPosition(window, &x, &y);
+    if (FILE* f = fopen(window_path().c_str(), "w")) { fprintf(f, "%d %d %d %d\n", w, h, x, y); fclose(f); }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -124,15 +142,7 @@ int main(int argc, char** argv) {
     // the desktop remembers its window size and position (not in screenshot runs)
     int win_x = SDL_WINDOWPOS_CENTERED, win_y = SDL_WINDOWPOS_CENTERED;
     const bool remember = opt.screenshot_path.empty();
-    if (remember && !opt.size_given) {
-        if (FILE* f = fopen(window_path().c_str(), "r")) {
-            int w = 0, h = 0, x = 0, y = 0;
-            if (fscanf(f, "%d %d %d %d", &w, &h, &x, &y) == 4 && w >= 200 && h >= 200 && w < 20000 && h < 20000) {
-                opt.width = w; opt.height = h; win_x = x; win_y = y;
-            }
-            fclose(f);
-        }
-    }
+    if (remember && !opt.size_given) restore_window_geometry(opt, win_x, win_y);
     SDL_Window* window = SDL_CreateWindow("llmsim", win_x, win_y, opt.width, opt.height,
                                           SDL_WINDOW_OPENGL | SDL_WINDOW_RESIZABLE | SDL_WINDOW_ALLOW_HIGHDPI);
     if (!window) {
@@ -171,13 +181,12 @@ int main(int argc, char** argv) {
         return cmd;
     };
 
-    int frames_pending = 3;   // Tracy-style: keep drawing a few frames after any input, then sleep
     bool running = true;
     int frame_index = 0;
-    uint64_t seen_version = app.state_version;
+    app.frame_state_version = app.state_version;
     while (running) {
         SDL_Event ev;
-        bool got = frames_pending > 0 ? SDL_PollEvent(&ev) : SDL_WaitEventTimeout(&ev, 500);
+        bool got = frame_wanted(app) ? SDL_PollEvent(&ev) : SDL_WaitEventTimeout(&ev, 500);
         while (got) {
             ImGui_ImplSDL2_ProcessEvent(&ev);
             if (ev.type == SDL_QUIT) running = false;
@@ -185,43 +194,25 @@ int main(int argc, char** argv) {
                 import_path(app, ev.drop.file);
                 SDL_free(ev.drop.file);
             }
-            frames_pending = 3;
+            request_frames(app);
             got = SDL_PollEvent(&ev);
         }
-        if (frames_pending <= 0 && opt.frames == 0) continue;
-        auto t0 = std::chrono::steady_clock::now();
-        ImGui_ImplOpenGL3_NewFrame();
-        ImGui_ImplSDL2_NewFrame();
-        ImGui::NewFrame();
-        draw_app(app);
-        ImGui::Render();
-        SDL_GL_GetDrawableSize(window, &dw, &dh);
-        glViewport(0, 0, dw, dh);
-        ImVec4 bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
-        glClearColor(bg.x, bg.y, bg.z, 1);
-        glClear(GL_COLOR_BUFFER_BIT);
-        ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+        if (!frame_wanted(app) && opt.frames == 0) continue;
+        FrameSize size;
+        SDL_GL_GetDrawableSize(window, &size.drawable_w, &size.drawable_h);
+        run_frame(app, size);
         ++frame_index;
-        ++app.frames_drawn;
-        app.last_frame_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
         if (!opt.screenshot_path.empty() && frame_index >= (opt.frames > 0 ? opt.frames : 3)) {
-            bool ok = save_screenshot(opt.screenshot_path, dw, dh);
+            bool ok = save_screenshot(opt.screenshot_path, size.drawable_w, size.drawable_h);
             printf("llmsim: %s %s (%dx%d, %d frames, last frame %.2f ms)\n", ok ? "saved" : "FAILED to save",
-                   opt.screenshot_path.c_str(), dw, dh, frame_index, app.last_frame_ms);
+                   opt.screenshot_path.c_str(), size.drawable_w, size.drawable_h, frame_index, app.last_frame_ms);
             running = false;
             if (!ok) return 1;
         }
         SDL_GL_SwapWindow(window);
-        if (app.state_version != seen_version) { seen_version = app.state_version; frames_pending = 3; }
-        --frames_pending;
     }
 
-    if (remember) {
-        int w = 0, h = 0, x = 0, y = 0;
-        SDL_GetWindowSize(window, &w, &h);
-        SDL_GetWindowPosition(window, &x, &y);
-        if (FILE* f = fopen(window_path().c_str(), "w")) { fprintf(f, "%d %d %d %d\n", w, h, x, y); fclose(f); }
-    }
+    if (remember) save_window_geometry(window);
     ImGui_ImplOpenGL3_Shutdown();
     ImGui_ImplSDL2_Shutdown();
     ImGui::DestroyContext();

@@ -10,13 +10,13 @@
 #include <imgui_impl_opengl3.h>
 #include <imgui_impl_sdl.h>
 
-#include <chrono>
 #include <cmath>
 #include <clocale>
 #include <string>
 
 #include "app_state.h"
 #include "assets.h"
+#include "frame.h"
 #include "api.h"
 #include "predict.h"
 #include "speed_glue.h"
@@ -29,8 +29,6 @@ namespace {
 struct WebPlatform {
     AppState app;
     SDL_Window* window = nullptr;
-    int frames_pending = 3;
-    uint64_t synced_version = 0;   // state_version last pushed to the URL and listeners
     double css_w = 0, css_h = 0, dpr = 0;
     std::string clipboard;         // last text copied (the browser clipboard is write-only from here)
     std::string ret;               // storage for strings returned to JS
@@ -59,7 +57,7 @@ void sync_canvas_size() {
         ImGui_ImplOpenGL3_DestroyFontsTexture();
         ImGui_ImplOpenGL3_CreateFontsTexture();
     }
-    g.frames_pending = 3;
+    request_frames(g.app);
 }
 
 void push_state_to_page() {
@@ -76,32 +74,16 @@ void frame(void*) {
     SDL_Event ev;
     while (SDL_PollEvent(&ev)) {
         ImGui_ImplSDL2_ProcessEvent(&ev);
-        g.frames_pending = 3;
+        request_frames(g.app);
     }
-    if (g.frames_pending <= 0) return;   // idle: nothing changed, draw nothing
-    auto t0 = std::chrono::steady_clock::now();
-    ImGuiIO& io = ImGui::GetIO();
-    ImGui_ImplOpenGL3_NewFrame();
-    ImGui_ImplSDL2_NewFrame();
-    // SDL reports the window in CSS pixels; the drawable is the backing store
-    io.DisplaySize = ImVec2((float)g.css_w, (float)g.css_h);
-    io.DisplayFramebufferScale = ImVec2((float)g.dpr, (float)g.dpr);
-    ImGui::NewFrame();
-    draw_app(g.app);
-    ImGui::Render();
-    glViewport(0, 0, (int)(g.css_w * g.dpr), (int)(g.css_h * g.dpr));
-    ImVec4 bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
-    glClearColor(bg.x, bg.y, bg.z, 1);
-    glClear(GL_COLOR_BUFFER_BIT);
-    ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
-    ++g.app.frames_drawn;
-    g.app.last_frame_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-    --g.frames_pending;
-    if (g.app.state_version != g.synced_version) {
-        g.synced_version = g.app.state_version;
-        g.frames_pending = 3;
-        push_state_to_page();
-    }
+    if (!frame_wanted(g.app)) return;   // idle: nothing changed, draw nothing
+    FrameSize size;
+    size.drawable_w = (int)(g.css_w * g.dpr);
+    size.drawable_h = (int)(g.css_h * g.dpr);
+    size.display_w = (float)g.css_w;
+    size.display_h = (float)g.css_h;
+    size.framebuffer_scale = (float)g.dpr;
+    if (run_frame(g.app, size)) push_state_to_page();
     if (!g.app.scenario.embed.empty() && std::abs(g.app.embed_content_height - g.posted_height) > 1) {
         g.posted_height = g.app.embed_content_height;
         EM_ASM({ if (window.parent !== window) window.parent.postMessage({llmsim: 'height', height: Math.ceil($0)}, '*'); },
@@ -142,7 +124,7 @@ EMSCRIPTEN_KEEPALIVE const char* llmsim_set_state(const char* json) {
     apply_model_defaults_for_keys(g.app, model_before, keys);
     apply_theme(g.app, g.app.ui_scale);
     mark_changed(g.app);
-    g.frames_pending = 3;
+    request_frames(g.app);
     g.ret.clear();
     return g.ret.c_str();
 }
@@ -154,7 +136,7 @@ EMSCRIPTEN_KEEPALIVE const char* llmsim_set_hash(const char* hash) {
     std::vector<std::string> keys;
     if (!decode_url_state(hash ? hash : "", s, err, &keys)) {
         g.app.status_line = "This link could not be applied: " + err;
-        g.frames_pending = 3;
+        request_frames(g.app);
         g.ret = err;
         return g.ret.c_str();
     }
@@ -162,7 +144,7 @@ EMSCRIPTEN_KEEPALIVE const char* llmsim_set_hash(const char* hash) {
     apply_model_defaults_for_keys(g.app, Scenario().model, keys);
     apply_theme(g.app, g.app.ui_scale);
     mark_changed(g.app);
-    g.frames_pending = 3;
+    request_frames(g.app);
     g.ret.clear();
     return g.ret.c_str();
 }
@@ -207,14 +189,14 @@ EMSCRIPTEN_KEEPALIVE const char* llmsim_memory(const char* request_json) {
     return g.ret.c_str();
 }
 
-EMSCRIPTEN_KEEPALIVE void llmsim_request_redraw() { g.frames_pending = 3; }
+EMSCRIPTEN_KEEPALIVE void llmsim_request_redraw() { request_frames(g.app); }
 
 // import a file the user opened or dropped: the first `size` bytes of a file of `file_size` bytes (a GGUF
 // header or a whole config.json). Returns 1 imported, 0 error (message in the Import section and via
 // llmsim_import_message), -1 more bytes needed (llmsim_import_need_bytes() says how many).
 EMSCRIPTEN_KEEPALIVE int llmsim_import_file(const unsigned char* data, int size, double file_size, const char* name) {
     std::string n = name ? name : "file";
-    g.frames_pending = 3;
+    request_frames(g.app);
     if (size >= 4 && data[0] == 'G' && data[1] == 'G' && data[2] == 'U' && data[3] == 'F') {
         uint64_t need = 0;
         int rc = import_gguf_prefix(g.app, data, (size_t)size, (uint64_t)file_size, n, &need);
@@ -233,7 +215,7 @@ EMSCRIPTEN_KEEPALIVE double llmsim_import_need_bytes() { return (double)g.import
 
 // import pasted config.json text under `id` ("" = default); returns "" or the error message
 EMSCRIPTEN_KEEPALIVE const char* llmsim_import_config(const char* text, const char* id) {
-    g.frames_pending = 3;
+    request_frames(g.app);
     bool ok = import_hf_config(g.app, text ? text : "", id ? id : "");
     g.ret = ok ? "" : g.app.import_message;
     return g.ret.c_str();
@@ -248,7 +230,7 @@ EMSCRIPTEN_KEEPALIVE void llmsim_set_clipboard_cache(const char* text) { g.clipb
 EMSCRIPTEN_KEEPALIVE void llmsim_paste_text(const char* text) {
     g.clipboard.clear();
     if (text && *text && ImGui::GetIO().WantTextInput) ImGui::GetIO().AddInputCharactersUTF8(text);
-    g.frames_pending = 3;
+    request_frames(g.app);
 }
 
 }  // extern "C"
@@ -329,7 +311,7 @@ int main() {
     g.app.ui_scale = 1;
     apply_theme(g.app, 1);
     sync_canvas_size();
-    g.synced_version = g.app.state_version;
+    g.app.frame_state_version = g.app.state_version;
     emscripten_set_main_loop_arg(frame, nullptr, 0, 1);
     return 0;
 }

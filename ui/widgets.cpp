@@ -229,8 +229,13 @@ const char* status_words(llmsim::FitStatus s) {
 }
 
 bool copy_button(AppState& app, const char* label, const std::string& text) {
+    return copy_button(app, label, [&] { return text; });
+}
+
+bool copy_button(AppState& app, const char* label, const std::function<std::string()>& make_text) {
     bool clicked = ImGui::Button(label);
     if (clicked) {
+        const std::string text = make_text();
         if (app.copy_to_clipboard) app.copy_to_clipboard(text);
         else ImGui::SetClipboardText(text.c_str());
         app.copied_at = ImGui::GetTime();

@@ -1,5 +1,6 @@
 // Small UI helpers shared by the panels: search-as-you-type pickers, right-aligned numbers, help markers.
 #pragma once
+#include <functional>
 #include <string>
 
 #include <imgui.h>
@@ -44,6 +45,8 @@ void status_badge(llmsim::FitStatus s);
 const char* status_words(llmsim::FitStatus s);
 // Copy button that puts `text` on the clipboard (the browser's, on the web); shows "copied" briefly
 bool copy_button(AppState& app, const char* label, const std::string& text);
+// the same, building the text only when the button is clicked (exports too costly to build every frame)
+bool copy_button(AppState& app, const char* label, const std::function<std::string()>& make_text);
 // after a number: hovering shows how it is made (Derived::explanations[key]); clicking pins that explanation open
 void explain_item(AppState& app, const char* key);
 // the pinned explanation window, drawn once per frame by draw_app
