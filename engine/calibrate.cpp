@@ -468,19 +468,25 @@ AccuracyReport leave_one_out(const std::vector<CalibrationRow>& rows, const Spee
     return rep;
 }
 
+// the low…high band a class's held-out errors set: their 10th…90th percentiles, never excluding zero error
+static SpeedBand band_from_errors(const ErrorStats& e) {
+    SpeedBand b;
+    if (e.rows == 0) return b;
+    b.rows = e.rows;
+    b.low = std::min(0.0, e.p10);
+    b.high = std::max(0.0, e.p90);
+    b.mdape = e.mdape;
+    b.within25 = e.within25;
+    return b;
+}
+
 SpeedParams with_measured_bands(const SpeedParams& p, const AccuracyReport& rep) {
     SpeedParams q = p;
     for (int k = 0; k < 2; ++k)
         for (int c = 0; c < kHardwareKindCount; ++c) {
             const ErrorStats& e = rep.ours[k][c];
             SpeedBand& b = q.band[k][c];
-            b = SpeedBand();
-            if (e.rows == 0) continue;
-            b.rows = e.rows;
-            b.low = std::min(0.0, e.p10);
-            b.high = std::max(0.0, e.p90);
-            b.mdape = e.mdape;
-            b.within25 = e.within25;
+            b = band_from_errors(e);
         }
     return q;
 }
@@ -520,13 +526,7 @@ SpeedParams with_validated_bands(const SpeedParams& p, ValidationReport& v) {
             v.band_source[k][c] = (HoldOut)pick;
             const ErrorStats& e = v.by[pick].ours[k][c];
             SpeedBand& b = q.band[k][c];
-            b = SpeedBand();
-            if (e.rows == 0) continue;
-            b.rows = e.rows;
-            b.low = std::min(0.0, e.p10);
-            b.high = std::max(0.0, e.p90);
-            b.mdape = e.mdape;
-            b.within25 = e.within25;
+            b = band_from_errors(e);
         }
     // an estimated fp16 figure: device held out and its figure unknown, the product's case for a new device
     for (int k = 0; k < 2; ++k) {

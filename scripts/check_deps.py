@@ -244,6 +244,8 @@ def main():
     ap.add_argument("--root", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
     ap.add_argument("--packages", help="install list to check against (default: ROOT/scripts/packages.txt)")
     ap.add_argument("--verbose", action="store_true")
+    ap.add_argument("--skip-claims", action="store_true",
+                    help="check the call sites only, not the packages' claims against dpkg (the self-test's runs)")
     ap.add_argument("--self-test", action="store_true",
                     help="check that the checker fails when a needed package is dropped from the list")
     args = ap.parse_args()
@@ -286,7 +288,7 @@ def main():
                 print(f"ok  {rel}:{line}: {cmd} <- {p['name']} ({p['mode']})")
 
     # the claims: where the package is installed here, its provided files belong to it (or a dependency)
-    for p in pkgs:
+    for p in ([] if args.skip_claims else pkgs):
         if not p["provides"] or not installed(p["name"]):
             continue
         closure = None
@@ -321,7 +323,7 @@ def self_test(root):
     for pkg, expect in cases.items():
         with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as f:
             f.writelines(l for l in lines if l.split()[:1] != [pkg])
-        r = subprocess.run([sys.executable, os.path.abspath(__file__), "--root", root, "--packages", f.name],
+        r = subprocess.run([sys.executable, os.path.abspath(__file__), "--root", root, "--packages", f.name, "--skip-claims"],
                            capture_output=True, text=True, check=False)
         os.unlink(f.name)
         ok = r.returncode == 1 and expect in r.stdout

@@ -37,11 +37,7 @@ int cmd_calibrate_device(int argc, char** argv) {
         Catalog cat;
         if (!load_catalog(cat)) return 1;
         SpeedParams params = default_speed_params();
-        if (const std::string* pp = a.get("params")) {
-            std::string ptext;
-            if (!read_text_file(*pp, 16u << 20, ptext, err)) return fail("calibrate-device: " + err);
-            if (!parse_speed_params(ptext, params, err)) return fail("calibrate-device: " + *pp + ": " + err);
-        }
+        if (!read_speed_params(a, "calibrate-device", params, err)) return fail(err);
         HoldoutReport rep;
         if (!profile_holdout(cat, text, params, rep, err)) return fail("calibrate-device: " + err);
         printf("%s", format_holdout(rep).c_str());

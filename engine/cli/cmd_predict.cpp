@@ -56,11 +56,7 @@ int cmd_predict(int argc, char** argv) {
     Catalog cat;
     if (!load_catalog(cat)) return 1;
     SpeedParams params = default_speed_params();
-    if (const std::string* path = a.get("params")) {
-        std::string text, err;
-        if (!read_input(*path, text, err)) return fail("predict: " + err);
-        if (!parse_speed_params(text, params, err)) return fail("predict: " + *path + ": " + err);
-    }
+    if (!read_speed_params(a, "predict", params, perr)) return fail(perr);
     std::istream* in = &std::cin;
     std::ifstream file;
     if (!a.positional.empty() && a.positional[0] != "-") {

@@ -29,6 +29,8 @@ bool load_catalog(Catalog& cat);
 bool read_text_file(const std::string& path, size_t max_bytes, std::string& text, std::string& err);
 // --device-profile FILE: false + err on a bad file; `given` says whether the option was there
 bool read_device_profile(const Args& a, const char* cmd, DeviceProfile& out, bool& given, std::string& err);
+// --params FILE (a calibrate --write output) into `out`; without the option `out` is left as given
+bool read_speed_params(const Args& a, const char* cmd, SpeedParams& out, std::string& err);
 
 int cmd_catalog(int argc, char** argv);    // cmd_catalog.cpp
 int cmd_memory(int argc, char** argv);     // cmd_memory.cpp

@@ -89,4 +89,13 @@ bool read_device_profile(const Args& a, const char* cmd, DeviceProfile& out, boo
     return true;
 }
 
+bool read_speed_params(const Args& a, const char* cmd, SpeedParams& out, std::string& err) {
+    const std::string* path = a.get("params");
+    if (!path) return true;
+    std::string text;
+    if (!read_text_file(*path, 16u << 20, text, err)) { err = std::string(cmd) + ": " + err; return false; }
+    if (!parse_speed_params(text, out, err)) { err = std::string(cmd) + ": " + *path + ": " + err; return false; }
+    return true;
+}
+
 }  // namespace llmsim::cli
