@@ -14,13 +14,13 @@ build=build/fuzz
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
   targets=(fuzz_gguf fuzz_hf_config fuzz_url_state fuzz_api_memory fuzz_catalog fuzz_bench_import)
-  [ -f engine/predict.cpp ] && [ -f tests/fuzz/fuzz_predict.cpp ] && targets+=(fuzz_predict)
+  [ -f engine/api/predict.cpp ] && [ -f tests/fuzz/fuzz_predict.cpp ] && targets+=(fuzz_predict)
 fi
 jobs=${LLMSIM_FUZZ_JOBS:-1}
 
 command -v clang++ >/dev/null || { echo "fuzz: clang++ not found (scripts/setup.sh installs clang)"; exit 1; }
 mkdir -p "$build"
-# configure every time (cheap): picks up new targets such as fuzz_predict once engine/predict.cpp exists
+# configure every time (cheap): picks up new targets such as fuzz_predict once engine/api/predict.cpp exists
 CC=clang CXX=clang++ cmake -S . -B "$build" -DLLMSIM_FUZZ=ON -DLLMSIM_BUILD_UI=OFF -DLLMSIM_BUILD_TESTS=OFF \
   -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g" >"$build/configure.log" 2>&1 \
   || { tail -20 "$build/configure.log"; echo "fuzz: configure failed"; exit 1; }

@@ -8,7 +8,7 @@
 #include <string_view>
 
 #include "app_state.h"
-#include "format.h"
+#include "core/format.h"
 #include "panels.h"
 #include "widgets.h"
 

@@ -14,9 +14,9 @@
 #include <string>
 #include <vector>
 
-#include "catalog.h"
+#include "catalog/catalog.h"
 #include "derived.h"
-#include "device_profile.h"
+#include "speed/device_profile.h"
 #include "panel_leaderboard.h"
 
 struct ImFont;

@@ -3,14 +3,14 @@
 #include <algorithm>
 #include <chrono>
 
-#include "api.h"
+#include "api/api.h"
 #include "app_state.h"
-#include "command.h"
-#include "input_limits.h"
+#include "runtime/command.h"
+#include "core/input_limits.h"
 #include "panels.h"
-#include "format.h"
-#include "quant_rules.h"
-#include "speed_labels.h"
+#include "core/format.h"
+#include "quant/quant_rules.h"
+#include "speed/speed_labels.h"
 
 // the scenario's device: a catalog entry, the custom one, or N of a single card (a layer-split rig)
 static const llmsim::Hardware* resolve_scenario_hardware(AppState& app) {

@@ -8,12 +8,12 @@
 #include <string>
 #include <vector>
 
-#include "memory.h"
-#include "model_tensors.h"
-#include "evidence.h"
-#include "explain.h"
-#include "recommend.h"
-#include "simulate.h"
+#include "memory/memory.h"
+#include "model/model_tensors.h"
+#include "speed/evidence.h"
+#include "sim/explain.h"
+#include "sim/recommend.h"
+#include "sim/simulate.h"
 
 struct AppState;
 

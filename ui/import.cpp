@@ -3,9 +3,9 @@
 #include <cstdio>
 #include <vector>
 
-#include "format.h"
-#include "gguf.h"
-#include "hf_config.h"
+#include "core/format.h"
+#include "io/gguf.h"
+#include "model/hf_config.h"
 
 namespace {
 

@@ -6,11 +6,11 @@
 #include <algorithm>
 #include <cmath>
 
-#include "evidence.h"
-#include "format.h"
+#include "speed/evidence.h"
+#include "core/format.h"
 #include "panels.h"
 #include "plot.h"
-#include "speed_glue.h"
+#include "speed/speed_glue.h"
 #include "widgets.h"
 
 namespace {

@@ -1,7 +1,7 @@
 // The llama-server command that runs exactly the simulated setup, with a Copy button.
 #include <imgui.h>
 
-#include "command.h"
+#include "runtime/command.h"
 #include "panels.h"
 #include "widgets.h"
 

@@ -5,9 +5,9 @@
 #include <functional>
 #include <limits>
 
-#include "format.h"
+#include "core/format.h"
 #include "panels.h"
-#include "speed_labels.h"
+#include "speed/speed_labels.h"
 #include "widgets.h"
 
 namespace {

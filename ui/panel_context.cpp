@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-#include "format.h"
+#include "core/format.h"
 #include "panels.h"
 #include "plot.h"
 #include "widgets.h"

@@ -3,8 +3,8 @@
 
 #include <algorithm>
 
-#include "cost.h"
-#include "format.h"
+#include "sim/cost.h"
+#include "core/format.h"
 #include "panels.h"
 #include "widgets.h"
 

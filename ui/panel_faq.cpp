@@ -4,12 +4,12 @@
 
 #include <algorithm>
 
-#include "cost.h"
+#include "sim/cost.h"
 #include "derived.h"
-#include "format.h"
+#include "core/format.h"
 #include "panels.h"
-#include "recommend.h"
-#include "speed_labels.h"
+#include "sim/recommend.h"
+#include "speed/speed_labels.h"
 #include "widgets.h"
 
 namespace {

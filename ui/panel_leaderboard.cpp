@@ -5,10 +5,10 @@
 
 #include <algorithm>
 
-#include "explain.h"
-#include "format.h"
+#include "sim/explain.h"
+#include "core/format.h"
 #include "panels.h"
-#include "speed_labels.h"
+#include "speed/speed_labels.h"
 #include "widgets.h"
 
 namespace {

@@ -1,7 +1,7 @@
 // Model facts: params, dense/MoE, attention, layers x hidden, context, license, API price.
 #include <imgui.h>
 
-#include "format.h"
+#include "core/format.h"
 #include "panels.h"
 
 void draw_model_header(AppState& app) {

@@ -8,11 +8,11 @@
 
 #include <nlohmann/json.hpp>
 
-#include "bench_import.h"
-#include "device_profile.h"
-#include "format.h"
+#include "io/bench_import.h"
+#include "speed/device_profile.h"
+#include "core/format.h"
 #include "panels.h"
-#include "speed_glue.h"
+#include "speed/speed_glue.h"
 #include "widgets.h"
 
 namespace {

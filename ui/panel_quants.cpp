@@ -2,7 +2,7 @@
 // Click a row to select that quant. The seed's eight rows first; the rest behind "Show all file types".
 #include <imgui.h>
 
-#include "format.h"
+#include "core/format.h"
 #include "panels.h"
 #include "widgets.h"
 

@@ -4,9 +4,9 @@
 
 #include <algorithm>
 
-#include "format.h"
+#include "core/format.h"
 #include "panels.h"
-#include "speed_labels.h"
+#include "speed/speed_labels.h"
 #include "widgets.h"
 
 void draw_recommend(AppState& app) {

@@ -9,10 +9,10 @@
 #include <algorithm>
 #include <cmath>
 
-#include "format.h"
+#include "core/format.h"
 #include "panels.h"
 #include "plot.h"
-#include "speed_labels.h"
+#include "speed/speed_labels.h"
 #include "widgets.h"
 
 namespace {

@@ -3,7 +3,7 @@
 
 #include <algorithm>
 
-#include "format.h"
+#include "core/format.h"
 #include "panels.h"
 #include "url_state.h"
 #include "widgets.h"

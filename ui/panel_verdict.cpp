@@ -1,9 +1,9 @@
 // The verdict first, in words a person can repeat; then the headline numbers.
 #include <imgui.h>
 
-#include "format.h"
+#include "core/format.h"
 #include "panels.h"
-#include "speed_labels.h"
+#include "speed/speed_labels.h"
 #include "widgets.h"
 
 void draw_verdict(AppState& app) {

@@ -18,7 +18,7 @@
 #include <stb/stb_image_write.h>
 
 #include "app_state.h"
-#include "assets.h"
+#include "core/assets.h"
 #include "frame.h"
 #include "import.h"
 #include "url_state.h"

@@ -15,11 +15,11 @@
 #include <string>
 
 #include "app_state.h"
-#include "assets.h"
+#include "core/assets.h"
 #include "frame.h"
-#include "api.h"
-#include "predict.h"
-#include "speed_glue.h"
+#include "api/api.h"
+#include "api/predict.h"
+#include "speed/speed_glue.h"
 #include "import.h"
 #include "panels.h"
 #include "url_state.h"

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "format.h"
+#include "core/format.h"
 
 namespace {
 

@@ -9,8 +9,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "json_diag.h"
-#include "input_limits.h"
+#include "core/json_diag.h"
+#include "core/input_limits.h"
 
 namespace {
 

@@ -6,7 +6,7 @@
 #include <imgui.h>
 
 #include "app_state.h"
-#include "memory.h"
+#include "memory/memory.h"
 
 // case-insensitive "every word of query occurs in text"
 bool matches_query(const std::string& text, const std::string& query);

@@ -1,11 +1,11 @@
 // The llama.cpp runtime (llama-server): the registry entry's three functions name the existing model —
 // memory.h's estimate_memory (llama.cpp's buffers and placement rules), speed_glue.h's speed view and
 // command.h's llama-server command line. Nothing here computes; see runtime.h.
-#include "runtime.h"
+#include "runtime/runtime.h"
 
-#include "command.h"
-#include "memory.h"
-#include "speed_glue.h"
+#include "runtime/command.h"
+#include "memory/memory.h"
+#include "speed/speed_glue.h"
 
 namespace llmsim::llamacpp {
 

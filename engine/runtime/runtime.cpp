@@ -1,5 +1,5 @@
 // Looking up the runtime registry (the table and its checks are in runtime.h). See runtime.h.
-#include "runtime.h"
+#include "runtime/runtime.h"
 
 namespace llmsim {
 

@@ -4,7 +4,7 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include "bench.h"
+#include "sim/bench.h"
 
 int main(int argc, char** argv) {
     int repeat = argc > 1 ? std::max(1, atoi(argv[1])) : 3;

@@ -17,7 +17,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "model_tensors.h"
+#include "model/model_tensors.h"
 
 namespace llmsim {
 

@@ -8,7 +8,7 @@
 #pragma once
 #include <string>
 
-#include "memory.h"
+#include "memory/memory.h"
 
 namespace llmsim {
 

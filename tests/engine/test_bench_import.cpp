@@ -6,7 +6,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "bench_import.h"
+#include "io/bench_import.h"
 
 using namespace llmsim;
 

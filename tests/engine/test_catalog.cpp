@@ -7,7 +7,7 @@
 #include <sstream>
 #include <nlohmann/json.hpp>
 
-#include "catalog.h"
+#include "catalog/catalog.h"
 
 using nlohmann::json;
 using namespace llmsim;

@@ -3,11 +3,11 @@
 
 #include <cmath>
 
-#include "command.h"
-#include "quant_rules.h"
-#include "recommend.h"
-#include "predict.h"
-#include "speed_glue.h"
+#include "runtime/command.h"
+#include "quant/quant_rules.h"
+#include "sim/recommend.h"
+#include "api/predict.h"
+#include "speed/speed_glue.h"
 
 #include <nlohmann/json.hpp>
 

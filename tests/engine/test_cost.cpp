@@ -4,9 +4,9 @@
 #include <cmath>
 #include <limits>
 
-#include "catalog.h"
-#include "cost.h"
-#include "simulate.h"
+#include "catalog/catalog.h"
+#include "sim/cost.h"
+#include "sim/simulate.h"
 
 using namespace llmsim;
 

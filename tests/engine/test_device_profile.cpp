@@ -3,10 +3,10 @@
 // profile file that is wrong is refused with a message.
 #include <catch2/catch.hpp>
 
-#include "device_profile.h"
-#include "simulate.h"
-#include "speed_glue.h"
-#include "speed_labels.h"
+#include "speed/device_profile.h"
+#include "sim/simulate.h"
+#include "speed/speed_glue.h"
+#include "speed/speed_labels.h"
 
 using namespace llmsim;
 

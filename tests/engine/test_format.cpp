@@ -1,7 +1,7 @@
 // Formatting: units explicit, 3 significant figures, locale-independent.
 #include <catch2/catch.hpp>
 
-#include "format.h"
+#include "core/format.h"
 
 using namespace llmsim;
 

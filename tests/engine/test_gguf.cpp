@@ -7,8 +7,8 @@
 #include <sstream>
 #include <nlohmann/json.hpp>
 
-#include "gguf.h"
-#include "quant_types.h"
+#include "io/gguf.h"
+#include "quant/quant_types.h"
 
 using namespace llmsim;
 

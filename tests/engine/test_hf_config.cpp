@@ -5,7 +5,7 @@
 
 #include <algorithm>
 
-#include "hf_config.h"
+#include "model/hf_config.h"
 
 using namespace llmsim;
 

@@ -16,11 +16,11 @@
 #include <string>
 #include <vector>
 
-#include "assets.h"
-#include "catalog.h"
-#include "memory.h"
-#include "model_tensors.h"
-#include "quant_rules.h"
+#include "core/assets.h"
+#include "catalog/catalog.h"
+#include "memory/memory.h"
+#include "model/model_tensors.h"
+#include "quant/quant_rules.h"
 
 using namespace llmsim;
 

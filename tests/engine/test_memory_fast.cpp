@@ -14,13 +14,13 @@
 #include <string>
 #include <vector>
 
-#include "catalog.h"
-#include "memory.h"
+#include "catalog/catalog.h"
+#include "memory/memory.h"
 #include "memory_reference.h"
-#include "model_tensors.h"
-#include "prepared_weights.h"
-#include "quant_rules.h"
-#include "simulate.h"
+#include "model/model_tensors.h"
+#include "memory/prepared_weights.h"
+#include "quant/quant_rules.h"
+#include "sim/simulate.h"
 
 using namespace llmsim;
 

@@ -22,12 +22,12 @@
 
 #include <nlohmann/json.hpp>
 
-#include "api.h"
-#include "assets.h"
-#include "catalog.h"
-#include "gguf.h"
-#include "hf_config.h"
-#include "simulate.h"
+#include "api/api.h"
+#include "core/assets.h"
+#include "catalog/catalog.h"
+#include "io/gguf.h"
+#include "model/hf_config.h"
+#include "sim/simulate.h"
 #include "url_state.h"
 
 using namespace llmsim;

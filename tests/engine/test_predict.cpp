@@ -3,8 +3,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "predict.h"
-#include "speed_glue.h"
+#include "api/predict.h"
+#include "speed/speed_glue.h"
 
 using namespace llmsim;
 using nlohmann::json;

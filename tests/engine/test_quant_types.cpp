@@ -7,8 +7,8 @@
 #include <sstream>
 #include <nlohmann/json.hpp>
 
-#include "quant_types.h"
-#include "speed.h"
+#include "quant/quant_types.h"
+#include "speed/speed.h"
 
 using namespace llmsim;
 

@@ -5,13 +5,13 @@
 #include <set>
 #include <string>
 
-#include "api.h"
-#include "command.h"
-#include "memory.h"
-#include "prepared_weights.h"
-#include "runtime.h"
-#include "simulate.h"
-#include "speed_glue.h"
+#include "api/api.h"
+#include "runtime/command.h"
+#include "memory/memory.h"
+#include "memory/prepared_weights.h"
+#include "runtime/runtime.h"
+#include "sim/simulate.h"
+#include "speed/speed_glue.h"
 
 #include <nlohmann/json.hpp>
 

@@ -4,9 +4,9 @@
 
 #include <cmath>
 
-#include "format.h"
-#include "memory.h"
-#include "model_tensors.h"
+#include "core/format.h"
+#include "memory/memory.h"
+#include "model/model_tensors.h"
 
 using namespace llmsim;
 

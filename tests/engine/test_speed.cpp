@@ -9,8 +9,8 @@
 #include <fstream>
 #include <sstream>
 
-#include "calibrate.h"
-#include "speed.h"
+#include "speed/calibrate.h"
+#include "speed/speed.h"
 
 using namespace llmsim;
 

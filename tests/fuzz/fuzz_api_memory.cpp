@@ -7,8 +7,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "api.h"
-#include "catalog.h"
+#include "api/api.h"
+#include "catalog/catalog.h"
 
 namespace {
 // the embedded catalog, parsed once by the engine (a broken embedded catalog is a build bug: trap)

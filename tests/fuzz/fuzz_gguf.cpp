@@ -5,8 +5,8 @@
 #include <cstring>
 #include <string>
 
-#include "gguf.h"
-#include "model_tensors.h"
+#include "io/gguf.h"
+#include "model/model_tensors.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     llmsim::GgufLimits lim;

@@ -4,8 +4,8 @@
 #include <string>
 #include <vector>
 
-#include "hf_config.h"
-#include "model_tensors.h"
+#include "model/hf_config.h"
+#include "model/model_tensors.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const std::string text(reinterpret_cast<const char*>(data), size);

@@ -6,9 +6,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "catalog.h"
-#include "predict.h"
-#include "speed.h"
+#include "catalog/catalog.h"
+#include "api/predict.h"
+#include "speed/speed.h"
 
 namespace {
 // the embedded catalog, parsed once by the engine (a broken embedded catalog is a build bug: trap)

@@ -1,0 +1,113 @@
+// llmsim-cli calibrate-device: read your llama-bench (or llama-server) output, show each row next to the
+// prediction for exactly that row, and fit the per-device correction (engine/device_profile.h) that
+// --device-profile then applies on predict, fit, memory --explain and recommend.
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "io/bench_import.h"
+#include "commands.h"
+#include "speed/device_profile.h"
+#include "core/format.h"
+#include "speed/profile_validation.h"
+#include "speed/speed_glue.h"
+
+namespace llmsim::cli {
+
+int cmd_calibrate_device(int argc, char** argv) {
+    Args a = parse_args(argc, argv, {"help"});
+    if (a.has("help")) {
+        printf("usage: llmsim-cli calibrate-device BENCH|- --hardware ID [--model ID] [-o profile.json]\n"
+               "       llmsim-cli calibrate-device --holdout MEASURED.jsonl [--params speed_params.json]\n"
+               "BENCH is llama-bench output (its Markdown table, -o json or -o jsonl) or llama-server timings (the\n"
+               "\"timings\" object of a /completion answer, or its \"prompt eval time\" / \"eval time\" log lines; those\n"
+               "name no model: give --model). Each row's model is matched by llama.cpp arch + parameter count; the\n"
+               "device is --hardware. Prints every row next to the prediction for it, then fits one decode and one\n"
+               "prefill efficiency factor for that device and writes the profile (stdout, or -o FILE).\n"
+               "--holdout: how much such a profile helps on models it was not fitted on (calibrate on one model's rows\n"
+               "of a device, score the other models' rows there; rows in predict's shape + measured_tokens_per_s).\n"
+               "--params: the speed model to correct (a calibrate --write output fitted without those rows), so that the\n"
+               "devices are unseen by the model as well as by the profile.\n");
+        return 0;
+    }
+    if (const std::string* h = a.get("holdout")) {
+        std::string text, err;
+        if (!read_text_file(*h, 64u << 20, text, err)) return fail("calibrate-device: " + err);
+        Catalog cat;
+        if (!load_catalog(cat)) return 1;
+        SpeedParams params = default_speed_params();
+        if (!read_speed_params(a, "calibrate-device", params, err)) return fail(err);
+        HoldoutReport rep;
+        if (!profile_holdout(cat, text, params, rep, err)) return fail("calibrate-device: " + err);
+        printf("%s", format_holdout(rep).c_str());
+        return 0;
+    }
+    std::string out_path;
+    for (const auto& kv : a.options)
+        if (kv.first != "hardware" && kv.first != "model" && kv.first != "o" && kv.first != "holdout")
+            return fail("calibrate-device: unknown option --" + kv.first + " (try llmsim-cli calibrate-device --help)");
+    // "-o FILE" arrives as a positional pair (parse_args only knows --options)
+    std::vector<std::string> pos;
+    for (size_t i = 0; i < a.positional.size(); ++i) {
+        if (a.positional[i] == "-o") {
+            if (i + 1 >= a.positional.size()) return fail("calibrate-device: -o wants a file name");
+            out_path = a.positional[++i];
+        } else pos.push_back(a.positional[i]);
+    }
+    if (const std::string* o = a.get("o")) out_path = *o;
+    if (pos.size() != 1) return fail("calibrate-device: give one llama-bench output file (or - for standard input)");
+    const std::string* hid = a.get("hardware");
+    if (!hid) return fail("calibrate-device: --hardware ID is required (the device the rows were measured on)");
+    Catalog cat;
+    if (!load_catalog(cat)) return 1;
+    const Hardware* hw = cat.find_hardware(*hid);
+    if (!hw) return fail("calibrate-device: unknown hardware '" + *hid + "' (llmsim-cli catalog --hardware lists them)");
+    const std::string model_id = a.get("model") ? *a.get("model") : "";
+    if (!model_id.empty() && !cat.find_model(model_id)) return fail("calibrate-device: unknown model '" + model_id + "'");
+
+    std::string text, err;
+    if (pos[0] == "-") {
+        std::ostringstream ss;
+        ss << std::cin.rdbuf();
+        text = ss.str();
+    } else if (!read_text_file(pos[0], kBenchMaxBytes, text, err)) {
+        return fail("calibrate-device: " + err);
+    }
+    BenchImport imp;
+    if (!parse_bench_output(text, imp, err)) return fail("calibrate-device: " + pos[0] + ": " + err);
+    std::vector<ProfileSample> samples;
+    std::vector<BenchMatch> matches;
+    bench_samples(cat, imp, *hw, model_id, samples, matches);
+
+    fprintf(stderr, "%zu rows read (%s) on %s\n\n", imp.rows.size(), imp.format.c_str(), hw->name.c_str());
+    fprintf(stderr, "| line | model | test | measured t/s | predicted t/s | band | used |\n|---|---|---|---|---|---|---|\n");
+    for (const BenchMatch& m : matches)
+        fprintf(stderr, "| %d | %s | %s | %s%s | %s | %s | %s |\n", m.row->line,
+                m.model ? m.model->id.c_str() : (m.row->model_label.empty() ? "?" : m.row->model_label.c_str()),
+                m.row->test_label().c_str(), format_sig(m.row->tps).c_str(),
+                m.row->tps_sd > 0 ? (" ± " + format_sig(m.row->tps_sd)).c_str() : "",
+                m.model ? format_sig(m.predicted_tps).c_str() : "—",
+                m.model ? (format_sig(m.low) + "–" + format_sig(m.high)).c_str() : "—", m.model ? "yes" : m.why.c_str());
+    for (const std::string& s : imp.skipped) fprintf(stderr, "skipped %s\n", s.c_str());
+    DeviceProfile prof;
+    if (!fit_device_profile(samples, default_speed_params(), *hw, prof, err)) return fail("calibrate-device: " + err);
+    prof.source = imp.format + " output, " + std::to_string(samples.size()) + " rows" + (pos[0] == "-" ? "" : " from " + pos[0]);
+    fprintf(stderr, "\n%s\n", calibrated_label(prof).c_str());
+    for (const auto& [name, f] : {std::pair<const char*, const ProfileFactor*>{"decode", &prof.decode}, {"prefill", &prof.prefill}})
+        if (f->rows)
+            fprintf(stderr, "  %s: %d rows, median error %s%% -> %s%% on these rows; band x%s of the class band\n", name,
+                    f->rows, format_sig(f->mdape_before * 100).c_str(), format_sig(f->mdape_after * 100).c_str(),
+                    format_fixed(f->band_scale, 2).c_str());
+    const std::string json = device_profile_to_json(prof);
+    if (out_path.empty()) {
+        printf("%s\n", json.c_str());
+        return 0;
+    }
+    std::ofstream f(out_path, std::ios::binary);
+    if (!f || !(f << json << "\n")) return fail("calibrate-device: cannot write '" + out_path + "'");
+    fprintf(stderr, "wrote %s (use it with --device-profile %s)\n", out_path.c_str(), out_path.c_str());
+    return 0;
+}
+
+}  // namespace llmsim::cli

@@ -1,0 +1,60 @@
+// llmsim-cli catalog [--models|--hardware|--quants] [--json]: what is embedded, with counts.
+#include <cstdio>
+
+#include <nlohmann/json.hpp>
+
+#include "commands.h"
+#include "core/format.h"
+
+namespace llmsim::cli {
+
+int cmd_catalog(int argc, char** argv) {
+    Args a = parse_args(argc, argv, {"models", "hardware", "quants", "json", "help"});
+    if (a.has("help")) {
+        printf("usage: llmsim-cli catalog [--models] [--hardware] [--quants] [--json]\n"
+               "Lists the embedded catalog (all three parts unless one is chosen) and prints the counts.\n");
+        return 0;
+    }
+    for (const auto& kv : a.options)
+        if (kv.first != "models" && kv.first != "hardware" && kv.first != "quants" && kv.first != "json")
+            return fail("catalog: unknown option --" + kv.first + " (try llmsim-cli catalog --help)");
+    Catalog cat;
+    if (!load_catalog(cat)) return 1;
+    bool any = a.has("models") || a.has("hardware") || a.has("quants");
+    bool show_m = !any || a.has("models"), show_h = !any || a.has("hardware"), show_q = !any || a.has("quants");
+    if (a.has("json")) {
+        nlohmann::json j;
+        if (show_m) { j["models"] = nlohmann::json::array(); for (auto& m : cat.models) j["models"].push_back(m.id); }
+        if (show_h) { j["hardware"] = nlohmann::json::array(); for (auto& h : cat.hardware) j["hardware"].push_back(h.id); }
+        if (show_q) { j["quants"] = nlohmann::json::array(); for (auto& f : cat.file_types) j["quants"].push_back(f.name); }
+        j["counts"] = {{"models", cat.models.size()}, {"hardware", cat.hardware.size()},
+                       {"ggml_types", cat.ggml_types.size()}, {"file_types", cat.file_types.size()}};
+        printf("%s\n", j.dump(1).c_str());
+        return 0;
+    }
+    if (show_m) {
+        printf("Models (%zu)\n", cat.models.size());
+        for (auto& m : cat.models)
+            printf("  %-52s %-10s %3d layers  ctx %s\n", m.id.c_str(), m.arch.c_str(), m.n_layers,
+                   format_tokens(m.native_context).c_str());
+    }
+    if (show_h) {
+        printf("Hardware (%zu)\n", cat.hardware.size());
+        for (auto& h : cat.hardware)
+            printf("  %-22s %-48s %10s  %6s GB/s\n", h.id.c_str(), h.name.c_str(),
+                   format_gib((double)h.memory_bytes * h.gpu_count).c_str(), format_sig(h.bandwidth_gbs, 4).c_str());
+    }
+    if (show_q) {
+        printf("Quant types (%zu ggml block types, %zu file types)\n", cat.ggml_types.size(), cat.file_types.size());
+        for (auto& f : cat.file_types) {
+            const GgmlType* t = cat.find_ggml_type(f.base_type);
+            printf("  %-16s %s bpw  %s\n", f.name.c_str(),
+                   format_fixed(t ? t->bits_per_weight() : f.flat_bpw, 2).c_str(), f.quality_label.c_str());
+        }
+    }
+    printf("counts: %zu models, %zu hardware, %zu ggml types, %zu file types\n", cat.models.size(), cat.hardware.size(),
+           cat.ggml_types.size(), cat.file_types.size());
+    return 0;
+}
+
+}  // namespace llmsim::cli

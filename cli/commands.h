@@ -1,0 +1,48 @@
+// llmsim-cli subcommands. Each lives in its own cmd_*.cpp and returns the process exit code:
+// 0 = ok, 2 = bad input (one clear line on stderr, nothing on stdout), 1 = internal failure.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "catalog/catalog.h"
+#include "speed/device_profile.h"
+
+namespace llmsim::cli {
+
+struct Args {                       // "--key value" / "--flag" options after the subcommand
+    std::vector<std::string> positional;
+    std::vector<std::pair<std::string, std::string>> options;   // in order; flags have value "" 
+    // the value of --key, or nullptr; marks it used
+    const std::string* get(const std::string& key) const;
+    bool has(const std::string& key) const { return get(key) != nullptr; }
+};
+
+// split argv into positional arguments and --key value pairs; `flags` lists options that take no value
+Args parse_args(int argc, char** argv, const std::vector<std::string>& flags);
+// the number given as --key (untouched when absent); false + err "<cmd>: --key wants a number from lo to hi (got 'x')"
+bool option_number(const Args& a, const char* cmd, const char* key, double lo, double hi, double& out, std::string& err);
+// print "llmsim-cli: <message>" on stderr and return 2
+int fail(const std::string& message);
+// load the embedded catalog or print why not
+bool load_catalog(Catalog& cat);
+// read a whole file (at most max_bytes); false + err "cannot read 'x'" / "'x' is larger than ..."
+bool read_text_file(const std::string& path, size_t max_bytes, std::string& text, std::string& err);
+// --device-profile FILE: false + err on a bad file; `given` says whether the option was there
+bool read_device_profile(const Args& a, const char* cmd, DeviceProfile& out, bool& given, std::string& err);
+// --params FILE (a calibrate --write output) into `out`; without the option `out` is left as given
+bool read_speed_params(const Args& a, const char* cmd, SpeedParams& out, std::string& err);
+
+int cmd_catalog(int argc, char** argv);    // cmd_catalog.cpp
+int cmd_memory(int argc, char** argv);     // cmd_memory.cpp
+int cmd_quants(int argc, char** argv);     // cmd_memory.cpp
+int cmd_fit(int argc, char** argv);        // cmd_memory.cpp
+int cmd_predict(int argc, char** argv);    // cmd_predict.cpp
+int cmd_accuracy(int argc, char** argv);   // cmd_predict.cpp
+int cmd_calibrate(int argc, char** argv);  // cmd_predict.cpp
+int cmd_cost(int argc, char** argv);       // cmd_cost.cpp
+int cmd_bench(int argc, char** argv);      // cmd_bench.cpp
+int cmd_recommend(int argc, char** argv);  // cmd_recommend.cpp
+int cmd_import(int argc, char** argv);     // cmd_import.cpp
+int cmd_calibrate_device(int argc, char** argv);   // cmd_calibrate_device.cpp
+
+}  // namespace llmsim::cli

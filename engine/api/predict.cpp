@@ -1,0 +1,349 @@
+#include "api/predict.h"
+
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <vector>
+
+#include "runtime/command.h"
+#include "model/hf_config.h"
+#include "memory/prepared_weights.h"
+#include "sim/simulate.h"
+#include "speed/speed_glue.h"
+
+namespace llmsim {
+
+using nlohmann::json;
+
+namespace {
+
+bool number_field(const json& j, const char* key, double& out, bool required, std::string& err, double lo, double hi) {
+    auto it = j.find(key);
+    if (it == j.end() || it->is_null()) {
+        if (required) { err = std::string(key) + " is required"; return false; }
+        return true;
+    }
+    if (!it->is_number()) { err = std::string(key) + " must be a number"; return false; }
+    double v = it->get<double>();
+    if (!std::isfinite(v) || v < lo || v > hi) {
+        err = std::string(key) + " must be between " + std::to_string(lo) + " and " + std::to_string(hi);
+        return false;
+    }
+    out = v;
+    return true;
+}
+
+std::string device_key(const std::string& name) {
+    std::string n = name;
+    size_t p = n.find(" (");
+    if (p != std::string::npos) n = n.substr(0, p);
+    size_t g = n.find(" Generation");
+    if (g != std::string::npos) n = n.substr(0, g);
+    return n;
+}
+
+// a device name reduced for matching: lower-case letters and digits only, without the vendor/brand words and
+// "(...)" details ("NVIDIA GeForce RTX 4090" == "RTX 4090"; "Tesla T4" == "T4"); keep_memory = false also drops
+// "16GB"-style sizes, which then only break ties between catalog entries
+std::string match_key(const std::string& name, bool keep_memory) {
+    std::string n = device_key(name), w, out;
+    for (char c : n) w += (char)((c >= 'A' && c <= 'Z') ? c - 'A' + 'a' : c);
+    for (const char* machine : {"macbook pro ", "macbook air ", "mac studio ", "mac mini "})   // Apple: the chip names it
+        for (size_t at; (at = w.find(machine)) != std::string::npos;) w.erase(at, strlen(machine));
+    static const char* const kDrop[] = {"nvidia", "geforce", "tesla", "amd", "intel", "apple", "workstation", "edition"};
+    std::string word;
+    auto flush = [&]() {
+        bool drop = false;
+        for (const char* d : kDrop) drop = drop || word == d;
+        size_t nd = 0;
+        while (nd < word.size() && word[nd] >= '0' && word[nd] <= '9') ++nd;
+        if (!keep_memory && nd > 0 && word.compare(nd, std::string::npos, "gb") == 0) drop = true;
+        if (!drop) out += word;
+        word.clear();
+    };
+    for (char c : w) {
+        if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9')) word += c;
+        else flush();
+    }
+    flush();
+    return out;
+}
+
+// the catalog device an inline hardware object names (id, name, seed alias or calibration name; single GPUs only),
+// nullptr when none or when the name fits several devices that memory_gib cannot tell apart
+const Hardware* match_catalog_hardware(const Catalog& cat, const std::string& name, double memory_gib) {
+    if (name.empty()) return nullptr;
+    for (bool keep_memory : {true, false}) {
+        const std::string key = match_key(name, keep_memory);
+        if (key.empty()) continue;
+        std::vector<const Hardware*> hits;
+        for (const Hardware& h : cat.hardware) {
+            if (h.gpu_count != 1) continue;
+            bool hit = match_key(h.id, keep_memory) == key || match_key(h.name, keep_memory) == key;
+            for (const auto* list : {&h.seed_aliases, &h.calibration_names})
+                for (const auto& a : *list) hit = hit || match_key(a, keep_memory) == key;
+            if (hit) hits.push_back(&h);
+        }
+        if (hits.empty()) continue;
+        if (memory_gib > 0) {   // same chip in several sizes: the one with this memory
+            std::vector<const Hardware*> sized;
+            for (const Hardware* h : hits)
+                if (std::fabs((double)h->memory_bytes / (double)kGiB - memory_gib) <= 0.1 * memory_gib) sized.push_back(h);
+            if (!sized.empty()) hits = sized;
+            else if (keep_memory) continue;   // the exact name has another size: look among the sizes of the chip
+        }
+        // several sizes of one chip share its speed specs; different chips under one name are ambiguous
+        for (const Hardware* h : hits)
+            if (h->bandwidth_gbs != hits[0]->bandwidth_gbs || h->fp16_tflops != hits[0]->fp16_tflops) return nullptr;
+        return hits[0];
+    }
+    return nullptr;
+}
+
+// the default backend by vendor (the row's "backend" overrides it)
+std::vector<Backend> default_backends(const Hardware& h) {
+    if (h.kind == HardwareKind::Cpu) return {Backend::Cpu};
+    if (h.vendor == "nvidia") return {Backend::Cuda};
+    if (h.vendor == "amd") return {Backend::Rocm};
+    if (h.vendor == "apple" || h.kind == HardwareKind::Apple) return {Backend::Metal};
+    if (h.vendor == "intel") return {Backend::Sycl};
+    return {Backend::Vulkan};
+}
+
+bool hardware_from_json(const Catalog& cat, const json& h, Hardware& out, std::string& note, std::string& err) {
+    if (h.is_string()) {
+        const Hardware* hw = cat.find_hardware(h.get<std::string>());
+        if (!hw) { err = "unknown hardware '" + h.get<std::string>() + "' (a catalog id such as \"rtx-4090\", or an object)"; return false; }
+        out = *hw;
+        return true;
+    }
+    if (!h.is_object()) { err = "hardware must be a catalog id or an object {name, vendor, kind, memory_gib, bandwidth_gbs, fp16_tflops}"; return false; }
+    out = Hardware();
+    out.name = h.contains("name") && h["name"].is_string() ? h["name"].get<std::string>() : "custom";
+    out.id = "custom";
+    out.vendor = h.contains("vendor") && h["vendor"].is_string() ? h["vendor"].get<std::string>() : "";
+    std::string kind = h.contains("kind") && h["kind"].is_string() ? h["kind"].get<std::string>() : "";
+    double mem = 0, bw = 0, tf = 0;
+    if (!number_field(h, "memory_gib", mem, false, err, 0, 1e6)) { err = "hardware." + err; return false; }
+    const Hardware* known = match_catalog_hardware(cat, out.name, mem);
+    if (known && kind.empty()) kind = to_string(known->kind);
+    if (kind == "consumer") out.kind = HardwareKind::Consumer;
+    else if (kind == "workstation") out.kind = HardwareKind::Workstation;
+    else if (kind == "datacenter") out.kind = HardwareKind::Datacenter;
+    else if (kind == "apple") out.kind = HardwareKind::Apple;
+    else if (kind == "apu") out.kind = HardwareKind::Apu;
+    else if (kind == "cpu") out.kind = HardwareKind::Cpu;
+    else { err = "hardware.kind '" + kind + "' is not consumer|workstation|datacenter|apple|apu|cpu"; return false; }
+    if (!number_field(h, "bandwidth_gbs", bw, !known, err, 0.01, 1e6)) { err = "hardware." + err; return false; }
+    if (!number_field(h, "fp16_tflops", tf, false, err, 0, 1e6)) { err = "hardware." + err; return false; }
+    if (known) {
+        // the catalog entry, with every field the line gives winning (a device the catalog knows gets its figures)
+        const Hardware inline_hw = out;
+        out = *known;
+        out.gpu_count = 1;
+        out.name = inline_hw.name;
+        if (!inline_hw.vendor.empty() && inline_hw.vendor != known->vendor) {
+            out.vendor = inline_hw.vendor;
+            out.backends = default_backends(out);
+        }
+        out.kind = inline_hw.kind;
+        std::string filled;
+        if (mem > 0) out.memory_bytes = (int64_t)(mem * (double)kGiB);
+        else filled += ", memory";
+        if (bw > 0) out.bandwidth_gbs = bw;
+        else filled += ", bandwidth_gbs";
+        if (tf > 0) { out.fp16_tflops = tf; out.fp16_tflops_estimated = false; }
+        else if (known->fp16_tflops > 0) filled += ", fp16_tflops";
+        if (!known->memory_kind.empty()) filled += ", memory_kind";
+        if (known->system_ram_bandwidth_gbs > 0) filled += ", host RAM";
+        note = "hardware '" + inline_hw.name + "' matched catalog device '" + known->id + "'" +
+               (filled.empty() ? std::string(" (the line's fields kept)") : "; filled from it: " + filled.substr(2));
+        return true;
+    }
+    out.memory_bytes = (int64_t)(mem * (double)kGiB);
+    out.bandwidth_gbs = bw;
+    out.fp16_tflops = tf;   // 0 = unknown: the speed model estimates it from the chip family and says so
+    out.backends = default_backends(out);
+    return true;
+}
+
+}  // namespace
+
+bool parse_predict_input(const Catalog& cat, const json& j, PredictInput& out, std::string& err) {
+    out = PredictInput();
+    if (!j.is_object()) { err = "each line must be a JSON object"; return false; }
+    out.id = j.contains("id") && j["id"].is_string() ? j["id"].get<std::string>() : "";
+    const std::string model_id = j.contains("model") && j["model"].is_string() ? j["model"].get<std::string>() : "";
+    // model: config wins; an incomplete config of a model the catalog knows falls back to the catalog entry
+    if (j.contains("config") && !j["config"].is_null()) {
+        if (!j["config"].is_object()) { err = "config must be a JSON object (a Hugging Face config.json)"; return false; }
+        std::string e;
+        if (!model_from_hf_config(j["config"].dump(-1, ' ', false, nlohmann::json::error_handler_t::replace), model_id.empty() ? "custom" : model_id, out.model, e)) {
+            const Model* m = cat.find_model(model_id);
+            if (!m) { err = "config: " + e; return false; }
+            out.model = *m;
+            out.note = "config incomplete (" + e + "): used the catalog entry";
+        }
+    } else {
+        const Model* m = cat.find_model(model_id);
+        if (!m) {
+            err = model_id.empty() ? "model is required (a catalog or Hugging Face id), or a config object"
+                                   : "unknown model '" + model_id + "' (not in the catalog; pass its config.json as \"config\")";
+            return false;
+        }
+        out.model = *m;
+    }
+    // quant
+    out.quant = "Q4_K_M";
+    if (j.contains("quant") && !j["quant"].is_null()) {
+        if (!j["quant"].is_string()) { err = "quant must be a llama.cpp file type such as \"Q4_K_M\", or null"; return false; }
+        out.quant = j["quant"].get<std::string>();
+        if (!cat.find_file_type(out.quant)) { err = "unknown quant '" + out.quant + "' (llmsim-cli catalog --quants lists them)"; return false; }
+    }
+    double size_gib = 0;
+    if (!number_field(j, "model_size_gib", size_gib, false, err, 0, 1e6)) return false;
+    // hardware
+    if (!j.contains("hardware")) { err = "hardware is required (a catalog id or an object)"; return false; }
+    std::string hw_note;
+    if (!hardware_from_json(cat, j["hardware"], out.hardware, hw_note, err)) return false;
+    if (!hw_note.empty()) out.note += std::string(out.note.empty() ? "" : "; ") + hw_note;
+    double gpus = 1;
+    if (!number_field(j, "gpus", gpus, false, err, 1, 1024)) return false;
+    if (gpus != std::floor(gpus)) { err = "gpus must be a whole number"; return false; }
+    if (j.contains("gpus") && j["gpus"].is_number()) out.hardware.gpu_count = (int)gpus;
+    if (j.contains("backend") && !j["backend"].is_null()) {
+        if (!j["backend"].is_string()) { err = "backend must be cuda|rocm|metal|vulkan|sycl|cpu or null"; return false; }
+        std::string b = j["backend"].get<std::string>();
+        Backend be;
+        if (b == "cuda") be = Backend::Cuda; else if (b == "rocm") be = Backend::Rocm; else if (b == "metal") be = Backend::Metal;
+        else if (b == "vulkan") be = Backend::Vulkan; else if (b == "sycl") be = Backend::Sycl; else if (b == "cpu") be = Backend::Cpu;
+        else { err = "backend '" + b + "' is not cuda|rocm|metal|vulkan|sycl|cpu"; return false; }
+        out.hardware.backends.insert(out.hardware.backends.begin(), be);
+    }
+    bool fa = false;   // null: llama-bench's long-standing default (off)
+    if (j.contains("flash_attn") && !j["flash_attn"].is_null()) {
+        if (!j["flash_attn"].is_boolean()) { err = "flash_attn must be true, false or null"; return false; }
+        fa = j["flash_attn"].get<bool>();
+    }
+    // test
+    if (!j.contains("test") || !j["test"].is_object()) { err = "test is required: {\"kind\": \"prefill\"|\"decode\", \"tokens\": N, \"depth\": D}"; return false; }
+    const json& t = j["test"];
+    std::string kind = t.contains("kind") && t["kind"].is_string() ? t["kind"].get<std::string>() : "";
+    if (kind != "prefill" && kind != "decode") { err = "test.kind must be \"prefill\" or \"decode\""; return false; }
+    double tokens = 0, depth = 0;
+    if (!number_field(t, "tokens", tokens, true, err, 1, 1e8)) { err = "test." + err; return false; }
+    if (!number_field(t, "depth", depth, false, err, 0, 1e8)) { err = "test." + err; return false; }
+
+    // weights as the memory model lays them out, scaled to the measured file size when given
+    const uint64_t size_override = size_gib > 0 ? (uint64_t)(size_gib * (double)kGiB) : 0;
+    std::shared_ptr<const PreparedWeights> w = prepare_weights(cat, out.model, out.quant, err, 0);
+    if (!w) return false;
+    if (size_override && w->tensor_data_bytes > 0) {
+        // llama-bench prints the tensor data size: scale to it (file_bytes_override scales against the file size)
+        const double f = (double)size_override / (double)w->tensor_data_bytes;
+        w = prepare_weights(cat, out.model, out.quant, err, (uint64_t)std::llround((double)w->file_bytes_estimate * f));
+        if (!w) return false;
+    }
+    Evaluation ev;   // no memory placement: a benchmark row ran fully on its GPU(s)
+    ev.params = w->params;
+    ev.active_weight_bytes = w->active_weight_bytes;
+    ev.weight_bytes = w->weights_bytes;
+    ev.embedding_bytes = w->token_embd_bytes;
+    ev.routed_expert_bytes = w->gguf_routed_expert_bytes;
+    if (!w->full_layers_prefix.empty() && !w->swa_layers_prefix.empty()) {
+        ev.full_attn_layers = w->full_layers_prefix.back();
+        ev.swa_layers = w->swa_layers_prefix.back();
+        ev.kv_k_row = w->kv_k_row;
+        ev.kv_v_row = w->kv_v_row;
+    }
+    SimRequest req;
+    req.memory.file_type = out.quant;
+    req.memory.hardware = &out.hardware;
+    req.memory.flash_attn = fa;
+    if (!build_speed_scenario(out.model, req, ev, out.scenario, err)) return false;
+    // llama-bench -ub / -b (defaults 512 / 2048)
+    double ubatch = out.scenario.ubatch, batch = out.scenario.batch;
+    if (!number_field(j, "ubatch", ubatch, false, err, 1, 1 << 20)) return false;
+    if (!number_field(j, "batch", batch, false, err, 1, 1 << 20)) return false;
+    if (ubatch != std::floor(ubatch) || batch != std::floor(batch)) { err = "ubatch and batch must be whole numbers"; return false; }
+    out.scenario.ubatch = (int)ubatch;
+    out.scenario.batch = (int)batch;
+    out.scenario.test = kind == "prefill" ? SpeedTest::Prefill : SpeedTest::Decode;
+    out.scenario.tokens = (int64_t)tokens;
+    out.scenario.depth = (int64_t)depth;
+    out.total_params = (double)w->params.total;
+    // the leave-one-device-out group: the catalog device when the name matched one (rows that spell one chip
+    // differently stay one device), else the name without "(...)" details
+    out.device = out.hardware.id != "custom" && !out.hardware.id.empty() ? out.hardware.id : device_key(out.hardware.name);
+    if (out.hardware.fp16_tflops <= 0) {
+        Fp16Estimate fe = estimate_fp16_tflops(out.hardware.vendor, out.hardware.kind, out.hardware.name,
+                                               out.hardware.bandwidth_gbs);
+        char buf[200];
+        snprintf(buf, sizeof buf, "fp16_tflops unknown: estimated %.0f from the %s family (%.3f TFLOPS per GB/s); band widened",
+                 fe.tflops, fe.family.c_str(), fe.tflops_per_gbs);
+        out.note += std::string(out.note.empty() ? "" : "; ") + buf;
+    }
+    return true;
+}
+
+std::string predict_line(const Catalog& cat, const SpeedParams& params, const std::string& line, bool explain,
+                         const DeviceProfile* profile) {
+    json in = json::parse(line, nullptr, false);
+    json out;
+    if (in.is_discarded()) return json{{"id", nullptr}, {"error", "not valid JSON"}}.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    out["id"] = in.is_object() && in.contains("id") ? in["id"] : json(nullptr);
+    PredictInput p;
+    std::string err;
+    if (!parse_predict_input(cat, in, p, err)) { out["error"] = err; return out.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace); }
+    SpeedResult r = estimate_speed(p.scenario, params);
+    if (!r.ok || !std::isfinite(r.tokens_per_s) || r.tokens_per_s <= 0) {
+        out["error"] = r.error.empty() ? "no finite estimate for this scenario" : r.error;
+        return out.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    }
+    if (profile && profile_applies(*profile, p.hardware)) {
+        apply_device_profile(*profile, p.scenario.test, r);
+        out["calibrated"] = calibrated_label(*profile);
+    }
+    out["tokens_per_s"] = r.tokens_per_s;
+    out["low"] = r.low;
+    out["high"] = r.high;
+    {   // the llama-bench run that measures exactly this row
+        const SpeedScenario& s = p.scenario;
+        const bool pp = s.test == SpeedTest::Prefill;
+        out["llama_bench"] = "llama-bench -m " + gguf_file_name(p.model, p.quant) + (pp ? " -p " + std::to_string(s.tokens) + " -n 0"
+                                                                                      : " -p 0 -n " + std::to_string(s.tokens)) +
+                             " -d " + std::to_string(s.depth) + (s.flash_attn ? " -fa 1" : " -fa 0") + " -ngl 99" +
+                             (s.ubatch != 512 ? " -ub " + std::to_string(s.ubatch) : "");
+    }
+    if (!p.note.empty()) out["note"] = p.note;
+    if (explain) {
+        const SpeedScenario& s = p.scenario;
+        const bool dec = s.test == SpeedTest::Decode;
+        json terms = dec ? json{{"weights_s_per_token", r.weight_time_s}, {"kv_cache_s_per_token", r.kv_time_s},
+                                {"dequant_alu_s_per_token", r.alu_time_s}, {"launch_sync_s_per_token", r.fixed_time_s},
+                                {"gpu_handoff_s_per_token", r.sync_time_s}, {"host_ram_s_per_token", r.offload_time_s}}
+                         : json{{"matmul_s_per_token", r.compute_time_s}, {"attention_s_per_token", r.attention_time_s},
+                                {"ubatch_overhead_s_per_token", r.overhead_time_s}, {"gpu_handoff_s_per_token", r.sync_time_s},
+                                {"host_ram_s_per_token", r.offload_time_s}};
+        out["explain"] = {
+            {"formula", dec ? "tokens/s = 1 / (weights/(BW x share) + KV x kv_factor/(BW x share) + dequant/ALU (partly overlapped) + launches/syncs per layer + GPU hand-offs + host-RAM layers), averaged over the generated tokens"
+                            : "tokens/s = tokens / (per ubatch: max(2 x active params FLOPs / effective FLOP/s, one weight read / BW) + causal attention + overhead), pipelined over GPUs"},
+            {"terms", terms},
+            {"bound", r.bound},
+            {"inputs", {{"model", p.model.id}, {"quant", p.quant}, {"weight_class", to_string(s.weight_class)},
+                        {"weight_bytes", s.weight_bytes}, {"weight_bytes_per_token", s.weight_bytes_per_token},
+                        {"active_params", s.active_params}, {"kv_bytes_per_token_full", s.kv_bytes_per_token_full},
+                        {"kv_bytes_per_token_swa", s.kv_bytes_per_token_swa}, {"hardware", p.hardware.name},
+                        {"hardware_class", to_string(s.kind)}, {"memory_kind", to_string(s.memory)},
+                        {"backend", to_string(s.backend)}, {"bandwidth_gbs", s.bandwidth_gbs}, {"fp16_tflops", s.fp16_tflops},
+                        {"fp16_tflops_estimated", r.fp16_tflops_estimated}, {"gpus", s.gpus}, {"flash_attn", s.flash_attn},
+                        {"tokens", s.tokens}, {"depth", s.depth}}},
+            {"band", "low/high = 10th/90th percentile of leave-one-device-out errors for the hardware class"},
+            {"fit", {{"decode_rows", params.fit_rows_decode}, {"prefill_rows", params.fit_rows_prefill},
+                     {"devices", params.fit_devices}, {"source", params.fit_source}}},
+            {"note", p.note}};
+    }
+    return out.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+}  // namespace llmsim

@@ -1,0 +1,27 @@
+// load_embedded_catalog: the catalog compiled into this binary (see engine/assets.h).
+#include "core/assets.h"
+#include "catalog/catalog.h"
+
+namespace llmsim {
+
+const char* version() { return LLMSIM_VERSION; }
+
+bool load_embedded_catalog(Catalog& out, std::string& err) {
+    const std::string_view models = embedded_asset("catalog/models.json");
+    const std::string_view hardware = embedded_asset("catalog/hardware.json");
+    const std::string_view quants = embedded_asset("catalog/quants.json");
+    if (models.empty() || hardware.empty() || quants.empty()) {
+        err = "embedded catalog is missing (this build was made without assets/catalog/*.json)";
+        return false;
+    }
+    return parse_catalog(std::string(models), std::string(hardware), std::string(quants), out, err);
+}
+
+const Catalog* embedded_catalog(std::string* err) {
+    struct Loaded { Catalog cat; std::string err; bool ok = false; };
+    static const Loaded loaded = [] { Loaded l; l.ok = load_embedded_catalog(l.cat, l.err); return l; }();
+    if (!loaded.ok && err) *err = loaded.err;
+    return loaded.ok ? &loaded.cat : nullptr;
+}
+
+}  // namespace llmsim

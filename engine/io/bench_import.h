@@ -1,0 +1,77 @@
+// Reads the user's own measurements: llama-bench output (its Markdown table, `-o json`, `-o jsonl`) and
+// llama-server timings (the "timings" object of a /completion answer, or its "prompt eval time = ..." log
+// lines). A strict validating parser: hostile input gets a message naming the line and what was wrong, never a
+// crash; input and row counts are bounded. Then each row is matched to a catalog model (llama.cpp arch +
+// parameter count + size; models with the same shape are equivalent) and turned into a speed-model sample.
+//
+//   llmsim::BenchImport imp;
+//   std::string err;
+//   if (!llmsim::parse_bench_output(text, imp, err)) { fprintf(stderr, "%s\n", err.c_str()); return 2; }
+//   std::vector<llmsim::ProfileSample> samples;
+//   std::vector<llmsim::BenchMatch> matches;
+//   llmsim::bench_samples(cat, imp, *cat.find_hardware("rtx-4090"), "", samples, matches);
+//
+// [SECTION] Rows
+// [SECTION] Matching
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "catalog/catalog.h"
+#include "speed/device_profile.h"
+#include "speed/speed.h"
+
+namespace llmsim {
+
+// [SECTION] Rows -----------------------------------------------------------------------------------------
+
+constexpr size_t kBenchMaxBytes = 4u << 20;   // larger input is not a benchmark log
+constexpr size_t kBenchMaxRows = 5000;
+
+struct BenchRow {
+    int line = 0;                  // 1-based line of the input (JSON array: entry index + 1)
+    std::string model_label;       // llama-bench "model": "qwen2 7B Q4_K - Medium" ("" for llama-server)
+    std::string arch;              // its first word: the llama.cpp architecture ("qwen2")
+    std::string file_type;         // the label's type as a llama.cpp file type name ("Q4_K_M"); "" = not given
+    double size_gib = 0;           // tensor data size llama-bench printed, GiB (0 = not given)
+    double params = 0;             // parameter count (0 = not given)
+    std::string backend;           // "CUDA", "Metal,BLAS", ... as printed
+    int ngl = -1;                  // -ngl; -1 = not printed (llama-bench default 99)
+    int flash_attn = -1;           // -1 not printed, 0 off, 1 on
+    int n_ubatch = 0;              // 0 = not printed (512)
+    SpeedTest kind = SpeedTest::Decode;
+    int64_t tokens = 0;            // ppN / tgN
+    int64_t depth = 0;             // "@ dN"
+    double tps = 0, tps_sd = 0;    // t/s ± sd
+    std::string test_label() const;   // "pp512 @ d4096"
+};
+
+struct BenchImport {
+    std::string format;            // "markdown", "json", "jsonl", "llama-server"
+    std::vector<BenchRow> rows;
+    std::vector<std::string> skipped;   // "line 9: pp512+tg128 (a combined test) is not used"
+};
+
+// parse any of the formats above (detected from the text); false + err when nothing usable is in it or a row
+// is malformed ("line 7: t/s '12,3' is not a number")
+bool parse_bench_output(const std::string& text, BenchImport& out, std::string& err);
+
+// [SECTION] Matching -------------------------------------------------------------------------------------
+
+struct BenchMatch {                // one row, next to the prediction for exactly that row
+    const BenchRow* row = nullptr;
+    const Model* model = nullptr;  // nullptr = not matched (why says why)
+    std::string why;               // "qwen2, 7.62 B params" or the reason the row is not used
+    double predicted_tps = 0, low = 0, high = 0;   // without any profile
+};
+
+// the catalog model a row measured: `model_id` when given, else the model of the same llama.cpp arch whose
+// parameter count is within 3 % (closest wins); nullptr + why when none or the row has no label
+const Model* match_bench_model(const Catalog& cat, const BenchRow& row, const std::string& model_id, std::string& why);
+// every row as a speed-model sample on the catalog device `hw` (rows that cannot be used are listed in matches
+// with the reason; model_id, when given, overrides the label match)
+void bench_samples(const Catalog& cat, const BenchImport& imp, const Hardware& hw, const std::string& model_id,
+                   std::vector<ProfileSample>& samples, std::vector<BenchMatch>& matches);
+
+}  // namespace llmsim

@@ -1,0 +1,16 @@
+// The llama-server command line that runs exactly the simulated setup.
+//   std::string cmd = llmsim::llama_server_command(model, req, 8080);
+//   // "llama-server -m Qwen2.5-7B-Instruct-Q4_K_M.gguf -c 32768 -ngl 99 -fa on --port 8080"
+#pragma once
+#include <string>
+
+#include "catalog/catalog.h"
+#include "sim/simulate.h"
+
+namespace llmsim {
+// llama-server flags for the request (-m, -c, -ngl, -fa, -ctk/-ctv, --n-cpu-moe/-ot, -np, -ts, --port);
+// for non-GGUF formats (MLX, GPTQ, AWQ, FP8) the matching server of that ecosystem, with a comment
+std::string llama_server_command(const Catalog& cat, const Model& model, const SimRequest& req, int port = 8080);
+// the GGUF file name people usually give such a file: "<repo name>-<FILE_TYPE>.gguf"
+std::string gguf_file_name(const Model& model, const std::string& file_type);
+}  // namespace llmsim

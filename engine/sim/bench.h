@@ -1,0 +1,20 @@
+// The engine sweep benchmark shared by `llmsim-cli bench` (native) and the llmsim_bench program (native and
+// wasm under node): every catalog model x every device x the 8 common quants x 4 contexts, memory + speed.
+#pragma once
+#include <cstddef>
+#include <string>
+
+#include "catalog/catalog.h"
+
+namespace llmsim {
+struct BenchResult {
+    size_t models = 0, devices = 0, quants = 0, evaluations = 0, errors = 0;
+    double cold_ms = 0;   // first sweep (builds the prepared-weights cache)
+    double best_ms = 0;   // best of the repeats (warm cache)
+    bool lookup_per_call = false;
+};
+// the sweep, timed `repeat` times. Weights are prepared once per model and quant (as a sweep over devices and
+// contexts should); lookup_per_call: evaluate() looks them up in prepare_weights()' cache on every call instead
+BenchResult bench_sweep(const Catalog& cat, bool with_speed, int repeat, bool lookup_per_call = false);
+std::string format_bench(const BenchResult& r, bool with_speed);
+}  // namespace llmsim

@@ -1,0 +1,65 @@
+// evaluate(): memory (memory.h) + speed (speed.h) for one scenario, through the runtime's plans
+// (runtime/runtime.h). See simulate.h.
+#include "sim/simulate.h"
+
+#include "memory/prepared_weights.h"
+
+namespace llmsim {
+
+uint64_t limit_side_bytes(const MemoryBreakdown& mb) {
+    // devices = GPUs first, then "host"; a CPU-only placement has only "host"
+    if (mb.devices.size() <= 1) return mb.total_bytes;
+    uint64_t gpu = 0;
+    for (size_t i = 0; i + 1 < mb.devices.size(); ++i) gpu += mb.devices[i].total_bytes;
+    return gpu;
+}
+
+bool evaluate(const Catalog& cat, const Model& model, const SimRequest& req, Evaluation& out, std::string& err) {
+    // weights, parameter counts and the bytes a decoded token reads come prepared (cached per model and quant):
+    // no tensor enumeration or quant rules per call
+    const std::shared_ptr<const PreparedWeights> w =
+        prepare_weights(cat, model, req.memory.file_type, err, req.memory.file_bytes_override);
+    if (!w) {
+        out = Evaluation();
+        return false;
+    }
+    return evaluate(cat, *w, model, req, out, err);
+}
+
+bool evaluate(const Catalog& cat, const PreparedWeights& w, const Model& model, const SimRequest& req,
+              Evaluation& out, std::string& err) {
+    // every field is written below or by the runtime's memory and speed plans (llama.cpp: estimate_memory /
+    // estimate_speed_view), which reset what they fill (keeping the buffers: no Evaluation temporary per call)
+    const Runtime* rt = runtime(req.runtime);
+    if (!rt) {
+        err = "runtime: unknown runtime id " + std::to_string((int)req.runtime);
+        out = Evaluation();
+        return false;
+    }
+    out.speed.ok = false;
+    out.speed.error.clear();
+    out.full_attn_layers = -1;
+    out.swa_layers = 0;
+    out.kv_k_row = out.kv_v_row = 0;
+    out.weight_class = w.weight_class;
+    out.params = w.params;
+    out.active_weight_bytes = w.active_weight_bytes;
+    out.weight_bytes = w.weights_bytes;
+    out.embedding_bytes = w.token_embd_bytes;
+    out.routed_expert_bytes = w.gguf_routed_expert_bytes;
+    if (!rt->memory_plan(w, model, req.memory, out.memory, err)) {
+        out = Evaluation();
+        return false;
+    }
+    if (!w.full_layers_prefix.empty() && !w.swa_layers_prefix.empty()) {
+        out.full_attn_layers = w.full_layers_prefix.back();
+        out.swa_layers = w.swa_layers_prefix.back();
+        out.kv_k_row = w.kv_k_row;
+        out.kv_v_row = w.kv_v_row;
+    }
+    if (req.with_speed) rt->speed_plan(cat, model, req, out);
+    else out.speed = SpeedView();
+    return true;
+}
+
+}  // namespace llmsim

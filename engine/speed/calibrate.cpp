@@ -1,0 +1,617 @@
+// Speed-model calibration: rows -> scenarios, Nelder-Mead fit, leave-one-device-out report. See calibrate.h.
+//
+// [SECTION] Rows: inline HF config -> SpeedScenario
+// [SECTION] Free parameters
+// [SECTION] Nelder-Mead
+// [SECTION] Fit
+// [SECTION] Accuracy
+#include "speed/calibrate.h"
+
+#include "api/predict.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cctype>
+#include <cstdio>
+#include <cstring>
+#include <map>
+#include <set>
+
+#include <nlohmann/json.hpp>
+
+namespace llmsim {
+
+using json = nlohmann::json;
+
+// [SECTION] Rows: inline HF config -> SpeedScenario ------------------------------------------------------
+
+bool parse_calibration_row(const std::string& line, CalibrationRow& row, std::string& err) {
+    // the same parser as `llmsim-cli predict` (predict.h), so the fit sees exactly the scenarios it will predict
+    json r = json::parse(line, nullptr, false);
+    if (r.is_discarded() || !r.is_object()) { err = "not a JSON object"; return false; }
+    auto str = [&](const char* k) { return r.contains(k) && r[k].is_string() ? r[k].get<std::string>() : std::string(); };
+    row = CalibrationRow();
+    row.id = str("id");
+    row.model = str("model");
+    row.quant = str("quant");
+    row.source = str("source");
+    if (!r.contains("measured_tokens_per_s") || !r["measured_tokens_per_s"].is_number() ||
+        !(r["measured_tokens_per_s"].get<double>() > 0)) {
+        err = "row " + row.id + ": measured_tokens_per_s is missing or not a positive number";
+        return false;
+    }
+    row.measured_tokens_per_s = r["measured_tokens_per_s"].get<double>();
+    std::string cat_err;
+    const Catalog* cat = embedded_catalog(&cat_err);
+    if (!cat) { err = cat_err; return false; }
+    PredictInput in;
+    if (!parse_predict_input(*cat, r, in, err)) { err = "row " + row.id + ": " + err; return false; }
+    row.scenario = in.scenario;
+    row.total_params = in.total_params;
+    row.device = in.device;
+    row.hardware_name = in.hardware.name;
+    row.vendor = in.hardware.vendor;
+    row.kind = in.hardware.kind;
+    return true;
+}
+
+bool parse_calibration_jsonl(const std::string& text, std::vector<CalibrationRow>& rows, std::string& err) {
+    rows.clear();
+    size_t pos = 0;
+    int line_no = 0;
+    while (pos < text.size()) {
+        size_t nl = text.find('\n', pos);
+        std::string line = text.substr(pos, nl == std::string::npos ? std::string::npos : nl - pos);
+        pos = nl == std::string::npos ? text.size() : nl + 1;
+        ++line_no;
+        if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+        CalibrationRow row;
+        std::string e;
+        if (!parse_calibration_row(line, row, e)) {
+            err = "calibration line " + std::to_string(line_no) + ": " + e;
+            return false;
+        }
+        rows.push_back(std::move(row));
+    }
+    if (rows.empty()) { err = "calibration data has no rows"; return false; }
+    return true;
+}
+
+// [SECTION] Free parameters ------------------------------------------------------------------------------
+
+namespace {
+
+struct FreeParam {
+    const char* name;
+    double* value;
+    bool ridge;      // pulled towards 1 (factors) by the ridge term
+    bool linear;     // optimised as is (signed exponent) instead of in log space
+    double neutral;  // the value when no training row depends on it (1 for factors)
+    bool prior = false;  // pulled (weakly) towards `neutral` as a physical prior (FitOptions::prior)
+};
+
+std::vector<FreeParam> free_params(SpeedParams& p, SpeedTest kind) {
+    std::vector<FreeParam> v;
+    if (kind == SpeedTest::Decode) {
+        v.push_back({"bw_share.gddr", &p.bw_share[(int)MemoryKind::Gddr], false, false, 0.8});
+        v.push_back({"bw_share.hbm", &p.bw_share[(int)MemoryKind::Hbm], false, false, 0.7});
+        v.push_back({"bw_share.unified", &p.bw_share[(int)MemoryKind::Unified], false, false, 0.8});
+        v.push_back({"backend_bw.rocm", &p.backend_bw[(int)Backend::Rocm], true, false, 1.0});
+        v.push_back({"backend_bw.metal", &p.backend_bw[(int)Backend::Metal], true, false, 1.0});
+        v.push_back({"backend_bw.vulkan", &p.backend_bw[(int)Backend::Vulkan], true, false, 1.0});
+        v.push_back({"weight_bw.kquant", &p.weight_bw[(int)WeightClass::KQuant], true, false, 1.0});
+        v.push_back({"weight_bw.legacy", &p.weight_bw[(int)WeightClass::Legacy], true, false, 1.0});
+        v.push_back({"weight_bw.q8", &p.weight_bw[(int)WeightClass::Q8], true, false, 1.0});
+        v.push_back({"weight_bw.mxfp4", &p.weight_bw[(int)WeightClass::Mxfp4], true, false, 1.0});
+        v.push_back({"weight_bw.kquant_low", &p.weight_bw[(int)WeightClass::KQuantLow], true, false, 1.0});
+        v.push_back({"kv_factor", &p.kv_factor, false, false, 1.3});
+        v.push_back({"no_fa_kv.cuda", &p.no_fa_kv[(int)Backend::Cuda], false, false, 2.0});
+        v.push_back({"no_fa_kv.rocm", &p.no_fa_kv[(int)Backend::Rocm], false, false, 2.0});
+        v.push_back({"no_fa_kv.metal", &p.no_fa_kv[(int)Backend::Metal], false, false, 2.0});
+        v.push_back({"fixed_ms_per_layer", &p.fixed_ms_per_layer, false, false, 0.06});
+        v.push_back({"gpu_hop_ms", &p.gpu_hop_ms, false, false, 0.3});
+        v.push_back({"alu_flops_per_param", &p.alu_flops_per_param, false, false, 30.0});
+        v.push_back({"alu_weight.kquant_low", &p.alu_weight[(int)WeightClass::KQuantLow], false, false, 1.0});
+        v.push_back({"alu_unified", &p.alu_unified, false, false, 1.0});
+        v.push_back({"moe_bw", &p.moe_bw, false, false, 1.0});
+        v.push_back({"intel_bw", &p.intel_bw, true, false, 1.0});
+    } else {
+        v.push_back({"compute_share", &p.compute_share, false, false, 0.4});
+        v.push_back({"compute_kind.consumer", &p.compute_kind[(int)HardwareKind::Consumer], true, false, 1.0});
+        v.push_back({"compute_kind.workstation", &p.compute_kind[(int)HardwareKind::Workstation], true, false, 1.0});
+        v.push_back({"compute_kind.datacenter", &p.compute_kind[(int)HardwareKind::Datacenter], true, false, 1.0});
+        v.push_back({"compute_kind.apple", &p.compute_kind[(int)HardwareKind::Apple], true, false, 1.0});
+        v.push_back({"compute_kind.apu", &p.compute_kind[(int)HardwareKind::Apu], true, false, 1.0});
+        v.push_back({"compute_backend.vulkan", &p.compute_backend[(int)Backend::Vulkan], true, false, 1.0});
+        v.push_back({"compute_weight.kquant", &p.compute_weight[(int)WeightClass::KQuant], true, false, 1.0});
+        v.push_back({"compute_weight.legacy", &p.compute_weight[(int)WeightClass::Legacy], true, false, 1.0});
+        v.push_back({"compute_weight.q8", &p.compute_weight[(int)WeightClass::Q8], true, false, 1.0});
+        v.push_back({"compute_weight.mxfp4", &p.compute_weight[(int)WeightClass::Mxfp4], true, false, 1.0});
+        v.push_back({"compute_weight.kquant_low", &p.compute_weight[(int)WeightClass::KQuantLow], true, false, 1.0});
+        v.push_back({"fa_attn_factor", &p.fa_attn_factor, false, false, 1.0});
+        v.push_back({"no_fa_score_bytes", &p.no_fa_score_bytes, false, false, 16.0});
+        v.push_back({"pipeline_hop_ms", &p.pipeline_hop_ms, false, false, 0.1});
+        v.push_back({"ubatch_overhead_ms", &p.ubatch_overhead_ms, false, false, 1.0});
+        v.push_back({"tflops_exponent", &p.tflops_exponent, false, true, 0.0});
+        v.push_back({"matmul_half_tokens", &p.matmul_half_tokens, false, false, 32.0});
+        v.push_back({"intel_compute", &p.intel_compute, true, false, 1.0});
+        v.push_back({"moe_compute", &p.moe_compute, true, false, 1.0});
+    }
+    // physical priors: shares near their typical values, costs near their order of magnitude; the near-zero
+    // overheads (ubatch, pipeline hop) have none
+    static const char* const kPrior[] = {"bw_share.gddr", "bw_share.hbm", "bw_share.unified", "kv_factor",
+                                         "no_fa_kv.cuda", "no_fa_kv.rocm", "no_fa_kv.metal", "fixed_ms_per_layer",
+                                         "gpu_hop_ms", "alu_flops_per_param", "alu_unified", "moe_bw",
+                                         "compute_share", "fa_attn_factor", "no_fa_score_bytes", "matmul_half_tokens",
+                                         "tflops_exponent"};
+    for (FreeParam& f : v)
+        for (const char* n : kPrior) f.prior = f.prior || strcmp(f.name, n) == 0;
+    return v;
+}
+
+// backends without their own no-FA row share CUDA's
+void tie_unfitted(SpeedParams& p) {
+    p.no_fa_kv[(int)Backend::Vulkan] = p.no_fa_kv[(int)Backend::Cuda];
+    p.no_fa_kv[(int)Backend::Sycl] = p.no_fa_kv[(int)Backend::Cuda];
+    p.no_fa_kv[(int)Backend::Cpu] = p.no_fa_kv[(int)Backend::Cuda];
+}
+
+// [SECTION] Nelder-Mead ----------------------------------------------------------------------------------
+
+template <class F>
+double nelder_mead(F&& f, std::vector<double>& x0, double step, int max_evals, double tol = 1e-7) {
+    size_t n = x0.size();
+    std::vector<std::vector<double>> pts(n + 1, x0);
+    for (size_t i = 0; i < n; ++i) pts[i + 1][i] += step;
+    std::vector<double> vals(n + 1);
+    int evals = 0;
+    for (size_t i = 0; i <= n; ++i) { vals[i] = f(pts[i]); ++evals; }
+    std::vector<size_t> order(n + 1);
+    std::vector<double> cen(n), xr(n), xe(n), xc(n);
+    int it = 0;
+    while (evals < max_evals) {
+        for (size_t i = 0; i <= n; ++i) order[i] = i;
+        std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return vals[a] < vals[b]; });
+        std::vector<std::vector<double>> sp(n + 1);
+        std::vector<double> sv(n + 1);
+        for (size_t i = 0; i <= n; ++i) { sp[i] = pts[order[i]]; sv[i] = vals[order[i]]; }
+        pts.swap(sp); vals.swap(sv);
+        if (std::fabs(vals[n] - vals[0]) < tol && it > 200) break;
+        ++it;
+        for (size_t j = 0; j < n; ++j) {
+            double s = 0;
+            for (size_t i = 0; i < n; ++i) s += pts[i][j];
+            cen[j] = s / n;
+        }
+        for (size_t j = 0; j < n; ++j) xr[j] = cen[j] + (cen[j] - pts[n][j]);
+        double fr = f(xr); ++evals;
+        if (fr < vals[0]) {
+            for (size_t j = 0; j < n; ++j) xe[j] = cen[j] + 2 * (cen[j] - pts[n][j]);
+            double fe = f(xe); ++evals;
+            if (fe < fr) { pts[n] = xe; vals[n] = fe; } else { pts[n] = xr; vals[n] = fr; }
+        } else if (fr < vals[n - 1]) {
+            pts[n] = xr; vals[n] = fr;
+        } else {
+            for (size_t j = 0; j < n; ++j) xc[j] = cen[j] + 0.5 * (pts[n][j] - cen[j]);
+            double fc = f(xc); ++evals;
+            if (fc < vals[n]) { pts[n] = xc; vals[n] = fc; }
+            else {
+                for (size_t i = 1; i <= n; ++i) {
+                    for (size_t j = 0; j < n; ++j) pts[i][j] = pts[0][j] + 0.5 * (pts[i][j] - pts[0][j]);
+                    vals[i] = f(pts[i]); ++evals;
+                }
+            }
+        }
+    }
+    size_t best = 0;
+    for (size_t i = 1; i <= n; ++i) if (vals[i] < vals[best]) best = i;
+    x0 = pts[best];
+    return vals[best];
+}
+
+double predict_row(const CalibrationRow& r, const SpeedParams& p) {
+    SpeedResult res = estimate_speed(r.scenario, p);
+    return res.ok ? res.tokens_per_s : 0.0;
+}
+
+std::vector<double> group_weights(const std::vector<const CalibrationRow*>& rows) {
+    std::map<std::string, int> cnt;
+    for (auto* r : rows) cnt[r->device + "|" + r->source.substr(0, 40)]++;
+    std::vector<double> w;
+    for (auto* r : rows) w.push_back(1.0 / std::sqrt((double)cnt[r->device + "|" + r->source.substr(0, 40)]));
+    return w;
+}
+
+void fit_kind(const std::vector<const CalibrationRow*>& rows, SpeedParams& p, SpeedTest kind, const FitOptions& opt) {
+    if (rows.empty()) return;
+    std::vector<FreeParam> all = free_params(p, kind);
+    // fit only parameters the rows can see: one no row depends on (a class, backend or weight type absent from
+    // the training rows, e.g. when the only APU is left out) takes its neutral value — not the start value,
+    // which may come from a fit that saw the left-out device
+    std::vector<double> base(rows.size());
+    for (size_t i = 0; i < rows.size(); ++i) base[i] = predict_row(*rows[i], p);
+    std::vector<FreeParam> fp;
+    for (const FreeParam& f : all) {
+        double keep = *f.value;
+        *f.value = f.linear ? keep + 0.2 : keep * 1.2;
+        bool seen = false;
+        for (size_t i = 0; i < rows.size() && !seen; ++i)
+            seen = std::fabs(predict_row(*rows[i], p) - base[i]) > 1e-9 * std::fabs(base[i]);
+        *f.value = seen ? keep : f.neutral;
+        if (seen) fp.push_back(f);
+    }
+    std::vector<double> w = group_weights(rows);
+    double wsum = 0;
+    for (double x : w) wsum += x;
+    std::vector<double> x(fp.size());
+    for (size_t i = 0; i < fp.size(); ++i) x[i] = fp[i].linear ? *fp[i].value : std::log(*fp[i].value);
+    auto set = [&](const std::vector<double>& v) {
+        for (size_t i = 0; i < fp.size(); ++i) *fp[i].value = fp[i].linear ? v[i] : std::exp(v[i]);
+    };
+    auto obj = [&](const std::vector<double>& v) {
+        set(v);
+        double s = 0;
+        for (size_t i = 0; i < rows.size(); ++i) {
+            double pr = predict_row(*rows[i], p);
+            if (!(pr > 0)) return 1e9;
+            s += w[i] * std::fabs(std::log(pr / rows[i]->measured_tokens_per_s));
+        }
+        // factors are pulled towards 1 (opt.ridge); every other parameter, more weakly, towards its physical
+        // prior (the neutral value), so that one held-out source cannot push an unconstrained one to an extreme
+        double ridge = 0, prior = 0;
+        for (size_t i = 0; i < fp.size(); ++i) {
+            double d = fp[i].linear ? v[i] - fp[i].neutral : v[i] - std::log(fp[i].neutral);
+            if (fp[i].ridge) ridge += d * d;
+            else if (fp[i].prior) prior += d * d;
+        }
+        return s / wsum + opt.ridge * ridge + opt.prior * prior;
+    };
+    double best = nelder_mead(obj, x, 0.5, opt.max_evals);
+    for (int r = 0; r < 3; ++r) {   // restarts with a fresh, smaller simplex until no more progress
+        std::vector<double> y = x;
+        double v = nelder_mead(obj, y, 0.15, opt.max_evals);
+        if (v < best - 1e-6) { best = v; x = y; } else break;
+    }
+    set(x);
+}
+
+}  // namespace
+
+// [SECTION] Fit ------------------------------------------------------------------------------------------
+
+SpeedParams fit_speed_params(const std::vector<CalibrationRow>& rows, const SpeedParams& start, const FitOptions& opt) {
+    SpeedParams p = start;
+    std::vector<const CalibrationRow*> dec, pre;
+    std::set<std::string> devices;
+    for (const auto& r : rows) {
+        (r.scenario.test == SpeedTest::Decode ? dec : pre).push_back(&r);
+        devices.insert(r.device);
+    }
+    // decode first: prefill uses the decode bandwidth shares for its weight-read floor and score-matrix traffic
+    if (opt.decode) fit_kind(dec, p, SpeedTest::Decode, opt);
+    tie_unfitted(p);
+    if (opt.prefill) fit_kind(pre, p, SpeedTest::Prefill, opt);
+    p.fit_rows_decode = (int)dec.size();
+    p.fit_rows_prefill = (int)pre.size();
+    p.fit_devices = (int)devices.size();
+    return p;
+}
+
+double mean_abs_log_error(const std::vector<CalibrationRow>& rows, const SpeedParams& p, SpeedTest kind) {
+    std::vector<const CalibrationRow*> sel;
+    for (const auto& r : rows) if (r.scenario.test == kind) sel.push_back(&r);
+    std::vector<double> w = group_weights(sel);
+    double s = 0, ws = 0;
+    for (size_t i = 0; i < sel.size(); ++i) {
+        double pr = predict_row(*sel[i], p);
+        if (!(pr > 0)) continue;
+        s += w[i] * std::fabs(std::log(pr / sel[i]->measured_tokens_per_s));
+        ws += w[i];
+    }
+    return ws > 0 ? s / ws : 0;
+}
+
+// [SECTION] Accuracy -------------------------------------------------------------------------------------
+
+ErrorStats error_stats(std::vector<double> e) {
+    ErrorStats s;
+    s.rows = (int)e.size();
+    if (e.empty()) return s;
+    std::vector<double> a;
+    int in = 0;
+    for (double x : e) { a.push_back(std::fabs(x)); if (std::fabs(x) <= 0.25) ++in; }
+    auto quant = [](std::vector<double> v, double q) {
+        std::sort(v.begin(), v.end());
+        double pos = q * (v.size() - 1);
+        size_t i = (size_t)pos;
+        double f = pos - i;
+        return i + 1 < v.size() ? v[i] * (1 - f) + v[i + 1] * f : v[i];
+    };
+    s.mdape = quant(a, 0.5);
+    s.within25 = (double)in / e.size();
+    s.p10 = quant(e, 0.1);
+    s.p90 = quant(e, 0.9);
+    return s;
+}
+
+const char* to_string(HoldOut h) {
+    switch (h) {
+        case HoldOut::Device: return "leave-one-device-out";
+        case HoldOut::Source: return "leave-one-source-out";
+        case HoldOut::Class: return "leave-one-class-out";
+    }
+    return "?";
+}
+
+std::string source_key(const std::string& source) {
+    std::string s = source;
+    for (const char* pre : {"https://", "http://"})
+        if (s.compare(0, strlen(pre), pre) == 0) s = s.substr(strlen(pre));
+    if (s.compare(0, 7, "github:") == 0) {   // github:owner/repo@commit:path -> the repository
+        s = "github.com/" + s.substr(7);
+        return s.substr(0, s.find('@'));
+    }
+    const std::string file_id = "public code file id ";
+    if (s.compare(0, file_id.size(), file_id) == 0) {
+        size_t e = file_id.size();
+        while (e < s.size() && isdigit((unsigned char)s[e])) ++e;
+        return s.substr(0, e);
+    }
+    size_t sp = s.find_first_of(" ,;(");
+    std::string head = s.substr(0, sp);
+    if (head.find('/') != std::string::npos && head.compare(0, 11, "github.com/") != 0) head = "github.com/" + head;
+    // "owner/repo PR #N ..." / "owner/repo issue #N ..." -> the thread
+    if (sp != std::string::npos) {
+        std::string rest = s.substr(sp + 1);
+        for (auto [word, path] : {std::pair<const char*, const char*>{"PR #", "/pull/"}, {"issue #", "/issues/"}})
+            if (rest.compare(0, strlen(word), word) == 0) {
+                size_t e = strlen(word);
+                while (e < rest.size() && isdigit((unsigned char)rest[e])) ++e;
+                return head + path + rest.substr(strlen(word), e - strlen(word));
+            }
+    }
+    return head;
+}
+
+namespace {
+
+std::string group_of(const CalibrationRow& r, HoldOut scheme) {
+    switch (scheme) {
+        case HoldOut::Device: return r.device;
+        case HoldOut::Source: return source_key(r.source);
+        case HoldOut::Class: return to_string(r.kind);
+    }
+    return r.device;
+}
+
+// the row's scenario with its published fp16_tflops replaced by the family estimate (false: it had none)
+bool with_estimated_fp16(const CalibrationRow& r, SpeedScenario& s) {
+    if (!(r.scenario.fp16_tflops > 0) || r.scenario.fp16_tflops_estimated) return false;
+    s = r.scenario;
+    s.fp16_tflops = estimate_fp16_tflops(r.vendor, r.kind, r.hardware_name, s.bandwidth_gbs).tflops;
+    s.fp16_tflops_estimated = true;
+    return true;
+}
+
+}  // namespace
+
+AccuracyReport leave_one_device_out(const std::vector<CalibrationRow>& rows, const SpeedParams& start, const FitOptions& opt) {
+    return leave_one_out(rows, start, HoldOut::Device, opt);
+}
+
+AccuracyReport leave_one_out(const std::vector<CalibrationRow>& rows, const SpeedParams& start, HoldOut scheme,
+                             const FitOptions& opt) {
+    AccuracyReport rep;
+    rep.scheme = scheme;
+    std::vector<std::string> groups;
+    for (const auto& r : rows)
+        if (std::find(groups.begin(), groups.end(), group_of(r, scheme)) == groups.end()) groups.push_back(group_of(r, scheme));
+    std::vector<double> pred(rows.size(), 0.0);
+    for (const std::string& g : groups) {
+        std::vector<CalibrationRow> train;
+        for (const auto& r : rows) if (group_of(r, scheme) != g) train.push_back(r);
+        SpeedParams p = fit_speed_params(train, start, opt);
+        for (size_t i = 0; i < rows.size(); ++i) {
+            if (group_of(rows[i], scheme) != g) continue;
+            pred[i] = predict_row(rows[i], p);
+            SpeedScenario se;
+            if (with_estimated_fp16(rows[i], se)) {
+                SpeedResult re = estimate_speed(se, p);
+                int k = rows[i].scenario.test == SpeedTest::Decode ? 0 : 1;
+                if (re.ok) rep.fp16_estimated_errors[k].push_back(re.tokens_per_s / rows[i].measured_tokens_per_s - 1);
+            }
+        }
+    }
+    for (int k = 0; k < 2; ++k) rep.fp16_estimated[k] = error_stats(rep.fp16_estimated_errors[k]);
+    std::vector<double> ours[2][kHardwareKindCount + 1], seed[2][kHardwareKindCount + 1];
+    std::map<std::string, std::vector<double>> dev[2];
+    for (size_t i = 0; i < rows.size(); ++i) {
+        const CalibrationRow& r = rows[i];
+        int k = r.scenario.test == SpeedTest::Decode ? 0 : 1;
+        int c = (int)r.scenario.kind;
+        double sd = seed_tokens_per_s(r.scenario, r.total_params);
+        double eo = pred[i] / r.measured_tokens_per_s - 1, es = sd / r.measured_tokens_per_s - 1;
+        ours[k][c].push_back(eo); ours[k][kHardwareKindCount].push_back(eo);
+        seed[k][c].push_back(es); seed[k][kHardwareKindCount].push_back(es);
+        dev[k][group_of(r, scheme)].push_back(eo);
+        rep.predictions.push_back({&r, pred[i], sd});
+    }
+    for (int k = 0; k < 2; ++k) {
+        for (int c = 0; c <= kHardwareKindCount; ++c) {
+            rep.ours[k][c] = error_stats(ours[k][c]);
+            rep.seed[k][c] = error_stats(seed[k][c]);
+        }
+        for (auto& kv : dev[k]) rep.per_device[k].push_back({kv.first, error_stats(kv.second)});
+    }
+    // source-to-source spread: rows of the same device and scenario (model file, GPUs, test) that disagree
+    std::map<std::string, std::vector<const CalibrationRow*>> same;
+    for (const auto& r : rows) {
+        char key[512];
+        snprintf(key, sizeof key, "%s|%s|%.3g|%d|%d|%lld|%lld", r.device.c_str(), r.model.c_str(), r.scenario.weight_bytes,
+                 r.scenario.gpus, (int)r.scenario.test, (long long)r.scenario.tokens, (long long)r.scenario.depth);
+        same[key].push_back(&r);
+    }
+    std::vector<double> spread[2];
+    for (auto& kv : same)
+        for (size_t i = 0; i < kv.second.size(); ++i)
+            for (size_t j = i + 1; j < kv.second.size(); ++j) {
+                int k = kv.second[i]->scenario.test == SpeedTest::Decode ? 0 : 1;
+                spread[k].push_back(std::fabs(std::log(kv.second[i]->measured_tokens_per_s / kv.second[j]->measured_tokens_per_s)));
+            }
+    for (int k = 0; k < 2; ++k) {
+        rep.spread_pairs[k] = (int)spread[k].size();
+        if (!spread[k].empty()) {
+            std::sort(spread[k].begin(), spread[k].end());
+            rep.source_spread[k] = std::exp(spread[k][spread[k].size() / 2]) - 1;
+        }
+    }
+    return rep;
+}
+
+// the low…high band a class's held-out errors set: their 10th…90th percentiles, never excluding zero error
+static SpeedBand band_from_errors(const ErrorStats& e) {
+    SpeedBand b;
+    if (e.rows == 0) return b;
+    b.rows = e.rows;
+    b.low = std::min(0.0, e.p10);
+    b.high = std::max(0.0, e.p90);
+    b.mdape = e.mdape;
+    b.within25 = e.within25;
+    return b;
+}
+
+SpeedParams with_measured_bands(const SpeedParams& p, const AccuracyReport& rep) {
+    SpeedParams q = p;
+    for (int k = 0; k < 2; ++k)
+        for (int c = 0; c < kHardwareKindCount; ++c) {
+            const ErrorStats& e = rep.ours[k][c];
+            SpeedBand& b = q.band[k][c];
+            b = band_from_errors(e);
+        }
+    return q;
+}
+
+void band_coverage(AccuracyReport& rep, const SpeedParams& p) {
+    int in[2][kHardwareKindCount + 1] = {}, n[2][kHardwareKindCount + 1] = {};
+    for (const RowPrediction& rp : rep.predictions) {
+        if (!(rp.predicted > 0)) continue;
+        const CalibrationRow& r = *rp.row;
+        SpeedResult res;
+        res.tokens_per_s = rp.predicted;
+        res.fp16_tflops_estimated = r.scenario.fp16_tflops_estimated || !(r.scenario.fp16_tflops > 0);
+        apply_speed_band(res, p, r.scenario.test, r.scenario.kind);
+        int k = r.scenario.test == SpeedTest::Decode ? 0 : 1;
+        bool inside = r.measured_tokens_per_s >= res.low && r.measured_tokens_per_s <= res.high;
+        for (int c : {(int)r.scenario.kind, kHardwareKindCount}) { n[k][c]++; in[k][c] += inside ? 1 : 0; }
+    }
+    for (int k = 0; k < 2; ++k)
+        for (int c = 0; c <= kHardwareKindCount; ++c) rep.coverage[k][c] = n[k][c] ? (double)in[k][c] / n[k][c] : 0;
+}
+
+ValidationReport validate(const std::vector<CalibrationRow>& rows, const SpeedParams& start, const FitOptions& opt) {
+    ValidationReport v;
+    for (int h = 0; h < kHoldOutCount; ++h) v.by[h] = leave_one_out(rows, start, (HoldOut)h, opt);
+    return v;
+}
+
+SpeedParams with_validated_bands(const SpeedParams& p, ValidationReport& v) {
+    SpeedParams q = p;
+    for (int k = 0; k < 2; ++k)
+        for (int c = 0; c < kHardwareKindCount; ++c) {
+            // the harder held-out view of this class: the scheme with the larger MdAPE (leave-one-class-out
+            // counts only when the class has rows from more than one device: otherwise it equals device-out)
+            int pick = (int)HoldOut::Device;
+            for (int h = 0; h < kHoldOutCount; ++h)
+                if (v.by[h].ours[k][c].rows > 0 && v.by[h].ours[k][c].mdape > v.by[pick].ours[k][c].mdape) pick = h;
+            v.band_source[k][c] = (HoldOut)pick;
+            const ErrorStats& e = v.by[pick].ours[k][c];
+            SpeedBand& b = q.band[k][c];
+            b = band_from_errors(e);
+        }
+    // an estimated fp16 figure: device held out and its figure unknown, the product's case for a new device
+    for (int k = 0; k < 2; ++k) {
+        const ErrorStats& e = v.by[(int)HoldOut::Device].fp16_estimated[k];
+        SpeedBand& b = q.band_fp16_estimated[k];
+        b = SpeedBand();
+        if (e.rows == 0) continue;
+        b.rows = e.rows;
+        b.low = std::min(0.0, e.p10);
+        b.high = std::max(0.0, e.p90);
+        b.mdape = e.mdape;
+        b.within25 = e.within25;
+    }
+    for (int h = 0; h < kHoldOutCount; ++h) band_coverage(v.by[h], q);
+    for (int k = 0; k < 2; ++k)
+        for (int c = 0; c < kHardwareKindCount; ++c) {
+            if (q.band[k][c].rows == 0) continue;
+            q.band[k][c].coverage = v.by[(int)HoldOut::Source].coverage[k][c];
+            q.band[k][c].from = to_string(v.band_source[k][c]);
+        }
+    return q;
+}
+
+// a report row's class name: the catalog's spelling, and "ALL" for the total row (index kHardwareKindCount)
+static const char* class_label(int c) { return c < kHardwareKindCount ? to_string((HardwareKind)c) : "ALL"; }
+
+std::string format_validation_report(const ValidationReport& v) {
+    std::string out;
+    char buf[320];
+    const char* names[2] = {"decode", "prefill"};
+    for (int k = 0; k < 2; ++k) {
+        snprintf(buf, sizeof buf, "%s: held-out MdAPE / share within +-25 %% / band coverage (share of held-out rows inside low..high)\n"
+                 "  %-12s %5s | %-22s | %-22s | %-22s | band from\n", names[k], "class", "rows", "device out", "source out", "class out");
+        out += buf;
+        for (int c = 0; c <= kHardwareKindCount; ++c) {
+            const ErrorStats& d = v.by[0].ours[k][c];
+            if (d.rows == 0) continue;
+            std::string line;
+            snprintf(buf, sizeof buf, "  %-12s %5d", class_label(c), d.rows);
+            line += buf;
+            for (int h = 0; h < kHoldOutCount; ++h) {
+                const ErrorStats& e = v.by[h].ours[k][c];
+                snprintf(buf, sizeof buf, " | %5.1f%% %4.0f%% cov %3.0f%%", 100 * e.mdape, 100 * e.within25, 100 * v.by[h].coverage[k][c]);
+                line += buf;
+            }
+            line += c < kHardwareKindCount ? std::string(" | ") + to_string(v.band_source[k][c]) + "\n" : std::string(" |\n");
+            out += line;
+        }
+        const ErrorStats& fe = v.by[0].fp16_estimated[k];
+        snprintf(buf, sizeof buf, "  fp16_tflops replaced by the family estimate (device out, %d rows): MdAPE %.1f%%, +-25%% %.0f%%, "
+                 "p10 %+.0f%%, p90 %+.0f%%\n\n", fe.rows, 100 * fe.mdape, 100 * fe.within25, 100 * fe.p10, 100 * fe.p90);
+        out += buf;
+    }
+    return out;
+}
+
+std::string format_accuracy_report(const AccuracyReport& rep) {
+    std::string out;
+    char buf[256];
+    const char* names[2] = {"decode", "prefill"};
+    for (int k = 0; k < 2; ++k) {
+        snprintf(buf, sizeof buf, "%s (%s)\n  %-12s %5s  %9s %8s  %9s %8s\n", names[k], to_string(rep.scheme), "class", "rows",
+                 "MdAPE", "+-25%", "seed MdAPE", "+-25%");
+        out += buf;
+        for (int c : {0, 1, 2, 3, 4, kHardwareKindCount}) {
+            const ErrorStats& o = rep.ours[k][c];
+            const ErrorStats& s = rep.seed[k][c];
+            if (o.rows == 0) continue;
+            snprintf(buf, sizeof buf, "  %-12s %5d  %8.1f%% %7.0f%%  %9.1f%% %7.0f%%\n", class_label(c), o.rows, 100 * o.mdape,
+                     100 * o.within25, 100 * s.mdape, 100 * s.within25);
+            out += buf;
+        }
+        snprintf(buf, sizeof buf, rep.scheme == HoldOut::Device ? "  per device:\n" : rep.scheme == HoldOut::Source ? "  per source:\n" : "  per class:\n");
+        out += buf;
+        for (auto& d : rep.per_device[k]) {
+            snprintf(buf, sizeof buf, "    %-26s %4d rows  MdAPE %5.1f%%  +-25%% %4.0f%%  (p10 %+.0f%%, p90 %+.0f%%)\n",
+                     d.first.c_str(), d.second.rows, 100 * d.second.mdape, 100 * d.second.within25, 100 * d.second.p10,
+                     100 * d.second.p90);
+            out += buf;
+        }
+        snprintf(buf, sizeof buf, "  source spread: median %.1f%% between %d pairs of rows of the same device+scenario\n\n",
+                 100 * rep.source_spread[k], rep.spread_pairs[k]);
+        out += buf;
+    }
+    return out;
+}
+
+}  // namespace llmsim

@@ -1,0 +1,129 @@
+// llmsim speed-model calibration: measured llama.cpp rows in, fitted SpeedParams and a leave-one-device-out
+// (LODO) accuracy report out. Backs `llmsim-cli calibrate` / `llmsim-cli accuracy`; no UI, no exceptions.
+//
+//   std::vector<llmsim::CalibrationRow> rows;
+//   std::string err;
+//   if (!llmsim::parse_calibration_jsonl(text, rows, err)) { fprintf(stderr, "%s\n", err.c_str()); return 2; }
+//   llmsim::SpeedParams p = llmsim::fit_speed_params(rows, llmsim::builtin_speed_params());
+//   llmsim::AccuracyReport rep = llmsim::leave_one_device_out(rows, p);
+//   p = llmsim::with_measured_bands(p, rep);              // low/high = LODO error quantiles per class
+//   puts(llmsim::format_accuracy_report(rep).c_str());
+//
+// Rows are assets/calibration/llamacpp_speed.jsonl: model + inline HF config, quant, model_size_gib, hardware,
+// gpus, backend, flash_attn, test {kind, tokens, depth}, measured_tokens_per_s, source. Each row is parsed by
+// predict.h's parser (parse_predict_input), so its bytes and FLOPs come from the memory model's tensor walk of the
+// inline config (prepare_weights, scaled to model_size_gib when given) exactly as `llmsim-cli predict` sees them.
+//
+// [SECTION] Rows
+// [SECTION] Fit
+// [SECTION] Accuracy
+#pragma once
+#include <string>
+#include <vector>
+
+#include "speed/speed.h"
+
+namespace llmsim {
+
+// [SECTION] Rows -----------------------------------------------------------------------------------------
+
+struct CalibrationRow {
+    std::string id, model, quant, source;
+    std::string device;            // hardware name without the "(...)" details: the LODO group
+    std::string vendor;            // hardware vendor (for the fp16 fallback's family)
+    std::string hardware_name;     // the row's hardware name as given (catalog calibration_names match it)
+    HardwareKind kind = HardwareKind::Consumer;
+    SpeedScenario scenario;        // test kind/tokens/depth as measured; flash_attn null -> false (llama-bench default)
+    double total_params = 0;       // for the seed formula
+    double measured_tokens_per_s = 0;
+};
+
+// parse JSON Lines; false + err naming the line and field on bad input (blank lines are skipped)
+bool parse_calibration_jsonl(const std::string& text, std::vector<CalibrationRow>& rows, std::string& err);
+// build one row from a parsed JSON object (exposed for tests); false + err when a field is missing
+bool parse_calibration_row(const std::string& json_line, CalibrationRow& row, std::string& err);
+
+// [SECTION] Fit ------------------------------------------------------------------------------------------
+
+struct FitOptions {
+    int max_evals = 6000;          // per Nelder-Mead run
+    double ridge = 0.05;           // pull of class/backend/weight factors towards 1 (log space)
+    double prior = 0.02;           // pull of the other parameters towards their physical priors (log space)
+    bool decode = true, prefill = true;
+};
+
+// fit the free parameters (docs/speed-model.md lists them) by Nelder-Mead on the weighted mean |log error|;
+// each (device, source) group weighs sqrt(rows) so one big source does not drown the rest
+SpeedParams fit_speed_params(const std::vector<CalibrationRow>& rows, const SpeedParams& start,
+                             const FitOptions& opt = FitOptions());
+// weighted mean |log(predicted / measured)| of rows of one kind (the fit's objective without the ridge)
+double mean_abs_log_error(const std::vector<CalibrationRow>& rows, const SpeedParams& p, SpeedTest kind);
+
+// [SECTION] Accuracy -------------------------------------------------------------------------------------
+
+struct ErrorStats {
+    int rows = 0;
+    double mdape = 0;              // median |predicted/measured - 1|
+    double within25 = 0;           // share of rows with |error| <= 25 %
+    double p10 = 0, p90 = 0;       // 10th / 90th percentile of the signed error
+};
+
+struct RowPrediction {
+    const CalibrationRow* row = nullptr;
+    double predicted = 0, seed = 0;    // tokens/s
+};
+
+// what a held-out validation leaves out at a time
+enum class HoldOut { Device, Source, Class };
+constexpr int kHoldOutCount = 3;
+const char* to_string(HoldOut h);   // "leave-one-device-out", "leave-one-source-out", "leave-one-class-out"
+// the publication a row comes from: "github.com/owner/repo" for a repository file, the PR/issue/discussion
+// thread, "public code file id N"; rows of one publication share its build, settings and habits
+std::string source_key(const std::string& source);
+
+struct AccuracyReport {
+    HoldOut scheme = HoldOut::Device;
+    // [kind: 0 decode, 1 prefill][class: HardwareKind index, kHardwareKindCount = all]
+    ErrorStats ours[2][kHardwareKindCount + 1];
+    ErrorStats seed[2][kHardwareKindCount + 1];
+    std::vector<std::pair<std::string, ErrorStats>> per_device[2];
+    std::vector<RowPrediction> predictions;       // LODO predictions, one per row
+    double source_spread[2] = {0, 0};             // median |log ratio| between rows of the same device+scenario
+    int spread_pairs[2] = {0, 0};                 // from different sources
+    // rows with a published fp16_tflops re-predicted (same held-out fit) with it replaced by estimate_fp16_tflops
+    ErrorStats fp16_estimated[2];
+    std::vector<double> fp16_estimated_errors[2];
+    // share of held-out rows inside the low..high band of SpeedParams `coverage_of` (band_coverage fills it)
+    double coverage[2][kHardwareKindCount + 1] = {};
+};
+
+// the three held-out validations together and the bands taken from them
+struct ValidationReport {
+    AccuracyReport by[kHoldOutCount];             // indexed by (int)HoldOut
+    HoldOut band_source[2][kHardwareKindCount] = {};   // the scheme each class's band was taken from
+};
+
+// for each device: fit without it (starting from `start`), predict its rows
+AccuracyReport leave_one_device_out(const std::vector<CalibrationRow>& rows, const SpeedParams& start,
+                                    const FitOptions& opt = FitOptions());
+// the same with the hold-out unit chosen: a device, a whole publication (source_key), a hardware class
+AccuracyReport leave_one_out(const std::vector<CalibrationRow>& rows, const SpeedParams& start, HoldOut scheme,
+                             const FitOptions& opt = FitOptions());
+// all three; then bands per class from the harder one (larger MdAPE) and their coverage on each
+ValidationReport validate(const std::vector<CalibrationRow>& rows, const SpeedParams& start,
+                          const FitOptions& opt = FitOptions());
+// p with bands from the validation (per class: the harder scheme's 10th/90th percentiles; fp16-estimated band
+// from the leave-one-device-out re-predictions), and every report's coverage of those bands filled in
+SpeedParams with_validated_bands(const SpeedParams& p, ValidationReport& v);
+// share of each report row's measured value inside the band p gives its held-out prediction
+void band_coverage(AccuracyReport& rep, const SpeedParams& p);
+// the three tables, the bands and their coverage, as text
+std::string format_validation_report(const ValidationReport& v);
+// error statistics of a set of signed relative errors
+ErrorStats error_stats(std::vector<double> errors);
+// copy the report's per-class LODO error quantiles into p.band (classes without rows keep none)
+SpeedParams with_measured_bands(const SpeedParams& p, const AccuracyReport& rep);
+// the LODO table as text: per class, ours vs seed, decode and prefill
+std::string format_accuracy_report(const AccuracyReport& rep);
+
+}  // namespace llmsim

@@ -1,0 +1,63 @@
+#include "speed/evidence.h"
+
+#include <algorithm>
+
+#include "core/assets.h"
+#include "speed/speed_glue.h"
+
+namespace llmsim {
+
+const std::vector<CalibrationRow>& measured_rows(std::string* err) {
+    struct Loaded { std::vector<CalibrationRow> rows; std::string err; };
+    static const Loaded loaded = [] {
+        Loaded l;
+        // the 2024 rows and the recent-build rows (2025-26, flash attention on by default): the same fit saw both
+        for (const char* name : {"calibration/llamacpp_speed.jsonl", "calibration/llamacpp_speed_2025.jsonl"}) {
+            std::string_view text = embedded_asset(name);
+            std::vector<CalibrationRow> part;
+            if (text.empty()) { l.err = "measured rows are not embedded in this build"; l.rows.clear(); break; }
+            if (!parse_calibration_jsonl(std::string(text), part, l.err)) { l.rows.clear(); break; }
+            l.rows.insert(l.rows.end(), part.begin(), part.end());
+        }
+        return l;
+    }();
+    if (err && !loaded.err.empty()) *err = loaded.err;
+    return loaded.rows;
+}
+
+namespace {
+EvidenceRow evidence_of(const CalibrationRow& r) {
+    EvidenceRow e;
+    e.row = &r;
+    const SpeedScenario& s = r.scenario;
+    e.test = std::string(s.test == SpeedTest::Decode ? "tg" : "pp") + std::to_string(s.tokens) + " @ depth " + std::to_string(s.depth);
+    SpeedResult p = estimate_speed(s, default_speed_params());
+    if (p.ok) { e.predicted = p.tokens_per_s; e.low = p.low; e.high = p.high; }
+    e.seed = seed_tokens_per_s(s, r.total_params);
+    return e;
+}
+}  // namespace
+
+std::vector<EvidenceRow> find_evidence(const Catalog& cat, const Model& model, const Hardware& hw, const std::string& quant,
+                                       size_t max_rows) {
+    std::vector<EvidenceRow> out;
+    for (const CalibrationRow& r : measured_rows()) {
+        const Hardware* rh = cat.find_hardware(r.hardware_name.empty() ? r.device : r.hardware_name);
+        if (!rh || rh->id != hw.id) continue;   // hw may be a copy (the UI's scenario device)
+        EvidenceRow e = evidence_of(r);
+        const Model* rm = cat.find_model(r.model);
+        e.match = r.model == model.id ? (r.quant == quant ? 3 : 2) : (rm && rm->family == model.family ? 1 : 0);
+        out.push_back(e);
+    }
+    std::stable_sort(out.begin(), out.end(), [](const EvidenceRow& a, const EvidenceRow& b) { return a.match > b.match; });
+    if (out.size() > max_rows) out.resize(max_rows);
+    return out;
+}
+
+std::vector<EvidenceRow> all_evidence() {
+    std::vector<EvidenceRow> out;
+    for (const CalibrationRow& r : measured_rows()) out.push_back(evidence_of(r));
+    return out;
+}
+
+}  // namespace llmsim

@@ -1,0 +1,29 @@
+// Measured evidence next to an estimate: the calibration rows (assets/calibration/llamacpp_speed.jsonl, each with
+// its source) measured on the same device, preferring the same model and quant, with what the model predicts
+// for exactly that row. Also the whole data set for the accuracy view.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "speed/calibrate.h"
+#include "catalog/catalog.h"
+
+namespace llmsim {
+
+struct EvidenceRow {
+    const CalibrationRow* row = nullptr;
+    std::string test;               // "tg128 @ depth 0", "pp512 @ depth 4096"
+    double predicted = 0, low = 0, high = 0;   // our estimate for that exact row (fitted parameters)
+    double seed = 0;                // the seed formula on the same row
+    int match = 0;                  // 3 = same model and quant, 2 = same model, 1 = same family, 0 = same device only
+};
+
+// the embedded measured rows, parsed once (empty + err when the asset is missing)
+const std::vector<CalibrationRow>& measured_rows(std::string* err = nullptr);
+// rows measured on `hw` (matched by catalog calibration_names / id), best matches first, at most `max_rows`
+std::vector<EvidenceRow> find_evidence(const Catalog& cat, const Model& model, const Hardware& hw, const std::string& quant,
+                                       size_t max_rows = 8);
+// every measured row with its in-sample prediction and the seed formula's (the accuracy view)
+std::vector<EvidenceRow> all_evidence();
+
+}  // namespace llmsim

@@ -1,0 +1,677 @@
+// llmsim speed model. See speed.h for the interface and docs/speed-model.md for the physics and the fit.
+//
+// [SECTION] Names and guesses
+// [SECTION] Parameters (JSON)
+// [SECTION] Shared terms
+// [SECTION] Decode
+// [SECTION] Prefill
+// [SECTION] TTFT, reply, concurrency, seed
+#include "speed/speed.h"
+
+#include "core/assets.h"
+#include "core/input_limits.h"
+
+#include <algorithm>
+#include <cassert>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+
+#include <nlohmann/json.hpp>
+
+namespace llmsim {
+
+using json = nlohmann::json;
+
+// [SECTION] Names and guesses ----------------------------------------------------------------------------
+
+namespace {
+const char* const kWeightClassNames[kWeightClassCount] = {"f16", "q8", "legacy", "kquant", "kquant_low", "mxfp4"};
+const char* const kMemoryKindNames[kMemoryKindCount] = {"gddr", "hbm", "unified"};
+const char* const kBackendNames[kBackendCount] = {"cuda", "rocm", "metal", "vulkan", "sycl", "cpu"};
+const char* const kKindNames[kHardwareKindCount] = {"consumer", "workstation", "datacenter", "apple", "apu", "cpu"};
+}  // namespace
+
+WeightClass weight_class_of(const std::string& ft) {
+    const LlamaFtypeInfo* f = find_llama_ftype(ft);
+    return f ? f->kernel : WeightClass::KQuant;   // unsloth UD-Q4_K_XL, MLX, FP8 ...
+}
+
+const char* to_string(WeightClass c) { return kWeightClassNames[(int)c]; }
+const char* to_string(MemoryKind m) { return kMemoryKindNames[(int)m]; }
+
+MemoryKind guess_memory_kind(HardwareKind kind, double bandwidth_gbs) {
+    if (kind == HardwareKind::Apple || kind == HardwareKind::Apu || kind == HardwareKind::Cpu) return MemoryKind::Unified;
+    if (kind == HardwareKind::Datacenter && bandwidth_gbs >= 1200) return MemoryKind::Hbm;
+    return MemoryKind::Gddr;
+}
+
+namespace {
+// TFLOPS (dense FP16 tensor, the catalog's fp16_tflops convention) per GB/s of memory bandwidth, per chip family:
+// the median over assets/catalog/hardware.json devices of the family whose figure is published (not estimated);
+// tests/engine/test_speed.cpp re-derives every row that has such a device. Rows without one name their source.
+// First match wins; kind -1 = any class; name_tokens are lower-case substrings ("$" = at the end of the name).
+// clang-format off
+const Fp16Family kFp16Families[] = {
+    {"nvidia-blackwell-geforce", "nvidia", 0, "rtx 50",                          0.234},
+    {"nvidia-blackwell-pro",     "nvidia", -1, "blackwell|rtx pro|b200|b100|gb200|b300", 0.281},
+    {"nvidia-ada-geforce",       "nvidia", 0, "rtx 40",                          0.295},
+    {"nvidia-ada-pro",           "nvidia", -1, " ada|l40|l4 |l4$",               0.391},
+    {"nvidia-hopper",            "nvidia", -1, "h100|h200|h800|gh200",           0.247},
+    {"nvidia-ampere-geforce",    "nvidia", 0, "rtx 30",                          0.157},
+    {"nvidia-ampere-pro",        "nvidia", -1, "rtx a|a100|a10|a30|a40|a16|a800", 0.189},
+    {"nvidia-turing",            "nvidia", -1, "rtx 20|t4|quadro rtx|titan rtx", 0.189},
+    {"nvidia-volta",             "nvidia", -1, "v100|titan v",                   0.125},  // V100 PCIe 112 / 897 (catalog)
+    {"nvidia-pascal",            "nvidia", -1, "p40|p100|gtx 10|titan x",        0.0255}, // P100 PCIe 18.7 / 732: no tensor cores
+    {"amd-rdna4",                "amd",    -1, "rx 90|r9700|ai pro r",           0.304},  // RX 9070 XT WMMA 194.7 / 640 (AMD)
+    {"amd-rdna3",                "amd",    -1, "rx 7|w7",                        0.143},
+    {"amd-cdna4",                "amd",    2, "mi350|mi355",                     0.288},  // MI355X 2307 / 8000 (catalog)
+    {"amd-cdna3",                "amd",    2, "mi300|mi325",                     0.232},
+    {"amd-cdna2",                "amd",    2, "mi210|mi250",                     0.114},  // MI210 181 / 1638, MI250X 383 / 3277
+    {"amd-strix-halo",           "amd",    4, "ai max|8060s|strix halo",         0.232},
+    {"intel-xe2",                "intel",  -1, "b580|b570|b60|b70|b50|battlemage", 0.257},
+    {"intel-alchemist",          "intel",  -1, "a770|a750|a580|a380|alchemist",  0.246},  // A770 137.6 / 560 (Intel XMX)
+    // vendor / class medians when no family matches
+    {"nvidia-consumer",          "nvidia", 0, "",                                0.196},
+    {"nvidia-workstation",       "nvidia", 1, "",                                0.281},
+    {"nvidia-datacenter",        "nvidia", 2, "",                                0.214},
+    {"amd-consumer",             "amd",    0, "",                                0.128},
+    {"amd-datacenter",           "amd",    2, "",                                0.232},
+    {"amd-apu",                  "amd",    4, "",                                0.232},
+    {"intel",                    "intel",  -1, "",                               0.257},
+    {"apple",                    "apple",  3, "",                                0.027},
+    // class medians for any vendor (cpu: FP32 FMA peak per GB/s of the catalog's two estimated CPUs)
+    {"consumer",                 "",       0, "",                                0.196},
+    {"workstation",              "",       1, "",                                0.281},
+    {"datacenter",               "",       2, "",                                0.217},
+    {"apple",                    "",       3, "",                                0.027},
+    {"apu",                      "",       4, "",                                0.232},
+    {"cpu",                      "",       5, "",                                0.025},
+};
+// clang-format on
+constexpr int kFp16FamilyCount = (int)(sizeof kFp16Families / sizeof kFp16Families[0]);
+
+std::string lower_ascii(const std::string& s) {
+    std::string r;
+    for (char c : s) r += (char)((c >= 'A' && c <= 'Z') ? c - 'A' + 'a' : c);
+    return r;
+}
+
+bool name_has_token(const std::string& name_lc, const char* tokens) {
+    std::string t(tokens), padded = name_lc + " ";
+    size_t pos = 0;
+    while (pos <= t.size()) {
+        size_t bar = t.find('|', pos);
+        std::string tok = t.substr(pos, bar == std::string::npos ? std::string::npos : bar - pos);
+        pos = bar == std::string::npos ? t.size() + 1 : bar + 1;
+        if (tok.empty()) continue;
+        if (tok.back() == '$') {
+            tok.pop_back();
+            if (name_lc.size() >= tok.size() && name_lc.compare(name_lc.size() - tok.size(), tok.size(), tok) == 0) return true;
+        } else if (padded.find(tok) != std::string::npos) {
+            return true;
+        }
+    }
+    return false;
+}
+}  // namespace
+
+const Fp16Family* fp16_families(int& count) {
+    count = kFp16FamilyCount;
+    return kFp16Families;
+}
+
+Fp16Estimate estimate_fp16_tflops(const std::string& vendor, HardwareKind kind, const std::string& name,
+                                  double bandwidth_gbs) {
+    const std::string v = lower_ascii(vendor), n = lower_ascii(name);
+    Fp16Estimate e;
+    for (const Fp16Family& f : kFp16Families) {
+        if (f.vendor[0] && v != f.vendor) continue;
+        if (f.kind >= 0 && f.kind != (int)kind) continue;
+        if (f.name_tokens[0] && !name_has_token(n, f.name_tokens)) continue;
+        e.family = f.family;
+        e.tflops_per_gbs = f.tflops_per_gbs;
+        e.tflops = f.tflops_per_gbs * bandwidth_gbs;
+        return e;
+    }
+    return e;   // unreachable: every class has a row
+}
+
+double estimate_fp16_tflops(HardwareKind kind, double bandwidth_gbs) {
+    return estimate_fp16_tflops("", kind, "", bandwidth_gbs).tflops;
+}
+
+// [SECTION] Parameters (JSON) ----------------------------------------------------------------------------
+
+bool load_builtin_speed_params(SpeedParams& out, std::string& err) {
+    out = SpeedParams{};
+    const std::string_view text = embedded_asset("calibration/speed_params.json");
+    if (text.empty()) {
+        err = "the embedded calibration/speed_params.json is missing (the build did not embed assets/)";
+        return false;
+    }
+    if (!parse_speed_params(std::string(text), out, err)) {
+        out = SpeedParams{};
+        err = "the embedded calibration/speed_params.json does not parse: " + err;
+        return false;
+    }
+    return true;
+}
+
+SpeedParams builtin_speed_params() {
+    SpeedParams p;
+    std::string err;
+    const bool ok = load_builtin_speed_params(p, err);
+    assert(ok && "embedded speed_params.json is broken; tests/engine/test_speed.cpp names the error");
+    (void)ok;
+    return p;
+}
+
+namespace {
+
+json table(const double* v, const char* const* names, int n) {
+    json o = json::object();
+    for (int i = 0; i < n; ++i) o[names[i]] = v[i];
+    return o;
+}
+
+// read a number at obj[key]; missing keys keep the default, non-numbers are an error
+bool read_num(const json& obj, const char* key, double& out, const std::string& where, std::string& err) {
+    if (!obj.is_object()) { err = where + " is not an object"; return false; }
+    auto it = obj.find(key);
+    if (it == obj.end()) return true;
+    if (!it->is_number()) { err = where + "." + key + " is not a number"; return false; }
+    out = it->get<double>();
+    if (!std::isfinite(out)) { err = where + "." + key + " is not finite"; return false; }
+    return true;
+}
+
+bool read_table(const json& obj, const char* key, double* v, const char* const* names, int n, const std::string& where,
+                std::string& err) {
+    if (!obj.is_object()) { err = where + " is not an object"; return false; }
+    auto it = obj.find(key);
+    if (it == obj.end()) return true;
+    for (int i = 0; i < n; ++i)
+        if (!read_num(*it, names[i], v[i], where + "." + key, err)) return false;
+    return true;
+}
+
+}  // namespace
+
+std::string speed_params_to_json(const SpeedParams& p) {
+    json d = json::object();
+    d["bw_share"] = table(p.bw_share, kMemoryKindNames, kMemoryKindCount);
+    d["backend_bw"] = table(p.backend_bw, kBackendNames, kBackendCount);
+    d["weight_bw"] = table(p.weight_bw, kWeightClassNames, kWeightClassCount);
+    d["kv_factor"] = p.kv_factor;
+    d["no_fa_kv"] = table(p.no_fa_kv, kBackendNames, kBackendCount);
+    d["fixed_ms_per_layer"] = p.fixed_ms_per_layer;
+    d["gpu_hop_ms"] = p.gpu_hop_ms;
+    d["alu_flops_per_param"] = p.alu_flops_per_param;
+    d["alu_weight"] = table(p.alu_weight, kWeightClassNames, kWeightClassCount);
+    d["alu_unified"] = p.alu_unified;
+    d["moe_bw"] = p.moe_bw;
+    d["intel_bw"] = p.intel_bw;
+    json f = json::object();
+    f["compute_share"] = p.compute_share;
+    f["compute_kind"] = table(p.compute_kind, kKindNames, kHardwareKindCount);
+    f["compute_backend"] = table(p.compute_backend, kBackendNames, kBackendCount);
+    f["compute_weight"] = table(p.compute_weight, kWeightClassNames, kWeightClassCount);
+    f["tflops_exponent"] = p.tflops_exponent;
+    f["fa_attn_factor"] = p.fa_attn_factor;
+    f["no_fa_score_bytes"] = p.no_fa_score_bytes;
+    f["ubatch_overhead_ms"] = p.ubatch_overhead_ms;
+    f["pipeline_hop_ms"] = p.pipeline_hop_ms;
+    f["host_share"] = p.host_share;
+    f["matmul_half_tokens"] = p.matmul_half_tokens;
+    f["intel_compute"] = p.intel_compute;
+    f["moe_compute"] = p.moe_compute;
+    json bands = json::object();
+    const char* kinds[2] = {"decode", "prefill"};
+    for (int k = 0; k < 2; ++k) {
+        json b = json::object();
+        for (int c = 0; c < kHardwareKindCount; ++c) {
+            const SpeedBand& sb = p.band[k][c];
+            if (sb.rows == 0) continue;
+            b[kKindNames[c]] = {{"rows", sb.rows}, {"low", sb.low}, {"high", sb.high}, {"mdape", sb.mdape},
+                                {"within25", sb.within25}, {"coverage", sb.coverage}, {"from", sb.from}};
+        }
+        bands[kinds[k]] = b;
+    }
+    json fe = json::object();
+    for (int k = 0; k < 2; ++k) {
+        const SpeedBand& sb = p.band_fp16_estimated[k];
+        if (sb.rows == 0) continue;
+        fe[kinds[k]] = {{"rows", sb.rows}, {"low", sb.low}, {"high", sb.high}, {"mdape", sb.mdape}, {"within25", sb.within25}};
+    }
+    if (!fe.empty()) bands["fp16_estimated"] = fe;
+    json root = json::object();
+    root["about"] = "llmsim speed model parameters (engine/speed.h, docs/speed-model.md). Shares are fractions of "
+                    "vendor spec; factors are relative to CUDA / F16 / GDDR. bands: held-out relative errors "
+                    "(predicted/measured - 1, 10th and 90th percentile) per hardware class, from the harder of "
+                    "leave-one-device-out, leave-one-source-out and leave-one-class-out; fp16_estimated: rows "
+                    "re-predicted with their fp16_tflops replaced by the family estimate.";
+    root["fit"] = {{"rows_decode", p.fit_rows_decode}, {"rows_prefill", p.fit_rows_prefill},
+                   {"devices", p.fit_devices}, {"source", p.fit_source}};
+    root["decode"] = d;
+    root["prefill"] = f;
+    root["bands"] = bands;
+    return root.dump(1);
+}
+
+bool parse_speed_params(const std::string& text, SpeedParams& out, std::string& err) {
+    json root = json::parse(text, nullptr, false);
+    if (root.is_discarded() || !root.is_object()) { err = "speed_params.json: not a JSON object"; return false; }
+    SpeedParams p;   // defaults for anything missing
+    const std::string w = "speed_params.json";
+    if (root.contains("decode")) {
+        const json& d = root["decode"];
+        std::string wd = w + ".decode";
+        if (!read_table(d, "bw_share", p.bw_share, kMemoryKindNames, kMemoryKindCount, wd, err) ||
+            !read_table(d, "backend_bw", p.backend_bw, kBackendNames, kBackendCount, wd, err) ||
+            !read_table(d, "weight_bw", p.weight_bw, kWeightClassNames, kWeightClassCount, wd, err) ||
+            !read_num(d, "kv_factor", p.kv_factor, wd, err) ||
+            !read_table(d, "no_fa_kv", p.no_fa_kv, kBackendNames, kBackendCount, wd, err) ||
+            !read_num(d, "fixed_ms_per_layer", p.fixed_ms_per_layer, wd, err) ||
+            !read_num(d, "gpu_hop_ms", p.gpu_hop_ms, wd, err) ||
+            !read_num(d, "alu_flops_per_param", p.alu_flops_per_param, wd, err) ||
+            !read_table(d, "alu_weight", p.alu_weight, kWeightClassNames, kWeightClassCount, wd, err) ||
+            !read_num(d, "alu_unified", p.alu_unified, wd, err) ||
+            !read_num(d, "moe_bw", p.moe_bw, wd, err) || !read_num(d, "intel_bw", p.intel_bw, wd, err))
+            return false;
+    }
+    if (root.contains("prefill")) {
+        const json& f = root["prefill"];
+        std::string wf = w + ".prefill";
+        if (!read_num(f, "compute_share", p.compute_share, wf, err) ||
+            !read_table(f, "compute_kind", p.compute_kind, kKindNames, kHardwareKindCount, wf, err) ||
+            !read_table(f, "compute_backend", p.compute_backend, kBackendNames, kBackendCount, wf, err) ||
+            !read_table(f, "compute_weight", p.compute_weight, kWeightClassNames, kWeightClassCount, wf, err) ||
+            !read_num(f, "tflops_exponent", p.tflops_exponent, wf, err) ||
+            !read_num(f, "fa_attn_factor", p.fa_attn_factor, wf, err) ||
+            !read_num(f, "no_fa_score_bytes", p.no_fa_score_bytes, wf, err) ||
+            !read_num(f, "ubatch_overhead_ms", p.ubatch_overhead_ms, wf, err) ||
+            !read_num(f, "pipeline_hop_ms", p.pipeline_hop_ms, wf, err) ||
+            !read_num(f, "host_share", p.host_share, wf, err) ||
+            !read_num(f, "matmul_half_tokens", p.matmul_half_tokens, wf, err) ||
+            !read_num(f, "intel_compute", p.intel_compute, wf, err) ||
+            !read_num(f, "moe_compute", p.moe_compute, wf, err))
+            return false;
+    }
+    if (root.contains("bands") && root["bands"].is_object()) {
+        const char* kinds[2] = {"decode", "prefill"};
+        for (int k = 0; k < 2; ++k) {
+            if (!root["bands"].contains(kinds[k])) continue;
+            const json& b = root["bands"][kinds[k]];
+            for (int c = 0; c <= kHardwareKindCount; ++c) {   // c == count: bands.fp16_estimated.<kind>
+                const json& src = c < kHardwareKindCount ? b : root["bands"].value("fp16_estimated", json::object());
+                const char* key = c < kHardwareKindCount ? kKindNames[c] : kinds[k];
+                if (!src.is_object() || !src.contains(key)) continue;
+                const json& e = src[key];
+                std::string we = w + ".bands." + (c < kHardwareKindCount ? std::string(kinds[k]) + "." + key
+                                                                          : std::string("fp16_estimated.") + key);
+                double rows = 0;
+                SpeedBand& sb = c < kHardwareKindCount ? p.band[k][c] : p.band_fp16_estimated[k];
+                if (!read_num(e, "rows", rows, we, err) || !read_num(e, "low", sb.low, we, err) ||
+                    !read_num(e, "high", sb.high, we, err) || !read_num(e, "mdape", sb.mdape, we, err) ||
+                    !read_num(e, "within25", sb.within25, we, err))
+                    return false;
+                sb.rows = (int)rows;
+                if (!read_num(e, "coverage", sb.coverage, we, err)) return false;
+                if (e.contains("from") && e["from"].is_string()) sb.from = e["from"].get<std::string>();
+                if (sb.low > 0 || sb.high < 0 || sb.low <= -1) { err = we + ": low must be in (-1, 0] and high >= 0"; return false; }
+            }
+        }
+    }
+    if (root.contains("fit") && root["fit"].is_object()) {
+        const json& f = root["fit"];
+        double v = 0;
+        if (read_num(f, "rows_decode", v, w + ".fit", err)) p.fit_rows_decode = (int)v; else return false;
+        v = 0;
+        if (read_num(f, "rows_prefill", v, w + ".fit", err)) p.fit_rows_prefill = (int)v; else return false;
+        v = 0;
+        if (read_num(f, "devices", v, w + ".fit", err)) p.fit_devices = (int)v; else return false;
+        if (f.contains("source") && f["source"].is_string()) p.fit_source = f["source"].get<std::string>();
+    }
+    out = p;
+    return true;
+}
+
+// [SECTION] Shared terms ---------------------------------------------------------------------------------
+
+namespace {
+
+// mean of min(x, w) for x uniform on [a, b] (w <= 0: no cap)
+double mean_capped(double a, double b, double w) {
+    if (w <= 0) return 0.5 * (a + b);
+    if (b <= w) return 0.5 * (a + b);
+    if (a >= w) return w;
+    if (b - a <= 0) return std::min(a, w);
+    return ((w * w - a * a) / 2 + w * (b - w)) / (b - a);
+}
+
+int full_layers(const SpeedScenario& s) {
+    if (s.full_attn_layers > 0 || s.swa_layers > 0) return s.full_attn_layers;
+    return s.n_layers;
+}
+
+// sum over layers of the attended context length, averaged over positions [a, b]
+double layer_ctx(const SpeedScenario& s, double a, double b) {
+    return full_layers(s) * 0.5 * (a + b) + s.swa_layers * mean_capped(a, b, (double)s.swa_window);
+}
+
+// KV bytes read per token, averaged over positions [a, b]
+double kv_bytes(const SpeedScenario& s, double a, double b) {
+    return s.kv_bytes_per_token_full * 0.5 * (a + b) + s.kv_bytes_per_token_swa * mean_capped(a, b, (double)s.swa_window);
+}
+
+double tflops(const SpeedScenario& s, bool& estimated) {
+    estimated = s.fp16_tflops_estimated || !(s.fp16_tflops > 0);
+    return s.fp16_tflops > 0 ? s.fp16_tflops : estimate_fp16_tflops(s.kind, s.bandwidth_gbs);
+}
+
+// FLOP/s prefill matmuls reach: a share of the rated FP16 figure, by class, backend and weight type. Tensor-core
+// parts get (TFLOPS/100)^exponent on top (the bigger the tensor units, the harder llama.cpp's kernels feed them);
+// Apple/APU figures are vector-ALU rates that the Metal/HIP kernels reach in proportion.
+double effective_flops(const SpeedScenario& s, const SpeedParams& p, double tf) {
+    double share = p.compute_share * p.compute_kind[(int)s.kind] * p.compute_backend[(int)s.backend] *
+                   p.compute_weight[(int)s.weight_class] * (s.intel_gpu ? p.intel_compute : 1.0);
+    if (s.memory != MemoryKind::Unified) share *= std::pow(tf / 100.0, p.tflops_exponent);
+    return tf * 1e12 * share;
+}
+
+// routed-expert bytes one token reads (k of E experts), capped at what it reads in all
+double moe_active_expert_bytes(const SpeedScenario& s) {
+    if (s.moe_experts <= 0 || s.moe_experts_active <= 0 || !(s.moe_expert_bytes > 0)) return 0;
+    return std::min(s.weight_bytes_per_token, s.moe_expert_bytes * s.moe_experts_active / s.moe_experts);
+}
+
+// share of the large-n matmul rate a matmul over n tokens reaches
+double matmul_efficiency(const SpeedParams& p, double n) { return n / (n + std::max(p.matmul_half_tokens, 0.0)); }
+
+// seconds of the linear (matmul) FLOPs of a ubatch of n tokens: the dense part at n tokens per matmul, the
+// routed experts at n k / E tokens per expert matmul
+double linear_time(const SpeedScenario& s, const SpeedParams& p, double n, double comp) {
+    double expert_frac = s.weight_bytes_per_token > 0 ? moe_active_expert_bytes(s) / s.weight_bytes_per_token : 0;
+    double dense_params = s.active_params * (1 - expert_frac), expert_params = s.active_params * expert_frac;
+    double n_e = expert_frac > 0 ? std::max(1.0, n * s.moe_experts_active / s.moe_experts) : n;
+    return 2.0 * n * (dense_params / matmul_efficiency(p, n) + expert_params / (matmul_efficiency(p, n_e) * p.moe_compute)) /
+           comp;
+}
+
+double bw_share(const SpeedScenario& s, const SpeedParams& p) {
+    return p.bw_share[(int)s.memory] * p.backend_bw[(int)s.backend] * (s.intel_gpu ? p.intel_bw : 1.0);
+}
+
+bool check(const SpeedScenario& s, std::string& err) {
+    if (!(s.bandwidth_gbs > 0)) { err = "the device has no memory bandwidth (bandwidth_gbs); add it to the catalog entry"; return false; }
+    if (s.n_layers <= 0) { err = "the model has no layers (n_layers = 0)"; return false; }
+    if (!(s.weight_bytes > 0) || !(s.weight_bytes_per_token > 0)) { err = "the model has no weight bytes"; return false; }
+    if (!(s.active_params > 0)) { err = "the model has no active parameters"; return false; }
+    if (s.gpus < 1) { err = "gpus must be at least 1"; return false; }
+    if (s.offload_fraction < 0 || s.offload_fraction > 1) { err = "offload_fraction must be between 0 and 1"; return false; }
+    if (s.offload_fraction > 0 && !(s.host_bandwidth_gbs > 0)) {
+        err = "weights are offloaded to host RAM but the host RAM bandwidth is unknown (host_bandwidth_gbs)";
+        return false;
+    }
+    return true;
+}
+
+// tokens/s band from the class's measured relative errors e = predicted/measured - 1
+void apply_band(SpeedResult& r, const SpeedParams& p, int kind_index, HardwareKind k) {
+    const SpeedBand* b = &p.band[kind_index][(int)k];
+    SpeedBand fallback;
+    if (b->rows == 0) {   // no rows for this class: the widest band we have
+        fallback.low = -0.25; fallback.high = 0.25;
+        for (int c = 0; c < kHardwareKindCount; ++c)
+            if (p.band[kind_index][c].rows > 0) {
+                fallback.low = std::min(fallback.low, p.band[kind_index][c].low);
+                fallback.high = std::max(fallback.high, p.band[kind_index][c].high);
+            }
+        b = &fallback;
+    }
+    // an estimated fp16_tflops: the band measured for the estimate where it is wider
+    SpeedBand widened;
+    const SpeedBand& fe = p.band_fp16_estimated[kind_index];
+    if (r.fp16_tflops_estimated && fe.rows > 0) {
+        widened = *b;
+        widened.low = std::min(b->low, fe.low);
+        widened.high = std::max(b->high, fe.high);
+        b = &widened;
+    }
+    // measured = predicted / (1 + e): the over-predictions (e > 0) set the low end
+    r.low = r.tokens_per_s / (1 + b->high);
+    r.high = r.tokens_per_s / (1 + std::max(b->low, -0.9));
+}
+
+}  // namespace
+
+// [SECTION] Decode ---------------------------------------------------------------------------------------
+
+namespace {
+
+// seconds per decoded token, one sequence, positions averaged over [a, b]
+SpeedResult decode_terms(const SpeedScenario& s, const SpeedParams& p, double a, double b) {
+    SpeedResult r;
+    double bw = s.bandwidth_gbs * 1e9;
+    double share = bw_share(s, p);
+    double gpu_frac = 1.0 - s.offload_fraction;
+    // MoE: the active experts' bytes (k/E of the routed-expert bytes) are read at moe_bw x the dense share
+    double expert_tok = moe_active_expert_bytes(s);
+    r.weight_time_s = ((s.weight_bytes_per_token - expert_tok) + expert_tok / p.moe_bw) * gpu_frac /
+                      (bw * share * p.weight_bw[(int)s.weight_class]);
+    double kv = kv_bytes(s, a, b);
+    double kv_cost = p.kv_factor * (s.flash_attn ? 1.0 : p.no_fa_kv[(int)s.backend]);
+    r.kv_time_s = kv * kv_cost / (bw * share);
+    double tf = tflops(s, r.fp16_tflops_estimated) * 1e12;
+    bool unified = s.memory == MemoryKind::Unified;
+    double alu = s.active_params * gpu_frac * p.alu_flops_per_param * p.alu_weight[(int)s.weight_class] *
+                 (unified ? p.alu_unified : 1.0) / tf;
+    // the dequant/dot work partly overlaps the reads: matmul time = hypot(read, alu), the ALU term is the excess
+    r.alu_time_s = std::hypot(r.weight_time_s, alu) - r.weight_time_s;
+    r.fixed_time_s = s.n_layers * p.fixed_ms_per_layer * 1e-3;
+    r.sync_time_s = (s.gpus - 1) * p.gpu_hop_ms * 1e-3;
+    if (s.offload_fraction > 0)
+        r.offload_time_s = s.weight_bytes_per_token * s.offload_fraction / (s.host_bandwidth_gbs * 1e9 * p.host_share);
+    double t = r.weight_time_s + r.kv_time_s + r.alu_time_s + r.fixed_time_s + r.sync_time_s + r.offload_time_s;
+    r.time_s = t;
+    r.tokens_per_s = 1.0 / t;
+    r.bound = (r.weight_time_s + r.kv_time_s + r.offload_time_s >= alu) ? "memory" : "compute";
+    r.bytes_per_token = s.weight_bytes_per_token + kv;
+    r.flops_per_token = 2 * s.active_params + 2.0 * s.n_heads * (s.head_dim_qk + (s.head_dim_v ? s.head_dim_v : s.head_dim_qk)) * layer_ctx(s, a, b);
+    r.ok = true;
+    return r;
+}
+
+}  // namespace
+
+SpeedResult estimate_decode(const SpeedScenario& s, const SpeedParams& p, int64_t depth, int64_t n_tokens) {
+    SpeedResult r;
+    if (!check(s, r.error)) return r;
+    if (n_tokens < 1 || depth < 0) { r.error = "decode needs at least 1 token and a depth >= 0"; return r; }
+    // position of the i-th generated token is depth + i; the mean over i in [0, N) is depth + N/2 (linear terms)
+    r = decode_terms(s, p, (double)depth, (double)depth + (double)n_tokens);
+    r.time_s = r.time_s * (double)n_tokens;
+    apply_band(r, p, 0, s.kind);
+    return r;
+}
+
+// [SECTION] Prefill --------------------------------------------------------------------------------------
+
+namespace {
+
+struct UbatchTime {
+    double total = 0, compute = 0, attention = 0, overhead = 0, offload = 0;
+    bool compute_bound = true;
+};
+
+UbatchTime ubatch_time(const SpeedScenario& s, const SpeedParams& p, double n, double ctx0, double tf, double comp,
+                       double bw_eff) {
+    UbatchTime u;
+    double lin = linear_time(s, p, n, comp);
+    // weights read once per ubatch; MoE: only the experts the n tokens route to (nearly all at large n)
+    double expert_all = s.moe_experts > 0 ? std::min(s.moe_expert_bytes, s.weight_bytes) : 0;
+    double touched = s.moe_experts > 0 && s.moe_experts_active > 0
+                         ? 1.0 - std::pow(1.0 - (double)s.moe_experts_active / s.moe_experts, n) : 1.0;
+    double gpu_bytes = (s.weight_bytes - expert_all * (1.0 - touched)) * (1.0 - s.offload_fraction);
+    double wfloor = gpu_bytes / bw_eff;
+    double lc = layer_ctx(s, ctx0, ctx0 + n);   // sum over layers of the context each token attends to
+    double hv = s.head_dim_v ? s.head_dim_v : s.head_dim_qk;
+    double attn_flops = 2.0 * s.n_heads * (s.head_dim_qk + hv) * lc * n;
+    double at;
+    if (s.flash_attn) at = attn_flops * p.fa_attn_factor / comp;
+    else at = attn_flops / comp + s.n_heads * lc * n * p.no_fa_score_bytes / bw_eff;   // f32 KQ scores round trips
+    (void)tf;
+    u.compute = std::max(lin, wfloor);
+    u.compute_bound = lin >= wfloor;
+    u.attention = at;
+    u.overhead = p.ubatch_overhead_ms * 1e-3 * s.n_layers / 32.0;
+    if (s.offload_fraction > 0) {
+        // llama.cpp runs large-batch matmuls of host-resident weights on the GPU: the weights cross the link once
+        double link = s.host_link_gbs > 0 ? s.host_link_gbs : (s.link_gbs > 0 ? s.link_gbs : kDefaultPcieGbs);
+        u.offload = s.weight_bytes * s.offload_fraction / (link * 1e9);
+    }
+    u.total = u.compute + u.attention + u.overhead + u.offload;
+    return u;
+}
+
+}  // namespace
+
+SpeedResult estimate_prefill(const SpeedScenario& s, const SpeedParams& p, int64_t n_tokens, int64_t depth) {
+    SpeedResult r;
+    if (!check(s, r.error)) return r;
+    if (n_tokens < 1 || depth < 0) { r.error = "prefill needs at least 1 prompt token and a depth >= 0"; return r; }
+    if (s.ubatch < 1 || s.batch < 1) { r.error = "ubatch and batch must be at least 1"; return r; }
+    bool est = false;
+    double tf = tflops(s, est);
+    r.fp16_tflops_estimated = est;
+    double comp = effective_flops(s, p, tf);
+    double bw_eff = s.bandwidth_gbs * 1e9 * bw_share(s, p);
+    int64_t batch = std::max<int64_t>(s.batch, s.ubatch);
+    double total = 0, comp_t = 0, attn_t = 0, ovh_t = 0, sync_t = 0, off_t = 0;
+    int compute_bound_ub = 0, n_ub_total = 0;
+    int64_t pos = 0;
+    while (pos < n_tokens) {
+        int64_t nb = std::min(batch, n_tokens - pos);
+        double batch_time = 0;
+        int k = 0;
+        for (int64_t q = 0; q < nb; q += s.ubatch) {
+            double n = (double)std::min<int64_t>(s.ubatch, nb - q);
+            UbatchTime u = ubatch_time(s, p, n, (double)(depth + pos + q), tf, comp, bw_eff);
+            batch_time += u.total;
+            comp_t += u.compute; attn_t += u.attention; ovh_t += u.overhead; off_t += u.offload;
+            compute_bound_ub += u.compute_bound ? 1 : 0;
+            ++k; ++n_ub_total;
+        }
+        if (s.gpus > 1) {
+            // layer split pipelines the ubatches of one batch through the GPUs (llama.cpp pipeline parallelism):
+            // k ubatches over G stages take (k + G - 1) stage times of T/(k G) each, plus a hand-off per stage
+            double G = s.gpus;
+            double stage = batch_time / (k * G) + p.pipeline_hop_ms * 1e-3;
+            double piped = (k + G - 1) * stage;
+            sync_t += piped - batch_time;   // negative: the pipeline saves time
+            batch_time = piped;
+        }
+        total += batch_time;
+        pos += nb;
+    }
+    double N = (double)n_tokens;
+    r.time_s = total;
+    r.tokens_per_s = N / total;
+    r.compute_time_s = comp_t / N;
+    r.attention_time_s = attn_t / N;
+    r.overhead_time_s = ovh_t / N;
+    r.offload_time_s = off_t / N;
+    r.sync_time_s = sync_t / N;
+    r.bound = (compute_bound_ub * 2 >= n_ub_total) ? "compute" : "memory";
+    double hv = s.head_dim_v ? s.head_dim_v : s.head_dim_qk;
+    r.flops_per_token = 2 * s.active_params + 2.0 * s.n_heads * (s.head_dim_qk + hv) * layer_ctx(s, (double)depth, (double)depth + N);
+    r.bytes_per_token = s.weight_bytes / std::min<double>(N, (double)s.ubatch) + kv_bytes(s, (double)depth, (double)depth + N);
+    r.ok = true;
+    apply_band(r, p, 1, s.kind);
+    return r;
+}
+
+SpeedResult estimate_speed(const SpeedScenario& s, const SpeedParams& p) {
+    if (s.test == SpeedTest::Prefill) return estimate_prefill(s, p, s.tokens, s.depth);
+    return estimate_decode(s, p, s.depth, s.tokens);
+}
+
+void apply_speed_band(SpeedResult& r, const SpeedParams& p, SpeedTest test, HardwareKind kind) {
+    apply_band(r, p, test == SpeedTest::Decode ? 0 : 1, kind);
+}
+
+// [SECTION] TTFT, reply, concurrency, seed ---------------------------------------------------------------
+
+double time_to_first_token_s(const SpeedScenario& s, const SpeedParams& p, int64_t prompt_tokens) {
+    SpeedResult r = estimate_prefill(s, p, std::max<int64_t>(prompt_tokens, 1), 0);
+    return r.ok ? r.time_s : -1.0;
+}
+
+ReplyTime estimate_reply(const SpeedScenario& s, const SpeedParams& p, int64_t prompt_tokens, int64_t gen_tokens) {
+    ReplyTime out;
+    if (prompt_tokens < 1 || gen_tokens < 0) { out.error = "a reply needs a prompt of at least 1 token and gen_tokens >= 0"; return out; }
+    SpeedResult pf = estimate_prefill(s, p, prompt_tokens, 0);
+    if (!pf.ok) { out.error = pf.error; return out; }
+    out.ttft_s = pf.time_s;
+    out.ttft_low_s = prompt_tokens / pf.high;    // fast end of the band
+    out.ttft_high_s = prompt_tokens / pf.low;
+    double gen_low = 0, gen_high = 0;
+    if (gen_tokens > 0) {
+        SpeedResult d = estimate_decode(s, p, prompt_tokens, gen_tokens);
+        if (!d.ok) { out.error = d.error; return out; }
+        out.generate_s = d.time_s;
+        out.decode_tokens_per_s = d.tokens_per_s;
+        gen_low = gen_tokens / d.high;
+        gen_high = gen_tokens / d.low;
+    }
+    out.total_s = out.ttft_s + out.generate_s;
+    out.total_low_s = out.ttft_low_s + gen_low;
+    out.total_high_s = out.ttft_high_s + gen_high;
+    out.ok = true;
+    return out;
+}
+
+ConcurrencyResult estimate_concurrency(const SpeedScenario& s, const SpeedParams& p, int n_parallel, int64_t depth,
+                                       int moe_experts, int moe_experts_active, double expert_bytes) {
+    ConcurrencyResult c;
+    c.parallel = n_parallel;
+    if (n_parallel < 1) { c.error = "n_parallel must be at least 1"; return c; }
+    std::string err;
+    if (!check(s, err)) { c.error = err; return c; }
+    SpeedResult one = decode_terms(s, p, (double)depth, (double)depth + 1);
+    double B = n_parallel;
+    // weights: read once per step; MoE: the union of the experts B tokens route to
+    double w = one.weight_time_s;
+    if (moe_experts > 0 && moe_experts_active > 0 && expert_bytes > 0 && s.weight_bytes_per_token > 0) {
+        double frac_one = (double)moe_experts_active / moe_experts;
+        double frac_b = 1.0 - std::pow(1.0 - frac_one, B);
+        double active_expert_bytes = expert_bytes * frac_one;
+        double scale = (s.weight_bytes_per_token - active_expert_bytes + expert_bytes * frac_b) / s.weight_bytes_per_token;
+        w *= std::max(scale, 1.0);
+    }
+    // matmul FLOPs of B tokens at the prefill compute rate: large batches turn decode compute-bound
+    bool est = false;
+    double tf = tflops(s, est);
+    double comp = effective_flops(s, p, tf);
+    double flops_t = B * 2.0 * s.active_params / comp;
+    double mem_t = w + one.alu_time_s + one.offload_time_s;
+    double step = std::max(mem_t, flops_t) + B * one.kv_time_s + one.fixed_time_s + one.sync_time_s;
+    c.step_time_s = step;
+    c.per_user_tokens_per_s = 1.0 / step;
+    c.aggregate_tokens_per_s = B / step;
+    c.bound = flops_t > mem_t ? "compute" : "memory";
+    c.ok = true;
+    return c;
+}
+
+double seed_tokens_per_s(const SpeedScenario& s, double total_params) {
+    if (s.test == SpeedTest::Decode) {
+        double kv = kv_bytes(s, (double)s.depth, (double)(s.depth + s.tokens));
+        return 0.84 * s.bandwidth_gbs * 1e9 / (s.weight_bytes + kv);
+    }
+    bool est = false;
+    return 0.65 * tflops(s, est) * 1e12 / (2.0 * total_params);
+}
+
+}  // namespace llmsim

@@ -1,0 +1,264 @@
+// llmsim speed model: decode tok/s, prefill tok/s, time to first token and reply time for llama.cpp on one
+// device or a layer-split rig, as a breakdown of named time terms. Pure arithmetic, no UI, no exceptions.
+//
+// The physics (docs/speed-model.md has every term and the fitted numbers):
+//   decode  time/token = weights read / (BW x share) + KV read / (BW x share / kv factor) + per-weight ALU work
+//                        + fixed launch/sync cost per layer + per-GPU hand-off
+//   prefill time/ubatch = max(2 x active params x tokens / effective FLOP/s, weights read once / BW)
+//                        + causal attention (FLOPs with flash attention, score-matrix bytes without)
+//                        + fixed per-ubatch overhead; several GPUs pipeline the ubatches of a batch.
+// The few fitted numbers live in assets/calibration/speed_params.json (fit: calibrate.h), per memory type,
+// backend, hardware class and weight type; low/high bands are the measured leave-one-device-out errors.
+//
+//   llmsim::SpeedParams params;
+//   std::string err;
+//   if (!llmsim::parse_speed_params(json_text, params, err)) { ... }        // or builtin_speed_params()
+//   llmsim::SpeedScenario s;
+//   s.weight_bytes = 4.92e9; s.weight_bytes_per_token = 4.60e9; s.active_params = 7.50e9; s.n_layers = 32;
+//   s.n_heads = 32; s.head_dim_qk = s.head_dim_v = 128; s.full_attn_layers = 32;
+//   s.kv_bytes_per_token_full = 32 * 2 * 8 * 128 * 2.0;                     // f16 K+V, 8 KV heads
+//   s.bandwidth_gbs = 1008; s.fp16_tflops = 330.3; s.kind = llmsim::HardwareKind::Consumer;
+//   s.test = llmsim::SpeedTest::Decode; s.tokens = 128; s.depth = 4096;
+//   llmsim::SpeedResult r = llmsim::estimate_speed(s, params);   // r.tokens_per_s, r.low, r.high, r.weight_time_s ...
+//
+// [SECTION] Inputs
+// [SECTION] Parameters
+// [SECTION] Results
+// [SECTION] Estimates
+#pragma once
+#include <cstdint>
+#include <string>
+
+#include "catalog/catalog.h"
+#include "quant/quant_types.h"
+
+namespace llmsim {
+
+// [SECTION] Inputs ---------------------------------------------------------------------------------------
+
+// (WeightClass, the kernel family of a file type, is in quant_types.h)
+// the weight class of a llama.cpp file type name from the file type table ("Q4_K_M" -> KQuant, "Q4_0" -> Legacy,
+// "F16"/"BF16" -> F16 ...); names that are no llama.cpp file type (unsloth UD-* mixes, MLX, FP8 ...) -> KQuant
+WeightClass weight_class_of(const std::string& file_type);
+const char* to_string(WeightClass c);
+
+enum class MemoryKind { Gddr, Hbm, Unified };
+constexpr int kMemoryKindCount = 3;
+const char* to_string(MemoryKind m);
+// memory technology when the catalog does not say: Apple/APU = unified LPDDR; datacenter parts with >= 1200 GB/s
+// per GPU = HBM (A100, H100, MI300 ...); everything else GDDR (L40S, P40, GeForce, RTX workstation cards)
+MemoryKind guess_memory_kind(HardwareKind kind, double bandwidth_gbs);
+// dense FP16 TFLOPS to use when a device has none published: the chip family's TFLOPS per GB/s of bandwidth,
+// taken from the catalog's devices with a published figure (table in speed.cpp, checked against the catalog by
+// tests/engine/test_speed.cpp). The family comes from vendor + class + name ("RTX 4080 SUPER" -> NVIDIA Ada
+// GeForce, 0.30 TFLOPS per GB/s); without a family match, the vendor/class median. An estimate: results that
+// use it carry fp16_tflops_estimated and the wider band measured for it (SpeedParams::band_fp16_estimated).
+struct Fp16Estimate {
+    double tflops = 0;
+    double tflops_per_gbs = 0;
+    std::string family;                 // "nvidia-ada-geforce", ... or "nvidia-workstation" (vendor/class median)
+};
+Fp16Estimate estimate_fp16_tflops(const std::string& vendor, HardwareKind kind, const std::string& name,
+                                  double bandwidth_gbs);
+// the same without vendor and name: the class median
+double estimate_fp16_tflops(HardwareKind kind, double bandwidth_gbs);
+// one row of the family table (for the test that re-derives it from the catalog)
+struct Fp16Family {
+    const char* family;                 // "nvidia-ada-geforce"
+    const char* vendor;                 // "nvidia"
+    int kind;                           // HardwareKind index, -1 = any class
+    const char* name_tokens;            // '|'-separated lower-case substrings of the name, "" = vendor/class median
+    double tflops_per_gbs;
+};
+const Fp16Family* fp16_families(int& count);
+
+enum class SpeedTest { Prefill, Decode };
+
+struct SpeedScenario {
+    // -- model: bytes and FLOPs (the memory model's tensor list gives these for catalog models)
+    double weight_bytes = 0;             // all weight bytes (file tensor data), summed over GPUs and host
+    double weight_bytes_per_token = 0;   // read per decoded token: non-expert weights without the token-embedding
+                                         // table (a row lookup) + active experts (MoE)
+    double active_params = 0;            // parameters in matmuls per token (2 FLOP each), token embedding excluded
+    int n_layers = 0;
+    int n_heads = 0;                     // query heads
+    int head_dim_qk = 0;                 // Q/K head size (MLA: nope + rope dims)
+    int head_dim_v = 0;                  // V head size (0 = head_dim_qk)
+    int full_attn_layers = 0;            // layers attending to the whole context (0 with n_layers set = all of them
+                                         // minus swa_layers)
+    int swa_layers = 0;                  // sliding-window layers
+    int64_t swa_window = 0;              // tokens a sliding-window layer attends to
+    double kv_bytes_per_token_full = 0;  // K+V cache bytes per cached token summed over full-attention layers
+                                         // (MLA: latent + rope only; KV type already applied)
+    double kv_bytes_per_token_swa = 0;   // the same over sliding-window layers (cached tokens capped at swa_window)
+    WeightClass weight_class = WeightClass::KQuant;
+    // -- mixture of experts (0 = dense): a ubatch of n tokens sends n x k rows to E experts, so each expert's
+    // matmul sees about n k / E tokens (small matmuls run below the dense rate) and, at large n, nearly every
+    // expert is read (1 - (1 - k/E)^n of them)
+    int moe_experts = 0;                 // routed experts per MoE layer (E)
+    int moe_experts_active = 0;          // routed experts per token (k)
+    double moe_expert_bytes = 0;         // all routed-expert weight bytes (of weight_bytes)
+
+    // -- hardware, per GPU
+    double bandwidth_gbs = 0;            // vendor spec, decimal GB/s
+    double fp16_tflops = 0;              // dense FP16 tensor TFLOPS; 0 = unknown (estimated, see estimate_fp16_tflops)
+    bool fp16_tflops_estimated = false;  // fp16_tflops came from estimate_fp16_tflops (the band widens)
+    HardwareKind kind = HardwareKind::Consumer;
+    Backend backend = Backend::Cuda;
+    bool intel_gpu = false;              // Intel Arc: llama.cpp's SYCL/Vulkan kernels reach lower shares there
+                                         // than the same backend on other vendors (SpeedParams intel_bw/compute)
+    MemoryKind memory = MemoryKind::Gddr;   // guess_memory_kind() when the catalog does not say
+    int gpus = 1;                        // llama.cpp layer split over this many identical GPUs
+    double link_gbs = 0;                 // GPU-to-GPU (PCIe/NVLink) per direction; 0 = kDefaultPcieGbs (limits.h)
+
+    // -- offload: a fraction of the layers' weights stays in host RAM (-ngl below the layer count)
+    double offload_fraction = 0;         // 0..1 of weight_bytes kept on the host
+    double host_bandwidth_gbs = 0;       // system RAM bandwidth (decode reads offloaded weights from here)
+    double host_link_gbs = 0;            // host->GPU copy rate for prefill (0 = link_gbs or PCIe 4.0 x16)
+
+    // -- the run (llama-bench semantics)
+    bool flash_attn = true;
+    SpeedTest test = SpeedTest::Decode;
+    int64_t tokens = 128;                // ppN prompt tokens or tgN generated tokens
+    int64_t depth = 0;                   // tokens already in the context (-d)
+    int ubatch = 512;                    // -ub
+    int batch = 2048;                    // -b (pipeline parallelism works within one batch)
+    int parallel = 1;                    // sequences decoded together (-np); estimate_concurrency
+};
+
+// [SECTION] Parameters -----------------------------------------------------------------------------------
+// Every share is a fraction of the vendor spec; factors are relative to the reference (CUDA, F16, GDDR).
+
+constexpr int kBackendCount = 6;          // indexed by (int)Backend
+constexpr int kHardwareKindCount = 6;     // indexed by (int)HardwareKind
+
+struct SpeedBand {                        // leave-one-device-out relative errors of one hardware class
+    int rows = 0;
+    double low = 0, high = 0;             // 10th / 90th percentile of predicted/measured - 1 (e.g. -0.12, +0.15)
+    double mdape = 0;                     // median |error|, fraction
+    double within25 = 0;                  // share of rows within +-25 %
+    double coverage = 0;                  // share of leave-one-source-out rows inside the band (0 = not measured)
+    std::string from;                     // the held-out scheme the band was taken from ("leave-one-source-out")
+};
+
+struct SpeedParams {
+    // decode
+    double bw_share[kMemoryKindCount] = {0.9148, 0.5648, 0.7767};   // weight-read share of spec bandwidth by memory type
+    double backend_bw[kBackendCount] = {1, 0.8646, 1.148, 1.168, 1, 1};  // x per backend (CUDA 1)
+    double weight_bw[kWeightClassCount] = {1, 1.027, 1.318, 1.022, 0.7738, 1.307};  // x per weight class (F16 1)
+    double kv_factor = 1.339;               // KV bytes cost this many weight bytes (strided, f16, small tensors)
+    double no_fa_kv[kBackendCount] = {1.959, 3.331, 3.206, 1.959, 1.959, 1.959};  // extra KV cost without flash attention
+    double fixed_ms_per_layer = 0.08245;    // kernel launches + syncs per layer per token
+    double gpu_hop_ms = 0.2846;            // per extra GPU per token (layer split hand-off)
+    double alu_flops_per_param = 38.16;    // dequant + dot work per weight, in FP16-tensor-FLOP equivalents
+    double alu_weight[kWeightClassCount] = {1, 1, 1, 1, 1.993, 1};  // x per weight class (F16 1)
+    double alu_unified = 0.7815;              // x on Apple/APU (their fp16_tflops is a vector rate)
+    // prefill
+    double compute_share = 0.3889;          // of fp16_tflops at the reference point (100 TFLOPS)
+    double compute_kind[kHardwareKindCount] = {1.428, 1.316, 1.252, 1.774, 0.2061, 1};  // x per hardware class
+    double compute_backend[kBackendCount] = {1, 1, 1, 1.232, 1, 1};  // x per backend
+    double compute_weight[kWeightClassCount] = {1, 0.9601, 0.8677, 0.7872, 0.6412, 1.723};  // x per weight class
+    double tflops_exponent = -0.2928;       // share ~ (TFLOPS/100)^exponent: big tensor units are fed less well
+    double fa_attn_factor = 0.5935;         // flash-attention FLOPs cost this x the linear FLOPs
+    double no_fa_score_bytes = 22.27;       // without flash attention: bytes per (head x context token) per layer
+                                          // for the f32 score matrix (write, softmax, read)
+    double ubatch_overhead_ms = 0.0006051;       // per ubatch per 32 layers (graph build, launches, syncs)
+    double pipeline_hop_ms = 0.0001298;        // per ubatch per GPU boundary on top of the activation copy
+    double host_share = 0.6;              // offloaded weights: share of host RAM bandwidth reached (not fitted)
+    double intel_compute = 1;               // prefill: x on Intel Arc GPUs
+    double moe_compute = 1;                 // prefill: routed-expert matmuls run at this x the dense rate on top of
+                                          // their smaller size (mul_mat_id: sorting rows by expert, gather/scatter)
+    double matmul_half_tokens = 16;         // a matmul over n tokens runs at n / (n + this) of the large-n rate
+                                          // (dense: n = ubatch; MoE experts: n = ubatch x k / E)
+    double intel_bw = 1;                    // decode: x on Intel Arc GPUs
+    double moe_bw = 1;                      // decode: routed-expert bytes are read at this x the dense share
+                                          // (many small matrices gathered by expert id, mul_mat_id)
+    // bands, [0] decode [1] prefill, by hardware class: the harder of the held-out validations (calibrate.h)
+    SpeedBand band[2][kHardwareKindCount];
+    // [0] decode [1] prefill with an estimated fp16_tflops: errors of held-out rows re-predicted with the figure
+    // replaced by estimate_fp16_tflops (used instead of the class band when wider)
+    SpeedBand band_fp16_estimated[2];
+    // provenance of the fit
+    int fit_rows_decode = 0, fit_rows_prefill = 0, fit_devices = 0;
+    std::string fit_source;
+};
+
+// the embedded assets/calibration/speed_params.json; false + err when it is missing or does not parse (then `out`
+// is the struct defaults). A broken asset is a build defect: tests/engine/test_speed.cpp fails on it.
+bool load_builtin_speed_params(SpeedParams& out, std::string& err);
+// the embedded fit (load_builtin_speed_params; asserts in debug builds that it loaded)
+SpeedParams builtin_speed_params();
+// parse speed_params.json; false + err naming the field on bad input
+bool parse_speed_params(const std::string& json_text, SpeedParams& out, std::string& err);
+// serialise to the speed_params.json layout (locale-independent numbers)
+std::string speed_params_to_json(const SpeedParams& p);
+
+// [SECTION] Results --------------------------------------------------------------------------------------
+
+struct SpeedResult {
+    bool ok = false;
+    std::string error;                    // why there is no estimate (no bandwidth, no layers ...)
+    double tokens_per_s = 0;
+    double low = 0, high = 0;             // tokens/s band from the measured LODO errors of this hardware class
+    double time_s = 0;                    // whole test: N prompt tokens (prefill) or N generated tokens (decode)
+    // decode terms, seconds per token (averaged over the N tokens)
+    double weight_time_s = 0;             // weights read from GPU memory
+    double kv_time_s = 0;                 // KV cache read
+    double alu_time_s = 0;                // dequant/dot work that does not overlap the reads
+    double fixed_time_s = 0;              // launches and syncs per layer
+    double sync_time_s = 0;               // GPU-to-GPU hand-offs (decode: per token; prefill: per ubatch, per token)
+    double offload_time_s = 0;            // host-RAM weights (decode: CPU reads them; prefill: copied to the GPU)
+    // prefill terms, seconds per token
+    double compute_time_s = 0;            // 2 x active params FLOPs (or the weight-read floor when larger)
+    double attention_time_s = 0;          // causal attention at this depth
+    double overhead_time_s = 0;           // per-ubatch fixed overhead
+    bool fp16_tflops_estimated = false;   // the device had no fp16_tflops; estimate_fp16_tflops() was used
+    const char* bound = "memory";         // "memory" or "compute": which term dominates
+    // roofline point
+    double flops_per_token = 0, bytes_per_token = 0;
+};
+
+struct ReplyTime {
+    bool ok = false;
+    std::string error;
+    double ttft_s = 0, ttft_low_s = 0, ttft_high_s = 0;   // prompt processing (first token comes from its logits)
+    double generate_s = 0;                // gen_tokens decoded from depth = prompt
+    double total_s = 0, total_low_s = 0, total_high_s = 0;
+    double decode_tokens_per_s = 0;       // average over the reply
+};
+
+struct ConcurrencyResult {
+    bool ok = false;
+    std::string error;
+    int parallel = 1;
+    double step_time_s = 0;               // one decode step for all sequences
+    double aggregate_tokens_per_s = 0;    // all sequences together
+    double per_user_tokens_per_s = 0;     // each sequence
+    const char* bound = "memory";
+};
+
+// [SECTION] Estimates ------------------------------------------------------------------------------------
+
+// the test s.test with s.tokens at s.depth (llama-bench ppN / tgN); fills error when the scenario is unusable
+SpeedResult estimate_speed(const SpeedScenario& s, const SpeedParams& p);
+// decode: average tokens/s generating n_tokens starting with depth tokens in the context
+SpeedResult estimate_decode(const SpeedScenario& s, const SpeedParams& p, int64_t depth, int64_t n_tokens);
+// prefill: tokens/s processing an n_tokens prompt on top of depth cached tokens
+SpeedResult estimate_prefill(const SpeedScenario& s, const SpeedParams& p, int64_t n_tokens, int64_t depth);
+// seconds from sending an n-token prompt (empty cache) to the first generated token
+double time_to_first_token_s(const SpeedScenario& s, const SpeedParams& p, int64_t prompt_tokens);
+// prompt processing + gen_tokens generated after it
+ReplyTime estimate_reply(const SpeedScenario& s, const SpeedParams& p, int64_t prompt_tokens, int64_t gen_tokens);
+// n_parallel sequences each at `depth` decoding together (llama-server -np): one step reads the weights once
+// and every sequence's KV; MoE steps touch more experts (1 - (1 - k/E)^B of them, from moe_experts)
+ConcurrencyResult estimate_concurrency(const SpeedScenario& s, const SpeedParams& p, int n_parallel, int64_t depth,
+                                       int moe_experts = 0, int moe_experts_active = 0, double expert_bytes = 0);
+
+// set r.low / r.high around r.tokens_per_s from p's measured band for this test kind and hardware class (the
+// fp16-estimated band where r.fp16_tflops_estimated and it is wider); estimate_speed calls it
+void apply_speed_band(SpeedResult& r, const SpeedParams& p, SpeedTest test, HardwareKind kind);
+
+// the seed formula the project started from: decode = 0.84 x BW / (weights + KV), prefill = 0.65 x TFLOPS / (2 x params)
+double seed_tokens_per_s(const SpeedScenario& s, double total_params);
+
+}  // namespace llmsim

@@ -1,0 +1,188 @@
+// Catalog model + quant + device → SpeedScenario (speed.h) → SpeedView (simulate.h).
+#include "speed/speed_glue.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "speed/device_profile.h"
+#include "core/format.h"
+#include "quant/quant_rules.h"
+#include "speed/speed.h"
+
+namespace llmsim {
+
+const SpeedParams& default_speed_params() {
+    static const SpeedParams params = builtin_speed_params();   // immutable after first use
+    return params;
+}
+
+bool build_speed_scenario(const Model& m, const SimRequest& req, const Evaluation& ev, SpeedScenario& s, std::string& err) {
+    const Hardware* hw = req.memory.hardware;
+    if (!hw) { err = "no hardware chosen"; return false; }
+    const MemoryRequest& mr = req.memory;
+    s = SpeedScenario();
+    s.weight_bytes = (double)ev.weight_bytes;
+    s.weight_bytes_per_token = (double)ev.active_weight_bytes;
+    // matmul parameters per token: the embedding table is a lookup, unless it doubles as the output matrix
+    s.active_params = (double)ev.params.active - (m.tie_embeddings ? 0.0 : (double)ev.params.embedding);
+    s.n_layers = m.n_layers;
+    s.n_heads = m.n_heads;
+    if (m.mla) {
+        s.head_dim_qk = m.mla->qk_nope_head_dim + m.mla->qk_rope_head_dim;
+        s.head_dim_v = m.mla->v_head_dim;
+    } else {
+        s.head_dim_qk = m.head_dim;
+        s.head_dim_v = m.kv_head_dim_v();
+    }
+    // KV bytes per cached token, per layer type, at the KV cache type (true block sizes)
+    double full = 0, swa = 0;
+    int n_full = 0, n_swa = 0;
+    if (ev.full_attn_layers >= 0 && ev.kv_k_row > 0) {   // from the prepared weights: no per-layer walk
+        const double bytes = (double)row_bytes(mr.kv_type_k, ev.kv_k_row) + (ev.kv_v_row ? (double)row_bytes(mr.kv_type_v, ev.kv_v_row) : 0.0);
+        n_full = ev.full_attn_layers;
+        n_swa = ev.swa_layers;
+        full = bytes * n_full;
+        swa = bytes * n_swa;
+    } else for (int il = 0; il < m.n_layers; ++il) {
+        if (!layer_has_attention(m, il)) continue;
+        const double bytes = (double)row_bytes(mr.kv_type_k, kv_k_row(m)) + (double)row_bytes(mr.kv_type_v, kv_v_row(m));
+        if (layer_is_swa(m, il)) { swa += bytes; ++n_swa; } else { full += bytes; ++n_full; }
+    }
+    s.full_attn_layers = n_full;
+    s.swa_layers = n_swa;
+    s.swa_window = m.swa ? m.swa->window : 0;
+    s.kv_bytes_per_token_full = full;
+    s.kv_bytes_per_token_swa = swa;
+    s.weight_class = ev.weight_class != WeightClass::Count ? ev.weight_class : weight_class_of(mr.file_type);
+    if (m.is_moe()) {
+        s.moe_experts = m.moe->n_experts;
+        s.moe_experts_active = m.moe->n_experts_active;
+        s.moe_expert_bytes = (double)ev.routed_expert_bytes;
+    }
+    s.bandwidth_gbs = hw->bandwidth_gbs;
+    s.fp16_tflops = hw->fp16_tflops;
+    if (!(s.fp16_tflops > 0)) {   // no published figure: the chip family's TFLOPS per GB/s (speed.h)
+        s.fp16_tflops = estimate_fp16_tflops(hw->vendor, hw->kind, hw->name, hw->bandwidth_gbs).tflops;
+        s.fp16_tflops_estimated = true;
+    }
+    s.kind = hw->kind;
+    s.backend = mr.backend ? *mr.backend : (hw->backends.empty() ? Backend::Cpu : hw->backends.front());
+    if (hw->kind == HardwareKind::Cpu) s.backend = Backend::Cpu;
+    s.intel_gpu = hw->vendor == "intel" && hw->kind != HardwareKind::Cpu;
+    s.memory = hw->memory_kind == "hbm" ? MemoryKind::Hbm : hw->memory_kind == "gddr" ? MemoryKind::Gddr
+             : hw->memory_kind == "unified" ? MemoryKind::Unified : guess_memory_kind(hw->kind, hw->bandwidth_gbs);
+    s.gpus = std::max(1, hw->gpu_count);
+    s.link_gbs = hw->link_gbs;
+    // weights left in host RAM by -ngl / --n-cpu-moe (discrete GPUs; the token-embedding table always stays there)
+    if (!hw->unified_memory() && hw->kind != HardwareKind::Cpu && ev.weight_bytes > 0) {
+        double host_weights = 0;
+        for (const DeviceMemory& d : ev.memory.devices)
+            if (d.name == "host") host_weights = (double)d.weights_bytes;
+        host_weights = std::max(0.0, host_weights - (double)ev.embedding_bytes);
+        s.offload_fraction = std::min(1.0, host_weights / (double)ev.weight_bytes);
+        s.host_bandwidth_gbs = hw->system_ram_bandwidth_gbs > 0 ? hw->system_ram_bandwidth_gbs : 60.0;
+    }
+    s.flash_attn = mr.flash_attn;
+    s.ubatch = mr.n_ubatch;
+    s.batch = mr.n_batch;
+    s.parallel = mr.n_parallel;
+    return true;
+}
+
+SpeedResult decode_at_depth(const Model& m, const SimRequest& req, const Evaluation& ev, int64_t depth) {
+    SpeedScenario s;
+    SpeedResult r;
+    if (!build_speed_scenario(m, req, ev, s, r.error)) return r;
+    r = estimate_decode(s, default_speed_params(), std::max<int64_t>(0, depth), 128);
+    if (req.device_profile && req.memory.hardware && profile_applies(*req.device_profile, *req.memory.hardware))
+        apply_device_profile(*req.device_profile, SpeedTest::Decode, r);
+    return r;
+}
+
+void estimate_speed_view(const Catalog&, const Model& m, const SimRequest& req, Evaluation& out) {
+    SpeedView& v = out.speed;
+    std::string error_buffer = std::move(v.error);   // a reused Evaluation keeps its message buffer (no malloc)
+    v = SpeedView();
+    error_buffer.clear();
+    v.error = std::move(error_buffer);
+    const MemoryBreakdown& mb = out.memory;
+    if (!req.memory.hardware) { v.error = "pick a device to see speeds"; return; }
+    if (mb.status == FitStatus::Oom) { v.error = "does not fit, so it does not run"; return; }
+    SpeedScenario s;
+    if (!build_speed_scenario(m, req, out, s, v.error)) return;
+    const SpeedParams& p = default_speed_params();
+    const int64_t prompt = std::max<int64_t>(1, req.prompt_tokens);
+    // the reply = prefill of the prompt (TTFT) + gen_tokens decoded from depth = prompt (estimate_reply's
+    // arithmetic, without computing both estimates twice)
+    SpeedResult dec = estimate_decode(s, p, prompt, std::max<int64_t>(1, req.gen_tokens));
+    SpeedResult pre = estimate_prefill(s, p, prompt, 0);
+    // the decode range: tg128 at an empty context and at the full context of one sequence
+    const int64_t full_depth = std::max<int64_t>(0, req.memory.n_ctx / std::max(1, req.memory.n_parallel));
+    SpeedResult dec0 = estimate_decode(s, p, 0, 128), decn = estimate_decode(s, p, full_depth, 128);
+    if (!dec.ok || !pre.ok || !dec0.ok || !decn.ok) {
+        v.error = !dec.ok ? dec.error : !pre.ok ? pre.error : !dec0.ok ? dec0.error : decn.error;
+        return;
+    }
+    if (req.device_profile && profile_applies(*req.device_profile, *req.memory.hardware)) {
+        for (SpeedResult* r : {&dec, &dec0, &decn}) apply_device_profile(*req.device_profile, SpeedTest::Decode, *r);
+        apply_device_profile(*req.device_profile, SpeedTest::Prefill, pre);
+        v.calibrated = calibrated_label(*req.device_profile);
+    }
+    ReplyTime reply;
+    reply.ttft_s = pre.time_s;
+    reply.ttft_low_s = (double)prompt / pre.high;
+    reply.ttft_high_s = (double)prompt / pre.low;
+    reply.total_s = pre.time_s + dec.time_s;
+    auto finite = [](double x) { return std::isfinite(x) && x > 0; };
+    if (!finite(dec.tokens_per_s) || !finite(pre.tokens_per_s) || !finite(reply.ttft_s) || !finite(dec0.tokens_per_s) ||
+        !finite(decn.tokens_per_s)) {
+        v.error = "speed out of the model's range for these inputs";
+        return;
+    }
+    v.ok = true;
+    v.decode_tps = dec.tokens_per_s; v.decode_low = dec.low; v.decode_high = dec.high;
+    v.decode_empty_tps = dec0.tokens_per_s; v.decode_empty_low = dec0.low; v.decode_empty_high = dec0.high;
+    v.decode_full_tps = decn.tokens_per_s; v.decode_full_low = decn.low; v.decode_full_high = decn.high;
+    v.decode_depth = prompt;
+    v.decode_full_depth = full_depth;
+    v.prompt_tokens = prompt;
+    v.flash_attn = req.memory.flash_attn;
+    v.prefill_tps = pre.tokens_per_s; v.prefill_low = pre.low; v.prefill_high = pre.high;
+    v.ttft_s = reply.ttft_s; v.ttft_low = reply.ttft_low_s; v.ttft_high = reply.ttft_high_s;
+    v.reply_s = reply.total_s;
+    v.decode_bound = dec.bound;
+    v.prefill_bound = pre.bound;
+    v.aggregate_tps = v.decode_tps;
+    v.per_user_tps = v.decode_tps;
+    if (req.memory.n_parallel > 1) {
+        double expert_bytes = 0;
+        if (m.is_moe()) expert_bytes = (double)out.routed_expert_bytes;
+        ConcurrencyResult c = estimate_concurrency(s, p, req.memory.n_parallel, prompt, m.is_moe() ? m.moe->n_experts : 0,
+                                                   m.is_moe() ? m.moe->n_experts_active : 0, expert_bytes);
+        if (c.ok) { v.aggregate_tps = c.aggregate_tokens_per_s; v.per_user_tps = c.per_user_tokens_per_s; }
+    }
+    // roofline: per-GPU peak and the attained points
+    v.peak_flops = (s.fp16_tflops > 0 ? s.fp16_tflops : estimate_fp16_tflops(s.kind, s.bandwidth_gbs)) * 1e12;
+    v.peak_bytes_per_s = s.bandwidth_gbs * 1e9;
+    if (dec.bytes_per_token > 0) {
+        v.decode_intensity = dec.flops_per_token / dec.bytes_per_token;
+        v.decode_flops = dec.flops_per_token * dec.tokens_per_s / s.gpus;
+    }
+    if (pre.bytes_per_token > 0) {
+        v.prefill_intensity = pre.flops_per_token / pre.bytes_per_token;
+        v.prefill_flops = pre.flops_per_token * pre.tokens_per_s / s.gpus;
+    }
+    if (!req.with_explain) return;
+    v.explain = "decode " + format_sig(dec.tokens_per_s) + " tok/s: per token " + format_sig(dec.weight_time_s * 1e3) +
+                " ms weights (" + format_gb(s.weight_bytes_per_token) + " at " + format_sig(s.bandwidth_gbs) + " GB/s spec) + " +
+                format_sig(dec.kv_time_s * 1e3) + " ms KV + " + format_sig(dec.alu_time_s * 1e3) + " ms dequant/ALU + " +
+                format_sig(dec.fixed_time_s * 1e3) + " ms launches/syncs" +
+                (dec.sync_time_s > 0 ? " + " + format_sig(dec.sync_time_s * 1e3) + " ms GPU hand-offs" : "") +
+                (dec.offload_time_s > 0 ? " + " + format_sig(dec.offload_time_s * 1e3) + " ms host-RAM layers" : "") +
+                "\nprefill " + format_sig(pre.tokens_per_s) + " tok/s: per token " + format_sig(pre.compute_time_s * 1e6) +
+                " us matmuls + " + format_sig(pre.attention_time_s * 1e6) + " us attention + " +
+                format_sig(pre.overhead_time_s * 1e6) + " us per-ubatch overhead" +
+                (pre.fp16_tflops_estimated ? " (FP16 TFLOPS estimated: none published)" : "");
+}
+
+}  // namespace llmsim
