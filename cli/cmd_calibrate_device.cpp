@@ -1,5 +1,5 @@
 // llmsim-cli calibrate-device: read your llama-bench (or llama-server) output, show each row next to the
-// prediction for exactly that row, and fit the per-device correction (engine/device_profile.h) that
+// prediction for exactly that row, and fit the per-device correction (engine/speed/device_profile.h) that
 // --device-profile then applies on predict, fit, memory --explain and recommend.
 #include <cstdio>
 #include <fstream>

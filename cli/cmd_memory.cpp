@@ -1,4 +1,4 @@
-// llmsim-cli memory | quants | fit: the memory model (engine/memory.h) from the command line.
+// llmsim-cli memory | quants | fit: the memory model (engine/memory/memory.h) from the command line.
 //   memory --model ID [--config config.json] --quant Q4_K_M --ctx 32768 [--hardware ID] [--kv-type q8_0]
 //          [--ngl N] [--parallel N] [--ubatch N] [--batch N] [--flash-attn on|off] [--n-cpu-moe N]
 //          [--file-bytes N] [--json]
@@ -247,7 +247,7 @@ int cmd_memory(int argc, char** argv) {
                mb.max_context > 0 ? format_tokens(mb.max_context).c_str() : "none");
     }
     for (const std::string& n : mb.notes) printf("note: %s\n", n.c_str());
-    if (a.has("explain")) {   // how each number is made (engine/explain.h), speeds too when a device is given
+    if (a.has("explain")) {   // how each number is made (engine/sim/explain.h), speeds too when a device is given
         SimRequest sr;
         sr.memory = c.req;
         sr.with_explain = true;

@@ -149,7 +149,7 @@ int cmd_calibrate(int argc, char** argv) {
     p = with_validated_bands(p, v);
     p.fit_source = "";
     for (const std::string& f : a.positional) p.fit_source += (p.fit_source.empty() ? "" : " + ") + f;
-    p.fit_source += ": fit_speed_params + validate (device, source and class held out; engine/calibrate.cpp)";
+    p.fit_source += ": fit_speed_params + validate (device, source and class held out; engine/speed/calibrate.cpp)";
     fprintf(stderr, "%s", format_validation_report(v).c_str());
     std::string json = speed_params_to_json(p);
     if (const std::string* path = a.get("write")) {

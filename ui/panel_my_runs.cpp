@@ -1,6 +1,6 @@
 // Your own runs: paste llama-bench output (its Markdown table, -o json / jsonl) or llama-server timings, measured
 // on the scenario's device; each row appears next to our prediction for exactly that row, and "use as device
-// profile" applies the engine's per-device correction (engine/device_profile.h) to every estimate for that
+// profile" applies the engine's per-device correction (engine/speed/device_profile.h) to every estimate for that
 // device, marked "calibrated on your N rows". Nothing leaves the page: the pasted text and the rows stay in this
 // panel, the profile in the session (localStorage only when "keep" is ticked), never in the URL.
 #include <imgui.h>

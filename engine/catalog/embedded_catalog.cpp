@@ -1,4 +1,4 @@
-// load_embedded_catalog: the catalog compiled into this binary (see engine/assets.h).
+// load_embedded_catalog: the catalog compiled into this binary (see engine/core/assets.h).
 #include "core/assets.h"
 #include "catalog/catalog.h"
 

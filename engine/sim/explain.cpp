@@ -66,7 +66,7 @@ std::vector<Explanation> explain(const Catalog& cat, const Model& m, const SimRe
     auto mib = [](uint64_t b) { return std::to_string(b / kMiB) + " MiB"; };
     o.text = "Runtime memory outside llama.cpp's buffers: backend context (CUDA/ROCm ~" + mib(kCudaRuntimeBytes) +
              " per GPU, Metal " + mib(kMetalRuntimeBytes) + ", Vulkan " + mib(kVulkanRuntimeBytes) + ", host process " +
-             mib(kHostRuntimeBytes) + ") — named estimates in engine/memory.h, not measured here.";
+             mib(kHostRuntimeBytes) + ") — named estimates in engine/memory/memory.h, not measured here.";
     static_assert(kCudaRuntimeBytes == kRocmRuntimeBytes, "the text names CUDA and ROCm together");
     out.push_back(o);
 
@@ -81,7 +81,7 @@ std::vector<Explanation> explain(const Catalog& cat, const Model& m, const SimRe
                      ? "Unified memory: the GPU may use the OS default limit (" + format_gib((double)mb.usable_bytes) +
                            "; Apple recommendedMaxWorkingSetSize / AMD GTT default); raised limit " + format_gib((double)mb.usable_raised_bytes) + "."
                      : "Reported memory " + format_gib((double)h.memory_bytes) + " per GPU x " + std::to_string(h.gpu_count) +
-                           " minus a reserve for the driver and display (engine/memory.h kGpuReserve*, estimate).";
+                           " minus a reserve for the driver and display (engine/memory/memory.h kGpuReserve*, estimate).";
         u.inputs = {"memory as the driver reports it (" + src_of(h) + ")"};
         out.push_back(u);
         Explanation mc{"max_context", mb.max_context > 0 ? format_tokens(mb.max_context) + " tokens" : "none", "", {}};

@@ -246,7 +246,7 @@ std::string speed_params_to_json(const SpeedParams& p) {
     }
     if (!fe.empty()) bands["fp16_estimated"] = fe;
     json root = json::object();
-    root["about"] = "llmsim speed model parameters (engine/speed.h, docs/speed-model.md). Shares are fractions of "
+    root["about"] = "llmsim speed model parameters (engine/speed/speed.h, docs/speed-model.md). Shares are fractions of "
                     "vendor spec; factors are relative to CUDA / F16 / GDDR. bands: held-out relative errors "
                     "(predicted/measured - 1, 10th and 90th percentile) per hardware class, from the harder of "
                     "leave-one-device-out, leave-one-source-out and leave-one-class-out; fp16_estimated: rows "

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Validate assets/catalog/quants.json (schema: assets/catalog/SCHEMA.md, structs GgmlType / FileType in engine/catalog.h).
+"""Validate assets/catalog/quants.json (schema: assets/catalog/SCHEMA.md, structs GgmlType / FileType in engine/catalog/catalog.h).
 
 Checks
   * document shape: schema tag, required keys and their types, non-empty sources on every entry

@@ -1,4 +1,4 @@
-// llmsim_bench: the engine sweep (engine/bench.h) as a program that links only the engine, so the same
+// llmsim_bench: the engine sweep (engine/sim/bench.h) as a program that links only the engine, so the same
 // benchmark runs natively and as wasm under node. Prints numbers; asserts nothing.
 #include <algorithm>
 #include <cstdio>

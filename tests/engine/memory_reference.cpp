@@ -1,5 +1,5 @@
 // Test-only oracle of the memory model (memory_reference.h): estimate_memory() as it was before the fast path
-// (engine/memory.cpp + engine/prepared_weights.cpp) — it enumerates every tensor, re-applies the quant rules and
+// (engine/memory/memory.cpp + engine/memory/prepared_weights.cpp) — it enumerates every tensor, re-applies the quant rules and
 // places tensors one by one, once per probe of the fit and max-context searches. Slow (~1 ms per call), kept
 // as the oracle tests/engine/test_memory_fast.cpp compares the fast path with, field by field.
 //

@@ -1,4 +1,4 @@
-// engine/catalog.cpp: parse_catalog conversions and validation messages, lookups, SlidingWindow, the real catalog.
+// engine/catalog/catalog.cpp: parse_catalog conversions and validation messages, lookups, SlidingWindow, the real catalog.
 #include <catch2/catch.hpp>
 
 #include <clocale>

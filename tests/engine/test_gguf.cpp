@@ -1,4 +1,4 @@
-// engine/gguf.cpp: GGUF header reading on files built here by a tiny writer - valid v2/v3 files, header-only
+// engine/io/gguf.cpp: GGUF header reading on files built here by a tiny writer - valid v2/v3 files, header-only
 // reads, prefixes, and hostile input (truncation at every byte, huge counts, bad types, deep nesting, byte flips).
 #include <catch2/catch.hpp>
 

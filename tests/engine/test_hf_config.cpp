@@ -1,4 +1,4 @@
-// engine/hf_config.cpp: config.json import for the common architectures, and the messages for bad input.
+// engine/model/hf_config.cpp: config.json import for the common architectures, and the messages for bad input.
 // The configs below are the published config.json files of each model, trimmed to the keys the importer reads
 // (plus a few it must ignore); values as on huggingface.co/<id>/blob/main/config.json.
 #include <catch2/catch.hpp>

@@ -1,4 +1,4 @@
-// The one ggml type / file type table (engine/quant_types.cpp) against the catalog's assets/catalog/quants.json,
+// The one ggml type / file type table (engine/quant/quant_types.cpp) against the catalog's assets/catalog/quants.json,
 // whose rows name their upstream sources: both must say the same ids, names, block sizes, bytes and default types.
 #include <catch2/catch.hpp>
 

@@ -1,4 +1,4 @@
-// Speed model (engine/speed.h) and its calibration (engine/calibrate.h).
+// Speed model (engine/speed/speed.h) and its calibration (engine/speed/calibrate.h).
 // Unit cases use hand-made parameters so every number can be checked with a calculator; golden cases compare
 // with measured llama.cpp rows (assets/calibration/llamacpp_speed.jsonl, each row names its source).
 #include <catch2/catch.hpp>

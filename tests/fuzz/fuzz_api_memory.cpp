@@ -1,4 +1,4 @@
-// libFuzzer target: the JSON memory API (engine/api.h, window.llmsim.memory and `llmsim-cli memory --json`),
+// libFuzzer target: the JSON memory API (engine/api/api.h, window.llmsim.memory and `llmsim-cli memory --json`),
 // standing in for the predict-line parser: one JSON request in, one JSON answer out. The answer must be a JSON
 // object with either "error" or finite numbers (no NaN/inf reaches a table).
 #include <cmath>

@@ -1,4 +1,4 @@
-// libFuzzer target: the llama-bench / llama-server output reader (engine/bench_import.h) on arbitrary text, then
+// libFuzzer target: the llama-bench / llama-server output reader (engine/io/bench_import.h) on arbitrary text, then
 // the model match and the per-device fit on whatever it accepts. A refusal must say why; an accepted row must
 // have a positive finite t/s and a token count; a fitted profile must have finite factors in range.
 #include <cmath>

@@ -1,4 +1,4 @@
-// libFuzzer target: the catalog loader (engine/catalog.h parse_catalog). The input holds the three documents
+// libFuzzer target: the catalog loader (engine/catalog/catalog.h parse_catalog). The input holds the three documents
 // (models.json, hardware.json, quants.json) separated by "\n\0---\0\n"; missing parts are empty.
 #include <cstdint>
 #include <string>

@@ -1,4 +1,4 @@
-// libFuzzer target: the GGUF header reader (engine/gguf.h) on arbitrary bytes, through both entry points
+// libFuzzer target: the GGUF header reader (engine/io/gguf.h) on arbitrary bytes, through both entry points
 // (callback with short reads, and an in-memory prefix), then model_from_gguf and the parameter count on
 // whatever parses. Small limits make the fuzzer reach the caps quickly.
 #include <cstdint>

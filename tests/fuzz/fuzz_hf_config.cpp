@@ -1,4 +1,4 @@
-// libFuzzer target: the Hugging Face config.json importer (engine/hf_config.h) on arbitrary text, then the
+// libFuzzer target: the Hugging Face config.json importer (engine/model/hf_config.h) on arbitrary text, then the
 // parameter count of whatever imports.
 #include <cstdint>
 #include <string>

@@ -1,4 +1,4 @@
-// libFuzzer target: the predict-line parser (engine/predict.h, `llmsim-cli predict` and window.llmsim.predict):
+// libFuzzer target: the predict-line parser (engine/api/predict.h, `llmsim-cli predict` and window.llmsim.predict):
 // one JSON line in, one JSON line out. The answer must be a JSON object with "error" or finite numbers.
 #include <cmath>
 #include <cstdint>
