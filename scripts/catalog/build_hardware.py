@@ -1,17 +1,29 @@
 #!/usr/bin/env python3
-"""Build assets/catalog/hardware.json from /work/shared/reference/hardware.json plus the additions and
-corrections listed below (every value added here names its source; estimates carry <field>_estimated).
+"""Build assets/catalog/hardware.json from the reference data's hardware.json plus the additions and
+corrections listed below (every value added here names its public source; estimates carry <field>_estimated).
+The catalog copies each reference device's own `sources` (URLs, repo@commit:path), never the reference's path.
 
-usage: python3 scripts/catalog/build_hardware.py [reference.json] [out.json]
+usage: python3 scripts/catalog/build_hardware.py [--ref DIR] [--seeds DIR] [--out FILE]
+  --ref DIR    reference folder with hardware.json, hardware_added_2025.json, prices/gpu_hourly.json
+               (default: ../shared/reference relative to the repository root)
+  --seeds DIR  seed leaderboard pages *.txt (default: ../shared/seeds relative to the repository root)
 """
-import json, os, re, sys, glob
+import argparse, json, os, re, sys, glob
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
-REF = sys.argv[1] if len(sys.argv) > 1 else "/work/shared/reference/hardware.json"
-OUT = sys.argv[2] if len(sys.argv) > 2 else os.path.join(REPO, "assets/catalog/hardware.json")
-HOURLY = "/work/shared/reference/prices/gpu_hourly.json"
-SEEDS = "/work/shared/seeds/*.txt"
+_ap = argparse.ArgumentParser(description="build assets/catalog/hardware.json from the reference data")
+_ap.add_argument("--ref", default=os.path.join(REPO, "..", "shared", "reference"))
+_ap.add_argument("--seeds", default=os.path.join(REPO, "..", "shared", "seeds"))
+_ap.add_argument("--out", default=os.path.join(REPO, "assets", "catalog", "hardware.json"))
+_args = _ap.parse_args()
+for _f in ("hardware.json", "hardware_added_2025.json", os.path.join("prices", "gpu_hourly.json")):
+    if not os.path.isfile(os.path.join(_args.ref, _f)):
+        sys.exit("build_hardware.py: %s not found in the reference folder %s (pass --ref DIR)" % (_f, _args.ref))
+REF = os.path.join(_args.ref, "hardware.json")
+OUT = _args.out
+HOURLY = os.path.join(_args.ref, "prices", "gpu_hourly.json")
+SEEDS = os.path.join(_args.seeds, "*.txt")
 
 ref = json.load(open(REF))
 R = {d["name"]: d for d in ref["devices"]}
@@ -73,7 +85,6 @@ def from_ref(refname, **kw):
              price_used_usd=d["street_price_usd"],
              seed_aliases=list(d["seed_aliases"]), sources=list(d["sources"]),
              notes=["reference: " + n for n in d["notes"]])
-    dev["sources"].insert(0, "reference: /work/shared/reference/hardware.json device '%s'" % refname)
     if d["launch_msrp_usd"]:
         dev["price_source"] = "reference launch_msrp_usd (HF hub hardware.ts 'msrp', approximate; for datacenter parts a street price)"
     if d["street_price_usd"]:
@@ -332,7 +343,7 @@ r = R["2x NVIDIA GeForce RTX 3090 rig"]
 x = rig("rtx-3090", "2x-rtx-3090", "2x NVIDIA GeForce RTX 3090 rig", 2, "pcie4-x16", 32, PCIE4,
         price_usd=None, price_used_usd=1500, price_source="used: reference street_price_usd $1,500 (" + r["street_price_basis"] + ")",
         link_gbs_estimated=True, seed_aliases=list(r["seed_aliases"]), system_ram_gib=64)
-x["sources"].insert(1, "reference: /work/shared/reference/hardware.json device '2x NVIDIA GeForce RTX 3090 rig'")
+x["sources"] += [s for s in r["sources"] if s not in x["sources"]]  # the rig entry's own sources
 x["notes"] += ["link assumed PCIe 4.0 x16 per card (many consumer boards give x8/x8 = 16 GB/s; an NVLink bridge gives ~56 GB/s per direction on the 3090)",
                "reference: " + r["notes"][2], "reference tdp_w 700 is the rig total; tdp_w here is per GPU", "cloud price: the cheapest RTX 3090 offer is itself a 2x instance ($0.33/h)",
                "calibration rows 'NVIDIA GeForce RTX 3090' with gpus = 2 describe this kind of rig (name matching stays on rtx-3090)"]
@@ -584,7 +595,7 @@ add(mk(id="cpu-epyc-9654-12ch", name="AMD EPYC 9654 (Genoa) server, 12-channel D
 # unless a driver total is cited; fp16_tflops follows the conventions above (GeForce: FP16-accumulate dense tensor;
 # workstation/datacenter: dense FP16/BF16 tensor); null where no figure was found (the speed model then uses the
 # chip family's TFLOPS per GB/s and says so).
-ADD25 = {d["name"]: d for d in json.load(open("/work/shared/reference/hardware_added_2025.json"))["devices"]}
+ADD25 = {d["name"]: d for d in json.load(open(os.path.join(_args.ref, "hardware_added_2025.json")))["devices"]}
 
 def new_dev(did, name, vendor, kind, backends, gib, bw, fp16, tdp, sources, memory_kind, fp16_basis=None,
             fp16_estimated=False, notes=None, **kw):
@@ -597,8 +608,7 @@ def new_dev(did, name, vendor, kind, backends, gib, bw, fp16, tdp, sources, memo
 
 def from_added(refname, did, backends, memory_kind, tdp=None, **kw):
     a = ADD25[refname]
-    src = ["reference: /work/shared/reference/hardware_added_2025.json device '%s'" % refname,
-           "memory: " + a["memory_gib_source"], "bandwidth: " + a["bandwidth_gbs_source"],
+    src = ["memory: " + a["memory_gib_source"], "bandwidth: " + a["bandwidth_gbs_source"],
            "fp16: " + a["fp16_tflops_source"]]
     return new_dev(did, kw.pop("name", refname), a["vendor"], a["kind"], backends, a["memory_gib"], a["bandwidth_gbs"],
                    a["fp16_tflops"], tdp, src, memory_kind, **kw)
@@ -721,7 +731,7 @@ for d in devices:
     for k in ("calibration_names", "seed_aliases"):
         pass
 doc = {"schema": "llmsim-hardware/1",
-       "generated_by": "scripts/catalog/build_hardware.py from /work/shared/reference/hardware.json (70 devices) plus additions",
+       "generated_by": "scripts/catalog/build_hardware.py from the reference data (hardware.json: 70 devices, hardware_added_2025.json; each device's own sources are copied) plus additions",
        "conventions": [
            "memory_mib, bandwidth_gbs, fp16_tflops, int8_tops, tdp_w, cloud_usd_per_hour are per GPU; price_usd / price_used_usd cover all gpu_count GPUs",
            "memory_kind: gddr | hbm | unified (LPDDR/DDR shared with the CPU), stated for every device",

@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
 """Generate assets/catalog/models.json from the sourced reference file plus the additions below.
 
-Inputs (read-only):
-  /work/shared/reference/models.json                 60 models, each value sourced
-  /work/shared/reference/prices/api_prices.json      serverless API prices (rows with provider, source, date, flags)
-Every value added or changed here carries its source in the entry's `sources` or a `notes` line.
+Inputs (read-only), in the reference folder (--ref DIR, default ../shared/reference relative to the repo root):
+  models.json                 60 models, each value sourced
+  prices/api_prices.json      serverless API prices (rows with provider, source, date, flags)
+Every value added or changed here carries its public source (URL or repo@commit:path) in the entry's `sources`
+or a `notes` line; the catalog never names the reference folder itself. Values measured for llmsim (the
+llama.cpp runs in assets/calibration/) cite the repo file.
 
 Usage: python3 scripts/catalog/build_models.py [--ref DIR] [--out FILE]; then run check_models.py.
 """
@@ -24,9 +26,9 @@ MAXTEXT_CFG = "AI-Hypercomputer/maxtext@e591f30cbbf217ed67ef71263ec0538239f9c3b8
 MLC = "mlc-ai/mlc-llm@79d603f085f50500e9509fa01785ffa7ecfaaa93:python/mlc_llm/model/model_preset.py"
 LLAMACPP_ARCH = "ggml-org/llama.cpp@00395eb285c7c6821ff372e3ca41dae9da33c2c7:src/llama-arch.cpp (LLM_ARCH_NAMES)"
 LLAMACPP_MODEL = "ggml-org/llama.cpp@a5410f046c01d01330c8a42f13b64a211fedf2c3:src/llama-model.cpp"
-CALIB_QSIZES = "/work/shared/calibration/llamacpp_quant_sizes.csv (F16 GGUF tensor histogram, llama.cpp de3ff815ea7d)"
+CALIB_QSIZES = ("llmsim measurement assets/calibration/llamacpp_quant_sizes.csv (F16 GGUF tensor histogram, llama.cpp "
+                "de3ff815ea7d; not published elsewhere)")
 LLAMA_MODELS = "meta-llama/llama-models@a9c89c471f793423afd4cc3ca8671d6e56fe64cb:models/"
-PRICES = "/work/shared/reference/prices/api_prices.json"
 
 # ---------------------------------------------------------------------------------------------------------------
 # Per reference-model settings: catalog fields the reference file does not carry in the catalog's form.
@@ -384,16 +386,16 @@ def add_models():
     A(base("meta-llama/Meta-Llama-3-8B", "Meta Llama 3 8B", "Llama 3", "Llama-3 Community", "llama",
            32, 4096, 14336, 32, 8, 128256, False, 8192, pub=8.0,
            sources=[LITGPT + " (entry 'Llama-3-8B'; cites https://huggingface.co/meta-llama/Meta-Llama-3-8B/blob/main/config.json)",
-                    "/work/shared/calibration/llamacpp_speed.jsonl inline config (same values)",
+                    "llama-bench rows of XiongjieDai/GPU-Benchmarks-on-LLM-Inference@aa72e0ec86 (LLaMA 3 tables; copied in assets/calibration/llamacpp_speed.jsonl) use the same config",
                     "published params: model name ('8B')"]))
     A(base("meta-llama/Meta-Llama-3-70B", "Meta Llama 3 70B", "Llama 3", "Llama-3 Community", "llama",
            80, 8192, 28672, 64, 8, 128256, False, 8192, pub=70.0,
-           sources=[LITGPT + " (entry 'Llama-3-70B')", "/work/shared/calibration/llamacpp_speed.jsonl inline config (same values)",
+           sources=[LITGPT + " (entry 'Llama-3-70B')", "llama-bench rows of XiongjieDai/GPU-Benchmarks-on-LLM-Inference@aa72e0ec86 (LLaMA 3 tables; copied in assets/calibration/llamacpp_speed.jsonl) use the same config",
                     "published params: model name ('70B')"]))
     A(base("meta-llama/Llama-2-7b-hf", "Llama 2 7B", "Llama 2", LIC_L2, "llama",
            32, 4096, 11008, 32, 32, 32000, False, 4096,
            sources=[LITGPT + " (entry 'Llama-2-7b{}-hf'; cites https://huggingface.co/meta-llama/Llama-2-7b-hf/blob/main/config.json)",
-                    "/work/shared/calibration/llamacpp_speed.jsonl inline config (same values)"],
+                    "llama-bench rows of https://github.com/ggml-org/llama.cpp/pull/4766 (Llama-2-7B; copied in assets/calibration/llamacpp_speed.jsonl) use the same config"],
            notes=["name says 7B; computed 6.74B is 3.9% lower, so published_params_b is null (no precise count in the card)"]))
     A(base("meta-llama/Llama-2-13b-hf", "Llama 2 13B", "Llama 2", LIC_L2, "llama",
            40, 5120, 13824, 40, 40, 32000, False, 4096, pub=13.0,
@@ -405,7 +407,7 @@ def add_models():
     A(base("TinyLlama/TinyLlama-1.1B", "TinyLlama 1.1B", "TinyLlama", "Apache-2.0", "llama",
            22, 2048, 5632, 32, 4, 32000, False, 2048, pub=1.1,
            sources=[LITGPT + " (entry 'tiny-llama-1.1b'; HF TinyLlama/TinyLlama-1.1B-intermediate-step-1431k-3T / -Chat-v1.0)",
-                    "/work/shared/calibration/llamacpp_speed.jsonl inline config (id spelled 'TinyLlama/TinyLlama-1.1B')",
+                    "id as spelled by the TinyLlama rows of assets/calibration/llamacpp_speed.jsonl",
                     "published params: model name ('1.1B')"],
            notes=["id kept as the calibration data spells it; the HF checkpoints are TinyLlama/TinyLlama-1.1B-Chat-v1.0 and -intermediate-step-1431k-3T"]))
     A(base("mistralai/Mistral-7B-Instruct-v0.1", "Mistral 7B Instruct v0.1", "Mistral", "Apache-2.0", "llama",
@@ -493,7 +495,7 @@ def add_models():
            moe=moe(64, 6, 1408, shared=2, first=1), rope_scaling="yarn", pub=15.7, pub_active=2.4,
            sources=[MAXTEXT_HF + " (deepseek2_16b_dict; from https://huggingface.co/deepseek-ai/DeepSeek-V2-Lite/blob/main/config.json)",
                     MLC + " (MODEL_PRESETS['deepseek_v2_lite'])",
-                    "/work/shared/calibration/llamacpp_memory.csv (arch deepseek2, 27 layers, K only 576/token/layer)",
+                    "llmsim measurement assets/calibration/llamacpp_memory.csv (llama.cpp de3ff815ea7d: arch deepseek2, 27 layers, K only 576/token/layer)",
                     CALIB_QSIZES + " -> 15,706,484,224 params in the F16 GGUF",
                     "published params: https://huggingface.co/deepseek-ai/DeepSeek-V2-Lite (model card: '15.7B total parameters, 2.4B activated'; 32k context)"],
            notes=["q_lora_rank null in HF config (no low-rank query projection) -> 0",
@@ -549,7 +551,7 @@ PRICE_MAP = {  # catalog id -> (api_prices key, include regex on model_id, exclu
 def price_from_row(r, note=None):
     p = {"input_usd_per_mtok": r["input_per_1m"], "output_usd_per_mtok": r["output_per_1m"],
          "provider": r["provider"], "date": r["date"].split(" ")[0],
-         "source": f"{r['source']} (model_id '{r['model_id']}'; via {PRICES})"}
+         "source": f"{r['source']} (model_id '{r['model_id']}')"}
     if note:
         p["note"] = note
     return p
@@ -596,15 +598,17 @@ def apply_prices(models, prices):
 #            llama.cpp does not load FP8 (convert_hf_to_gguf dequantises it).
 # ---------------------------------------------------------------------------------------------------------------
 KYUZ0 = "github:kyuz0/amd-strix-halo-toolboxes@d1a34bee09:benchmark/results/"
+GPT_OSS_MXFP4 = ("MoE expert weights shipped in MXFP4: openai/gpt-oss@7b583341fe16729127f6d5b94a7b09ccae97e1a1:README.md "
+                 "(the maxtext copy of config.json drops quantization_config)")
 RELEASE = {
     "openai/gpt-oss-20b": ("MXFP4", "MXFP4_MOE",
-        "/work/shared/reference/models.json weights_format_note 'MoE expert weights shipped in MXFP4'; llama-bench prints "
+        GPT_OSS_MXFP4 + "; llama-bench prints "
         "'gpt-oss 20B MXFP4 MoE' 11.27 GiB for the published GGUF (" + KYUZ0 + "gpt-oss-20b-mxfp4__rocm-7_2_3__fa1.log, "
-        "via /work/shared/calibration/llamacpp_speed.jsonl s1033)"),
+        "row s1033 of assets/calibration/llamacpp_speed.jsonl)"),
     "openai/gpt-oss-120b": ("MXFP4", "MXFP4_MOE",
-        "/work/shared/reference/models.json weights_format_note 'MoE expert weights shipped in MXFP4'; llama-bench prints "
+        GPT_OSS_MXFP4 + "; llama-bench prints "
         "59.02 GiB for gpt-oss-120b-mxfp4-00001-of-00003.gguf (" + KYUZ0 + "gpt-oss-120b-mxfp4-00001-of-00003__rocm-7_2_3__fa1.log, "
-        "via /work/shared/calibration/llamacpp_speed.jsonl s1021)"),
+        "row s1021 of assets/calibration/llamacpp_speed.jsonl)"),
     "deepseek-ai/DeepSeek-V3": ("FP8", "Q8_0",
         "deepseek-ai/DeepSeek-V3 README_WEIGHTS.md ('quantization_config: Describes the configuration for FP8 quantization'; "
         "copy at tenstorrent/tt-metal:models/demos/deepseek_v3/reference/README_WEIGHTS.md); "
@@ -637,9 +641,13 @@ def sort_key(m):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--ref", default="/work/shared/reference")
+    ap.add_argument("--ref", default=os.path.join(HERE, "..", "..", "..", "shared", "reference"),
+                    help="reference folder (models.json, prices/api_prices.json); default ../shared/reference from the repo root")
     ap.add_argument("--out", default=os.path.join(HERE, "..", "..", "assets", "catalog", "models.json"))
     a = ap.parse_args()
+    for f in ("models.json", os.path.join("prices", "api_prices.json")):
+        if not os.path.isfile(os.path.join(a.ref, f)):
+            sys.exit(f"build_models.py: {f} not found in the reference folder {os.path.normpath(a.ref)} (pass --ref DIR)")
     ref = json.load(open(os.path.join(a.ref, "models.json")))
     prices = json.load(open(os.path.join(a.ref, "prices", "api_prices.json")))
     models = []
@@ -666,7 +674,7 @@ def main():
             m["published_active_params_b"] = None
     models.sort(key=sort_key)
     doc = {"schema": "llmsim-models/1",
-           "generated_by": "scripts/catalog/build_models.py (inputs: /work/shared/reference/models.json, reference/prices/api_prices.json, sources per entry)",
+           "generated_by": "scripts/catalog/build_models.py --ref DIR (inputs: the reference data's models.json and prices/api_prices.json; each value's public source is copied per entry)",
            "models": models}
     with open(a.out, "w") as f:
         json.dump(doc, f, indent=1, ensure_ascii=False)
