@@ -545,6 +545,9 @@ PRICE_MAP = {  # catalog id -> (api_prices key, include regex on model_id, exclu
     "deepseek-ai/DeepSeek-R1-Distill-Qwen-32B": ("DeepSeek-R1-Distill-Qwen-32B", None, None),
     "openai/gpt-oss-20b": ("gpt-oss-20b", None, None),
     "openai/gpt-oss-120b": ("gpt-oss-120b", None, None),
+    "Qwen/Qwen3-235B-A22B-Instruct-2507": ("Qwen3-235B-A22B", "instruct-2507", None),
+    "Qwen/Qwen3-235B-A22B-Thinking-2507": ("Qwen3-235B-A22B", "thinking-2507", None),
+    "Qwen/Qwen3-30B-A3B-Thinking-2507": ("Qwen3-30B-A3B", "thinking-2507", None),
 }
 
 
@@ -586,6 +589,82 @@ def apply_prices(models, prices):
                                  + f"DeepInfra $0.04/$0.10, {r['source']}",
                        "note": "output price 0.12 unsourced"}
     m7["notes"].append("api_price: $0.04/$0.12 is the seed page's figure and matches no source; cheapest sourced is DeepInfra $0.04/$0.10 (LiteLLM 2026-07-24) - output price UNSOURCED")
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Additions of issue 13 (models released since the catalog was built). Every shape value is read from the cited
+# config copy; published counts only where the source states them, else null with the reason in notes.
+# ---------------------------------------------------------------------------------------------------------------
+MEGATRON_GLM = "NVIDIA-NeMo/Megatron-Bridge@f98012ad0c93048771245536c510a04d0980b981:docs/models/llm/glm45.md"
+VIME_GLM = "vllm-project/vime@b332ffc2c80e204ad520f93daa0aa7d1e65294d8:scripts/models/"
+NOT_REFETCHED = "published count as the model card states it (not re-fetched in this environment)"
+
+
+def add_models_2026():
+    A = ADDED.append
+    # --- Qwen3 2507 MoE updates: same Qwen3MoeForCausalLM shapes, 262,144 native context
+    for kind in ("Instruct", "Thinking"):
+        A(base(f"Qwen/Qwen3-235B-A22B-{kind}-2507", f"Qwen3 235B A22B {kind} 2507", "Qwen3", "Apache-2.0", "qwen3moe",
+               94, 4096, 0, 64, 4, 151936, False, 262144, head_dim=128, qk_norm=True, moe=moe(128, 8, 1536),
+               pub=235.0, pub_active=22.0,
+               sources=[LITGPT + " (entry 'Qwen3-235B-A22B-{}-2507'; cites https://huggingface.co/Qwen/Qwen3-235B-A22B-Thinking-2507/blob/main/config.json: "
+                                 "block_size 262144, 94 layers, 64 Q / 4 KV heads, head_size 128, 128 experts, 8 per token, moe_intermediate_size 1536, padded_vocab_size 151936)",
+                        MAXTEXT_HF + " (qwen3_235b_a22b_thinking_2507_config: max_position_embeddings 262144, tie_word_embeddings False)",
+                        f"published params: https://huggingface.co/Qwen/Qwen3-235B-A22B-{kind}-2507 (model card: '235B in total and 22B activated'; {NOT_REFETCHED})"],
+               notes=["HF intermediate_size 12288 unused (every layer MoE); intermediate_size 0",
+                      "litgpt's one entry covers the Instruct and Thinking releases (name template '{}-2507'): same shapes"]))
+    A(base("Qwen/Qwen3-30B-A3B-Thinking-2507", "Qwen3 30B A3B Thinking 2507", "Qwen3", "Apache-2.0", "qwen3moe",
+           48, 2048, 0, 32, 4, 151936, False, 262144, head_dim=128, qk_norm=True, moe=moe(128, 8, 768),
+           pub=30.5, pub_active=3.3,
+           sources=[MAXTEXT_HF + " (qwen3_30b_a3b_thinking_2507_config: 48 layers, hidden 2048, 32 Q / 4 KV heads, head_dim 128, "
+                                 "128 experts, 8 per token, moe_intermediate_size 768, vocab 151936, max_position_embeddings 262144, tie False)",
+                    LITGPT + " (entry 'Qwen3-30B-A3B-{}-2507'; cites https://huggingface.co/Qwen/Qwen3-30B-A3B-Thinking-2507/blob/main/config.json)",
+                    f"published params: https://huggingface.co/Qwen/Qwen3-30B-A3B-Thinking-2507 (model card: '30.5B in total and 3.3B activated'; {NOT_REFETCHED})"],
+           notes=["HF intermediate_size 6144 unused (every layer MoE); intermediate_size 0"]))
+    # --- Phi-4 reasoning releases (Phi3ForCausalLM, llama.cpp phi3: fused qkv and gate/up)
+    for mid, name in (("microsoft/Phi-4-reasoning", "Phi-4 reasoning"), ("microsoft/Phi-4-reasoning-plus", "Phi-4 reasoning plus")):
+        entry = mid.split("/")[1]
+        A(base(mid, name, "Phi-4", "MIT", "phi3", 40, 5120, 17920, 40, 10, 100352, False, 32768, pub=14.7,
+               sources=[LITGPT + f" (entry '{entry}'; cites https://huggingface.co/{mid}/blob/main/config.json: 40 layers, n_embd 5120, "
+                                 "40 Q / 10 KV heads, intermediate 17920, vocab 100352, block_size 32768, rope_base 500000)",
+                        "published params: same architecture as microsoft/phi-4 (14.7B, this catalog's phi-4 entry); the reasoning cards say '14B'"],
+               notes=["fine-tune of phi-4 with the context raised to 32k (rope_theta 500000); tie_embeddings false as phi-4"]))
+    A(base("microsoft/Phi-4-mini-reasoning", "Phi-4 mini reasoning", "Phi-4", "MIT", "phi3",
+           32, 3072, 8192, 24, 8, 200064, True, 131072, rope_scaling="longrope", pub=3.8,
+           sources=[LITGPT + " (entry 'Phi-4-mini-reasoning'; cites https://huggingface.co/microsoft/Phi-4-mini-reasoning/blob/main/config.json: "
+                             "32 layers, n_embd 3072, 24 Q / 8 KV heads, intermediate 8192, padded_vocab_size 200064, block_size 131072, rotary_percentage 0.75)",
+                    "published params: https://huggingface.co/microsoft/Phi-4-mini-reasoning (model card: '3.8B parameters'; " + NOT_REFETCHED + ")"],
+           notes=["same shapes as Phi-4-mini-instruct (tie_embeddings true as there - not in the litgpt entry; UNSURE)",
+                  "partial rotary (75% of head_dim); HF sliding_window 262145 exceeds the context, so no SWA"]))
+    # --- NVIDIA Nemotron (Llama-3.1 70B fine-tune; LlamaForCausalLM)
+    A(base("nvidia/Llama-3.1-Nemotron-70B-Instruct-HF", "Llama 3.1 Nemotron 70B Instruct", "Nemotron", "Llama-3.1 Community", "llama",
+           80, 8192, 28672, 64, 8, 128256, False, 131072, rope_scaling="llama3", pub=70.0,
+           sources=[LITGPT + " (entry 'Llama-3.1-Nemotron-70B-Instruct-HF': block_size 131072, padded_vocab_size 128256, 80 layers, n_embd 8192, "
+                             "64 Q / 8 KV heads, intermediate 28672, rope_base 500000, llama3 rope_adjustments factor 8)",
+                    "published params: model name ('70B'; Llama-3.1-70B base)"],
+           notes=["same shapes as meta-llama/Llama-3.1-70B-Instruct"]))
+    # --- GLM-4.5 family (Glm4MoeForCausalLM, llama.cpp glm4moe)
+    A(base("zai-org/GLM-4.5-Air", "GLM-4.5 Air", "GLM-4.5", "MIT", "glm4moe",
+           46, 4096, 10944, 96, 8, 151552, False, 131072, head_dim=128, qkv_bias=True,
+           moe=moe(128, 8, 1408, shared=1, sffn=1408, first=1, bias=True), pub=106.0, pub_active=12.0,
+           sources=[MEGATRON_GLM + " (GLM 4.5 Air 106B-A12B: 46 layers, first dense, 4096 hidden, 10944 FFN, 96 heads, 8 query groups, "
+                                   "128 experts top-8, MoE FFN 1408, shared expert 1408, no QK norm, 131,072 context, vocab 151,552)",
+                    VIME_GLM + "glm4.5-106B-A12B.sh (--kv-channels 128, --add-qkv-bias, --untie-embeddings-and-output-weights, "
+                               "--rotary-percent 0.5, --moe-router-enable-expert-bias)",
+                    "published params: " + MEGATRON_GLM + " ('106B total parameters, 12B active per token')"],
+           notes=["head_dim 128 x 96 heads = 12288 (q/k/v widths differ from hidden 4096); partial rotary 0.5",
+                  "router_bias: sigmoid router with expert-score correction bias",
+                  "the MTP (NextN) layer (num_nextn_predict_layers 1) is not counted; llama.cpp's GLM-4.5 GGUFs carry it as one more block"]))
+    A(base("zai-org/GLM-4.5", "GLM-4.5", "GLM-4.5", "MIT", "glm4moe",
+           92, 5120, 12288, 96, 8, 151552, False, 131072, head_dim=128, qkv_bias=True, qk_norm=True,
+           moe=moe(160, 8, 1536, shared=1, sffn=1536, first=3, bias=True), pub=355.0, pub_active=32.0,
+           sources=[MEGATRON_GLM + " (GLM 4.5 355B-A32B: 92 layers, first 3 dense, 5120 hidden, 12288 FFN, 96 heads, 8 query groups, "
+                                   "160 experts top-8, MoE FFN 1536, shared expert 1536, QK LayerNorm, 131,072 context, vocab 151,552)",
+                    "zyzshishui/slime@ffec53408dc6eac7ed6af9a17dc090e0458a7260:scripts/models/glm4.5-355B-A32B.sh (--kv-channels 128, --qk-layernorm, --add-qkv-bias, --untie-embeddings-and-output-weights)",
+                    "published params: " + MEGATRON_GLM + " ('355B total parameters, 32B active per token')"],
+           notes=["head_dim 128 x 96 heads = 12288; partial rotary 0.5; QK norm per head",
+                  "router_bias: sigmoid router with expert-score correction bias",
+                  "the MTP (NextN) layer (num_nextn_predict_layers 1) is not counted; llama.cpp's GLM-4.5 GGUFs carry it as one more block"]))
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -656,6 +735,7 @@ def main():
         fix_ref_specific(m, r)
         models.append(m)
     add_models()
+    add_models_2026()
     for m in ADDED:
         m["notes"].append("license short form from the model card (not re-fetched in this environment)")
     models.extend(ADDED)
