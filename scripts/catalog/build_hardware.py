@@ -692,6 +692,65 @@ r9700["fp16_tflops"] = 191.4
 from_added("Intel Arc Pro B60 24GB", "arc-pro-b60", ["sycl", "vulkan"], "gddr", tdp=200, int8_tops=197)
 from_added("Intel Arc Pro B70 32GB", "arc-pro-b70", ["sycl", "vulkan"], "gddr", tdp=230, int8_tops=367)
 
+# ====================================================================================== additions of issue 13
+# Devices people ask about that neither the reference data nor the earlier additions carried. memory_mib is the
+# nominal size (GiB x 1024, marked estimated) unless the OS reports the GB label as GiB (Apple); fp16_tflops is
+# null where no dense FP16 tensor figure was found in a stored source (the speed model then estimates it from the
+# chip family and says so). memory_kind is explicit for each.
+new_dev("h20", "NVIDIA H20 96GB", "nvidia", "datacenter", ["cuda"], 96, 4000, 148, 400,
+        ["https://willitrunai.com/es/gpus/h20-96gb (96 GB HBM3, 4,000 GB/s, 148 TFLOPS FP16 / 296 INT8 TOPS, NVLink 900 GB/s, 400 W TDP)",
+         "https://zangshuxian.com/new/674733024499207168 (H20: 78 SMs; FP16 dense 148 TFLOPS, INT8 296, 4.0 TB/s)"],
+        "hbm", fp16_basis="dense FP16 tensor figure of the sources (the export-limited Hopper rate)", int8_tops=296,
+        notes=["China-market Hopper part; a 141 GB HBM3e variant also exists (not listed: no sourced bandwidth)"])
+new_dev("l20", "NVIDIA L20 48GB", "nvidia", "datacenter", ["cuda", "vulkan"], 48, 864, None, 275,
+        ["https://www.topcpu.net/en/gpu-c/a40-pcie-vs-l20 (L20: AD102, 48 GB GDDR6, 384-bit, 864.0 GB/s, 368 tensor cores, 275 W, Nov 2023)",
+         "https://technical.city/pl/video/L20 (48 GB GDDR6 2.25 GHz, 384-bit, 864.0 GB/s, 275 W)"],
+        "gddr", notes=["China-market Ada part; the sources list only the 59.35 TFLOPS non-tensor FP16/FP32 rate, so fp16_tflops is null"])
+new_dev("mi300a", "AMD Instinct MI300A 128GB (APU)", "amd", "datacenter", ["rocm"], 128, 5300, None, None,
+        ["https://estaterule.ru/news/amd-vypuskaet-samyj-bolshoj-i-slozhnyj-v-mire-gpu-so-192-gb-pamjati-i-gigantskij-apu-so-128-gb-na-rynok-vyhodjat-chipy-instinct-mi300a-i-instinct-mi300x "
+         "(MI300A: 24 Zen 4 cores, CDNA 3 with 228 CUs, 128 GB HBM3 at 5.3 TB/s)",
+         "https://api.emergentmind.com/topics/mi300a-apus (24 Zen 4 cores, 228 CDNA 3 CUs, 128 GB HBM3, 5.3-5.6 TB/s, one physical address space for CPU and GPU)"],
+        "hbm", notes=["an APU: the 128 GB HBM3 pool is shared with the 24 CPU cores and the OS, so less than 128 GB is free for the model",
+                      "fp16_tflops null: no dense FP16 figure in a stored source (228 of the MI300X's 304 CUs)", "tdp_w not sourced"])
+new_dev("jetson-agx-thor", "NVIDIA Jetson AGX Thor (T5000) 128GB", "nvidia", "apu", ["cuda"], 128, 273, None, 130,
+        ["https://developer.ridgerun.com/wiki/index.php/NVIDIA_Jetson_AGX_Thor/Introduction/SoM_Overview (T5000: Blackwell GPU, 2560 CUDA cores, "
+         "96 5th-gen tensor cores, 1.575 GHz; 128GB LPDDR5x 4266 MHz 256-bit, 273 GB/s; 2070 FP4 TFLOPS / 1035 FP8 TFLOPS)",
+         "https://learnaivisually.com/ai-explained/jetson-thor-edge-blackwell (configurable 40-130 W)"],
+        "unified", system_ram_gib=128, system_ram_bandwidth_gbs=273,
+        notes=["unified LPDDR5X shared with the 14 Neoverse V3AE CPU cores; no documented GPU allocation cap, gpu_limit left null",
+               "fp16_tflops null: NVIDIA quotes FP4/FP8 (with sparsity) only; tdp_w = the top of the 40-130 W range"])
+new_dev("rx-9060-xt-16gb", "AMD Radeon RX 9060 XT 16GB", "amd", "consumer", ["rocm", "vulkan"], 16, 322.6, None, 182,
+        ["https://mezha.media/en/reviews/oglyad-videokarti-asus-tuf-gaming-radeon-rx-9060-xt-16gb-oc-303374 (Navi 44, RDNA 4, 2048 SPs, 64 AI accelerators; "
+         "GDDR6 20,100 MHz effective on 128 bits = 322 GB/s)",
+         "https://techpowerup.com/review/asus-radeon-rx-9060-xt-prime-oc-16-gb (8 GB / 16 GB GDDR6, 128-bit; 16 GB MSRP $350)",
+         "https://www.tweaktown.com/news/105296/amd-confirms-radeon-rx-9060-xt-8gb-and-16gb-models-coming/index.html (32 CUs, 3.13 GHz, up to 182 W)"],
+        "gddr", price_usd=349, price_source="AMD launch MSRP $349 (16 GB; techpowerup review says $350, moneyoval $349)",
+        notes=["bandwidth 322.6 GB/s = 20.16 Gbps x 128 bit / 8 (the review's 20,100 MHz effective rounds to 322 GB/s); tdp_w 182 = the top of AMD's 150-182 W range"])
+for _gb in (16, 24, 32):
+    _dv, _dest, _db = apple_default(_gb)
+    add(mk(id="m5-%d" % _gb, name="Apple M5 (10-core GPU, %d GB)" % _gb, vendor="apple", kind="apple", backends=["metal", "cpu"],
+           memory_mib=_gb * 1024, memory_basis="total unified RAM (hw.memsize / 2^20); Apple 'GB' = GiB", memory_kind="unified",
+           bandwidth_gbs=153, fp16_tflops=None,
+           fp16_tflops_basis="no GPU FP16 figure published for the M5 (Apple quotes '4x peak GPU compute for AI' vs M4 from its per-core Neural Accelerators)",
+           gpu_limit_default_mib=_dv, gpu_limit_default_mib_estimated=True, gpu_limit_max_mib=round(apple_max(_gb), 2),
+           gpu_limit_max_mib_estimated=True,
+           gpu_limit_basis="default: " + _db + ". max: " + APPLE_MAX_BASIS + ". Not measured on an M5.",
+           system_ram_gib=_gb, system_ram_bandwidth_gbs=153,
+           sources=["https://the-decoder.com/apples-m5-chip-brings-faster-ai-to-macbook-ipad-and-vision-pro/ (10 GPU cores each with a Neural Accelerator; "
+                    "153 GB/s unified memory bandwidth; up to 32 GB unified memory)",
+                    "https://www.fonearena.com/blog/466700/apple-m5-specs-features.html (10-core CPU, 10-core GPU, 153GB/s unified memory bandwidth)",
+                    APPLE_RULE_SRC],
+           notes=["GPU: 10-core; system_ram_* = the same unified pool", "memory configurations 16 / 24 / 32 GB (Apple: 'up to 32 GB')"]))
+new_dev("core-ultra-7-258v", "Intel Core Ultra 7 258V (Lunar Lake, Arc 140V) 32GB", "intel", "apu", ["sycl", "vulkan"], 32, 136.5, None, 30,
+        ["https://www.notebookcheck.net/Intel-Core-Ultra-7-256V-Processor-Benchmarks-and-Specs.892554.0.html (Lunar Lake: Arc 140V iGPU, "
+         "on-package LPDDR5x-8533; 'the only difference between this chip and the Ultra 7 258V is the amount of on-package RAM: 16 GB vs 32 GB')",
+         "https://en.overclocking.com/intel-core-ultra-200v-lunar-lake-details/ (memory on package; 17-30 W for non-fanless designs)",
+         "https://runlocalai.co/hardware/intel-lunar-lake-258v (136 GB/s)"],
+        "unified", system_ram_gib=32, system_ram_bandwidth_gbs=136.5,
+        notes=["bandwidth 136.5 GB/s = 8533 MT/s x 128-bit (16 B) bus, derived (runlocalai: 136 GB/s)",
+               "tdp_w 30 = the top of Lunar Lake's 17-30 W range; fp16_tflops null (no sourced Arc 140V XMX figure)",
+               "the GPU's share of the shared memory is set by the driver (not sourced here); gpu_limit left null"])
+
 # explicit memory technology for every device (the speed model's bandwidth share depends on it)
 HBM_IDS = {"h200-sxm", "h100-sxm", "h100-pcie", "h100-nvl", "a100-sxm-80gb", "a100-sxm-40gb", "a100-pcie-80gb", "b200",
            "gh200-96gb", "mi300x", "mi325x", "8x-h100-sxm"}
