@@ -158,7 +158,13 @@ c, cs = cloud("MI300X")
 add(from_ref("AMD Instinct MI300X", id="mi300x", backends=["rocm"], cloud_usd_per_hour=c, cloud_source=cs))
 m325 = add(from_ref("AMD Instinct MI325X", id="mi325x", backends=["rocm"], memory_mib=262128, memory_mib_estimated=True,
                     memory_basis="estimated: 256 GiB - 16 MiB, by analogy with MI300X (rocm-smi 196592 MiB = 192 GiB - 16 MiB)"))
-m325["notes"].append("memory_mib estimated (no rocm-smi output found for MI325X); fp16 1300 kept from the reference although AMD lists the same CDNA3 CU count/clock as MI300X (likely 1307.4, unverified)")
+m325["notes"].append("memory_mib estimated (no rocm-smi output found for MI325X)")
+# fix (issue 13): the reference's 1300 is a rounded figure; the MI325X keeps the MI300X's CDNA3 compute
+m325["fp16_tflops"] = 1307.4
+m325["fp16_tflops_basis"] = "dense FP16/BF16 matrix peak, same CDNA3 compute as MI300X"
+m325["sources"].append("https://awesomeagents.ai/hardware/amd-mi325x (key specifications: FP16 / BF16 1,307.4 TFLOPS, FP8 2,614.9, 256GB HBM3e, 6,000 GB/s); "
+                       "https://yobitel.com/knowledge-base/amd-mi325x (BF16 matrix 1,307 TFLOPS for MI325X and MI300X)")
+m325["notes"].append("fp16_tflops 1300 (reference, stas00/ml-engineering rounded) -> 1307.4 (sources above)")
 
 # ====================================================================================== workstation
 c, cs = cloud("RTX PRO 6000 (Blackwell, 96GB)")
@@ -640,8 +646,16 @@ from_added("NVIDIA Tesla P100 PCIe 16GB", "p100-pcie-16gb", ["cuda", "vulkan"], 
            fp16_basis="Pascal has no tensor cores: the FP16 vector rate (2x FP32)",
            notes=["tdp_w: NVIDIA P100 PCIe board power 250 W"])
 # --- NVIDIA workstation
-from_added("NVIDIA RTX PRO 6000 Blackwell Max-Q Workstation Edition", "rtx-pro-6000-max-q", ["cuda", "vulkan"], "gddr",
-           tdp=300, notes=["the 300 W Max-Q board: same memory as the 600 W RTX PRO 6000, lower clocks; no separate tensor figure found"])
+mq = from_added("NVIDIA RTX PRO 6000 Blackwell Max-Q Workstation Edition", "rtx-pro-6000-max-q", ["cuda", "vulkan"], "gddr",
+                tdp=300, notes=["the 300 W Max-Q board: same memory as the 600 W RTX PRO 6000, lower clocks; no separate tensor figure found"])
+# fix (issue 13): the driver total is sourced (same board memory as the Workstation/Server editions), not nominal
+mq.update(memory_mib=97887, memory_mib_estimated=False,
+          memory_basis="nvidia-smi total (the same 97887 MiB as the Workstation and Server editions)")
+mq["sources"].append("nvidia-smi '97887MiB' on the 300 W Max-Q card in public repo files found by full-text code search "
+                     "(repo paths not exposed; ids 40638937359, 55414006193); "
+                     "ai-dynamo/aiconfigurator@5ecb4d604928893cfc59cadbda9457dd46fd8b5e:src/aiconfigurator/systems/rtx_pro_6000_server.yaml "
+                     "('97887 MiB reported by nvidia-smi', Server Edition, same GB202 board memory)")
+mq["notes"].append("memory_mib 98304 (nominal 96 GB, estimated) -> 97887 (nvidia-smi total)")
 from_added("NVIDIA RTX 2000 Ada Generation", "rtx-2000-ada", ["cuda", "vulkan"], "gddr", tdp=70,
            name="NVIDIA RTX 2000 Ada Generation 16GB")
 new_dev("rtx-4000-ada", "NVIDIA RTX 4000 Ada Generation 20GB", "nvidia", "workstation", ["cuda", "vulkan"], 20, 360, 106.91, 130,
