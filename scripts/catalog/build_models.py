@@ -310,7 +310,12 @@ def fix_ref_specific(m, r):
     if i == "mistralai/Mistral-Small-3.1-24B-Instruct-2503":
         m.update(n_layers=40, hidden_size=5120, intermediate_size=32768, n_heads=32, n_kv_heads=8, head_dim=128,
                  vocab_size=131072, tie_embeddings=False, native_context=131072)
-        notes.append("text architecture fields copied from Mistral-Small-24B-Instruct-2501 (same 24B text backbone per Mistral's 3.1 release notes) - UNSURE: the reference left them null and no 2503 text_config was read here")
+        notes.append("text architecture fields copied from Mistral-Small-24B-Instruct-2501; confirmed by Devstral Small 1.1, a fine-tune of Mistral-Small-3.1 "
+                     "with the vision encoder removed, whose params.json has the same shapes (issue 13: the earlier UNSURE is resolved)")
+        src.append(DEVSTRAL_MIRROR + "params.json and model.safetensors.index.json (Devstral-Small-2507 = Mistral-Small-3.1 text model: dim 5120, 40 layers, "
+                   "hidden_dim 32768, 32/8 heads, head_dim 128, vocab 131072, untied, total_parameters 23,572,403,200)")
+        m["published_params_b"] = 23.57
+        src.append("published params (text model): total_parameters 23,572,403,200 of the same backbone (" + DEVSTRAL_MIRROR + "model.safetensors.index.json)")
         notes.append("native_context 131072 (reference says 128000 '128k' from a third-party page) - UNSURE")
         notes.append("multimodal (Pixtral vision encoder not counted); llama.cpp converts the text model as 'llama' (recent llama.cpp also has 'mistral3' for Ministral 3)")
         src.append("architecture fields: https://huggingface.co/unsloth/Mistral-Small-24B-Instruct-2501-GGUF/blob/main/config.json (2501 backbone)")
@@ -377,6 +382,7 @@ def qwen3next_recurrent():
     return p, state
 
 
+DEVSTRAL_MIRROR = "fetchwiki/mistralai-Devstral-Small-2507@bc3721c07bf4218d98ed05ea1cff91918ef2b17f:"
 LIC_L2 = "Llama-2 Community"
 ADDED = []
 
@@ -548,6 +554,7 @@ PRICE_MAP = {  # catalog id -> (api_prices key, include regex on model_id, exclu
     "Qwen/Qwen3-235B-A22B-Instruct-2507": ("Qwen3-235B-A22B", "instruct-2507", None),
     "Qwen/Qwen3-235B-A22B-Thinking-2507": ("Qwen3-235B-A22B", "thinking-2507", None),
     "Qwen/Qwen3-30B-A3B-Thinking-2507": ("Qwen3-30B-A3B", "thinking-2507", None),
+    "mistralai/Mistral-Small-3.2-24B-Instruct-2506": ("Mistral-Small-24B", r"3\.2|3-2|2506", None),
 }
 
 
@@ -643,6 +650,54 @@ def add_models_2026():
                              "64 Q / 8 KV heads, intermediate 28672, rope_base 500000, llama3 rope_adjustments factor 8)",
                     "published params: model name ('70B'; Llama-3.1-70B base)"],
            notes=["same shapes as meta-llama/Llama-3.1-70B-Instruct"]))
+    # --- Mistral: Devstral Small 1.1 (text-only Mistral Small 3.1 backbone) and Ministral 3 3B
+    FW_DEV = DEVSTRAL_MIRROR
+    A(base("mistralai/Devstral-Small-2507", "Devstral Small 1.1 (2507)", "Mistral", "Apache-2.0", "llama",
+           40, 5120, 32768, 32, 8, 131072, False, 131072, head_dim=128, pub=23.57,
+           sources=[FW_DEV + "params.json (mirror of the Hub repo: dim 5120, n_layers 40, head_dim 128, hidden_dim 32768, n_heads 32, "
+                             "n_kv_heads 8, rope_theta 1e9, vocab_size 131072)",
+                    FW_DEV + "model.safetensors.index.json (lm_head.weight present = untied; metadata total_parameters 23,572,403,200)",
+                    "fetchwiki/mistralai-Devstral-Small-2507@7990bde725e588714cc78eb100baf68aa2d5425c:README.md ('Context Window: A 128k context window'; "
+                    "fine-tuned from Mistral-Small-3.1 with the vision encoder removed)",
+                    "published params: total_parameters 23,572,403,200 in model.safetensors.index.json (above)"],
+           notes=["llama.cpp converts MistralForCausalLM as 'llama' (convert_hf_to_gguf); text-only, so no vision tensors",
+                  "native_context 131072 per the card ('128k'); the mirror has no config.json, so max_position_embeddings was not read"]))
+    A(base("mistralai/Ministral-3-3B-Instruct-2512", "Ministral 3 3B Instruct 2512", "Mistral", "Apache-2.0", "mistral3",
+           26, 3072, 9216, 32, 8, 131072, True, 262144, head_dim=128, rope_scaling="yarn",
+           sources=[MLC + " (MODEL_PRESETS['ministral3_3b_2512'] text_config: 26 layers, hidden 3072, intermediate 9216, 32 Q / 8 KV heads, "
+                          "head_dim 128, vocab 131072, tie_word_embeddings True, max_position_embeddings 262144 with yarn factor 16 over 16384)"],
+           notes=["multimodal release (Pixtral vision encoder, 24 layers x 1024, not counted); llama.cpp arch 'mistral3'",
+                  "native_context 262144 = the shipped config's max_position_embeddings (YaRN factor 16 over 16384 is part of the shipped config)",
+                  "the preset names the 3B 2512 shapes; the Instruct id is assumed (Base and Reasoning 2512 releases share the shapes)",
+                  "published count not recorded (the card's 3B/3.4B figure includes or excludes the vision encoder: not re-fetched)"]))
+    B70 = "Arc Pro B70 llama.cpp Vulkan benchmark notes (public code file id 55913994130, repo not named by the index)"
+    A(base("mistralai/Mistral-Small-3.2-24B-Instruct-2506", "Mistral Small 3.2 24B Instruct 2506", "Mistral", "Apache-2.0", "llama",
+           40, 5120, 32768, 32, 8, 131072, False, 131072, head_dim=128, pub=23.57,
+           sources=[DEVSTRAL_MIRROR + "params.json (the Mistral-Small-3.1 text backbone, which 3.2 updates: dim 5120, 40 layers, hidden_dim 32768, "
+                                      "32/8 heads, head_dim 128, vocab 131072)",
+                    "row f0098 of assets/calibration/llamacpp_speed_2025.jsonl: llama-bench on Mistral-Small-3.2-24B-Instruct-2506 Q4_K_M prints "
+                    "'llama 13B Q4_K - Medium', 23.57 B params, 13.34 GiB (" + B70 + ")",
+                    "published params: llama-bench's params column 23.57 B for the GGUF (row f0098)"],
+           notes=["multimodal release (Pixtral vision encoder in a separate mmproj file, not counted)",
+                  "text shapes taken from the 3.1 backbone (Devstral Small 1.1 params.json); the GGUF's 23.57 B params agree; no 2506 config.json was read"]))
+    A(base("deepseek-ai/DeepSeek-R1-Distill-Qwen-14B", "DeepSeek R1 Distill Qwen 14B", "DeepSeek-R1-Distill", "MIT (Qwen2.5 base, Apache-2.0)", "qwen2",
+           48, 5120, 13824, 40, 8, 152064, False, 131072, qkv_bias=True, pub=14.77,
+           sources=[MAXTEXT_HF + " (qwen25_14b_config: the Qwen2.5-14B base shapes: 48 layers, hidden 5120, intermediate 13824, 40/8 heads, "
+                                 "vocab 152064, tie False, attention_bias True)",
+                    "deepseek-ai/DeepSeek-R1@0cf78561f1d51c84a21b2190626b21116d5c68bb:README.md (distill table: base model Qwen2.5-14B)",
+                    "row f0090 of assets/calibration/llamacpp_speed_2025.jsonl: llama-bench prints 'qwen2 14B Q4_K - Medium', 14.77 B params, 8.37 GiB (" + B70 + ")",
+                    "published params: llama-bench's params column 14.77 B for the GGUF (row f0090)"],
+           notes=["native_context 131072 = the distill's max_position_embeddings (as the 32B distill in this catalog); the base Qwen2.5-14B ships 32768"]))
+    # --- SmolLM3 (llama.cpp smollm3: llama layout, NoPE every 4th layer)
+    A(base("HuggingFaceTB/SmolLM3-3B", "SmolLM3 3B", "SmolLM3", "Apache-2.0", "smollm3",
+           36, 2048, 11008, 16, 4, 128256, True, 65536, head_dim=128, extended_context=131072, rope_scaling="yarn",
+           sources=["fetchwiki/HuggingFaceTB-SmolLM3-3B@24f7882f92998ee0e691d105ade637afc3e5171f:config.json (mirror of the Hub config: SmolLM3ForCausalLM, "
+                    "36 layers, hidden 2048, intermediate 11008, 16 Q / 4 KV heads, vocab 128256, max_position_embeddings 65536, rope_theta 5e6, "
+                    "no_rope_layer_interval 4)",
+                    "huggingface/blog:smollm3.md ('Long context up to 128k with NoPE and using YaRN')"],
+           notes=["tie_embeddings true: the config omits tie_word_embeddings and SmolLM3Config defaults to tied (engine/model/hf_config.cpp table)",
+                  "NoPE on every 4th layer changes no tensor or cache size",
+                  "published count not recorded (the card says '3B', rounded)"]))
     # --- GLM-4.5 family (Glm4MoeForCausalLM, llama.cpp glm4moe)
     A(base("zai-org/GLM-4.5-Air", "GLM-4.5 Air", "GLM-4.5", "MIT", "glm4moe",
            46, 4096, 10944, 96, 8, 151552, False, 131072, head_dim=128, qkv_bias=True,

@@ -41,6 +41,11 @@ TEST_CASE("catalog: new models' weights match llama-bench file sizes", "[catalog
         // Llama-3-70B Q4_K_M (XiongjieDai, same shapes as the Llama-3.1 70B fine-tune)
         {"nvidia/Llama-3.1-Nemotron-70B-Instruct-HF", "Q4_K_M", 39.59, kTolBenchSize,
          "XiongjieDai/GPU-Benchmarks-on-LLM-Inference@aa72e0ec86 Llama-3-70B Q4_K_M"},
+        // rows f0098 / f0090 (the model itself)
+        {"mistralai/Mistral-Small-3.2-24B-Instruct-2506", "Q4_K_M", 13.34, kTolBenchSize,
+         "Arc Pro B70 llama.cpp Vulkan benchmark notes (public code file id 55913994130), Mistral-Small-3.2-24B Q4_K_M"},
+        {"deepseek-ai/DeepSeek-R1-Distill-Qwen-14B", "Q4_K_M", 8.37, kTolBenchSize,
+         "Arc Pro B70 llama.cpp Vulkan benchmark notes (public code file id 55913994130), DeepSeek-R1-Distill-Qwen-14B Q4_K_M"},
         // row f0121: GLM-4.5-Air Q3_K_M
         {"zai-org/GLM-4.5-Air", "Q3_K_M", 51.01, kTolGlmAir,
          "benchmarking doc (public code file id 59459646521), GLM-4.5-Air Q3_K_M"},
