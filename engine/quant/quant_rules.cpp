@@ -2,8 +2,8 @@
 //
 // The per-tensor choices re-implement the logic of llama.cpp's src/llama-quant.cpp at
 // ggml-org/llama.cpp@007dbbf3fd17eefe9b47fee45f48f7ba5e62b714 (llama_tensor_get_type, llama_tensor_get_type_impl,
-// tensor_type_fallback, tensor_allows_quantization, llama_ftype_get_default_type); summarised with sources in
-// /work/shared/reference/quants.json (common_rules, llama_quantize_ftypes[].tensor_overrides). Verified against
+// tensor_type_fallback, tensor_allows_quantization, llama_ftype_get_default_type); the reference data's quants.json
+// (common_rules, llama_quantize_ftypes[].tensor_overrides) summarises them, citing that commit. Verified against
 // llama-quantize's histograms in assets/calibration/llamacpp_quant_sizes.csv (llama.cpp de3ff815ea7d).
 //
 // [SECTION] Row sizes

@@ -57,6 +57,7 @@ const Fp16Family kFp16Families[] = {
     {"nvidia-blackwell-pro",     "nvidia", -1, "blackwell|rtx pro|b200|b100|gb200|b300", 0.281},
     {"nvidia-ada-geforce",       "nvidia", 0, "rtx 40",                          0.295},
     {"nvidia-ada-pro",           "nvidia", -1, " ada|l40|l4 |l4$",               0.391},
+    {"nvidia-hopper-h20",        "nvidia", -1, "h20 ",                           0.037},  // H20 148 / 4000 (catalog): export-limited tensor rate
     {"nvidia-hopper",            "nvidia", -1, "h100|h200|h800|gh200",           0.247},
     {"nvidia-ampere-geforce",    "nvidia", 0, "rtx 30",                          0.157},
     {"nvidia-ampere-pro",        "nvidia", -1, "rtx a|a100|a10|a30|a40|a16|a800", 0.189},

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Copy /work/shared/calibration/llamacpp_speed_2025.jsonl (recent llama.cpp builds, flash attention on by default;
-how it was made: /work/shared/calibration/README.md) into assets/calibration/llamacpp_speed_2025.jsonl.
+"""Copy ../shared/calibration/llamacpp_speed_2025.jsonl (relative to the repo root; recent llama.cpp builds, flash
+attention on by default; how it was made: that folder's README.md) into assets/calibration/llamacpp_speed_2025.jsonl.
 
 Rows are copied as they are, plus one field: "ubatch" (llama-bench -ub) where the row's own "notes" say
 "n_ubatch=N" (the collector put the run's -ub there; rows without it ran llama-bench's default 512).
@@ -11,7 +11,7 @@ import json, os, re, sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
-SRC = sys.argv[1] if len(sys.argv) > 1 else "/work/shared/calibration/llamacpp_speed_2025.jsonl"
+SRC = sys.argv[1] if len(sys.argv) > 1 else os.path.join(REPO, "..", "shared", "calibration", "llamacpp_speed_2025.jsonl")
 OUT = sys.argv[2] if len(sys.argv) > 2 else os.path.join(REPO, "assets/calibration/llamacpp_speed_2025.jsonl")
 
 n = ub = 0

@@ -1,17 +1,29 @@
 #!/usr/bin/env python3
-"""Build assets/catalog/hardware.json from /work/shared/reference/hardware.json plus the additions and
-corrections listed below (every value added here names its source; estimates carry <field>_estimated).
+"""Build assets/catalog/hardware.json from the reference data's hardware.json plus the additions and
+corrections listed below (every value added here names its public source; estimates carry <field>_estimated).
+The catalog copies each reference device's own `sources` (URLs, repo@commit:path), never the reference's path.
 
-usage: python3 scripts/catalog/build_hardware.py [reference.json] [out.json]
+usage: python3 scripts/catalog/build_hardware.py [--ref DIR] [--seeds DIR] [--out FILE]
+  --ref DIR    reference folder with hardware.json, hardware_added_2025.json, prices/gpu_hourly.json
+               (default: ../shared/reference relative to the repository root)
+  --seeds DIR  seed leaderboard pages *.txt (default: ../shared/seeds relative to the repository root)
 """
-import json, os, re, sys, glob
+import argparse, json, os, re, sys, glob
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
-REF = sys.argv[1] if len(sys.argv) > 1 else "/work/shared/reference/hardware.json"
-OUT = sys.argv[2] if len(sys.argv) > 2 else os.path.join(REPO, "assets/catalog/hardware.json")
-HOURLY = "/work/shared/reference/prices/gpu_hourly.json"
-SEEDS = "/work/shared/seeds/*.txt"
+_ap = argparse.ArgumentParser(description="build assets/catalog/hardware.json from the reference data")
+_ap.add_argument("--ref", default=os.path.join(REPO, "..", "shared", "reference"))
+_ap.add_argument("--seeds", default=os.path.join(REPO, "..", "shared", "seeds"))
+_ap.add_argument("--out", default=os.path.join(REPO, "assets", "catalog", "hardware.json"))
+_args = _ap.parse_args()
+for _f in ("hardware.json", "hardware_added_2025.json", os.path.join("prices", "gpu_hourly.json")):
+    if not os.path.isfile(os.path.join(_args.ref, _f)):
+        sys.exit("build_hardware.py: %s not found in the reference folder %s (pass --ref DIR)" % (_f, _args.ref))
+REF = os.path.join(_args.ref, "hardware.json")
+OUT = _args.out
+HOURLY = os.path.join(_args.ref, "prices", "gpu_hourly.json")
+SEEDS = os.path.join(_args.seeds, "*.txt")
 
 ref = json.load(open(REF))
 R = {d["name"]: d for d in ref["devices"]}
@@ -73,7 +85,6 @@ def from_ref(refname, **kw):
              price_used_usd=d["street_price_usd"],
              seed_aliases=list(d["seed_aliases"]), sources=list(d["sources"]),
              notes=["reference: " + n for n in d["notes"]])
-    dev["sources"].insert(0, "reference: /work/shared/reference/hardware.json device '%s'" % refname)
     if d["launch_msrp_usd"]:
         dev["price_source"] = "reference launch_msrp_usd (HF hub hardware.ts 'msrp', approximate; for datacenter parts a street price)"
     if d["street_price_usd"]:
@@ -147,7 +158,13 @@ c, cs = cloud("MI300X")
 add(from_ref("AMD Instinct MI300X", id="mi300x", backends=["rocm"], cloud_usd_per_hour=c, cloud_source=cs))
 m325 = add(from_ref("AMD Instinct MI325X", id="mi325x", backends=["rocm"], memory_mib=262128, memory_mib_estimated=True,
                     memory_basis="estimated: 256 GiB - 16 MiB, by analogy with MI300X (rocm-smi 196592 MiB = 192 GiB - 16 MiB)"))
-m325["notes"].append("memory_mib estimated (no rocm-smi output found for MI325X); fp16 1300 kept from the reference although AMD lists the same CDNA3 CU count/clock as MI300X (likely 1307.4, unverified)")
+m325["notes"].append("memory_mib estimated (no rocm-smi output found for MI325X)")
+# fix (issue 13): the reference's 1300 is a rounded figure; the MI325X keeps the MI300X's CDNA3 compute
+m325["fp16_tflops"] = 1307.4
+m325["fp16_tflops_basis"] = "dense FP16/BF16 matrix peak, same CDNA3 compute as MI300X"
+m325["sources"].append("https://awesomeagents.ai/hardware/amd-mi325x (key specifications: FP16 / BF16 1,307.4 TFLOPS, FP8 2,614.9, 256GB HBM3e, 6,000 GB/s); "
+                       "https://yobitel.com/knowledge-base/amd-mi325x (BF16 matrix 1,307 TFLOPS for MI325X and MI300X)")
+m325["notes"].append("fp16_tflops 1300 (reference, stas00/ml-engineering rounded) -> 1307.4 (sources above)")
 
 # ====================================================================================== workstation
 c, cs = cloud("RTX PRO 6000 (Blackwell, 96GB)")
@@ -332,7 +349,7 @@ r = R["2x NVIDIA GeForce RTX 3090 rig"]
 x = rig("rtx-3090", "2x-rtx-3090", "2x NVIDIA GeForce RTX 3090 rig", 2, "pcie4-x16", 32, PCIE4,
         price_usd=None, price_used_usd=1500, price_source="used: reference street_price_usd $1,500 (" + r["street_price_basis"] + ")",
         link_gbs_estimated=True, seed_aliases=list(r["seed_aliases"]), system_ram_gib=64)
-x["sources"].insert(1, "reference: /work/shared/reference/hardware.json device '2x NVIDIA GeForce RTX 3090 rig'")
+x["sources"] += [s for s in r["sources"] if s not in x["sources"]]  # the rig entry's own sources
 x["notes"] += ["link assumed PCIe 4.0 x16 per card (many consumer boards give x8/x8 = 16 GB/s; an NVLink bridge gives ~56 GB/s per direction on the 3090)",
                "reference: " + r["notes"][2], "reference tdp_w 700 is the rig total; tdp_w here is per GPU", "cloud price: the cheapest RTX 3090 offer is itself a 2x instance ($0.33/h)",
                "calibration rows 'NVIDIA GeForce RTX 3090' with gpus = 2 describe this kind of rig (name matching stays on rtx-3090)"]
@@ -584,7 +601,7 @@ add(mk(id="cpu-epyc-9654-12ch", name="AMD EPYC 9654 (Genoa) server, 12-channel D
 # unless a driver total is cited; fp16_tflops follows the conventions above (GeForce: FP16-accumulate dense tensor;
 # workstation/datacenter: dense FP16/BF16 tensor); null where no figure was found (the speed model then uses the
 # chip family's TFLOPS per GB/s and says so).
-ADD25 = {d["name"]: d for d in json.load(open("/work/shared/reference/hardware_added_2025.json"))["devices"]}
+ADD25 = {d["name"]: d for d in json.load(open(os.path.join(_args.ref, "hardware_added_2025.json")))["devices"]}
 
 def new_dev(did, name, vendor, kind, backends, gib, bw, fp16, tdp, sources, memory_kind, fp16_basis=None,
             fp16_estimated=False, notes=None, **kw):
@@ -597,8 +614,7 @@ def new_dev(did, name, vendor, kind, backends, gib, bw, fp16, tdp, sources, memo
 
 def from_added(refname, did, backends, memory_kind, tdp=None, **kw):
     a = ADD25[refname]
-    src = ["reference: /work/shared/reference/hardware_added_2025.json device '%s'" % refname,
-           "memory: " + a["memory_gib_source"], "bandwidth: " + a["bandwidth_gbs_source"],
+    src = ["memory: " + a["memory_gib_source"], "bandwidth: " + a["bandwidth_gbs_source"],
            "fp16: " + a["fp16_tflops_source"]]
     return new_dev(did, kw.pop("name", refname), a["vendor"], a["kind"], backends, a["memory_gib"], a["bandwidth_gbs"],
                    a["fp16_tflops"], tdp, src, memory_kind, **kw)
@@ -630,8 +646,16 @@ from_added("NVIDIA Tesla P100 PCIe 16GB", "p100-pcie-16gb", ["cuda", "vulkan"], 
            fp16_basis="Pascal has no tensor cores: the FP16 vector rate (2x FP32)",
            notes=["tdp_w: NVIDIA P100 PCIe board power 250 W"])
 # --- NVIDIA workstation
-from_added("NVIDIA RTX PRO 6000 Blackwell Max-Q Workstation Edition", "rtx-pro-6000-max-q", ["cuda", "vulkan"], "gddr",
-           tdp=300, notes=["the 300 W Max-Q board: same memory as the 600 W RTX PRO 6000, lower clocks; no separate tensor figure found"])
+mq = from_added("NVIDIA RTX PRO 6000 Blackwell Max-Q Workstation Edition", "rtx-pro-6000-max-q", ["cuda", "vulkan"], "gddr",
+                tdp=300, notes=["the 300 W Max-Q board: same memory as the 600 W RTX PRO 6000, lower clocks; no separate tensor figure found"])
+# fix (issue 13): the driver total is sourced (same board memory as the Workstation/Server editions), not nominal
+mq.update(memory_mib=97887, memory_mib_estimated=False,
+          memory_basis="nvidia-smi total (the same 97887 MiB as the Workstation and Server editions)")
+mq["sources"].append("nvidia-smi '97887MiB' on the 300 W Max-Q card in public repo files found by full-text code search "
+                     "(repo paths not exposed; ids 40638937359, 55414006193); "
+                     "ai-dynamo/aiconfigurator@5ecb4d604928893cfc59cadbda9457dd46fd8b5e:src/aiconfigurator/systems/rtx_pro_6000_server.yaml "
+                     "('97887 MiB reported by nvidia-smi', Server Edition, same GB202 board memory)")
+mq["notes"].append("memory_mib 98304 (nominal 96 GB, estimated) -> 97887 (nvidia-smi total)")
 from_added("NVIDIA RTX 2000 Ada Generation", "rtx-2000-ada", ["cuda", "vulkan"], "gddr", tdp=70,
            name="NVIDIA RTX 2000 Ada Generation 16GB")
 new_dev("rtx-4000-ada", "NVIDIA RTX 4000 Ada Generation 20GB", "nvidia", "workstation", ["cuda", "vulkan"], 20, 360, 106.91, 130,
@@ -682,6 +706,65 @@ r9700["fp16_tflops"] = 191.4
 from_added("Intel Arc Pro B60 24GB", "arc-pro-b60", ["sycl", "vulkan"], "gddr", tdp=200, int8_tops=197)
 from_added("Intel Arc Pro B70 32GB", "arc-pro-b70", ["sycl", "vulkan"], "gddr", tdp=230, int8_tops=367)
 
+# ====================================================================================== additions of issue 13
+# Devices people ask about that neither the reference data nor the earlier additions carried. memory_mib is the
+# nominal size (GiB x 1024, marked estimated) unless the OS reports the GB label as GiB (Apple); fp16_tflops is
+# null where no dense FP16 tensor figure was found in a stored source (the speed model then estimates it from the
+# chip family and says so). memory_kind is explicit for each.
+new_dev("h20", "NVIDIA H20 96GB", "nvidia", "datacenter", ["cuda"], 96, 4000, 148, 400,
+        ["https://willitrunai.com/es/gpus/h20-96gb (96 GB HBM3, 4,000 GB/s, 148 TFLOPS FP16 / 296 INT8 TOPS, NVLink 900 GB/s, 400 W TDP)",
+         "https://zangshuxian.com/new/674733024499207168 (H20: 78 SMs; FP16 dense 148 TFLOPS, INT8 296, 4.0 TB/s)"],
+        "hbm", fp16_basis="dense FP16 tensor figure of the sources (the export-limited Hopper rate)", int8_tops=296,
+        notes=["China-market Hopper part; a 141 GB HBM3e variant also exists (not listed: no sourced bandwidth)"])
+new_dev("l20", "NVIDIA L20 48GB", "nvidia", "datacenter", ["cuda", "vulkan"], 48, 864, None, 275,
+        ["https://www.topcpu.net/en/gpu-c/a40-pcie-vs-l20 (L20: AD102, 48 GB GDDR6, 384-bit, 864.0 GB/s, 368 tensor cores, 275 W, Nov 2023)",
+         "https://technical.city/pl/video/L20 (48 GB GDDR6 2.25 GHz, 384-bit, 864.0 GB/s, 275 W)"],
+        "gddr", notes=["China-market Ada part; the sources list only the 59.35 TFLOPS non-tensor FP16/FP32 rate, so fp16_tflops is null"])
+new_dev("mi300a", "AMD Instinct MI300A 128GB (APU)", "amd", "datacenter", ["rocm"], 128, 5300, None, None,
+        ["https://estaterule.ru/news/amd-vypuskaet-samyj-bolshoj-i-slozhnyj-v-mire-gpu-so-192-gb-pamjati-i-gigantskij-apu-so-128-gb-na-rynok-vyhodjat-chipy-instinct-mi300a-i-instinct-mi300x "
+         "(MI300A: 24 Zen 4 cores, CDNA 3 with 228 CUs, 128 GB HBM3 at 5.3 TB/s)",
+         "https://api.emergentmind.com/topics/mi300a-apus (24 Zen 4 cores, 228 CDNA 3 CUs, 128 GB HBM3, 5.3-5.6 TB/s, one physical address space for CPU and GPU)"],
+        "hbm", notes=["an APU: the 128 GB HBM3 pool is shared with the 24 CPU cores and the OS, so less than 128 GB is free for the model",
+                      "fp16_tflops null: no dense FP16 figure in a stored source (228 of the MI300X's 304 CUs)", "tdp_w not sourced"])
+new_dev("jetson-agx-thor", "NVIDIA Jetson AGX Thor (T5000) 128GB", "nvidia", "apu", ["cuda"], 128, 273, None, 130,
+        ["https://developer.ridgerun.com/wiki/index.php/NVIDIA_Jetson_AGX_Thor/Introduction/SoM_Overview (T5000: Blackwell GPU, 2560 CUDA cores, "
+         "96 5th-gen tensor cores, 1.575 GHz; 128GB LPDDR5x 4266 MHz 256-bit, 273 GB/s; 2070 FP4 TFLOPS / 1035 FP8 TFLOPS)",
+         "https://learnaivisually.com/ai-explained/jetson-thor-edge-blackwell (configurable 40-130 W)"],
+        "unified", system_ram_gib=128, system_ram_bandwidth_gbs=273,
+        notes=["unified LPDDR5X shared with the 14 Neoverse V3AE CPU cores; no documented GPU allocation cap, gpu_limit left null",
+               "fp16_tflops null: NVIDIA quotes FP4/FP8 (with sparsity) only; tdp_w = the top of the 40-130 W range"])
+new_dev("rx-9060-xt-16gb", "AMD Radeon RX 9060 XT 16GB", "amd", "consumer", ["rocm", "vulkan"], 16, 322.6, None, 182,
+        ["https://mezha.media/en/reviews/oglyad-videokarti-asus-tuf-gaming-radeon-rx-9060-xt-16gb-oc-303374 (Navi 44, RDNA 4, 2048 SPs, 64 AI accelerators; "
+         "GDDR6 20,100 MHz effective on 128 bits = 322 GB/s)",
+         "https://techpowerup.com/review/asus-radeon-rx-9060-xt-prime-oc-16-gb (8 GB / 16 GB GDDR6, 128-bit; 16 GB MSRP $350)",
+         "https://www.tweaktown.com/news/105296/amd-confirms-radeon-rx-9060-xt-8gb-and-16gb-models-coming/index.html (32 CUs, 3.13 GHz, up to 182 W)"],
+        "gddr", price_usd=349, price_source="AMD launch MSRP $349 (16 GB; techpowerup review says $350, moneyoval $349)",
+        notes=["bandwidth 322.6 GB/s = 20.16 Gbps x 128 bit / 8 (the review's 20,100 MHz effective rounds to 322 GB/s); tdp_w 182 = the top of AMD's 150-182 W range"])
+for _gb in (16, 24, 32):
+    _dv, _dest, _db = apple_default(_gb)
+    add(mk(id="m5-%d" % _gb, name="Apple M5 (10-core GPU, %d GB)" % _gb, vendor="apple", kind="apple", backends=["metal", "cpu"],
+           memory_mib=_gb * 1024, memory_basis="total unified RAM (hw.memsize / 2^20); Apple 'GB' = GiB", memory_kind="unified",
+           bandwidth_gbs=153, fp16_tflops=None,
+           fp16_tflops_basis="no GPU FP16 figure published for the M5 (Apple quotes '4x peak GPU compute for AI' vs M4 from its per-core Neural Accelerators)",
+           gpu_limit_default_mib=_dv, gpu_limit_default_mib_estimated=True, gpu_limit_max_mib=round(apple_max(_gb), 2),
+           gpu_limit_max_mib_estimated=True,
+           gpu_limit_basis="default: " + _db + ". max: " + APPLE_MAX_BASIS + ". Not measured on an M5.",
+           system_ram_gib=_gb, system_ram_bandwidth_gbs=153,
+           sources=["https://the-decoder.com/apples-m5-chip-brings-faster-ai-to-macbook-ipad-and-vision-pro/ (10 GPU cores each with a Neural Accelerator; "
+                    "153 GB/s unified memory bandwidth; up to 32 GB unified memory)",
+                    "https://www.fonearena.com/blog/466700/apple-m5-specs-features.html (10-core CPU, 10-core GPU, 153GB/s unified memory bandwidth)",
+                    APPLE_RULE_SRC],
+           notes=["GPU: 10-core; system_ram_* = the same unified pool", "memory configurations 16 / 24 / 32 GB (Apple: 'up to 32 GB')"]))
+new_dev("core-ultra-7-258v", "Intel Core Ultra 7 258V (Lunar Lake, Arc 140V) 32GB", "intel", "apu", ["sycl", "vulkan"], 32, 136.5, None, 30,
+        ["https://www.notebookcheck.net/Intel-Core-Ultra-7-256V-Processor-Benchmarks-and-Specs.892554.0.html (Lunar Lake: Arc 140V iGPU, "
+         "on-package LPDDR5x-8533; 'the only difference between this chip and the Ultra 7 258V is the amount of on-package RAM: 16 GB vs 32 GB')",
+         "https://en.overclocking.com/intel-core-ultra-200v-lunar-lake-details/ (memory on package; 17-30 W for non-fanless designs)",
+         "https://runlocalai.co/hardware/intel-lunar-lake-258v (136 GB/s)"],
+        "unified", system_ram_gib=32, system_ram_bandwidth_gbs=136.5,
+        notes=["bandwidth 136.5 GB/s = 8533 MT/s x 128-bit (16 B) bus, derived (runlocalai: 136 GB/s)",
+               "tdp_w 30 = the top of Lunar Lake's 17-30 W range; fp16_tflops null (no sourced Arc 140V XMX figure)",
+               "the GPU's share of the shared memory is set by the driver (not sourced here); gpu_limit left null"])
+
 # explicit memory technology for every device (the speed model's bandwidth share depends on it)
 HBM_IDS = {"h200-sxm", "h100-sxm", "h100-pcie", "h100-nvl", "a100-sxm-80gb", "a100-sxm-40gb", "a100-pcie-80gb", "b200",
            "gh200-96gb", "mi300x", "mi325x", "8x-h100-sxm"}
@@ -721,7 +804,7 @@ for d in devices:
     for k in ("calibration_names", "seed_aliases"):
         pass
 doc = {"schema": "llmsim-hardware/1",
-       "generated_by": "scripts/catalog/build_hardware.py from /work/shared/reference/hardware.json (70 devices) plus additions",
+       "generated_by": "scripts/catalog/build_hardware.py from the reference data (hardware.json: 70 devices, hardware_added_2025.json; each device's own sources are copied) plus additions",
        "conventions": [
            "memory_mib, bandwidth_gbs, fp16_tflops, int8_tops, tdp_w, cloud_usd_per_hour are per GPU; price_usd / price_used_usd cover all gpu_count GPUs",
            "memory_kind: gddr | hbm | unified (LPDDR/DDR shared with the CPU), stated for every device",

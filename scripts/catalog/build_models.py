@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
 """Generate assets/catalog/models.json from the sourced reference file plus the additions below.
 
-Inputs (read-only):
-  /work/shared/reference/models.json                 60 models, each value sourced
-  /work/shared/reference/prices/api_prices.json      serverless API prices (rows with provider, source, date, flags)
-Every value added or changed here carries its source in the entry's `sources` or a `notes` line.
+Inputs (read-only), in the reference folder (--ref DIR, default ../shared/reference relative to the repo root):
+  models.json                 60 models, each value sourced
+  prices/api_prices.json      serverless API prices (rows with provider, source, date, flags)
+Every value added or changed here carries its public source (URL or repo@commit:path) in the entry's `sources`
+or a `notes` line; the catalog never names the reference folder itself. Values measured for llmsim (the
+llama.cpp runs in assets/calibration/) cite the repo file.
 
 Usage: python3 scripts/catalog/build_models.py [--ref DIR] [--out FILE]; then run check_models.py.
 """
@@ -24,9 +26,9 @@ MAXTEXT_CFG = "AI-Hypercomputer/maxtext@e591f30cbbf217ed67ef71263ec0538239f9c3b8
 MLC = "mlc-ai/mlc-llm@79d603f085f50500e9509fa01785ffa7ecfaaa93:python/mlc_llm/model/model_preset.py"
 LLAMACPP_ARCH = "ggml-org/llama.cpp@00395eb285c7c6821ff372e3ca41dae9da33c2c7:src/llama-arch.cpp (LLM_ARCH_NAMES)"
 LLAMACPP_MODEL = "ggml-org/llama.cpp@a5410f046c01d01330c8a42f13b64a211fedf2c3:src/llama-model.cpp"
-CALIB_QSIZES = "/work/shared/calibration/llamacpp_quant_sizes.csv (F16 GGUF tensor histogram, llama.cpp de3ff815ea7d)"
+CALIB_QSIZES = ("llmsim measurement assets/calibration/llamacpp_quant_sizes.csv (F16 GGUF tensor histogram, llama.cpp "
+                "de3ff815ea7d; not published elsewhere)")
 LLAMA_MODELS = "meta-llama/llama-models@a9c89c471f793423afd4cc3ca8671d6e56fe64cb:models/"
-PRICES = "/work/shared/reference/prices/api_prices.json"
 
 # ---------------------------------------------------------------------------------------------------------------
 # Per reference-model settings: catalog fields the reference file does not carry in the catalog's form.
@@ -308,7 +310,12 @@ def fix_ref_specific(m, r):
     if i == "mistralai/Mistral-Small-3.1-24B-Instruct-2503":
         m.update(n_layers=40, hidden_size=5120, intermediate_size=32768, n_heads=32, n_kv_heads=8, head_dim=128,
                  vocab_size=131072, tie_embeddings=False, native_context=131072)
-        notes.append("text architecture fields copied from Mistral-Small-24B-Instruct-2501 (same 24B text backbone per Mistral's 3.1 release notes) - UNSURE: the reference left them null and no 2503 text_config was read here")
+        notes.append("text architecture fields copied from Mistral-Small-24B-Instruct-2501; confirmed by Devstral Small 1.1, a fine-tune of Mistral-Small-3.1 "
+                     "with the vision encoder removed, whose params.json has the same shapes (issue 13: the earlier UNSURE is resolved)")
+        src.append(DEVSTRAL_MIRROR + "params.json and model.safetensors.index.json (Devstral-Small-2507 = Mistral-Small-3.1 text model: dim 5120, 40 layers, "
+                   "hidden_dim 32768, 32/8 heads, head_dim 128, vocab 131072, untied, total_parameters 23,572,403,200)")
+        m["published_params_b"] = 23.57
+        src.append("published params (text model): total_parameters 23,572,403,200 of the same backbone (" + DEVSTRAL_MIRROR + "model.safetensors.index.json)")
         notes.append("native_context 131072 (reference says 128000 '128k' from a third-party page) - UNSURE")
         notes.append("multimodal (Pixtral vision encoder not counted); llama.cpp converts the text model as 'llama' (recent llama.cpp also has 'mistral3' for Ministral 3)")
         src.append("architecture fields: https://huggingface.co/unsloth/Mistral-Small-24B-Instruct-2501-GGUF/blob/main/config.json (2501 backbone)")
@@ -375,6 +382,7 @@ def qwen3next_recurrent():
     return p, state
 
 
+DEVSTRAL_MIRROR = "fetchwiki/mistralai-Devstral-Small-2507@bc3721c07bf4218d98ed05ea1cff91918ef2b17f:"
 LIC_L2 = "Llama-2 Community"
 ADDED = []
 
@@ -384,16 +392,16 @@ def add_models():
     A(base("meta-llama/Meta-Llama-3-8B", "Meta Llama 3 8B", "Llama 3", "Llama-3 Community", "llama",
            32, 4096, 14336, 32, 8, 128256, False, 8192, pub=8.0,
            sources=[LITGPT + " (entry 'Llama-3-8B'; cites https://huggingface.co/meta-llama/Meta-Llama-3-8B/blob/main/config.json)",
-                    "/work/shared/calibration/llamacpp_speed.jsonl inline config (same values)",
+                    "llama-bench rows of XiongjieDai/GPU-Benchmarks-on-LLM-Inference@aa72e0ec86 (LLaMA 3 tables; copied in assets/calibration/llamacpp_speed.jsonl) use the same config",
                     "published params: model name ('8B')"]))
     A(base("meta-llama/Meta-Llama-3-70B", "Meta Llama 3 70B", "Llama 3", "Llama-3 Community", "llama",
            80, 8192, 28672, 64, 8, 128256, False, 8192, pub=70.0,
-           sources=[LITGPT + " (entry 'Llama-3-70B')", "/work/shared/calibration/llamacpp_speed.jsonl inline config (same values)",
+           sources=[LITGPT + " (entry 'Llama-3-70B')", "llama-bench rows of XiongjieDai/GPU-Benchmarks-on-LLM-Inference@aa72e0ec86 (LLaMA 3 tables; copied in assets/calibration/llamacpp_speed.jsonl) use the same config",
                     "published params: model name ('70B')"]))
     A(base("meta-llama/Llama-2-7b-hf", "Llama 2 7B", "Llama 2", LIC_L2, "llama",
            32, 4096, 11008, 32, 32, 32000, False, 4096,
            sources=[LITGPT + " (entry 'Llama-2-7b{}-hf'; cites https://huggingface.co/meta-llama/Llama-2-7b-hf/blob/main/config.json)",
-                    "/work/shared/calibration/llamacpp_speed.jsonl inline config (same values)"],
+                    "llama-bench rows of https://github.com/ggml-org/llama.cpp/pull/4766 (Llama-2-7B; copied in assets/calibration/llamacpp_speed.jsonl) use the same config"],
            notes=["name says 7B; computed 6.74B is 3.9% lower, so published_params_b is null (no precise count in the card)"]))
     A(base("meta-llama/Llama-2-13b-hf", "Llama 2 13B", "Llama 2", LIC_L2, "llama",
            40, 5120, 13824, 40, 40, 32000, False, 4096, pub=13.0,
@@ -405,7 +413,7 @@ def add_models():
     A(base("TinyLlama/TinyLlama-1.1B", "TinyLlama 1.1B", "TinyLlama", "Apache-2.0", "llama",
            22, 2048, 5632, 32, 4, 32000, False, 2048, pub=1.1,
            sources=[LITGPT + " (entry 'tiny-llama-1.1b'; HF TinyLlama/TinyLlama-1.1B-intermediate-step-1431k-3T / -Chat-v1.0)",
-                    "/work/shared/calibration/llamacpp_speed.jsonl inline config (id spelled 'TinyLlama/TinyLlama-1.1B')",
+                    "id as spelled by the TinyLlama rows of assets/calibration/llamacpp_speed.jsonl",
                     "published params: model name ('1.1B')"],
            notes=["id kept as the calibration data spells it; the HF checkpoints are TinyLlama/TinyLlama-1.1B-Chat-v1.0 and -intermediate-step-1431k-3T"]))
     A(base("mistralai/Mistral-7B-Instruct-v0.1", "Mistral 7B Instruct v0.1", "Mistral", "Apache-2.0", "llama",
@@ -493,7 +501,7 @@ def add_models():
            moe=moe(64, 6, 1408, shared=2, first=1), rope_scaling="yarn", pub=15.7, pub_active=2.4,
            sources=[MAXTEXT_HF + " (deepseek2_16b_dict; from https://huggingface.co/deepseek-ai/DeepSeek-V2-Lite/blob/main/config.json)",
                     MLC + " (MODEL_PRESETS['deepseek_v2_lite'])",
-                    "/work/shared/calibration/llamacpp_memory.csv (arch deepseek2, 27 layers, K only 576/token/layer)",
+                    "llmsim measurement assets/calibration/llamacpp_memory.csv (llama.cpp de3ff815ea7d: arch deepseek2, 27 layers, K only 576/token/layer)",
                     CALIB_QSIZES + " -> 15,706,484,224 params in the F16 GGUF",
                     "published params: https://huggingface.co/deepseek-ai/DeepSeek-V2-Lite (model card: '15.7B total parameters, 2.4B activated'; 32k context)"],
            notes=["q_lora_rank null in HF config (no low-rank query projection) -> 0",
@@ -543,13 +551,17 @@ PRICE_MAP = {  # catalog id -> (api_prices key, include regex on model_id, exclu
     "deepseek-ai/DeepSeek-R1-Distill-Qwen-32B": ("DeepSeek-R1-Distill-Qwen-32B", None, None),
     "openai/gpt-oss-20b": ("gpt-oss-20b", None, None),
     "openai/gpt-oss-120b": ("gpt-oss-120b", None, None),
+    "Qwen/Qwen3-235B-A22B-Instruct-2507": ("Qwen3-235B-A22B", "instruct-2507", None),
+    "Qwen/Qwen3-235B-A22B-Thinking-2507": ("Qwen3-235B-A22B", "thinking-2507", None),
+    "Qwen/Qwen3-30B-A3B-Thinking-2507": ("Qwen3-30B-A3B", "thinking-2507", None),
+    "mistralai/Mistral-Small-3.2-24B-Instruct-2506": ("Mistral-Small-24B", r"3\.2|3-2|2506", None),
 }
 
 
 def price_from_row(r, note=None):
     p = {"input_usd_per_mtok": r["input_per_1m"], "output_usd_per_mtok": r["output_per_1m"],
          "provider": r["provider"], "date": r["date"].split(" ")[0],
-         "source": f"{r['source']} (model_id '{r['model_id']}'; via {PRICES})"}
+         "source": f"{r['source']} (model_id '{r['model_id']}')"}
     if note:
         p["note"] = note
     return p
@@ -587,6 +599,130 @@ def apply_prices(models, prices):
 
 
 # ---------------------------------------------------------------------------------------------------------------
+# Additions of issue 13 (models released since the catalog was built). Every shape value is read from the cited
+# config copy; published counts only where the source states them, else null with the reason in notes.
+# ---------------------------------------------------------------------------------------------------------------
+MEGATRON_GLM = "NVIDIA-NeMo/Megatron-Bridge@f98012ad0c93048771245536c510a04d0980b981:docs/models/llm/glm45.md"
+VIME_GLM = "vllm-project/vime@b332ffc2c80e204ad520f93daa0aa7d1e65294d8:scripts/models/"
+NOT_REFETCHED = "published count as the model card states it (not re-fetched in this environment)"
+
+
+def add_models_2026():
+    A = ADDED.append
+    # --- Qwen3 2507 MoE updates: same Qwen3MoeForCausalLM shapes, 262,144 native context
+    for kind in ("Instruct", "Thinking"):
+        A(base(f"Qwen/Qwen3-235B-A22B-{kind}-2507", f"Qwen3 235B A22B {kind} 2507", "Qwen3", "Apache-2.0", "qwen3moe",
+               94, 4096, 0, 64, 4, 151936, False, 262144, head_dim=128, qk_norm=True, moe=moe(128, 8, 1536),
+               pub=235.0, pub_active=22.0,
+               sources=[LITGPT + " (entry 'Qwen3-235B-A22B-{}-2507'; cites https://huggingface.co/Qwen/Qwen3-235B-A22B-Thinking-2507/blob/main/config.json: "
+                                 "block_size 262144, 94 layers, 64 Q / 4 KV heads, head_size 128, 128 experts, 8 per token, moe_intermediate_size 1536, padded_vocab_size 151936)",
+                        MAXTEXT_HF + " (qwen3_235b_a22b_thinking_2507_config: max_position_embeddings 262144, tie_word_embeddings False)",
+                        f"published params: https://huggingface.co/Qwen/Qwen3-235B-A22B-{kind}-2507 (model card: '235B in total and 22B activated'; {NOT_REFETCHED})"],
+               notes=["HF intermediate_size 12288 unused (every layer MoE); intermediate_size 0",
+                      "litgpt's one entry covers the Instruct and Thinking releases (name template '{}-2507'): same shapes"]))
+    A(base("Qwen/Qwen3-30B-A3B-Thinking-2507", "Qwen3 30B A3B Thinking 2507", "Qwen3", "Apache-2.0", "qwen3moe",
+           48, 2048, 0, 32, 4, 151936, False, 262144, head_dim=128, qk_norm=True, moe=moe(128, 8, 768),
+           pub=30.5, pub_active=3.3,
+           sources=[MAXTEXT_HF + " (qwen3_30b_a3b_thinking_2507_config: 48 layers, hidden 2048, 32 Q / 4 KV heads, head_dim 128, "
+                                 "128 experts, 8 per token, moe_intermediate_size 768, vocab 151936, max_position_embeddings 262144, tie False)",
+                    LITGPT + " (entry 'Qwen3-30B-A3B-{}-2507'; cites https://huggingface.co/Qwen/Qwen3-30B-A3B-Thinking-2507/blob/main/config.json)",
+                    f"published params: https://huggingface.co/Qwen/Qwen3-30B-A3B-Thinking-2507 (model card: '30.5B in total and 3.3B activated'; {NOT_REFETCHED})"],
+           notes=["HF intermediate_size 6144 unused (every layer MoE); intermediate_size 0"]))
+    # --- Phi-4 reasoning releases (Phi3ForCausalLM, llama.cpp phi3: fused qkv and gate/up)
+    for mid, name in (("microsoft/Phi-4-reasoning", "Phi-4 reasoning"), ("microsoft/Phi-4-reasoning-plus", "Phi-4 reasoning plus")):
+        entry = mid.split("/")[1]
+        A(base(mid, name, "Phi-4", "MIT", "phi3", 40, 5120, 17920, 40, 10, 100352, False, 32768, pub=14.7,
+               sources=[LITGPT + f" (entry '{entry}'; cites https://huggingface.co/{mid}/blob/main/config.json: 40 layers, n_embd 5120, "
+                                 "40 Q / 10 KV heads, intermediate 17920, vocab 100352, block_size 32768, rope_base 500000)",
+                        "published params: same architecture as microsoft/phi-4 (14.7B, this catalog's phi-4 entry); the reasoning cards say '14B'"],
+               notes=["fine-tune of phi-4 with the context raised to 32k (rope_theta 500000); tie_embeddings false as phi-4"]))
+    A(base("microsoft/Phi-4-mini-reasoning", "Phi-4 mini reasoning", "Phi-4", "MIT", "phi3",
+           32, 3072, 8192, 24, 8, 200064, True, 131072, rope_scaling="longrope", pub=3.8,
+           sources=[LITGPT + " (entry 'Phi-4-mini-reasoning'; cites https://huggingface.co/microsoft/Phi-4-mini-reasoning/blob/main/config.json: "
+                             "32 layers, n_embd 3072, 24 Q / 8 KV heads, intermediate 8192, padded_vocab_size 200064, block_size 131072, rotary_percentage 0.75)",
+                    "published params: https://huggingface.co/microsoft/Phi-4-mini-reasoning (model card: '3.8B parameters'; " + NOT_REFETCHED + ")"],
+           notes=["same shapes as Phi-4-mini-instruct (tie_embeddings true as there - not in the litgpt entry; UNSURE)",
+                  "partial rotary (75% of head_dim); HF sliding_window 262145 exceeds the context, so no SWA"]))
+    # --- NVIDIA Nemotron (Llama-3.1 70B fine-tune; LlamaForCausalLM)
+    A(base("nvidia/Llama-3.1-Nemotron-70B-Instruct-HF", "Llama 3.1 Nemotron 70B Instruct", "Nemotron", "Llama-3.1 Community", "llama",
+           80, 8192, 28672, 64, 8, 128256, False, 131072, rope_scaling="llama3", pub=70.0,
+           sources=[LITGPT + " (entry 'Llama-3.1-Nemotron-70B-Instruct-HF': block_size 131072, padded_vocab_size 128256, 80 layers, n_embd 8192, "
+                             "64 Q / 8 KV heads, intermediate 28672, rope_base 500000, llama3 rope_adjustments factor 8)",
+                    "published params: model name ('70B'; Llama-3.1-70B base)"],
+           notes=["same shapes as meta-llama/Llama-3.1-70B-Instruct"]))
+    # --- Mistral: Devstral Small 1.1 (text-only Mistral Small 3.1 backbone) and Ministral 3 3B
+    FW_DEV = DEVSTRAL_MIRROR
+    A(base("mistralai/Devstral-Small-2507", "Devstral Small 1.1 (2507)", "Mistral", "Apache-2.0", "llama",
+           40, 5120, 32768, 32, 8, 131072, False, 131072, head_dim=128, pub=23.57,
+           sources=[FW_DEV + "params.json (mirror of the Hub repo: dim 5120, n_layers 40, head_dim 128, hidden_dim 32768, n_heads 32, "
+                             "n_kv_heads 8, rope_theta 1e9, vocab_size 131072)",
+                    FW_DEV + "model.safetensors.index.json (lm_head.weight present = untied; metadata total_parameters 23,572,403,200)",
+                    "fetchwiki/mistralai-Devstral-Small-2507@7990bde725e588714cc78eb100baf68aa2d5425c:README.md ('Context Window: A 128k context window'; "
+                    "fine-tuned from Mistral-Small-3.1 with the vision encoder removed)",
+                    "published params: total_parameters 23,572,403,200 in model.safetensors.index.json (above)"],
+           notes=["llama.cpp converts MistralForCausalLM as 'llama' (convert_hf_to_gguf); text-only, so no vision tensors",
+                  "native_context 131072 per the card ('128k'); the mirror has no config.json, so max_position_embeddings was not read"]))
+    A(base("mistralai/Ministral-3-3B-Instruct-2512", "Ministral 3 3B Instruct 2512", "Mistral", "Apache-2.0", "mistral3",
+           26, 3072, 9216, 32, 8, 131072, True, 262144, head_dim=128, rope_scaling="yarn",
+           sources=[MLC + " (MODEL_PRESETS['ministral3_3b_2512'] text_config: 26 layers, hidden 3072, intermediate 9216, 32 Q / 8 KV heads, "
+                          "head_dim 128, vocab 131072, tie_word_embeddings True, max_position_embeddings 262144 with yarn factor 16 over 16384)"],
+           notes=["multimodal release (Pixtral vision encoder, 24 layers x 1024, not counted); llama.cpp arch 'mistral3'",
+                  "native_context 262144 = the shipped config's max_position_embeddings (YaRN factor 16 over 16384 is part of the shipped config)",
+                  "the preset names the 3B 2512 shapes; the Instruct id is assumed (Base and Reasoning 2512 releases share the shapes)",
+                  "published count not recorded (the card's 3B/3.4B figure includes or excludes the vision encoder: not re-fetched)"]))
+    B70 = "Arc Pro B70 llama.cpp Vulkan benchmark notes (public code file id 55913994130, repo not named by the index)"
+    A(base("mistralai/Mistral-Small-3.2-24B-Instruct-2506", "Mistral Small 3.2 24B Instruct 2506", "Mistral", "Apache-2.0", "llama",
+           40, 5120, 32768, 32, 8, 131072, False, 131072, head_dim=128, pub=23.57,
+           sources=[DEVSTRAL_MIRROR + "params.json (the Mistral-Small-3.1 text backbone, which 3.2 updates: dim 5120, 40 layers, hidden_dim 32768, "
+                                      "32/8 heads, head_dim 128, vocab 131072)",
+                    "row f0098 of assets/calibration/llamacpp_speed_2025.jsonl: llama-bench on Mistral-Small-3.2-24B-Instruct-2506 Q4_K_M prints "
+                    "'llama 13B Q4_K - Medium', 23.57 B params, 13.34 GiB (" + B70 + ")",
+                    "published params: llama-bench's params column 23.57 B for the GGUF (row f0098)"],
+           notes=["multimodal release (Pixtral vision encoder in a separate mmproj file, not counted)",
+                  "text shapes taken from the 3.1 backbone (Devstral Small 1.1 params.json); the GGUF's 23.57 B params agree; no 2506 config.json was read"]))
+    A(base("deepseek-ai/DeepSeek-R1-Distill-Qwen-14B", "DeepSeek R1 Distill Qwen 14B", "DeepSeek-R1-Distill", "MIT (Qwen2.5 base, Apache-2.0)", "qwen2",
+           48, 5120, 13824, 40, 8, 152064, False, 131072, qkv_bias=True, pub=14.77,
+           sources=[MAXTEXT_HF + " (qwen25_14b_config: the Qwen2.5-14B base shapes: 48 layers, hidden 5120, intermediate 13824, 40/8 heads, "
+                                 "vocab 152064, tie False, attention_bias True)",
+                    "deepseek-ai/DeepSeek-R1@0cf78561f1d51c84a21b2190626b21116d5c68bb:README.md (distill table: base model Qwen2.5-14B)",
+                    "row f0090 of assets/calibration/llamacpp_speed_2025.jsonl: llama-bench prints 'qwen2 14B Q4_K - Medium', 14.77 B params, 8.37 GiB (" + B70 + ")",
+                    "published params: llama-bench's params column 14.77 B for the GGUF (row f0090)"],
+           notes=["native_context 131072 = the distill's max_position_embeddings (as the 32B distill in this catalog); the base Qwen2.5-14B ships 32768"]))
+    # --- SmolLM3 (llama.cpp smollm3: llama layout, NoPE every 4th layer)
+    A(base("HuggingFaceTB/SmolLM3-3B", "SmolLM3 3B", "SmolLM3", "Apache-2.0", "smollm3",
+           36, 2048, 11008, 16, 4, 128256, True, 65536, head_dim=128, extended_context=131072, rope_scaling="yarn",
+           sources=["fetchwiki/HuggingFaceTB-SmolLM3-3B@24f7882f92998ee0e691d105ade637afc3e5171f:config.json (mirror of the Hub config: SmolLM3ForCausalLM, "
+                    "36 layers, hidden 2048, intermediate 11008, 16 Q / 4 KV heads, vocab 128256, max_position_embeddings 65536, rope_theta 5e6, "
+                    "no_rope_layer_interval 4)",
+                    "huggingface/blog:smollm3.md ('Long context up to 128k with NoPE and using YaRN')"],
+           notes=["tie_embeddings true: the config omits tie_word_embeddings and SmolLM3Config defaults to tied (engine/model/hf_config.cpp table)",
+                  "NoPE on every 4th layer changes no tensor or cache size",
+                  "published count not recorded (the card says '3B', rounded)"]))
+    # --- GLM-4.5 family (Glm4MoeForCausalLM, llama.cpp glm4moe)
+    A(base("zai-org/GLM-4.5-Air", "GLM-4.5 Air", "GLM-4.5", "MIT", "glm4moe",
+           46, 4096, 10944, 96, 8, 151552, False, 131072, head_dim=128, qkv_bias=True,
+           moe=moe(128, 8, 1408, shared=1, sffn=1408, first=1, bias=True), pub=106.0, pub_active=12.0,
+           sources=[MEGATRON_GLM + " (GLM 4.5 Air 106B-A12B: 46 layers, first dense, 4096 hidden, 10944 FFN, 96 heads, 8 query groups, "
+                                   "128 experts top-8, MoE FFN 1408, shared expert 1408, no QK norm, 131,072 context, vocab 151,552)",
+                    VIME_GLM + "glm4.5-106B-A12B.sh (--kv-channels 128, --add-qkv-bias, --untie-embeddings-and-output-weights, "
+                               "--rotary-percent 0.5, --moe-router-enable-expert-bias)",
+                    "published params: " + MEGATRON_GLM + " ('106B total parameters, 12B active per token')"],
+           notes=["head_dim 128 x 96 heads = 12288 (q/k/v widths differ from hidden 4096); partial rotary 0.5",
+                  "router_bias: sigmoid router with expert-score correction bias",
+                  "the MTP (NextN) layer (num_nextn_predict_layers 1) is not counted; llama.cpp's GLM-4.5 GGUFs carry it as one more block"]))
+    A(base("zai-org/GLM-4.5", "GLM-4.5", "GLM-4.5", "MIT", "glm4moe",
+           92, 5120, 12288, 96, 8, 151552, False, 131072, head_dim=128, qkv_bias=True, qk_norm=True,
+           moe=moe(160, 8, 1536, shared=1, sffn=1536, first=3, bias=True), pub=355.0, pub_active=32.0,
+           sources=[MEGATRON_GLM + " (GLM 4.5 355B-A32B: 92 layers, first 3 dense, 5120 hidden, 12288 FFN, 96 heads, 8 query groups, "
+                                   "160 experts top-8, MoE FFN 1536, shared expert 1536, QK LayerNorm, 131,072 context, vocab 151,552)",
+                    "zyzshishui/slime@ffec53408dc6eac7ed6af9a17dc090e0458a7260:scripts/models/glm4.5-355B-A32B.sh (--kv-channels 128, --qk-layernorm, --add-qkv-bias, --untie-embeddings-and-output-weights)",
+                    "published params: " + MEGATRON_GLM + " ('355B total parameters, 32B active per token')"],
+           notes=["head_dim 128 x 96 heads = 12288; partial rotary 0.5; QK norm per head",
+                  "router_bias: sigmoid router with expert-score correction bias",
+                  "the MTP (NextN) layer (num_nextn_predict_layers 1) is not counted; llama.cpp's GLM-4.5 GGUFs carry it as one more block"]))
+
+
+# ---------------------------------------------------------------------------------------------------------------
 # release_format: the format the authors publish the weights in, and the catalog file type that matches it (the
 # page opens at that file type). Only models whose published format is sourced here carry one; the rest open at
 # llama.cpp's -hf default (Q4_K_M) and have release_format null.
@@ -596,15 +732,17 @@ def apply_prices(models, prices):
 #            llama.cpp does not load FP8 (convert_hf_to_gguf dequantises it).
 # ---------------------------------------------------------------------------------------------------------------
 KYUZ0 = "github:kyuz0/amd-strix-halo-toolboxes@d1a34bee09:benchmark/results/"
+GPT_OSS_MXFP4 = ("MoE expert weights shipped in MXFP4: openai/gpt-oss@7b583341fe16729127f6d5b94a7b09ccae97e1a1:README.md "
+                 "(the maxtext copy of config.json drops quantization_config)")
 RELEASE = {
     "openai/gpt-oss-20b": ("MXFP4", "MXFP4_MOE",
-        "/work/shared/reference/models.json weights_format_note 'MoE expert weights shipped in MXFP4'; llama-bench prints "
+        GPT_OSS_MXFP4 + "; llama-bench prints "
         "'gpt-oss 20B MXFP4 MoE' 11.27 GiB for the published GGUF (" + KYUZ0 + "gpt-oss-20b-mxfp4__rocm-7_2_3__fa1.log, "
-        "via /work/shared/calibration/llamacpp_speed.jsonl s1033)"),
+        "row s1033 of assets/calibration/llamacpp_speed.jsonl)"),
     "openai/gpt-oss-120b": ("MXFP4", "MXFP4_MOE",
-        "/work/shared/reference/models.json weights_format_note 'MoE expert weights shipped in MXFP4'; llama-bench prints "
+        GPT_OSS_MXFP4 + "; llama-bench prints "
         "59.02 GiB for gpt-oss-120b-mxfp4-00001-of-00003.gguf (" + KYUZ0 + "gpt-oss-120b-mxfp4-00001-of-00003__rocm-7_2_3__fa1.log, "
-        "via /work/shared/calibration/llamacpp_speed.jsonl s1021)"),
+        "row s1021 of assets/calibration/llamacpp_speed.jsonl)"),
     "deepseek-ai/DeepSeek-V3": ("FP8", "Q8_0",
         "deepseek-ai/DeepSeek-V3 README_WEIGHTS.md ('quantization_config: Describes the configuration for FP8 quantization'; "
         "copy at tenstorrent/tt-metal:models/demos/deepseek_v3/reference/README_WEIGHTS.md); "
@@ -637,9 +775,13 @@ def sort_key(m):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--ref", default="/work/shared/reference")
+    ap.add_argument("--ref", default=os.path.join(HERE, "..", "..", "..", "shared", "reference"),
+                    help="reference folder (models.json, prices/api_prices.json); default ../shared/reference from the repo root")
     ap.add_argument("--out", default=os.path.join(HERE, "..", "..", "assets", "catalog", "models.json"))
     a = ap.parse_args()
+    for f in ("models.json", os.path.join("prices", "api_prices.json")):
+        if not os.path.isfile(os.path.join(a.ref, f)):
+            sys.exit(f"build_models.py: {f} not found in the reference folder {os.path.normpath(a.ref)} (pass --ref DIR)")
     ref = json.load(open(os.path.join(a.ref, "models.json")))
     prices = json.load(open(os.path.join(a.ref, "prices", "api_prices.json")))
     models = []
@@ -648,6 +790,7 @@ def main():
         fix_ref_specific(m, r)
         models.append(m)
     add_models()
+    add_models_2026()
     for m in ADDED:
         m["notes"].append("license short form from the model card (not re-fetched in this environment)")
     models.extend(ADDED)
@@ -666,7 +809,7 @@ def main():
             m["published_active_params_b"] = None
     models.sort(key=sort_key)
     doc = {"schema": "llmsim-models/1",
-           "generated_by": "scripts/catalog/build_models.py (inputs: /work/shared/reference/models.json, reference/prices/api_prices.json, sources per entry)",
+           "generated_by": "scripts/catalog/build_models.py --ref DIR (inputs: the reference data's models.json and prices/api_prices.json; each value's public source is copied per entry)",
            "models": models}
     with open(a.out, "w") as f:
         json.dump(doc, f, indent=1, ensure_ascii=False)

@@ -40,8 +40,10 @@ RECOMMENDED = ["fp16_tflops", "tdp_w"]  # warn when missing
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("path", nargs="?", default=DEFAULT)
-    ap.add_argument("--seeds", default="/work/shared/seeds/*.txt")
-    ap.add_argument("--calibration", default="/work/shared/calibration/llamacpp_speed.jsonl")
+    ap.add_argument("--seeds", default=os.path.join(os.path.dirname(os.path.dirname(HERE)), "..", "shared", "seeds", "*.txt"),
+                    help="seed pages (default ../shared/seeds/*.txt from the repo root; skipped when absent)")
+    ap.add_argument("--calibration", default=os.path.join(os.path.dirname(os.path.dirname(HERE)), "assets", "calibration",
+                                                          "llamacpp_speed.jsonl"))
     a = ap.parse_args()
 
     errors, warnings = [], []

@@ -9,7 +9,7 @@ Checks
   * bits per weight computed from type_size / block_size against the values ggml-common.h's static_asserts give
   * every GGUF file type's base_type is a ggml type; non-GGUF formats have ftype_id -1, flat_bpw > 0, no base_type
   * the seed's eight `common` rows, the FP16 alias, and every quality_label reproduced by `quality_label_rules`
-  * optional: --reference FILE compares block sizes / bytes with /work/shared/reference/quants.json
+  * optional: --reference FILE compares block sizes / bytes with the reference data (../shared/reference/quants.json)
 
 Usage: scripts/catalog/check_quants.py [--catalog PATH] [--reference PATH]
 Exit status 0 = clean, 1 = errors (each printed as "error: <entry>: <what>").

@@ -228,7 +228,7 @@ TEST_CASE("memory: catalog models match their published parameter counts", "[mem
 
 TEST_CASE("memory: model sizes llama-bench printed", "[memory][quant]") {
     // source: llama-bench "size" column (GiB, 2 decimals) in the shared speed calibration set
-    // (/work/shared/calibration/llamacpp_speed.jsonl rows s0000.., sources named per case)
+    // (assets/calibration/llamacpp_speed.jsonl rows s0000.., sources named per case)
     struct Case { Model m; const char* quant; double gib; const char* source; };
     auto llama = [](int L, int64_t d, int64_t ff, int h, int kv, int64_t vocab, bool tied) {
         Model m; m.arch = "llama"; m.n_layers = L; m.hidden_size = d; m.intermediate_size = ff; m.n_heads = h;
