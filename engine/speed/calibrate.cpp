@@ -129,6 +129,9 @@ std::vector<FreeParam> free_params(SpeedParams& p, SpeedTest kind) {
         v.push_back({"compute_weight.mxfp4", &p.compute_weight[(int)WeightClass::Mxfp4], true, false, 1.0});
         v.push_back({"compute_weight.kquant_low", &p.compute_weight[(int)WeightClass::KQuantLow], true, false, 1.0});
         v.push_back({"fa_attn_factor", &p.fa_attn_factor, false, false, 1.0});
+        v.push_back({"fa_attn_backend.rocm", &p.fa_attn_backend[(int)Backend::Rocm], true, false, 1.0});
+        v.push_back({"fa_attn_backend.metal", &p.fa_attn_backend[(int)Backend::Metal], true, false, 1.0});
+        v.push_back({"fa_attn_backend.vulkan", &p.fa_attn_backend[(int)Backend::Vulkan], true, false, 1.0});
         v.push_back({"no_fa_score_bytes", &p.no_fa_score_bytes, false, false, 16.0});
         v.push_back({"pipeline_hop_ms", &p.pipeline_hop_ms, false, false, 0.1});
         v.push_back({"ubatch_overhead_ms", &p.ubatch_overhead_ms, false, false, 1.0});
@@ -258,13 +261,16 @@ void fit_kind(const std::vector<const CalibrationRow*>& rows, SpeedParams& p, Sp
         }
         // factors are pulled towards 1 (opt.ridge); every other parameter, more weakly, towards its physical
         // prior (the neutral value), so that one held-out source cannot push an unconstrained one to an extreme
-        double ridge = 0, prior = 0;
+        double ridge = 0, weight_ridge = 0, compute_weight_ridge = 0, prior = 0;
         for (size_t i = 0; i < fp.size(); ++i) {
             double d = fp[i].linear ? v[i] - fp[i].neutral : v[i] - std::log(fp[i].neutral);
-            if (fp[i].ridge) ridge += d * d;
-            else if (fp[i].prior) prior += d * d;
+            if (!fp[i].ridge) { if (fp[i].prior) prior += d * d; continue; }
+            if (strncmp(fp[i].name, "weight_bw.", 10) == 0) weight_ridge += d * d;
+            else if (strncmp(fp[i].name, "compute_weight.", 15) == 0) compute_weight_ridge += d * d;
+            else ridge += d * d;
         }
-        return s / wsum + opt.ridge * ridge + opt.prior * prior;
+        return s / wsum + opt.ridge * ridge + opt.weight_ridge * weight_ridge +
+               opt.compute_weight_ridge * compute_weight_ridge + opt.prior * prior;
     };
     double best = nelder_mead(obj, x, 0.5, opt.max_evals);
     for (int r = 0; r < 3; ++r) {   // restarts with a fresh, smaller simplex until no more progress

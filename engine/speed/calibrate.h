@@ -47,7 +47,14 @@ bool parse_calibration_row(const std::string& json_line, CalibrationRow& row, st
 
 struct FitOptions {
     int max_evals = 6000;          // per Nelder-Mead run
-    double ridge = 0.05;           // pull of class/backend/weight factors towards 1 (log space)
+    double ridge = 0.05;           // pull of class/backend factors towards 1 (log space)
+    // the weight-type factors are relative to F16, and F16 rows come almost all from one publication: with weak
+    // pulls, holding it out let the shares and the factors trade places (decode GDDR share 0.89 -> 0.74, every
+    // quant factor up 10 %, held-out F16 rows -16 %). Decode reads every type at the memory's rate (the dequant
+    // work is the ALU term), so its factors are held near 1; prefill's differ by kernel (cuBLAS vs MMQ) and get a
+    // moderate pull
+    double weight_ridge = 5.0;           // decode weight_bw.* towards 1
+    double compute_weight_ridge = 0.5;   // prefill compute_weight.* towards 1
     double prior = 0.02;           // pull of the other parameters towards their physical priors (log space)
     bool decode = true, prefill = true;
 };

@@ -220,6 +220,7 @@ std::string speed_params_to_json(const SpeedParams& p) {
     f["compute_weight"] = table(p.compute_weight, kWeightClassNames, kWeightClassCount);
     f["tflops_exponent"] = p.tflops_exponent;
     f["fa_attn_factor"] = p.fa_attn_factor;
+    f["fa_attn_backend"] = table(p.fa_attn_backend, kBackendNames, kBackendCount);
     f["no_fa_score_bytes"] = p.no_fa_score_bytes;
     f["ubatch_overhead_ms"] = p.ubatch_overhead_ms;
     f["pipeline_hop_ms"] = p.pipeline_hop_ms;
@@ -290,6 +291,7 @@ bool parse_speed_params(const std::string& text, SpeedParams& out, std::string& 
             !read_table(f, "compute_weight", p.compute_weight, kWeightClassNames, kWeightClassCount, wf, err) ||
             !read_num(f, "tflops_exponent", p.tflops_exponent, wf, err) ||
             !read_num(f, "fa_attn_factor", p.fa_attn_factor, wf, err) ||
+            !read_table(f, "fa_attn_backend", p.fa_attn_backend, kBackendNames, kBackendCount, wf, err) ||
             !read_num(f, "no_fa_score_bytes", p.no_fa_score_bytes, wf, err) ||
             !read_num(f, "ubatch_overhead_ms", p.ubatch_overhead_ms, wf, err) ||
             !read_num(f, "pipeline_hop_ms", p.pipeline_hop_ms, wf, err) ||
@@ -520,7 +522,7 @@ UbatchTime ubatch_time(const SpeedScenario& s, const SpeedParams& p, double n, d
     double hv = s.head_dim_v ? s.head_dim_v : s.head_dim_qk;
     double attn_flops = 2.0 * s.n_heads * (s.head_dim_qk + hv) * lc * n;
     double at;
-    if (s.flash_attn) at = attn_flops * p.fa_attn_factor / comp;
+    if (s.flash_attn) at = attn_flops * p.fa_attn_factor * p.fa_attn_backend[(int)s.backend] / comp;
     else at = attn_flops / comp + s.n_heads * lc * n * p.no_fa_score_bytes / bw_eff;   // f32 KQ scores round trips
     (void)tf;
     u.compute = std::max(lin, wfloor);

@@ -159,7 +159,9 @@ struct SpeedParams {
     double compute_backend[kBackendCount] = {1, 1, 1, 1.232, 1, 1};  // x per backend
     double compute_weight[kWeightClassCount] = {1, 0.9601, 0.8677, 0.7872, 0.6412, 1.723};  // x per weight class
     double tflops_exponent = -0.2928;       // share ~ (TFLOPS/100)^exponent: big tensor units are fed less well
-    double fa_attn_factor = 0.5935;         // flash-attention FLOPs cost this x the linear FLOPs
+    double fa_attn_factor = 0.5935;         // flash-attention FLOPs cost this x the linear FLOPs (CUDA)
+    double fa_attn_backend[kBackendCount] = {1, 1, 1, 1, 1, 1};  // x per backend: each has its own flash-attention
+                                          // kernels (CUDA mma, ROCm rocWMMA/vec, Metal simdgroup, Vulkan scalar/coopmat)
     double no_fa_score_bytes = 22.27;       // without flash attention: bytes per (head x context token) per layer
                                           // for the f32 score matrix (write, softmax, read)
     double ubatch_overhead_ms = 0.0006051;       // per ubatch per 32 layers (graph build, launches, syncs)

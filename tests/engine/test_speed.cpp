@@ -348,14 +348,32 @@ TEST_CASE("weight classes and memory kinds", "[speed]") {
     CHECK(guess_memory_kind(HardwareKind::Apple, 400) == MemoryKind::Unified);
 }
 
+TEST_CASE("prefill: flash-attention cost is per backend, the matmuls are not", "[speed]") {
+    SpeedParams p = plain_params();
+    SpeedScenario s = dense_8b();
+    SpeedResult cuda = estimate_prefill(s, p, 4096, 0);
+    p.fa_attn_backend[(int)Backend::Vulkan] = 2.5;
+    s.backend = Backend::Vulkan;
+    SpeedResult vk = estimate_prefill(s, p, 4096, 0);
+    CHECK(vk.attention_time_s == Approx(2.5 * cuda.attention_time_s).epsilon(kExact));
+    CHECK(vk.compute_time_s == Approx(cuda.compute_time_s).epsilon(kExact));
+    // without flash attention the factor does not apply (the KQ matmul and the score-matrix traffic instead)
+    s.flash_attn = false;
+    SpeedResult no_fa = estimate_prefill(s, p, 4096, 0);
+    p.fa_attn_backend[(int)Backend::Vulkan] = 1;
+    CHECK(estimate_prefill(s, p, 4096, 0).attention_time_s == Approx(no_fa.attention_time_s).epsilon(kExact));
+}
+
 TEST_CASE("speed params: JSON round trip, bad input, builtin equals the asset", "[speed]") {
     SpeedParams a = builtin_speed_params();
     a.kv_factor = 1.2345;
+    a.fa_attn_backend[(int)Backend::Metal] = 1.75;
     a.band[0][0].rows = 7; a.band[0][0].low = -0.1; a.band[0][0].high = 0.2;
     SpeedParams b;
     std::string err;
     REQUIRE(parse_speed_params(speed_params_to_json(a), b, err));
     CHECK(b.kv_factor == Approx(1.2345).epsilon(kExact));
+    CHECK(b.fa_attn_backend[(int)Backend::Metal] == Approx(1.75).epsilon(kExact));
     CHECK(b.band[0][0].rows == 7);
     CHECK(b.band[0][0].high == Approx(0.2).epsilon(kExact));
     a.band_fp16_estimated[1] = {12, -0.3, 0.8, 0.25, 0.5};
