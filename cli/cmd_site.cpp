@@ -124,8 +124,8 @@ int cmd_site(int argc, char** argv) {
                     total, err))
         return fail("site: " + err);
     const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-    printf("site: %zu model pages + index, sitemap.xml, robots.txt in %s: %s bytes (%s), largest page %s (%s bytes), %.0f ms\n", pages.size(),
-           out->c_str(), std::to_string(total).c_str(), format_gib((double)total).c_str(), largest_name.c_str(), std::to_string(largest).c_str(), ms);
+    printf("site: %zu model pages + index, sitemap.xml, robots.txt in %s: %s bytes (%s MB), largest page %s (%s bytes), %.0f ms\n", pages.size(),
+           out->c_str(), std::to_string(total).c_str(), format_sig((double)total / 1e6).c_str(), largest_name.c_str(), std::to_string(largest).c_str(), ms);
     return 0;
 }
 
