@@ -57,7 +57,7 @@ std::string index_html(const std::vector<PageData>& pages, const std::string& ba
          "<p id=\"search\" hidden><label for=\"q\">Search models</label><br><input type=\"search\" id=\"q\" placeholder=\"qwen 72b, moe, gemma …\" "
          "aria-describedby=\"count\"> <span id=\"count\" role=\"status\" aria-live=\"polite\"></span></p>\n"
          "<div class=\"scroll\"><table id=\"models\"><caption>" + std::to_string(pages.size()) + " catalog models</caption><thead><tr>"
-         "<th scope=\"col\">Model</th><th scope=\"col\">Hugging Face id</th><th scope=\"col\">Family</th><th scope=\"col\">Parameters (B)</th>"
+         "<th scope=\"col\">Model</th><th scope=\"col\">Hugging Face id</th><th scope=\"col\">Family</th><th scope=\"col\">Parameters (billions)</th>"
          "<th scope=\"col\">Native context (tokens)</th><th scope=\"col\">Release format</th><th scope=\"col\">Total at that context (GiB)</th>"
          "</tr></thead><tbody>\n";
     for (const PageData& d : pages) {

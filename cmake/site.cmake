@@ -1,7 +1,11 @@
 # The static model pages (`llmsim-cli site`) in the served folder next to the app: ${CMAKE_BINARY_DIR}/site.
 # Natively the generator is this build's llmsim-cli. The web build has no native CLI, so it builds one as a host
-# tool (ExternalProject, engine + CLI only, in ${CMAKE_BINARY_DIR}/host) with the machine's own C++ compiler, or
+# tool (ExternalProject, engine + CLI only, built with make's jobserver, in ${CMAKE_BINARY_DIR}/host) with the machine's own C++ compiler, or
 # uses -DLLMSIM_HOST_CLI=/path/to/llmsim-cli. The pages are regenerated when the generator changes (a stamp).
+option(LLMSIM_BUILD_SITE "Generate the static model pages (llmsim_site, part of ALL)" ON)
+if(NOT LLMSIM_BUILD_SITE)
+  return()
+endif()
 set(LLMSIM_SITE_OUT "${CMAKE_BINARY_DIR}/site")
 set(LLMSIM_SITE_STAMP "${CMAKE_BINARY_DIR}/generated/site.stamp")
 set(LLMSIM_SITE_BASE_URL "" CACHE STRING "Absolute URL the site is served from (canonical links, sitemap); empty = relative")
@@ -18,7 +22,7 @@ else()
   if(NOT LLMSIM_HOST_CXX OR NOT LLMSIM_HOST_CC)
     message(FATAL_ERROR "the model pages need a native C/C++ compiler for llmsim-cli (emscripten's clang-14 or g++)")
   endif()
-  set(LLMSIM_HOST_ARGS -DCMAKE_BUILD_TYPE=Release -DLLMSIM_BUILD_UI=OFF -DLLMSIM_BUILD_TESTS=OFF
+  set(LLMSIM_HOST_ARGS -DCMAKE_BUILD_TYPE=Release -DLLMSIM_BUILD_UI=OFF -DLLMSIM_BUILD_TESTS=OFF -DLLMSIM_BUILD_SITE=OFF
       -DCMAKE_CXX_COMPILER=${LLMSIM_HOST_CXX} -DCMAKE_C_COMPILER=${LLMSIM_HOST_CC})
   if(CMAKE_CXX_COMPILER_LAUNCHER)
     list(APPEND LLMSIM_HOST_ARGS -DCMAKE_CXX_COMPILER_LAUNCHER=${CMAKE_CXX_COMPILER_LAUNCHER})
@@ -27,7 +31,6 @@ else()
   ExternalProject_Add(llmsim_host_cli
     SOURCE_DIR "${CMAKE_SOURCE_DIR}" BINARY_DIR "${CMAKE_BINARY_DIR}/host"
     CMAKE_ARGS ${LLMSIM_HOST_ARGS}
-    BUILD_COMMAND "${CMAKE_COMMAND}" --build <BINARY_DIR> --target llmsim-cli
     BUILD_BYPRODUCTS "${LLMSIM_SITE_CLI}"
     INSTALL_COMMAND "" BUILD_ALWAYS ON)
   set(LLMSIM_SITE_DEPENDS llmsim_host_cli "${LLMSIM_SITE_CLI}")
