@@ -511,7 +511,7 @@ std::string html_head(const std::string& title, const std::string& description, 
     std::string o = "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
                     "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
                     "<meta http-equiv=\"Content-Security-Policy\" content=\"" + std::string(kCsp) + "\">\n"
-                    "<meta name=\"color-scheme\" content=\"light dark\">\n<title>" + html_escape(title) + "</title>\n"
+                    "<meta name=\"color-scheme\" content=\"light dark\">\n<link rel=\"icon\" href=\"data:,\">\n<title>" + html_escape(title) + "</title>\n"
                     "<meta name=\"description\" content=\"" + html_escape(description) + "\">\n"
                     "<link rel=\"canonical\" href=\"" + html_escape(canonical) + "\">\n"
                     "<meta property=\"og:type\" content=\"article\"><meta property=\"og:site_name\" content=\"llmsim\">\n"

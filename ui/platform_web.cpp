@@ -14,6 +14,7 @@
 #include <cmath>
 #include <clocale>
 #include <string>
+#include <vector>
 
 #include "a11y.h"
 #include "app_state.h"
@@ -39,6 +40,7 @@ struct WebPlatform {
     uint64_t import_need_bytes = 0;
     double wheel_px_x = 0, wheel_px_y = 0;   // DOM wheel deltas in CSS px not yet given to ImGui
     std::string spoken, title;     // last text of the aria-live region / document.title (updated on change only)
+    std::vector<SDL_Event> deferred_key_ups;   // key-ups held back one frame (frame())
 };
 WebPlatform g;   // the page has one app; the exported C functions reach it here
 
@@ -116,8 +118,21 @@ void update_page_text() {
 
 void frame(void*) {
     sync_canvas_size();
+    // ImGui 1.86 samples key state once per frame: a key released in the same frame it went down (a quick tap, a
+    // synthetic press) would never be seen, so such a key-up waits for the next frame
+    std::vector<SDL_Event> events;
+    events.swap(g.deferred_key_ups);
+    std::vector<SDL_Scancode> down_now;
     SDL_Event ev;
-    while (SDL_PollEvent(&ev)) {
+    while (SDL_PollEvent(&ev)) events.push_back(ev);
+    for (SDL_Event& e : events) {
+        if (e.type == SDL_KEYDOWN) down_now.push_back(e.key.keysym.scancode);
+        if (e.type == SDL_KEYUP && std::find(down_now.begin(), down_now.end(), e.key.keysym.scancode) != down_now.end()) {
+            g.deferred_key_ups.push_back(e);
+            request_frames(g.app);
+            continue;
+        }
+        ev = e;
         if (ev.type == SDL_MOUSEWHEEL) continue;   // on_wheel has the pixel deltas
         if (ev.type == SDL_KEYDOWN && ev.key.keysym.sym == SDLK_k && (ev.key.keysym.mod & (KMOD_CTRL | KMOD_GUI)))
             g.app.open_model_search = true;          // Ctrl/Cmd-K: the model search (a11y.h)

@@ -250,25 +250,26 @@ async function main() {
       await frames(page);
       await page.keyboard.type('h100 sxm');
       await frames(page);
-      await page.keyboard.press('ArrowDown');
-      await frames(page);
-      await page.keyboard.press('Enter');
+      await page.keyboard.press('Enter');                     // Enter in the search field: the first match
       await frames(page, 6);
       const hw = (await page.evaluate(() => window.llmsim.getState())).hardware;
-      assert(/h100/.test(hw), `hardware after Tab Tab Space 'h100 sxm' Down Enter: ${hw}`);
-      await page.keyboard.press('Shift+Tab');                 // back to the model search
+      assert(hw === 'h100-sxm', `hardware after Tab Tab Space 'h100 sxm' Enter: ${hw}`);
+      const below = { x: 0, y: 44, width: 1280, height: 400 };
+      const shotA = await page.screenshot({ clip: below });
       await page.keyboard.press('Control+k');                 // Ctrl-K: model search from anywhere
       await frames(page);
       await page.keyboard.type('gemma 2 9b');
       await frames(page);
+      assert(!shotA.equals(await page.screenshot({ clip: below })), 'Ctrl-K opened no model search');
       await page.keyboard.press('Escape');                    // Esc closes it, nothing changes
-      await frames(page);
+      await frames(page, 6);
       assert((await page.evaluate(() => window.llmsim.getState())).model === 'Qwen/Qwen2.5-7B-Instruct', 'Esc changed the model');
+      assert(shotA.equals(await page.screenshot({ clip: below })), 'the model search is still drawn after Esc');
       await page.keyboard.press('Control+k');
       await frames(page);
       await page.keyboard.type('gemma 2 9b');
       await frames(page);
-      await page.keyboard.press('ArrowDown');
+      await page.keyboard.press('ArrowDown');                 // arrow keys move to the rows; Enter picks the focused one
       await frames(page);
       await page.keyboard.press('Enter');
       await frames(page, 6);
@@ -278,8 +279,8 @@ async function main() {
 
     await check('app: a 100 px wheel event scrolls 100 px, a 10 x 10 px trackpad gesture ~100 px; Page Down, Home, End', async () => {
       await page.evaluate(() => window.llmsim.setState({ model: 'Qwen/Qwen2.5-72B-Instruct', hardware: 'rtx-4090' }));
-      await page.mouse.move(640, 500);
-      await page.mouse.click(640, 60);   // a quiet spot of the verdict: clears the keyboard focus
+      await page.mouse.click(900, 60);   // a quiet spot of the verdict: clears the keyboard focus
+      await page.mouse.move(640, 500);   // the wheel scrolls the window under the mouse: the sections
       await page.keyboard.press('Home');
       await frames(page, 6);
       const y = async () => (await page.evaluate(() => window.llmsim._scroll())).y;
