@@ -293,7 +293,7 @@ Table cost_table(const PageData& d) {
     const CostResult& r = d.cost;
     Table t{"cost", "Monthly cost of " + format_sig(d.s.mtok_per_month) + " M tokens (3:1 input:output) of " + d.model->name + " " + d.s.quant +
                         " on " + d.hardware->name,
-            {"Option", "USD per month", "How"}, {}, {}, {}};
+            {"Option", "Cost (USD per month)", "How"}, {}, {}, {}};
     t.rows.push_back({"Own the hardware", usd(r.own_usd_per_month),
                       std::to_string(r.devices_needed) + " device(s), amortised over " + std::to_string(d.s.amortize_months) + " months + power for " +
                           format_sig(r.active_hours_per_month) + " active h at $" + format_fixed(d.s.kwh_price_usd, 2) + "/kWh"});
@@ -399,17 +399,18 @@ const char* site_css() {
 nav{font-size:.9rem;margin-bottom:.5rem}.crumbs{color:var(--muted);margin:.25rem 0}h1{font-size:1.7rem;line-height:1.25;margin:.25rem 0 .75rem}
 h2{font-size:1.3rem;margin:2rem 0 .5rem;border-bottom:1px solid var(--line);padding-bottom:.25rem}h3{font-size:1.05rem;margin:1.25rem 0 .25rem}
 .open{display:inline-block;padding:.45rem .9rem;border:1px solid var(--accent);border-radius:.4rem;text-decoration:none;font-weight:600}
-dl.facts{display:grid;grid-template-columns:repeat(auto-fill,minmax(14rem,1fr));gap:.5rem 1.25rem;margin:1rem 0}
+dl.facts{display:grid;grid-template-columns:repeat(auto-fill,minmax(min(14rem,42%),1fr));gap:.5rem 1.25rem;margin:1rem 0}
 dl.facts div{border-left:3px solid var(--line);padding-left:.6rem}dt{color:var(--muted);font-size:.85rem}dd{margin:0;font-weight:600}
 .scroll{overflow-x:auto;-webkit-overflow-scrolling:touch}table{border-collapse:collapse;width:100%;font-size:.9rem;font-variant-numeric:tabular-nums}
-caption{text-align:left;color:var(--muted);padding:.25rem 0 .5rem;caption-side:top}th,td{border-bottom:1px solid var(--line);padding:.3rem .5rem;vertical-align:top}
+caption{text-align:left;color:var(--muted);padding:.25rem 0 .5rem;caption-side:top;position:sticky;left:0;max-width:calc(100vw - 2.5rem)}th,td{border-bottom:1px solid var(--line);padding:.3rem .5rem;vertical-align:top}
 thead th{background:var(--head);text-align:left;font-weight:600}tbody th{text-align:left;font-weight:500}td.n{text-align:right;white-space:nowrap}
 .s-COMFORTABLE{color:var(--ok)}.s-TIGHT{color:var(--tight)}.s-TUNABLE_UMA,.s-PARTIAL_OFFLOAD{color:var(--blue)}.s-OOM{color:var(--bad)}
 pre{background:var(--head);padding:.75rem;border-radius:.4rem;overflow-x:auto;white-space:pre-wrap;word-break:break-all}
 code{font-family:"JetBrains Mono",ui-monospace,monospace;font-size:.88rem}.note{color:var(--muted);font-size:.9rem}
 footer{margin-top:3rem;color:var(--muted);font-size:.85rem}input[type=search]{font:inherit;padding:.4rem .6rem;width:min(30rem,100%);
 border:1px solid var(--line);border-radius:.4rem;background:var(--bg);color:var(--fg)}
-@media (max-width:40rem){.page{padding:.75rem}h1{font-size:1.35rem}table{font-size:.82rem}}
+@media (max-width:40rem){.page{padding:.75rem}h1{font-size:1.35rem}table{font-size:.82rem}th,td{padding:.3rem .35rem}
+tbody th{position:sticky;left:0;background:var(--bg);min-width:8.5rem;box-shadow:1px 0 0 var(--line)}}
 @media print{:root{--bg:#fff;--fg:#000;--muted:#333;--line:#999;--head:#eee;--accent:#000}nav,.open,td.sim,th.sim,input{display:none}
 .page{max-width:none;padding:0}body{font-size:10.5pt}h2{break-after:avoid}tr,dl.facts div,pre{break-inside:avoid}
 .scroll{overflow:visible}a{text-decoration:none}}
@@ -428,7 +429,10 @@ std::string root_from_page(const Model& m) {
     return up;
 }
 
-bool numeric_column(const std::string& header) { return header.find('(') != std::string::npos && header.find("Status") == std::string::npos; }
+// right-aligned columns: a unit in parentheses, or bits per weight
+bool numeric_column(const std::string& header) {
+    return (header.find('(') != std::string::npos && header.find("Status") == std::string::npos) || header == "Bits per weight";
+}
 
 std::string table_html(const Table& t, const std::string& app_url) {
     std::string o = "<div class=\"scroll\"><table id=\"t-" + t.id + "\"><caption>" + html_escape(t.caption) + "</caption><thead><tr>";
