@@ -295,7 +295,7 @@ Table cost_table(const PageData& d) {
                         " on " + d.hardware->name,
             {"Option", "Cost (USD per month)", "How"}, {}, {}, {}};
     t.rows.push_back({"Own the hardware", usd(r.own_usd_per_month),
-                      std::to_string(r.devices_needed) + " device(s), amortised over " + std::to_string(d.s.amortize_months) + " months + power for " +
+                      std::to_string(r.devices_needed) + (r.devices_needed == 1 ? " device" : " devices") + ", amortised over " + std::to_string(d.s.amortize_months) + " months + power for " +
                           format_sig(r.active_hours_per_month) + " active h at $" + format_fixed(d.s.kwh_price_usd, 2) + "/kWh"});
     t.rows.push_back({"Rent a cloud GPU", usd(r.rent_usd_per_month),
                       r.rent_usd_per_month >= 0 ? format_sig(r.active_hours_per_month) + " h at $" + format_fixed(d.cost_in.cloud_usd_per_hour, 2) + "/h"
@@ -527,7 +527,8 @@ std::string html_head(const std::string& title, const std::string& description, 
 }
 
 std::string render_page_html(const PageData& d, const PageOptions& opts) {
-    const std::string root = root_from_page(*d.model);
+    // a snippet pasted into other docs links to the hosted simulator when --base-url says where it is
+    const std::string root = opts.snippet && !opts.base_url.empty() ? opts.base_url : root_from_page(*d.model);
     const std::string app_url = root + "index.html#";
     std::string body;
     for (const std::string& id : page_sections())
