@@ -539,7 +539,8 @@ std::string render_page_html(const PageData& d, const PageOptions& opts) {
     std::string o = html_head(page_title(d), page_description(d), canonical, opts.inline_css ? "" : root + "models/site.css",
                               "<script type=\"application/ld+json\">" + faq_json_ld(d) + "</script>\n");
     o += "<body><div class=\"page\"><header><nav aria-label=\"Site\"><a href=\"" + root + "index.html\">llmsim simulator</a> · <a href=\"" + root +
-         "models/index.html\">All models</a></nav>\n<p class=\"crumbs\">" + html_escape(m.family) + " · HF: " + html_escape(m.id) + "</p>\n"
+         "models/index.html\">All models</a>" +
+         std::string(opts.inline_css ? "" : " · <a href=\"index.md\" type=\"text/markdown\">This page as Markdown</a>") + "</nav>\n<p class=\"crumbs\">" + html_escape(m.family) + " · HF: " + html_escape(m.id) + "</p>\n"
          "<h1>" + html_escape(m.name) + " — VRAM, KV cache and hardware matrix</h1>\n"
          "<p><a class=\"open\" href=\"" + html_escape(app_url + page_hash(d)) + "\">Open in the simulator</a> <span class=\"note\">" +
          html_escape(d.s.quant) + ", " + format_tokens(d.s.ctx_tokens) + " context, " + html_escape(d.hardware->name) + "</span></p></header>\n<main>\n";

@@ -1,6 +1,7 @@
 // `llmsim-cli site --out DIR`: the static site beside the simulator (DIR is the served folder, build/web/site/):
 // models/<org>/<name>/index.html per catalog model (cmd_page.cpp), models/index.html (all models, a search
-// field that works with JS and a full table without), models/site.css, models/site-search.js, sitemap.xml,
+// field that works with JS and a full table without), index.md beside each page (the same page as Markdown, to copy
+// into docs that allow neither iframes nor HTML), models/site.css, models/site-search.js, sitemap.xml,
 // robots.txt. The app's own index.html is not touched. Prints the page count, total bytes and the time taken.
 #include <chrono>
 #include <cstdio>
@@ -113,7 +114,9 @@ int cmd_site(int argc, char** argv) {
     for (size_t i = 0; i < cat.models.size(); ++i) {
         if (!build_page(cat, cat.models[i], pages[i], err)) return fail("site: " + cat.models[i].id + ": " + err);
         const std::string html = render_page_html(pages[i], opts);
-        if (!write_file(root / page_dir(cat.models[i]) / "index.html", html, total, err)) return fail("site: " + err);
+        if (!write_file(root / page_dir(cat.models[i]) / "index.html", html, total, err) ||
+            !write_file(root / page_dir(cat.models[i]) / "index.md", render_page_md(pages[i], opts), total, err))   // copyable into docs
+            return fail("site: " + err);
         if (html.size() > largest) { largest = html.size(); largest_name = page_dir(cat.models[i]); }
     }
     if (!write_file(root / "models" / "index.html", index_html(pages, base_url), total, err) ||
