@@ -44,5 +44,7 @@ int cmd_bench(int argc, char** argv);      // cmd_bench.cpp
 int cmd_recommend(int argc, char** argv);  // cmd_recommend.cpp
 int cmd_import(int argc, char** argv);     // cmd_import.cpp
 int cmd_calibrate_device(int argc, char** argv);   // cmd_calibrate_device.cpp
+int cmd_page(int argc, char** argv);       // cmd_page.cpp
+int cmd_site(int argc, char** argv);       // cmd_site.cpp
 
 }  // namespace llmsim::cli

@@ -27,6 +27,8 @@ const Command kCommands[] = {
     {"cost", llmsim::cli::cmd_cost, "own vs rent vs serverless API monthly cost"},
     {"recommend", llmsim::cli::cmd_recommend, "cheapest hardware meeting speed/budget constraints, or the best model for a device"},
     {"import", llmsim::cli::cmd_import, "read a config.json or a .gguf header and print the model it describes"},
+    {"page", llmsim::cli::cmd_page, "a model's page (seed format) or one section of it, as HTML or Markdown"},
+    {"site", llmsim::cli::cmd_site, "the static site: a page per catalog model, the models index, sitemap.xml, robots.txt"},
     {"bench", llmsim::cli::cmd_bench, "time a full sweep of the engine (models x devices x quants x contexts)"},
 };
 

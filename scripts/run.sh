@@ -25,6 +25,6 @@ if [ "$desktop" = 1 ]; then
 fi
 cmake -S . -B build/web -DCMAKE_TOOLCHAIN_FILE="$root/emsdk-toolchain.cmake" -DCMAKE_BUILD_TYPE=Release \
   -DLLMSIM_BUILD_TESTS=OFF >/dev/null
-cmake --build build/web -j"$jobs" --target llmsim
+cmake --build build/web -j"$jobs" --target llmsim llmsim_site   # the app and the model pages (models/, sitemap.xml)
 echo "llmsim: serving build/web/site at http://127.0.0.1:$port/  (Ctrl-C to stop)"
 exec python3 -m http.server "$port" --bind 127.0.0.1 --directory build/web/site

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <string_view>
 
+#include "a11y.h"
 #include "app_state.h"
 #include "core/format.h"
 #include "panels.h"
@@ -124,7 +125,9 @@ void draw_app(AppState& app) {
             if (ImGui::SmallButton("open in llmsim")) app.open_full_page();
         }
     }
-    ImGui::BeginChild("sections", ImVec2(0, 0), false);
+    // no ImGui nav inside the sections: Page Up/Down, Home/End and Space scroll them like a page (a11y.h)
+    ImGui::BeginChild("sections", ImVec2(0, 0), false, ImGuiWindowFlags_NoNavInputs);
+    scroll_sections_with_keys(app);
     const float content_top = ImGui::GetCursorPosY();
     bool embed_found = false;
     for (const SectionInfo& s : sections()) {

@@ -106,6 +106,12 @@ struct AppState {
     std::function<void()> open_full_page;     // embed mode: open the whole page with the same state
     std::function<std::string(const std::string&)> share_link;  // URL (web) or command line (desktop) for a state hash
     float embed_content_height = 0;           // embed mode: height of the shown section (CSS px), for iframe sizing
+    // keyboard use like a web page (a11y.h): the top bar's controls in Tab order (rebuilt every frame), Ctrl/Cmd-K,
+    // the sections' scroll position; the static model page of the scenario's model
+    std::vector<unsigned int> top_bar_tab_ids;
+    bool open_model_search = false;
+    float sections_scroll_y = 0, sections_scroll_max_y = 0;   // CSS px
+    std::function<void(const std::string&)> open_model_page;  // web: open models/<org>/<name>/ (null natively)
 };
 
 // load the embedded catalog and apply defaults; sets catalog_error when the catalog is unusable

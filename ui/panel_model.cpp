@@ -1,6 +1,7 @@
 // Model facts: params, dense/MoE, attention, layers x hidden, context, license, API price.
 #include <imgui.h>
 
+#include "a11y.h"
 #include "core/format.h"
 #include "panels.h"
 
@@ -14,6 +15,11 @@ void draw_model_header(AppState& app) {
     ImGui::TextUnformatted(m->name.c_str());
     ImGui::PopFont();
     ImGui::TextDisabled("%s · %s · HF: %s", m->family.c_str(), m->license.c_str(), m->id.c_str());
+    const std::string page = model_page_path(app);   // the static, printable page of this model (llmsim-cli site)
+    if (app.open_model_page && !page.empty()) {
+        if (ImGui::SmallButton("Model page")) app.open_model_page(page);
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s: the seed-format page of this model (tables, FAQ; printable)", page.c_str());
+    }
     const llmsim::ParamCounts& pc = app.derived.params;
     if (m->is_moe())
         ImGui::Text("Parameters: %sB total, %sB active per token (MoE)", llmsim::format_sig(pc.total / 1e9).c_str(),

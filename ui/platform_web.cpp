@@ -10,10 +10,13 @@
 #include <imgui_impl_opengl3.h>
 #include <imgui_impl_sdl.h>
 
+#include <algorithm>
 #include <cmath>
 #include <clocale>
 #include <string>
+#include <vector>
 
+#include "a11y.h"
 #include "app_state.h"
 #include "core/assets.h"
 #include "frame.h"
@@ -35,6 +38,9 @@ struct WebPlatform {
     bool ready = false;
     float posted_height = 0;       // embed mode: last content height sent to the host page
     uint64_t import_need_bytes = 0;
+    double wheel_px_x = 0, wheel_px_y = 0;   // DOM wheel deltas in CSS px not yet given to ImGui
+    std::string spoken, title;     // last text of the aria-live region / document.title (updated on change only)
+    std::vector<SDL_Event> deferred_key_ups;   // key-ups held back one frame (frame())
 };
 WebPlatform g;   // the page has one app; the exported C functions reach it here
 
@@ -69,14 +75,72 @@ void push_state_to_page() {
     }, hash.c_str());
 }
 
+// The DOM wheel event in CSS pixels, as a normal page scrolls (SDL turns each event into a whole "notch", and
+// ImGui 1.86 scrolls floor(5 x font size) = 75 px per notch). Lines and pages are converted to pixels.
+EM_BOOL on_wheel(int, const EmscriptenWheelEvent* e, void*) {
+    const double unit = e->deltaMode == DOM_DELTA_LINE ? 16.0 : e->deltaMode == DOM_DELTA_PAGE ? g.css_h * 0.9 : 1.0;
+    g.wheel_px_x += e->deltaX * unit;
+    g.wheel_px_y += e->deltaY * unit;
+    request_frames(g.app);
+    return EM_TRUE;   // the page itself does not scroll
+}
+
+// pending wheel pixels as ImGui wheel units: ImGui scrolls a window by wheel x floor(min(5 x font size, 0.67 x its
+// height)) px (imgui.cpp 1.86 UpdateMouseWheel), so one unit = floor(5 x font size) px for the sections
+void apply_wheel_pixels() {
+    if (g.wheel_px_x == 0 && g.wheel_px_y == 0) return;
+    ImGuiIO& io = ImGui::GetIO();
+    const ImFont* font = io.FontDefault ? io.FontDefault : (io.Fonts->Fonts.Size > 0 ? io.Fonts->Fonts[0] : nullptr);
+    const float font_px = font ? font->FontSize * io.FontGlobalScale : 13.0f;
+    const float step = std::max(1.0f, std::floor(5.0f * font_px));
+    io.MouseWheel -= (float)(g.wheel_px_y / step);
+    io.MouseWheelH -= (float)(g.wheel_px_x / step);
+    g.wheel_px_x = g.wheel_px_y = 0;
+}
+
+// the screen-reader mirror (web/index.html #summary, aria-live polite) and the title, written only when they change
+void update_page_text() {
+    if (g.app.derived.version != g.app.state_version) return;   // not recomputed yet
+    const std::string spoken = spoken_summary(g.app), title = scenario_title(g.app);
+    if (spoken == g.spoken && title == g.title) return;
+    g.spoken = spoken;
+    g.title = title;
+    const std::string page = model_page_path(g.app);
+    EM_ASM({
+        var s = document.getElementById('summary');
+        var a = document.getElementById('model-page');
+        var p = UTF8ToString($2);
+        if (s) s.textContent = UTF8ToString($0);
+        document.title = UTF8ToString($1);
+        if (a && p) { a.setAttribute('href', p); a.textContent = 'Static page of ' + UTF8ToString($3); }
+    }, spoken.c_str(), title.c_str(), page.c_str(), g.app.derived.model ? g.app.derived.model->name.c_str() : "");
+}
+
 void frame(void*) {
     sync_canvas_size();
+    // ImGui 1.86 samples key state once per frame: a key released in the same frame it went down (a quick tap, a
+    // synthetic press) would never be seen, so such a key-up waits for the next frame
+    std::vector<SDL_Event> events;
+    events.swap(g.deferred_key_ups);
+    std::vector<SDL_Scancode> down_now;
     SDL_Event ev;
-    while (SDL_PollEvent(&ev)) {
+    while (SDL_PollEvent(&ev)) events.push_back(ev);
+    for (SDL_Event& e : events) {
+        if (e.type == SDL_KEYDOWN) down_now.push_back(e.key.keysym.scancode);
+        if (e.type == SDL_KEYUP && std::find(down_now.begin(), down_now.end(), e.key.keysym.scancode) != down_now.end()) {
+            g.deferred_key_ups.push_back(e);
+            request_frames(g.app);
+            continue;
+        }
+        ev = e;
+        if (ev.type == SDL_MOUSEWHEEL) continue;   // on_wheel has the pixel deltas
+        if (ev.type == SDL_KEYDOWN && ev.key.keysym.sym == SDLK_k && (ev.key.keysym.mod & (KMOD_CTRL | KMOD_GUI)))
+            g.app.open_model_search = true;          // Ctrl/Cmd-K: the model search (a11y.h)
         ImGui_ImplSDL2_ProcessEvent(&ev);
         request_frames(g.app);
     }
     if (!frame_wanted(g.app)) return;   // idle: nothing changed, draw nothing
+    apply_wheel_pixels();
     FrameSize size;
     size.drawable_w = (int)(g.css_w * g.dpr);
     size.drawable_h = (int)(g.css_h * g.dpr);
@@ -84,6 +148,7 @@ void frame(void*) {
     size.display_h = (float)g.css_h;
     size.framebuffer_scale = (float)g.dpr;
     if (run_frame(g.app, size)) push_state_to_page();
+    update_page_text();
     if (!g.app.scenario.embed.empty() && std::abs(g.app.embed_content_height - g.posted_height) > 1) {
         g.posted_height = g.app.embed_content_height;
         EM_ASM({ if (window.parent !== window) window.parent.postMessage({llmsim: 'height', height: Math.ceil($0)}, '*'); },
@@ -191,6 +256,12 @@ EMSCRIPTEN_KEEPALIVE const char* llmsim_memory(const char* request_json) {
 
 EMSCRIPTEN_KEEPALIVE void llmsim_request_redraw() { request_frames(g.app); }
 
+// the sections' scroll position in CSS px as JSON {"y", "max"} (the e2e wheel test)
+EMSCRIPTEN_KEEPALIVE const char* llmsim_scroll() {
+    g.ret = "{\"y\":" + std::to_string(g.app.sections_scroll_y) + ",\"max\":" + std::to_string(g.app.sections_scroll_max_y) + "}";
+    return g.ret.c_str();
+}
+
 // import a file the user opened or dropped: the first `size` bytes of a file of `file_size` bytes (a GGUF
 // header or a whole config.json). Returns 1 imported, 0 error (message in the Import section and via
 // llmsim_import_message), -1 more bytes needed (llmsim_import_need_bytes() says how many).
@@ -267,9 +338,15 @@ int main() {
     ImGui::CreateContext();
     ImGuiIO& io = ImGui::GetIO();
     io.IniFilename = nullptr;   // nothing persists through the filesystem on the web
+    io.ConfigFlags |= ImGuiConfigFlags_NavEnableKeyboard;   // Space/Enter activate the focused control, Esc closes popups
     io.GetClipboardTextFn = get_clipboard;
     io.SetClipboardTextFn = set_clipboard;
     ImGui_ImplSDL2_InitForOpenGL(g.window, gl);
+    emscripten_set_wheel_callback("#canvas", nullptr, EM_TRUE, nullptr);   // drop SDL's notch handler
+    emscripten_set_wheel_callback("#canvas", nullptr, EM_TRUE, on_wheel);
+    g.app.open_model_page = [](const std::string& path) {
+        EM_ASM({ window.open(UTF8ToString($0), '_blank', 'noopener'); }, path.c_str());
+    };
     ImGui_ImplOpenGL3_Init("#version 300 es");
     g.app.copy_to_clipboard = [](const std::string& t) { set_clipboard(nullptr, t.c_str()); };
     g.app.share_link = [](const std::string& hash) {

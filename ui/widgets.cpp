@@ -34,18 +34,27 @@ bool search_combo(const char* id, const std::string& preview, std::string& query
         if (ImGui::IsWindowAppearing()) { ImGui::SetKeyboardFocusHere(); query.clear(); }
         ImGui::SetNextItemWidth(-1);
         ImGui::InputTextWithHint("##search", "type to search", &query);
+        // keyboard: Enter in the search field picks the first match, Enter on a row (arrow keys) picks it, Esc closes
+        const bool left_field = ImGui::IsItemDeactivated();
+        bool take_first = left_field && ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Enter));
+        if (left_field && ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape))) ImGui::CloseCurrentPopup();
         if (extra && extra()) changed = true;
-        for (const Item& it : items) {
-            if (!matches_query(haystack(it), query)) continue;
-            if (ImGui::Selectable(label(it).c_str(), false)) { select(it); changed = true; }
-        }
+        auto row = [&](const Item& it) {
+            bool picked = ImGui::Selectable(label(it).c_str(), false);
+            if (!picked && (take_first || (ImGui::IsItemFocused() && ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Enter))))) {
+                picked = true;
+                ImGui::CloseCurrentPopup();
+            }
+            take_first = false;
+            if (picked) { select(it); changed = true; }
+        };
+        for (const Item& it : items)
+            if (matches_query(haystack(it), query)) row(it);
         if (more && !more->empty()) {   // a second list under its own heading (the hardware picker's multi-GPU rigs)
             ImGui::Separator();
             if (more_title) ImGui::TextDisabled("%s", more_title);
-            for (const Item& it : *more) {
-                if (!matches_query(haystack(it), query)) continue;
-                if (ImGui::Selectable(label(it).c_str(), false)) { select(it); changed = true; }
-            }
+            for (const Item& it : *more)
+                if (matches_query(haystack(it), query)) row(it);
         }
         ImGui::EndCombo();
     }

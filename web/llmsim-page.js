@@ -97,6 +97,7 @@
         return api.getState();
       },
       importFile: function (file) { return importFile(Module, file); },
+      _scroll: function () { return JSON.parse(str('llmsim_scroll')); },
       _widgetRect: function (name) { return JSON.parse(Module.ccall('llmsim_widget_rect', 'string', ['string'], [name])); },
       _module: Module
     };
@@ -161,6 +162,10 @@
         window.addEventListener('resize', function () { Module.ccall('llmsim_request_redraw', null, [], []); });
         // Ctrl+V: the browser's clipboard is readable only in the paste event; its text goes into the focused text
         // box (e.g. "Your own runs", "Import a model"). It stays in the page.
+        // Ctrl/Cmd-K opens the model search (ui/a11y.h), not the browser's search bar
+        window.addEventListener('keydown', function (e) {
+          if ((e.ctrlKey || e.metaKey) && (e.key === 'k' || e.key === 'K')) e.preventDefault();
+        }, true);
         document.addEventListener('paste', function (e) {
           var t = e.clipboardData ? e.clipboardData.getData('text/plain') : '';
           Module.ccall('llmsim_paste_text', null, ['string'], [t]);
