@@ -505,9 +505,10 @@ DecodeFixed decode_fixed_terms(const SpeedScenario& s, const SpeedParams& p) {
     return f;
 }
 
-// seconds per decoded token, one sequence, positions averaged over [a, b]
-SpeedResult decode_terms(const SpeedScenario& s, const DecodeFixed& f, double a, double b) {
-    SpeedResult r = f.r;
+// seconds per decoded token, one sequence, positions averaged over [a, b], written into r (one copy of the fixed
+// terms, no SpeedResult temporaries)
+void decode_terms(const SpeedScenario& s, const DecodeFixed& f, double a, double b, SpeedResult& r) {
+    r = f.r;
     double kv = kv_bytes(s, a, b);
     r.kv_time_s = kv * f.kv_cost / (f.bw * f.share);
     double t = r.weight_time_s + r.kv_time_s + r.alu_time_s + r.fixed_time_s + r.sync_time_s + r.offload_time_s;
@@ -517,22 +518,26 @@ SpeedResult decode_terms(const SpeedScenario& s, const DecodeFixed& f, double a,
     r.bytes_per_token = s.weight_bytes_per_token + kv;
     r.flops_per_token = 2 * s.active_params + 2.0 * s.n_heads * (s.head_dim_qk + (s.head_dim_v ? s.head_dim_v : s.head_dim_qk)) * layer_ctx(s, a, b);
     r.ok = true;
-    return r;
 }
 
 SpeedResult decode_terms(const SpeedScenario& s, const SpeedParams& p, double a, double b) {
-    return decode_terms(s, decode_fixed_terms(s, p), a, b);
+    SpeedResult r;
+    decode_terms(s, decode_fixed_terms(s, p), a, b, r);
+    return r;
 }
 
 // estimate_decode after check(s), on precomputed position-independent terms
-SpeedResult decode_at(const SpeedScenario& s, const SpeedParams& p, const DecodeFixed& f, int64_t depth, int64_t n_tokens) {
-    SpeedResult r;
-    if (n_tokens < 1 || depth < 0) { r.error = "decode needs at least 1 token and a depth >= 0"; return r; }
+void decode_at(const SpeedScenario& s, const SpeedParams& p, const DecodeFixed& f, int64_t depth, int64_t n_tokens,
+               SpeedResult& r) {
+    if (n_tokens < 1 || depth < 0) {
+        r = SpeedResult();
+        r.error = "decode needs at least 1 token and a depth >= 0";
+        return;
+    }
     // position of the i-th generated token is depth + i; the mean over i in [0, N) is depth + N/2 (linear terms)
-    r = decode_terms(s, f, (double)depth, (double)depth + (double)n_tokens);
+    decode_terms(s, f, (double)depth, (double)depth + (double)n_tokens, r);
     r.time_s = r.time_s * (double)n_tokens;
     apply_band(r, p, 0, s.kind);
-    return r;
 }
 
 }  // namespace
@@ -540,7 +545,8 @@ SpeedResult decode_at(const SpeedScenario& s, const SpeedParams& p, const Decode
 SpeedResult estimate_decode(const SpeedScenario& s, const SpeedParams& p, int64_t depth, int64_t n_tokens) {
     SpeedResult r;
     if (!check(s, r.error)) return r;
-    return decode_at(s, p, decode_fixed_terms(s, p), depth, n_tokens);
+    decode_at(s, p, decode_fixed_terms(s, p), depth, n_tokens, r);
+    return r;
 }
 
 void estimate_decode_depths(const SpeedScenario& s, const SpeedParams& p, int count, const int64_t* depths,
@@ -554,7 +560,7 @@ void estimate_decode_depths(const SpeedScenario& s, const SpeedParams& p, int co
         return;
     }
     const DecodeFixed f = decode_fixed_terms(s, p);
-    for (int i = 0; i < count; ++i) out[i] = decode_at(s, p, f, depths[i], n_tokens[i]);
+    for (int i = 0; i < count; ++i) decode_at(s, p, f, depths[i], n_tokens[i], out[i]);
 }
 
 // [SECTION] Prefill --------------------------------------------------------------------------------------
@@ -665,6 +671,48 @@ SpeedResult estimate_prefill(const SpeedScenario& s, const SpeedParams& p, int64
     r.ok = true;
     apply_band(r, p, 1, s.kind);
     return r;
+}
+
+namespace {
+template <class T>
+bool same_bits(const T& a, const T& b) { return std::memcmp(&a, &b, sizeof(T)) == 0; }
+}  // namespace
+
+bool same_scenario(const SpeedScenario& a, const SpeedScenario& b) {
+    // every field, in declaration order (a field added to SpeedScenario needs a line here)
+    return same_bits(a.weight_bytes, b.weight_bytes) && same_bits(a.weight_bytes_per_token, b.weight_bytes_per_token) &&
+           same_bits(a.active_params, b.active_params) && a.n_layers == b.n_layers && a.n_heads == b.n_heads &&
+           a.head_dim_qk == b.head_dim_qk && a.head_dim_v == b.head_dim_v && a.full_attn_layers == b.full_attn_layers &&
+           a.swa_layers == b.swa_layers && a.swa_window == b.swa_window &&
+           same_bits(a.kv_bytes_per_token_full, b.kv_bytes_per_token_full) &&
+           same_bits(a.kv_bytes_per_token_swa, b.kv_bytes_per_token_swa) && a.weight_class == b.weight_class &&
+           a.moe_experts == b.moe_experts && a.moe_experts_active == b.moe_experts_active &&
+           same_bits(a.moe_expert_bytes, b.moe_expert_bytes) && same_bits(a.bandwidth_gbs, b.bandwidth_gbs) &&
+           same_bits(a.fp16_tflops, b.fp16_tflops) && a.fp16_tflops_estimated == b.fp16_tflops_estimated &&
+           a.kind == b.kind && a.backend == b.backend && a.intel_gpu == b.intel_gpu && a.memory == b.memory &&
+           a.gpus == b.gpus && same_bits(a.link_gbs, b.link_gbs) && same_bits(a.offload_fraction, b.offload_fraction) &&
+           same_bits(a.host_bandwidth_gbs, b.host_bandwidth_gbs) && same_bits(a.host_link_gbs, b.host_link_gbs) &&
+           a.flash_attn == b.flash_attn && a.test == b.test && a.tokens == b.tokens && a.depth == b.depth &&
+           a.ubatch == b.ubatch && a.batch == b.batch && a.parallel == b.parallel;
+}
+// same_scenario() must name every field: a new field changes this size (208 B on x86-64 and wasm32), and the
+// assert says to add its line above
+static_assert(sizeof(SpeedScenario) == 208, "SpeedScenario changed: compare the new field in same_scenario()");
+
+const SpeedResult& estimate_prefill(const SpeedScenario& s, const SpeedParams& p, int64_t n_tokens, int64_t depth,
+                                    PrefillMemo& memo) {
+    if (memo.valid && memo.p == &p && memo.n_tokens == n_tokens && memo.depth == depth && same_scenario(memo.s, s)) {
+        ++memo.hits;
+        return memo.r;
+    }
+    ++memo.misses;
+    memo.r = estimate_prefill(s, p, n_tokens, depth);
+    memo.s = s;
+    memo.p = &p;
+    memo.n_tokens = n_tokens;
+    memo.depth = depth;
+    memo.valid = true;
+    return memo.r;
 }
 
 SpeedResult estimate_speed(const SpeedScenario& s, const SpeedParams& p) {

@@ -118,7 +118,7 @@ void estimate_speed_view(const Catalog&, const Model& m, const SimRequest& req, 
     const int64_t prompt = std::max<int64_t>(1, req.prompt_tokens);
     // the reply = prefill of the prompt (TTFT) + gen_tokens decoded from depth = prompt (estimate_reply's
     // arithmetic, without computing both estimates twice)
-    SpeedResult pre = estimate_prefill(s, p, prompt, 0);
+    SpeedResult pre = req.prefill_memo ? estimate_prefill(s, p, prompt, 0, *req.prefill_memo) : estimate_prefill(s, p, prompt, 0);
     // the decode range: tg128 at an empty context and at the full context of one sequence
     const int64_t full_depth = std::max<int64_t>(0, req.memory.n_ctx / std::max(1, req.memory.n_parallel));
     const int64_t depths[3] = {prompt, 0, full_depth}, n_tokens[3] = {std::max<int64_t>(1, req.gen_tokens), 128, 128};
