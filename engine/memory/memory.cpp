@@ -426,6 +426,19 @@ int device_of_layer(const Placer& P, const Layout& lo, int il) {
     return std::clamp(d, 0, G - 1);
 }
 
+// the first layer in [from, L) whose device is >= g, or L: the device of a layer never decreases with its index,
+// so this is the one layer a bisection would find; found from the proportions' guess (i_gpu_start + cum[g] x act)
+// and moved to the exact boundary with device_of_layer itself (1-2 probes instead of log2(L))
+int first_layer_of_gpu(const Placer& P, const Layout& lo, int g, int from) {
+    const int L = P.L;
+    const double guess = std::ceil(P.cum[(size_t)g] * (double)lo.act);
+    int il = guess >= (double)(L - lo.i_gpu_start) ? L : lo.i_gpu_start + (int)guess;
+    il = std::clamp(il, from, L);
+    while (il > from && device_of_layer(P, lo, il - 1) >= g) --il;
+    while (il < L && device_of_layer(P, lo, il) < g) ++il;
+    return il;
+}
+
 // llama.cpp llama_model::load_tensors: i_gpu_start = max(n_layer - ngl, 0); the output "layer" (index n_layer) is
 // on GPU only when ngl > n_layer; layers are split over GPUs by cumulative proportions
 void make_layout(const Placer& P, int ngl, Layout& lo) {
@@ -438,15 +451,7 @@ void make_layout(const Placer& P, int ngl, Layout& lo) {
     if (G > 0) {
         lo.start[0] = lo.i_gpu_start;
         lo.start[(size_t)G] = L;
-        // the device of a layer never decreases with its index: bisect each GPU's first layer
-        for (int g = 1; g < G; ++g) {
-            int a = lo.start[(size_t)g - 1], b = L;
-            while (a < b) {
-                const int mid = a + (b - a) / 2;
-                if (device_of_layer(P, lo, mid) >= g) b = mid; else a = mid + 1;
-            }
-            lo.start[(size_t)g] = a;
-        }
+        for (int g = 1; g < G; ++g) lo.start[(size_t)g] = first_layer_of_gpu(P, lo, g, lo.start[(size_t)g - 1]);
         lo.max_host_tensor = std::max(P.w.layer_max_tensor_prefix[(size_t)lo.i_gpu_start],
                                       P.w.expert_max_tensor_prefix[(size_t)P.n_moe_host]);
     } else {

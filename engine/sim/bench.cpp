@@ -6,6 +6,7 @@
 
 #include "memory/prepared_weights.h"
 #include "sim/simulate.h"
+#include "speed/speed.h"
 
 namespace llmsim {
 
@@ -23,6 +24,10 @@ BenchResult bench_sweep(const Catalog& cat, bool with_speed, int repeat, bool lo
     req.memory.compute_max_context = false;
     req.memory.with_notes = false;
     req.with_speed = with_speed;
+    // the sweep's contexts of one device share the prompt's prefill (it does not depend on the context): a
+    // one-entry memo reuses it when the next scenario is bit-identical
+    PrefillMemo memo;
+    if (!lookup_per_call) req.prefill_memo = &memo;
     Evaluation ev;
     std::string err;
     for (int rep = 0; rep < std::max(1, repeat); ++rep) {

@@ -16,6 +16,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <string_view>
 
 #include <nlohmann/json.hpp>
 
@@ -92,24 +93,36 @@ const Fp16Family kFp16Families[] = {
 // clang-format on
 constexpr int kFp16FamilyCount = (int)(sizeof kFp16Families / sizeof kFp16Families[0]);
 
-std::string lower_ascii(const std::string& s) {
-    std::string r;
-    for (char c : s) r += (char)((c >= 'A' && c <= 'Z') ? c - 'A' + 'a' : c);
-    return r;
+// lower-case ASCII copy of s followed by one space (the name matching's padding), in `buf` when it fits (no heap
+// allocation on the sweep's path), else in `heap`
+std::string_view lower_ascii_padded(const std::string& s, char* buf, size_t cap, std::string& heap) {
+    char* out = buf;
+    if (s.size() + 1 > cap) {
+        heap.resize(s.size() + 1);
+        out = &heap[0];
+    }
+    for (size_t i = 0; i < s.size(); ++i) {
+        const char c = s[i];
+        out[i] = (char)((c >= 'A' && c <= 'Z') ? c - 'A' + 'a' : c);
+    }
+    out[s.size()] = ' ';
+    return std::string_view(out, s.size() + 1);
 }
 
-bool name_has_token(const std::string& name_lc, const char* tokens) {
-    std::string t(tokens), padded = name_lc + " ";
+// padded = the lower-case name + " "; a token ending in '$' must end the name, others may appear anywhere
+bool name_has_token(std::string_view padded, const char* tokens) {
+    const std::string_view name_lc = padded.substr(0, padded.size() - 1);
+    std::string_view t(tokens);
     size_t pos = 0;
     while (pos <= t.size()) {
         size_t bar = t.find('|', pos);
-        std::string tok = t.substr(pos, bar == std::string::npos ? std::string::npos : bar - pos);
-        pos = bar == std::string::npos ? t.size() + 1 : bar + 1;
+        std::string_view tok = t.substr(pos, bar == std::string_view::npos ? std::string_view::npos : bar - pos);
+        pos = bar == std::string_view::npos ? t.size() + 1 : bar + 1;
         if (tok.empty()) continue;
         if (tok.back() == '$') {
-            tok.pop_back();
+            tok.remove_suffix(1);
             if (name_lc.size() >= tok.size() && name_lc.compare(name_lc.size() - tok.size(), tok.size(), tok) == 0) return true;
-        } else if (padded.find(tok) != std::string::npos) {
+        } else if (padded.find(tok) != std::string_view::npos) {
             return true;
         }
     }
@@ -122,20 +135,30 @@ const Fp16Family* fp16_families(int& count) {
     return kFp16Families;
 }
 
-Fp16Estimate estimate_fp16_tflops(const std::string& vendor, HardwareKind kind, const std::string& name,
-                                  double bandwidth_gbs) {
-    const std::string v = lower_ascii(vendor), n = lower_ascii(name);
-    Fp16Estimate e;
+const Fp16Family* fp16_family_of(const std::string& vendor, HardwareKind kind, const std::string& name) {
+    char vendor_buf[64], name_buf[256];
+    std::string vendor_heap, name_heap;
+    std::string_view v = lower_ascii_padded(vendor, vendor_buf, sizeof vendor_buf, vendor_heap);
+    v.remove_suffix(1);
+    const std::string_view n = lower_ascii_padded(name, name_buf, sizeof name_buf, name_heap);
     for (const Fp16Family& f : kFp16Families) {
         if (f.vendor[0] && v != f.vendor) continue;
         if (f.kind >= 0 && f.kind != (int)kind) continue;
         if (f.name_tokens[0] && !name_has_token(n, f.name_tokens)) continue;
-        e.family = f.family;
-        e.tflops_per_gbs = f.tflops_per_gbs;
-        e.tflops = f.tflops_per_gbs * bandwidth_gbs;
-        return e;
+        return &f;
     }
-    return e;   // unreachable: every class has a row
+    return nullptr;   // unreachable: every class has a row
+}
+
+Fp16Estimate estimate_fp16_tflops(const std::string& vendor, HardwareKind kind, const std::string& name,
+                                  double bandwidth_gbs) {
+    Fp16Estimate e;
+    if (const Fp16Family* f = fp16_family_of(vendor, kind, name)) {
+        e.family = f->family;
+        e.tflops_per_gbs = f->tflops_per_gbs;
+        e.tflops = f->tflops_per_gbs * bandwidth_gbs;
+    }
+    return e;
 }
 
 double estimate_fp16_tflops(HardwareKind kind, double bandwidth_gbs) {
@@ -420,31 +443,28 @@ bool check(const SpeedScenario& s, std::string& err) {
     return true;
 }
 
-// tokens/s band from the class's measured relative errors e = predicted/measured - 1
+// tokens/s band from the class's measured relative errors e = predicted/measured - 1 (the bounds only: copies of
+// SpeedBand, whose `from` is a string, made this one of the sweep's costliest helpers)
 void apply_band(SpeedResult& r, const SpeedParams& p, int kind_index, HardwareKind k) {
-    const SpeedBand* b = &p.band[kind_index][(int)k];
-    SpeedBand fallback;
-    if (b->rows == 0) {   // no rows for this class: the widest band we have
-        fallback.low = -0.25; fallback.high = 0.25;
+    const SpeedBand& cls = p.band[kind_index][(int)k];
+    double low = cls.low, high = cls.high;
+    if (cls.rows == 0) {   // no rows for this class: the widest band we have
+        low = -0.25; high = 0.25;
         for (int c = 0; c < kHardwareKindCount; ++c)
             if (p.band[kind_index][c].rows > 0) {
-                fallback.low = std::min(fallback.low, p.band[kind_index][c].low);
-                fallback.high = std::max(fallback.high, p.band[kind_index][c].high);
+                low = std::min(low, p.band[kind_index][c].low);
+                high = std::max(high, p.band[kind_index][c].high);
             }
-        b = &fallback;
     }
     // an estimated fp16_tflops: the band measured for the estimate where it is wider
-    SpeedBand widened;
     const SpeedBand& fe = p.band_fp16_estimated[kind_index];
     if (r.fp16_tflops_estimated && fe.rows > 0) {
-        widened = *b;
-        widened.low = std::min(b->low, fe.low);
-        widened.high = std::max(b->high, fe.high);
-        b = &widened;
+        low = std::min(low, fe.low);
+        high = std::max(high, fe.high);
     }
     // measured = predicted / (1 + e): the over-predictions (e > 0) set the low end
-    r.low = r.tokens_per_s / (1 + b->high);
-    r.high = r.tokens_per_s / (1 + std::max(b->low, -0.9));
+    r.low = r.tokens_per_s / (1 + high);
+    r.high = r.tokens_per_s / (1 + std::max(low, -0.9));
 }
 
 }  // namespace
@@ -453,9 +473,16 @@ void apply_band(SpeedResult& r, const SpeedParams& p, int kind_index, HardwareKi
 
 namespace {
 
-// seconds per decoded token, one sequence, positions averaged over [a, b]
-SpeedResult decode_terms(const SpeedScenario& s, const SpeedParams& p, double a, double b) {
-    SpeedResult r;
+// the terms of a decoded token that do not depend on its position: weights, ALU, launches, hand-offs, offload
+// (computed once for several depths: estimate_decode_depths)
+struct DecodeFixed {
+    SpeedResult r;                      // weight / alu / fixed / sync / offload times, fp16_tflops_estimated
+    double bw = 0, share = 0, kv_cost = 0, alu = 0;
+};
+
+DecodeFixed decode_fixed_terms(const SpeedScenario& s, const SpeedParams& p) {
+    DecodeFixed f;
+    SpeedResult& r = f.r;
     double bw = s.bandwidth_gbs * 1e9;
     double share = bw_share(s, p);
     double gpu_frac = 1.0 - s.offload_fraction;
@@ -463,9 +490,7 @@ SpeedResult decode_terms(const SpeedScenario& s, const SpeedParams& p, double a,
     double expert_tok = moe_active_expert_bytes(s);
     r.weight_time_s = ((s.weight_bytes_per_token - expert_tok) + expert_tok / p.moe_bw) * gpu_frac /
                       (bw * share * p.weight_bw[(int)s.weight_class]);
-    double kv = kv_bytes(s, a, b);
     double kv_cost = p.kv_factor * (s.flash_attn ? 1.0 : p.no_fa_kv[(int)s.backend]);
-    r.kv_time_s = kv * kv_cost / (bw * share);
     double tf = tflops(s, r.fp16_tflops_estimated) * 1e12;
     bool unified = s.memory == MemoryKind::Unified;
     double alu = s.active_params * gpu_frac * p.alu_flops_per_param * p.alu_weight[(int)s.weight_class] *
@@ -476,14 +501,46 @@ SpeedResult decode_terms(const SpeedScenario& s, const SpeedParams& p, double a,
     r.sync_time_s = (s.gpus - 1) * p.gpu_hop_ms * 1e-3;
     if (s.offload_fraction > 0)
         r.offload_time_s = s.weight_bytes_per_token * s.offload_fraction / (s.host_bandwidth_gbs * 1e9 * p.host_share);
+    f.bw = bw;
+    f.share = share;
+    f.kv_cost = kv_cost;
+    f.alu = alu;
+    return f;
+}
+
+// seconds per decoded token, one sequence, positions averaged over [a, b], written into r (one copy of the fixed
+// terms, no SpeedResult temporaries)
+void decode_terms(const SpeedScenario& s, const DecodeFixed& f, double a, double b, SpeedResult& r) {
+    r = f.r;
+    double kv = kv_bytes(s, a, b);
+    r.kv_time_s = kv * f.kv_cost / (f.bw * f.share);
     double t = r.weight_time_s + r.kv_time_s + r.alu_time_s + r.fixed_time_s + r.sync_time_s + r.offload_time_s;
     r.time_s = t;
     r.tokens_per_s = 1.0 / t;
-    r.bound = (r.weight_time_s + r.kv_time_s + r.offload_time_s >= alu) ? "memory" : "compute";
+    r.bound = (r.weight_time_s + r.kv_time_s + r.offload_time_s >= f.alu) ? "memory" : "compute";
     r.bytes_per_token = s.weight_bytes_per_token + kv;
     r.flops_per_token = 2 * s.active_params + 2.0 * s.n_heads * (s.head_dim_qk + (s.head_dim_v ? s.head_dim_v : s.head_dim_qk)) * layer_ctx(s, a, b);
     r.ok = true;
+}
+
+SpeedResult decode_terms(const SpeedScenario& s, const SpeedParams& p, double a, double b) {
+    SpeedResult r;
+    decode_terms(s, decode_fixed_terms(s, p), a, b, r);
     return r;
+}
+
+// estimate_decode after check(s), on precomputed position-independent terms
+void decode_at(const SpeedScenario& s, const SpeedParams& p, const DecodeFixed& f, int64_t depth, int64_t n_tokens,
+               SpeedResult& r) {
+    if (n_tokens < 1 || depth < 0) {
+        r = SpeedResult();
+        r.error = "decode needs at least 1 token and a depth >= 0";
+        return;
+    }
+    // position of the i-th generated token is depth + i; the mean over i in [0, N) is depth + N/2 (linear terms)
+    decode_terms(s, f, (double)depth, (double)depth + (double)n_tokens, r);
+    r.time_s = r.time_s * (double)n_tokens;
+    apply_band(r, p, 0, s.kind);
 }
 
 }  // namespace
@@ -491,12 +548,22 @@ SpeedResult decode_terms(const SpeedScenario& s, const SpeedParams& p, double a,
 SpeedResult estimate_decode(const SpeedScenario& s, const SpeedParams& p, int64_t depth, int64_t n_tokens) {
     SpeedResult r;
     if (!check(s, r.error)) return r;
-    if (n_tokens < 1 || depth < 0) { r.error = "decode needs at least 1 token and a depth >= 0"; return r; }
-    // position of the i-th generated token is depth + i; the mean over i in [0, N) is depth + N/2 (linear terms)
-    r = decode_terms(s, p, (double)depth, (double)depth + (double)n_tokens);
-    r.time_s = r.time_s * (double)n_tokens;
-    apply_band(r, p, 0, s.kind);
+    decode_at(s, p, decode_fixed_terms(s, p), depth, n_tokens, r);
     return r;
+}
+
+void estimate_decode_depths(const SpeedScenario& s, const SpeedParams& p, int count, const int64_t* depths,
+                            const int64_t* n_tokens, SpeedResult* out) {
+    std::string err;
+    if (!check(s, err)) {
+        for (int i = 0; i < count; ++i) {
+            out[i] = SpeedResult();
+            out[i].error = err;
+        }
+        return;
+    }
+    const DecodeFixed f = decode_fixed_terms(s, p);
+    for (int i = 0; i < count; ++i) decode_at(s, p, f, depths[i], n_tokens[i], out[i]);
 }
 
 // [SECTION] Prefill --------------------------------------------------------------------------------------
@@ -508,9 +575,17 @@ struct UbatchTime {
     bool compute_bound = true;
 };
 
-UbatchTime ubatch_time(const SpeedScenario& s, const SpeedParams& p, double n, double ctx0, double tf, double comp,
-                       double bw_eff) {
-    UbatchTime u;
+// the terms of a ubatch of n tokens that do not depend on where it starts (the matmuls, the weight-read floor,
+// the overhead, the offload copy): computed once per ubatch size, not once per ubatch
+struct UbatchFixed {
+    double n = -1;
+    UbatchTime u;                        // compute, overhead, offload, compute_bound
+};
+
+void ubatch_fixed_terms(const SpeedScenario& s, const SpeedParams& p, double n, double comp, double bw_eff,
+                        UbatchFixed& f) {
+    f.n = n;
+    UbatchTime& u = f.u;
     double lin = linear_time(s, p, n, comp);
     // weights read once per ubatch; MoE: only the experts the n tokens route to (nearly all at large n)
     double expert_all = s.moe_experts > 0 ? std::min(s.moe_expert_bytes, s.weight_bytes) : 0;
@@ -518,22 +593,27 @@ UbatchTime ubatch_time(const SpeedScenario& s, const SpeedParams& p, double n, d
                          ? 1.0 - std::pow(1.0 - (double)s.moe_experts_active / s.moe_experts, n) : 1.0;
     double gpu_bytes = (s.weight_bytes - expert_all * (1.0 - touched)) * (1.0 - s.offload_fraction);
     double wfloor = gpu_bytes / bw_eff;
-    double lc = layer_ctx(s, ctx0, ctx0 + n);   // sum over layers of the context each token attends to
-    double hv = s.head_dim_v ? s.head_dim_v : s.head_dim_qk;
-    double attn_flops = 2.0 * s.n_heads * (s.head_dim_qk + hv) * lc * n;
-    double at;
-    if (s.flash_attn) at = attn_flops * p.fa_attn_factor * p.fa_attn_backend[(int)s.backend] / comp;
-    else at = attn_flops / comp + s.n_heads * lc * n * p.no_fa_score_bytes / bw_eff;   // f32 KQ scores round trips
-    (void)tf;
     u.compute = std::max(lin, wfloor);
     u.compute_bound = lin >= wfloor;
-    u.attention = at;
     u.overhead = p.ubatch_overhead_ms * 1e-3 * s.n_layers / 32.0;
     if (s.offload_fraction > 0) {
         // llama.cpp runs large-batch matmuls of host-resident weights on the GPU: the weights cross the link once
         double link = s.host_link_gbs > 0 ? s.host_link_gbs : (s.link_gbs > 0 ? s.link_gbs : kDefaultPcieGbs);
         u.offload = s.weight_bytes * s.offload_fraction / (link * 1e9);
     }
+}
+
+UbatchTime ubatch_time(const SpeedScenario& s, const SpeedParams& p, double n, double ctx0, double comp,
+                       double bw_eff, UbatchFixed& f) {
+    if (f.n != n) ubatch_fixed_terms(s, p, n, comp, bw_eff, f);
+    UbatchTime u = f.u;
+    double lc = layer_ctx(s, ctx0, ctx0 + n);   // sum over layers of the context each token attends to
+    double hv = s.head_dim_v ? s.head_dim_v : s.head_dim_qk;
+    double attn_flops = 2.0 * s.n_heads * (s.head_dim_qk + hv) * lc * n;
+    double at;
+    if (s.flash_attn) at = attn_flops * p.fa_attn_factor * p.fa_attn_backend[(int)s.backend] / comp;
+    else at = attn_flops / comp + s.n_heads * lc * n * p.no_fa_score_bytes / bw_eff;   // f32 KQ scores round trips
+    u.attention = at;
     u.total = u.compute + u.attention + u.overhead + u.offload;
     return u;
 }
@@ -554,13 +634,14 @@ SpeedResult estimate_prefill(const SpeedScenario& s, const SpeedParams& p, int64
     double total = 0, comp_t = 0, attn_t = 0, ovh_t = 0, sync_t = 0, off_t = 0;
     int compute_bound_ub = 0, n_ub_total = 0;
     int64_t pos = 0;
+    UbatchFixed fixed[2];   // full ubatches, and the last one of a batch when shorter
     while (pos < n_tokens) {
         int64_t nb = std::min(batch, n_tokens - pos);
         double batch_time = 0;
         int k = 0;
         for (int64_t q = 0; q < nb; q += s.ubatch) {
             double n = (double)std::min<int64_t>(s.ubatch, nb - q);
-            UbatchTime u = ubatch_time(s, p, n, (double)(depth + pos + q), tf, comp, bw_eff);
+            UbatchTime u = ubatch_time(s, p, n, (double)(depth + pos + q), comp, bw_eff, fixed[n == (double)s.ubatch ? 0 : 1]);
             batch_time += u.total;
             comp_t += u.compute; attn_t += u.attention; ovh_t += u.overhead; off_t += u.offload;
             compute_bound_ub += u.compute_bound ? 1 : 0;
@@ -593,6 +674,48 @@ SpeedResult estimate_prefill(const SpeedScenario& s, const SpeedParams& p, int64
     r.ok = true;
     apply_band(r, p, 1, s.kind);
     return r;
+}
+
+namespace {
+template <class T>
+bool same_bits(const T& a, const T& b) { return std::memcmp(&a, &b, sizeof(T)) == 0; }
+}  // namespace
+
+bool same_scenario(const SpeedScenario& a, const SpeedScenario& b) {
+    // every field, in declaration order (a field added to SpeedScenario needs a line here)
+    return same_bits(a.weight_bytes, b.weight_bytes) && same_bits(a.weight_bytes_per_token, b.weight_bytes_per_token) &&
+           same_bits(a.active_params, b.active_params) && a.n_layers == b.n_layers && a.n_heads == b.n_heads &&
+           a.head_dim_qk == b.head_dim_qk && a.head_dim_v == b.head_dim_v && a.full_attn_layers == b.full_attn_layers &&
+           a.swa_layers == b.swa_layers && a.swa_window == b.swa_window &&
+           same_bits(a.kv_bytes_per_token_full, b.kv_bytes_per_token_full) &&
+           same_bits(a.kv_bytes_per_token_swa, b.kv_bytes_per_token_swa) && a.weight_class == b.weight_class &&
+           a.moe_experts == b.moe_experts && a.moe_experts_active == b.moe_experts_active &&
+           same_bits(a.moe_expert_bytes, b.moe_expert_bytes) && same_bits(a.bandwidth_gbs, b.bandwidth_gbs) &&
+           same_bits(a.fp16_tflops, b.fp16_tflops) && a.fp16_tflops_estimated == b.fp16_tflops_estimated &&
+           a.kind == b.kind && a.backend == b.backend && a.intel_gpu == b.intel_gpu && a.memory == b.memory &&
+           a.gpus == b.gpus && same_bits(a.link_gbs, b.link_gbs) && same_bits(a.offload_fraction, b.offload_fraction) &&
+           same_bits(a.host_bandwidth_gbs, b.host_bandwidth_gbs) && same_bits(a.host_link_gbs, b.host_link_gbs) &&
+           a.flash_attn == b.flash_attn && a.test == b.test && a.tokens == b.tokens && a.depth == b.depth &&
+           a.ubatch == b.ubatch && a.batch == b.batch && a.parallel == b.parallel;
+}
+// same_scenario() must name every field: a new field changes this size (208 B on x86-64 and wasm32), and the
+// assert says to add its line above
+static_assert(sizeof(SpeedScenario) == 208, "SpeedScenario changed: compare the new field in same_scenario()");
+
+const SpeedResult& estimate_prefill(const SpeedScenario& s, const SpeedParams& p, int64_t n_tokens, int64_t depth,
+                                    PrefillMemo& memo) {
+    if (memo.valid && memo.p == &p && memo.n_tokens == n_tokens && memo.depth == depth && same_scenario(memo.s, s)) {
+        ++memo.hits;
+        return memo.r;
+    }
+    ++memo.misses;
+    memo.r = estimate_prefill(s, p, n_tokens, depth);
+    memo.s = s;
+    memo.p = &p;
+    memo.n_tokens = n_tokens;
+    memo.depth = depth;
+    memo.valid = true;
+    return memo.r;
 }
 
 SpeedResult estimate_speed(const SpeedScenario& s, const SpeedParams& p) {

@@ -71,6 +71,9 @@ struct Fp16Family {
     double tflops_per_gbs;
 };
 const Fp16Family* fp16_families(int& count);
+// the first family row that matches (estimate_fp16_tflops' lookup without building the family string): its
+// tflops_per_gbs x bandwidth is estimate_fp16_tflops(...).tflops
+const Fp16Family* fp16_family_of(const std::string& vendor, HardwareKind kind, const std::string& name);
 
 enum class SpeedTest { Prefill, Decode };
 
@@ -245,8 +248,29 @@ struct ConcurrencyResult {
 SpeedResult estimate_speed(const SpeedScenario& s, const SpeedParams& p);
 // decode: average tokens/s generating n_tokens starting with depth tokens in the context
 SpeedResult estimate_decode(const SpeedScenario& s, const SpeedParams& p, int64_t depth, int64_t n_tokens);
+// the same for `count` tests on one scenario (out[i] = estimate_decode(s, p, depths[i], n_tokens[i]), bit for bit),
+// the position-independent terms computed once: a view's decode at the prompt, the empty and the full context
+void estimate_decode_depths(const SpeedScenario& s, const SpeedParams& p, int count, const int64_t* depths,
+                            const int64_t* n_tokens, SpeedResult* out);
 // prefill: tokens/s processing an n_tokens prompt on top of depth cached tokens
 SpeedResult estimate_prefill(const SpeedScenario& s, const SpeedParams& p, int64_t n_tokens, int64_t depth);
+// true when every field of a and b holds the same bits (the memo key below; a new SpeedScenario field needs a line
+// in it: a static_assert on the struct's size in speed.cpp is the reminder)
+bool same_scenario(const SpeedScenario& a, const SpeedScenario& b);
+// a one-entry memo of estimate_prefill, owned by a caller that evaluates many scenarios in a row (a sweep over
+// contexts: the prompt's prefill does not depend on the context, only on the scenario)
+struct PrefillMemo {
+    bool valid = false;
+    SpeedScenario s;
+    const SpeedParams* p = nullptr;
+    int64_t n_tokens = 0, depth = 0;
+    SpeedResult r;
+    uint64_t hits = 0, misses = 0;
+};
+// estimate_prefill(s, p, n_tokens, depth), bit for bit, returned from the memo when its last call had the same
+// inputs (the same scenario bits, the same parameter object, tokens and depth)
+const SpeedResult& estimate_prefill(const SpeedScenario& s, const SpeedParams& p, int64_t n_tokens, int64_t depth,
+                                    PrefillMemo& memo);
 // seconds from sending an n-token prompt (empty cache) to the first generated token
 double time_to_first_token_s(const SpeedScenario& s, const SpeedParams& p, int64_t prompt_tokens);
 // prompt processing + gen_tokens generated after it

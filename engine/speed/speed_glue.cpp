@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string_view>
 
 #include "speed/device_profile.h"
 #include "core/format.h"
@@ -62,22 +63,25 @@ bool build_speed_scenario(const Model& m, const SimRequest& req, const Evaluatio
     s.bandwidth_gbs = hw->bandwidth_gbs;
     s.fp16_tflops = hw->fp16_tflops;
     if (!(s.fp16_tflops > 0)) {   // no published figure: the chip family's TFLOPS per GB/s (speed.h)
-        s.fp16_tflops = estimate_fp16_tflops(hw->vendor, hw->kind, hw->name, hw->bandwidth_gbs).tflops;
+        const Fp16Family* family = fp16_family_of(hw->vendor, hw->kind, hw->name);   // no family string built
+        s.fp16_tflops = family ? family->tflops_per_gbs * hw->bandwidth_gbs : 0.0;
         s.fp16_tflops_estimated = true;
     }
     s.kind = hw->kind;
     s.backend = mr.backend ? *mr.backend : (hw->backends.empty() ? Backend::Cpu : hw->backends.front());
     if (hw->kind == HardwareKind::Cpu) s.backend = Backend::Cpu;
-    s.intel_gpu = hw->vendor == "intel" && hw->kind != HardwareKind::Cpu;
-    s.memory = hw->memory_kind == "hbm" ? MemoryKind::Hbm : hw->memory_kind == "gddr" ? MemoryKind::Gddr
-             : hw->memory_kind == "unified" ? MemoryKind::Unified : guess_memory_kind(hw->kind, hw->bandwidth_gbs);
+    // string_view compares: the length first, no strlen per call
+    s.intel_gpu = std::string_view(hw->vendor) == "intel" && hw->kind != HardwareKind::Cpu;
+    const std::string_view mk = hw->memory_kind;
+    s.memory = mk == "hbm" ? MemoryKind::Hbm : mk == "gddr" ? MemoryKind::Gddr
+             : mk == "unified" ? MemoryKind::Unified : guess_memory_kind(hw->kind, hw->bandwidth_gbs);
     s.gpus = std::max(1, hw->gpu_count);
     s.link_gbs = hw->link_gbs;
     // weights left in host RAM by -ngl / --n-cpu-moe (discrete GPUs; the token-embedding table always stays there)
     if (!hw->unified_memory() && hw->kind != HardwareKind::Cpu && ev.weight_bytes > 0) {
         double host_weights = 0;
         for (const DeviceMemory& d : ev.memory.devices)
-            if (d.name == "host") host_weights = (double)d.weights_bytes;
+            if (std::string_view(d.name) == "host") host_weights = (double)d.weights_bytes;
         host_weights = std::max(0.0, host_weights - (double)ev.embedding_bytes);
         s.offload_fraction = std::min(1.0, host_weights / (double)ev.weight_bytes);
         s.host_bandwidth_gbs = hw->system_ram_bandwidth_gbs > 0 ? hw->system_ram_bandwidth_gbs : 60.0;
@@ -114,11 +118,13 @@ void estimate_speed_view(const Catalog&, const Model& m, const SimRequest& req, 
     const int64_t prompt = std::max<int64_t>(1, req.prompt_tokens);
     // the reply = prefill of the prompt (TTFT) + gen_tokens decoded from depth = prompt (estimate_reply's
     // arithmetic, without computing both estimates twice)
-    SpeedResult dec = estimate_decode(s, p, prompt, std::max<int64_t>(1, req.gen_tokens));
-    SpeedResult pre = estimate_prefill(s, p, prompt, 0);
+    SpeedResult pre = req.prefill_memo ? estimate_prefill(s, p, prompt, 0, *req.prefill_memo) : estimate_prefill(s, p, prompt, 0);
     // the decode range: tg128 at an empty context and at the full context of one sequence
     const int64_t full_depth = std::max<int64_t>(0, req.memory.n_ctx / std::max(1, req.memory.n_parallel));
-    SpeedResult dec0 = estimate_decode(s, p, 0, 128), decn = estimate_decode(s, p, full_depth, 128);
+    const int64_t depths[3] = {prompt, 0, full_depth}, n_tokens[3] = {std::max<int64_t>(1, req.gen_tokens), 128, 128};
+    SpeedResult decs[3];
+    estimate_decode_depths(s, p, 3, depths, n_tokens, decs);
+    SpeedResult &dec = decs[0], &dec0 = decs[1], &decn = decs[2];
     if (!dec.ok || !pre.ok || !dec0.ok || !decn.ok) {
         v.error = !dec.ok ? dec.error : !pre.ok ? pre.error : !dec0.ok ? dec0.error : decn.error;
         return;
