@@ -28,6 +28,7 @@ const Command kCommands[] = {
     {"recommend", llmsim::cli::cmd_recommend, "cheapest hardware meeting speed/budget constraints, or the best model for a device"},
     {"import", llmsim::cli::cmd_import, "read a config.json or a .gguf header and print the model it describes"},
     {"bench", llmsim::cli::cmd_bench, "time a full sweep of the engine (models x devices x quants x contexts)"},
+    {"detect", llmsim::cli::cmd_detect, "this machine's GPUs and RAM (nvidia-smi, rocm-smi, /proc/meminfo, sysctl) as a catalog rig"},
 };
 
 void usage(FILE* out) {

@@ -30,10 +30,18 @@ json memory_to_json(const Model& model, const MemoryRequest& req, const MemoryBr
     j["bits_per_weight"] = mb.bits_per_weight;
     j["file_bytes"] = mb.file_bytes;
     j["devices"] = json::array();
-    for (const DeviceMemory& d : mb.devices)
+    for (const DeviceMemory& d : mb.devices) {
         j["devices"].push_back({{"name", d.name}, {"weights_bytes", d.weights_bytes}, {"kv_cache_bytes", d.kv_cache_bytes},
                                 {"compute_bytes", d.compute_bytes}, {"overhead_bytes", d.overhead_bytes},
                                 {"total_bytes", d.total_bytes}});
+        if (!d.hardware_id.empty()) {   // mixed rigs / RPC (rig/rig.h): which device, on which host, its limit, its layers
+            json& x = j["devices"].back();
+            x["hardware"] = d.hardware_id;
+            x["host"] = d.host;
+            x["usable_bytes"] = d.usable_bytes;
+            x["n_layers"] = d.n_layers;
+        }
+    }
     j["notes"] = mb.notes;
     return j;
 }

@@ -8,8 +8,13 @@
 #include "core/format.h"
 #include "quant/quant_rules.h"
 #include "speed/speed.h"
+#include "rig/rig_speed.h"
 
 namespace llmsim {
+
+// host RAM bandwidth when neither the request (--host-bw-gbs / --host-mem) nor the catalog device gives one:
+// dual-channel DDR5-4800 is 76.8 GB/s peak, DDR4-3200 51.2 GB/s; 60 GB/s sits between (estimate)
+constexpr double kDefaultHostRamGbs = 60.0;
 
 const SpeedParams& default_speed_params() {
     static const SpeedParams params = builtin_speed_params();   // immutable after first use
@@ -80,7 +85,8 @@ bool build_speed_scenario(const Model& m, const SimRequest& req, const Evaluatio
             if (d.name == "host") host_weights = (double)d.weights_bytes;
         host_weights = std::max(0.0, host_weights - (double)ev.embedding_bytes);
         s.offload_fraction = std::min(1.0, host_weights / (double)ev.weight_bytes);
-        s.host_bandwidth_gbs = hw->system_ram_bandwidth_gbs > 0 ? hw->system_ram_bandwidth_gbs : 60.0;
+        s.host_bandwidth_gbs = mr.host_ram_bandwidth_gbs > 0 ? mr.host_ram_bandwidth_gbs
+                             : hw->system_ram_bandwidth_gbs > 0 ? hw->system_ram_bandwidth_gbs : kDefaultHostRamGbs;
     }
     s.flash_attn = mr.flash_attn;
     s.ubatch = mr.n_ubatch;
@@ -93,7 +99,10 @@ SpeedResult decode_at_depth(const Model& m, const SimRequest& req, const Evaluat
     SpeedScenario s;
     SpeedResult r;
     if (!build_speed_scenario(m, req, ev, s, r.error)) return r;
-    r = estimate_decode(s, default_speed_params(), std::max<int64_t>(0, depth), 128);
+    r = req.memory.hardware->rig.empty()
+            ? estimate_decode(s, default_speed_params(), std::max<int64_t>(0, depth), 128)
+            : estimate_rig_decode(s, default_speed_params(), *req.memory.hardware, ev.memory, m.hidden_size,
+                                  std::max<int64_t>(0, depth), 128);
     if (req.device_profile && req.memory.hardware && profile_applies(*req.device_profile, *req.memory.hardware))
         apply_device_profile(*req.device_profile, SpeedTest::Decode, r);
     return r;
@@ -114,11 +123,17 @@ void estimate_speed_view(const Catalog&, const Model& m, const SimRequest& req, 
     const int64_t prompt = std::max<int64_t>(1, req.prompt_tokens);
     // the reply = prefill of the prompt (TTFT) + gen_tokens decoded from depth = prompt (estimate_reply's
     // arithmetic, without computing both estimates twice)
-    SpeedResult dec = estimate_decode(s, p, prompt, std::max<int64_t>(1, req.gen_tokens));
-    SpeedResult pre = estimate_prefill(s, p, prompt, 0);
+    // a mixed rig / RPC: each device's layers at its own speed, plus the links (rig/rig_speed.h)
+    const Hardware& hw = *req.memory.hardware;
+    RigSpeedTerms rig_terms;
+    auto decode = [&](int64_t depth, int64_t n, RigSpeedTerms* t) {
+        return hw.rig.empty() ? estimate_decode(s, p, depth, n) : estimate_rig_decode(s, p, hw, mb, m.hidden_size, depth, n, t);
+    };
+    SpeedResult dec = decode(prompt, std::max<int64_t>(1, req.gen_tokens), &rig_terms);
+    SpeedResult pre = hw.rig.empty() ? estimate_prefill(s, p, prompt, 0) : estimate_rig_prefill(s, p, hw, mb, m.hidden_size, prompt, 0);
     // the decode range: tg128 at an empty context and at the full context of one sequence
     const int64_t full_depth = std::max<int64_t>(0, req.memory.n_ctx / std::max(1, req.memory.n_parallel));
-    SpeedResult dec0 = estimate_decode(s, p, 0, 128), decn = estimate_decode(s, p, full_depth, 128);
+    SpeedResult dec0 = decode(0, 128, nullptr), decn = decode(full_depth, 128, nullptr);
     if (!dec.ok || !pre.ok || !dec0.ok || !decn.ok) {
         v.error = !dec.ok ? dec.error : !pre.ok ? pre.error : !dec0.ok ? dec0.error : decn.error;
         return;
@@ -183,6 +198,7 @@ void estimate_speed_view(const Catalog&, const Model& m, const SimRequest& req, 
                 " us matmuls + " + format_sig(pre.attention_time_s * 1e6) + " us attention + " +
                 format_sig(pre.overhead_time_s * 1e6) + " us per-ubatch overhead" +
                 (pre.fp16_tflops_estimated ? " (FP16 TFLOPS estimated: none published)" : "");
+    if (!hw.rig.empty()) v.explain += "\n" + explain_rig_terms(rig_terms);
 }
 
 }  // namespace llmsim
