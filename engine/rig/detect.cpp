@@ -347,6 +347,10 @@ HardwareMatch match_browser_gpu(const Catalog& cat, const BrowserGpuInfo& info) 
         return m;
     }
     m = match_gpu_name(cat, name, info.memory_bytes);
+    if (info.memory_bytes == 0 && info.system_ram_bytes > 0 && m.hardware && m.hardware->unified_memory()) {
+        m = match_gpu_name(cat, name, info.system_ram_bytes);   // desktop: a Mac's RAM is its GPU memory
+        return m;
+    }
     if (ln.find("or similar") != std::string::npos) {   // Firefox reports a representative model of the class
         m.confidence = std::min(m.confidence, 0.4);
         m.reason = "Firefox reports a representative GPU ('" + m.detected + "'), not necessarily yours; " +
@@ -359,6 +363,37 @@ HardwareMatch match_browser_gpu(const Catalog& cat, const BrowserGpuInfo& info) 
         m.reason += "; the browser does not tell the memory size: check it";
     }
     return m;
+}
+
+bool parse_browser_gpu_info(const std::string& text, BrowserGpuInfo& out, std::string& err) {
+    out = BrowserGpuInfo();
+    if (text.size() > 16384) { err = "machine info: larger than 16 KiB"; return false; }
+    const nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
+    if (j.is_discarded() || !j.is_object()) { err = "machine info: not a JSON object"; return false; }
+    auto str = [](const nlohmann::json& o, const char* k) -> std::string {
+        if (!o.is_object() || !o.contains(k) || !o[k].is_string()) return "";
+        return o[k].get<std::string>().substr(0, 256);
+    };
+    if (j.contains("webgpu")) {
+        const nlohmann::json& g = j["webgpu"];
+        out.webgpu_vendor = str(g, "vendor");
+        out.webgpu_architecture = str(g, "architecture");
+        out.webgpu_device = str(g, "device");
+        out.webgpu_description = str(g, "description");
+    }
+    if (j.contains("webgl")) {
+        out.webgl_vendor = str(j["webgl"], "vendor");
+        out.webgl_renderer = str(j["webgl"], "renderer");
+    }
+    if (j.contains("deviceMemory") && j["deviceMemory"].is_number()) {
+        const double v = j["deviceMemory"].get<double>();
+        if (v > 0 && v <= 1024) out.device_memory_gib = v;
+    }
+    if (j.contains("hardwareConcurrency") && j["hardwareConcurrency"].is_number_integer()) {
+        const int64_t v = j["hardwareConcurrency"].get<int64_t>();
+        if (v > 0 && v <= 4096) out.hardware_concurrency = (int)v;
+    }
+    return true;
 }
 
 std::string rig_id_for(const Catalog& cat, const std::vector<DetectedGpu>& gpus, std::vector<HardwareMatch>& matches,

@@ -65,7 +65,12 @@ struct BrowserGpuInfo {            // what a page can read (web/llmsim-page.js c
     double device_memory_gib = 0;                // navigator.deviceMemory (the spec caps it at 8), 0 = absent
     int hardware_concurrency = 0;                // navigator.hardwareConcurrency, 0 = absent
     uint64_t memory_bytes = 0;                   // what the user typed when asked, 0 = not given
+    uint64_t system_ram_bytes = 0;               // desktop: SDL_GetSystemRAM (a Mac's unified memory), 0 = unknown
 };
+// the page's report {"webgpu": {"vendor", "architecture", "device", "description"}, "webgl": {"vendor", "renderer"},
+// "deviceMemory", "hardwareConcurrency"} (web/llmsim-page.js); every part optional, strings cut at 256 bytes;
+// false + err when it is not a JSON object
+bool parse_browser_gpu_info(const std::string& json, BrowserGpuInfo& out, std::string& err);
 // the device a browser reveals: WebGPU description/device first, then the WebGL renderer (ANGLE's wrapper and
 // Direct3D/OpenGL suffixes removed); says plainly when the browser hides the GPU or reports a representative one
 HardwareMatch match_browser_gpu(const Catalog& cat, const BrowserGpuInfo& info);
