@@ -350,6 +350,13 @@ std::string derived_to_json(const AppState& app) {
     json j;
     j["error"] = d.error;
     j["import_message"] = app.import_message;
+    {   // "Is this your machine?" (panel_detect.cpp): what the platform revealed and what it matched
+        const MachineOffer& o = app.machine;
+        j["machine"] = {{"probed", o.probed}, {"source", o.source}, {"detected", o.match.detected},
+                        {"match", o.match.hardware ? json(o.match.hardware->id) : json(nullptr)},
+                        {"confidence", o.match.confidence}, {"gpu_hidden", o.match.gpu_hidden},
+                        {"ask_memory", o.match.ask_memory}, {"reason", o.match.reason}, {"answered", o.answered}};
+    }
     if (!d.model) return j.dump();
     const llmsim::SimRequest req = request_from_scenario(app);
     if (d.eval_ok) j["memory"] = llmsim::memory_to_json(*d.model, req.memory, d.eval.memory);

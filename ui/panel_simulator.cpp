@@ -87,7 +87,7 @@ bool draw_host_memory(AppState& app) {
     const std::string ram_shown = s.host_ram_gib > 0 ? "%.0f GiB" : "catalog (" + llmsim::format_gib(hw ? (double)hw->system_ram_bytes : 0) + ")";
     if (ImGui::DragFloat("Host RAM (GiB)", &ram, 1.0f, 0.0f, 4096.0f, ram_shown.c_str())) { s.host_ram_gib = std::max(0.0f, ram); changed = true; }
     note_widget(app, "host-ram");
-    const double cat_bw = hw && hw->system_ram_bandwidth_gbs > 0 ? hw->system_ram_bandwidth_gbs : 60.0;
+    const double cat_bw = hw && hw->system_ram_bandwidth_gbs > 0 ? hw->system_ram_bandwidth_gbs : llmsim::kDefaultHostRamGbs;
     const std::string bw_shown = s.host_bw_gbs > 0 ? "%.0f GB/s" : "default " + llmsim::format_sig(cat_bw) + " GB/s";
     if (ImGui::DragFloat("Host RAM bandwidth", &bw, 1.0f, 0.0f, 2000.0f, bw_shown.c_str())) { s.host_bw_gbs = std::max(0.0f, bw); changed = true; }
     if (ImGui::IsItemHovered())

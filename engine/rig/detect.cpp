@@ -372,7 +372,13 @@ bool parse_browser_gpu_info(const std::string& text, BrowserGpuInfo& out, std::s
     if (j.is_discarded() || !j.is_object()) { err = "machine info: not a JSON object"; return false; }
     auto str = [](const nlohmann::json& o, const char* k) -> std::string {
         if (!o.is_object() || !o.contains(k) || !o[k].is_string()) return "";
-        return o[k].get<std::string>().substr(0, 256);
+        std::string v = o[k].get<std::string>();
+        if (v.size() > 256) {   // cut at a UTF-8 character boundary: the string is dumped as JSON again later
+            size_t n = 256;
+            while (n > 0 && ((unsigned char)v[n] & 0xC0) == 0x80) --n;
+            v.resize(n);
+        }
+        return v;
     };
     if (j.contains("webgpu")) {
         const nlohmann::json& g = j["webgpu"];

@@ -363,6 +363,7 @@ const Hardware* find_rig(const Catalog& cat, const std::string& id) {
     for (const Hardware& c : cache.rigs)
         if (c.id == h.id) found = &c;   // another spelling of a rig built before
     if (!found) {
+        if (cache.rigs.size() >= kMaxCachedRigs) return nullptr;   // bounded: a stream of distinct ids cannot grow it
         cache.rigs.push_back(std::move(h));
         found = &cache.rigs.back();
     }

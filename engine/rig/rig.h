@@ -47,6 +47,10 @@ std::vector<std::string> known_link_ids(bool network);
 
 // [SECTION] Host memory ----------------------------------------------------------------------------------
 
+// host RAM bandwidth when neither the request (--host-bw-gbs / --host-mem / the URL's host_bw) nor the catalog device
+// gives one: dual-channel DDR5-4800 is 76.8 GB/s peak, DDR4-3200 51.2 GB/s; 60 GB/s sits between (estimate)
+constexpr double kDefaultHostRamGbs = 60.0;
+
 // peak bandwidth of "ddr4-3200x2" / "ddr5-6000x2" / "ddr5-4800x12" (type, MT/s, 64-bit channels):
 // MT/s x 8 bytes x channels; false + err naming the format on bad input
 bool parse_host_memory(const std::string& spec, double& gbs, std::string& err);
@@ -54,6 +58,7 @@ bool parse_host_memory(const std::string& spec, double& gbs, std::string& err);
 // [SECTION] Rigs -----------------------------------------------------------------------------------------
 
 constexpr int kMaxRigDevices = 16;   // llama.cpp's LLAMA_MAX_DEVICES (include/llama.h)
+constexpr size_t kMaxCachedRigs = 4096;   // distinct rigs one catalog keeps (find_rig returns nullptr past that)
 
 // is `id` written in the rig grammar ('+' or '@' in it)? (a plain catalog id is not)
 bool looks_like_rig(const std::string& id);

@@ -8,13 +8,10 @@
 #include "core/format.h"
 #include "quant/quant_rules.h"
 #include "speed/speed.h"
+#include "rig/rig.h"
 #include "rig/rig_speed.h"
 
 namespace llmsim {
-
-// host RAM bandwidth when neither the request (--host-bw-gbs / --host-mem) nor the catalog device gives one:
-// dual-channel DDR5-4800 is 76.8 GB/s peak, DDR4-3200 51.2 GB/s; 60 GB/s sits between (estimate)
-constexpr double kDefaultHostRamGbs = 60.0;
 
 const SpeedParams& default_speed_params() {
     static const SpeedParams params = builtin_speed_params();   // immutable after first use

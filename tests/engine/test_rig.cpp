@@ -12,6 +12,9 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
+#include "api/api.h"
 #include "catalog/catalog.h"
 #include "memory/memory.h"
 #include "rig/detect.h"
@@ -456,4 +459,21 @@ TEST_CASE("GPU-name matcher: real WebGL / WebGPU / GL / driver strings to catalo
     both.webgpu_description = "NVIDIA GeForce RTX 4080";
     both.webgl_renderer = "WebKit WebGL";
     CHECK(match_browser_gpu(cat(), both).hardware == cat().find_hardware("rtx-4080"));
+}
+
+TEST_CASE("the JSON memory API takes rig ids, rpc_hosts, tensor_split, split_mode, main_gpu, host_ram_gib", "[rig][api]") {
+    const std::string ok = api_memory(cat(), R"({"model": "Qwen/Qwen2.5-7B-Instruct", "hardware": "rtx-4090", "rpc_hosts": "m2-ultra-192@10gbe",
+                                               "tensor_split": [1, 3], "host_ram_gib": 64})");
+    const nlohmann::json j = nlohmann::json::parse(ok);
+    REQUIRE(j.contains("devices"));
+    CHECK(j["devices"][0]["name"] == "RPC0");
+    CHECK(j["devices"][0]["hardware"] == "m2-ultra-192");
+    CHECK(j["devices"][1]["name"] == "CUDA0");
+    CHECK(j["devices"][0]["n_layers"] == 8);   // -ts 1,3: il / 29 < 0.25 for layers 0..7 (llama_model::load_tensors)
+    CHECK(nlohmann::json::parse(api_memory(cat(), R"({"model": "Qwen/Qwen2.5-7B-Instruct", "hardware": "rtx-4090+rtx-3090", "tensor_split": "3,1"})"))["error"] ==
+          "tensor_split must be an array of 1 to 16 proportions, e.g. [3, 1]");
+    CHECK(nlohmann::json::parse(api_memory(cat(), R"({"model": "Qwen/Qwen2.5-7B-Instruct", "hardware": "rtx-4090+rtx-3090", "split_mode": "rows"})"))["error"] ==
+          "split_mode must be \"layer\", \"row\" or \"none\"");
+    CHECK(nlohmann::json::parse(api_memory(cat(), R"({"model": "Qwen/Qwen2.5-7B-Instruct", "hardware": "rtx-4090+rtx-4090@9gbe"})"))["error"] ==
+          "rig 'rtx-4090+rtx-4090@9gbe': 'rtx-4090@9gbe': unknown network link '9gbe' (one of 1gbe, 2.5gbe, 5gbe, 10gbe, 25gbe, 40gbe, 100gbe, tb3, tb4, tb5)");
 }
