@@ -112,6 +112,7 @@ void draw_controls(AppState& app) {
         if (ImGui::DragFloat("FP16 tensor (TFLOPS)", &tf, 1.0f, 0.01f, 100000.0f, "%.1f", ImGuiSliderFlags_Logarithmic)) { s.custom_tflops = tf; changed = true; }
         if (ImGui::DragFloat("Memory per GPU (GiB)", &mem, 0.5f, 0.5f, 100000.0f, "%.1f", ImGuiSliderFlags_Logarithmic)) { s.custom_mem_gib = mem; changed = true; }
     }
+    draw_machine_offer(app);   // under the picker it answers: "Is this your machine?"
     draw_rig_controls(app, w);
     changed |= draw_host_memory(app);
     if ((!d.hardware || !d.hardware->unified_memory()) && (!d.hardware || d.hardware->rig.empty())) {
@@ -346,7 +347,6 @@ void draw_roofline(AppState& app) {
 
 void draw_simulator(AppState& app) {
     if (!app.derived.model) { ImGui::TextDisabled("Pick a model first."); return; }
-    draw_machine_offer(app);
     const bool wide = ImGui::GetContentRegionAvail().x > ImGui::GetFontSize() * 45;
     if (wide) {
         ImGui::BeginTable("sim", 2, ImGuiTableFlags_SizingStretchProp);
