@@ -47,23 +47,28 @@ void draw_machine_offer(AppState& app) {
     if (!o.probed || o.answered) return;
     const llmsim::HardwareMatch& m = o.match;
     ImGui::PushID("machine-offer");
-    ImGui::PushStyleColor(ImGuiCol_ChildBg, ImGui::GetStyleColorVec4(ImGuiCol_FrameBg));
-    const float h = ImGui::GetTextLineHeightWithSpacing() * (m.ask_memory ? 4.6f : 3.4f);
-    ImGui::BeginChild("offer", ImVec2(0, h), true, ImGuiWindowFlags_NoScrollbar);
+    ImGui::Separator();
+    // plain wrapped lines (ImGui 1.86 has no auto-sizing child): the block is as tall as its text at any width
     if (m.hardware) {
         ImGui::TextWrapped("Is this your machine? %s", m.hardware->name.c_str());
-        ImGui::TextDisabled("%s reports '%s' (match %.0f %%)%s%s", o.source.c_str(), m.detected.c_str(), m.confidence * 100,
-                            hints(o).empty() ? "" : "; ", hints(o).c_str());
+        ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+        ImGui::TextWrapped("%s reports '%s' (match %.0f %%)%s%s", o.source.c_str(), m.detected.c_str(), m.confidence * 100,
+                           hints(o).empty() ? "" : "; ", hints(o).c_str());
+        ImGui::PopStyleColor();
     } else if (m.gpu_hidden) {
         ImGui::TextWrapped("Your browser hides which GPU this is%s. Pick your device in the Hardware list, and its memory size.",
                            m.detected.empty() ? "" : (" (it reports '" + m.detected + "')").c_str());
-        if (!hints(o).empty()) ImGui::TextDisabled("%s", hints(o).c_str());
+        if (!hints(o).empty()) {
+            ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+            ImGui::TextWrapped("%s", hints(o).c_str());
+            ImGui::PopStyleColor();
+        }
     } else {
         ImGui::TextWrapped("%s reports '%s': %s", o.source.c_str(), m.detected.c_str(), m.reason.c_str());
     }
     if (m.ask_memory && (m.hardware || !m.alternatives.empty())) {
         ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7);
-        ImGui::InputFloat("GiB of memory (which size?)", &o.memory_gib, 0, 0, "%.0f");
+        ImGui::InputFloat("GiB (which size?)", &o.memory_gib, 0, 0, "%.0f");
         note_widget(app, "machine-offer-memory");
     }
     if (m.hardware) {
@@ -84,7 +89,6 @@ void draw_machine_offer(AppState& app) {
     if (ImGui::Button(m.hardware ? "Pick another" : "Close")) o.answered = true;
     note_widget(app, "machine-offer-other");
     if (!o.message.empty()) ImGui::TextColored(ImVec4(0.95f, 0.45f, 0.4f, 1), "%s", o.message.c_str());
-    ImGui::EndChild();
-    ImGui::PopStyleColor();
+    ImGui::Separator();
     ImGui::PopID();
 }

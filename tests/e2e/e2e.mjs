@@ -531,6 +531,7 @@ async function main() {
     });
 
     await check('machine: the offer from the browser probe, Use it, a typed rig id (issue 13)', async () => {
+      await page.keyboard.press('Escape');   // close an explanation a check before left open
       // headless Chromium draws with SwiftShader: the probe ran and says the GPU is hidden
       const probed = (await page.evaluate(() => window.llmsim.results())).machine;
       assert(probed.probed, 'the page reported what the browser reveals');
