@@ -186,7 +186,8 @@ void estimate_speed_view(const Catalog&, const Model& m, const SimRequest& req, 
     }
     if (!req.with_explain) return;
     v.explain = "decode " + format_sig(dec.tokens_per_s) + " tok/s: per token " + format_sig(dec.weight_time_s * 1e3) +
-                " ms weights (" + format_gb(s.weight_bytes_per_token) + " at " + format_sig(s.bandwidth_gbs) + " GB/s spec) + " +
+                " ms weights (" + format_gb(s.weight_bytes_per_token) + " at " +
+                (hw.rig.empty() ? format_sig(s.bandwidth_gbs) + " GB/s spec" : std::string("each device's own GB/s")) + ") + " +
                 format_sig(dec.kv_time_s * 1e3) + " ms KV + " + format_sig(dec.alu_time_s * 1e3) + " ms dequant/ALU + " +
                 format_sig(dec.fixed_time_s * 1e3) + " ms launches/syncs" +
                 (dec.sync_time_s > 0 ? " + " + format_sig(dec.sync_time_s * 1e3) + " ms GPU hand-offs" : "") +
