@@ -23,6 +23,7 @@
 #include "model/hf_config.h"
 #include "core/input_limits.h"
 #include "memory/memory.h"
+#include "runtime/command.h"
 #include "speed/speed_labels.h"
 
 namespace llmsim::cli {
@@ -96,10 +97,14 @@ int parse_common(const Args& a, const char* cmd, const std::vector<std::string>&
     if (const std::string* s = a.get("ctx")) {
         if (!parse_ctx(*s, r.n_ctx)) return fail(std::string(cmd) + ": --ctx must be a token count from 1 to " + std::to_string(kMaxContextTokens) + " (e.g. 32768 or 32k), got '" + *s + "'");
     }
-    if (const std::string* s = a.get("hardware")) {
-        c.hw = c.cat.find_hardware(*s);
-        if (!c.hw) return fail(std::string(cmd) + ": unknown --hardware '" + *s + "' (llmsim-cli catalog --hardware lists them)");
+    if (a.has("hardware") || a.has("rpc-hosts")) {
+        std::string err;
+        if (!resolve_hardware_option(a, cmd, c.cat, c.hw, r, err)) return fail(err);
         r.hardware = c.hw;
+    }
+    {
+        std::string err;
+        if (!apply_rig_options(a, cmd, r, err)) return fail(err);
     }
     auto kv_type = [&](const char* opt, TensorType& t) -> bool {
         const std::string* s = a.get(opt);
@@ -210,13 +215,15 @@ int cmd_memory(int argc, char** argv) {
         printf("usage: llmsim-cli memory --model ID [--config config.json] --quant Q4_K_M --ctx 32768 [--hardware ID]\n"
                "         [--kv-type q8_0] [--ngl N] [--parallel N] [--ubatch N] [--batch N] [--flash-attn on|off]\n"
                "         [--n-cpu-moe N] [--file-bytes N] [--json] [--explain] [--device-profile profile.json]\n"
+               RIG_OPTIONS_HELP
                "Memory per device (weights, KV cache, compute buffers, overhead) as llama.cpp would allocate it.\n");
         return 0;
     }
     Common c;
     if (int rc = parse_common(a, "memory", {"model", "config", "quant", "ctx", "hardware", "kv-type", "kv-type-k",
                                             "kv-type-v", "ngl", "parallel", "ubatch", "batch", "flash-attn",
-                                            "n-cpu-moe", "file-bytes", "json", "explain", "device-profile"}, c))
+                                            "n-cpu-moe", "file-bytes", "json", "explain", "device-profile",
+                                            RIG_OPTIONS}, c))
         return rc;
     DeviceProfile profile;
     bool with_profile = false;
@@ -235,9 +242,11 @@ int cmd_memory(int argc, char** argv) {
            format_sig((double)mb.params / 1e9, 3).c_str());
     printf("  %-8s %12s %12s %12s %12s %12s\n", "device", "weights", "KV cache", "compute", "overhead", "total");
     for (const DeviceMemory& d : mb.devices)
-        printf("  %-8s %12s %12s %12s %12s %12s\n", d.name.c_str(), format_gib((double)d.weights_bytes).c_str(),
+        printf("  %-8s %12s %12s %12s %12s %12s%s\n", d.name.c_str(), format_gib((double)d.weights_bytes).c_str(),
                format_gib((double)d.kv_cache_bytes).c_str(), format_gib((double)d.compute_bytes).c_str(),
-               format_gib((double)d.overhead_bytes).c_str(), format_gib((double)d.total_bytes).c_str());
+               format_gib((double)d.overhead_bytes).c_str(), format_gib((double)d.total_bytes).c_str(),
+               d.hardware_id.empty() ? "" : ("  " + d.hardware_id + (d.host ? " on RPC host " + std::to_string(d.host) : "") + ", " +
+                                             std::to_string(d.n_layers) + " layers, usable " + format_gib((double)d.usable_bytes)).c_str());
     printf("  %-8s %12s %12s %12s %12s %12s\n", "total", format_gib((double)mb.weights_bytes).c_str(),
            format_gib((double)mb.kv_cache_bytes).c_str(), format_gib((double)mb.compute_bytes).c_str(),
            format_gib((double)mb.overhead_bytes).c_str(), format_gib((double)mb.total_bytes).c_str());
@@ -247,6 +256,11 @@ int cmd_memory(int argc, char** argv) {
                mb.max_context > 0 ? format_tokens(mb.max_context).c_str() : "none");
     }
     for (const std::string& n : mb.notes) printf("note: %s\n", n.c_str());
+    if (c.hw && !c.hw->rig.empty()) {   // a mixed rig / RPC: the command that runs this split
+        SimRequest sr;
+        sr.memory = c.req;
+        printf("command:\n%s\n", llama_server_command(c.cat, c.model, sr).c_str());
+    }
     if (a.has("explain")) {   // how each number is made (engine/sim/explain.h), speeds too when a device is given
         SimRequest sr;
         sr.memory = c.req;
@@ -361,7 +375,8 @@ int cmd_fit(int argc, char** argv) {
     }
     Common c;
     if (int rc = parse_common(a, "fit", {"model", "config", "quant", "ctx", "kv-type", "kv-type-k", "kv-type-v",
-                                         "parallel", "ubatch", "flash-attn", "format", "json", "device-profile"}, c))
+                                         "parallel", "ubatch", "flash-attn", "format", "json", "device-profile",
+                                         "host-ram-gib", "host-mem", "host-bw-gbs"}, c))
         return rc;
     DeviceProfile profile;
     bool with_profile = false;

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "catalog/catalog.h"
+#include "memory/memory.h"
 #include "speed/device_profile.h"
 
 namespace llmsim::cli {
@@ -32,6 +33,18 @@ bool read_device_profile(const Args& a, const char* cmd, DeviceProfile& out, boo
 // --params FILE (a calibrate --write output) into `out`; without the option `out` is left as given
 bool read_speed_params(const Args& a, const char* cmd, SpeedParams& out, std::string& err);
 
+// the rig options memory / fit / predict-style commands accept (common.cpp)
+#define RIG_OPTIONS "tensor-split", "split-mode", "main-gpu", "rpc-hosts", "host-ram-gib", "host-mem", "host-bw-gbs"
+#define RIG_OPTIONS_HELP \
+    "  rigs:  --hardware 'rtx-5080+rtx-5060-ti-16gb' | '2x rtx-3090 + rtx-3060-12gb:pcie4-x8' | auto (detect this machine)\n" \
+    "         [--rpc-hosts 'm2-ultra-192@10gbe,...'] [--tensor-split 3,1] [--split-mode layer|row|none] [--main-gpu N]\n" \
+    "  host:  [--host-ram-gib 64] [--host-mem ddr5-6000x2 | --host-bw-gbs 96]\n"
+// --hardware ID (a catalog id, a rig id, or auto) with --rpc-hosts appended; false + err (one line) when unknown
+bool resolve_hardware_option(const Args& a, const char* cmd, const Catalog& cat, const Hardware*& hw, MemoryRequest& r,
+                             std::string& err);
+// --tensor-split, --split-mode, --main-gpu, --host-ram-gib, --host-mem, --host-bw-gbs into the request
+bool apply_rig_options(const Args& a, const char* cmd, MemoryRequest& r, std::string& err);
+
 int cmd_catalog(int argc, char** argv);    // cmd_catalog.cpp
 int cmd_memory(int argc, char** argv);     // cmd_memory.cpp
 int cmd_quants(int argc, char** argv);     // cmd_memory.cpp
@@ -46,5 +59,9 @@ int cmd_import(int argc, char** argv);     // cmd_import.cpp
 int cmd_calibrate_device(int argc, char** argv);   // cmd_calibrate_device.cpp
 int cmd_page(int argc, char** argv);       // cmd_page.cpp
 int cmd_site(int argc, char** argv);       // cmd_site.cpp
+int cmd_detect(int argc, char** argv);     // cmd_detect.cpp
+// --hardware auto: this machine as a rig id, its RAM (0 = unknown) and a one-line summary; false + err when no GPU
+// or an unknown one is found. LLMSIM_DETECT_DIR=DIR reads recorded outputs from DIR instead of running the tools.
+bool detect_this_machine(const Catalog& cat, std::string& id, uint64_t& ram_bytes, std::string& summary, std::string& err);
 
 }  // namespace llmsim::cli

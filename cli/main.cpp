@@ -30,6 +30,7 @@ const Command kCommands[] = {
     {"page", llmsim::cli::cmd_page, "a model's page (seed format) or one section of it, as HTML or Markdown"},
     {"site", llmsim::cli::cmd_site, "the static site: a page per catalog model, the models index, sitemap.xml, robots.txt"},
     {"bench", llmsim::cli::cmd_bench, "time a full sweep of the engine (models x devices x quants x contexts)"},
+    {"detect", llmsim::cli::cmd_detect, "this machine's GPUs and RAM (nvidia-smi, rocm-smi, /proc/meminfo, sysctl) as a catalog rig"},
 };
 
 void usage(FILE* out) {

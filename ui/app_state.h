@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "catalog/catalog.h"
+#include "rig/detect.h"
 #include "derived.h"
 #include "speed/device_profile.h"
 #include "panel_leaderboard.h"
@@ -23,7 +24,8 @@ struct ImFont;
 
 struct Scenario {
     std::string model = "Qwen/Qwen2.5-7B-Instruct";   // HF id
-    std::string hardware = "rtx-4090";                 // catalog device id, or "custom" (the custom_* keys)
+    std::string hardware = "rtx-4090";                 // catalog device id, a rig id ("rtx-5080+rtx-5060-ti-16gb",
+                                                       // rig/rig.h), or "custom" (the custom_* keys)
     int gpus = 0;                                      // GPUs of that card (0 = as the catalog lists it; >1 = a rig)
     double custom_bw_gbs = 1000;                       // custom device: memory bandwidth, GB/s
     double custom_tflops = 100;                        // custom device: dense FP16 tensor TFLOPS
@@ -38,6 +40,12 @@ struct Scenario {
     int64_t prompt_tokens = 4096;                      // TTFT prompt length
     int64_t gen_tokens = 512;                          // reply length
     int64_t ctx_b_tokens = 8192;                       // second context column of the quant table
+    // the user's machine (rig/rig.h): host RAM for offload, split over several GPUs
+    double host_ram_gib = 0;                           // system RAM, GiB (0 = the catalog's / none)
+    double host_bw_gbs = 0;                            // system RAM bandwidth, GB/s (0 = the catalog's, else 60)
+    std::string split_mode = "layer";                  // -sm layer|row|none
+    int main_gpu = 0;                                  // -mg
+    std::string tensor_split = "";                     // -ts "3,1" (empty = llama.cpp's default)
     // cost inputs
     double hours_per_month = 166.5;
     double mtok_per_month = 60.0;                      // million tokens per month (in + out)
@@ -60,6 +68,18 @@ struct Scenario {
 // SDL_WaitEventTimeout; the web's requestAnimationFrame callback returns at once).
 constexpr int kFramesAfterInput = 3;
 
+// "Is this your machine?" (panel_detect.cpp): what the platform could read about the GPU (web: WebGPU / WebGL in
+// web/llmsim-page.js; desktop: GL_RENDERER and SDL_GetSystemRAM in platform_native.cpp) and the catalog match
+struct MachineOffer {
+    bool probed = false;               // the platform reported (offer_machine)
+    std::string source;                // "WebGPU", "WebGL", "OpenGL"
+    llmsim::BrowserGpuInfo info;
+    llmsim::HardwareMatch match;
+    bool answered = false;             // Use it / Pick another / Close pressed: the offer is gone
+    float memory_gib = 0;              // typed when the size decides the device
+    std::string message;               // after "Use it" with a typed size that matched nothing
+};
+
 struct AppState {
     llmsim::Catalog catalog;
     std::string catalog_error;     // non-empty when the embedded catalog failed to load
@@ -68,6 +88,9 @@ struct AppState {
     llmsim::Hardware scenario_hardware;   // the scenario's device: a catalog entry, a custom one, or N of a card
     bool scenario_hardware_ok = false;
     // UI-only state
+    MachineOffer machine;
+    std::string rig_text;              // the simulator's typed rig id ("rtx-5080+rtx-5060-ti-16gb")
+    std::string rig_error;             // why the typed rig id was not taken
     std::string model_search;
     std::string hardware_search;
     bool show_all_quants = false;

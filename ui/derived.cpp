@@ -1,6 +1,7 @@
 #include "derived.h"
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 
 #include "api/api.h"
@@ -12,7 +13,31 @@
 #include "quant/quant_rules.h"
 #include "speed/speed_labels.h"
 
-// the scenario's device: a catalog entry, the custom one, or N of a single card (a layer-split rig)
+// a -ts proportion "3" or "0.5" (digits and one '.', locale-independent); ok = false otherwise
+static double parse_proportion(const std::string& t, bool& ok) {
+    double v = 0, scale = 0;
+    ok = ok && !t.empty() && t.size() <= 12;
+    for (char c : t) {
+        if (c == '.' && scale == 0) { scale = 1; continue; }
+        if (!std::isdigit((unsigned char)c)) { ok = false; break; }
+        if (scale > 0) { scale /= 10; v += (c - '0') * scale; } else { v = v * 10 + (c - '0'); }
+    }
+    return v;
+}
+
+// "rtx-5080 rtx-5060-ti-16gb" (a URL's '+' form-decoded to ' ') back to a rig id: spaces between two ids are '+',
+// a space after a count ("2x rtx-3090") stays
+static std::string rig_id_from_url_spaces(const std::string& s) {
+    std::string out;
+    for (size_t i = 0; i < s.size(); ++i) {
+        const bool after_count = i >= 2 && (s[i - 1] == 'x' || s[i - 1] == 'X') && std::isdigit((unsigned char)s[i - 2]) &&
+                                 (i < 3 || !std::isalnum((unsigned char)s[i - 3]));
+        out += s[i] == ' ' && !after_count ? '+' : s[i];
+    }
+    return out;
+}
+
+// the scenario's device: a catalog entry, a rig, the custom one, or N of a single card (a layer-split rig)
 static const llmsim::Hardware* resolve_scenario_hardware(AppState& app) {
     const Scenario& s = app.scenario;
     app.scenario_hardware_ok = false;
@@ -30,10 +55,12 @@ static const llmsim::Hardware* resolve_scenario_hardware(AppState& app) {
         h.fp16_tflops_basis = "entered by the user";
     } else if (const llmsim::Hardware* c = app.catalog.find_hardware(s.hardware)) {
         h = *c;
+    } else if (const llmsim::Hardware* r = app.catalog.find_hardware(rig_id_from_url_spaces(s.hardware))) {
+        h = *r;   // a typed link "hardware=rtx-5080+rtx-5060-ti-16gb" arrives with '+' decoded as ' '
     } else {
         return nullptr;
     }
-    if (s.gpus > 0 && s.gpus != h.gpu_count && !h.unified_memory() && h.kind != llmsim::HardwareKind::Cpu) {
+    if (s.gpus > 0 && s.gpus != h.gpu_count && h.rig.empty() && !h.unified_memory() && h.kind != llmsim::HardwareKind::Cpu) {
         const int base = std::max(1, h.gpu_count);
         if (h.price_usd > 0) h.price_usd = h.price_usd / base * s.gpus;      // catalog prices whole rigs
         if (h.price_used_usd > 0) h.price_used_usd = h.price_used_usd / base * s.gpus;
@@ -57,6 +84,21 @@ llmsim::SimRequest request_from_scenario(const AppState& app) {
     r.memory.n_gpu_layers = s.gpu_layers;
     r.memory.n_cpu_moe = s.cpu_moe_layers;
     r.memory.hardware = app.scenario_hardware_ok ? &app.scenario_hardware : nullptr;
+    if (s.host_ram_gib > 0) r.memory.host_ram_bytes = (uint64_t)(s.host_ram_gib * (double)llmsim::kGiB);
+    r.memory.host_ram_bandwidth_gbs = s.host_bw_gbs;
+    if (auto m = llmsim::parse_split_mode(s.split_mode)) r.memory.split_mode = *m;
+    r.memory.main_gpu = s.main_gpu;
+    if (!s.tensor_split.empty()) {   // "3,1"; a malformed list is ignored (llama.cpp's default split)
+        std::vector<double> ts;
+        bool ok = true;
+        size_t start = 0;
+        for (size_t i = 0; i <= s.tensor_split.size() && ok; ++i)
+            if (i == s.tensor_split.size() || s.tensor_split[i] == ',') {
+                ts.push_back(parse_proportion(s.tensor_split.substr(start, i - start), ok));
+                start = i + 1;
+            }
+        if (ok) r.memory.tensor_split = ts;
+    }
     r.prompt_tokens = s.prompt_tokens;
     r.gen_tokens = s.gen_tokens;
     if (app.device_profile_on) r.device_profile = &app.device_profile;   // applied only to the device it was fitted on
@@ -308,6 +350,13 @@ std::string derived_to_json(const AppState& app) {
     json j;
     j["error"] = d.error;
     j["import_message"] = app.import_message;
+    {   // "Is this your machine?" (panel_detect.cpp): what the platform revealed and what it matched
+        const MachineOffer& o = app.machine;
+        j["machine"] = {{"probed", o.probed}, {"source", o.source}, {"detected", o.match.detected},
+                        {"match", o.match.hardware ? json(o.match.hardware->id) : json(nullptr)},
+                        {"confidence", o.match.confidence}, {"gpu_hidden", o.match.gpu_hidden},
+                        {"ask_memory", o.match.ask_memory}, {"reason", o.match.reason}, {"answered", o.answered}};
+    }
     if (!d.model) return j.dump();
     const llmsim::SimRequest req = request_from_scenario(app);
     if (d.eval_ok) j["memory"] = llmsim::memory_to_json(*d.model, req.memory, d.eval.memory);

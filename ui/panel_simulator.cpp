@@ -14,6 +14,9 @@
 #include "plot.h"
 #include "speed/speed_labels.h"
 #include "widgets.h"
+#include "rig/rig.h"
+
+#include <cstdio>
 
 namespace {
 
@@ -30,6 +33,66 @@ bool slider_pow2(const char* label, int64_t& value, int64_t lo, int64_t hi) {
         if (nv != value) { value = nv; return true; }
     }
     return false;
+}
+
+// a typed rig id: several different GPUs, or hosts joined over the network (rig/rig.h grammar)
+void draw_rig_controls(AppState& app, float w) {
+    Scenario& s = app.scenario;
+    ImGui::SetNextItemWidth(w);
+    char buf[256];
+    std::snprintf(buf, sizeof buf, "%s", app.rig_text.c_str());
+    const bool enter = ImGui::InputTextWithHint("Rig (typed id)", "rtx-5080+rtx-5060-ti-16gb", buf, sizeof buf,
+                                                ImGuiInputTextFlags_EnterReturnsTrue);
+    app.rig_text = buf;
+    note_widget(app, "rig-input");
+    if (enter && !app.rig_text.empty()) {
+        llmsim::Hardware probe;
+        std::string err;
+        if (llmsim::looks_like_rig(app.rig_text) && !llmsim::build_rig(app.catalog, app.rig_text, probe, err)) {
+            app.rig_error = err;
+        } else if (const llmsim::Hardware* h = app.catalog.find_hardware(app.rig_text)) {
+            s.hardware = h->id;
+            s.gpus = 0;
+            app.rig_error.clear();
+            mark_changed(app);
+        } else {
+            app.rig_error = "unknown device '" + app.rig_text + "'";
+        }
+    }
+    if (!app.rig_error.empty()) ImGui::TextColored(ImVec4(0.95f, 0.45f, 0.4f, 1), "%s", app.rig_error.c_str());
+    const llmsim::Hardware* hw = app.derived.hardware;
+    if (!hw || hw->rig.size() < 2) return;
+    bool changed = false;
+    const char* modes[] = {"layer", "row", "none"};
+    ImGui::SetNextItemWidth(w);
+    if (ImGui::BeginCombo("Split mode (-sm)", s.split_mode.c_str())) {
+        for (const char* m : modes)
+            if (ImGui::Selectable(m, s.split_mode == m)) { s.split_mode = m; changed = true; }
+        ImGui::EndCombo();
+    }
+    if (s.split_mode != "layer") {
+        ImGui::SetNextItemWidth(w);
+        changed |= ImGui::SliderInt("Main GPU (-mg)", &s.main_gpu, 0, (int)hw->rig.size() - 1);
+    }
+    if (changed) mark_changed(app);
+}
+
+// system RAM and its bandwidth: where offloaded layers and --n-cpu-moe experts are read from
+bool draw_host_memory(AppState& app) {
+    Scenario& s = app.scenario;
+    const llmsim::Hardware* hw = app.derived.hardware;
+    if (hw && hw->unified_memory()) return false;
+    bool changed = false;
+    float ram = (float)s.host_ram_gib, bw = (float)s.host_bw_gbs;
+    const std::string ram_shown = s.host_ram_gib > 0 ? "%.0f GiB" : "catalog (" + llmsim::format_gib(hw ? (double)hw->system_ram_bytes : 0) + ")";
+    if (ImGui::DragFloat("Host RAM (GiB)", &ram, 1.0f, 0.0f, 4096.0f, ram_shown.c_str())) { s.host_ram_gib = std::max(0.0f, ram); changed = true; }
+    note_widget(app, "host-ram");
+    const double cat_bw = hw && hw->system_ram_bandwidth_gbs > 0 ? hw->system_ram_bandwidth_gbs : llmsim::kDefaultHostRamGbs;
+    const std::string bw_shown = s.host_bw_gbs > 0 ? "%.0f GB/s" : "default " + llmsim::format_sig(cat_bw) + " GB/s";
+    if (ImGui::DragFloat("Host RAM bandwidth", &bw, 1.0f, 0.0f, 2000.0f, bw_shown.c_str())) { s.host_bw_gbs = std::max(0.0f, bw); changed = true; }
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("peak GB/s = MT/s x 8 bytes x channels: DDR5-6000 dual channel = 96 GB/s, DDR4-3200 dual = 51.2 GB/s");
+    return changed;
 }
 
 void draw_controls(AppState& app) {
@@ -49,7 +112,10 @@ void draw_controls(AppState& app) {
         if (ImGui::DragFloat("FP16 tensor (TFLOPS)", &tf, 1.0f, 0.01f, 100000.0f, "%.1f", ImGuiSliderFlags_Logarithmic)) { s.custom_tflops = tf; changed = true; }
         if (ImGui::DragFloat("Memory per GPU (GiB)", &mem, 0.5f, 0.5f, 100000.0f, "%.1f", ImGuiSliderFlags_Logarithmic)) { s.custom_mem_gib = mem; changed = true; }
     }
-    if (!d.hardware || !d.hardware->unified_memory()) {
+    draw_machine_offer(app);   // under the picker it answers: "Is this your machine?"
+    draw_rig_controls(app, w);
+    changed |= draw_host_memory(app);
+    if ((!d.hardware || !d.hardware->unified_memory()) && (!d.hardware || d.hardware->rig.empty())) {
         int gpus = s.gpus > 0 ? s.gpus : (d.hardware ? d.hardware->gpu_count : 1);
         if (ImGui::SliderInt("GPUs (layer split)", &gpus, 1, 8)) { s.gpus = gpus; changed = true; }
     }

@@ -26,6 +26,9 @@ void draw_compare(AppState& app);        // panel_compare.cpp: setups side by si
 void draw_recommend(AppState& app);      // panel_recommend.cpp: what to buy, cheapest first
 void draw_accuracy(AppState& app);       // panel_accuracy.cpp: predicted vs measured, LODO errors
 void draw_my_runs(AppState& app);        // panel_my_runs.cpp: your llama-bench rows next to ours, device profile
+void draw_machine_offer(AppState& app);  // panel_detect.cpp: "Is this your machine? [Use it] [Pick another]"
+// panel_detect.cpp: the platform's reading of this machine's GPU -> app.machine (matched against the catalog)
+void offer_machine(AppState& app, const llmsim::BrowserGpuInfo& info, const std::string& source);
 
 // table exports (Markdown or CSV) used by the copy buttons and the JS API
 std::string quants_table_text(const AppState& app, bool csv);

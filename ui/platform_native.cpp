@@ -22,6 +22,7 @@
 #include "frame.h"
 #include "import.h"
 #include "url_state.h"
+#include "panels.h"
 
 namespace {
 
@@ -156,6 +157,17 @@ int main(int argc, char** argv) {
     }
     SDL_GL_MakeCurrent(window, gl);
     SDL_GL_SetSwapInterval(1);
+    {   // "Is this your machine?": the GL renderer names the GPU; SDL_GetSystemRAM is a Mac's unified memory
+        llmsim::BrowserGpuInfo info;
+        const GLubyte* renderer = glGetString(GL_RENDERER);
+        const GLubyte* vendor = glGetString(GL_VENDOR);
+        if (renderer) info.webgl_renderer = (const char*)renderer;
+        if (vendor) info.webgl_vendor = (const char*)vendor;
+        const int ram_mib = SDL_GetSystemRAM();
+        if (ram_mib > 0) info.system_ram_bytes = (uint64_t)ram_mib * llmsim::kMiB;
+        info.hardware_concurrency = SDL_GetCPUCount();
+        offer_machine(app, info, "OpenGL");
+    }
 
     IMGUI_CHECKVERSION();
     ImGui::CreateContext();

@@ -262,6 +262,17 @@ EMSCRIPTEN_KEEPALIVE const char* llmsim_scroll() {
     return g.ret.c_str();
 }
 
+// what the page read about this machine's GPU (web/llmsim-page.js: WebGPU adapter info, WebGL unmasked renderer,
+// navigator.deviceMemory / hardwareConcurrency) -> the "Is this your machine?" offer; "" or an error message
+EMSCRIPTEN_KEEPALIVE const char* llmsim_set_machine_info(const char* json) {
+    llmsim::BrowserGpuInfo info;
+    std::string err;
+    if (!llmsim::parse_browser_gpu_info(json ? json : "", info, err)) { g.ret = err; return g.ret.c_str(); }
+    offer_machine(g.app, info, !info.webgpu_description.empty() || !info.webgpu_device.empty() ? "WebGPU" : "WebGL");
+    g.ret.clear();
+    return g.ret.c_str();
+}
+
 // import a file the user opened or dropped: the first `size` bytes of a file of `file_size` bytes (a GGUF
 // header or a whole config.json). Returns 1 imported, 0 error (message in the Import section and via
 // llmsim_import_message), -1 more bytes needed (llmsim_import_need_bytes() says how many).

@@ -1,4 +1,5 @@
 #include "widgets.h"
+#include "rig/rig.h"
 
 #include <imgui.h>
 #include <imgui_internal.h>   // ImGuiTable / ImGuiWindow: sort-arrow room and the auto-fit extent of aligned cells
@@ -84,6 +85,21 @@ bool hardware_picker(AppState& app, const char* id, float width) {
         },
         [&](const llmsim::Hardware& h) { app.scenario.hardware = h.id; app.scenario.gpus = 0; },
         [&]() {
+            // a typed rig id ("rtx-5080+rtx-5060-ti-16gb", "m2-ultra-192+m2-ultra-192@10gbe"): rig/rig.h
+            if (llmsim::looks_like_rig(app.hardware_search)) {
+                if (const llmsim::Hardware* r = app.catalog.find_hardware(app.hardware_search)) {
+                    if (ImGui::Selectable(("Rig: " + r->name + "##typed-rig").c_str())) {
+                        app.scenario.hardware = r->id;
+                        app.scenario.gpus = 0;
+                        return true;
+                    }
+                } else {
+                    llmsim::Hardware probe;
+                    std::string err;
+                    llmsim::build_rig(app.catalog, app.hardware_search, probe, err);
+                    ImGui::TextDisabled("%s", err.c_str());
+                }
+            }
             if (!ImGui::Selectable("Custom device… (bandwidth, TFLOPS, memory)", app.scenario.hardware == "custom")) return false;
             app.scenario.hardware = "custom";
             return true;

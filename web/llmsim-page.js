@@ -67,6 +67,42 @@
     return attempt();
   }
 
+  // What this browser reveals about the GPU, for the "Is this your machine?" offer (the match is the engine's,
+  // rig/detect.h). WebGPU's adapter info (vendor/architecture/device/description; Chrome gives vendor and
+  // architecture only, Safari/Firefox little or nothing), the WebGL unmasked renderer (Safari: "Apple GPU";
+  // Firefox: a sanitized representative model), navigator.deviceMemory (capped at 8) and hardwareConcurrency.
+  // Nothing leaves the page.
+  function readMachine() {
+    var out = { webgl: {}, webgpu: {} };
+    try {
+      var c = document.createElement('canvas');
+      var gl = c.getContext('webgl2') || c.getContext('webgl');
+      if (gl) {
+        var ext = gl.getExtension('WEBGL_debug_renderer_info');
+        out.webgl.vendor = String(gl.getParameter(ext ? ext.UNMASKED_VENDOR_WEBGL : gl.VENDOR) || '');
+        out.webgl.renderer = String(gl.getParameter(ext ? ext.UNMASKED_RENDERER_WEBGL : gl.RENDERER) || '');
+        var lose = gl.getExtension('WEBGL_lose_context');
+        if (lose) lose.loseContext();
+      }
+    } catch (e) { /* no WebGL details */ }
+    if (navigator.deviceMemory) out.deviceMemory = navigator.deviceMemory;
+    if (navigator.hardwareConcurrency) out.hardwareConcurrency = navigator.hardwareConcurrency;
+    var done = Promise.resolve(out);
+    if (navigator.gpu && navigator.gpu.requestAdapter) {
+      done = navigator.gpu.requestAdapter().then(function (adapter) {
+        if (!adapter) return out;
+        var fill = function (info) {
+          if (info) ['vendor', 'architecture', 'device', 'description'].forEach(function (k) { out.webgpu[k] = String(info[k] || ''); });
+          return out;
+        };
+        if (adapter.info) return fill(adapter.info);
+        if (adapter.requestAdapterInfo) return adapter.requestAdapterInfo().then(fill, function () { return out; });
+        return out;
+      }, function () { return out; });
+    }
+    return done;
+  }
+
   function makeApi(Module) {
     var listeners = { change: [] };
     var str = function (name) { return Module.ccall(name, 'string', [], []); };
@@ -170,6 +206,10 @@
           var t = e.clipboardData ? e.clipboardData.getData('text/plain') : '';
           Module.ccall('llmsim_paste_text', null, ['string'], [t]);
           e.preventDefault();
+        });
+        readMachine().then(function (info) {
+          var err = Module.ccall('llmsim_set_machine_info', 'string', ['string'], [JSON.stringify(info)]);
+          if (err) console.warn('llmsim: ' + err);
         });
         document.dispatchEvent(new CustomEvent('llmsim-ready'));
       }

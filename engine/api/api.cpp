@@ -1,4 +1,5 @@
 #include "api/api.h"
+#include "rig/rig.h"
 
 #include <cmath>
 
@@ -30,10 +31,18 @@ json memory_to_json(const Model& model, const MemoryRequest& req, const MemoryBr
     j["bits_per_weight"] = mb.bits_per_weight;
     j["file_bytes"] = mb.file_bytes;
     j["devices"] = json::array();
-    for (const DeviceMemory& d : mb.devices)
+    for (const DeviceMemory& d : mb.devices) {
         j["devices"].push_back({{"name", d.name}, {"weights_bytes", d.weights_bytes}, {"kv_cache_bytes", d.kv_cache_bytes},
                                 {"compute_bytes", d.compute_bytes}, {"overhead_bytes", d.overhead_bytes},
                                 {"total_bytes", d.total_bytes}});
+        if (!d.hardware_id.empty()) {   // mixed rigs / RPC (rig/rig.h): which device, on which host, its limit, its layers
+            json& x = j["devices"].back();
+            x["hardware"] = d.hardware_id;
+            x["host"] = d.host;
+            x["usable_bytes"] = d.usable_bytes;
+            x["n_layers"] = d.n_layers;
+        }
+    }
     j["notes"] = mb.notes;
     return j;
 }
@@ -53,6 +62,34 @@ bool get_int(const json& j, const char* key, int64_t lo, int64_t hi, int64_t& ou
         return false;
     }
     out = (int64_t)v;
+    return true;
+}
+
+// the rig fields of a memory request: tensor_split [3, 1], split_mode "layer"|"row"|"none", main_gpu, host_ram_gib
+bool read_rig_fields(const json& j, MemoryRequest& req, std::string& err) {
+    if (j.contains("tensor_split") && !j["tensor_split"].is_null()) {
+        const json& t = j["tensor_split"];
+        if (!t.is_array() || t.empty() || t.size() > (size_t)kMaxRigDevices) { err = "tensor_split must be an array of 1 to 16 proportions, e.g. [3, 1]"; return false; }
+        for (const json& x : t) {
+            if (!x.is_number() || !(x.get<double>() >= 0) || !std::isfinite(x.get<double>())) { err = "tensor_split proportions must be numbers >= 0"; return false; }
+            req.tensor_split.push_back(x.get<double>());
+        }
+    }
+    if (j.contains("split_mode") && !j["split_mode"].is_null()) {
+        const auto m = j["split_mode"].is_string() ? parse_split_mode(j["split_mode"].get<std::string>()) : std::nullopt;
+        if (!m) { err = "split_mode must be \"layer\", \"row\" or \"none\""; return false; }
+        req.split_mode = *m;
+    }
+    int64_t v = req.main_gpu;
+    if (!get_int(j, "main_gpu", 0, kMaxRigDevices - 1, v, err)) return false;
+    req.main_gpu = (int)v;
+    if (j.contains("host_ram_gib") && !j["host_ram_gib"].is_null()) {
+        if (!j["host_ram_gib"].is_number() || !(j["host_ram_gib"].get<double>() >= 1 && j["host_ram_gib"].get<double>() <= 65536)) {
+            err = "host_ram_gib must be a number from 1 to 65536";
+            return false;
+        }
+        req.host_ram_bytes = (uint64_t)(j["host_ram_gib"].get<double>() * (double)kGiB);
+    }
     return true;
 }
 
@@ -83,9 +120,17 @@ std::string api_memory(const Catalog& cat, const std::string& request_json) {
     req.n_ctx = v;
     if (j.contains("hardware") && !j["hardware"].is_null()) {
         if (!j["hardware"].is_string()) return error_json("hardware must be a catalog id string such as \"rtx-4090\"").dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-        req.hardware = cat.find_hardware(j["hardware"].get<std::string>());
-        if (!req.hardware) return error_json("unknown hardware '" + sanitize_utf8(j["hardware"].get<std::string>()) + "' (a catalog id such as \"rtx-4090\" or \"m4-max-128\")").dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+        std::string hw_id = j["hardware"].get<std::string>();
+        if (j.contains("rpc_hosts") && !j["rpc_hosts"].is_null()) {   // "m2-ultra-192@10gbe,..." (rig/rig.h)
+            if (!j["rpc_hosts"].is_string()) return error_json("rpc_hosts must be a string such as \"m2-ultra-192@10gbe\"").dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+            hw_id = rig_id_with_rpc_hosts(hw_id, j["rpc_hosts"].get<std::string>());
+        }
+        Hardware probe;
+        if (looks_like_rig(hw_id) && !build_rig(cat, hw_id, probe, err)) return error_json(sanitize_utf8(err)).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+        req.hardware = cat.find_hardware(hw_id);
+        if (!req.hardware) return error_json("unknown hardware '" + sanitize_utf8(hw_id) + "' (a catalog id such as \"rtx-4090\" or \"m4-max-128\")").dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
     }
+    if (!read_rig_fields(j, req, err)) return error_json(err).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
     if (j.contains("kv_type")) {
         auto t = j["kv_type"].is_string() ? parse_tensor_type(j["kv_type"].get<std::string>()) : std::nullopt;
         if (!t) return error_json("kv_type must be f16, bf16, f32, q8_0, q5_1, q5_0, q4_1, q4_0 or iq4_nl").dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);

@@ -1,4 +1,5 @@
 #include "api/predict.h"
+#include "rig/rig_speed.h"
 
 #include <cmath>
 #include <cstdio>
@@ -286,6 +287,26 @@ bool parse_predict_input(const Catalog& cat, const json& j, PredictInput& out, s
     return true;
 }
 
+// a mixed rig / RPC hardware id: the memory model places the layers (all on the GPUs, the context the row needs),
+// then each device's share runs at its own speed (rig/rig_speed.h)
+static SpeedResult predict_rig(const Catalog& cat, const PredictInput& p, const SpeedParams& params) {
+    SpeedResult r;
+    MemoryRequest mr;
+    mr.file_type = p.quant;
+    mr.hardware = &p.hardware;
+    mr.flash_attn = p.scenario.flash_attn;
+    mr.n_ubatch = p.scenario.ubatch;
+    mr.n_batch = p.scenario.batch;
+    mr.n_ctx = std::max<int64_t>(4096, p.scenario.depth + p.scenario.tokens);
+    mr.compute_max_context = false;
+    mr.with_notes = false;
+    MemoryBreakdown mb;
+    if (!estimate_memory(cat, p.model, mr, mb, r.error)) return r;
+    if (p.scenario.test == SpeedTest::Prefill)
+        return estimate_rig_prefill(p.scenario, params, p.hardware, mb, p.model.hidden_size, p.scenario.tokens, p.scenario.depth);
+    return estimate_rig_decode(p.scenario, params, p.hardware, mb, p.model.hidden_size, p.scenario.depth, p.scenario.tokens);
+}
+
 std::string predict_line(const Catalog& cat, const SpeedParams& params, const std::string& line, bool explain,
                          const DeviceProfile* profile) {
     json in = json::parse(line, nullptr, false);
@@ -295,7 +316,7 @@ std::string predict_line(const Catalog& cat, const SpeedParams& params, const st
     PredictInput p;
     std::string err;
     if (!parse_predict_input(cat, in, p, err)) { out["error"] = err; return out.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace); }
-    SpeedResult r = estimate_speed(p.scenario, params);
+    SpeedResult r = p.hardware.rig.empty() ? estimate_speed(p.scenario, params) : predict_rig(cat, p, params);
     if (!r.ok || !std::isfinite(r.tokens_per_s) || r.tokens_per_s <= 0) {
         out["error"] = r.error.empty() ? "no finite estimate for this scenario" : r.error;
         return out.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);

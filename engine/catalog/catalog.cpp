@@ -13,6 +13,7 @@
 // [SECTION] Lookup
 // [SECTION] Enums and SlidingWindow
 #include "catalog/catalog.h"
+#include "rig/rig.h"
 
 #include <algorithm>
 #include <cmath>
@@ -722,7 +723,9 @@ const Hardware* Catalog::find_hardware(const std::string& id) const {
                 for (const auto& a : *lists)
                     if (pass == 0 ? a == id : iequals(a, id)) return &h;
         }
-    return find_by(combinations, id, [](const Hardware& x) -> const std::string& { return x.id; });
+    if (const Hardware* c = find_by(combinations, id, [](const Hardware& x) -> const std::string& { return x.id; }))
+        return c;
+    return find_rig(*this, id);   // rig/rig.h: nullptr unless id is a valid rig spec
 }
 
 const GgmlType* Catalog::find_ggml_type(const std::string& name) const {

@@ -14,6 +14,9 @@
 // [SECTION] Catalog
 #pragma once
 #include <cstdint>
+#include <deque>
+#include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -108,6 +111,8 @@ struct Model {
 enum class HardwareKind { Consumer, Workstation, Datacenter, Apple, Apu, Cpu };
 enum class Backend { Cuda, Rocm, Metal, Vulkan, Sycl, Cpu };
 
+struct RigDevice;                      // one device of a mixed rig or an RPC host (defined below Hardware; rig/rig.h)
+
 struct Hardware {
     std::string id;                    // stable key, lower-case: "rtx-4090", "m4-max-128", "2x-rtx-3090"
     std::string name;                  // "NVIDIA GeForce RTX 4090"
@@ -140,8 +145,21 @@ struct Hardware {
     std::string cloud_source;
     std::vector<std::string> sources;
     std::vector<std::string> notes;
+    // mixed rigs and llama.cpp RPC (rig/rig.h): every device in llama.cpp's device order (RPC servers first, then
+    // the local GPUs); empty = gpu_count identical GPUs described by the fields above
+    std::vector<RigDevice> rig;
 
     bool unified_memory() const { return kind == HardwareKind::Apple || kind == HardwareKind::Apu; }
+};
+
+struct RigDevice {
+    Hardware hw;                       // the catalog device (gpu_count 1)
+    std::string llama_name;            // the device name llama.cpp prints: "CUDA0", "Vulkan1", "RPC0", "Metal"
+    int host = 0;                      // 0 = the machine llama-server runs on; k >= 1 = RPC server k
+    std::string host_label;            // RPC: the spec part that named the host ("m2-ultra-192@10gbe")
+    std::string net_link;              // RPC: the network link id to the local host ("10gbe"), "" locally
+    double net_gbs = 0;                // RPC: payload GB/s per direction of that link
+    double net_latency_us = 0;         // RPC: one request-response round trip over that link, microseconds
 };
 
 // [SECTION] Quantization types ---------------------------------------------------------------------------
@@ -173,16 +191,26 @@ struct FileType {                  // a llama.cpp file type (llama_ftype) or a n
 
 // [SECTION] Catalog --------------------------------------------------------------------------------------
 
+struct RigCache {                      // rigs find_hardware built from a rig id; a deque keeps their addresses
+    std::mutex mu;
+    std::deque<Hardware> rigs;
+    std::vector<std::pair<std::string, const Hardware*>> spellings;   // "2x rtx-3090 + rtx-3060-12gb" -> its rig
+};
+
 struct Catalog {
     std::vector<Model> models;
     std::vector<Hardware> hardware;
     std::vector<Hardware> combinations;   // 2x/4x/8x of single cards (gpu_combos.h); find_hardware accepts their ids
     std::vector<GgmlType> ggml_types;
     std::vector<FileType> file_types;
+    // rigs built from ids such as "rtx-5080+rtx-5060-ti-16gb" (rig/rig.h), kept so the pointers find_hardware returns
+    // stay valid as long as the catalog (or a copy of it: copies share the cache)
+    std::shared_ptr<RigCache> rig_cache = std::make_shared<RigCache>();
 
     // look up by exact id, then case-insensitively; nullptr when unknown
     // (find_model also accepts the part after the '/' when exactly one model has it;
-    //  find_hardware also matches seed_aliases and calibration_names, then combination ids such as "2x-arc-b580")
+    //  find_hardware also matches seed_aliases and calibration_names, then combination ids such as "2x-arc-b580",
+    //  then rig ids such as "rtx-5080+rtx-5060-ti-16gb" or "m2-ultra-192+m2-ultra-192@10gbe", see rig/rig.h)
     const Model* find_model(const std::string& id) const;
     const Hardware* find_hardware(const std::string& id) const;
     const GgmlType* find_ggml_type(const std::string& name) const;

@@ -97,6 +97,22 @@ const char* to_string(FitStatus s) {
     return "UNKNOWN";
 }
 
+const char* to_string(SplitMode m) {
+    switch (m) {
+        case SplitMode::None: return "none";
+        case SplitMode::Layer: return "layer";
+        case SplitMode::Row: return "row";
+    }
+    return "layer";
+}
+
+std::optional<SplitMode> parse_split_mode(const std::string& s) {
+    if (s == "none") return SplitMode::None;
+    if (s == "layer") return SplitMode::Layer;
+    if (s == "row") return SplitMode::Row;
+    return std::nullopt;
+}
+
 // [SECTION] KV cache -------------------------------------------------------------------------------------
 
 uint64_t kv_k_row(const Model& m) {
@@ -339,6 +355,14 @@ struct Placer {
     uint64_t gpu_overhead = 0;
     // hardware limits (judge)
     uint64_t lim = 0, lim_raised = 0, ram = 0, pool = 0, cpu_usable = 0;
+    // per GPU (equal on a rig of identical GPUs; each device's own on a mixed rig)
+    SmallBuf<uint64_t, 9> lim_g, lim_raised_g, overhead_g;
+    const std::vector<RigDevice>* rig = nullptr;   // mixed rig / RPC devices; nullptr = G identical GPUs
+    int first_gpu = 0;              // -sm none: the one GPU used (-mg)
+    bool float_split = false;       // split points in float, exactly as llama.cpp computes them (rigs)
+    SmallBuf<float, 9> cumf;        // exclusive cumulative split proportions (float_split)
+    bool row_split = false;         // -sm row on a backend with a split buffer type
+    SmallBuf<double, 9> row_frac;   // each GPU's share of every row-split matrix
     Placer(const PreparedWeights& w_, const Model& m_, const MemoryRequest& r_) : w(w_), m(m_), r(r_) {}
 };
 
@@ -366,12 +390,62 @@ struct DevTotals {
     int n_layers;
 };
 
+// backends whose registry offers ggml_backend_split_buffer_type (-sm row): ggml-cuda (also built for HIP/ROCm) and
+// ggml-sycl; elsewhere llama.cpp's make_gpu_buft_list finds none and -sm row places like -sm layer
+bool backend_has_split_buffer(Backend b) { return b == Backend::Cuda || b == Backend::Rocm || b == Backend::Sycl; }
+
+// a mixed rig: each device's own limits and runtime overhead, and llama.cpp's split points in float —
+// llama_model::load_tensors: "default split, by free memory" (ggml_backend_dev_memory's free of each device) unless
+// -ts is given, then splits[i] = running sum / total. Free memory at load = usable limit minus the backend runtime
+// already created (cudaMemGetInfo counts this process's context; Metal: working set minus current allocations).
+bool init_rig_split(Placer& P, std::string& err) {
+    const MemoryRequest& r = P.r;
+    const int G = P.G;
+    SmallBuf<float, 9> splits;
+    splits.resize((size_t)G);
+    for (int g = 0; g < G; ++g) {
+        const Hardware& h = (*P.rig)[(size_t)(P.first_gpu + g)].hw;
+        P.lim_g[(size_t)g] = usable_gpu_bytes(h, r);
+        P.lim_raised_g[(size_t)g] = usable_gpu_bytes_raised(h, r);
+        P.overhead_g[(size_t)g] = backend_runtime_bytes(h.backends.empty() ? Backend::Vulkan : h.backends.front());
+        const uint64_t lim = P.lim_g[(size_t)g], ovh = P.overhead_g[(size_t)g];
+        splits[(size_t)g] = r.tensor_split.empty() || G == 1 ? (float)(lim > ovh ? lim - ovh : 0)
+                                                             : (float)std::max(0.0, r.tensor_split[(size_t)g]);
+    }
+    float split_sum = 0.0f;   // llama.cpp: splits[i] = split_sum += splits[i]; then splits[i] /= split_sum
+    for (int g = 0; g < G; ++g) { split_sum += splits[(size_t)g]; splits[(size_t)g] = split_sum; }
+    if (!(split_sum > 0.0f)) { err = "--tensor-split proportions must not all be zero"; return false; }
+    P.float_split = true;
+    P.cumf.resize((size_t)G);
+    for (int g = 0; g < G; ++g) P.cumf[(size_t)g] = g == 0 ? 0.0f : splits[(size_t)g - 1] / split_sum;
+    bool any_rpc = false;
+    for (const RigDevice& d : *P.rig) any_rpc |= d.host != 0;
+    if (r.split_mode == SplitMode::Row && G > 1 && !any_rpc && backend_has_split_buffer(P.backend)) {
+        // ggml_backend_cuda_split_buffer_type: all-zero -ts = ggml_cuda_info().default_tensor_split, proportional
+        // to each device's total memory (cudaDeviceProp::totalGlobalMem); else the -ts proportions
+        P.row_split = true;
+        P.row_frac.resize((size_t)G);
+        double sum = 0;
+        for (int g = 0; g < G; ++g) {
+            const Hardware& h = (*P.rig)[(size_t)g].hw;
+            P.row_frac[(size_t)g] = r.tensor_split.empty() ? (double)h.memory_bytes : std::max(0.0, r.tensor_split[(size_t)g]);
+            sum += P.row_frac[(size_t)g];
+        }
+        for (int g = 0; g < G; ++g) P.row_frac[(size_t)g] /= sum;
+    }
+    return true;
+}
+
 bool init_placer(Placer& P, std::string& err) {
     const MemoryRequest& r = P.r;
     if (r.hardware) {
         P.backend = r.backend ? *r.backend : (r.hardware->backends.empty() ? Backend::Cpu : r.hardware->backends[0]);
         if (r.hardware->kind == HardwareKind::Cpu) P.backend = Backend::Cpu;
         P.G = P.backend == Backend::Cpu ? 0 : std::max(1, r.hardware->gpu_count);
+        if (P.G > 0 && !r.hardware->rig.empty()) {
+            P.rig = &r.hardware->rig;
+            P.G = (int)P.rig->size();
+        }
     } else if (r.backend && *r.backend != Backend::Cpu) {
         P.backend = *r.backend;
         P.G = 1;
@@ -381,15 +455,25 @@ bool init_placer(Placer& P, std::string& err) {
               std::to_string(P.G) + " GPUs";
         return false;
     }
+    if (P.G > 0 && (r.main_gpu < 0 || r.main_gpu >= P.G)) {
+        err = "--main-gpu " + std::to_string(r.main_gpu) + " is out of range: the hardware has " + std::to_string(P.G) +
+              " GPU" + (P.G > 1 ? "s (0 to " + std::to_string(P.G - 1) + ")" : " (0)");
+        return false;
+    }
+    if (r.split_mode == SplitMode::None && P.G > 1) {   // llama_model_load_from_file_impl keeps only devices[main_gpu]
+        P.first_gpu = r.main_gpu;
+        P.G = 1;
+    }
     P.L = P.m.n_layers;
     if (!check_kv_request(P.m, r, P.w.kv_k_row, P.w.kv_v_row, err)) return false;
     // tensor split: the same double arithmetic as llama.cpp's cumulative proportions (the test oracle's too)
-    const size_t n_split = r.tensor_split.empty() ? (size_t)std::max(P.G, 1) : r.tensor_split.size();
+    const size_t n_split = r.tensor_split.empty() || P.first_gpu > 0 || r.split_mode == SplitMode::None
+                               ? (size_t)std::max(P.G, 1) : r.tensor_split.size();
     SmallBuf<double, 9> split;
     split.resize(n_split);
     double sum = 0;
     for (size_t i = 0; i < n_split; ++i) {
-        double s = r.tensor_split.empty() ? 1.0 : r.tensor_split[i];
+        double s = r.tensor_split.empty() || n_split != r.tensor_split.size() ? 1.0 : r.tensor_split[i];
         s = std::max(0.0, s);
         split[i] = s;
         sum += s;
@@ -414,12 +498,32 @@ bool init_placer(Placer& P, std::string& err) {
                            ? P.lim
                            : (P.ram > kHostRamReserveBytes ? P.ram - kHostRamReserveBytes : 0);
     }
+    P.lim_g.resize((size_t)std::max(P.G, 1));
+    P.lim_raised_g.resize((size_t)std::max(P.G, 1));
+    P.overhead_g.resize((size_t)std::max(P.G, 1));
+    for (int g = 0; g < P.G; ++g) {
+        P.lim_g[(size_t)g] = P.lim;
+        P.lim_raised_g[(size_t)g] = P.lim_raised;
+        P.overhead_g[(size_t)g] = P.gpu_overhead;
+    }
+    if (P.rig) return init_rig_split(P, err);
+    if (r.split_mode == SplitMode::Row && P.G > 1 && backend_has_split_buffer(P.backend)) {
+        P.row_split = true;   // identical GPUs: the split buffer's default (total memory) is an even split
+        P.row_frac.resize((size_t)P.G);
+        for (int g = 0; g < P.G; ++g)
+            P.row_frac[(size_t)g] = (g + 1 < P.G ? P.cum[(size_t)g + 1] : 1.0) - P.cum[(size_t)g];
+    }
     return true;
 }
 
 int device_of_layer(const Placer& P, const Layout& lo, int il) {
     const int G = P.G;
     if (G == 0 || il < lo.i_gpu_start || il - lo.i_gpu_start >= lo.act) return G;
+    if (P.float_split) {   // llama_model::load_tensors: float(il - i_gpu_start)/act_gpu_layers against float splits
+        const float xf = float(il - lo.i_gpu_start) / lo.act;
+        const float* cf = P.cumf.p;
+        return std::clamp((int)(std::upper_bound(cf, cf + G, xf) - cf) - 1, 0, G - 1);
+    }
     const double x = (double)(il - lo.i_gpu_start) / (double)lo.act;
     const double* c = P.cum.p;
     const int d = (int)(std::upper_bound(c, c + G, x) - c) - 1;
@@ -484,13 +588,31 @@ uint64_t kv_of_range(const Placer& P, const CtxPlan& c, int a, int b) {
     return nf * (c.k_full + c.v_full) + ns * (c.k_swa + c.v_swa) + nr * P.state_layer;
 }
 
+// -sm row: llama.cpp's make_gpu_buft_list puts the backend's split buffer type first, so every matrix of a GPU layer
+// (and the output matrix) is cut by rows over all GPUs in row_frac proportions; 3-D expert tensors cannot live in a
+// split buffer (MUL_MAT_ID) and stay with their layer's device, as do norms (counted with the split: < 0.1 %)
+uint64_t row_split_weights(const Placer& P, const Layout& lo, int g) {
+    const PreparedWeights& w = P.w;
+    const int a = lo.start[(size_t)g], b = lo.start[(size_t)g + 1];
+    const int s0 = lo.start[0], sG = lo.start[(size_t)P.G];
+    uint64_t split = w.layer_bytes(s0, sG) - w.expert_bytes(s0, sG);
+    if (lo.out_dev < P.G) split += w.output_bytes + (w.tied_output ? w.token_embd_bytes : 0);
+    uint64_t own = w.expert_bytes(std::clamp(P.n_moe_host, a, b), b);
+    if (lo.out_dev == g) own += w.output_other_bytes;
+    return (uint64_t)((double)split * P.row_frac[(size_t)g]) + own;
+}
+
 // weights, KV, compute and overhead of GPU g
 void place_gpu(const Placer& P, const Layout& lo, const CtxPlan& c, int g, DevTotals& d) {
     const PreparedWeights& w = P.w;
     const int a = lo.start[(size_t)g], b = lo.start[(size_t)g + 1];
-    d.weights = w.layer_bytes(a, b) - w.expert_bytes(a, std::clamp(P.n_moe_host, a, b));
-    // tied embeddings: llama.cpp creates output as a duplicate of token_embd on the output device
-    if (lo.out_dev == g) d.weights += w.output_bytes + w.output_other_bytes + (w.tied_output ? w.token_embd_bytes : 0);
+    if (P.row_split) {
+        d.weights = row_split_weights(P, lo, g);
+    } else {
+        d.weights = w.layer_bytes(a, b) - w.expert_bytes(a, std::clamp(P.n_moe_host, a, b));
+        // tied embeddings: llama.cpp creates output as a duplicate of token_embd on the output device
+        if (lo.out_dev == g) d.weights += w.output_bytes + w.output_other_bytes + (w.tied_output ? w.token_embd_bytes : 0);
+    }
     d.kv = kv_of_range(P, c, a, b);
     d.n_layers = b - a;
     const bool has_layers = d.n_layers > 0, has_out = lo.out_dev == g;
@@ -498,7 +620,7 @@ void place_gpu(const Placer& P, const Layout& lo, const CtxPlan& c, int g, DevTo
     // partial offload: with a batch >= 32 llama.cpp copies CPU-resident weights to the GPU for the matmul
     // (op offload), so GPU0's buffer must hold the largest such tensor (estimate)
     if (g == 0 && lo.max_host_tensor > 0 && c.cells.ubatch >= 32) d.compute += lo.max_host_tensor;
-    d.overhead = P.gpu_overhead;
+    d.overhead = P.overhead_g[(size_t)g];
     d.total = d.weights + d.kv + d.compute + d.overhead;
 }
 
@@ -530,7 +652,7 @@ bool gpus_fit(const Placer& P, const Layout& lo, const CtxPlan& c) {
     DevTotals d;
     for (int g = 0; g < P.G; ++g) {
         place_gpu(P, lo, c, g, d);
-        if (d.total > P.lim) return false;
+        if (d.total > P.lim_g[(size_t)g]) return false;
     }
     return true;
 }
@@ -539,6 +661,39 @@ struct Judged {
     FitStatus status = FitStatus::Unknown;
     uint64_t usable = 0, usable_raised = 0;  // breakdown-level limits
 };
+
+// a mixed rig / RPC: each device against its own limit; a unified-memory device over its default working set but
+// under the raised one is TUNABLE_UMA; the local machine's GPU parts and host buffers share its RAM when it is unified
+Judged judge_rig(const Placer& P, const DevTotals* dev) {
+    Judged j;
+    const int G = P.G;
+    const DevTotals& host = dev[G];
+    double worst = 0;
+    bool over_raised = false, over_discrete = false;
+    uint64_t local_total = host.total;
+    for (int g = 0; g < G; ++g) {
+        const RigDevice& rd = (*P.rig)[(size_t)(P.first_gpu + g)];
+        const uint64_t lim = P.lim_g[(size_t)g];
+        j.usable += lim;
+        j.usable_raised += P.lim_raised_g[(size_t)g];
+        const double ratio = lim ? (double)dev[g].total / (double)lim : 1e9;
+        worst = std::max(worst, ratio);
+        over_raised |= dev[g].total > P.lim_raised_g[(size_t)g];
+        over_discrete |= ratio > 1.0 && !rd.hw.unified_memory();
+        if (rd.host == 0) local_total += dev[g].total;
+    }
+    const Hardware* hw = P.r.hardware;
+    if (over_raised || over_discrete || (hw->unified_memory() && local_total > P.pool)) { j.status = FitStatus::Oom; return j; }
+    if (worst > 1.0) { j.status = FitStatus::TunableUma; return j; }
+    if (host.n_layers > 0) {
+        const uint64_t ram = P.ram;
+        j.status = ram > 0 && host.total > (ram > kHostRamReserveBytes ? ram - kHostRamReserveBytes : 0)
+                       ? FitStatus::Oom : FitStatus::PartialOffload;
+        return j;
+    }
+    j.status = worst <= kComfortableFraction ? FitStatus::Comfortable : FitStatus::Tight;
+    return j;
+}
 
 // status of a placed configuration against the hardware (no search); memory_reference.cpp's judge()
 Judged judge_devices(const Placer& P, const DevTotals* dev, uint64_t total) {
@@ -555,6 +710,7 @@ Judged judge_devices(const Placer& P, const DevTotals* dev, uint64_t total) {
         else j.status = (double)host.total <= kComfortableFraction * (double)usable ? FitStatus::Comfortable : FitStatus::Tight;
         return j;
     }
+    if (P.rig) return judge_rig(P, dev);
     j.usable = P.lim * (uint64_t)G;
     j.usable_raised = P.lim_raised * (uint64_t)G;
     double worst = 0;
@@ -612,8 +768,17 @@ void write_breakdown(const Placer& P, const Layout& lo, const CtxPlan& c, const 
     out.weights_bytes = out.kv_cache_bytes = out.compute_bytes = out.overhead_bytes = 0;
     for (int d = 0; d <= G; ++d) {
         DeviceMemory& x = out.devices[(size_t)d];
-        if (d < G) set_device_name(x.name, P.backend, G, d);
-        else if (x.name != "host") x.name.assign("host");
+        if (d < G && P.rig) {
+            const RigDevice& rd = (*P.rig)[(size_t)(P.first_gpu + d)];
+            x.name = rd.llama_name;
+            x.hardware_id = rd.hw.id;
+            x.host = rd.host;
+        } else {
+            if (d < G) set_device_name(x.name, P.backend, P.first_gpu > 0 ? P.first_gpu + 1 : G, P.first_gpu + d);
+            else if (x.name != "host") x.name.assign("host");
+            if (!x.hardware_id.empty()) x.hardware_id.clear();
+            x.host = 0;
+        }
         x.usable_bytes = 0;
         x.weights_bytes = dev[d].weights;
         x.kv_cache_bytes = dev[d].kv;
@@ -648,7 +813,7 @@ void write_breakdown(const Placer& P, const Layout& lo, const CtxPlan& c, const 
         out.usable_bytes = j.usable;
         out.usable_raised_bytes = j.usable_raised;
         if (G == 0) out.devices.back().usable_bytes = j.usable;
-        for (int g = 0; g < G; ++g) out.devices[(size_t)g].usable_bytes = P.lim;
+        for (int g = 0; g < G; ++g) out.devices[(size_t)g].usable_bytes = P.lim_g[(size_t)g];
     }
 }
 

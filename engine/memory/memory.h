@@ -76,6 +76,11 @@ constexpr double kApuDefaultFraction = 0.5;
 
 // [SECTION] Request --------------------------------------------------------------------------------------
 
+// -sm: how llama.cpp spreads a model over several GPUs (llama_split_mode, include/llama.h)
+enum class SplitMode { None, Layer, Row };
+const char* to_string(SplitMode m);     // "none", "layer", "row"
+std::optional<SplitMode> parse_split_mode(const std::string& s);
+
 struct MemoryRequest {
     std::string file_type = "Q4_K_M";   // llama.cpp file type or catalog format (MLX_4BIT, ...)
     int64_t n_ctx = 4096;               // -c: total context over all sequences
@@ -90,12 +95,17 @@ struct MemoryRequest {
     int n_gpu_layers = -1;              // -ngl; -1 = all (llama.cpp's -ngl 999); n_layers+1 also puts output on GPU
     int n_cpu_moe = 0;                  // --n-cpu-moe N: routed experts of the first N layers stay in host RAM
     bool cpu_moe = false;               // --cpu-moe: all routed experts in host RAM
-    std::vector<double> tensor_split;   // -ts: proportions per GPU; empty = even over gpu_count
+    std::vector<double> tensor_split;   // -ts: proportions per GPU; empty = even over gpu_count (identical GPUs) or,
+                                        // on a mixed rig (Hardware::rig), by each device's free memory as llama.cpp does
+    SplitMode split_mode = SplitMode::Layer;  // -sm
+    int main_gpu = 0;                   // -mg: the one GPU used with -sm none
     const Hardware* hardware = nullptr; // optional: without it there is no usable limit, status or max_context
     std::optional<Backend> backend;     // default: the hardware's first backend (CPU when no hardware)
     uint64_t file_bytes_override = 0;   // actual GGUF file size: weights scaled to match it (0 = rules)
     int64_t gpu_reserve_bytes = -1;     // per-GPU reserve; -1 = kGpuReserve* by hardware kind
     uint64_t host_ram_bytes = 0;        // host RAM for partial offload; 0 = hardware.system_ram_bytes
+    double host_ram_bandwidth_gbs = 0;  // host RAM bandwidth for offloaded layers / --n-cpu-moe experts;
+                                        // 0 = hardware.system_ram_bandwidth_gbs, else kDefaultHostRamGbs (speed_glue)
     bool allow_extended_context = false;  // max_context may go past native_context up to extended_context
     bool compute_max_context = true;    // search max_context (~10-16 extra placements, each O(devices))
     bool with_notes = true;             // fill MemoryBreakdown::notes (sweeps that never show them can skip the strings)
@@ -114,6 +124,8 @@ struct DeviceMemory {
     uint64_t total_bytes = 0;
     uint64_t usable_bytes = 0;          // 0 = unknown / not checked
     int n_layers = 0;                   // repeating layers placed here
+    std::string hardware_id;            // mixed rigs / RPC: the catalog device ("rtx-5080"); "" otherwise
+    int host = 0;                       // mixed rigs / RPC: 0 = local, k = RPC server k
 };
 
 struct MemoryBreakdown {               // a new field also needs a line in memory.cpp reset_breakdown()

@@ -1,8 +1,12 @@
 #include "runtime/command.h"
 
 #include "quant/quant_rules.h"
+#include "memory/memory.h"
+#include "rig/rig.h"
 
 #include <cctype>
+#include <cmath>
+#include <cstdio>
 
 namespace llmsim {
 
@@ -10,6 +14,45 @@ namespace {
 std::string lower_name(std::string s) {
     for (char& c : s) c = (char)std::tolower((unsigned char)c);
     return s;
+}
+
+std::string num(double v) {
+    char buf[32];
+    snprintf(buf, sizeof buf, "%g", v);
+    return buf;
+}
+
+// -ts for a mixed rig: the given proportions, else the free memory the simulation split by (GiB, one decimal), so
+// that the run places layers where the simulation did — llama.cpp's own default reads free memory at load time,
+// which moves with whatever else the GPUs hold
+std::string rig_tensor_split(const Hardware& rig, const MemoryRequest& m) {
+    std::string ts;
+    for (size_t i = 0; i < rig.rig.size(); ++i) {
+        double part;
+        if (i < m.tensor_split.size()) {
+            part = m.tensor_split[i];
+        } else {
+            const Hardware& h = rig.rig[i].hw;
+            const uint64_t lim = usable_gpu_bytes(h, m);
+            const uint64_t ovh = backend_runtime_bytes(h.backends.empty() ? Backend::Vulkan : h.backends.front());
+            part = std::round((double)(lim > ovh ? lim - ovh : 0) / (double)kGiB * 10.0) / 10.0;
+        }
+        ts += (i ? "," : "") + num(part);
+    }
+    return ts;
+}
+
+// the rpc-server each RPC host runs first (tools/rpc: rpc-server -H host -p port), one comment line per host
+std::string rpc_server_lines(const Hardware& rig) {
+    std::string out;
+    int last = 0;
+    for (const RigDevice& d : rig.rig)
+        if (d.host > last) {
+            last = d.host;
+            out += "# on RPC host " + std::to_string(d.host) + " (" + d.host_label + ", 192.168.1." + std::to_string(10 + d.host) +
+                   "): rpc-server -H 0.0.0.0 -p 50052\n";
+        }
+    return out;
 }
 }  // namespace
 
@@ -42,7 +85,17 @@ std::string llama_server_command(const Catalog& cat, const Model& model, const S
     if (m.cpu_moe) cmd += " --cpu-moe";
     else if (m.n_cpu_moe > 0) cmd += " --n-cpu-moe " + std::to_string(m.n_cpu_moe);
     if (m.n_parallel > 1) cmd += " -np " + std::to_string(m.n_parallel);
-    if (m.hardware && m.hardware->gpu_count > 1) {
+    if (m.hardware && !m.hardware->rig.empty()) {
+        const Hardware& rig = *m.hardware;
+        if (rig.rig.size() > 1 && m.split_mode != SplitMode::None) cmd += " -ts " + rig_tensor_split(rig, m);
+        if (m.split_mode != SplitMode::Layer) cmd += std::string(" -sm ") + to_string(m.split_mode);
+        if (m.split_mode != SplitMode::Layer && m.main_gpu != 0) cmd += " -mg " + std::to_string(m.main_gpu);
+        const std::string rpc = rpc_endpoints(rig);
+        if (!rpc.empty()) {
+            cmd += " --rpc " + rpc;
+            cmd = rpc_server_lines(rig) + cmd;
+        }
+    } else if (m.hardware && m.hardware->gpu_count > 1) {
         std::string ts;
         for (int i = 0; i < m.hardware->gpu_count; ++i) {
             std::string part = "1";
@@ -54,6 +107,8 @@ std::string llama_server_command(const Catalog& cat, const Model& model, const S
             ts += (i ? "," : "") + part;
         }
         cmd += " -ts " + ts;
+        if (m.split_mode != SplitMode::Layer) cmd += std::string(" -sm ") + to_string(m.split_mode);
+        if (m.split_mode != SplitMode::Layer && m.main_gpu != 0) cmd += " -mg " + std::to_string(m.main_gpu);
     }
     if (m.n_ubatch != 512) cmd += " -ub " + std::to_string(m.n_ubatch);
     cmd += " --port " + port_s;

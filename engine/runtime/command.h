@@ -8,7 +8,8 @@
 #include "sim/simulate.h"
 
 namespace llmsim {
-// llama-server flags for the request (-m, -c, -ngl, -fa, -ctk/-ctv, --n-cpu-moe/-ot, -np, -ts, --port);
+// llama-server flags for the request (-m, -c, -ngl, -fa, -ctk/-ctv, --n-cpu-moe/-ot, -np, -ts, -sm, -mg, --rpc, --port;
+// an RPC rig gets one "# on RPC host k ...: rpc-server ..." line per host before it);
 // for non-GGUF formats (MLX, GPTQ, AWQ, FP8) the matching server of that ecosystem, with a comment
 std::string llama_server_command(const Catalog& cat, const Model& model, const SimRequest& req, int port = 8080);
 // the GGUF file name people usually give such a file: "<repo name>-<FILE_TYPE>.gguf"

@@ -9,6 +9,8 @@
 #include "core/format.h"
 #include "quant/quant_rules.h"
 #include "speed/speed.h"
+#include "rig/rig.h"
+#include "rig/rig_speed.h"
 
 namespace llmsim {
 
@@ -84,7 +86,8 @@ bool build_speed_scenario(const Model& m, const SimRequest& req, const Evaluatio
             if (std::string_view(d.name) == "host") host_weights = (double)d.weights_bytes;
         host_weights = std::max(0.0, host_weights - (double)ev.embedding_bytes);
         s.offload_fraction = std::min(1.0, host_weights / (double)ev.weight_bytes);
-        s.host_bandwidth_gbs = hw->system_ram_bandwidth_gbs > 0 ? hw->system_ram_bandwidth_gbs : 60.0;
+        s.host_bandwidth_gbs = mr.host_ram_bandwidth_gbs > 0 ? mr.host_ram_bandwidth_gbs
+                             : hw->system_ram_bandwidth_gbs > 0 ? hw->system_ram_bandwidth_gbs : kDefaultHostRamGbs;
     }
     s.flash_attn = mr.flash_attn;
     s.ubatch = mr.n_ubatch;
@@ -97,7 +100,10 @@ SpeedResult decode_at_depth(const Model& m, const SimRequest& req, const Evaluat
     SpeedScenario s;
     SpeedResult r;
     if (!build_speed_scenario(m, req, ev, s, r.error)) return r;
-    r = estimate_decode(s, default_speed_params(), std::max<int64_t>(0, depth), 128);
+    r = req.memory.hardware->rig.empty()
+            ? estimate_decode(s, default_speed_params(), std::max<int64_t>(0, depth), 128)
+            : estimate_rig_decode(s, default_speed_params(), *req.memory.hardware, ev.memory, m.hidden_size,
+                                  std::max<int64_t>(0, depth), 128);
     if (req.device_profile && req.memory.hardware && profile_applies(*req.device_profile, *req.memory.hardware))
         apply_device_profile(*req.device_profile, SpeedTest::Decode, r);
     return r;
@@ -118,12 +124,22 @@ void estimate_speed_view(const Catalog&, const Model& m, const SimRequest& req, 
     const int64_t prompt = std::max<int64_t>(1, req.prompt_tokens);
     // the reply = prefill of the prompt (TTFT) + gen_tokens decoded from depth = prompt (estimate_reply's
     // arithmetic, without computing both estimates twice)
-    SpeedResult pre = req.prefill_memo ? estimate_prefill(s, p, prompt, 0, *req.prefill_memo) : estimate_prefill(s, p, prompt, 0);
+    // a mixed rig / RPC: each device's layers at its own speed, plus the links (rig/rig_speed.h)
+    const Hardware& hw = *req.memory.hardware;
+    RigSpeedTerms rig_terms;
     // the decode range: tg128 at an empty context and at the full context of one sequence
     const int64_t full_depth = std::max<int64_t>(0, req.memory.n_ctx / std::max(1, req.memory.n_parallel));
-    const int64_t depths[3] = {prompt, 0, full_depth}, n_tokens[3] = {std::max<int64_t>(1, req.gen_tokens), 128, 128};
-    SpeedResult decs[3];
-    estimate_decode_depths(s, p, 3, depths, n_tokens, decs);
+    SpeedResult pre, decs[3];
+    if (hw.rig.empty()) {
+        pre = req.prefill_memo ? estimate_prefill(s, p, prompt, 0, *req.prefill_memo) : estimate_prefill(s, p, prompt, 0);
+        const int64_t depths[3] = {prompt, 0, full_depth}, n_tokens[3] = {std::max<int64_t>(1, req.gen_tokens), 128, 128};
+        estimate_decode_depths(s, p, 3, depths, n_tokens, decs);
+    } else {
+        decs[0] = estimate_rig_decode(s, p, hw, mb, m.hidden_size, prompt, std::max<int64_t>(1, req.gen_tokens), &rig_terms);
+        pre = estimate_rig_prefill(s, p, hw, mb, m.hidden_size, prompt, 0);
+        decs[1] = estimate_rig_decode(s, p, hw, mb, m.hidden_size, 0, 128, nullptr);
+        decs[2] = estimate_rig_decode(s, p, hw, mb, m.hidden_size, full_depth, 128, nullptr);
+    }
     SpeedResult &dec = decs[0], &dec0 = decs[1], &decn = decs[2];
     if (!dec.ok || !pre.ok || !dec0.ok || !decn.ok) {
         v.error = !dec.ok ? dec.error : !pre.ok ? pre.error : !dec0.ok ? dec0.error : decn.error;
@@ -180,7 +196,8 @@ void estimate_speed_view(const Catalog&, const Model& m, const SimRequest& req, 
     }
     if (!req.with_explain) return;
     v.explain = "decode " + format_sig(dec.tokens_per_s) + " tok/s: per token " + format_sig(dec.weight_time_s * 1e3) +
-                " ms weights (" + format_gb(s.weight_bytes_per_token) + " at " + format_sig(s.bandwidth_gbs) + " GB/s spec) + " +
+                " ms weights (" + format_gb(s.weight_bytes_per_token) + " at " +
+                (hw.rig.empty() ? format_sig(s.bandwidth_gbs) + " GB/s spec" : std::string("each device's own GB/s")) + ") + " +
                 format_sig(dec.kv_time_s * 1e3) + " ms KV + " + format_sig(dec.alu_time_s * 1e3) + " ms dequant/ALU + " +
                 format_sig(dec.fixed_time_s * 1e3) + " ms launches/syncs" +
                 (dec.sync_time_s > 0 ? " + " + format_sig(dec.sync_time_s * 1e3) + " ms GPU hand-offs" : "") +
@@ -189,6 +206,7 @@ void estimate_speed_view(const Catalog&, const Model& m, const SimRequest& req, 
                 " us matmuls + " + format_sig(pre.attention_time_s * 1e6) + " us attention + " +
                 format_sig(pre.overhead_time_s * 1e6) + " us per-ubatch overhead" +
                 (pre.fp16_tflops_estimated ? " (FP16 TFLOPS estimated: none published)" : "");
+    if (!hw.rig.empty()) v.explain += "\n" + explain_rig_terms(rig_terms);
 }
 
 }  // namespace llmsim

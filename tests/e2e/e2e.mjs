@@ -530,6 +530,48 @@ async function main() {
       }
     });
 
+    await check('machine: the offer from the browser probe, Use it, a typed rig id (issue 13)', async () => {
+      await page.keyboard.press('Escape');   // close an explanation a check before left open
+      // headless Chromium draws with SwiftShader: the probe ran and says the GPU is hidden
+      const probed = (await page.evaluate(() => window.llmsim.results())).machine;
+      assert(probed.probed, 'the page reported what the browser reveals');
+      eq(probed.gpu_hidden, true, `SwiftShader hides the GPU (${probed.detected})`);
+      const offer = (info) => page.evaluate((i) => window.llmsim._module.ccall('llmsim_set_machine_info', 'string', ['string'], [JSON.stringify(i)]), info);
+      eq(await offer({ webgl: { renderer: 'ANGLE (NVIDIA, NVIDIA GeForce RTX 4080 Direct3D11 vs_5_0 ps_5_0, D3D11)' }, deviceMemory: 8, hardwareConcurrency: 16 }), '', 'machine info accepted');
+      await page.evaluate(() => window.llmsim.setState({ model: 'Qwen/Qwen2.5-7B-Instruct', hardware: 'rtx-4090', embed: 'simulator' }));
+      for (const [w, h, theme] of [[1280, 800, 'dark'], [1280, 800, 'light'], [390, 844, 'dark'], [390, 844, 'light']]) {
+        await page.setViewportSize({ width: w, height: h });
+        await page.evaluate((t) => window.llmsim.setState({ theme: t }), theme);
+        await page.waitForTimeout(250);
+        await page.screenshot({ path: path.join(out, `machine-offer-${w}x${h}-${theme}.png`) });
+      }
+      await page.setViewportSize({ width: 1280, height: 800 });
+      await page.evaluate(() => window.llmsim.setState({ theme: 'dark' }));
+      await page.waitForTimeout(200);
+      await clickWidget(page, 'machine-offer-use');
+      eq((await page.evaluate(() => window.llmsim.getState())).hardware, 'rtx-4080', 'Use it takes the matched device');
+      eq((await page.evaluate(() => window.llmsim.results())).machine.answered, true, 'the offer is gone');
+      eq(await offer({ webgl: { renderer: 'Apple GPU', vendor: 'Apple Inc.' }, deviceMemory: 8 }), '', 'Safari-style info accepted');
+      await page.waitForTimeout(250);
+      await page.screenshot({ path: path.join(out, 'machine-hidden-1280x800-dark.png') });
+      await page.setViewportSize({ width: 390, height: 844 });
+      await page.evaluate(() => window.llmsim.setState({ theme: 'light' }));
+      await page.waitForTimeout(250);
+      await page.screenshot({ path: path.join(out, 'machine-hidden-390x844-light.png') });
+      await page.setViewportSize({ width: 1280, height: 800 });
+      const m = (await page.evaluate(() => window.llmsim.results())).machine;
+      eq(m.gpu_hidden, true, 'Apple GPU: hidden');
+      eq(m.match, null, 'no device assumed');
+      await clickWidget(page, 'machine-offer-other');
+      // a mixed rig typed as the hardware id: per-device memory and the -ts of the command
+      await page.evaluate(() => window.llmsim.setState({ theme: 'dark', hardware: 'rtx-5080+rtx-5060-ti-16gb', model: 'Qwen/Qwen2.5-32B-Instruct', ctx: 8192 }));
+      await page.waitForTimeout(250);
+      const r = await page.evaluate(() => window.llmsim.results());
+      eq(r.memory.devices.map((d) => d.hardware || d.name), ['rtx-5080', 'rtx-5060-ti-16gb', 'host'], 'devices of the rig');
+      await page.screenshot({ path: path.join(out, 'machine-rig-1280x800-dark.png') });
+      await page.evaluate(() => window.llmsim.setState({ embed: '', hardware: 'rtx-4090', model: 'Qwen/Qwen2.5-7B-Instruct' }));
+    });
+
     await check('embed: a section alone, from the URL', async () => {
       const p2 = await openPage(browser, base, '#model=Qwen/Qwen2.5-7B-Instruct&embed=leaderboard', { width: 900, height: 600 });
       eq((await p2.page.evaluate(() => window.llmsim.getState())).embed, 'leaderboard', 'embed key');
