@@ -70,7 +70,6 @@ llmsim::CostInputs cost_inputs_from_scenario(const AppState& app) {
     // tokens/month split 3:1 input:output, the usual chat/RAG ratio (editable as a total)
     in.input_mtok_per_month = s.mtok_per_month * 0.75;
     in.output_mtok_per_month = s.mtok_per_month * 0.25;
-    in.hours_per_month_override = -1;
     if (d.eval.speed.ok) { in.prefill_tokens_per_s = d.eval.speed.prefill_tps; in.decode_tokens_per_s = d.eval.speed.decode_tps; }
     if (d.hardware) {
         const llmsim::Hardware& h = *d.hardware;
@@ -82,7 +81,8 @@ llmsim::CostInputs cost_inputs_from_scenario(const AppState& app) {
     if (s.rent_usd_per_hour >= 0) in.cloud_usd_per_hour = s.rent_usd_per_hour;
     in.amortize_months = s.amortize_months;
     in.kwh_price_usd = s.kwh_price_usd;
-    if (d.model) { in.api_in_usd_per_mtok = d.model->api_price_in_usd_per_mtok; in.api_out_usd_per_mtok = d.model->api_price_out_usd_per_mtok; }
+    if (d.model && d.model->api_price_in_usd_per_mtok >= 0) in.api_in_usd_per_mtok = d.model->api_price_in_usd_per_mtok;
+    if (d.model && d.model->api_price_out_usd_per_mtok >= 0) in.api_out_usd_per_mtok = d.model->api_price_out_usd_per_mtok;
     if (s.api_in_usd >= 0) in.api_in_usd_per_mtok = s.api_in_usd;
     if (s.api_out_usd >= 0) in.api_out_usd_per_mtok = s.api_out_usd;
     return in;
@@ -150,7 +150,7 @@ void derive_quants(const AppState& app, const llmsim::SimRequest& base, Derived&
         r.with_speed = false;
         r.memory.hardware = nullptr;
         r.memory.file_type = ft.name;
-        r.memory.n_gpu_layers = -1;
+        r.memory.n_gpu_layers = llmsim::kAllGpuLayers;
         r.memory.n_cpu_moe = 0;
         llmsim::Evaluation ev;
         std::string e;
@@ -175,7 +175,7 @@ void derive_devices(const AppState& app, const llmsim::SimRequest& base, Derived
         row.hardware = &hw;
         llmsim::SimRequest r = base;
         r.memory.hardware = &hw;
-        r.memory.n_gpu_layers = -1;
+        r.memory.n_gpu_layers = llmsim::kAllGpuLayers;
         r.memory.n_cpu_moe = 0;
         std::string e;
         if (!llmsim::evaluate(app.catalog, *d.model, r, row.eval, e)) row.error = e;
@@ -220,7 +220,7 @@ void derive_recommend(const AppState& app, Derived& d) {
     q.ctx_tokens = s.ctx_tokens;
     q.prompt_tokens = s.prompt_tokens;
     q.device_profile = app.device_profile_on ? &app.device_profile : nullptr;
-    q.min_decode_tps = s.rec_min_tps;     // at the full chosen context (decode_depth -1)
+    q.min_decode_tps = s.rec_min_tps;     // at the full chosen context (decode_depth unset)
     q.max_ttft_s = s.rec_max_ttft_s;
     q.max_price_usd = s.rec_max_price;
     d.recommend = llmsim::recommend_hardware(app.catalog, q);
@@ -249,7 +249,7 @@ void derive_compare(const AppState& app, const llmsim::SimRequest& base, Derived
             llmsim::SimRequest r = base;
             r.memory.hardware = col.hardware;
             r.memory.file_type = col.quant;
-            r.memory.n_gpu_layers = -1;
+            r.memory.n_gpu_layers = llmsim::kAllGpuLayers;
             r.memory.n_cpu_moe = 0;
             std::string e;
             if (!llmsim::evaluate(app.catalog, *col.model, r, col.eval, e)) col.error = e;

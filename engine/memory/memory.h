@@ -75,6 +75,12 @@ constexpr uint64_t kUmaOsReserveBytes = 8 * kGiB;
 constexpr double kApuDefaultFraction = 0.5;
 
 // [SECTION] Request --------------------------------------------------------------------------------------
+// "Not set" is std::nullopt (the engine picks the default the comment names); a value with a meaning of its
+// own is a named constant (kAllGpuLayers). No field uses 0 or -1 to mean "default" (engine/core/README.md).
+
+// n_gpu_layers: every layer and the output on the GPU (what users type as -ngl -1; llama.cpp's -ngl 999);
+// readers treat any negative count as this
+constexpr int kAllGpuLayers = -1;
 
 struct MemoryRequest {
     std::string file_type = "Q4_K_M";   // llama.cpp file type or catalog format (MLX_4BIT, ...)
@@ -87,15 +93,15 @@ struct MemoryRequest {
     int n_parallel = 1;                 // -np: sequences; each gets n_ctx / n_parallel cells
     bool kv_unified = false;            // --kv-unified: one KV buffer shared by all sequences
     bool swa_full = false;              // --swa-full: SWA layers cache the full context
-    int n_gpu_layers = -1;              // -ngl; -1 = all (llama.cpp's -ngl 999); n_layers+1 also puts output on GPU
+    int n_gpu_layers = kAllGpuLayers;   // -ngl; n_layers+1 also puts the output on the GPU
     int n_cpu_moe = 0;                  // --n-cpu-moe N: routed experts of the first N layers stay in host RAM
     bool cpu_moe = false;               // --cpu-moe: all routed experts in host RAM
     std::vector<double> tensor_split;   // -ts: proportions per GPU; empty = even over gpu_count
     const Hardware* hardware = nullptr; // optional: without it there is no usable limit, status or max_context
     std::optional<Backend> backend;     // default: the hardware's first backend (CPU when no hardware)
-    uint64_t file_bytes_override = 0;   // actual GGUF file size: weights scaled to match it (0 = rules)
-    int64_t gpu_reserve_bytes = -1;     // per-GPU reserve; -1 = kGpuReserve* by hardware kind
-    uint64_t host_ram_bytes = 0;        // host RAM for partial offload; 0 = hardware.system_ram_bytes
+    std::optional<uint64_t> file_bytes_override;  // actual GGUF file size: weights scaled to match it (unset: rules)
+    std::optional<uint64_t> gpu_reserve_bytes;    // per-GPU reserve (unset: kGpuReserve* by hardware kind)
+    std::optional<uint64_t> host_ram_bytes;       // host RAM for partial offload (unset: hardware.system_ram_bytes)
     bool allow_extended_context = false;  // max_context may go past native_context up to extended_context
     bool compute_max_context = true;    // search max_context (~10-16 extra placements, each O(devices))
     bool with_notes = true;             // fill MemoryBreakdown::notes (sweeps that never show them can skip the strings)
