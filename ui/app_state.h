@@ -17,7 +17,10 @@
 #include "catalog/catalog.h"
 #include "derived.h"
 #include "speed/device_profile.h"
+#include "panel_accuracy.h"
 #include "panel_leaderboard.h"
+#include "panel_my_runs.h"
+#include "panel_quants.h"
 
 struct ImFont;
 
@@ -70,10 +73,11 @@ struct AppState {
     // UI-only state
     std::string model_search;
     std::string hardware_search;
-    bool show_all_quants = false;
-    int accuracy_kind = 0;             // accuracy view: 0 decode, 1 prefill
-    std::vector<llmsim::EvidenceRow> accuracy_rows;   // every measured row with its prediction (computed on first view)
-    LeaderboardState leaderboard;  // panel_leaderboard.h
+    // each panel's own view state, next to its panel (panel_*.h)
+    QuantsState quants;
+    LeaderboardState leaderboard;
+    AccuracyState accuracy;
+    MyRunsState my_runs;
     bool scroll_to_section = false;     // scroll to scenario.section on the next frame
     std::string status_line;
     std::string pinned_explanation;  // key of the explanation window the user opened ("" = none)
