@@ -158,7 +158,7 @@ const char* to_string(FitStatus s);     // "COMFORTABLE", "TIGHT", "TUNABLE_UMA"
 bool estimate_memory(const Catalog& cat, const Model& model, const MemoryRequest& req, MemoryBreakdown& out,
                      std::string& err);
 // the same with weights the caller prepared (prepare_weights(cat, model, req.file_type, err,
-// req.file_bytes_override)); skips the cache lookup — for sweeps over devices, contexts and KV settings
+// req.file_bytes_override.value_or(0))); skips the cache lookup — for sweeps over devices, contexts and KV settings
 bool estimate_memory(const PreparedWeights& weights, const Model& model, const MemoryRequest& req, MemoryBreakdown& out,
                      std::string& err);
 
