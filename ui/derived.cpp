@@ -307,7 +307,7 @@ std::string derived_to_json(const AppState& app) {
     const Derived& d = app.derived;
     json j;
     j["error"] = d.error;
-    j["import_message"] = app.import_message;
+    j["import_message"] = app.import.message;
     if (!d.model) return j.dump();
     const llmsim::SimRequest req = request_from_scenario(app);
     if (d.eval_ok) j["memory"] = llmsim::memory_to_json(*d.model, req.memory, d.eval.memory);
