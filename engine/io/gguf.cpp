@@ -881,7 +881,7 @@ bool gguf_hybrid(GgufImport& x) {
     // hybrid recurrent layers: head_count_kv = 0 marks a recurrent layer (Jamba, Granite 4), or every
     // full_attention_interval-th layer is attention (Qwen3-Next)
     const int64_t conv = opt("ssm.conv_kernel", 0), inner = opt("ssm.inner_size", 0), state = opt("ssm.state_size", 0);
-    const int64_t groups = opt("ssm.group_count", 0), dt_rank = opt("ssm.time_step_rank", 0);
+    const int64_t groups = opt("ssm.group_count", 0);
     const int64_t interval = opt("full_attention_interval", 0);
     if (conv > 0 && inner > 0 && state > 0 && (!x.kvh.zero_layers.empty() || interval > 0)) {
         HybridConfig h;
@@ -905,7 +905,6 @@ bool gguf_hybrid(GgufImport& x) {
             h.recurrent_type = "mamba";
             h.ssm_state_bytes_per_layer = 4 * ((conv - 1) * inner + state * inner);
         }
-        (void)dt_rank;
         // parameters of one recurrent mixer: the ssm_* tensors of the first recurrent layer
         int first_rec = -1;
         for (int i = 0; i < m.n_layers && first_rec < 0; ++i)
