@@ -73,15 +73,15 @@ int cmd_cost(int argc, char** argv) {
     CostInputs in;
     in.input_mtok_per_month = tokens * share / 1e6;
     in.output_mtok_per_month = tokens * (1 - share) / 1e6;
-    in.hours_per_month_override = hours;
+    if (hours >= 0) in.hours_per_month_override = hours;  // -1: --hours-per-month not given
     if (ev.speed.ok) { in.prefill_tokens_per_s = ev.speed.prefill_tps; in.decode_tokens_per_s = ev.speed.decode_tps; }
     in.hardware_price_usd = price;
     in.amortize_months = months;
     in.device_power_w = hw->tdp_w * hw->gpu_count;
     in.kwh_price_usd = kwh;
     in.cloud_usd_per_hour = rent;
-    in.api_in_usd_per_mtok = api_in;
-    in.api_out_usd_per_mtok = api_out;
+    if (api_in >= 0) in.api_in_usd_per_mtok = api_in;     // the catalog's -1: no API price
+    if (api_out >= 0) in.api_out_usd_per_mtok = api_out;
     CostResult r = estimate_cost(in);
     if (!r.error.empty()) return fail("cost: " + r.error + (ev.speed.ok ? "" : " (" + ev.speed.error + ")"));
     const std::string note = capacity_note(r);

@@ -137,7 +137,7 @@ int cmd_recommend(int argc, char** argv) {
     q.load_mtok_per_month = load_tokens / 1e6;
     q.load_input_share = input_share;
     const bool with_load = load_tokens > 0;
-    q.decode_depth = (int64_t)decode_depth;
+    if (decode_depth >= 0) q.decode_depth = (int64_t)decode_depth;  // -1: --decode-depth not given
     q.device_profile = with_profile ? &profile : nullptr;
     RecommendResult r = recommend_hardware(cat, q);
     if (!r.error.empty()) return fail("recommend: " + r.error);
@@ -164,7 +164,7 @@ int cmd_recommend(int argc, char** argv) {
         out["quant"] = q.quant;
         out["ctx"] = q.ctx_tokens;
         out["min_decode_tps"] = q.min_decode_tps;
-        out["decode_depth"] = q.decode_depth < 0 ? q.ctx_tokens : q.decode_depth;
+        out["decode_depth"] = q.decode_depth.value_or(q.ctx_tokens);
         out["max_ttft_s"] = q.max_ttft_s;
         out["prompt_tokens"] = q.prompt_tokens;
         out["accepted"] = nlohmann::json::array();
@@ -179,7 +179,7 @@ int cmd_recommend(int argc, char** argv) {
     if (q.min_decode_tps > 0 || q.max_ttft_s > 0)
         printf("%s%s\n\n", usable ? "Usable floor: " : "Constraints: ",
                ((q.min_decode_tps > 0 ? ">= " + format_sig(q.min_decode_tps) + " tok/s " +
-                 decode_label(q.decode_depth < 0 ? q.ctx_tokens : q.decode_depth) : std::string()) +
+                 decode_label(q.decode_depth.value_or(q.ctx_tokens)) : std::string()) +
                 (q.min_decode_tps > 0 && q.max_ttft_s > 0 ? ", " : "") +
                 (q.max_ttft_s > 0 ? "first token under " + format_sig(q.max_ttft_s) + " s for a " + format_tokens(q.prompt_tokens) + " prompt"
                                   : std::string())).c_str());

@@ -35,7 +35,7 @@ bool resolve_hardware_option(const Args& a, const char* cmd, const Catalog& cat,
         std::string summary;
         uint64_t ram = 0;
         if (!detect_this_machine(cat, id, ram, summary, err)) { err = std::string(cmd) + ": --hardware auto: " + err; return false; }
-        if (ram > 0 && r.host_ram_bytes == 0) r.host_ram_bytes = ram;   // --host-ram-gib, read later, still wins
+        if (ram > 0 && !r.host_ram_bytes) r.host_ram_bytes = ram;   // --host-ram-gib, read later, still wins
         fprintf(stderr, "llmsim-cli: --hardware auto: %s\n", summary.c_str());
     }
     if (rpc) id = rig_id_with_rpc_hosts(id, *rpc);

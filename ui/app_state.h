@@ -18,7 +18,11 @@
 #include "rig/detect.h"
 #include "derived.h"
 #include "speed/device_profile.h"
+#include "panel_accuracy.h"
+#include "panel_import.h"
 #include "panel_leaderboard.h"
+#include "panel_my_runs.h"
+#include "panel_quants.h"
 
 struct ImFont;
 
@@ -93,17 +97,15 @@ struct AppState {
     std::string rig_error;             // why the typed rig id was not taken
     std::string model_search;
     std::string hardware_search;
-    bool show_all_quants = false;
-    int accuracy_kind = 0;             // accuracy view: 0 decode, 1 prefill
-    std::vector<llmsim::EvidenceRow> accuracy_rows;   // every measured row with its prediction (computed on first view)
-    LeaderboardState leaderboard;  // panel_leaderboard.h
+    // each panel's own view state, next to its panel (panel_*.h)
+    QuantsState quants;
+    LeaderboardState leaderboard;
+    AccuracyState accuracy;
+    MyRunsState my_runs;
+    ImportState import;
     bool scroll_to_section = false;     // scroll to scenario.section on the next frame
     std::string status_line;
     std::string pinned_explanation;  // key of the explanation window the user opened ("" = none)
-    std::string import_text;       // pasted config.json
-    std::string import_message;    // result of the last import
-    bool import_ok = false;
-    std::string import_path;       // desktop: path of a .gguf / config.json
     std::map<std::string, uint64_t> imported_file_bytes;  // model id -> GGUF tensor bytes (0 = from the rules)
     // the user's own device profile (panel_my_runs.cpp fits it on pasted llama-bench rows): while on, every
     // estimate for its device uses it (request_from_scenario). Session only; never in the scenario or the URL

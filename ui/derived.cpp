@@ -85,7 +85,7 @@ llmsim::SimRequest request_from_scenario(const AppState& app) {
     r.memory.n_cpu_moe = s.cpu_moe_layers;
     r.memory.hardware = app.scenario_hardware_ok ? &app.scenario_hardware : nullptr;
     if (s.host_ram_gib > 0) r.memory.host_ram_bytes = (uint64_t)(s.host_ram_gib * (double)llmsim::kGiB);
-    r.memory.host_ram_bandwidth_gbs = s.host_bw_gbs;
+    if (s.host_bw_gbs > 0) r.memory.host_ram_bandwidth_gbs = s.host_bw_gbs;
     if (auto m = llmsim::parse_split_mode(s.split_mode)) r.memory.split_mode = *m;
     r.memory.main_gpu = s.main_gpu;
     if (!s.tensor_split.empty()) {   // "3,1"; a malformed list is ignored (llama.cpp's default split)
@@ -112,7 +112,6 @@ llmsim::CostInputs cost_inputs_from_scenario(const AppState& app) {
     // tokens/month split 3:1 input:output, the usual chat/RAG ratio (editable as a total)
     in.input_mtok_per_month = s.mtok_per_month * 0.75;
     in.output_mtok_per_month = s.mtok_per_month * 0.25;
-    in.hours_per_month_override = -1;
     if (d.eval.speed.ok) { in.prefill_tokens_per_s = d.eval.speed.prefill_tps; in.decode_tokens_per_s = d.eval.speed.decode_tps; }
     if (d.hardware) {
         const llmsim::Hardware& h = *d.hardware;
@@ -124,7 +123,8 @@ llmsim::CostInputs cost_inputs_from_scenario(const AppState& app) {
     if (s.rent_usd_per_hour >= 0) in.cloud_usd_per_hour = s.rent_usd_per_hour;
     in.amortize_months = s.amortize_months;
     in.kwh_price_usd = s.kwh_price_usd;
-    if (d.model) { in.api_in_usd_per_mtok = d.model->api_price_in_usd_per_mtok; in.api_out_usd_per_mtok = d.model->api_price_out_usd_per_mtok; }
+    if (d.model && d.model->api_price_in_usd_per_mtok >= 0) in.api_in_usd_per_mtok = d.model->api_price_in_usd_per_mtok;
+    if (d.model && d.model->api_price_out_usd_per_mtok >= 0) in.api_out_usd_per_mtok = d.model->api_price_out_usd_per_mtok;
     if (s.api_in_usd >= 0) in.api_in_usd_per_mtok = s.api_in_usd;
     if (s.api_out_usd >= 0) in.api_out_usd_per_mtok = s.api_out_usd;
     return in;
@@ -192,7 +192,7 @@ void derive_quants(const AppState& app, const llmsim::SimRequest& base, Derived&
         r.with_speed = false;
         r.memory.hardware = nullptr;
         r.memory.file_type = ft.name;
-        r.memory.n_gpu_layers = -1;
+        r.memory.n_gpu_layers = llmsim::kAllGpuLayers;
         r.memory.n_cpu_moe = 0;
         llmsim::Evaluation ev;
         std::string e;
@@ -217,7 +217,7 @@ void derive_devices(const AppState& app, const llmsim::SimRequest& base, Derived
         row.hardware = &hw;
         llmsim::SimRequest r = base;
         r.memory.hardware = &hw;
-        r.memory.n_gpu_layers = -1;
+        r.memory.n_gpu_layers = llmsim::kAllGpuLayers;
         r.memory.n_cpu_moe = 0;
         std::string e;
         if (!llmsim::evaluate(app.catalog, *d.model, r, row.eval, e)) row.error = e;
@@ -262,7 +262,7 @@ void derive_recommend(const AppState& app, Derived& d) {
     q.ctx_tokens = s.ctx_tokens;
     q.prompt_tokens = s.prompt_tokens;
     q.device_profile = app.device_profile_on ? &app.device_profile : nullptr;
-    q.min_decode_tps = s.rec_min_tps;     // at the full chosen context (decode_depth -1)
+    q.min_decode_tps = s.rec_min_tps;     // at the full chosen context (decode_depth unset)
     q.max_ttft_s = s.rec_max_ttft_s;
     q.max_price_usd = s.rec_max_price;
     d.recommend = llmsim::recommend_hardware(app.catalog, q);
@@ -291,7 +291,7 @@ void derive_compare(const AppState& app, const llmsim::SimRequest& base, Derived
             llmsim::SimRequest r = base;
             r.memory.hardware = col.hardware;
             r.memory.file_type = col.quant;
-            r.memory.n_gpu_layers = -1;
+            r.memory.n_gpu_layers = llmsim::kAllGpuLayers;
             r.memory.n_cpu_moe = 0;
             std::string e;
             if (!llmsim::evaluate(app.catalog, *col.model, r, col.eval, e)) col.error = e;
@@ -349,7 +349,7 @@ std::string derived_to_json(const AppState& app) {
     const Derived& d = app.derived;
     json j;
     j["error"] = d.error;
-    j["import_message"] = app.import_message;
+    j["import_message"] = app.import.message;
     {   // "Is this your machine?" (panel_detect.cpp): what the platform revealed and what it matched
         const MachineOffer& o = app.machine;
         j["machine"] = {{"probed", o.probed}, {"source", o.source}, {"detected", o.match.detected},

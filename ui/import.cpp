@@ -27,16 +27,16 @@ bool import_hf_config(AppState& app, const std::string& json_text, const std::st
     std::vector<std::string> warnings;
     std::string id = id_in.empty() ? "imported/config" : id_in;
     if (!llmsim::model_from_hf_config(json_text, id, m, err, &warnings)) {
-        app.import_message = "config.json not imported: " + err;
-        app.import_ok = false;
+        app.import.message = "config.json not imported: " + err;
+        app.import.ok = false;
         return false;
     }
     if (m.name.empty()) m.name = id;
     if (m.family.empty()) m.family = "imported";
     add_model(app, m, 0);
-    app.import_ok = true;
-    app.import_message = "Imported " + id + " (" + m.arch + ", " + std::to_string(m.n_layers) + " layers)";
-    for (const auto& w : warnings) app.import_message += "\nnote: " + w;
+    app.import.ok = true;
+    app.import.message = "Imported " + id + " (" + m.arch + ", " + std::to_string(m.n_layers) + " layers)";
+    for (const auto& w : warnings) app.import.message += "\nnote: " + w;
     return true;
 }
 
@@ -48,22 +48,22 @@ int import_gguf_prefix(AppState& app, const void* data, size_t size, uint64_t fi
     const bool whole = file_size > 0 && size >= file_size;
     if (!llmsim::read_gguf_buffer(data, size, info, err, whole ? nullptr : &need)) {
         if (need > size && need_bytes) { *need_bytes = need; return -1; }
-        app.import_message = file_name + " not imported: " + err;
-        app.import_ok = false;
+        app.import.message = file_name + " not imported: " + err;
+        app.import.ok = false;
         return 0;
     }
     llmsim::Model m;
     if (!llmsim::model_from_gguf(info, m, err)) {
-        app.import_message = file_name + " not imported: " + err;
-        app.import_ok = false;
+        app.import.message = file_name + " not imported: " + err;
+        app.import.ok = false;
         return 0;
     }
     if (m.id.empty()) m.id = "gguf/" + file_name;
     if (m.name.empty()) m.name = file_name;
     if (m.family.empty()) m.family = "imported";
     add_model(app, m, info.tensor_data_bytes);
-    app.import_ok = true;
-    app.import_message = "Imported " + file_name + ": " + m.arch + ", " + std::to_string(m.n_layers) + " layers, weights " +
+    app.import.ok = true;
+    app.import.message = "Imported " + file_name + ": " + m.arch + ", " + std::to_string(m.n_layers) + " layers, weights " +
                          llmsim::format_gib((double)info.tensor_data_bytes) + " (header read: " +
                          llmsim::format_sig((double)info.data_offset / 1048576.0) + " MiB of the file)";
     return 1;
@@ -71,7 +71,7 @@ int import_gguf_prefix(AppState& app, const void* data, size_t size, uint64_t fi
 
 bool import_path(AppState& app, const std::string& path) {
     FILE* f = fopen(path.c_str(), "rb");
-    if (!f) { app.import_message = "cannot open " + path; app.import_ok = false; return false; }
+    if (!f) { app.import.message = "cannot open " + path; app.import.ok = false; return false; }
     fseek(f, 0, SEEK_END);
     long long file_size = ftell(f);
     fseek(f, 0, SEEK_SET);
@@ -92,13 +92,13 @@ bool import_path(AppState& app, const std::string& path) {
             want = need;
         }
         fclose(f);
-        app.import_message = name + " not imported: header larger than the limit";
+        app.import.message = name + " not imported: header larger than the limit";
         return false;
     }
     if (file_size > (long long)llmsim::kHfConfigMaxBytes) {
         fclose(f);
-        app.import_message = name + " is neither a GGUF file (no GGUF magic) nor a config.json (larger than 4 MiB)";
-        app.import_ok = false;
+        app.import.message = name + " is neither a GGUF file (no GGUF magic) nor a config.json (larger than 4 MiB)";
+        app.import.ok = false;
         return false;
     }
     std::string text((size_t)file_size, '\0');

@@ -7,10 +7,10 @@
 
 #include "app_state.h"
 
-// import config.json text under `id` (default "imported/<model_type>"); false + app.import_message on error
+// import config.json text under `id` (default "imported/<model_type>"); false + app.import.message on error
 bool import_hf_config(AppState& app, const std::string& json_text, const std::string& id);
 // import a GGUF header from the first `size` bytes of a file of `file_size` bytes. Returns 1 on success,
-// 0 on error (app.import_message says why), or -1 when more bytes are needed (*need_bytes set).
+// 0 on error (app.import.message says why), or -1 when more bytes are needed (*need_bytes set).
 int import_gguf_prefix(AppState& app, const void* data, size_t size, uint64_t file_size, const std::string& file_name,
                        uint64_t* need_bytes);
 // native: import a .gguf or config.json from a path (reads only the GGUF header)

@@ -25,14 +25,14 @@ double median(std::vector<double> v) {
 }  // namespace
 
 void draw_accuracy(AppState& app) {
-    if (app.accuracy_rows.empty()) app.accuracy_rows = llmsim::all_evidence();   // once: 879 estimates
-    const auto& rows = app.accuracy_rows;
+    if (app.accuracy.rows.empty()) app.accuracy.rows = llmsim::all_evidence();   // once: 879 estimates
+    const auto& rows = app.accuracy.rows;
     if (rows.empty()) { ImGui::TextDisabled("No measured rows in this build."); return; }
     static const char* kinds[] = {"decode", "prefill"};
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
-    ImGui::Combo("##acckind", &app.accuracy_kind, kinds, 2);
+    ImGui::Combo("##acckind", &app.accuracy.kind, kinds, 2);
     text_disabled_after("every measured llama.cpp row (assets/calibration/llamacpp_speed*.jsonl) vs the fitted model");
-    const llmsim::SpeedTest want = app.accuracy_kind == 0 ? llmsim::SpeedTest::Decode : llmsim::SpeedTest::Prefill;
+    const llmsim::SpeedTest want = app.accuracy.kind == 0 ? llmsim::SpeedTest::Decode : llmsim::SpeedTest::Prefill;
     std::vector<PlotSeries> series;
     double lo = 1e30, hi = 0;
     for (int k = 0; k < 5; ++k) {
@@ -75,7 +75,7 @@ void draw_accuracy(AppState& app) {
         ImGui::TableSetupColumn("seed formula: MdAPE");
         table_header_row(app, "acc", "lrrrrrr");
         for (int k = 0; k < 5; ++k) {
-            const llmsim::SpeedBand& b = p.band[app.accuracy_kind][k];
+            const llmsim::SpeedBand& b = p.band[app.accuracy.kind][k];
             std::vector<double> seed_err;
             for (const llmsim::EvidenceRow& e : rows)
                 if (e.row->scenario.test == want && (int)e.row->kind == k && e.seed > 0)

@@ -31,8 +31,8 @@ void draw_cost(AppState& app) {
     };
     price_input("hardware price (USD)", s.price_usd, defaults.hardware_price_usd, 10.0f);
     price_input("cloud rent (USD/hour)", s.rent_usd_per_hour, defaults.cloud_usd_per_hour, 0.01f);
-    price_input("API input (USD per 1M)", s.api_in_usd, defaults.api_in_usd_per_mtok, 0.01f);
-    price_input("API output (USD per 1M)", s.api_out_usd, defaults.api_out_usd_per_mtok, 0.01f);
+    price_input("API input (USD per 1M)", s.api_in_usd, defaults.api_in_usd_per_mtok.value_or(-1), 0.01f);
+    price_input("API output (USD per 1M)", s.api_out_usd, defaults.api_out_usd_per_mtok.value_or(-1), 0.01f);
     ImGui::PopItemWidth();
     if (changed) mark_changed(app);
 
@@ -87,13 +87,13 @@ void draw_cost(AppState& app) {
         ImGui::TableNextColumn(); text_right(r.api_usd_per_month >= 0 ? ("$" + llmsim::format_fixed(r.api_usd_per_month, 2)).c_str() : "—");
         if (ImGui::IsItemHovered() && r.api_usd_per_month >= 0)
             ImGui::SetTooltip("api = input M tokens x $/1M in + output M tokens x $/1M out\n= %s x $%s + %s x $%s\nprice: %s",
-                              llmsim::format_sig(in.input_mtok_per_month).c_str(), llmsim::format_fixed(in.api_in_usd_per_mtok, 2).c_str(),
-                              llmsim::format_sig(in.output_mtok_per_month).c_str(), llmsim::format_fixed(in.api_out_usd_per_mtok, 2).c_str(),
+                              llmsim::format_sig(in.input_mtok_per_month).c_str(), llmsim::format_fixed(in.api_in_usd_per_mtok.value_or(0), 2).c_str(),
+                              llmsim::format_sig(in.output_mtok_per_month).c_str(), llmsim::format_fixed(in.api_out_usd_per_mtok.value_or(0), 2).c_str(),
                               app.derived.model && !app.derived.model->api_price_source.empty() ? app.derived.model->api_price_source.c_str() : "entered");
         ImGui::TableNextColumn();
-        if (in.api_in_usd_per_mtok >= 0 && in.api_out_usd_per_mtok >= 0)
-            ImGui::Text("$%s in / $%s out per 1M tokens", llmsim::format_fixed(in.api_in_usd_per_mtok, 2).c_str(),
-                        llmsim::format_fixed(in.api_out_usd_per_mtok, 2).c_str());
+        if (in.api_in_usd_per_mtok && in.api_out_usd_per_mtok)
+            ImGui::Text("$%s in / $%s out per 1M tokens", llmsim::format_fixed(*in.api_in_usd_per_mtok, 2).c_str(),
+                        llmsim::format_fixed(*in.api_out_usd_per_mtok, 2).c_str());
         else ImGui::TextDisabled("no API price for this model");
         ImGui::EndTable();
     }

@@ -10,9 +10,9 @@
 void draw_import(AppState& app) {
     ImGui::TextWrapped("Paste a Hugging Face config.json (from the model's Files tab), or open a .gguf file — "
                        "only its header is read, on this machine; nothing is uploaded.");
-    ImGui::InputTextMultiline("##config", &app.import_text, ImVec2(-1, ImGui::GetTextLineHeight() * 7));
+    ImGui::InputTextMultiline("##config", &app.import.text, ImVec2(-1, ImGui::GetTextLineHeight() * 7));
     note_widget(app, "import-text");
-    if (ImGui::Button("Import config.json")) import_hf_config(app, app.import_text, "");
+    if (ImGui::Button("Import config.json")) import_hf_config(app, app.import.text, "");
     note_widget(app, "import-button");
     same_line_if_fits(button_width("Open .gguf or config.json file…"));
     if (app.open_file_dialog) {
@@ -20,12 +20,12 @@ void draw_import(AppState& app) {
         text_disabled_after("or drop a file on the page");
     } else {
         ImGui::SetNextItemWidth(ImGui::GetFontSize() * 18);
-        ImGui::InputTextWithHint("##path", "/path/to/model.gguf or config.json", &app.import_path);
+        ImGui::InputTextWithHint("##path", "/path/to/model.gguf or config.json", &app.import.path);
         ImGui::SameLine();
-        if (ImGui::Button("Open file")) import_path(app, app.import_path);
+        if (ImGui::Button("Open file")) import_path(app, app.import.path);
         ImGui::SameLine();
         ImGui::TextDisabled("or drop a file on the window");
     }
-    if (!app.import_message.empty())
-        ImGui::TextColored(app.import_ok ? ImVec4(0.3f, 0.78f, 0.45f, 1) : ImVec4(1, 0.45f, 0.4f, 1), "%s", app.import_message.c_str());
+    if (!app.import.message.empty())
+        ImGui::TextColored(app.import.ok ? ImVec4(0.3f, 0.78f, 0.45f, 1) : ImVec4(1, 0.45f, 0.4f, 1), "%s", app.import.message.c_str());
 }

@@ -55,7 +55,7 @@ void explain_row_tooltip(const AppState& app, const DeviceRow& r, const char* ke
     if (!ImGui::IsItemHovered() || !app.derived.model) return;
     llmsim::SimRequest req = request_from_scenario(app);
     req.memory.hardware = r.hardware;
-    req.memory.n_gpu_layers = -1;
+    req.memory.n_gpu_layers = llmsim::kAllGpuLayers;
     req.memory.n_cpu_moe = 0;
     req.with_explain = true;
     llmsim::Evaluation ev;

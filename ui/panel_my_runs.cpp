@@ -17,31 +17,6 @@
 
 namespace {
 
-// one pasted row next to our prediction; the model by id (an import may move the catalog's models)
-struct RowView {
-    const llmsim::BenchRow* row = nullptr;   // into MyRunsState::imp.rows
-    std::string model_id;                  // "" = not used (why says why)
-    std::string why;
-    double predicted_tps = 0, low = 0, high = 0;
-};
-
-struct MyRunsState {                       // this panel's own state (not part of the scenario or the URL)
-    std::string text;                      // the pasted output
-    llmsim::BenchImport imp;               // its rows
-    std::vector<RowView> matches;
-    std::string hardware_name;             // the device the rows were read for
-    llmsim::DeviceProfile fitted;          // fitted on the rows
-    bool fitted_ok = false;
-    std::string message;                   // result of the last read
-    bool ok = false;
-    bool keep = false;                     // keep the profile in this browser's localStorage
-};
-
-MyRunsState& state() {
-    static MyRunsState s;
-    return s;
-}
-
 // the profile in use changed: every estimate for its device is redone; kept in localStorage only when asked
 void profile_changed(AppState& app, const MyRunsState& st) {
     if (app.keep_device_profile)
@@ -81,7 +56,7 @@ void read_rows(AppState& app, MyRunsState& st) {
 }
 
 // our prediction for the row with the fitted profile applied (the same scaling evaluate() applies)
-double with_profile(const llmsim::DeviceProfile& p, const RowView& m) {
+double with_profile(const llmsim::DeviceProfile& p, const MyRunsRow& m) {
     llmsim::SpeedResult r;
     r.ok = true;
     r.tokens_per_s = m.predicted_tps;
@@ -113,7 +88,7 @@ void rows_table(AppState& app, const MyRunsState& st) {
                           "whether the row feeds the profile, or why not"};
     table_header_row(app, "myruns", "llrrrl", tips);
     int row = 0;
-    for (const RowView& m : st.matches) {
+    for (const MyRunsRow& m : st.matches) {
         const bool used = !m.model_id.empty();
         ImGui::TableNextRow();
         ImGui::TableNextColumn(); ImGui::TextUnformatted(m.row->test_label().c_str());
@@ -164,7 +139,7 @@ void profile_controls(AppState& app, MyRunsState& st) {
 }  // namespace
 
 void draw_my_runs(AppState& app) {
-    MyRunsState& st = state();
+    MyRunsState& st = app.my_runs;
     ImGui::TextWrapped("Paste your llama-bench output (the Markdown table, -o json or -o jsonl) or llama-server timings, "
                        "measured on %s. Each row appears next to our prediction for it; nothing leaves this %s.",
                        app.scenario_hardware_ok ? app.scenario_hardware.name.c_str() : "the device you pick",
@@ -189,9 +164,9 @@ void draw_my_runs(AppState& app) {
 
 std::string my_runs_json(const AppState& app) {
     using nlohmann::json;
-    const MyRunsState& st = state();
+    const MyRunsState& st = app.my_runs;
     json rows = json::array();
-    for (const RowView& m : st.matches) {
+    for (const MyRunsRow& m : st.matches) {
         const bool used = !m.model_id.empty();
         rows.push_back({{"line", m.row->line}, {"test", m.row->test_label()}, {"measured_tps", m.row->tps},
                         {"model", used ? json(m.model_id) : json(nullptr)}, {"predicted_tps", used ? json(m.predicted_tps) : json(nullptr)},
@@ -210,7 +185,7 @@ bool my_runs_restore(AppState& app, const std::string& profile_json, std::string
     if (!llmsim::parse_device_profile(profile_json, p, err)) return false;
     app.device_profile = p;
     app.device_profile_on = true;
-    MyRunsState& st = state();
+    MyRunsState& st = app.my_runs;
     st.keep = true;
     st.fitted = p;
     st.fitted_ok = true;

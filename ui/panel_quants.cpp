@@ -12,7 +12,7 @@ std::string quants_table_text(const AppState& app, bool csv) {
     std::string out = csv ? "quant,bpw,weights_gib,total_" + ca + "_gib,total_" + cb + "_gib,quality\n"
                           : "| Quantization | BPW | Weights | Total @ " + ca + " | Total @ " + cb + " | Quality |\n|---|---|---|---|---|---|\n";
     for (const QuantRow& q : app.derived.quants) {
-        if (!q.error.empty() || (!q.file_type->common && !app.show_all_quants)) continue;
+        if (!q.error.empty() || (!q.file_type->common && !app.quants.show_all)) continue;
         auto gib = [&](uint64_t b) { return llmsim::format_fixed(b / (double)llmsim::kGiB, 2) + (csv ? "" : " GiB"); };
         if (csv) out += q.file_type->name + "," + llmsim::format_fixed(q.bits_per_weight, 2) + "," + gib(q.weights_bytes) + "," +
                         gib(q.total_a_bytes) + "," + gib(q.total_b_bytes) + "," + q.file_type->quality_label + "\n";
@@ -37,7 +37,7 @@ void draw_quants(AppState& app) {
         flags = (flags & ~ImGuiTableFlags_SizingStretchProp) | ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_ScrollX;
         int rows = 1;
         for (const QuantRow& q : d.quants)
-            rows += (q.file_type->common || app.show_all_quants || q.file_type->name == s.quant || q.file_type->name == released) ? 1 : 0;
+            rows += (q.file_type->common || app.quants.show_all || q.file_type->name == s.quant || q.file_type->name == released) ? 1 : 0;
         outer = ImVec2(0, ImGui::GetFrameHeight() * (rows + 1.5f));
     }
     if (ImGui::BeginTable("quants", 6, flags, outer)) {
@@ -57,7 +57,7 @@ void draw_quants(AppState& app) {
         int row = 0;
         for (const QuantRow& q : d.quants) {
             const llmsim::FileType& f = *q.file_type;
-            if (!f.common && !app.show_all_quants && f.name != s.quant && f.name != released) continue;
+            if (!f.common && !app.quants.show_all && f.name != s.quant && f.name != released) continue;
             ImGui::TableNextRow();
             ImGui::TableNextColumn();
             ImGui::PushID(f.name.c_str());
@@ -99,7 +99,7 @@ void draw_quants(AppState& app) {
         }
         ImGui::EndTable();
     }
-    ImGui::Checkbox("Show all file types", &app.show_all_quants);
+    ImGui::Checkbox("Show all file types", &app.quants.show_all);
     same_line_if_fits(button_width("Copy as Markdown"));
     copy_button(app, "Copy as Markdown##quants", [&] { return quants_table_text(app, false); });
     same_line_if_fits(button_width("Copy as CSV"));

@@ -286,8 +286,8 @@ EMSCRIPTEN_KEEPALIVE int llmsim_import_file(const unsigned char* data, int size,
         return rc;
     }
     if ((double)size < file_size) {
-        g.app.import_message = n + " is not a GGUF file (no GGUF magic) and too large for a config.json (over 4 MiB)";
-        g.app.import_ok = false;
+        g.app.import.message = n + " is not a GGUF file (no GGUF magic) and too large for a config.json (over 4 MiB)";
+        g.app.import.ok = false;
         return 0;
     }
     return import_hf_config(g.app, std::string((const char*)data, (size_t)size), "imported/" + n) ? 1 : 0;
@@ -299,11 +299,11 @@ EMSCRIPTEN_KEEPALIVE double llmsim_import_need_bytes() { return (double)g.import
 EMSCRIPTEN_KEEPALIVE const char* llmsim_import_config(const char* text, const char* id) {
     request_frames(g.app);
     bool ok = import_hf_config(g.app, text ? text : "", id ? id : "");
-    g.ret = ok ? "" : g.app.import_message;
+    g.ret = ok ? "" : g.app.import.message;
     return g.ret.c_str();
 }
 
-EMSCRIPTEN_KEEPALIVE const char* llmsim_import_message() { return g.app.import_message.c_str(); }
+EMSCRIPTEN_KEEPALIVE const char* llmsim_import_message() { return g.app.import.message.c_str(); }
 
 EMSCRIPTEN_KEEPALIVE void llmsim_set_clipboard_cache(const char* text) { g.clipboard = text ? text : ""; }
 // the page's paste event (llmsim-page.js): its text goes into the focused ImGui text box as typed characters

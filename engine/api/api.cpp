@@ -150,7 +150,7 @@ std::string api_memory(const Catalog& cat, const std::string& request_json) {
     req.n_cpu_moe = (int)v;
     v = 0;
     if (!get_int(j, "file_bytes", 0, INT64_MAX / 2, v, err)) return error_json(err).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-    req.file_bytes_override = (uint64_t)v;
+    if (v > 0) req.file_bytes_override = (uint64_t)v;  // "file_bytes": 0 (or absent) = from the rules
     if (j.contains("flash_attn") && !j["flash_attn"].is_null()) {
         if (!j["flash_attn"].is_boolean()) return error_json("flash_attn must be true or false").dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
         req.flash_attn = j["flash_attn"].get<bool>();

@@ -18,6 +18,7 @@
 #include <set>
 
 #include "core/json_diag.h"
+#include "model/arch_table.h"
 #include "quant/quant_types.h"
 
 namespace llmsim {
@@ -805,7 +806,8 @@ bool gguf_moe(GgufImport& x) {
         m.moe = moe;
     } else {
         m.intermediate_size = ff.max;
-        if (m.intermediate_size <= 0 && info.architecture != "mamba" && info.architecture != "mamba2") {
+        const ArchInfo* row = find_llama_arch(info.architecture);
+        if (m.intermediate_size <= 0 && !(row && row->recurrent_only)) {
             err = "GGUF: " + a + "feed_forward_length is missing or 0 (the FFN width is needed)";
             return false;
         }
@@ -846,14 +848,14 @@ bool gguf_swa(GgufImport& x) {
     auto opt = [&](const char* key, int64_t dflt) { return x.opt(key, dflt); };
     // sliding-window attention, for the architectures llama.cpp runs with one (src/llama-model.cpp)
     const int64_t window = opt("attention.sliding_window", 0);
-    const std::string& arch = info.architecture;
-    if (arch == "llama4") {
-        SlidingWindow swa;  // chunked attention: n_swa = 8192, every 4th layer global
-        swa.window = 8192;
-        swa.pattern = 4;
+    const ArchInfo* row = find_llama_arch(info.architecture);
+    const SwaRule rule = row ? row->swa : SwaRule::None;
+    if (rule == SwaRule::Chunked) {
+        SlidingWindow swa;  // chunked attention (Llama 4: n_swa = 8192, every 4th layer global)
+        swa.window = row->chunk_window;
+        swa.pattern = row->swa_pattern;
         m.swa = swa;
-    } else if (window > 0 && (arch == "gemma2" || arch == "gemma3" || arch == "cohere2" || arch == "gpt-oss" ||
-                              arch == "exaone4" || arch == "olmo2")) {
+    } else if (window > 0 && rule == SwaRule::Window) {
         SlidingWindow swa;
         swa.window = window;
         const GgufValue* pat = info.find(a + "attention.sliding_window_pattern");
@@ -864,7 +866,7 @@ bool gguf_swa(GgufImport& x) {
         } else if (pat && pat->is_uint && pat->u > 0 && pat->u < 10000) {
             swa.pattern = (int)pat->u;
         } else {
-            swa.pattern = arch == "gemma2" || arch == "gpt-oss" ? 2 : arch == "gemma3" ? 6 : 4;
+            swa.pattern = row->swa_pattern;
         }
         if (swa.pattern > 0 || !swa.sliding_layers.empty()) m.swa = swa;
     }
@@ -873,13 +875,13 @@ bool gguf_swa(GgufImport& x) {
 
 bool gguf_hybrid(GgufImport& x) {
     const GgufInfo& info = x.info;
-    const std::string& arch = info.architecture;
+    const ArchInfo* row = find_llama_arch(info.architecture);
     Model& m = x.m;
     auto opt = [&](const char* key, int64_t dflt) { return x.opt(key, dflt); };
     // hybrid recurrent layers: head_count_kv = 0 marks a recurrent layer (Jamba, Granite 4), or every
     // full_attention_interval-th layer is attention (Qwen3-Next)
     const int64_t conv = opt("ssm.conv_kernel", 0), inner = opt("ssm.inner_size", 0), state = opt("ssm.state_size", 0);
-    const int64_t groups = opt("ssm.group_count", 0), dt_rank = opt("ssm.time_step_rank", 0);
+    const int64_t groups = opt("ssm.group_count", 0);
     const int64_t interval = opt("full_attention_interval", 0);
     if (conv > 0 && inner > 0 && state > 0 && (!x.kvh.zero_layers.empty() || interval > 0)) {
         HybridConfig h;
@@ -891,7 +893,7 @@ bool gguf_hybrid(GgufImport& x) {
                 if (std::find(x.kvh.zero_layers.begin(), x.kvh.zero_layers.end(), i) == x.kvh.zero_layers.end())
                     h.attention_layers.push_back(i);
         }
-        if (arch == "qwen3next") {
+        if (row && row->mixer == RecurrentMixer::GatedDeltaNet) {
             // ssm.state_size = key head dim, group_count = key heads, time_step_rank = value heads
             h.recurrent_type = "gated_deltanet";
             const int64_t conv_dim = 2 * groups * state + inner;
@@ -903,7 +905,6 @@ bool gguf_hybrid(GgufImport& x) {
             h.recurrent_type = "mamba";
             h.ssm_state_bytes_per_layer = 4 * ((conv - 1) * inner + state * inner);
         }
-        (void)dt_rank;
         // parameters of one recurrent mixer: the ssm_* tensors of the first recurrent layer
         int first_rec = -1;
         for (int i = 0; i < m.n_layers && first_rec < 0; ++i)

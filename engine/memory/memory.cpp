@@ -301,7 +301,7 @@ uint64_t usable_gpu_bytes(const Hardware& hw, const MemoryRequest& r) {
         const uint64_t ram = ram_bytes_of(hw);
         return ram > kHostRamReserveBytes ? ram - kHostRamReserveBytes : 0;
     }
-    const uint64_t reserve = r.gpu_reserve_bytes >= 0 ? (uint64_t)r.gpu_reserve_bytes
+    const uint64_t reserve = r.gpu_reserve_bytes ? *r.gpu_reserve_bytes
                              : hw.kind == HardwareKind::Datacenter ? kGpuReserveDatacenterBytes
                                                                    : kGpuReserveDesktopBytes;
     const uint64_t total = (uint64_t)std::max<int64_t>(0, hw.memory_bytes);
@@ -490,7 +490,7 @@ bool init_placer(Placer& P, std::string& err) {
     P.gpu_overhead = backend_runtime_bytes(P.backend);
     P.host_overhead = kHostRuntimeBytes + 4 * (uint64_t)P.m.vocab_size * (uint64_t)std::max(1, r.n_parallel);
     if (const Hardware* hw = r.hardware) {
-        P.ram = r.host_ram_bytes > 0 ? r.host_ram_bytes : (uint64_t)std::max<int64_t>(0, hw->system_ram_bytes);
+        P.ram = r.host_ram_bytes ? *r.host_ram_bytes : (uint64_t)std::max<int64_t>(0, hw->system_ram_bytes);
         P.lim = usable_gpu_bytes(*hw, r);
         P.lim_raised = usable_gpu_bytes_raised(*hw, r);
         P.pool = ram_bytes_of(*hw);
@@ -805,7 +805,7 @@ void write_breakdown(const Placer& P, const Layout& lo, const CtxPlan& c, const 
     out.n_layers = P.L;
     out.params = w.params.total;
     out.bits_per_weight = w.bits_per_weight;
-    out.file_bytes = P.r.file_bytes_override > 0 ? P.r.file_bytes_override : w.file_bytes_estimate;
+    out.file_bytes = P.r.file_bytes_override ? *P.r.file_bytes_override : w.file_bytes_estimate;
 
     const Judged j = judge_devices(P, dev, total);
     out.status = j.status;
@@ -912,7 +912,7 @@ bool estimate_memory(const PreparedWeights& w, const Model& m, const MemoryReque
 
 bool estimate_memory(const Catalog& cat, const Model& m, const MemoryRequest& req, MemoryBreakdown& out,
                      std::string& err) {
-    const std::shared_ptr<const PreparedWeights> w = prepare_weights(cat, m, req.file_type, err, req.file_bytes_override);
+    const std::shared_ptr<const PreparedWeights> w = prepare_weights(cat, m, req.file_type, err, req.file_bytes_override.value_or(0));
     if (!w) {
         reset_breakdown(out);
         out.devices.clear();

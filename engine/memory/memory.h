@@ -75,6 +75,12 @@ constexpr uint64_t kUmaOsReserveBytes = 8 * kGiB;
 constexpr double kApuDefaultFraction = 0.5;
 
 // [SECTION] Request --------------------------------------------------------------------------------------
+// "Not set" is std::nullopt (the engine picks the default the comment names); a value with a meaning of its
+// own is a named constant (kAllGpuLayers). No field uses 0 or -1 to mean "default" (engine/core/README.md).
+
+// n_gpu_layers: every layer and the output on the GPU (what users type as -ngl -1; llama.cpp's -ngl 999);
+// readers treat any negative count as this
+constexpr int kAllGpuLayers = -1;
 
 // -sm: how llama.cpp spreads a model over several GPUs (llama_split_mode, include/llama.h)
 enum class SplitMode { None, Layer, Row };
@@ -92,7 +98,7 @@ struct MemoryRequest {
     int n_parallel = 1;                 // -np: sequences; each gets n_ctx / n_parallel cells
     bool kv_unified = false;            // --kv-unified: one KV buffer shared by all sequences
     bool swa_full = false;              // --swa-full: SWA layers cache the full context
-    int n_gpu_layers = -1;              // -ngl; -1 = all (llama.cpp's -ngl 999); n_layers+1 also puts output on GPU
+    int n_gpu_layers = kAllGpuLayers;   // -ngl; n_layers+1 also puts the output on the GPU
     int n_cpu_moe = 0;                  // --n-cpu-moe N: routed experts of the first N layers stay in host RAM
     bool cpu_moe = false;               // --cpu-moe: all routed experts in host RAM
     std::vector<double> tensor_split;   // -ts: proportions per GPU; empty = even over gpu_count (identical GPUs) or,
@@ -101,11 +107,11 @@ struct MemoryRequest {
     int main_gpu = 0;                   // -mg: the one GPU used with -sm none
     const Hardware* hardware = nullptr; // optional: without it there is no usable limit, status or max_context
     std::optional<Backend> backend;     // default: the hardware's first backend (CPU when no hardware)
-    uint64_t file_bytes_override = 0;   // actual GGUF file size: weights scaled to match it (0 = rules)
-    int64_t gpu_reserve_bytes = -1;     // per-GPU reserve; -1 = kGpuReserve* by hardware kind
-    uint64_t host_ram_bytes = 0;        // host RAM for partial offload; 0 = hardware.system_ram_bytes
-    double host_ram_bandwidth_gbs = 0;  // host RAM bandwidth for offloaded layers / --n-cpu-moe experts;
-                                        // 0 = hardware.system_ram_bandwidth_gbs, else kDefaultHostRamGbs (speed_glue)
+    std::optional<uint64_t> file_bytes_override;  // actual GGUF file size: weights scaled to match it (unset: rules)
+    std::optional<uint64_t> gpu_reserve_bytes;    // per-GPU reserve (unset: kGpuReserve* by hardware kind)
+    std::optional<uint64_t> host_ram_bytes;       // host RAM for partial offload (unset: hardware.system_ram_bytes)
+    std::optional<double> host_ram_bandwidth_gbs; // host RAM bandwidth for offloaded layers / --n-cpu-moe experts
+                                                  // (unset: hardware.system_ram_bandwidth_gbs, else kDefaultHostRamGbs)
     bool allow_extended_context = false;  // max_context may go past native_context up to extended_context
     bool compute_max_context = true;    // search max_context (~10-16 extra placements, each O(devices))
     bool with_notes = true;             // fill MemoryBreakdown::notes (sweeps that never show them can skip the strings)
@@ -164,7 +170,7 @@ const char* to_string(FitStatus s);     // "COMFORTABLE", "TIGHT", "TUNABLE_UMA"
 bool estimate_memory(const Catalog& cat, const Model& model, const MemoryRequest& req, MemoryBreakdown& out,
                      std::string& err);
 // the same with weights the caller prepared (prepare_weights(cat, model, req.file_type, err,
-// req.file_bytes_override)); skips the cache lookup — for sweeps over devices, contexts and KV settings
+// req.file_bytes_override.value_or(0))); skips the cache lookup — for sweeps over devices, contexts and KV settings
 bool estimate_memory(const PreparedWeights& weights, const Model& model, const MemoryRequest& req, MemoryBreakdown& out,
                      std::string& err);
 

@@ -5,7 +5,7 @@
 // convert_hf_to_gguf.py and src/llama-model.cpp. Never throws: nlohmann::json is parsed with
 // allow_exceptions=false and every access is type-checked.
 //
-// [SECTION] Architecture table
+// [SECTION] Architecture rows
 // [SECTION] Config view and field reader
 // [SECTION] Recurrent state sizes
 // [SECTION] model_from_hf_config
@@ -18,131 +18,29 @@
 #include <nlohmann/json.hpp>
 
 #include "core/json_diag.h"
+#include "model/arch_table.h"
 
 namespace llmsim {
 namespace {
 
 using json = nlohmann::json;
 
-// [SECTION] Architecture table ---------------------------------------------------------------------------
+// [SECTION] Architecture rows ----------------------------------------------------------------------------
+// Which model_type is which llama.cpp architecture, and what each architecture's config classes default to,
+// live in model/arch_table.h; this file only reads them.
 
-enum class Swa {
-    Ignore,   // llama.cpp runs this architecture with full attention even if config.json names a window
-    Config,   // sliding_window + layer_types / sliding_window_pattern / the default pattern below
-    Chunked,  // Llama 4: attention_chunk_size, every 4th layer global (llama.cpp set_swa_pattern(4))
-};
-
-struct ArchInfo {
-    const char* hf;       // model_type, compared without '_' / '-' and case
-    const char* arch;     // llama.cpp architecture name
-    bool tie;             // transformers' default tie_word_embeddings for this config class
-    bool qkv_bias;        // default when no attention_bias / qkv_bias key is given
-    bool qk_norm;         // default when no use_qk_norm key is given
-    bool gated;           // gate+up+down FFN
-    Swa swa;
-    int swa_pattern;      // default pattern for Swa::Config
-};
-
-// clang-format off
-const ArchInfo kArchs[] = {
-    {"llama",            "llama",         false, false, false, true,  Swa::Ignore, 0},
-    {"mistral",          "llama",         false, false, false, true,  Swa::Ignore, 0},  // convert_hf_to_gguf: MistralForCausalLM -> llama
-    {"mixtral",          "llama",         false, false, false, true,  Swa::Ignore, 0},
-    {"mistral3",         "mistral3",      false, false, false, true,  Swa::Ignore, 0},
-    {"ministral3",       "mistral3",      false, false, false, true,  Swa::Ignore, 0},
-    {"qwen2",            "qwen2",         false, true,  false, true,  Swa::Ignore, 0},
-    {"qwen2_moe",        "qwen2moe",      false, true,  false, true,  Swa::Ignore, 0},
-    {"qwen3",            "qwen3",         false, false, true,  true,  Swa::Ignore, 0},
-    {"qwen3_moe",        "qwen3moe",      false, false, true,  true,  Swa::Ignore, 0},
-    {"qwen3_next",       "qwen3next",     false, false, true,  true,  Swa::Ignore, 0},
-    {"gemma",            "gemma",         true,  false, false, true,  Swa::Ignore, 0},
-    {"gemma2",           "gemma2",        true,  false, false, true,  Swa::Config, 2},
-    {"gemma3",           "gemma3",        true,  false, true,  true,  Swa::Config, 6},
-    {"gemma3_text",      "gemma3",        true,  false, true,  true,  Swa::Config, 6},
-    {"phi3",             "phi3",          false, false, false, true,  Swa::Ignore, 0},  // llama-model.cpp: "Phi SWA is currently disabled"
-    {"phimoe",           "phimoe",        false, true,  false, true,  Swa::Ignore, 0},
-    {"phi",              "phi2",          false, true,  false, false, Swa::Ignore, 0},
-    {"deepseek_v2",      "deepseek2",     false, false, false, true,  Swa::Ignore, 0},
-    {"deepseek_v3",      "deepseek2",     false, false, false, true,  Swa::Ignore, 0},
-    {"kimi_k2",          "deepseek2",     false, false, false, true,  Swa::Ignore, 0},
-    {"gpt_oss",          "gpt-oss",       false, true,  false, true,  Swa::Config, 2},
-    {"llama4",           "llama4",        false, false, true,  true,  Swa::Chunked, 4},
-    {"llama4_text",      "llama4",        false, false, true,  true,  Swa::Chunked, 4},
-    {"cohere",           "command-r",     true,  false, false, true,  Swa::Ignore, 0},
-    {"cohere2",          "cohere2",       true,  false, false, true,  Swa::Config, 4},
-    {"granite",          "granite",       false, false, false, true,  Swa::Ignore, 0},
-    {"granitemoe",       "granitemoe",    false, false, false, true,  Swa::Ignore, 0},
-    {"granitemoeshared", "granitemoe",    false, false, false, true,  Swa::Ignore, 0},
-    {"granitemoehybrid", "granitehybrid", false, false, false, true,  Swa::Ignore, 0},
-    {"olmo2",            "olmo2",         false, false, true,  true,  Swa::Ignore, 0},
-    {"olmo3",            "olmo2",         false, false, true,  true,  Swa::Config, 4},
-    {"olmoe",            "olmoe",         false, false, true,  true,  Swa::Ignore, 0},
-    {"falcon",           "falcon",        true,  false, false, false, Swa::Ignore, 0},
-    {"RefinedWeb",       "falcon",        true,  false, false, false, Swa::Ignore, 0},
-    {"RefinedWebModel",  "falcon",        true,  false, false, false, Swa::Ignore, 0},
-    {"glm4",             "glm4",          false, true,  false, true,  Swa::Ignore, 0},
-    {"glm4_moe",         "glm4moe",       false, true,  false, true,  Swa::Ignore, 0},
-    {"glm4_moe_lite",    "deepseek2",     false, false, false, true,  Swa::Ignore, 0},  // GLM-4.7-Flash: MLA + MoE, converted as deepseek2
-    {"jamba",            "jamba",         false, false, false, true,  Swa::Ignore, 0},
-    {"starcoder2",       "starcoder2",    true,  true,  false, false, Swa::Ignore, 0},
-    {"internlm2",        "internlm2",     false, false, false, true,  Swa::Ignore, 0},
-    {"exaone",           "exaone",        false, false, false, true,  Swa::Ignore, 0},
-    {"exaone4",          "exaone4",       false, false, true,  true,  Swa::Config, 4},
-    {"smollm3",          "smollm3",       true,  false, false, true,  Swa::Ignore, 0},
-    {"ernie4_5",         "ernie4_5",      true,  false, false, true,  Swa::Ignore, 0},
-    {"ernie4_5_moe",     "ernie4_5-moe",  true,  false, false, true,  Swa::Ignore, 0},
-    {"hunyuan_v1_dense", "hunyuan-dense", true,  false, true,  true,  Swa::Ignore, 0},
-    {"hunyuan_v1_moe",   "hunyuan-moe",   true,  false, true,  true,  Swa::Ignore, 0},
-    {"minimax_m2",       "minimax-m2",    false, false, true,  true,  Swa::Ignore, 0},
-    {"seed_oss",         "seed_oss",      false, true,  false, true,  Swa::Ignore, 0},
-    {"apertus",          "apertus",       false, false, true,  false, Swa::Ignore, 0},
-    {"stablelm",         "stablelm",      false, false, false, true,  Swa::Ignore, 0},
-    {"gpt2",             "gpt2",          true,  true,  false, false, Swa::Ignore, 0},
-    {"gpt_neox",         "gptneox",       false, true,  false, false, Swa::Ignore, 0},
-    {"bloom",            "bloom",         true,  true,  false, false, Swa::Ignore, 0},
-};
-// clang-format on
-
-std::string normalize(const std::string& s) {
-    std::string r;
-    for (char c : s) {
-        if (c == '_' || c == '-') continue;
-        r += (c >= 'A' && c <= 'Z') ? char(c - 'A' + 'a') : c;
-    }
-    return r;
+// the row of the architecture an import settled on; a row of defaults for one the table does not know
+const ArchInfo& arch_row_or_default(const std::string& arch) {
+    static constexpr ArchInfo kNoRow = {.arch = Arch::Count, .name = ""};
+    const ArchInfo* a = find_llama_arch(arch);
+    return a ? *a : kNoRow;
 }
 
-const ArchInfo* find_arch(const std::string& model_type) {
-    const std::string n = normalize(model_type);
-    if (n.empty()) return nullptr;
-    for (const ArchInfo& a : kArchs)
-        if (normalize(a.hf) == n) return &a;
-    return nullptr;
-}
-
-// transformers defaults for keys real config.json files omit (Gemma 3's text_config lists only what differs
-// from Gemma3TextConfig; configuration_gemma3.py, configuration_gemma2.py, configuration_llama4.py,
-// configuration_falcon.py)
-json defaults_for(const std::string& arch) {
-    json d = json::object();
-    if (arch == "gemma3")
-        d = {{"vocab_size", 262208}, {"hidden_size", 2304}, {"intermediate_size", 9216}, {"num_hidden_layers", 26},
-             {"num_attention_heads", 8}, {"num_key_value_heads", 4}, {"head_dim", 256},
-             {"max_position_embeddings", 131072}, {"sliding_window", 4096}, {"sliding_window_pattern", 6}};
-    else if (arch == "gemma2")
-        d = {{"vocab_size", 256000}, {"hidden_size", 2304}, {"intermediate_size", 9216}, {"num_hidden_layers", 26},
-             {"num_attention_heads", 8}, {"num_key_value_heads", 4}, {"head_dim", 256},
-             {"max_position_embeddings", 8192}, {"sliding_window", 4096}};
-    else if (arch == "llama4")
-        d = {{"vocab_size", 202048}, {"hidden_size", 5120}, {"intermediate_size", 8192},
-             {"intermediate_size_mlp", 16384}, {"num_hidden_layers", 48}, {"num_attention_heads", 40},
-             {"num_key_value_heads", 8}, {"head_dim", 128}, {"max_position_embeddings", 131072},
-             {"num_local_experts", 16}, {"num_experts_per_tok", 1}, {"interleave_moe_layer_step", 1},
-             {"attention_chunk_size", 8192}};
-    else if (arch == "falcon")
-        d = {{"vocab_size", 65024}, {"hidden_size", 4544}, {"num_hidden_layers", 32}, {"num_attention_heads", 71},
-             {"max_position_embeddings", 2048}};
-    return d;
+// transformers defaults for keys real config.json files omit (the architecture row's hf_defaults)
+json defaults_for(const ArchInfo& arch) {
+    if (arch.hf_defaults == nullptr) return json::object();
+    json d = json::parse(arch.hf_defaults, nullptr, false);
+    return d.is_object() ? d : json::object();  // a broken row fails test_arch_table
 }
 
 // [SECTION] Config view and field reader -----------------------------------------------------------------
@@ -360,8 +258,8 @@ int infer_swa_pattern(const std::vector<bool>& sliding) {
 }  // namespace
 
 std::string llama_arch_for_hf_model_type(const std::string& model_type) {
-    const ArchInfo* a = find_arch(model_type);
-    return a ? a->arch : "";
+    const HfModelType* t = find_hf_model_type(model_type);
+    return t ? arch_info(t->arch).name : "";
 }
 
 // [SECTION] model_from_hf_config -------------------------------------------------------------------------
@@ -373,7 +271,8 @@ namespace {
 // what the parts of one import share
 struct Import {
     Cfg& c;
-    const ArchInfo& info;
+    const HfModelType& info;             // the model_type row (defaults for an unknown one)
+    const ArchInfo& row;                 // the architecture row (defaults for an architecture without one)
     bool known;                          // model_type is in the architecture table
     const std::string& model_type;
     const std::string& arch;
@@ -443,7 +342,7 @@ std::string misfiled_config_reason(const json& root) {
 
 // model_type: top level, then the text model's, then the class name in "architectures"; info = its table row
 // (null when unknown); false + err when there is none
-bool resolve_model_type(const json& root, const json* text, std::string& model_type, const ArchInfo*& info,
+bool resolve_model_type(const json& root, const json* text, std::string& model_type, const HfModelType*& info,
                         std::string& err) {
     auto str_at = [](const json* o, const char* k) -> std::string {
         if (!o) return "";
@@ -451,10 +350,10 @@ bool resolve_model_type(const json& root, const json* text, std::string& model_t
         return it != o->end() && it->is_string() ? it->get<std::string>() : "";
     };
     model_type = str_at(&root, "model_type");
-    info = find_arch(model_type);
+    info = find_hf_model_type(model_type);
     if (!info && text) {
         const std::string t = str_at(text, "model_type");
-        if (find_arch(t)) model_type = t, info = find_arch(t);
+        if (find_hf_model_type(t)) model_type = t, info = find_hf_model_type(t);
         else if (model_type.empty()) model_type = t;
     }
     if (!info) {
@@ -468,7 +367,7 @@ bool resolve_model_type(const json& root, const json* text, std::string& model_t
                     break;
                 }
             }
-            if (const ArchInfo* a = find_arch(cls)) info = a, model_type = a->hf;
+            if (const HfModelType* a = find_hf_model_type(cls)) info = a, model_type = a->model_type;
             else if (model_type.empty()) model_type = cls;
         }
     }
@@ -486,7 +385,6 @@ bool resolve_model_type(const json& root, const json* text, std::string& model_t
 bool import_core(Import& x) {
     Cfg& c = x.c;
     Model& m = x.m;
-    const std::string& arch = x.arch;
     const std::string& model_type = x.model_type;
     std::string& err = x.err;
     const char *k_layers = "num_hidden_layers", *k_hidden = "hidden_size", *k_heads = "num_attention_heads",
@@ -524,7 +422,7 @@ bool import_core(Import& x) {
 
     if (kv) {
         m.n_kv_heads = (int)*kv;
-    } else if (arch == "falcon" && !c.boolean({"new_decoder_architecture"}).value_or(false) &&
+    } else if (x.row.mqa_default && !c.boolean({"new_decoder_architecture"}).value_or(false) &&
                c.boolean({"multi_query"}).value_or(true)) {
         m.n_kv_heads = 1;  // Falcon-7B: multi-query attention (configuration_falcon.py default multi_query=True)
     } else {
@@ -553,7 +451,7 @@ bool import_core(Import& x) {
     x.ctx = ctx;
     int64_t& dense_ffn = x.dense_ffn;
     dense_ffn = ffn ? *ffn : 0;
-    if (!ffn && (arch == "falcon" || arch == "gpt2" || arch == "gptneox" || arch == "bloom"))
+    if (!ffn && x.row.ffn_4x_hidden)
         dense_ffn = 4 * m.hidden_size;  // these config classes default the MLP to 4 x hidden
     return true;
 }
@@ -562,7 +460,7 @@ bool import_core(Import& x) {
 bool import_flags(Import& x) {
     Cfg& c = x.c;
     Model& m = x.m;
-    const ArchInfo* info = &x.info;
+    const HfModelType* info = &x.info;
     m.tie_embeddings = c.boolean({"tie_word_embeddings", "tie_embeddings"}).value_or(info->tie);
     m.qkv_bias = c.boolean({"attention_bias", "qkv_bias", "add_qkv_bias", "use_bias", "bias"}).value_or(info->qkv_bias);
     m.qk_norm = c.boolean({"use_qk_norm", "qk_layernorm", "qk_norm"}).value_or(info->qk_norm);
@@ -575,7 +473,6 @@ bool import_flags(Import& x) {
 bool import_moe(Import& x) {
     Cfg& c = x.c;
     Model& m = x.m;
-    const std::string& arch = x.arch;
     std::vector<std::string>& warn = x.warn;
     std::string& err = x.err;
     int64_t& dense_ffn = x.dense_ffn;
@@ -615,13 +512,13 @@ bool import_moe(Import& x) {
         moe.n_shared_experts = n_shared ? (int)*n_shared : 0;
         moe.shared_ffn = shared_ffn ? *shared_ffn : 0;
         if (moe.shared_ffn > 0 && moe.n_shared_experts == 0) moe.n_shared_experts = 1;  // Qwen2-MoE, Granite 4
-        if (arch == "llama4") moe.n_shared_experts = 1;  // one shared expert as wide as a routed one
+        if (x.row.shared_expert_always) moe.n_shared_experts = 1;  // one shared expert as wide as a routed one
         moe.first_dense_layers = first_dense ? (int)*first_dense : 0;
         moe.layer_step = step && *step > 0 ? (int)*step : 1;
         if (std::string(k_step) == "moe_layer_freq" && moe.layer_step > 1)
             warn.push_back("moe_layer_freq " + std::to_string(moe.layer_step) +
                            " read as every Nth layer MoE; DeepSeek counts from the first MoE layer, check the layout");
-        if (arch == "jamba") {
+        if (x.row.mixer == RecurrentMixer::Mamba) {  // Jamba's expert_layer_offset
             auto offset = c.integer({"expert_layer_offset"}, 0, 10000);
             if (offset && *offset != moe.layer_step - 1)
                 warn.push_back("expert_layer_offset " + std::to_string(*offset) + " differs from period - 1; "
@@ -641,7 +538,7 @@ bool import_moe(Import& x) {
             return false;
         }
         const std::string topk = c.string("topk_method");
-        moe.router_bias = topk == "noaux_tc" || arch == "gpt-oss" || arch == "glm4moe" ||
+        moe.router_bias = topk == "noaux_tc" || x.row.router_bias ||
                           c.boolean({"moe_router_enable_expert_bias", "router_bias"}).value_or(false);
         if (!c.ok()) return false;
         const bool has_dense = moe.first_dense_layers > 0 || moe.layer_step > 1;
@@ -715,8 +612,10 @@ bool import_layer_types(Import& x) {
 bool import_swa(Import& x) {
     Cfg& c = x.c;
     Model& m = x.m;
-    const ArchInfo* info = &x.info;
     const bool known = x.known;
+    // a known model_type follows its architecture's rule; an unknown one slides where layer_types says
+    const SwaRule rule = !known ? SwaRule::Window : x.info.swa ? x.row.swa : SwaRule::None;
+    const int pattern = known ? x.row.swa_pattern : 0;
     const std::optional<int64_t>& ctx = x.ctx;
     const std::vector<std::string>& layer_types = x.layer_types;
     std::vector<std::string>& warn = x.warn;
@@ -726,14 +625,14 @@ bool import_swa(Import& x) {
                                         [](const std::string& t) { return t == "sliding_attention"; });
     const bool use_sw = c.boolean({"use_sliding_window"}).value_or(true);
     if (!c.ok()) return false;
-    if (info->swa == Swa::Chunked) {
+    if (rule == SwaRule::Chunked) {
         if (auto chunk = c.integer({"attention_chunk_size"}, 1, int64_t(1) << 34); chunk) {
             SlidingWindow swa;
             swa.window = *chunk;
-            swa.pattern = info->swa_pattern;
+            swa.pattern = pattern;
             m.swa = swa;
         }
-    } else if (info->swa == Swa::Config && window && *window > 0 && use_sw && (known || lt_sliding)) {
+    } else if (rule == SwaRule::Window && window && *window > 0 && use_sw && (known || lt_sliding)) {
         SlidingWindow swa;
         swa.window = *window;
         if (!layer_types.empty()) {
@@ -749,7 +648,7 @@ bool import_swa(Import& x) {
             }
         } else {
             swa.pattern = (int)c.integer({"sliding_window_pattern", "_sliding_window_pattern"}, 1, 10000)
-                              .value_or(info->swa_pattern > 0 ? info->swa_pattern : 1);
+                              .value_or(pattern > 0 ? pattern : 1);
         }
         if (swa.window > 0) m.swa = swa;
     } else if (window && *window > 0 && use_sw && *window < *ctx) {
@@ -850,9 +749,11 @@ bool import_hybrid(Import& x) {
     Model& m = x.m;
     const std::vector<std::string>& layer_types = x.layer_types;
     std::vector<std::string>& warn = x.warn;
-    if (x.arch == "jamba") return import_hybrid_jamba(x);
-    if (x.arch == "qwen3next") return import_hybrid_qwen3next(x);
-    if (x.arch == "granitehybrid") return import_hybrid_granite(x);
+    if (!x.row.recurrent_only) {  // each mixer's keys as its one hybrid in the table spells them
+        if (x.row.mixer == RecurrentMixer::Mamba) return import_hybrid_jamba(x);
+        if (x.row.mixer == RecurrentMixer::GatedDeltaNet) return import_hybrid_qwen3next(x);
+        if (x.row.mixer == RecurrentMixer::Mamba2) return import_hybrid_granite(x);
+    }
     if (!layer_types.empty()) {
         std::vector<int> attn = attention_layers_from_types(layer_types);
         if ((int)attn.size() < m.n_layers) {
@@ -938,14 +839,15 @@ bool model_from_hf_config(const std::string& json_text, const std::string& id, M
     if (!parse_config_root(json_text, root, err)) return false;
     const json* text = text_model_of(root);
     std::string model_type;
-    const ArchInfo* info = nullptr;
+    const HfModelType* info = nullptr;
     if (!resolve_model_type(root, text, model_type, info, err)) return false;
-    static const ArchInfo kUnknown = {"", "", false, false, false, true, Swa::Config, 0};
+    static constexpr HfModelType kUnknown = {.model_type = "", .arch = Arch::Count};
     const bool known = info != nullptr;
     if (!info) info = &kUnknown;
 
-    std::string arch = known ? info->arch : normalize(model_type);
-    Cfg c(root, text, defaults_for(arch), err);
+    std::string arch = known ? arch_info(info->arch).name : normalize_model_type(model_type);
+    const ArchInfo& row = arch_row_or_default(arch);
+    Cfg c(root, text, defaults_for(row), err);
 
     Model m;
     m.id = id;
@@ -956,7 +858,7 @@ bool model_from_hf_config(const std::string& json_text, const std::string& id, M
     m.arch = arch;
     if (!id.empty()) m.sources.push_back("https://huggingface.co/" + id + "/blob/main/config.json");
 
-    Import x{c, *info, known, model_type, arch, m, warn, err, std::nullopt, 0, {}};
+    Import x{c, *info, row, known, model_type, arch, m, warn, err, std::nullopt, 0, {}};
     for (bool (*part)(Import&) : {import_core, import_flags, import_moe, import_mla, import_layer_types, import_swa,
                                   import_hybrid, import_rope, import_unmodelled})
         if (!part(x)) return false;

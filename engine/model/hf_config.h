@@ -3,7 +3,7 @@
 // Knows the architectures people run in llama.cpp (llama, mistral, mixtral, mistral3, qwen2, qwen2_moe, qwen3,
 // qwen3_moe, qwen3_next, gemma/gemma2/gemma3, phi3, phimoe, deepseek_v2/v3, gpt_oss, llama4, cohere/cohere2,
 // granite/granitemoe/granitemoehybrid, olmo2/olmo3/olmoe, falcon, glm4/glm4_moe, jamba, ...) and maps each to
-// its llama.cpp architecture name. Multimodal configs are read from their nested `text_config`. An unknown
+// its llama.cpp architecture name (the rows of model/arch_table.h). Multimodal configs are read from their nested `text_config`. An unknown
 // model_type is imported best-effort as a llama-like transformer with a warning, or refused with a message
 // naming the missing fields. Input is limited to 4 MiB and 64 levels of nesting. Never throws.
 //

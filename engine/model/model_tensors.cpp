@@ -6,10 +6,12 @@
 // counts and bytes of Llama-3.1-8B, Qwen2.5-0.5B, gemma-2-9b, DeepSeek-V2-Lite).
 //
 // [SECTION] Layer predicates
-// [SECTION] Architecture traits
+// [SECTION] Architecture layout
 // [SECTION] Enumeration
 // [SECTION] Parameter counts
 #include "model/model_tensors.h"
+
+#include "model/arch_table.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -37,37 +39,16 @@ bool layer_is_swa(const Model& m, int il) {
     return m.swa.has_value() && m.swa->is_sliding(il, m.n_layers);
 }
 
-// [SECTION] Architecture traits --------------------------------------------------------------------------
+// [SECTION] Architecture layout ----------------------------------------------------------------------------
 
 namespace {
 
-struct ArchTraits {
-    bool attn_norm = true;          // blk.N.attn_norm before attention
-    bool ffn_norm = true;           // blk.N.ffn_norm before the FFN
-    bool post_norms = false;        // post_attention_norm + post_ffw_norm (Gemma 2/3, OLMo 2)
-    int qk_norm = 0;                // 0 none, 1 per head (head_dim), 2 full width (OLMo 2), 3 per head x n_head (Cohere)
-    bool fused_qkv = false;         // attn_qkv (Phi-3, ChatGLM)
-    bool fused_up_gate = false;     // ffn_up holds gate and up (Phi-3, ChatGLM)
-    bool gpt_oss = false;           // biases everywhere, attention sinks, router bias
-    bool qwen2moe_shexp_gate = false;  // ffn_gate_inp_shexp {n_embd}
-    bool force_untied_output = false;
-};
-
-ArchTraits arch_traits(const Model& m) {
-    ArchTraits t;
-    const std::string& a = m.arch;
-    if (a == "qwen3" || a == "qwen3moe") t.qk_norm = 1;
-    if (a == "gemma2") t.post_norms = true;
-    if (a == "gemma3") { t.post_norms = true; t.qk_norm = 1; }
-    if (a == "olmo2") { t.attn_norm = false; t.ffn_norm = false; t.post_norms = true; t.qk_norm = 2; }
-    if (a == "phi3") { t.fused_qkv = true; t.fused_up_gate = true; }
-    if (a == "chatglm" || a == "glm4") { t.fused_qkv = true; t.fused_up_gate = true; }
-    if (a == "glm4") t.post_norms = true;
-    if (a == "command-r" || a == "cohere") { t.ffn_norm = false; }
-    if (a == "cohere2") { t.ffn_norm = false; }
-    if (a == "gpt-oss") t.gpt_oss = true;
-    if (a == "qwen2moe") t.qwen2moe_shexp_gate = true;
-    if (m.qk_norm && t.qk_norm == 0) t.qk_norm = (a == "command-r" || a == "cohere") ? 3 : 1;
+// the tensor layout of the model's architecture row (model/arch_table.h; defaults for an architecture without
+// one), with the q/k norm shape resolved from the model's qk_norm flag
+ArchInfo arch_traits(const Model& m) {
+    const ArchInfo* a = find_llama_arch(m.arch);
+    ArchInfo t = a ? *a : ArchInfo{.arch = Arch::Count, .name = ""};
+    if (m.qk_norm && t.qk_norm == QkNorm::None) t.qk_norm = t.qk_norm_flagged;
     return t;
 }
 
@@ -110,14 +91,14 @@ bool tensor_less(const TensorDesc& a, const TensorDesc& b) {
 namespace {
 
 // token embedding, output norm and matrix, RoPE factor tensors
-void add_global_tensors(Builder& b, const Model& m, const ArchTraits& tr) {
+void add_global_tensors(Builder& b, const Model& m) {
     const int64_t n_embd = m.hidden_size;
     const int64_t n_vocab = m.vocab_size;
     const int64_t hd_k = m.head_dim;
     // non-block tensors
     b.add("token_embd.weight", -1, {n_embd, n_vocab}, TensorKind::Weight);
     b.add("output_norm.weight", -1, {n_embd}, TensorKind::Norm);
-    if (!m.tie_embeddings || tr.force_untied_output) b.add("output.weight", -1, {n_embd, n_vocab}, TensorKind::Weight);
+    if (!m.tie_embeddings) b.add("output.weight", -1, {n_embd, n_vocab}, TensorKind::Weight);
     // llama3-style RoPE scaling stores its frequency factors (llama.cpp LLM_TENSOR_ROPE_FREQS, head_dim/2 F32)
     if (m.rope_scaling == "llama3") b.add("rope_freqs.weight", -1, {hd_k / 2}, TensorKind::Other1D);
     if (m.rope_scaling == "longrope") {
@@ -175,7 +156,7 @@ void add_mla_attention(Builder& b, const Model& m, int il) {
 }
 
 // standard (GQA) attention: Q/K/V (fused or not), biases, QK norms, output, gpt-oss sinks
-void add_attention(Builder& b, const Model& m, const ArchTraits& tr, int il) {
+void add_attention(Builder& b, const Model& m, const ArchInfo& tr, int il) {
     const int64_t n_embd = m.hidden_size;
     const int64_t n_head = m.n_heads;
     const int64_t n_kv = m.n_kv_heads > 0 ? m.n_kv_heads : m.n_heads;
@@ -192,49 +173,49 @@ void add_attention(Builder& b, const Model& m, const ArchTraits& tr, int il) {
         b.add(blk(il, "attn_q.weight"), il, {n_embd, n_q}, TensorKind::Weight);
         b.add(blk(il, "attn_k.weight"), il, {n_embd, n_k_gqa}, TensorKind::Weight);
         b.add(blk(il, "attn_v.weight"), il, {n_embd, n_v_gqa}, TensorKind::Weight);
-        if (m.qkv_bias || tr.gpt_oss) {
+        if (m.qkv_bias || tr.gpt_oss_layout) {
             b.add(blk(il, "attn_q.bias"), il, {n_q}, TensorKind::Bias);
             b.add(blk(il, "attn_k.bias"), il, {n_k_gqa}, TensorKind::Bias);
             b.add(blk(il, "attn_v.bias"), il, {n_v_gqa}, TensorKind::Bias);
         }
     }
-    if (tr.qk_norm == 1) {
+    if (tr.qk_norm == QkNorm::PerHead) {
         b.add(blk(il, "attn_q_norm.weight"), il, {hd_k}, TensorKind::Norm);
         b.add(blk(il, "attn_k_norm.weight"), il, {hd_k}, TensorKind::Norm);
-    } else if (tr.qk_norm == 2) {
+    } else if (tr.qk_norm == QkNorm::FullWidth) {
         b.add(blk(il, "attn_q_norm.weight"), il, {n_q}, TensorKind::Norm);
         b.add(blk(il, "attn_k_norm.weight"), il, {n_k_gqa}, TensorKind::Norm);
-    } else if (tr.qk_norm == 3) {
+    } else if (tr.qk_norm == QkNorm::PerHeadTimesHeads) {
         b.add(blk(il, "attn_q_norm.weight"), il, {hd_k, n_head}, TensorKind::Norm);
         b.add(blk(il, "attn_k_norm.weight"), il, {hd_k, n_kv}, TensorKind::Norm);
     }
     b.add(blk(il, "attn_output.weight"), il, {n_attn_out, n_embd}, TensorKind::Weight);
-    if (tr.gpt_oss) {
+    if (tr.gpt_oss_layout) {
         b.add(blk(il, "attn_output.bias"), il, {n_embd}, TensorKind::Bias);
         b.add(blk(il, "attn_sinks.weight"), il, {n_head}, TensorKind::Other1D);
     }
 }
 
 // routed experts, router, shared experts
-void add_moe_ffn(Builder& b, const Model& m, const ArchTraits& tr, int il) {
+void add_moe_ffn(Builder& b, const Model& m, const ArchInfo& tr, int il) {
     const int64_t n_embd = m.hidden_size;
     const MoeConfig& e = *m.moe;
     const int64_t n_exp = e.n_experts;
     const int64_t n_ff_exp = e.expert_ffn;
     b.add(blk(il, "ffn_gate_inp.weight"), il, {n_embd, n_exp}, TensorKind::Router);
-    if (tr.gpt_oss) b.add(blk(il, "ffn_gate_inp.bias"), il, {n_exp}, TensorKind::Bias);
+    if (tr.gpt_oss_layout) b.add(blk(il, "ffn_gate_inp.bias"), il, {n_exp}, TensorKind::Bias);
     else if (e.router_bias) b.add(blk(il, "exp_probs_b.bias"), il, {n_exp}, TensorKind::Other1D);
     if (m.gated_ffn) b.add(blk(il, "ffn_gate_exps.weight"), il, {n_embd, n_ff_exp, n_exp}, TensorKind::Weight, true);
     b.add(blk(il, "ffn_up_exps.weight"), il, {n_embd, n_ff_exp, n_exp}, TensorKind::Weight, true);
     b.add(blk(il, "ffn_down_exps.weight"), il, {n_ff_exp, n_embd, n_exp}, TensorKind::Weight, true);
-    if (tr.gpt_oss) {
+    if (tr.gpt_oss_layout) {
         b.add(blk(il, "ffn_gate_exps.bias"), il, {n_ff_exp, n_exp}, TensorKind::Bias, true);
         b.add(blk(il, "ffn_up_exps.bias"), il, {n_ff_exp, n_exp}, TensorKind::Bias, true);
         b.add(blk(il, "ffn_down_exps.bias"), il, {n_embd, n_exp}, TensorKind::Bias, true);
     }
     if (e.n_shared_experts > 0) {
         const int64_t n_ff_sh = (e.shared_ffn > 0 ? e.shared_ffn : n_ff_exp) * e.n_shared_experts;
-        if (tr.qwen2moe_shexp_gate) b.add(blk(il, "ffn_gate_inp_shexp.weight"), il, {n_embd}, TensorKind::Router);
+        if (tr.shexp_gate) b.add(blk(il, "ffn_gate_inp_shexp.weight"), il, {n_embd}, TensorKind::Router);
         if (m.gated_ffn) b.add(blk(il, "ffn_gate_shexp.weight"), il, {n_embd, n_ff_sh}, TensorKind::Weight, false, true);
         b.add(blk(il, "ffn_up_shexp.weight"), il, {n_embd, n_ff_sh}, TensorKind::Weight, false, true);
         b.add(blk(il, "ffn_down_shexp.weight"), il, {n_ff_sh, n_embd}, TensorKind::Weight, false, true);
@@ -242,7 +223,7 @@ void add_moe_ffn(Builder& b, const Model& m, const ArchTraits& tr, int il) {
 }
 
 // dense FFN; false + err when the model has no FFN width for it
-bool add_dense_ffn(Builder& b, const Model& m, const ArchTraits& tr, int il, std::string& err) {
+bool add_dense_ffn(Builder& b, const Model& m, const ArchInfo& tr, int il, std::string& err) {
     const int64_t n_embd = m.hidden_size;
     const int64_t n_ff = m.intermediate_size > 0 ? m.intermediate_size : (m.is_moe() ? m.moe->expert_ffn : 0);
     if (n_ff <= 0) {
@@ -275,10 +256,10 @@ bool enumerate_tensors(const Model& m, std::vector<TensorDesc>& out, std::string
         err = "model '" + m.id + "' is MoE but moe.expert_ffn / moe.n_experts_active are missing";
         return false;
     }
-    const ArchTraits tr = arch_traits(m);
+    const ArchInfo tr = arch_traits(m);
     Builder b{out};
     const int64_t n_embd = m.hidden_size;
-    add_global_tensors(b, m, tr);
+    add_global_tensors(b, m);
     for (int il = 0; il < m.n_layers; ++il) {
         const bool attn = layer_has_attention(m, il);
         // ---- mixer: attention or recurrent
@@ -290,7 +271,7 @@ bool enumerate_tensors(const Model& m, std::vector<TensorDesc>& out, std::string
 
         // ---- FFN
         // gpt-oss names its pre-FFN norm post_attention_norm (llama.cpp LLM_TENSOR_ATTN_POST_NORM); same size
-        if (tr.gpt_oss) b.add(blk(il, "post_attention_norm.weight"), il, {n_embd}, TensorKind::Norm);
+        if (tr.gpt_oss_layout) b.add(blk(il, "post_attention_norm.weight"), il, {n_embd}, TensorKind::Norm);
         else if (tr.ffn_norm || (!attn && m.hybrid)) b.add(blk(il, "ffn_norm.weight"), il, {n_embd}, TensorKind::Norm);
         if (layer_is_moe(m, il)) add_moe_ffn(b, m, tr, il);
         else if (!add_dense_ffn(b, m, tr, il, err)) return false;

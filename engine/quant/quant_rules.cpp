@@ -17,6 +17,8 @@
 #include <cstdio>
 #include <cstring>
 
+#include "model/arch_table.h"
+
 namespace llmsim {
 
 // [SECTION] Row sizes -----------------------------------------------------------------------------------
@@ -238,9 +240,10 @@ bool assign_tensor_types(const Model& m, LlamaFtype ftype, const std::vector<Ten
     const int n_kv = m.mla ? 1 : (m.n_kv_heads > 0 ? m.n_kv_heads : m.n_heads);
     qs.n_gqa = n_kv > 0 ? m.n_heads / n_kv : 1;
     // LLM_TYPE_70B: llama (GQA), qwen2, deci, olmoe with 80 layers (llama-model.cpp load_hparams)
-    qs.is_70b = m.n_layers == 80 && ((m.arch == "llama" && m.n_kv_heads != m.n_heads) || m.arch == "qwen2" ||
-                                     m.arch == "deci" || m.arch == "olmoe" || m.arch == "mistral");
-    qs.falcon = m.arch == "falcon";
+    const ArchInfo* arch = find_llama_arch(m.arch);
+    const Type70b t70 = arch ? arch->type_70b : Type70b::Never;
+    qs.is_70b = m.n_layers == 80 && (t70 == Type70b::Always || (t70 == Type70b::IfGqa && m.n_kv_heads != m.n_heads));
+    qs.falcon = arch && arch->falcon_rules;
 
     const TensorType def = ftype_default_type(ftype);
     const bool quantized = tensor_type_info(def).quantized;

@@ -14,9 +14,10 @@ std::string plain(double v) { return v == std::floor(v) && std::fabs(v) < 1e9 ? 
 
 // the device hours the load needs: tokens / rate for each share (or the caller's hours); false if unknown
 bool hours_needed(const CostInputs& in, double& hours, std::string& err) {
-    if (in.hours_per_month_override >= 0) {
-        if (!std::isfinite(in.hours_per_month_override)) { err = "hours per month must be a finite number"; return false; }
-        hours = in.hours_per_month_override;
+    if (in.hours_per_month_override) {
+        if (!std::isfinite(*in.hours_per_month_override)) { err = "hours per month must be a finite number"; return false; }
+        if (*in.hours_per_month_override < 0) { err = "hours per month must be 0 or more"; return false; }
+        hours = *in.hours_per_month_override;
         return true;
     }
     double tokens_in = in.input_mtok_per_month * 1e6, tokens_out = in.output_mtok_per_month * 1e6;
@@ -64,8 +65,8 @@ CostResult estimate_cost(const CostInputs& in) {
                                 in.kwh_price_usd;
     r.own_usd_per_month = r.own_amortization_usd_per_month + r.own_power_usd_per_month;
     if (in.cloud_usd_per_hour > 0) r.rent_usd_per_month = in.cloud_usd_per_hour * n * r.active_hours_per_month;
-    if (in.api_in_usd_per_mtok >= 0 && in.api_out_usd_per_mtok >= 0)
-        r.api_usd_per_month = in.api_in_usd_per_mtok * in.input_mtok_per_month + in.api_out_usd_per_mtok * in.output_mtok_per_month;
+    if (in.api_in_usd_per_mtok && in.api_out_usd_per_mtok)
+        r.api_usd_per_month = *in.api_in_usd_per_mtok * in.input_mtok_per_month + *in.api_out_usd_per_mtok * in.output_mtok_per_month;
 
     r.cheapest = "own";
     double best = r.own_usd_per_month;
@@ -96,7 +97,7 @@ std::string explain_cost(const CostInputs& in, const CostResult& r) {
     const std::string n = std::to_string(r.devices_needed);
     const bool many = r.devices_needed > 1;
     std::string s;
-    if (in.hours_per_month_override >= 0)
+    if (in.hours_per_month_override)
         s += "hours needed = " + format_sig(r.hours_needed_per_month) + " h (given)\n";
     else
         s += "hours needed = " + format_sig(in.input_mtok_per_month) + " M input tokens / " + format_sig(in.prefill_tokens_per_s) +
@@ -119,8 +120,8 @@ std::string explain_cost(const CostInputs& in, const CostResult& r) {
     else
         s += "rent: not rentable (no cloud price)\n";
     if (r.api_usd_per_month >= 0)
-        s += "api = " + format_sig(in.input_mtok_per_month) + " M × $" + format_fixed(in.api_in_usd_per_mtok, 2) + " + " +
-             format_sig(in.output_mtok_per_month) + " M × $" + format_fixed(in.api_out_usd_per_mtok, 2) + " = $" +
+        s += "api = " + format_sig(in.input_mtok_per_month) + " M × $" + format_fixed(in.api_in_usd_per_mtok.value_or(0), 2) + " + " +
+             format_sig(in.output_mtok_per_month) + " M × $" + format_fixed(in.api_out_usd_per_mtok.value_or(0), 2) + " = $" +
              format_fixed(r.api_usd_per_month, 2) + "\n";
     else
         s += "api: no API price for this model\n";

@@ -16,6 +16,7 @@
 // it in words ("needs 2.3× this device's time: 3 devices, or 43 % of the load"); `explain_cost` shows the work.
 #pragma once
 #include <cstdint>
+#include <optional>
 #include <string>
 
 namespace llmsim {
@@ -25,7 +26,7 @@ struct CostInputs {
     double output_mtok_per_month = 0;   // generated tokens per month, millions
     double prefill_tokens_per_s = 0;    // speed on the hardware (from the speed model)
     double decode_tokens_per_s = 0;
-    double hours_per_month_override = -1;  // >= 0: the load needs these device hours (instead of tokens / speed)
+    std::optional<double> hours_per_month_override;  // the load needs these device hours (unset: tokens / speed)
     // owning
     double hardware_price_usd = 0;      // purchase price (new or used)
     double amortize_months = 36;
@@ -35,8 +36,8 @@ struct CostInputs {
     // renting
     double cloud_usd_per_hour = 0;      // 0 = not rentable
     // serverless API
-    double api_in_usd_per_mtok = -1;    // -1 = no API offers this model
-    double api_out_usd_per_mtok = -1;
+    std::optional<double> api_in_usd_per_mtok;   // unset: no API offers this model
+    std::optional<double> api_out_usd_per_mtok;
 };
 
 constexpr double kHoursPerMonth = 730.0;   // 365.25 × 24 / 12: the average month

@@ -35,7 +35,7 @@ RecommendResult recommend_hardware(const Catalog& cat, const RecommendQuery& q) 
     RecommendResult r;
     if (!q.model) { r.error = "no model given"; return r; }
     if (q.ctx_tokens < 1) { r.error = "context must be at least 1 token"; return r; }
-    if (q.decode_depth < -1 || q.decode_depth > q.ctx_tokens) { r.error = "the decode depth must be from 0 to the context (" + std::to_string(q.ctx_tokens) + ")"; return r; }
+    if (q.decode_depth && (*q.decode_depth < 0 || *q.decode_depth > q.ctx_tokens)) { r.error = "the decode depth must be from 0 to the context (" + std::to_string(q.ctx_tokens) + ")"; return r; }
     for (double v : {q.min_decode_tps, q.max_ttft_s, q.max_price_usd, q.max_power_w, q.max_cloud_usd_per_hour})
         if (!std::isfinite(v) || v < 0) { r.error = "constraints must be ≥ 0 (0 = no constraint)"; return r; }
     if (!std::isfinite(q.load_mtok_per_month) || q.load_mtok_per_month < 0) { r.error = "tokens per month must be ≥ 0"; return r; }
@@ -70,10 +70,10 @@ RecommendResult recommend_hardware(const Catalog& cat, const RecommendQuery& q) 
         // with a load, the rent limit applies to the N devices that serve it, all rented at once
         const double setup_usd_per_hour = c.cloud_usd_per_hour * (with_load ? (double)c.load_cost.devices_needed : 1.0);
         // decode where the constraint holds: the full context (worst case) unless the user picked a depth
-        c.decode_checked_depth = q.decode_depth < 0 ? sp.decode_full_depth : q.decode_depth;
+        c.decode_checked_depth = q.decode_depth.value_or(sp.decode_full_depth);
         c.decode_checked_tps = sp.decode_full_tps;
-        if (sp.ok && q.decode_depth >= 0) {
-            SpeedResult d = decode_at_depth(*q.model, req, c.eval, q.decode_depth);
+        if (sp.ok && q.decode_depth) {
+            SpeedResult d = decode_at_depth(*q.model, req, c.eval, *q.decode_depth);
             c.decode_checked_tps = d.ok ? d.tokens_per_s : 0;
         }
         if (!fits(mb.status, q.allow_tunable_uma)) {

@@ -8,6 +8,7 @@
 //   llmsim::RecommendResult r = llmsim::recommend_hardware(cat, q);
 //   for (auto& c : r.accepted) printf("%s $%.0f %.1f tok/s\n", c.hardware.name.c_str(), c.price_usd, c.eval.speed.decode_tps);
 #pragma once
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -23,7 +24,7 @@ struct RecommendQuery {
     int64_t ctx_tokens = 8192;
     int64_t prompt_tokens = 4096;      // for TTFT and the decode depth
     double min_decode_tps = 0;         // 0 = no constraint; holds at decode_depth
-    int64_t decode_depth = -1;         // context depth min_decode_tps must hold at; -1 = the full chosen context
+    std::optional<int64_t> decode_depth;  // context depth min_decode_tps must hold at (unset: the full chosen context)
                                        // (ctx_tokens: the worst case a user lives through)
     double max_ttft_s = 0;             // 0 = no constraint
     double max_price_usd = 0;          // purchase (new, else used); 0 = no constraint

@@ -18,7 +18,7 @@ bool evaluate(const Catalog& cat, const Model& model, const SimRequest& req, Eva
     // weights, parameter counts and the bytes a decoded token reads come prepared (cached per model and quant):
     // no tensor enumeration or quant rules per call
     const std::shared_ptr<const PreparedWeights> w =
-        prepare_weights(cat, model, req.memory.file_type, err, req.memory.file_bytes_override);
+        prepare_weights(cat, model, req.memory.file_type, err, req.memory.file_bytes_override.value_or(0));
     if (!w) {
         out = Evaluation();
         return false;

@@ -83,7 +83,7 @@ uint64_t limit_side_bytes(const MemoryBreakdown& mb);
 // memory and speed for one configuration; false + err on bad input (the memory model's messages)
 bool evaluate(const Catalog& cat, const Model& model, const SimRequest& req, Evaluation& out, std::string& err);
 // the same with weights the caller prepared (prepare_weights(cat, model, req.memory.file_type, err,
-// req.memory.file_bytes_override), prepared_weights.h); skips the cache lookup — for sweeps over devices and
+// req.memory.file_bytes_override.value_or(0)), prepared_weights.h); skips the cache lookup — for sweeps over devices and
 // contexts. Reusing `out` across calls keeps its buffers.
 bool evaluate(const Catalog& cat, const PreparedWeights& weights, const Model& model, const SimRequest& req,
               Evaluation& out, std::string& err);

@@ -86,7 +86,7 @@ bool build_speed_scenario(const Model& m, const SimRequest& req, const Evaluatio
             if (std::string_view(d.name) == "host") host_weights = (double)d.weights_bytes;
         host_weights = std::max(0.0, host_weights - (double)ev.embedding_bytes);
         s.offload_fraction = std::min(1.0, host_weights / (double)ev.weight_bytes);
-        s.host_bandwidth_gbs = mr.host_ram_bandwidth_gbs > 0 ? mr.host_ram_bandwidth_gbs
+        s.host_bandwidth_gbs = mr.host_ram_bandwidth_gbs ? *mr.host_ram_bandwidth_gbs
                              : hw->system_ram_bandwidth_gbs > 0 ? hw->system_ram_bandwidth_gbs : kDefaultHostRamGbs;
     }
     s.flash_attn = mr.flash_attn;

@@ -44,8 +44,8 @@ bool prepare(const Catalog& cat, const Model& m, const MemoryRequest& r, Prepare
         const double bpw = p.ws.bits_per_weight;
         for (const TensorDesc& t : p.tensors) p.bytes.push_back((uint64_t)((double)t.n_elements() * bpw / 8.0 + 0.5));
     }
-    if (r.file_bytes_override > 0 && p.ws.file_bytes_estimate > 0) {
-        const double s = (double)r.file_bytes_override / (double)p.ws.file_bytes_estimate;
+    if (r.file_bytes_override.value_or(0) > 0 && p.ws.file_bytes_estimate > 0) {
+        const double s = (double)*r.file_bytes_override / (double)p.ws.file_bytes_estimate;
         for (uint64_t& b : p.bytes) b = (uint64_t)((double)b * s + 0.5);
     }
     if (r.hardware) {
@@ -166,7 +166,7 @@ bool place(const Model& m, const MemoryRequest& r, const Prepared& p, int ngl, M
     out.n_layers = L;
     out.params = p.ws.params;
     out.bits_per_weight = p.ws.bits_per_weight;
-    out.file_bytes = r.file_bytes_override > 0 ? r.file_bytes_override : p.ws.file_bytes_estimate;
+    out.file_bytes = r.file_bytes_override ? *r.file_bytes_override : p.ws.file_bytes_estimate;
     return true;
 }
 
@@ -176,7 +176,7 @@ FitStatus judge(const MemoryRequest& r, const Prepared& p, MemoryBreakdown& mb) 
     if (!hw) return FitStatus::Unknown;
     const int G = p.n_gpus;
     DeviceMemory& host = mb.devices.back();
-    const uint64_t ram = r.host_ram_bytes > 0 ? r.host_ram_bytes : (uint64_t)std::max<int64_t>(0, hw->system_ram_bytes);
+    const uint64_t ram = r.host_ram_bytes ? *r.host_ram_bytes : (uint64_t)std::max<int64_t>(0, hw->system_ram_bytes);
     if (G == 0) {
         // CPU-only: everything lives in RAM
         const uint64_t usable = hw->kind == HardwareKind::Cpu || ram == 0 ? usable_gpu_bytes(*hw, r)
@@ -251,7 +251,7 @@ bool estimate_memory_reference(const Catalog& cat, const Model& m, const MemoryR
             if (gpu_ok) { best = mid; lo = mid + 1; } else hi = mid - 1;
         }
         out.fit_gpu_layers = best;
-        const uint64_t ram = req.host_ram_bytes > 0 ? req.host_ram_bytes : (uint64_t)std::max<int64_t>(0, req.hardware->system_ram_bytes);
+        const uint64_t ram = req.host_ram_bytes ? *req.host_ram_bytes : (uint64_t)std::max<int64_t>(0, req.hardware->system_ram_bytes);
         if (req.n_gpu_layers < 0 && best >= 1 && ram > 0 && !req.hardware->unified_memory()) {
             // auto placement (like llama.cpp --fit): use the partial offload when host RAM holds the rest
             MemoryBreakdown partial;

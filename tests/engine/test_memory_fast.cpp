@@ -39,8 +39,8 @@ std::string describe(const Model& m, const MemoryRequest& r) {
       << " ctv=" << to_string(r.kv_type_v) << " fa=" << r.flash_attn << " unified=" << r.kv_unified
       << " swa_full=" << r.swa_full << " n_cpu_moe=" << r.n_cpu_moe << " cpu_moe=" << r.cpu_moe
       << " ts=" << r.tensor_split.size() << " ub=" << r.n_ubatch << " b=" << r.n_batch
-      << " override=" << r.file_bytes_override << " host_ram=" << r.host_ram_bytes
-      << " reserve=" << r.gpu_reserve_bytes << " ext=" << r.allow_extended_context
+      << " override=" << r.file_bytes_override.value_or(0) << " host_ram=" << r.host_ram_bytes.value_or(0)
+      << " reserve=" << (r.gpu_reserve_bytes ? (int64_t)*r.gpu_reserve_bytes : -1) << " ext=" << r.allow_extended_context
       << " maxctx=" << r.compute_max_context;
     return s.str();
 }
@@ -206,7 +206,7 @@ std::vector<Scenario> scenarios(const Catalog& cat) {
             MemoryRequest r = base;
             r.hardware = pick(hw.discrete, i + 9);
             r.file_bytes_override = 20000000000ull + 987654321ull * i;
-            r.gpu_reserve_bytes = (int64_t)(256 * kMiB * (i % 5));
+            r.gpu_reserve_bytes = (uint64_t)(256 * kMiB * (i % 5));
             r.n_gpu_layers = L + 3;
             add(r);
         }
@@ -476,7 +476,7 @@ TEST_CASE("evaluate: a reused Evaluation equals a fresh one, with and without pr
         std::string e1, e2, e3;
         const bool ok1 = evaluate(cat, *s.model, req, reused, e1);
         const bool ok2 = evaluate(cat, *s.model, req, fresh, e2);
-        const auto w = prepare_weights(cat, *s.model, req.memory.file_type, e3, req.memory.file_bytes_override);
+        const auto w = prepare_weights(cat, *s.model, req.memory.file_type, e3, req.memory.file_bytes_override.value_or(0));
         const bool ok3 = w && evaluate(cat, *w, *s.model, req, prepared_out, e3);
         std::string d;
         if (ok1 != ok2 || ok2 != ok3 || e1 != e2 || e2 != e3) d = "ok/err differ (" + e1 + " | " + e2 + " | " + e3 + ")";

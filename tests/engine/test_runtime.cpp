@@ -114,7 +114,7 @@ TEST_CASE("llama.cpp entry: memory, speed and command equal the direct functions
         std::string err;
         MemoryBreakdown direct;
         REQUIRE(estimate_memory(cat(), *model, req.memory, direct, err));
-        const auto w = prepare_weights(cat(), *model, req.memory.file_type, err, req.memory.file_bytes_override);
+        const auto w = prepare_weights(cat(), *model, req.memory.file_type, err, req.memory.file_bytes_override.value_or(0));
         REQUIRE(w);
         MemoryBreakdown via;
         REQUIRE(rt->memory_plan(*w, *model, req.memory, via, err));
