@@ -324,7 +324,7 @@ TEST_CASE("host RAM bandwidth: DDR spec arithmetic and its use for offloaded lay
         sr.memory.n_ctx = 8192;
         sr.memory.hardware = cat().find_hardware(hw);
         sr.memory.host_ram_bytes = 128 * kGiB;   // --host-ram-gib 128 (the Tesla P40 entry lists no host)
-        sr.memory.host_ram_bandwidth_gbs = request_gbs;
+        if (request_gbs > 0) sr.memory.host_ram_bandwidth_gbs = request_gbs;   // 0 here: not set (the optional rule)
         Evaluation ev;
         std::string e;
         REQUIRE(evaluate(cat(), m, sr, ev, e));
