@@ -8,6 +8,7 @@
 #include "runtime/command.h"
 #include "model/hf_config.h"
 #include "memory/prepared_weights.h"
+#include "serving/serving.h"
 #include "sim/simulate.h"
 #include "speed/speed_glue.h"
 
@@ -286,11 +287,19 @@ bool parse_predict_input(const Catalog& cat, const json& j, PredictInput& out, s
     return true;
 }
 
+bool predict_hardware_from_json(const Catalog& cat, const json& h, Hardware& out, std::string& note, std::string& err) {
+    return hardware_from_json(cat, h, out, note, err);
+}
+
 std::string predict_line(const Catalog& cat, const SpeedParams& params, const std::string& line, bool explain,
                          const DeviceProfile* profile) {
     json in = json::parse(line, nullptr, false);
     json out;
     if (in.is_discarded()) return json{{"id", nullptr}, {"error", "not valid JSON"}}.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    // test.kind "serving": the serving engine's answer (engine/serving/serving.h)
+    if (in.is_object() && in.contains("test") && in["test"].is_object() && in["test"].contains("kind") &&
+        in["test"]["kind"] == "serving")
+        return serve_predict_line(cat, line);
     out["id"] = in.is_object() && in.contains("id") ? in["id"] : json(nullptr);
     PredictInput p;
     std::string err;

@@ -26,6 +26,7 @@
 // [SECTION] SLA search
 #pragma once
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -67,11 +68,11 @@ struct ServeSla {                        // targets; <= 0 = no target
 struct ServeRequest {
     std::string engine = "vllm";         // serve_engines(): "vllm", "sglang", "llamacpp", "trtllm", "lmdeploy"
     std::string model;                   // catalog id (or the model below)
-    const Model* model_override = nullptr;  // an imported config.json model (wins over `model`)
+    std::shared_ptr<const Model> model_override;        // an imported config.json model (wins over `model`)
     std::string precision = "bf16";      // bf16|fp16|fp8|nvfp4|mxfp4|int4-awq|int4-gptq|int8; llamacpp: a GGUF file type
     std::string kv_dtype = "auto";       // auto (= model dtype) | fp16 | bf16 | fp8 (llamacpp: f16 | q8_0 | q4_0)
     std::string hardware;                // catalog id (combination ids "2x-h100-sxm" give gpus too)
-    const Hardware* hardware_override = nullptr;  // an inline device (wins over `hardware`)
+    std::shared_ptr<const Hardware> hardware_override;  // an inline device (wins over `hardware`)
     int gpus = 1;                        // GPUs used; gpus / (tp * pp) data-parallel replicas share the load
     int tp = 1;                          // --tensor-parallel-size / --tp
     int pp = 1;                          // --pipeline-parallel-size
@@ -171,7 +172,10 @@ ServeResult serve(const Catalog& cat, const ServeRequest& req);
 // parse / write a request as JSON (the JS API's and CLI's form; keys as the fields above, workload and sla
 // nested; "request_rate": "inf" = burst); false + err naming the key on bad input
 bool parse_serve_request(const std::string& json, const Catalog& cat, ServeRequest& out, std::string& err);
+// the full result as JSON (the CLI's --json and the JS API's serve())
 std::string serve_result_json(const ServeRequest& req, const ServeResult& r);
+// one `predict` line of test.kind "serving" (the contract in README): {"id", "output_tok_s", ...} or {"id", "error"}
+std::string serve_predict_line(const Catalog& cat, const std::string& line);
 
 // [SECTION] SLA search -----------------------------------------------------------------------------------
 
