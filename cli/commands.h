@@ -44,5 +44,6 @@ int cmd_bench(int argc, char** argv);      // cmd_bench.cpp
 int cmd_recommend(int argc, char** argv);  // cmd_recommend.cpp
 int cmd_import(int argc, char** argv);     // cmd_import.cpp
 int cmd_calibrate_device(int argc, char** argv);   // cmd_calibrate_device.cpp
+int cmd_serve(int argc, char** argv);      // cmd_serve.cpp
 
 }  // namespace llmsim::cli

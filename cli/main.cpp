@@ -27,6 +27,7 @@ const Command kCommands[] = {
     {"cost", llmsim::cli::cmd_cost, "own vs rent vs serverless API monthly cost"},
     {"recommend", llmsim::cli::cmd_recommend, "cheapest hardware meeting speed/budget constraints, or the best model for a device"},
     {"import", llmsim::cli::cmd_import, "read a config.json or a .gguf header and print the model it describes"},
+    {"serve", llmsim::cli::cmd_serve, "serving many users: engine memory plan, load simulation, SLA search (vLLM, SGLang, llama-server)"},
     {"bench", llmsim::cli::cmd_bench, "time a full sweep of the engine (models x devices x quants x contexts)"},
 };
 

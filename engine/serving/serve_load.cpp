@@ -97,6 +97,7 @@ ServeLoad simulate_load(const ReplicaShape& s, const EngineSpeed& p, const LoadS
     int64_t total_out = 0, total_in = 0;
     auto blocks_for = [&](int64_t tokens) { return (tokens + st.block_size - 1) / st.block_size; };
     bool have_typical = false;
+    StepBreakdown typical_step;
     int64_t guard = 0;
     while (completed < n && guard++ < 50000000) {
         arrive_until(now);
@@ -155,8 +156,9 @@ ServeLoad simulate_load(const ReplicaShape& s, const EngineSpeed& p, const LoadS
         }
         StepBreakdown sb;
         double dt = step_time(s, p, n_dec, sum_depth, pre_tokens, pre_tokens > 0 ? pre_depth / pre_tokens : 0, &sb);
-        if (!have_typical || (n_dec > 0 && pre_tokens == 0 && n_dec >= typical->batch)) {
-            if (typical) *typical = sb;
+        // the typical step shown: the largest pure-decode step (the steady state of a loaded server)
+        if (!have_typical || (n_dec > 0 && pre_tokens == 0 && n_dec >= typical_step.batch)) {
+            typical_step = sb;
             have_typical = n_dec > 0 && pre_tokens == 0;
         }
         double used = (double)(st.pool_blocks - free_blocks) / std::max<int64_t>(1, st.pool_blocks);
@@ -209,6 +211,7 @@ ServeLoad simulate_load(const ReplicaShape& s, const EngineSpeed& p, const LoadS
         L.itl_ms.mean = mean / wsum * 1e3; L.itl_ms.median = wq(0.5) * 1e3; L.itl_ms.p90 = wq(0.9) * 1e3; L.itl_ms.p99 = wq(0.99) * 1e3;
     }
     L.queueing_share = qn ? queue_share / qn : 0;
+    if (typical) *typical = typical_step;
     return L;
 }
 
