@@ -1,11 +1,14 @@
 // llmsim-cli serve: a serving engine's memory plan and its behaviour under load (engine/serving/serving.h);
 // --sweep prints throughput / TTFT / TPOT against concurrency, --search the cheapest configurations meeting an
 // SLA, --bench times that search.
+#include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 
 #include "catalog/catalog.h"
 #include "commands.h"
+#include "serving/serve_fit.h"
 #include "serving/serving.h"
 
 namespace llmsim::cli {
@@ -178,6 +181,41 @@ int cmd_serve(int argc, char** argv) {
     if (a.has("json")) { printf("%s\n", serve_result_json(req, r).c_str()); return r.ok ? 0 : 2; }
     print_result(req, r);
     return r.ok ? 0 : 2;
+}
+
+}  // namespace llmsim::cli
+
+namespace llmsim::cli {
+
+// llmsim-cli accuracy --serving [FILE] [--shipped]: leave-one-source-out on published serving measurements
+int cmd_accuracy_serving(const Args& a) {
+    std::string path = a.positional.empty() ? "assets/calibration/serving.jsonl" : a.positional[0];
+    std::string text, err;
+    if (!read_text_file(path, 64u << 20, text, err)) return fail("accuracy: " + err);
+    Catalog cat;
+    if (!load_catalog(cat)) return 1;
+    std::vector<ServingRow> rows;
+    int skipped = 0; std::string first;
+    if (!read_serving_rows(cat, text, rows, err, &skipped, &first)) return fail("accuracy: " + err);
+    printf("%zu serving rows (%d skipped%s%s)\n", rows.size(), skipped, first.empty() ? "" : ", first: ", first.c_str());
+    auto t0 = std::chrono::steady_clock::now();
+    if (a.has("shipped")) {   // the shipped parameters on every row (not held out: a check of the shipped table)
+        std::vector<double> e;
+        serving::SpeedTable t = serving::shipped_speed_table();
+        for (const ServingRow& r : rows) {
+            ServingPrediction p = predict_serving_row(cat, r, t);
+            e.push_back(p.ok ? std::fabs(p.out_tok_s / r.out_tok_s - 1) : 1.0);
+            if (a.has("rows")) printf("%s,%s,%s,%.1f,%.1f,%.2f,%.2f,%.1f,%.1f\n", r.id.c_str(), r.engine.c_str(), r.source.c_str(), r.out_tok_s,
+                                      p.out_tok_s, r.tpot_ms, p.tpot_ms, r.ttft_ms, p.ttft_ms);
+        }
+        std::sort(e.begin(), e.end());
+        printf("shipped parameters, every row (in-sample): output tok/s MdAPE %.1f %%\n", e.empty() ? 0 : e[e.size() / 2] * 100);
+    } else {
+        ServingValidation v = validate_serving(cat, rows);
+        printf("%s", format_serving_validation(v).c_str());
+    }
+    printf("time %.1f s\n", std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    return 0;
 }
 
 }  // namespace llmsim::cli

@@ -45,5 +45,6 @@ int cmd_recommend(int argc, char** argv);  // cmd_recommend.cpp
 int cmd_import(int argc, char** argv);     // cmd_import.cpp
 int cmd_calibrate_device(int argc, char** argv);   // cmd_calibrate_device.cpp
 int cmd_serve(int argc, char** argv);      // cmd_serve.cpp
+int cmd_accuracy_serving(const Args& a);   // cmd_serve.cpp: accuracy --serving
 
 }  // namespace llmsim::cli

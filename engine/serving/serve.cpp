@@ -55,7 +55,7 @@ bool validate_workload(const ServeWorkload& w, std::string& err) {
     if (modes != 1) { err = "workload: give exactly one of concurrency, request_rate or request_rate \"inf\" (burst)"; return false; }
     if (w.input_len < 1 || w.input_len > 10000000) { err = "workload.input_len: out of range (1 to 10000000 tokens)"; return false; }
     if (w.output_len < 1 || w.output_len > 1000000) { err = "workload.output_len: out of range (1 to 1000000 tokens)"; return false; }
-    if (w.num_prompts < 0 || w.num_prompts > 200000) { err = "workload.num_prompts: out of range (1 to 200000)"; return false; }
+    if (w.num_prompts < 0 || w.num_prompts > 10000000) { err = "workload.num_prompts: out of range (1 to 10000000)"; return false; }
     if (w.range_ratio < 0 || w.range_ratio > 1) { err = "workload.range_ratio: must be in [0, 1]"; return false; }
     return true;
 }
@@ -160,7 +160,7 @@ ServeResult serve_with(const Catalog& cat, const ServeRequest& req, const SpeedT
     r.high = r.load.output_tok_s * (1 + p.band_high);
     // single stream on the same box: one request at a time
     double single = 0;
-    {
+    if (req.with_single_stream) {
         ServeWorkload w1 = req.workload; w1.concurrency = 1; w1.request_rate = 0; w1.burst = false; w1.num_prompts = 2;
         w1.dist = LengthDist::Fixed;
         ServeLoad l1 = simulate_load(s, p, st, w1, nullptr);
@@ -219,6 +219,7 @@ int sla_max_concurrency(const Catalog& cat, const ServeRequest& req, int max_con
     // TTFT and TPOT grow with concurrency (more sequences per step, longer queues): bisection over C
     ServeRequest q = req;
     q.workload.request_rate = 0; q.workload.burst = false;
+    q.with_single_stream = false;
     auto run = [&](int c) { q.workload.concurrency = c; q.workload.num_prompts = std::max(16, 3 * c); return serve(cat, q); };
     ServeResult lo_r = run(1);
     if (!meets(req.sla, lo_r)) return 0;
@@ -237,6 +238,7 @@ int sla_max_concurrency(const Catalog& cat, const ServeRequest& req, int max_con
 std::vector<SlaPoint> sla_search(const Catalog& cat, const ServeRequest& req, const SlaSearch& space) {
     std::vector<SlaPoint> out;
     std::vector<std::string> engines = space.engines.empty() ? std::vector<std::string>{"vllm", "sglang"} : space.engines;
+    const int target = req.workload.concurrency;
     std::vector<int> counts = space.gpu_counts.empty() ? std::vector<int>{1, 2, 4, 8} : space.gpu_counts;
     for (const Hardware& h : cat.hardware) {
         if (space.datacenter_and_workstation_only && h.kind != HardwareKind::Datacenter && h.kind != HardwareKind::Workstation) continue;
@@ -250,9 +252,17 @@ std::vector<SlaPoint> sla_search(const Catalog& cat, const ServeRequest& req, co
             ServeMemoryPlan mp; std::string err;
             if (!serve_memory(cat, q, mp, err) || !mp.fits) continue;
             ServeResult at;
-            int c = sla_max_concurrency(cat, q, space.max_concurrency, &at);
-            if (c <= 0) continue;
-            if (req.workload.concurrency > 0 && c < req.workload.concurrency) continue;
+            int c = 0;
+            if (target > 0) {   // one run at the target load decides; the largest concurrency comes later for the top few
+                q.workload.concurrency = target; q.workload.request_rate = 0; q.workload.burst = false;
+                q.workload.num_prompts = std::max(16, 3 * target); q.with_single_stream = false;
+                at = serve(cat, q);
+                if (!meets(req.sla, at)) continue;
+                c = target;
+            } else {
+                c = sla_max_concurrency(cat, q, space.max_concurrency, &at);
+                if (c <= 0) continue;
+            }
             if (req.sla.min_output_tok_s > 0 && at.load.output_tok_s < req.sla.min_output_tok_s) continue;
             SlaPoint pt;
             pt.engine = e; pt.hardware = h.id; pt.precision = pr; pt.gpus = g; pt.tp = g;
@@ -268,6 +278,14 @@ std::vector<SlaPoint> sla_search(const Catalog& cat, const ServeRequest& req, co
         double x = a.usd_per_mtok < 0 ? 1e18 : a.usd_per_mtok, y = b.usd_per_mtok < 0 ? 1e18 : b.usd_per_mtok;
         return x < y;
     });
+    if (target > 0)
+        for (size_t i = 0; i < out.size() && (int)i < space.exact_top; ++i) {
+            SlaPoint& p = out[i];
+            ServeRequest q = req;
+            q.engine = p.engine; q.precision = p.precision; q.hardware = p.hardware; q.hardware_override = nullptr;
+            q.gpus = p.gpus; q.tp = p.tp; q.pp = p.pp;
+            p.max_concurrency = sla_max_concurrency(cat, q, space.max_concurrency, nullptr);
+        }
     return out;
 }
 

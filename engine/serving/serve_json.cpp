@@ -58,9 +58,10 @@ bool parse_workload(const json& t, ServeWorkload& w, std::string& err, const std
     bool in_null = t.contains("input_len") && t["input_len"].is_null();
     if (dist == "sharegpt" || ds.find("sharegpt") != std::string::npos || ds.find("ShareGPT") != std::string::npos || in_null) {
         w.dist = LengthDist::ShareGpt;
-        // ShareGPT V3 as vLLM's benchmark_serving samples it: ~230 prompt tokens and ~200 output tokens on average
-        if (in_null) w.input_len = 230;
-        if (t.contains("output_len") && t["output_len"].is_null()) w.output_len = 200;
+        // ShareGPT V3 as vLLM's benchmark_serving samples it: 1000 prompts held 215,196 prompt and 120,689
+        // output tokens in dstackai/benchmarks' run (serving.jsonl v0218's notes) -> ~215 in, ~120 out on average
+        if (in_null) w.input_len = 215;
+        if (t.contains("output_len") && t["output_len"].is_null()) w.output_len = 120;
     } else if (dist == "uniform" || ds.find("range_ratio 0.0") != std::string::npos ||
                ds.find("random_range_ratio 0.0") != std::string::npos || ds.find("sglang default random") != std::string::npos) {
         w.dist = LengthDist::Uniform; w.range_ratio = 1.0;   // sglang random_range_ratio 0: uniform in [1, len]
@@ -78,7 +79,7 @@ bool parse_workload(const json& t, ServeWorkload& w, std::string& err, const std
         else { err = where + ".request_rate: must be a number > 0, \"inf\" or null"; return false; }
     }
     if (w.concurrency <= 0 && w.request_rate <= 0 && !w.burst) w.burst = true;   // nothing paces the requests
-    v = w.num_prompts; if (!integer(t, "num_prompts", v, 1, 200000, err, where + ".")) return false;
+    v = w.num_prompts; if (!integer(t, "num_prompts", v, 1, 1e7, err, where + ".")) return false;
     w.num_prompts = (int)v;
     v = (int64_t)w.seed; if (!integer(t, "seed", v, 0, 4e9, err, where + ".")) return false; w.seed = (uint64_t)v;
     return true;
@@ -179,6 +180,30 @@ std::string serve_result_json(const ServeRequest& req, const ServeResult& r) {
     o["command"] = r.command;
     o["notes"] = r.notes;
     return o.dump(1, ' ', false, json::error_handler_t::replace);
+}
+
+std::string api_serve(const Catalog& cat, const std::string& request_json) {
+    ServeRequest r;
+    std::string err;
+    if (!parse_serve_request(request_json, cat, r, err)) return json{{"error", err}}.dump(-1, ' ', false, json::error_handler_t::replace);
+    return serve_result_json(r, serve(cat, r));
+}
+
+std::string api_serve_search(const Catalog& cat, const std::string& request_json) {
+    ServeRequest r;
+    std::string err;
+    if (!parse_serve_request(request_json, cat, r, err)) return json{{"error", err}}.dump(-1, ' ', false, json::error_handler_t::replace);
+    if (r.sla.ttft_p90_ms <= 0 && r.sla.tpot_p90_ms <= 0) { r.sla.ttft_p90_ms = 1000; r.sla.tpot_p90_ms = 50; }
+    std::vector<SlaPoint> pts = sla_search(cat, r, SlaSearch{});
+    json a = json::array();
+    for (const SlaPoint& p : pts)
+        a.push_back({{"engine", p.engine}, {"hardware", p.hardware}, {"precision", p.precision}, {"gpus", p.gpus}, {"tp", p.tp},
+                     {"pp", p.pp}, {"max_concurrency", p.max_concurrency}, {"output_tok_s", p.output_tok_s},
+                     {"ttft_p90_ms", p.ttft_p90_ms}, {"tpot_p90_ms", p.tpot_p90_ms}, {"price_usd", p.price_usd},
+                     {"rent_usd_per_hour", p.rent_usd_per_hour}, {"usd_per_mtok", p.usd_per_mtok < 0 ? json(nullptr) : json(p.usd_per_mtok)},
+                     {"command", p.command}});
+    return json{{"ok", true}, {"sla", {{"ttft_p90_ms", r.sla.ttft_p90_ms}, {"tpot_p90_ms", r.sla.tpot_p90_ms}}}, {"points", a}}
+        .dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
 // [SECTION] predict lines --------------------------------------------------------------------------------

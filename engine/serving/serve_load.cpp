@@ -97,6 +97,7 @@ ServeLoad simulate_load(const ReplicaShape& s, const EngineSpeed& p, const LoadS
     int64_t total_out = 0, total_in = 0;
     auto blocks_for = [&](int64_t tokens) { return (tokens + st.block_size - 1) / st.block_size; };
     bool have_typical = false;
+    std::vector<int> dec, pre; std::vector<int64_t> chunk;   // this step's decodes and prefill chunks
     StepBreakdown typical_step;
     int64_t guard = 0;
     while (completed < n && guard++ < 50000000) {
@@ -108,7 +109,7 @@ ServeLoad simulate_load(const ReplicaShape& s, const EngineSpeed& p, const LoadS
         }
         // 1. decodes of running requests (each needs a block when it crosses a block boundary)
         int n_dec = 0; double sum_depth = 0; int64_t budget = st.max_batched_tokens;
-        std::vector<int> dec, pre; std::vector<int64_t> chunk;
+        dec.clear(); pre.clear(); chunk.clear();
         for (size_t i = 0; i < running.size(); ++i) {
             Req& r = reqs[(size_t)running[i]];
             if (r.done < r.need) continue;

@@ -85,6 +85,7 @@ struct ServeRequest {
     int max_num_batched_tokens = 0;      // chunked-prefill budget per step; 0 = the engine default
     int block_size = 0;                  // KV block (page) size in tokens; 0 = engine default (vLLM 16, SGLang 1)
     bool cuda_graphs = true;             // false = --enforce-eager / --disable-cuda-graph
+    bool with_single_stream = true;      // false: skip the single-stream run behind cost.*_single (searches)
     ServeWorkload workload;
     ServeSla sla;
 };
@@ -174,6 +175,11 @@ ServeResult serve(const Catalog& cat, const ServeRequest& req);
 bool parse_serve_request(const std::string& json, const Catalog& cat, ServeRequest& out, std::string& err);
 // the full result as JSON (the CLI's --json and the JS API's serve())
 std::string serve_result_json(const ServeRequest& req, const ServeResult& r);
+// the JS API's serve(request) / serveSearch(request): a request in (parse_serve_request's JSON), the result JSON
+// out (serve_result_json; an SLA search: {"points": [...], "ms"}); a request that does not parse gives
+// {"error": "..."} without "ok" (the page throws it)
+std::string api_serve(const Catalog& cat, const std::string& request_json);
+std::string api_serve_search(const Catalog& cat, const std::string& request_json);
 // one `predict` line of test.kind "serving" (the contract in README): {"id", "output_tok_s", ...} or {"id", "error"}
 std::string serve_predict_line(const Catalog& cat, const std::string& line);
 
@@ -182,7 +188,8 @@ std::string serve_predict_line(const Catalog& cat, const std::string& line);
 struct SlaPoint {                        // one configuration that meets the SLA
     std::string engine, hardware, precision;
     int gpus = 1, tp = 1, pp = 1;
-    int max_concurrency = 0;             // largest closed-loop concurrency that meets the SLA (per box)
+    int max_concurrency = 0;             // largest closed-loop concurrency that meets the SLA (the first
+                                         // `exact_top` points; the others: the target concurrency they meet)
     double output_tok_s = 0;             // at that concurrency
     double ttft_p90_ms = 0, tpot_p90_ms = 0;
     double price_usd = 0;                // purchase price of the GPUs (0 = unknown)
@@ -197,6 +204,7 @@ struct SlaSearch {
     std::vector<int> gpu_counts;         // empty = 1, 2, 4, 8
     bool datacenter_and_workstation_only = true;
     int max_concurrency = 256;           // the concurrency search range is 1 .. this
+    int exact_top = 5;                   // with a target concurrency: bisect the largest one for the cheapest N only
 };
 
 // the largest closed-loop concurrency of `req` that meets req.sla (0 = none); fills `at` with its load
