@@ -144,8 +144,7 @@ bool read_serving_rows(const Catalog& cat, const std::string& text, std::vector<
         r.id = j.value("id", "");
         r.source = source_of(j.value("source", ""));
         r.engine = r.req.engine;
-        if (r.req.workload.num_prompts > 400) r.req.workload.num_prompts = 400;   // the steady state comes well before
-        if (r.req.max_model_len == 0) r.req.max_model_len = std::max<int64_t>(2048, r.req.workload.input_len * 2 + r.req.workload.output_len * 2);
+        serving::apply_predict_defaults(r.req);   // exactly what a predict serving line simulates
         const json& m = j.contains("measured") ? j["measured"] : json::object();
         auto val = [&](const char* a, const char* b) {
             if (m.contains(a) && m[a].is_number()) return m[a].get<double>();

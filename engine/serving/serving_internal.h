@@ -95,6 +95,10 @@ struct LoadSetup {                       // what the simulation needs besides th
 ServeLoad simulate_load(const ReplicaShape& s, const EngineSpeed& p, const LoadSetup& setup, const ServeWorkload& w,
                         StepBreakdown* typical);
 
+// what a predict serving line (and a calibration row) leaves unset: a cap on the simulated requests (the
+// steady state comes earlier) and max_model_len from the workload
+void apply_predict_defaults(ServeRequest& r);
+
 // serve() with an explicit speed table (the fit and the leave-one-source-out report use it)
 ServeResult serve_with(const Catalog& cat, const ServeRequest& req, const SpeedTable& table);
 
