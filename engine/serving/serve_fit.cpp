@@ -11,6 +11,8 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <map>
 #include <sstream>
 
@@ -123,6 +125,34 @@ EngineSpeed fit_scale(const Catalog& cat, const std::vector<const ServingRow*>& 
     return at(scale);
 }
 
+// the number after `key` in `s` (digits, '.'), -1 when absent
+double number_after(const std::string& s, const std::string& key) {
+    size_t p = s.find(key);
+    if (p == std::string::npos) return -1;
+    p += key.size();
+    size_t e = p;
+    while (e < s.size() && ((s[e] >= '0' && s[e] <= '9') || s[e] == '.')) ++e;
+    return e > p ? std::atof(s.substr(p, e - p).c_str()) : -1;
+}
+
+// the published workload's mean lengths, where the row's notes print its token totals ("total in/out tokens
+// A/B", "total_input_tokens=A, total_output_tokens=B") and request count ("completed N", "successful N"):
+// a dataset-driven or random-range workload is then simulated at the lengths it really had
+void lengths_from_notes(const std::string& notes, ServeWorkload& w) {
+    double in = number_after(notes, "total in/out tokens "), out = -1;
+    if (in > 0) { size_t p = notes.find("total in/out tokens ") + 20; out = number_after(notes.substr(p), "/"); }
+    if (in <= 0) { in = number_after(notes, "total_input_tokens="); out = number_after(notes, "total_output_tokens="); }
+    if (in <= 0) { in = number_after(notes, "total_input_tokens "); out = number_after(notes, "total_output_tokens "); }
+    double n = number_after(notes, "completed ");
+    if (n <= 0) n = number_after(notes, "completed=");
+    if (n <= 0) n = number_after(notes, "successful ");
+    if (in <= 0 || out <= 0 || n <= 0) return;
+    w.input_len = std::max<int64_t>(1, std::llround(in / n));
+    w.output_len = std::max<int64_t>(1, std::llround(out / n));
+    if (w.dist == LengthDist::Uniform) w.dist = LengthDist::Fixed;   // the mean is known; a uniform draw around
+                                                                     // it would double-count the spread
+}
+
 }  // namespace
 
 bool read_serving_rows(const Catalog& cat, const std::string& text, std::vector<ServingRow>& out, std::string& err,
@@ -144,6 +174,7 @@ bool read_serving_rows(const Catalog& cat, const std::string& text, std::vector<
         r.id = j.value("id", "");
         r.source = source_of(j.value("source", ""));
         r.engine = r.req.engine;
+        lengths_from_notes(j.value("notes", ""), r.req.workload);
         serving::apply_predict_defaults(r.req);   // exactly what a predict serving line simulates
         const json& m = j.contains("measured") ? j["measured"] : json::object();
         auto val = [&](const char* a, const char* b) {
