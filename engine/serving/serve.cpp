@@ -146,6 +146,7 @@ ServeResult serve_with(const Catalog& cat, const ServeRequest& req, const SpeedT
     st.pool_blocks = r.memory.kv_pool_blocks;
     st.block_size = std::max(1, r.memory.block_size);
     st.max_model_len = r.memory.max_model_len;
+    st.reserve_output = s.engine == EngineId::TrtLlm;
     // the load divides over the data-parallel replicas
     ServeWorkload w = req.workload;
     int rep = std::max(1, s.replicas);

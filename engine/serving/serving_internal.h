@@ -89,6 +89,7 @@ struct LoadSetup {                       // what the simulation needs besides th
     int64_t pool_blocks = 0;
     int block_size = 16;
     int64_t max_model_len = 0;
+    bool reserve_output = false;         // admission reserves the whole output too (TensorRT-LLM GUARANTEED_NO_EVICT)
 };
 // continuous batching for one replica: the workload's share of the load (concurrency / rate / prompts divided
 // over replicas by the caller)
