@@ -153,7 +153,7 @@ ServeLoad simulate_load(const ReplicaShape& s, const EngineSpeed& p, const LoadS
             int id = waiting.front();
             const Req& q = reqs[(size_t)id];
             int64_t want = blocks_for(st.reserve_output ? q.in + q.out : q.need) - q.blocks;
-            if (want > free_blocks - committed && !running.empty()) break;
+            if (st.admission_holdback && want > free_blocks - committed && !running.empty()) break;
             committed += std::max<int64_t>(0, want - std::min<int64_t>(want, budget / st.block_size));
             if (!schedule_prefill(id)) break;
             waiting.pop_front(); running.push_back(id);

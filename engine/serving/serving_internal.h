@@ -90,6 +90,7 @@ struct LoadSetup {                       // what the simulation needs besides th
     int block_size = 16;
     int64_t max_model_len = 0;
     bool reserve_output = false;         // admission reserves the whole output too (TensorRT-LLM GUARANTEED_NO_EVICT)
+    bool admission_holdback = true;      // admission keeps the blocks running prompts still need + a 1 % watermark
 };
 // continuous batching for one replica: the workload's share of the load (concurrency / rate / prompts divided
 // over replicas by the caller)
