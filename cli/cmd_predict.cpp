@@ -92,9 +92,11 @@ bool read_rows(const std::vector<std::string>& files, std::vector<CalibrationRow
 }  // namespace
 
 int cmd_accuracy(int argc, char** argv) {
-    Args a = parse_args(argc, argv, {"help", "rows", "detail"});
+    Args a = parse_args(argc, argv, {"help", "rows", "detail", "serving", "shipped"});
+    if (a.has("serving") && !a.has("help")) return cmd_accuracy_serving(a);
     if (a.has("help")) {
         printf("usage: llmsim-cli accuracy FILE... [--detail] [--rows]\n"
+               "       llmsim-cli accuracy --serving [FILE] [--shipped [--rows]]   serving engines, leave-one-source-out\n"
                "Held-out validation of the speed model on measured rows (predict's input shape plus measured_tokens_per_s),\n"
                "three ways: leave-one-device-out (refit without a device, predict its rows), leave-one-source-out (a whole\n"
                "publication held out) and leave-one-class-out (a hardware class held out). Prints MdAPE, the share within\n"

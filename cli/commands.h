@@ -63,5 +63,7 @@ int cmd_detect(int argc, char** argv);     // cmd_detect.cpp
 // --hardware auto: this machine as a rig id, its RAM (0 = unknown) and a one-line summary; false + err when no GPU
 // or an unknown one is found. LLMSIM_DETECT_DIR=DIR reads recorded outputs from DIR instead of running the tools.
 bool detect_this_machine(const Catalog& cat, std::string& id, uint64_t& ram_bytes, std::string& summary, std::string& err);
+int cmd_serve(int argc, char** argv);      // cmd_serve.cpp
+int cmd_accuracy_serving(const Args& a);   // cmd_serve.cpp: accuracy --serving
 
 }  // namespace llmsim::cli

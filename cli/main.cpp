@@ -29,6 +29,7 @@ const Command kCommands[] = {
     {"import", llmsim::cli::cmd_import, "read a config.json or a .gguf header and print the model it describes"},
     {"page", llmsim::cli::cmd_page, "a model's page (seed format) or one section of it, as HTML or Markdown"},
     {"site", llmsim::cli::cmd_site, "the static site: a page per catalog model, the models index, sitemap.xml, robots.txt"},
+    {"serve", llmsim::cli::cmd_serve, "serving many users: engine memory plan, load simulation, SLA search (vLLM, SGLang, llama-server)"},
     {"bench", llmsim::cli::cmd_bench, "time a full sweep of the engine (models x devices x quants x contexts)"},
     {"detect", llmsim::cli::cmd_detect, "this machine's GPUs and RAM (nvidia-smi, rocm-smi, /proc/meminfo, sysctl) as a catalog rig"},
 };

@@ -22,6 +22,7 @@
 #include "frame.h"
 #include "api/api.h"
 #include "api/predict.h"
+#include "serving/serving.h"
 #include "speed/speed_glue.h"
 #include "import.h"
 #include "panels.h"
@@ -251,6 +252,16 @@ EMSCRIPTEN_KEEPALIVE const char* llmsim_predict(const char* scenario_json) {
 // window.llmsim.memory(request): same keys as `llmsim-cli memory --json`
 EMSCRIPTEN_KEEPALIVE const char* llmsim_memory(const char* request_json) {
     g.ret = llmsim::api_memory(g.app.catalog, request_json ? request_json : "");
+    return g.ret.c_str();
+}
+
+// window.llmsim.serve(request) / serveSearch(request): serving many users (engine/serving/serving.h)
+EMSCRIPTEN_KEEPALIVE const char* llmsim_serve(const char* request_json) {
+    g.ret = llmsim::api_serve(g.app.catalog, request_json ? request_json : "");
+    return g.ret.c_str();
+}
+EMSCRIPTEN_KEEPALIVE const char* llmsim_serve_search(const char* request_json) {
+    g.ret = llmsim::api_serve_search(g.app.catalog, request_json ? request_json : "");
     return g.ret.c_str();
 }
 

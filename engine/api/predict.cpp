@@ -9,6 +9,7 @@
 #include "runtime/command.h"
 #include "model/hf_config.h"
 #include "memory/prepared_weights.h"
+#include "serving/serving.h"
 #include "sim/simulate.h"
 #include "speed/speed_glue.h"
 
@@ -307,11 +308,19 @@ static SpeedResult predict_rig(const Catalog& cat, const PredictInput& p, const 
     return estimate_rig_decode(p.scenario, params, p.hardware, mb, p.model.hidden_size, p.scenario.depth, p.scenario.tokens);
 }
 
+bool predict_hardware_from_json(const Catalog& cat, const json& h, Hardware& out, std::string& note, std::string& err) {
+    return hardware_from_json(cat, h, out, note, err);
+}
+
 std::string predict_line(const Catalog& cat, const SpeedParams& params, const std::string& line, bool explain,
                          const DeviceProfile* profile) {
     json in = json::parse(line, nullptr, false);
     json out;
     if (in.is_discarded()) return json{{"id", nullptr}, {"error", "not valid JSON"}}.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    // test.kind "serving": the serving engine's answer (engine/serving/serving.h)
+    if (in.is_object() && in.contains("test") && in["test"].is_object() && in["test"].contains("kind") &&
+        in["test"]["kind"] == "serving")
+        return serve_predict_line(cat, line);
     out["id"] = in.is_object() && in.contains("id") ? in["id"] : json(nullptr);
     PredictInput p;
     std::string err;

@@ -39,5 +39,8 @@ bool parse_predict_input(const Catalog& cat, const nlohmann::json& line, Predict
 // "calibrated": "calibrated on your N rows (...)"; every answer carries "llama_bench": the command that measures it
 std::string predict_line(const Catalog& cat, const SpeedParams& params, const std::string& line, bool explain = false,
                          const DeviceProfile* profile = nullptr);
+// the hardware field of a line (catalog id or inline object, filled from a catalog device it names); the serving
+// lines (serving.h serve_predict_line) read theirs with it
+bool predict_hardware_from_json(const Catalog& cat, const nlohmann::json& h, Hardware& out, std::string& note, std::string& err);
 
 }  // namespace llmsim

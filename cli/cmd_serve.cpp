@@ -1,0 +1,225 @@
+// llmsim-cli serve: a serving engine's memory plan and its behaviour under load (engine/serving/serving.h);
+// --sweep prints throughput / TTFT / TPOT against concurrency, --search the cheapest configurations meeting an
+// SLA, --bench times that search.
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+
+#include "catalog/catalog.h"
+#include "commands.h"
+#include "serving/serve_fit.h"
+#include "serving/serving.h"
+
+namespace llmsim::cli {
+
+namespace {
+
+constexpr double kGiBd = 1073741824.0;
+
+const char* kHelp =
+    "usage: llmsim-cli serve --model ID --hardware ID [--engine vllm|sglang|llamacpp|trtllm|lmdeploy]\n"
+    "                        [--precision bf16|fp16|fp8|nvfp4|mxfp4|int4-awq|int4-gptq|int8 (llamacpp: Q4_K_M ...)]\n"
+    "                        [--kv-dtype auto|fp8] [--gpus N] [--tp N] [--pp N] [--interconnect nvlink|pcie|network]\n"
+    "                        [--max-model-len N] [--gpu-memory-utilization F] [--mem-fraction-static F]\n"
+    "                        [--max-num-seqs N] [--max-num-batched-tokens N] [--block-size N]\n"
+    "                        [--input-len N] [--output-len N] [--dist fixed|uniform|sharegpt]\n"
+    "                        [--concurrency C | --request-rate R | --burst] [--num-prompts N] [--seed S]\n"
+    "                        [--sla-ttft-ms MS] [--sla-tpot-ms MS] [--sweep] [--search] [--json] [--request FILE]\n"
+    "       llmsim-cli serve --bench\n"
+    "The memory plan of the engine (weights per GPU under TP/PP, activation peak, CUDA graphs, runtime buffers, the KV\n"
+    "pool in blocks and tokens, max concurrency at --max-model-len, the largest --max-model-len that fits) and a\n"
+    "continuous-batching simulation of the load (closed loop --concurrency, Poisson --request-rate, or --burst of\n"
+    "--num-prompts): output and total tok/s, requests/s, TTFT / TPOT / ITL mean, median, p90, p99, queueing share, KV\n"
+    "use, where a step's time goes, $ and Wh per 1M output tokens batched vs single stream, and the command line.\n"
+    "--sweep: concurrency 1..256 with the SLA lines; --search: every datacenter/workstation device x 1/2/4/8 GPUs x\n"
+    "vLLM/SGLang x bf16/fp8 meeting the SLA at --concurrency (or any), cheapest first; --bench: times that search.\n"
+    "--request FILE: the request as JSON (the JS API's serve() shape). Memory in GiB (2^30 bytes).\n";
+
+bool read_request(const Args& a, const Catalog& cat, ServeRequest& r, std::string& err) {
+    if (const std::string* f = a.get("request")) {
+        std::string text;
+        if (!read_text_file(*f, 1 << 20, text, err)) return false;
+        return parse_serve_request(text, cat, r, err);
+    }
+    auto s = [&](const char* k, std::string& out) { if (const std::string* v = a.get(k)) out = *v; };
+    s("engine", r.engine); s("model", r.model); s("hardware", r.hardware); s("precision", r.precision);
+    s("kv-dtype", r.kv_dtype); s("interconnect", r.interconnect);
+    if (r.model.empty() || r.hardware.empty()) { err = "serve: --model ID and --hardware ID are required"; return false; }
+    double v;
+    auto n = [&](const char* k, double lo, double hi, double& out) { return option_number(a, "serve", k, lo, hi, out, err); };
+    v = 1; if (!n("tp", 1, 64, v)) return false; r.tp = (int)v;
+    v = 1; if (!n("pp", 1, 64, v)) return false; r.pp = (int)v;
+    v = r.tp * r.pp; if (!n("gpus", 1, 1024, v)) return false; r.gpus = (int)v;
+    v = 0; if (!n("max-model-len", 1, 1e7, v)) return false; r.max_model_len = (int64_t)v;
+    if (!n("gpu-memory-utilization", 0.05, 1, r.gpu_memory_utilization) || !n("mem-fraction-static", 0.05, 1, r.mem_fraction_static)) return false;
+    v = 0; if (!n("max-num-seqs", 1, 65536, v)) return false; r.max_num_seqs = (int)v;
+    v = 0; if (!n("max-num-batched-tokens", 1, 1e7, v)) return false; r.max_num_batched_tokens = (int)v;
+    v = 0; if (!n("block-size", 1, 1024, v)) return false; r.block_size = (int)v;
+    ServeWorkload& w = r.workload;
+    v = 1024; if (!n("input-len", 1, 1e7, v)) return false; w.input_len = (int64_t)v;
+    v = 128; if (!n("output-len", 1, 1e6, v)) return false; w.output_len = (int64_t)v;
+    v = 0; if (!n("concurrency", 1, 100000, v)) return false; w.concurrency = (int)v;
+    if (!n("request-rate", 1e-6, 1e6, w.request_rate)) return false;
+    w.burst = a.has("burst");
+    if (w.concurrency == 0 && w.request_rate == 0 && !w.burst) w.concurrency = 16;
+    v = 0; if (!n("num-prompts", 1, 200000, v)) return false; w.num_prompts = (int)v;
+    v = 1; if (!n("seed", 0, 4e9, v)) return false; w.seed = (uint64_t)v;
+    if (const std::string* d = a.get("dist")) {
+        if (*d == "fixed") w.dist = LengthDist::Fixed;
+        else if (*d == "uniform") { w.dist = LengthDist::Uniform; w.range_ratio = 1.0; }
+        else if (*d == "sharegpt") w.dist = LengthDist::ShareGpt;
+        else { err = "serve: --dist wants fixed, uniform or sharegpt (got '" + *d + "')"; return false; }
+    }
+    if (!n("sla-ttft-ms", 0, 1e9, r.sla.ttft_p90_ms) || !n("sla-tpot-ms", 0, 1e9, r.sla.tpot_p90_ms)) return false;
+    return true;
+}
+
+void print_result(const ServeRequest& req, const ServeResult& r) {
+    const ServeMemoryPlan& m = r.memory;
+    printf("%s on %s, %s, tp %d pp %d, %d GPU(s)\n", req.engine.c_str(), req.hardware.c_str(), req.precision.c_str(), req.tp, req.pp, req.gpus);
+    printf("memory per GPU (GiB): total %.2f, budget %.2f, weights %.2f, activation peak %.2f, CUDA graphs %.2f, runtime %.2f\n",
+           m.gpu_total_bytes / kGiBd, m.budget_bytes / kGiBd, m.weights_bytes / kGiBd, m.activation_peak_bytes / kGiBd,
+           m.cuda_graph_bytes / kGiBd, m.runtime_bytes / kGiBd);
+    printf("KV pool: %.2f GiB = %lld blocks x %d tokens = %lld tokens (%llu bytes/token); max concurrency at %lld tokens: %.2fx; "
+           "largest max_model_len %lld\n", m.kv_pool_bytes / kGiBd, (long long)m.kv_pool_blocks, m.block_size,
+           (long long)m.kv_pool_tokens, (unsigned long long)m.kv_bytes_per_token, (long long)m.max_model_len, m.max_concurrency,
+           (long long)m.largest_max_model_len);
+    for (const std::string& rule : m.rules) printf("  - %s\n", rule.c_str());
+    if (!r.ok) { printf("error: %s\n", r.error.c_str()); return; }
+    const ServeLoad& l = r.load;
+    printf("load: %d requests in %.1f s: %.1f output tok/s (band %.1f..%.1f), %.1f total tok/s, %.2f req/s\n", l.completed,
+           l.duration_s, l.output_tok_s, r.low, r.high, l.total_tok_s, l.req_s);
+    printf("%-6s %9s %9s %9s %9s\n", "ms", "mean", "median", "p90", "p99");
+    auto row = [](const char* n, const LatencyStats& s) { printf("%-6s %9.1f %9.1f %9.1f %9.1f\n", n, s.mean, s.median, s.p90, s.p99); };
+    row("TTFT", l.ttft_ms); row("TPOT", l.tpot_ms); row("ITL", l.itl_ms); row("E2E", l.e2e_ms);
+    printf("queueing share of TTFT %.0f %%, KV pool use mean %.0f %% / peak %.0f %%, mean batch %.1f, preemptions %lld\n",
+           l.queueing_share * 100, l.kv_use_mean * 100, l.kv_use_peak * 100, l.mean_batch, (long long)l.preemptions);
+    const StepBreakdown& s = r.step;
+    printf("a decode step at batch %d: %.2f ms = max(weights %.2f + KV %.2f, compute %.2f) + overhead %.2f + all-reduce/PP %.2f ms "
+           "(%s-bound, network %.0f %%)\n", s.batch, s.step_s * 1e3, s.weights_s * 1e3, s.kv_s * 1e3, s.compute_s * 1e3,
+           s.overhead_s * 1e3, s.allreduce_s * 1e3, s.bound.c_str(), s.network_share * 100);
+    const ServeCost& c = r.cost;
+    auto usd = [](double v) { static char b[4][32]; static int i = 0; i = (i + 1) % 4; if (v < 0) snprintf(b[i], 32, "n/a"); else snprintf(b[i], 32, "$%.3f", v); return b[i]; };
+    printf("cost per 1M output tokens: own %s batched vs %s single stream (%.1f tok/s); rent %s vs %s; %.0f vs %.0f Wh\n",
+           usd(c.usd_per_mtok_own_batched), usd(c.usd_per_mtok_own_single), c.single_stream_tok_s, usd(c.usd_per_mtok_rent_batched),
+           usd(c.usd_per_mtok_rent_single), c.wh_per_mtok_batched, c.wh_per_mtok_single);
+    printf("command: %s\n", r.command.c_str());
+    for (const std::string& n : r.notes) printf("note: %s\n", n.c_str());
+}
+
+int run_search(const Catalog& cat, ServeRequest req, bool timed) {
+    if (req.sla.ttft_p90_ms <= 0 && req.sla.tpot_p90_ms <= 0) { req.sla.ttft_p90_ms = 1000; req.sla.tpot_p90_ms = 50; }
+    SlaSearch space;
+    auto t0 = std::chrono::steady_clock::now();
+    std::vector<SlaPoint> pts = sla_search(cat, req, space);
+    double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    if (timed) {
+        printf("serve --bench: SLA search (TTFT p90 <= %.0f ms, TPOT p90 <= %.0f ms) for %s, %lld in / %lld out, over catalog "
+               "datacenter/workstation devices x 1/2/4/8 GPUs x vLLM/SGLang x bf16/fp8: %zu configurations meet it, %.0f ms\n",
+               req.sla.ttft_p90_ms, req.sla.tpot_p90_ms, req.model.c_str(), (long long)req.workload.input_len,
+               (long long)req.workload.output_len, pts.size(), ms);
+    }
+    printf("%-4s %-16s %-8s %-6s %4s %8s %10s %9s %9s %10s\n", "#", "hardware", "engine", "prec", "gpus", "max C", "out tok/s",
+           "TTFT p90", "TPOT p90", "$/1M out");
+    for (size_t i = 0; i < pts.size() && i < (timed ? 5u : 30u); ++i) {
+        const SlaPoint& p = pts[i];
+        printf("%-4zu %-16s %-8s %-6s %4d %8d %10.0f %9.0f %9.1f %10.3f\n", i + 1, p.hardware.c_str(), p.engine.c_str(),
+               p.precision.c_str(), p.gpus, p.max_concurrency, p.output_tok_s, p.ttft_p90_ms, p.tpot_p90_ms, p.usd_per_mtok);
+    }
+    if (!pts.empty()) printf("cheapest: %s\n", pts[0].command.c_str());
+    return 0;
+}
+
+}  // namespace
+
+int cmd_serve(int argc, char** argv) {
+    Args a = parse_args(argc, argv, {"help", "json", "burst", "sweep", "search", "bench"});
+    if (a.has("help")) { printf("%s", kHelp); return 0; }
+    static const char* known[] = {"engine", "model", "hardware", "precision", "kv-dtype", "interconnect", "tp", "pp", "gpus",
+                                  "max-model-len", "gpu-memory-utilization", "mem-fraction-static", "max-num-seqs",
+                                  "max-num-batched-tokens", "block-size", "input-len", "output-len", "dist", "concurrency",
+                                  "request-rate", "burst", "num-prompts", "seed", "sla-ttft-ms", "sla-tpot-ms", "sweep",
+                                  "search", "bench", "json", "request"};
+    for (const auto& kv : a.options) {
+        bool ok = false;
+        for (const char* k : known) ok |= kv.first == k;
+        if (!ok) return fail("serve: unknown option --" + kv.first + " (try llmsim-cli serve --help)");
+    }
+    Catalog cat;
+    if (!load_catalog(cat)) return 1;
+    std::string err;
+    ServeRequest req;
+    if (a.has("bench")) {
+        req.model = "meta-llama/Llama-3.1-70B-Instruct"; req.hardware = "h100-sxm";
+        if (!cat.find_model(req.model)) req.model = cat.models.front().id;
+        req.workload.input_len = 1024; req.workload.output_len = 256; req.workload.concurrency = 32;
+        req.max_model_len = 4096;
+        return run_search(cat, req, true);
+    }
+    if (!read_request(a, cat, req, err)) return fail(err);
+    if (a.has("search")) return run_search(cat, req, false);
+    if (a.has("sweep")) {
+        printf("%6s %10s %10s %10s %10s %10s\n", "C", "out tok/s", "TTFT p90", "TPOT p90", "KV use", "SLA");
+        for (int c : {1, 2, 4, 8, 16, 32, 64, 128, 256}) {
+            ServeRequest q = req; q.workload.concurrency = c; q.workload.request_rate = 0; q.workload.burst = false;
+            if (q.workload.num_prompts == 0) q.workload.num_prompts = std::max(32, 4 * c);
+            ServeResult r = serve(cat, q);
+            if (!r.ok) return fail("serve: " + r.error);
+            bool ok = (req.sla.ttft_p90_ms <= 0 || r.load.ttft_ms.p90 <= req.sla.ttft_p90_ms) &&
+                      (req.sla.tpot_p90_ms <= 0 || r.load.tpot_ms.p90 <= req.sla.tpot_p90_ms);
+            printf("%6d %10.0f %10.0f %10.1f %9.0f%% %10s\n", c, r.load.output_tok_s, r.load.ttft_ms.p90, r.load.tpot_ms.p90,
+                   r.load.kv_use_peak * 100, ok ? "meets" : "misses");
+        }
+        ServeResult best;
+        int c = sla_max_concurrency(cat, req, 256, &best);
+        if (req.sla.ttft_p90_ms > 0 || req.sla.tpot_p90_ms > 0)
+            printf("largest concurrency meeting the SLA: %d (%.0f output tok/s)\n", c, best.load.output_tok_s);
+        return 0;
+    }
+    {   // bad input (unknown engine, model, device, parallelism) fails before anything is printed
+        ServeMemoryPlan mp;
+        if (!serve_memory(cat, req, mp, err)) return fail("serve: " + err);
+    }
+    ServeResult r = serve(cat, req);
+    if (a.has("json")) { printf("%s\n", serve_result_json(req, r).c_str()); return r.ok ? 0 : 2; }
+    print_result(req, r);
+    return r.ok ? 0 : 2;
+}
+
+}  // namespace llmsim::cli
+
+namespace llmsim::cli {
+
+// llmsim-cli accuracy --serving [FILE] [--shipped]: leave-one-source-out on published serving measurements
+int cmd_accuracy_serving(const Args& a) {
+    std::string path = a.positional.empty() ? "assets/calibration/serving.jsonl" : a.positional[0];
+    std::string text, err;
+    if (!read_text_file(path, 64u << 20, text, err)) return fail("accuracy: " + err);
+    Catalog cat;
+    if (!load_catalog(cat)) return 1;
+    std::vector<ServingRow> rows;
+    int skipped = 0; std::string first;
+    if (!read_serving_rows(cat, text, rows, err, &skipped, &first)) return fail("accuracy: " + err);
+    printf("%zu serving rows (%d skipped%s%s)\n", rows.size(), skipped, first.empty() ? "" : ", first: ", first.c_str());
+    auto t0 = std::chrono::steady_clock::now();
+    if (a.has("shipped")) {   // the shipped parameters on every row (not held out: a check of the shipped table)
+        std::vector<double> e;
+        serving::SpeedTable t = serving::shipped_speed_table();
+        for (const ServingRow& r : rows) {
+            ServingPrediction p = predict_serving_row(cat, r, t);
+            e.push_back(p.ok ? std::fabs(p.out_tok_s / r.out_tok_s - 1) : 1.0);
+            if (a.has("rows")) printf("%s,%s,%s,%.1f,%.1f,%.2f,%.2f,%.1f,%.1f\n", r.id.c_str(), r.engine.c_str(), r.source.c_str(), r.out_tok_s,
+                                      p.out_tok_s, r.tpot_ms, p.tpot_ms, r.ttft_ms, p.ttft_ms);
+        }
+        std::sort(e.begin(), e.end());
+        printf("shipped parameters, every row (in-sample): output tok/s MdAPE %.1f %%\n", e.empty() ? 0 : e[e.size() / 2] * 100);
+    } else {
+        ServingValidation v = validate_serving(cat, rows);
+        printf("%s", format_serving_validation(v).c_str());
+    }
+    printf("time %.1f s\n", std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    return 0;
+}
+
+}  // namespace llmsim::cli

@@ -1,0 +1,297 @@
+// serve(): memory plan + load simulation + step breakdown + cost + command line; the engine table; the SLA
+// search. See serving.h.
+//
+// [SECTION] Engine table
+// [SECTION] serve()
+// [SECTION] Command lines
+// [SECTION] SLA search
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "catalog/catalog.h"
+#include "serving/serving_internal.h"
+#include "sim/cost.h"
+
+namespace llmsim {
+
+namespace serving {
+
+// [SECTION] Engine table ---------------------------------------------------------------------------------
+
+// block sizes: vLLM CacheConfig.block_size 16 (config/cache.py); SGLang's token-granular pool (page_size 1,
+// server_args.py); TensorRT-LLM tokens_per_block 32 (KvCacheConfig); LMDeploy block 64 (cache_block_seq_len);
+// llama.cpp cells. Speeds: fitted by `llmsim-cli accuracy --serving --fit` on assets/calibration/serving.jsonl
+// (llama.cpp has no serving rows: its values come from the llama.cpp speed model's HBM/GDDR shares and per-layer
+// launch cost, speed_params.json, and are not validated under load).
+constexpr EngineRules kEngines[kEngineCount] = {   // fitted on all 1107 rows; bands from the held-out errors
+    {EngineId::Vllm, "vllm", "vLLM", 16, {0.808, 0.505, 3.96, -0.66, 0.90}},
+    {EngineId::Sglang, "sglang", "SGLang", 1, {0.742, 0.464, 4.31, -0.26, 0.21}},
+    {EngineId::LlamaCpp, "llamacpp", "llama-server", 1, {0.56, 0.35, 6.6, -0.56, 0.52}},
+    {EngineId::TrtLlm, "trtllm", "TensorRT-LLM", 32, {0.809, 0.506, 3.95, -0.57, 0.42}},
+    {EngineId::Lmdeploy, "lmdeploy", "LMDeploy", 64, {0.899, 0.562, 3.56, -0.15, 0.40}},
+};
+static_assert(sizeof(kEngines) / sizeof(kEngines[0]) == (size_t)kEngineCount, "one row per EngineId");
+
+const EngineRules& engine_rules(EngineId id) { return kEngines[(int)id]; }
+const EngineRules* find_engine(const std::string& name) {
+    for (const EngineRules& e : kEngines) if (name == e.name) return &e;
+    return nullptr;
+}
+SpeedTable shipped_speed_table() {
+    SpeedTable t;
+    for (int i = 0; i < kEngineCount; ++i) t.e[i] = kEngines[i].speed;
+    return t;
+}
+
+namespace {
+
+std::string fmt(const char* f, double v) { char b[64]; snprintf(b, sizeof b, f, v); return b; }
+
+bool validate_workload(const ServeWorkload& w, std::string& err) {
+    int modes = (w.concurrency > 0) + (w.request_rate > 0) + (w.burst ? 1 : 0);
+    if (w.concurrency < 0 || w.concurrency > 100000) { err = "workload.concurrency: out of range (1 to 100000)"; return false; }
+    if (w.request_rate < 0 || !std::isfinite(w.request_rate)) { err = "workload.request_rate: must be > 0, or \"inf\" for a burst"; return false; }
+    if (modes != 1) { err = "workload: give exactly one of concurrency, request_rate or request_rate \"inf\" (burst)"; return false; }
+    if (w.input_len < 1 || w.input_len > 10000000) { err = "workload.input_len: out of range (1 to 10000000 tokens)"; return false; }
+    if (w.output_len < 1 || w.output_len > 1000000) { err = "workload.output_len: out of range (1 to 1000000 tokens)"; return false; }
+    if (w.num_prompts < 0 || w.num_prompts > 10000000) { err = "workload.num_prompts: out of range (1 to 10000000)"; return false; }
+    if (w.range_ratio < 0 || w.range_ratio > 1) { err = "workload.range_ratio: must be in [0, 1]"; return false; }
+    return true;
+}
+
+void fill_cost(const ReplicaShape& s, int gpus, double tok_s, double single_tok_s, ServeCost& c) {
+    c.single_stream_tok_s = single_tok_s;
+    double watts = (s.hw->tdp_w > 0 ? s.hw->tdp_w : 300.0) * gpus;
+    auto per_mtok = [&](double ts, double& own, double& rent, double& wh) {
+        if (ts <= 0) return;
+        // engine/sim/cost.h at 730 busy hours a month: amortised price + power (own), rent for the hours
+        CostInputs in;
+        in.hours_per_month_override = kHoursPerMonth;
+        in.output_mtok_per_month = ts * 3600.0 * kHoursPerMonth / 1e6;
+        in.hardware_price_usd = s.hw->price_usd > 0 ? s.hw->price_usd * gpus / std::max(1, s.hw->gpu_count) : 0;
+        in.device_power_w = watts;
+        in.cloud_usd_per_hour = s.hw->cloud_usd_per_hour * gpus;
+        CostResult r = estimate_cost(in);
+        if (!r.error.empty()) return;
+        if (in.hardware_price_usd > 0) own = r.own_usd_per_month / in.output_mtok_per_month;
+        if (r.rent_usd_per_month >= 0 && in.cloud_usd_per_hour > 0) rent = r.rent_usd_per_month / in.output_mtok_per_month;
+        wh = watts * (1e6 / ts) / 3600.0;
+    };
+    per_mtok(tok_s, c.usd_per_mtok_own_batched, c.usd_per_mtok_rent_batched, c.wh_per_mtok_batched);
+    per_mtok(single_tok_s, c.usd_per_mtok_own_single, c.usd_per_mtok_rent_single, c.wh_per_mtok_single);
+}
+
+}  // namespace
+
+// [SECTION] Command lines --------------------------------------------------------------------------------
+
+std::string command_line(const ServeRequest& req, const ReplicaShape& s, const ServeMemoryPlan& m, int seqs, int tokens) {
+    const std::string& id = s.model->id;
+    std::string c;
+    char b[512];
+    std::string kv = req.kv_dtype == "fp8" ? " --kv-cache-dtype fp8" : "";
+    switch (s.engine) {
+    case EngineId::Vllm:
+        snprintf(b, sizeof b, "vllm serve %s --tensor-parallel-size %d%s --max-model-len %lld --gpu-memory-utilization %.2f "
+                 "--max-num-seqs %d --max-num-batched-tokens %d%s%s", id.c_str(), s.tp,
+                 s.pp > 1 ? (" --pipeline-parallel-size " + std::to_string(s.pp)).c_str() : "", (long long)m.max_model_len,
+                 req.gpu_memory_utilization > 0 ? req.gpu_memory_utilization : 0.9, seqs, tokens, kv.c_str(),
+                 req.cuda_graphs ? "" : " --enforce-eager");
+        c = b; break;
+    case EngineId::Sglang:
+        snprintf(b, sizeof b, "python -m sglang.launch_server --model-path %s --tp %d%s --context-length %lld%s "
+                 "--max-running-requests %d --chunked-prefill-size %d%s%s", id.c_str(), s.tp,
+                 s.pp > 1 ? (" --pp-size " + std::to_string(s.pp)).c_str() : "", (long long)m.max_model_len,
+                 req.mem_fraction_static > 0 ? fmt(" --mem-fraction-static %.2f", req.mem_fraction_static).c_str() : "",
+                 seqs, tokens, req.kv_dtype == "fp8" ? " --kv-cache-dtype fp8_e4m3" : "", req.cuda_graphs ? "" : " --disable-cuda-graph");
+        c = b; break;
+    case EngineId::LlamaCpp:
+        snprintf(b, sizeof b, "llama-server -hf %s:%s -np %d -c %lld --kv-unified --cont-batching -ngl 99 -b %d%s", id.c_str(),
+                 req.precision.c_str(), seqs, (long long)m.max_model_len, tokens,
+                 req.kv_dtype == "q8_0" ? " -ctk q8_0 -ctv q8_0 -fa on" : "");
+        c = b; break;
+    case EngineId::TrtLlm:
+        snprintf(b, sizeof b, "trtllm-serve %s --tp_size %d --pp_size %d --max_batch_size %d --max_num_tokens %d --max_seq_len %lld",
+                 id.c_str(), s.tp, s.pp, seqs, tokens, (long long)m.max_model_len);
+        c = b; break;
+    case EngineId::Lmdeploy:
+        snprintf(b, sizeof b, "lmdeploy serve api_server %s --tp %d --session-len %lld --max-batch-size %d", id.c_str(), s.tp,
+                 (long long)m.max_model_len, seqs);
+        c = b; break;
+    default: break;
+    }
+    if (s.replicas > 1) c += "   # x" + std::to_string(s.replicas) + " replicas behind a load balancer";
+    return c;
+}
+
+// [SECTION] serve() --------------------------------------------------------------------------------------
+
+ServeResult serve_with(const Catalog& cat, const ServeRequest& req, const SpeedTable& table) {
+    ServeResult r;
+    ReplicaShape s;
+    if (!build_shape(cat, req, s, r.error)) return r;
+    if (!validate_workload(req.workload, r.error)) return r;
+    if (!plan_memory(cat, req, s, r.memory, r.error)) return r;
+    if (!r.memory.fits) {
+        r.error = "does not fit: the KV pool (" + std::to_string(r.memory.kv_pool_tokens) + " tokens per replica) cannot hold one " +
+                  std::to_string(r.memory.max_model_len) + "-token sequence; lower max_model_len, add GPUs or raise tp";
+        return r;
+    }
+    const EngineSpeed& p = table.e[(int)s.engine];
+    LoadSetup st;
+    st.max_num_seqs = req.max_num_seqs > 0 ? req.max_num_seqs : default_max_num_seqs(s.engine, s);
+    st.max_batched_tokens = req.max_num_batched_tokens > 0 ? req.max_num_batched_tokens : default_max_batched_tokens(s.engine, s);
+    st.max_batched_tokens = std::max<int>(st.max_batched_tokens, st.max_num_seqs > 0 ? 1 : 1);
+    st.pool_blocks = r.memory.kv_pool_blocks;
+    st.block_size = std::max(1, r.memory.block_size);
+    st.max_model_len = r.memory.max_model_len;
+    // the admission hold-back (vLLM's watermark) applies to the engines that have one; TensorRT-LLM's published
+    // runs do not record their capacity policy (GUARANTEED_NO_EVICT would reserve whole outputs), and both the
+    // hold-back and the reservation scored worse on them held out (accuracy --serving): plain admission there
+    st.reserve_output = false;
+    st.admission_holdback = s.engine != EngineId::TrtLlm;
+    // the load divides over the data-parallel replicas
+    ServeWorkload w = req.workload;
+    int rep = std::max(1, s.replicas);
+    if (w.num_prompts <= 0) w.num_prompts = std::max(200, 8 * std::max(1, w.concurrency));
+    w.num_prompts = std::max(1, (w.num_prompts + rep - 1) / rep);
+    if (w.concurrency > 0) w.concurrency = std::max(1, (w.concurrency + rep - 1) / rep);
+    if (w.request_rate > 0) w.request_rate /= rep;
+    r.load = simulate_load(s, p, st, w, &r.step);
+    r.load.output_tok_s *= rep; r.load.total_tok_s *= rep; r.load.req_s *= rep;
+    r.load.completed *= rep;
+    r.low = r.load.output_tok_s * (1 + p.band_low);
+    r.high = r.load.output_tok_s * (1 + p.band_high);
+    // single stream on the same box: one request at a time
+    double single = 0;
+    if (req.with_single_stream) {
+        ServeWorkload w1 = req.workload; w1.concurrency = 1; w1.request_rate = 0; w1.burst = false; w1.num_prompts = 2;
+        w1.dist = LengthDist::Fixed;
+        ServeLoad l1 = simulate_load(s, p, st, w1, nullptr);
+        single = l1.output_tok_s;
+    }
+    fill_cost(s, s.replicas * s.tp * s.pp, r.load.output_tok_s, single, r.cost);
+    r.command = command_line(req, s, r.memory, st.max_num_seqs, st.max_batched_tokens);
+    if (s.engine == EngineId::LlamaCpp) r.notes.push_back("llama-server's step time uses the llama.cpp speed model's shares; no serving measurements validate it");
+    if (r.load.preemptions > 0) r.notes.push_back(std::to_string(r.load.preemptions) + " preemptions: the KV pool ran full");
+    if (s.crosses_network) r.notes.push_back("tp x pp spans nodes: all-reduce over the network (" + fmt("%.0f", r.step.network_share * 100) + " % of a step)");
+    r.ok = r.load.completed > 0;
+    if (!r.ok) r.error = "no request completed (a request larger than the KV pool?)";
+    return r;
+}
+
+}  // namespace serving
+
+const std::vector<std::string>& serve_engines() {
+    static const std::vector<std::string> v = {"vllm", "sglang", "llamacpp", "trtllm", "lmdeploy"};
+    return v;
+}
+
+bool serve_memory(const Catalog& cat, const ServeRequest& req, ServeMemoryPlan& out, std::string& err) {
+    serving::ReplicaShape s;
+    if (!serving::build_shape(cat, req, s, err)) return false;
+    return serving::plan_memory(cat, req, s, out, err);
+}
+
+double serve_step_time(const Catalog& cat, const ServeRequest& req, const std::vector<int64_t>& depths, int64_t prefill_tokens,
+                       int64_t prefill_depth, StepBreakdown* out, std::string& err) {
+    serving::ReplicaShape s;
+    if (!serving::build_shape(cat, req, s, err)) return -1;
+    double sum = 0;
+    for (int64_t d : depths) { if (d < 0) { err = "depths: must be >= 0"; return -1; } sum += (double)d; }
+    if (prefill_tokens < 0 || prefill_depth < 0) { err = "prefill: tokens and depth must be >= 0"; return -1; }
+    serving::SpeedTable t = serving::shipped_speed_table();
+    return serving::step_time(s, t.e[(int)s.engine], (int)depths.size(), sum, prefill_tokens, (double)prefill_depth, out);
+}
+
+ServeResult serve(const Catalog& cat, const ServeRequest& req) {
+    return serving::serve_with(cat, req, serving::shipped_speed_table());
+}
+
+// [SECTION] SLA search -----------------------------------------------------------------------------------
+
+namespace {
+bool meets(const ServeSla& sla, const ServeResult& r) {
+    if (!r.ok) return false;
+    if (sla.ttft_p90_ms > 0 && r.load.ttft_ms.p90 > sla.ttft_p90_ms) return false;
+    if (sla.tpot_p90_ms > 0 && r.load.tpot_ms.p90 > sla.tpot_p90_ms) return false;
+    return true;
+}
+}  // namespace
+
+int sla_max_concurrency(const Catalog& cat, const ServeRequest& req, int max_concurrency, ServeResult* at) {
+    // TTFT and TPOT grow with concurrency (more sequences per step, longer queues): bisection over C
+    ServeRequest q = req;
+    q.workload.request_rate = 0; q.workload.burst = false;
+    q.with_single_stream = false;
+    auto run = [&](int c) { q.workload.concurrency = c; q.workload.num_prompts = std::max(16, 3 * c); return serve(cat, q); };
+    ServeResult lo_r = run(1);
+    if (!meets(req.sla, lo_r)) return 0;
+    int lo = 1, hi = std::max(1, max_concurrency);
+    ServeResult hi_r = run(hi);
+    if (meets(req.sla, hi_r)) { if (at) *at = hi_r; return hi; }
+    while (hi - lo > std::max(1, lo / 8)) {       // 1/8 resolution: enough for capacity planning, few runs
+        int mid = (lo + hi) / 2;
+        ServeResult m = run(mid);
+        if (meets(req.sla, m)) { lo = mid; lo_r = m; } else hi = mid;
+    }
+    if (at) *at = lo_r;
+    return lo;
+}
+
+std::vector<SlaPoint> sla_search(const Catalog& cat, const ServeRequest& req, const SlaSearch& space) {
+    std::vector<SlaPoint> out;
+    std::vector<std::string> engines = space.engines.empty() ? std::vector<std::string>{"vllm", "sglang"} : space.engines;
+    const int target = req.workload.concurrency;
+    std::vector<int> counts = space.gpu_counts.empty() ? std::vector<int>{1, 2, 4, 8} : space.gpu_counts;
+    for (const Hardware& h : cat.hardware) {
+        if (space.datacenter_and_workstation_only && h.kind != HardwareKind::Datacenter && h.kind != HardwareKind::Workstation) continue;
+        if (h.vendor != "nvidia" && h.vendor != "amd") continue;
+        std::vector<std::string> precs = space.precisions;
+        if (precs.empty()) precs = {"bf16", "fp8"};
+        for (int g : counts) for (const std::string& e : engines) for (const std::string& pr : precs) {
+            ServeRequest q = req;
+            q.engine = e; q.precision = pr; q.hardware = h.id; q.hardware_override = nullptr;
+            q.gpus = g; q.tp = g; q.pp = 1;
+            ServeMemoryPlan mp; std::string err;
+            if (!serve_memory(cat, q, mp, err) || !mp.fits) continue;
+            ServeResult at;
+            int c = 0;
+            if (target > 0) {   // one run at the target load decides; the largest concurrency comes later for the top few
+                q.workload.concurrency = target; q.workload.request_rate = 0; q.workload.burst = false;
+                q.workload.num_prompts = std::max(16, 3 * target); q.with_single_stream = false;
+                at = serve(cat, q);
+                if (!meets(req.sla, at)) continue;
+                c = target;
+            } else {
+                c = sla_max_concurrency(cat, q, space.max_concurrency, &at);
+                if (c <= 0) continue;
+            }
+            if (req.sla.min_output_tok_s > 0 && at.load.output_tok_s < req.sla.min_output_tok_s) continue;
+            SlaPoint pt;
+            pt.engine = e; pt.hardware = h.id; pt.precision = pr; pt.gpus = g; pt.tp = g;
+            pt.max_concurrency = c; pt.output_tok_s = at.load.output_tok_s;
+            pt.ttft_p90_ms = at.load.ttft_ms.p90; pt.tpot_p90_ms = at.load.tpot_ms.p90;
+            pt.price_usd = h.price_usd * g; pt.rent_usd_per_hour = h.cloud_usd_per_hour * g;
+            pt.usd_per_mtok = at.cost.usd_per_mtok_rent_batched >= 0 ? at.cost.usd_per_mtok_rent_batched : at.cost.usd_per_mtok_own_batched;
+            pt.command = at.command;
+            out.push_back(pt);
+        }
+    }
+    std::stable_sort(out.begin(), out.end(), [](const SlaPoint& a, const SlaPoint& b) {
+        double x = a.usd_per_mtok < 0 ? 1e18 : a.usd_per_mtok, y = b.usd_per_mtok < 0 ? 1e18 : b.usd_per_mtok;
+        return x < y;
+    });
+    if (target > 0)
+        for (size_t i = 0; i < out.size() && (int)i < space.exact_top; ++i) {
+            SlaPoint& p = out[i];
+            ServeRequest q = req;
+            q.engine = p.engine; q.precision = p.precision; q.hardware = p.hardware; q.hardware_override = nullptr;
+            q.gpus = p.gpus; q.tp = p.tp; q.pp = p.pp;
+            p.max_concurrency = sla_max_concurrency(cat, q, space.max_concurrency, nullptr);
+        }
+    return out;
+}
+
+}  // namespace llmsim

@@ -1,0 +1,52 @@
+// Fitting and validating the serving engines' speed parameters on published serving measurements
+// (assets/calibration/serving.jsonl: predict's serving line plus "measured" and "source").
+//
+//   std::vector<llmsim::ServingRow> rows;
+//   llmsim::read_serving_rows(cat, text, rows, err);
+//   llmsim::ServingValidation v = llmsim::validate_serving(cat, rows);   // leave-one-source-out
+//   printf("%s", llmsim::format_serving_validation(v).c_str());
+#pragma once
+#include <string>
+#include <vector>
+
+#include "serving/serving.h"
+#include "serving/serving_internal.h"
+
+namespace llmsim {
+
+struct ServingRow {
+    std::string id, source, engine;      // source: the publication (GitHub owner/repo, or the host of a URL)
+    ServeRequest req;                    // as serve_predict_line builds it
+    double out_tok_s = -1, tpot_ms = -1, ttft_ms = -1;   // measured (median where published, else mean); -1 = none
+};
+
+// parse the rows (lines without a usable prediction input are counted in *skipped with the first reason)
+bool read_serving_rows(const Catalog& cat, const std::string& text, std::vector<ServingRow>& out, std::string& err,
+                       int* skipped = nullptr, std::string* first_skip = nullptr);
+
+struct ServingPrediction { bool ok = false; double out_tok_s = 0, tpot_ms = 0, ttft_ms = 0, low = 0, high = 0; };
+ServingPrediction predict_serving_row(const Catalog& cat, const ServingRow& row, const serving::SpeedTable& table);
+
+// refit every engine's speed parameters on the rows with use[i] (engines without rows keep the pooled fit)
+// `start`: the table to refine (default the shipped one); `only`: refit just these engines (the others keep
+// `start`'s values, unless they have no rows left: then the fitted engines' geometric mean)
+serving::SpeedTable fit_serving(const Catalog& cat, const std::vector<ServingRow>& rows, const std::vector<bool>& use,
+                                const serving::SpeedTable* start = nullptr, const std::vector<std::string>* only = nullptr);
+
+struct ServingGroupErrors {             // one group of held-out predictions
+    std::string name;
+    int rows = 0, tpot_rows = 0, ttft_rows = 0;
+    double out_mdape = 0, tpot_mdape = 0, ttft_mdape = 0, coverage = 0;
+};
+struct ServingValidation {
+    std::vector<ServingGroupErrors> by_source;   // each source held out in turn
+    std::vector<ServingGroupErrors> by_engine;   // the same held-out predictions grouped by engine
+    ServingGroupErrors all;
+    serving::SpeedTable fitted;                  // on every row
+    double fit_ms = 0;
+};
+// leave-one-source-out: for each source, fit without it and predict its rows
+ServingValidation validate_serving(const Catalog& cat, const std::vector<ServingRow>& rows);
+std::string format_serving_validation(const ServingValidation& v);
+
+}  // namespace llmsim

@@ -1,0 +1,254 @@
+// The JSON forms of serving: a request (CLI --json input, the JS API's serve()), a result, and the `predict`
+// contract's test.kind "serving" lines.
+//
+// [SECTION] Reading fields
+// [SECTION] Request
+// [SECTION] Result
+// [SECTION] predict lines
+#include <cmath>
+
+#include <nlohmann/json.hpp>
+
+#include "api/predict.h"
+#include "catalog/catalog.h"
+#include "model/hf_config.h"
+#include "serving/serving.h"
+#include "serving/serving_internal.h"
+
+namespace llmsim {
+
+using nlohmann::json;
+
+namespace {
+
+// [SECTION] Reading fields -------------------------------------------------------------------------------
+
+bool num(const json& j, const char* key, double& out, double lo, double hi, std::string& err, const std::string& where) {
+    if (!j.contains(key) || j[key].is_null()) return true;
+    if (!j[key].is_number()) { err = where + key + ": must be a number"; return false; }
+    double v = j[key].get<double>();
+    if (!std::isfinite(v) || v < lo || v > hi) {
+        char b[160]; snprintf(b, sizeof b, "%s%s: %g is out of range (%g to %g)", where.c_str(), key, v, lo, hi); err = b; return false;
+    }
+    out = v;
+    return true;
+}
+bool integer(const json& j, const char* key, int64_t& out, double lo, double hi, std::string& err, const std::string& where) {
+    double v = (double)out;
+    if (!num(j, key, v, lo, hi, err, where)) return false;
+    if (v != std::floor(v)) { err = where + key + ": must be a whole number"; return false; }
+    out = (int64_t)v;
+    return true;
+}
+bool str(const json& j, const char* key, std::string& out, std::string& err) {
+    if (!j.contains(key) || j[key].is_null()) return true;
+    if (!j[key].is_string()) { err = std::string(key) + ": must be a string"; return false; }
+    out = j[key].get<std::string>();
+    return true;
+}
+
+// the workload from a {"input_len", "output_len", "dataset"|"dist", "range_ratio", "concurrency", "request_rate",
+// "num_prompts", "seed"} object (a predict line's "test" has the same keys)
+bool parse_workload(const json& t, ServeWorkload& w, std::string& err, const std::string& where) {
+    if (!t.is_object()) { err = where + ": must be an object"; return false; }
+    int64_t v;
+    v = w.input_len; if (!integer(t, "input_len", v, 1, 1e7, err, where + ".")) return false; w.input_len = v;
+    v = w.output_len; if (!integer(t, "output_len", v, 1, 1e6, err, where + ".")) return false; w.output_len = v;
+    std::string ds, dist;
+    if (!str(t, "dataset", ds, err) || !str(t, "dist", dist, err)) { err = where + "." + err; return false; }
+    bool in_null = t.contains("input_len") && t["input_len"].is_null();
+    if (dist == "sharegpt" || ds.find("sharegpt") != std::string::npos || ds.find("ShareGPT") != std::string::npos || in_null) {
+        w.dist = LengthDist::ShareGpt;
+        // ShareGPT V3 as vLLM's benchmark_serving samples it: 1000 prompts held 215,196 prompt and 120,689
+        // output tokens in dstackai/benchmarks' run (serving.jsonl v0218's notes) -> ~215 in, ~120 out on average
+        if (in_null) w.input_len = 215;
+        if (t.contains("output_len") && t["output_len"].is_null()) w.output_len = 120;
+    } else if (dist == "uniform" || ds.find("range_ratio 0.0") != std::string::npos ||
+               ds.find("random_range_ratio 0.0") != std::string::npos || ds.find("sglang default random") != std::string::npos) {
+        w.dist = LengthDist::Uniform; w.range_ratio = 1.0;   // sglang random_range_ratio 0: uniform in [1, len]
+    } else if (!dist.empty() && dist != "fixed") {
+        err = where + ".dist: '" + dist + "' is not fixed, uniform or sharegpt"; return false;
+    }
+    if (!num(t, "range_ratio", w.range_ratio, 0, 1, err, where + ".")) return false;
+    v = 0; if (!integer(t, "concurrency", v, 1, 100000, err, where + ".")) return false;
+    w.concurrency = (int)v;
+    w.request_rate = 0; w.burst = false;
+    if (t.contains("request_rate") && !t["request_rate"].is_null()) {
+        const json& r = t["request_rate"];
+        if (r.is_string() && (r == "inf" || r == "Infinity")) { if (w.concurrency <= 0) w.burst = true; }
+        else if (r.is_number() && r.get<double>() > 0 && std::isfinite(r.get<double>())) { if (w.concurrency <= 0) w.request_rate = r.get<double>(); }
+        else { err = where + ".request_rate: must be a number > 0, \"inf\" or null"; return false; }
+    }
+    if (w.concurrency <= 0 && w.request_rate <= 0 && !w.burst) w.burst = true;   // nothing paces the requests
+    v = w.num_prompts; if (!integer(t, "num_prompts", v, 1, 1e7, err, where + ".")) return false;
+    w.num_prompts = (int)v;
+    v = (int64_t)w.seed; if (!integer(t, "seed", v, 0, 4e9, err, where + ".")) return false; w.seed = (uint64_t)v;
+    return true;
+}
+
+bool parse_common(const json& j, const Catalog& cat, ServeRequest& r, std::string& err) {
+    if (!j.is_object()) { err = "request must be a JSON object"; return false; }
+    if (!str(j, "engine", r.engine, err) || !str(j, "model", r.model, err) || !str(j, "precision", r.precision, err) ||
+        !str(j, "kv_dtype", r.kv_dtype, err) || !str(j, "interconnect", r.interconnect, err))
+        return false;
+    if (r.kv_dtype.empty()) r.kv_dtype = "auto";
+    if (j.contains("config") && j["config"].is_object()) {
+        auto m = std::make_shared<Model>();
+        std::string e;
+        if (model_from_hf_config(j["config"].dump(-1, ' ', false, json::error_handler_t::replace), r.model.empty() ? "custom" : r.model, *m, e)) {
+            if (const Model* known = cat.find_model(r.model)) { m->native_context = known->native_context ? known->native_context : m->native_context; }
+            r.model_override = m;
+        } else if (!cat.find_model(r.model)) { err = "config: " + e; return false; }
+    }
+    if (!j.contains("hardware")) { err = "hardware: required (a catalog id or an object)"; return false; }
+    if (j["hardware"].is_string()) r.hardware = j["hardware"].get<std::string>();
+    else {
+        auto h = std::make_shared<Hardware>();
+        std::string note;
+        if (!predict_hardware_from_json(cat, j["hardware"], *h, note, err)) { err = "hardware: " + err; return false; }
+        r.hardware = h->id;
+        r.hardware_override = h;
+    }
+    int64_t v;
+    v = r.gpus; if (!integer(j, "gpus", v, 1, 1024, err, "")) return false; r.gpus = (int)v;
+    v = r.tp; if (!integer(j, "tp", v, 1, 64, err, "")) return false; r.tp = (int)v;
+    v = r.pp; if (!integer(j, "pp", v, 1, 64, err, "")) return false; r.pp = (int)v;
+    if (!j.contains("gpus") || j["gpus"].is_null()) r.gpus = r.tp * r.pp;
+    v = r.max_model_len; if (!integer(j, "max_model_len", v, 1, 1e7, err, "")) return false; r.max_model_len = v;
+    if (!num(j, "gpu_memory_utilization", r.gpu_memory_utilization, 0.05, 1.0, err, "")) return false;
+    if (!num(j, "mem_fraction_static", r.mem_fraction_static, 0.05, 1.0, err, "")) return false;
+    v = r.max_num_seqs; if (!integer(j, "max_num_seqs", v, 1, 65536, err, "")) return false; r.max_num_seqs = (int)v;
+    v = r.max_num_batched_tokens; if (!integer(j, "max_num_batched_tokens", v, 1, 1e7, err, "")) return false; r.max_num_batched_tokens = (int)v;
+    v = r.block_size; if (!integer(j, "block_size", v, 1, 1024, err, "")) return false; r.block_size = (int)v;
+    if (j.contains("cuda_graphs") && j["cuda_graphs"].is_boolean()) r.cuda_graphs = j["cuda_graphs"].get<bool>();
+    if (j.contains("sla") && j["sla"].is_object()) {
+        const json& s = j["sla"];
+        if (!num(s, "ttft_p90_ms", r.sla.ttft_p90_ms, 0, 1e9, err, "sla.") || !num(s, "tpot_p90_ms", r.sla.tpot_p90_ms, 0, 1e9, err, "sla.") ||
+            !num(s, "min_output_tok_s", r.sla.min_output_tok_s, 0, 1e12, err, "sla."))
+            return false;
+    }
+    return true;
+}
+
+json stats(const LatencyStats& s) { return json{{"mean", s.mean}, {"median", s.median}, {"p90", s.p90}, {"p99", s.p99}}; }
+
+}  // namespace
+
+// [SECTION] Request --------------------------------------------------------------------------------------
+
+bool parse_serve_request(const std::string& text, const Catalog& cat, ServeRequest& out, std::string& err) {
+    json j = json::parse(text, nullptr, false);
+    if (j.is_discarded()) { err = "request is not valid JSON"; return false; }
+    ServeRequest r;
+    if (!parse_common(j, cat, r, err)) return false;
+    const char* wk = j.contains("workload") ? "workload" : j.contains("test") ? "test" : nullptr;
+    if (wk && !parse_workload(j[wk], r.workload, err, wk)) return false;
+    out = r;
+    return true;
+}
+
+// [SECTION] Result ---------------------------------------------------------------------------------------
+
+std::string serve_result_json(const ServeRequest& req, const ServeResult& r) {
+    json o;
+    o["engine"] = req.engine; o["model"] = req.model_override ? req.model_override->id : req.model;
+    o["hardware"] = req.hardware; o["precision"] = req.precision;
+    o["ok"] = r.ok;
+    if (!r.ok) o["error"] = r.error;
+    const ServeMemoryPlan& m = r.memory;
+    o["memory"] = {{"gpu_total_bytes", m.gpu_total_bytes}, {"budget_bytes", m.budget_bytes}, {"weights_bytes", m.weights_bytes},
+                   {"activation_peak_bytes", m.activation_peak_bytes}, {"cuda_graph_bytes", m.cuda_graph_bytes},
+                   {"runtime_bytes", m.runtime_bytes}, {"kv_pool_bytes", m.kv_pool_bytes}, {"kv_bytes_per_token", m.kv_bytes_per_token},
+                   {"kv_pool_blocks", m.kv_pool_blocks}, {"kv_pool_tokens", m.kv_pool_tokens}, {"block_size", m.block_size},
+                   {"max_model_len", m.max_model_len}, {"max_concurrency", m.max_concurrency},
+                   {"largest_max_model_len", m.largest_max_model_len}, {"fits", m.fits}, {"rules", m.rules}};
+    const ServeLoad& l = r.load;
+    o["load"] = {{"output_tok_s", l.output_tok_s}, {"total_tok_s", l.total_tok_s}, {"req_s", l.req_s}, {"duration_s", l.duration_s},
+                 {"ttft_ms", stats(l.ttft_ms)}, {"tpot_ms", stats(l.tpot_ms)}, {"itl_ms", stats(l.itl_ms)}, {"e2e_ms", stats(l.e2e_ms)},
+                 {"queueing_share", l.queueing_share}, {"kv_use_mean", l.kv_use_mean}, {"kv_use_peak", l.kv_use_peak},
+                 {"mean_batch", l.mean_batch}, {"preemptions", l.preemptions}, {"completed", l.completed}};
+    const StepBreakdown& s = r.step;
+    o["step"] = {{"batch", s.batch}, {"prefill_tokens", s.prefill_tokens}, {"weights_s", s.weights_s}, {"kv_s", s.kv_s},
+                 {"compute_s", s.compute_s}, {"overhead_s", s.overhead_s}, {"allreduce_s", s.allreduce_s},
+                 {"network_share", s.network_share}, {"step_s", s.step_s}, {"bound", s.bound}};
+    const ServeCost& c = r.cost;
+    auto opt = [](double v) { return v < 0 ? json(nullptr) : json(v); };
+    o["cost"] = {{"usd_per_mtok_own_batched", opt(c.usd_per_mtok_own_batched)}, {"usd_per_mtok_own_single", opt(c.usd_per_mtok_own_single)},
+                 {"usd_per_mtok_rent_batched", opt(c.usd_per_mtok_rent_batched)}, {"usd_per_mtok_rent_single", opt(c.usd_per_mtok_rent_single)},
+                 {"wh_per_mtok_batched", c.wh_per_mtok_batched}, {"wh_per_mtok_single", c.wh_per_mtok_single},
+                 {"single_stream_tok_s", c.single_stream_tok_s}};
+    o["low"] = r.low; o["high"] = r.high;
+    o["command"] = r.command;
+    o["notes"] = r.notes;
+    return o.dump(1, ' ', false, json::error_handler_t::replace);
+}
+
+std::string api_serve(const Catalog& cat, const std::string& request_json) {
+    ServeRequest r;
+    std::string err;
+    if (!parse_serve_request(request_json, cat, r, err)) return json{{"error", err}}.dump(-1, ' ', false, json::error_handler_t::replace);
+    return serve_result_json(r, serve(cat, r));
+}
+
+std::string api_serve_search(const Catalog& cat, const std::string& request_json) {
+    ServeRequest r;
+    std::string err;
+    if (!parse_serve_request(request_json, cat, r, err)) return json{{"error", err}}.dump(-1, ' ', false, json::error_handler_t::replace);
+    if (r.sla.ttft_p90_ms <= 0 && r.sla.tpot_p90_ms <= 0) { r.sla.ttft_p90_ms = 1000; r.sla.tpot_p90_ms = 50; }
+    std::vector<SlaPoint> pts = sla_search(cat, r, SlaSearch{});
+    json a = json::array();
+    for (const SlaPoint& p : pts)
+        a.push_back({{"engine", p.engine}, {"hardware", p.hardware}, {"precision", p.precision}, {"gpus", p.gpus}, {"tp", p.tp},
+                     {"pp", p.pp}, {"max_concurrency", p.max_concurrency}, {"output_tok_s", p.output_tok_s},
+                     {"ttft_p90_ms", p.ttft_p90_ms}, {"tpot_p90_ms", p.tpot_p90_ms}, {"price_usd", p.price_usd},
+                     {"rent_usd_per_hour", p.rent_usd_per_hour}, {"usd_per_mtok", p.usd_per_mtok < 0 ? json(nullptr) : json(p.usd_per_mtok)},
+                     {"command", p.command}});
+    return json{{"ok", true}, {"sla", {{"ttft_p90_ms", r.sla.ttft_p90_ms}, {"tpot_p90_ms", r.sla.tpot_p90_ms}}}, {"points", a}}
+        .dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+// [SECTION] predict lines --------------------------------------------------------------------------------
+
+namespace serving {
+void apply_predict_defaults(ServeRequest& r) {
+    // a long burst reaches its steady state well before 2,000 requests (a batch limit of up to 2048 sequences
+    // fills, then turns over); paced loads within 400 (or 4 x the concurrency)
+    const ServeWorkload& w = r.workload;
+    int cap = w.burst ? 2000 : w.concurrency > 0 ? std::max(400, 4 * w.concurrency) : 400;
+    if (w.num_prompts > cap) r.workload.num_prompts = cap;
+    // no --max-model-len in the row: the benchmark's longest request (fixed lengths), or room for the tail of a
+    // length distribution (ShareGPT-like draws reach 8 x the mean)
+    if (r.max_model_len == 0) {
+        int64_t need = w.input_len + w.output_len;
+        r.max_model_len = w.dist == LengthDist::Fixed ? std::max<int64_t>(2048, need) : std::max<int64_t>(4096, 8 * need);
+    }
+}
+}  // namespace serving
+
+std::string serve_predict_line(const Catalog& cat, const std::string& line) {
+    json in = json::parse(line, nullptr, false);
+    json out;
+    out["id"] = in.is_object() && in.contains("id") ? in["id"] : json(nullptr);
+    auto fail = [&](const std::string& e) { out["error"] = e; return out.dump(-1, ' ', false, json::error_handler_t::replace); };
+    if (in.is_discarded() || !in.is_object()) return fail("not valid JSON");
+    ServeRequest r;
+    std::string err;
+    if (!parse_common(in, cat, r, err)) return fail(err);
+    if (!in.contains("test") || !parse_workload(in["test"], r.workload, err, "test")) return fail(err.empty() ? "test: required" : err);
+    serving::apply_predict_defaults(r);
+    ServeResult s = serve(cat, r);
+    if (!s.ok) return fail(s.error);
+    const ServeLoad& l = s.load;
+    out["output_tok_s"] = l.output_tok_s;
+    out["total_tok_s"] = l.total_tok_s;
+    out["req_s"] = l.req_s;
+    out["ttft_ms"] = {{"mean", l.ttft_ms.mean}, {"median", l.ttft_ms.median}, {"p99", l.ttft_ms.p99}};
+    out["tpot_ms"] = {{"mean", l.tpot_ms.mean}, {"median", l.tpot_ms.median}};
+    out["itl_ms"] = {{"mean", l.itl_ms.mean}, {"median", l.itl_ms.median}};
+    out["low"] = s.low; out["high"] = s.high;
+    out["max_concurrency_fit"] = s.memory.max_concurrency;
+    out["kv_pool_tokens"] = s.memory.kv_pool_tokens;
+    return out.dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+}  // namespace llmsim

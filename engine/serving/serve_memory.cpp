@@ -1,0 +1,370 @@
+// The serving engines' memory plans: weights per GPU for the checkpoint's format under TP/PP, and the KV pool
+// each engine's own profiling leaves (vLLM, SGLang, TensorRT-LLM, LMDeploy; llama-server -np goes through the
+// llama.cpp memory model, memory/memory.h). Each rule names the engine source it follows.
+//
+// [SECTION] Formats and shape
+// [SECTION] Defaults
+// [SECTION] Memory plans
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "core/units.h"
+#include "memory/memory.h"
+#include "memory/prepared_weights.h"
+#include "model/model_tensors.h"
+#include "serving/serving_internal.h"
+
+namespace llmsim::serving {
+
+namespace {
+
+constexpr double kGiBd = 1073741824.0;
+
+// [SECTION] Formats and shape ----------------------------------------------------------------------------
+
+// bytes per parameter of a linear layer stored in `precision`, scales included:
+//   fp8 / int8: 1 B (per-channel or 128x128-block fp32 scales: < 0.1 %);
+//   nvfp4: 4-bit E2M1 + one FP8 E4M3 scale per 16 weights (NVIDIA ModelOpt NVFP4) = 0.5625 B;
+//   mxfp4: 4-bit E2M1 + one E8M0 scale per 32 (OCP MX spec; gpt-oss) = 0.53125 B;
+//   int4-awq / int4-gptq: 4-bit + an fp16 scale and a 4-bit zero per group of 128 (AutoAWQ / GPTQ group_size
+//   128 defaults) = 0.5195 B
+double linear_bytes_per_param(const std::string& p) {
+    if (p == "bf16" || p == "fp16") return 2.0;
+    if (p == "fp8" || p == "int8") return 1.0;
+    if (p == "nvfp4") return 0.5 + 1.0 / 16.0;
+    if (p == "mxfp4") return 0.5 + 1.0 / 32.0;
+    if (p == "int4-awq" || p == "int4-gptq") return 0.5 + (2.0 + 0.5) / 128.0;
+    return -1;
+}
+
+bool is_blackwell(const Hardware& h) {
+    const std::string& id = h.id;
+    return id.find("b200") != std::string::npos || id.find("b100") != std::string::npos ||
+           id.find("rtx-pro-6000") != std::string::npos || id.find("5090") != std::string::npos ||
+           id.find("5080") != std::string::npos || h.name.find("Blackwell") != std::string::npos ||
+           h.name.find("GB200") != std::string::npos;
+}
+bool has_fp8_tensor(const Hardware& h) {   // Hopper, Ada, Blackwell, CDNA3
+    const std::string& id = h.id;
+    for (const char* k : {"h100", "h200", "gh200", "h20", "h800", "l40", "l4", "4090", "4080", "4070", "4060",
+                          "6000-ada", "mi300", "mi325", "mi350", "mi355"})
+        if (id.find(k) != std::string::npos) return true;
+    return is_blackwell(h) || h.name.find("H200") != std::string::npos || h.name.find("H100") != std::string::npos;
+}
+
+// the dense tensor rate at which the checkpoint's matmuls run: FP8 (W8A8) doubles the FP16 rate where the
+// tensor cores have FP8; NVFP4/MXFP4 quadruple it on Blackwell; weight-only formats (AWQ/GPTQ, and FP8 on
+// Ampere through Marlin) compute in FP16
+double compute_tflops(const Hardware& h, const std::string& precision) {
+    double f = h.fp16_tflops > 0 ? h.fp16_tflops : 0;
+    if ((precision == "fp8" || precision == "int8") && has_fp8_tensor(h)) return 2 * f;
+    if ((precision == "nvfp4" || precision == "mxfp4") && is_blackwell(h)) return 4 * f;
+    if ((precision == "nvfp4" || precision == "mxfp4") && has_fp8_tensor(h)) return 2 * f;
+    return f;
+}
+
+int kv_elem_bytes(const std::string& kv, const std::string& precision, EngineId e) {
+    if (kv == "fp8" || kv == "fp8_e4m3" || kv == "fp8_e5m2" || kv == "q8_0") return 1;
+    if (kv == "fp16" || kv == "bf16" || kv == "f16") return 2;
+    // "auto": the model dtype (vLLM CacheConfig cache_dtype "auto"); TensorRT-LLM's FP8 checkpoints quantize
+    // the KV cache to FP8 too (serving-README: "FP8 quantization sets the KV cache to FP8")
+    if (e == EngineId::TrtLlm && (precision == "fp8" || precision == "nvfp4")) return 1;
+    return 2;
+}
+
+}  // namespace
+
+bool build_shape(const Catalog& cat, const ServeRequest& req, ReplicaShape& s, std::string& err) {
+    s = ReplicaShape{};
+    const EngineRules* er = find_engine(req.engine);
+    if (!er) { err = "engine: unknown engine '" + req.engine + "' (vllm, sglang, llamacpp, trtllm, lmdeploy)"; return false; }
+    s.engine = er->id;
+    s.model = req.model_override ? req.model_override.get() : cat.find_model(req.model);
+    if (!s.model) { err = "model: unknown model '" + req.model + "' (a catalog id, or give its config)"; return false; }
+    s.hw = req.hardware_override ? req.hardware_override.get() : cat.find_hardware(req.hardware);
+    if (!s.hw) { err = "hardware: unknown hardware '" + req.hardware + "'"; return false; }
+    if (s.hw->memory_bytes <= 0 || s.hw->bandwidth_gbs <= 0) { err = "hardware: memory and bandwidth must be > 0"; return false; }
+    if (req.tp < 1 || req.tp > 64) { err = "tp: " + std::to_string(req.tp) + " is out of range (1 to 64)"; return false; }
+    if (req.pp < 1 || req.pp > 64) { err = "pp: " + std::to_string(req.pp) + " is out of range (1 to 64)"; return false; }
+    int gpus = std::max(req.gpus, s.hw->gpu_count > 1 ? s.hw->gpu_count : 1);
+    if (gpus < req.tp * req.pp || gpus > 1024) {
+        err = "gpus: " + std::to_string(gpus) + " cannot hold tp x pp = " + std::to_string(req.tp * req.pp) + " (1 to 1024 GPUs)";
+        return false;
+    }
+    const Model& m = *s.model;
+    if (m.n_layers <= 0 || m.hidden_size <= 0 || m.n_heads <= 0) { err = "model: has no layers"; return false; }
+    s.tp = req.tp; s.pp = req.pp; s.replicas = gpus / (req.tp * req.pp);
+    s.layers_stage = (m.n_layers + s.pp - 1) / s.pp;
+    if (s.engine != EngineId::LlamaCpp) {
+        s.weight_bytes_per_param = linear_bytes_per_param(req.precision);
+        if (s.weight_bytes_per_param < 0) {
+            err = "precision: unknown '" + req.precision + "' (bf16, fp16, fp8, nvfp4, mxfp4, int4-awq, int4-gptq, int8)";
+            return false;
+        }
+    }
+    ParamCounts pc;
+    if (!count_params(m, pc, err)) return false;
+    // linear weights shard over TP (ColumnParallelLinear / RowParallelLinear); the embedding and the LM head
+    // are vocab-parallel over TP (VocabParallelEmbedding, ParallelLMHead) and stay BF16 in every quantized
+    // format above; PP puts whole layers on each stage (vLLM distributed/utils.py get_pp_indices), the
+    // embedding on the first and the head on the last
+    double embed = (double)pc.embedding, head = (double)(pc.output ? pc.output : pc.embedding);
+    double experts = (double)pc.routed_expert;
+    double linear = std::max(0.0, (double)pc.total - (double)pc.embedding - (double)pc.output - experts);
+    double stage = (double)s.layers_stage / m.n_layers;
+    double bpp = s.weight_bytes_per_param;
+    double expert_bpp = bpp;
+    if (req.precision == "mxfp4" && m.is_moe()) bpp = 2.0;   // gpt-oss: MXFP4 experts, BF16 elsewhere
+    if (s.engine == EngineId::LlamaCpp) {
+        // llama-server: the GGUF file type's per-tensor rules (memory/prepared_weights.h), spread per parameter
+        auto pw = prepare_weights(cat, m, req.precision, err);
+        if (!pw) return false;
+        double ratio = (double)pw->weights_bytes / std::max(1.0, (double)pc.total);
+        bpp = expert_bpp = ratio; s.weight_bytes_per_param = ratio;
+    }
+    double emb_gpu = std::max(embed, head) * 2.0 / s.tp;
+    s.dense_read_bytes_gpu = linear * bpp * stage / s.tp + head * 2.0 / s.tp * (s.pp == 1 ? 1.0 : 1.0);
+    s.expert_bytes_gpu = experts * expert_bpp * stage / s.tp;
+    s.weight_bytes_gpu = linear * bpp * stage / s.tp + s.expert_bytes_gpu + (s.pp == 1 ? (embed + (pc.output ? head : 0)) * 2.0 / s.tp : emb_gpu);
+    if (m.is_moe()) { s.n_experts = m.moe->n_experts; s.k_experts = m.moe->n_experts_active; }
+    s.active_params_gpu = ((double)pc.active - embed) * stage / s.tp;
+    s.hidden = (double)m.hidden_size; s.vocab = (double)m.vocab_size;
+    s.inter_gpu = (double)m.intermediate_size / s.tp;
+    s.expert_inter_gpu = m.is_moe() ? (double)m.moe->expert_ffn / s.tp : 0;
+    // KV heads per GPU: max(1, n_kv / tp) — vLLM replicates a KV head when tp > n_kv
+    // (config.py ModelConfig.get_num_kv_heads); MLA caches the latent once per token on every TP rank
+    int attn_layers = s.layers_stage;
+    if (m.hybrid) attn_layers = (int)std::ceil((double)m.hybrid->attention_layers.size() * stage);
+    s.kv_elem_bytes = kv_elem_bytes(req.kv_dtype, req.precision, s.engine);
+    if (m.mla) {
+        s.kv_bytes_token_gpu = (double)(m.mla->kv_lora_rank + m.mla->qk_rope_head_dim) * attn_layers * s.kv_elem_bytes;
+    } else {
+        double kv_heads = std::max(1.0, std::floor((double)m.n_kv_heads / s.tp));
+        s.kv_bytes_token_gpu = kv_heads * (m.head_dim + m.kv_head_dim_v()) * attn_layers * s.kv_elem_bytes;
+    }
+    double heads_gpu = std::max(1.0, (double)m.n_heads / s.tp);
+    int hd = m.mla ? (m.mla->qk_nope_head_dim + m.mla->qk_rope_head_dim) : m.head_dim;
+    s.attn_flops_token_ctx = 2.0 * heads_gpu * (hd + m.kv_head_dim_v()) * attn_layers;
+    s.bw_gbs = s.hw->bandwidth_gbs;
+    s.tflops = compute_tflops(*s.hw, req.precision);
+    if (s.tflops <= 0) s.tflops = s.bw_gbs * 0.2;   // unknown FP16 rate: a conservative 0.2 TFLOPS per GB/s
+    // the link: NVLink on SXM/OAM parts (NVLink 4: 450 GB/s per direction on H100/H200, NVLink 5: 900 on B200,
+    // NVLink 3: 300 on A100 SXM, Infinity Fabric 448 on MI300X), PCIe 4/5 x16 otherwise; beyond a node the network
+    std::string ic = req.interconnect;
+    const std::string& id = s.hw->id;
+    bool sxm = id.find("sxm") != std::string::npos || id.find("b200") != std::string::npos ||
+               id.find("mi300") != std::string::npos || id.find("mi325") != std::string::npos ||
+               id.find("gh200") != std::string::npos || s.hw->name.find("GB200") != std::string::npos ||
+               s.hw->name.find("SXM") != std::string::npos;
+    if (ic.empty()) ic = s.hw->link_gbs > 0 ? s.hw->link : (sxm ? "nvlink" : "pcie");
+    if (req.tp * req.pp > req.gpus_per_node && req.gpus_per_node > 0) ic = "network";
+    s.crosses_network = ic == "network";
+    if (ic == "network") { s.link_gbs = 50; s.link_latency_us = 25; }            // 400 Gb/s InfiniBand NDR per GPU
+    else if (ic == "nvlink") {
+        s.link_gbs = id.find("b200") != std::string::npos || s.hw->name.find("GB200") != std::string::npos ? 900
+                   : id.find("a100") != std::string::npos ? 300 : 450;
+        s.link_latency_us = 6;
+    } else { s.link_gbs = s.hw->link_gbs > 0 ? s.hw->link_gbs : 25; s.link_latency_us = 15; }
+    return true;
+}
+
+// [SECTION] Defaults -------------------------------------------------------------------------------------
+
+// vLLM V1 (engine/arg_utils.py EngineArgs._set_default_args_v1): max_num_seqs 1024 and 8192 batched tokens for
+// `vllm serve` on GPUs with >= 70 GiB, else 256 and 2048. SGLang: --max-running-requests from the pool, chunked
+// prefill 8192 on large GPUs (server_args.py). TensorRT-LLM trtllm-bench: max_batch_size 2048, max_num_tokens
+// 8192 by default for its throughput runs. LMDeploy TurbomindEngineConfig max_batch_size 256, chunked 8192.
+int default_max_num_seqs(EngineId e, const ReplicaShape& s) {
+    bool big = (double)s.hw->memory_bytes >= 70.0 * kGiBd;
+    switch (e) {
+    case EngineId::Vllm: return big ? 1024 : 256;
+    case EngineId::Sglang: return big ? 1024 : 256;
+    case EngineId::TrtLlm: return 2048;
+    case EngineId::Lmdeploy: return 256;
+    case EngineId::LlamaCpp: return 4;
+    default: return 256;
+    }
+}
+int default_max_batched_tokens(EngineId e, const ReplicaShape& s) {
+    bool big = (double)s.hw->memory_bytes >= 70.0 * kGiBd;
+    switch (e) {
+    case EngineId::Vllm: return big ? 8192 : 2048;
+    case EngineId::Sglang: return big ? 8192 : 2048;
+    case EngineId::TrtLlm: return 8192;
+    case EngineId::Lmdeploy: return 8192;
+    case EngineId::LlamaCpp: return 2048;   // llama-server -b 2048
+    default: return 8192;
+    }
+}
+
+// [SECTION] Memory plans ---------------------------------------------------------------------------------
+
+namespace {
+
+// what the engine sees as the GPU's total: cudaMemGetInfo's total is below nvidia-smi's by the driver's
+// reservation; vLLM #10517's log shows total_gpu_memory=23.58GiB on a 24,576 MiB RTX 3090 (0.9825), A100-80GB
+// logs 79.15 GiB of 80 GiB (0.989). An estimate: 0.985 of the catalog's driver-reported size.
+constexpr double kVisibleShare = 0.985;
+// vLLM's non-torch memory at TP 1 (CUDA graphs excluded; cuBLAS workspace, allocator slack): 0.35 GiB in the
+// same #10517 log; NCCL and custom all-reduce buffers add to it with TP > 1 (an estimate, 0.25 GiB + 0.1 per rank)
+double non_torch_bytes(const ReplicaShape& s) {
+    return (0.35 + (s.tp * s.pp > 1 ? 0.25 + 0.1 * s.tp * s.pp : 0.0)) * kGiBd;
+}
+
+// the profile run's activation peak (vLLM gpu_model_runner.profile_run -> _dummy_run(max_num_batched_tokens) and
+// _dummy_sampler_run(max_num_seqs); SGLang leaves it inside 1 - mem_fraction_static). T tokens in one forward:
+// the MLP holds the residual and the normed input (2 x T x H), gate_up's output (T x 2I) and the activation
+// (T x I), all BF16 -> 2 B x T x (2H + 3I/tp); an MoE layer's fused_moe caches hold T x k x (3 I_e/tp + H);
+// the sampler's FP32 logits and probabilities, 2 x 4 B x max_num_seqs x vocab
+double activation_peak_bytes(const ReplicaShape& s, int tokens, int seqs) {
+    double T = tokens;
+    double mlp = 2.0 * T * (2 * s.hidden + 3 * s.inter_gpu);
+    if (s.n_experts > 0) mlp = std::max(mlp, 2.0 * T * (2 * s.hidden + s.k_experts * (3 * s.expert_inter_gpu + s.hidden)));
+    double sampler = 8.0 * seqs * s.vocab;
+    return mlp + sampler;
+}
+
+// captured graphs: vLLM captures 67 batch sizes (1..512, gpu_model_runner.capture_model) after the KV cache is
+// allocated, so their pools come out of the 1 - gpu_memory_utilization headroom; an estimate, ~1 MiB per layer
+// per captured size of workspace. Shown, not subtracted from the pool.
+double cuda_graph_bytes(const ReplicaShape& s, bool on) {
+    return on ? std::min(2.0 * kGiBd, 67.0 * s.layers_stage * 0.0625 * 1048576.0 + 0.25 * kGiBd) : 0.0;
+}
+
+void fill_pool(const ServeRequest& req, const ReplicaShape& s, double kv_pool, int block, ServeMemoryPlan& out) {
+    out.block_size = block;
+    out.kv_bytes_per_token = (uint64_t)std::llround(s.kv_bytes_token_gpu);
+    out.kv_pool_bytes = kv_pool > 0 ? (uint64_t)kv_pool : 0;
+    double per_block = s.kv_bytes_token_gpu * block;
+    out.kv_pool_blocks = kv_pool > 0 ? (int64_t)std::floor(kv_pool / per_block) : 0;
+    out.kv_pool_tokens = out.kv_pool_blocks * block;
+    int64_t mml = req.max_model_len > 0 ? req.max_model_len
+                : (s.model->native_context > 0 ? s.model->native_context : 4096);
+    out.max_model_len = mml;
+    int64_t blocks_per_req = (mml + block - 1) / block;
+    // kv_cache_utils.get_max_concurrency_for_kv_cache_config: num_blocks / cdiv(max_model_len, block_size)
+    out.max_concurrency = blocks_per_req > 0 ? (double)out.kv_pool_blocks / blocks_per_req : 0;
+    // kv_cache_utils.estimate_max_model_len: the longest sequence whose blocks fit the pool
+    out.largest_max_model_len = out.kv_pool_tokens;
+    out.fits = out.kv_pool_blocks >= blocks_per_req && out.kv_pool_blocks > 0;
+}
+
+std::string gib(double b) { char t[32]; snprintf(t, sizeof t, "%.2f GiB", b / kGiBd); return t; }
+
+// llama-server -np N --kv-unified -c CTX: one KV buffer of CTX cells shared by the N slots (any slot may use
+// up to CTX); weights, KV, compute buffers and overhead exactly as the llama.cpp memory model sizes them
+// (memory/memory.h estimate_memory), its usable limit and its largest context that fits
+bool plan_llamacpp(const Catalog& cat, const ServeRequest& req, const ReplicaShape& s, int seqs, ServeMemoryPlan& out,
+                   std::string& err) {
+    auto pw = prepare_weights(cat, *s.model, req.precision, err);
+    if (!pw) return false;
+    MemoryRequest mr;
+    mr.file_type = req.precision;
+    mr.n_ctx = req.max_model_len > 0 ? req.max_model_len : std::min<int64_t>(s.model->native_context > 0 ? s.model->native_context : 4096, 32768);
+    mr.n_parallel = seqs;
+    mr.kv_unified = true;
+    mr.hardware = s.hw;
+    if (req.kv_dtype == "q8_0" || req.kv_dtype == "fp8") mr.kv_type_k = mr.kv_type_v = TensorType::Q8_0;
+    mr.with_notes = false;
+    MemoryBreakdown mb;
+    if (!estimate_memory(*pw, *s.model, mr, mb, err)) return false;
+    int gpus = std::max(1, s.hw->gpu_count);
+    out.weights_bytes = mb.weights_bytes / (uint64_t)gpus;
+    out.activation_peak_bytes = mb.compute_bytes / (uint64_t)gpus;
+    out.runtime_bytes = mb.overhead_bytes / (uint64_t)gpus;
+    out.cuda_graph_bytes = 0;
+    out.budget_bytes = mb.usable_bytes / (uint64_t)gpus;
+    out.kv_pool_bytes = mb.kv_cache_bytes / (uint64_t)gpus;
+    out.block_size = 1;
+    out.kv_pool_tokens = mr.n_ctx;
+    out.kv_pool_blocks = mr.n_ctx;
+    out.kv_bytes_per_token = mr.n_ctx > 0 ? (uint64_t)(mb.kv_cache_bytes / (uint64_t)mr.n_ctx) : 0;
+    out.max_model_len = mr.n_ctx;
+    out.max_concurrency = seqs;
+    out.largest_max_model_len = mb.max_context > 0 ? mb.max_context : 0;
+    out.fits = mb.status != FitStatus::Oom && mb.status != FitStatus::PartialOffload && mb.status != FitStatus::Unknown;
+    out.rules.push_back("llama-server -np " + std::to_string(seqs) + " --kv-unified -c " + std::to_string(mr.n_ctx) +
+                        ": one KV buffer of -c cells shared by all slots; status " + to_string(mb.status) +
+                        " (llama.cpp memory model, memory/memory.h estimate_memory)");
+    return true;
+}
+
+}  // namespace
+
+bool plan_memory(const Catalog& cat, const ServeRequest& req, const ReplicaShape& s, ServeMemoryPlan& out, std::string& err) {
+    out = ServeMemoryPlan{};
+    const EngineRules& er = engine_rules(s.engine);
+    int block = req.block_size > 0 ? req.block_size : er.default_block_size;
+    if (block < 1 || block > 1024) { err = "block_size: " + std::to_string(block) + " is out of range (1 to 1024)"; return false; }
+    int seqs = req.max_num_seqs > 0 ? req.max_num_seqs : default_max_num_seqs(s.engine, s);
+    int tokens = req.max_num_batched_tokens > 0 ? req.max_num_batched_tokens : default_max_batched_tokens(s.engine, s);
+    double total = (double)s.hw->memory_bytes * kVisibleShare;
+    out.gpu_total_bytes = (uint64_t)total;
+    out.weights_bytes = (uint64_t)s.weight_bytes_gpu;
+    double act = activation_peak_bytes(s, tokens, seqs);
+    out.activation_peak_bytes = (uint64_t)act;
+    out.runtime_bytes = (uint64_t)non_torch_bytes(s);
+    out.cuda_graph_bytes = (uint64_t)cuda_graph_bytes(s, req.cuda_graphs);
+    double kv = 0;
+    switch (s.engine) {
+    case EngineId::Vllm: {
+        double util = req.gpu_memory_utilization > 0 ? req.gpu_memory_utilization : 0.9;
+        if (util > 1.0) { err = "gpu_memory_utilization: must be in (0, 1]"; return false; }
+        // v1/worker/gpu_worker.py Worker.determine_available_memory: requested_memory = total x utilization;
+        // available KV = requested_memory - non_kv_cache_memory (weights + torch peak increase of profile_run +
+        // non-torch increase), measured by utils memory_profiling
+        out.budget_bytes = (uint64_t)(total * util);
+        kv = total * util - s.weight_bytes_gpu - act - non_torch_bytes(s);
+        out.rules.push_back("budget = total " + gib(total) + " x gpu_memory_utilization " + std::to_string(util).substr(0, 4) +
+                            " (vLLM v1/worker/gpu_worker.py Worker.determine_available_memory)");
+        out.rules.push_back("KV pool = budget - weights - activation peak of profile_run(" + std::to_string(tokens) +
+                            " tokens, " + std::to_string(seqs) + " seqs) - non-torch (gpu_worker.determine_available_memory, utils.memory_profiling)");
+        out.rules.push_back("blocks = pool // (block_size x KV bytes per token) (v1/core/kv_cache_utils.py get_num_blocks); "
+                            "max concurrency = blocks / cdiv(max_model_len, block_size) (get_max_concurrency_for_kv_cache_config)");
+        out.rules.push_back("CUDA graphs are captured after the KV cache (gpu_model_runner.capture_model): they use the "
+                            "1 - gpu_memory_utilization headroom, shown, not subtracted");
+        break;
+    }
+    case EngineId::Sglang: {
+        // server_args.py ServerArgs.__post_init__ (0.4.x): mem_fraction_static 0.79 / 0.81 / 0.85 / 0.87 / 0.88
+        // for tp >= 16 / 8 / 4 / 2 / 1
+        double frac = req.mem_fraction_static > 0 ? req.mem_fraction_static
+                    : s.tp >= 16 ? 0.79 : s.tp >= 8 ? 0.81 : s.tp >= 4 ? 0.85 : s.tp >= 2 ? 0.87 : 0.88;
+        if (frac > 1.0) { err = "mem_fraction_static: must be in (0, 1]"; return false; }
+        // model_executor/model_runner.py ModelRunner.profile_max_num_token: rest = available after loading the
+        // weights - total_gpu_memory x (1 - mem_fraction_static), where total_gpu_memory is the free memory at
+        // init (before the weights: total minus the CUDA context, ~0.5 GiB) -> rest = free0 x frac - weights;
+        // max_total_num_tokens = rest // cell_size (cell = kv heads x head_dim x layers x 2 x dtype)
+        double free0 = total - 0.5 * kGiBd - (s.tp > 1 ? 0.4 * kGiBd : 0.0);
+        out.budget_bytes = (uint64_t)(free0 * frac);
+        kv = free0 * frac - s.weight_bytes_gpu;
+        out.rules.push_back("KV pool = free memory at init x mem_fraction_static " + std::to_string(frac).substr(0, 4) +
+                            " - weights (SGLang model_runner.py ModelRunner.profile_max_num_token); activations and CUDA graphs live in the rest");
+        break;
+    }
+    case EngineId::TrtLlm: case EngineId::Lmdeploy: {
+        // TensorRT-LLM KvCacheConfig.free_gpu_memory_fraction = 0.9 of the memory free after weights and the
+        // activation workspace (_torch/pyexecutor/_util.py KvCacheCreator); LMDeploy TurbomindEngineConfig
+        // cache_max_entry_count = 0.8 of the free memory after the weights
+        double f = s.engine == EngineId::TrtLlm ? 0.9 : 0.8;
+        double fr = total - 0.5 * kGiBd - s.weight_bytes_gpu - (s.engine == EngineId::TrtLlm ? act : 0.0) - non_torch_bytes(s);
+        kv = fr * f;
+        out.budget_bytes = (uint64_t)std::max(0.0, total);
+        out.rules.push_back(std::string("KV pool = ") + (s.engine == EngineId::TrtLlm ? "0.9 (free_gpu_memory_fraction)" : "0.8 (cache_max_entry_count)") +
+                            " x memory free after weights" + (s.engine == EngineId::TrtLlm ? " and activations" : ""));
+        break;
+    }
+    case EngineId::LlamaCpp: return plan_llamacpp(cat, req, s, seqs, out, err);
+    default: err = "engine: no memory plan"; return false;
+    }
+    fill_pool(req, s, kv, block, out);
+    char t[200];
+    snprintf(t, sizeof t, "weights per GPU %s (tp %d, pp %d: %d layers on the busiest stage)", gib(s.weight_bytes_gpu).c_str(),
+             s.tp, s.pp, s.layers_stage);
+    out.rules.insert(out.rules.begin(), t);
+    if (kv <= 0) out.rules.push_back("no memory left for the KV cache: " + gib(kv));
+    return true;
+}
+
+}  // namespace llmsim::serving

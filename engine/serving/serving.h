@@ -1,0 +1,216 @@
+// llmsim serving: how many users a GPU box serves under vLLM, SGLang or llama-server, at what latency and cost.
+//
+// Three layers, each usable alone:
+//   1. memory plan  (serve_memory): weights per GPU for the checkpoint's format under TP/PP, the engine's own
+//      profiling rules (activation peak of the profile batch, CUDA graphs, runtime buffers) and the KV pool that
+//      follows from --gpu-memory-utilization / --mem-fraction-static, in blocks and tokens; hence the largest
+//      concurrency at a context and the largest --max-model-len that fits. Each rule cites the engine's source.
+//   2. step time    (serve_step_time): one continuous-batching step for a batch of decodes at their depths plus
+//      prefill chunk tokens: max(bytes / bandwidth, FLOPs / compute) + per-step overhead + TP all-reduce.
+//   3. load         (serve): a discrete-event simulation of continuous batching (admission, KV-block limit,
+//      preemption) driven by (2), closed loop (concurrency), open loop (Poisson rate, seeded) or burst.
+//
+//   llmsim::ServeRequest req;
+//   req.engine = "vllm"; req.model = "meta-llama/Llama-3.1-8B-Instruct"; req.precision = "bf16";
+//   req.hardware = "h100-sxm"; req.gpus = 1; req.tp = 1;
+//   req.workload.input_len = 1024; req.workload.output_len = 128; req.workload.concurrency = 32;
+//   llmsim::ServeResult r = llmsim::serve(*llmsim::embedded_catalog(), req);
+//   if (!r.ok) fprintf(stderr, "%s\n", r.error.c_str());
+//   printf("%.0f tok/s, TTFT p90 %.0f ms\n", r.load.output_tok_s, r.load.ttft_ms.p90);
+//
+// The engine never throws: bad input gives ok = false and an error naming the field.
+//
+// [SECTION] Request
+// [SECTION] Result
+// [SECTION] Functions
+// [SECTION] SLA search
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace llmsim {
+
+struct Catalog;    // catalog.h
+struct Model;      // catalog.h
+struct Hardware;   // catalog.h
+
+// [SECTION] Request --------------------------------------------------------------------------------------
+
+// how the input and output lengths of the requests are drawn
+enum class LengthDist {
+    Fixed,      // every request has input_len / output_len exactly
+    Uniform,    // uniform in [len * (1 - range_ratio), len] (vLLM benchmark_serving --random-range-ratio)
+    ShareGpt,   // ShareGPT-like: log-normal input (median ~ input_len) and output (median ~ output_len), clipped
+};
+
+struct ServeWorkload {
+    int64_t input_len = 1024;            // prompt tokens (nominal; see dist)
+    int64_t output_len = 128;            // generated tokens (nominal; ignore_eos: every request generates them)
+    LengthDist dist = LengthDist::Fixed;
+    double range_ratio = 0.0;            // Uniform: lower bound = len * (1 - range_ratio)... 0 = fixed
+    // exactly one of these three drives the load (validated): closed loop, open loop, or all at once
+    int concurrency = 0;                 // > 0: closed loop, C requests in flight (--max-concurrency C)
+    double request_rate = 0;             // > 0: Poisson arrivals at R requests/s (--request-rate R)
+    bool burst = false;                  // request_rate "inf" without concurrency: all num_prompts sent at t = 0
+    int num_prompts = 0;                 // requests simulated; 0 = a default (max(200, 8 x concurrency))
+    uint64_t seed = 1;                   // arrivals and lengths: deterministic for a seed
+};
+
+struct ServeSla {                        // targets; <= 0 = no target
+    double ttft_p90_ms = 0;
+    double tpot_p90_ms = 0;
+    double min_output_tok_s = 0;         // total output throughput the box must deliver
+};
+
+struct ServeRequest {
+    std::string engine = "vllm";         // serve_engines(): "vllm", "sglang", "llamacpp", "trtllm", "lmdeploy"
+    std::string model;                   // catalog id (or the model below)
+    std::shared_ptr<const Model> model_override;        // an imported config.json model (wins over `model`)
+    std::string precision = "bf16";      // bf16|fp16|fp8|nvfp4|mxfp4|int4-awq|int4-gptq|int8; llamacpp: a GGUF file type
+    std::string kv_dtype = "auto";       // auto (= model dtype) | fp16 | bf16 | fp8 (llamacpp: f16 | q8_0 | q4_0)
+    std::string hardware;                // catalog id (combination ids "2x-h100-sxm" give gpus too)
+    std::shared_ptr<const Hardware> hardware_override;  // an inline device (wins over `hardware`)
+    int gpus = 1;                        // GPUs used; gpus / (tp * pp) data-parallel replicas share the load
+    int tp = 1;                          // --tensor-parallel-size / --tp
+    int pp = 1;                          // --pipeline-parallel-size
+    std::string interconnect;            // "nvlink" | "pcie" | "network" | "" (= the device's own: NVLink on SXM)
+    int gpus_per_node = 8;               // TP/PP beyond this crosses the network
+    int64_t max_model_len = 0;           // --max-model-len / --context-length; 0 = the model's native context
+    double gpu_memory_utilization = 0;   // vLLM; 0 = 0.9 (vLLM's default)
+    double mem_fraction_static = 0;      // SGLang; 0 = SGLang's default for the GPU size and TP (server_args.py)
+    int max_num_seqs = 0;                // vLLM --max-num-seqs / SGLang --max-running-requests / llama-server -np; 0 = default
+    int max_num_batched_tokens = 0;      // chunked-prefill budget per step; 0 = the engine default
+    int block_size = 0;                  // KV block (page) size in tokens; 0 = engine default (vLLM 16, SGLang 1)
+    bool cuda_graphs = true;             // false = --enforce-eager / --disable-cuda-graph
+    bool with_single_stream = true;      // false: skip the single-stream run behind cost.*_single (searches)
+    ServeWorkload workload;
+    ServeSla sla;
+};
+
+// [SECTION] Result ---------------------------------------------------------------------------------------
+
+struct ServeMemoryPlan {                 // per GPU unless the name says otherwise
+    uint64_t gpu_total_bytes = 0;        // what the engine sees as the GPU's total memory
+    uint64_t budget_bytes = 0;           // total x gpu_memory_utilization (vLLM) / mem_fraction_static (SGLang)
+    uint64_t weights_bytes = 0;          // the largest GPU's share of the weights (TP shard, PP stage)
+    uint64_t activation_peak_bytes = 0;  // profile run at max_num_batched_tokens (+ sampler logits)
+    uint64_t cuda_graph_bytes = 0;       // captured graphs' private pools
+    uint64_t runtime_bytes = 0;          // non-torch memory: CUDA context, NCCL / cuBLAS buffers
+    uint64_t kv_pool_bytes = 0;          // KV cache per GPU
+    uint64_t kv_bytes_per_token = 0;     // per GPU, all layers of its stage, K + V
+    int64_t kv_pool_blocks = 0;          // "# GPU blocks" (vLLM: num_gpu_blocks)
+    int64_t kv_pool_tokens = 0;          // blocks x block_size: "GPU KV cache size: N tokens"
+    int block_size = 0;
+    int64_t max_model_len = 0;           // the context the plan was made for
+    double max_concurrency = 0;          // "Maximum concurrency for max_model_len tokens per request: Nx"
+    int64_t largest_max_model_len = 0;   // largest --max-model-len whose one sequence fits the pool
+    bool fits = false;                   // weights + overheads leave a KV pool that holds one max_model_len sequence
+    std::vector<std::string> rules;      // one line per figure: the rule and the engine source it follows
+};
+
+struct LatencyStats { double mean = 0, median = 0, p90 = 0, p99 = 0; };   // milliseconds
+
+struct ServeLoad {
+    double output_tok_s = 0;             // generated tokens / makespan (all replicas)
+    double total_tok_s = 0;              // (input + output) / makespan
+    double req_s = 0;
+    double duration_s = 0;               // first arrival to last completion
+    LatencyStats ttft_ms, tpot_ms, itl_ms, e2e_ms;
+    double queueing_share = 0;           // mean share of TTFT spent waiting for admission
+    double kv_use_mean = 0, kv_use_peak = 0;   // share of the KV pool in use over the run
+    double mean_batch = 0;               // mean running sequences per step
+    int64_t preemptions = 0;             // sequences evicted when the pool ran out (recomputed later)
+    int completed = 0;
+};
+
+struct StepBreakdown {                   // one representative decode step at the mean batch, seconds
+    int batch = 0;                       // sequences decoding in it
+    int64_t prefill_tokens = 0;          // chunked-prefill tokens sharing the step
+    double weights_s = 0;                // weight bytes read / effective bandwidth
+    double kv_s = 0;                     // Σ KV bytes at each sequence's depth / effective bandwidth
+    double compute_s = 0;                // FLOPs / effective compute (when it, not memory, bounds the step)
+    double overhead_s = 0;               // per-step scheduling / launch overhead
+    double allreduce_s = 0;              // TP all-reduce (and PP hand-off) over the link
+    double network_share = 0;            // allreduce_s / step_s
+    double step_s = 0;
+    std::string bound;                   // "memory" | "compute"
+};
+
+struct ServeCost {                       // at the served load (batched) next to a single stream
+    double usd_per_mtok_own_batched = -1, usd_per_mtok_own_single = -1;    // amortised price + power, 24/7
+    double usd_per_mtok_rent_batched = -1, usd_per_mtok_rent_single = -1;  // cloud rent; -1 = not rentable
+    double wh_per_mtok_batched = 0, wh_per_mtok_single = 0;
+    double single_stream_tok_s = 0;
+};
+
+struct ServeResult {
+    bool ok = false;
+    std::string error;                   // why not (bad input, does not fit)
+    ServeMemoryPlan memory;
+    ServeLoad load;
+    StepBreakdown step;
+    ServeCost cost;
+    double low = 0, high = 0;            // band on load.output_tok_s (held-out errors of the engine's fit)
+    std::string command;                 // "vllm serve ... --tensor-parallel-size 4 --max-model-len ..."
+    std::vector<std::string> notes;
+};
+
+// [SECTION] Functions ------------------------------------------------------------------------------------
+
+// the engines serve() knows, in a fixed order ("vllm", "sglang", "llamacpp", "trtllm", "lmdeploy")
+const std::vector<std::string>& serve_engines();
+// the memory plan alone (no load); ok = false + error on bad input
+bool serve_memory(const Catalog& cat, const ServeRequest& req, ServeMemoryPlan& out, std::string& err);
+// seconds of one step: `depths` = context depth of each decoding sequence, `prefill_tokens` chunk tokens
+// (prefill_depth = tokens of that prompt already cached); fills `out` when non-null
+double serve_step_time(const Catalog& cat, const ServeRequest& req, const std::vector<int64_t>& depths,
+                       int64_t prefill_tokens, int64_t prefill_depth, StepBreakdown* out, std::string& err);
+// memory plan + load simulation + step breakdown + cost + command line
+ServeResult serve(const Catalog& cat, const ServeRequest& req);
+// parse / write a request as JSON (the JS API's and CLI's form; keys as the fields above, workload and sla
+// nested; "request_rate": "inf" = burst); false + err naming the key on bad input
+bool parse_serve_request(const std::string& json, const Catalog& cat, ServeRequest& out, std::string& err);
+// the full result as JSON (the CLI's --json and the JS API's serve())
+std::string serve_result_json(const ServeRequest& req, const ServeResult& r);
+// the JS API's serve(request) / serveSearch(request): a request in (parse_serve_request's JSON), the result JSON
+// out (serve_result_json; an SLA search: {"points": [...], "ms"}); a request that does not parse gives
+// {"error": "..."} without "ok" (the page throws it)
+std::string api_serve(const Catalog& cat, const std::string& request_json);
+std::string api_serve_search(const Catalog& cat, const std::string& request_json);
+// one `predict` line of test.kind "serving" (the contract in README): {"id", "output_tok_s", ...} or {"id", "error"}
+std::string serve_predict_line(const Catalog& cat, const std::string& line);
+
+// [SECTION] SLA search -----------------------------------------------------------------------------------
+
+struct SlaPoint {                        // one configuration that meets the SLA
+    std::string engine, hardware, precision;
+    int gpus = 1, tp = 1, pp = 1;
+    int max_concurrency = 0;             // largest closed-loop concurrency that meets the SLA (the first
+                                         // `exact_top` points; the others: the target concurrency they meet)
+    double output_tok_s = 0;             // at that concurrency
+    double ttft_p90_ms = 0, tpot_p90_ms = 0;
+    double price_usd = 0;                // purchase price of the GPUs (0 = unknown)
+    double rent_usd_per_hour = 0;        // 0 = not rentable
+    double usd_per_mtok = -1;            // rent if rentable else own, at that load
+    std::string command;
+};
+
+struct SlaSearch {
+    std::vector<std::string> engines;    // empty = vllm, sglang
+    std::vector<std::string> precisions; // empty = bf16, fp8 (and nvfp4 on Blackwell)
+    std::vector<int> gpu_counts;         // empty = 1, 2, 4, 8
+    bool datacenter_and_workstation_only = true;
+    int max_concurrency = 256;           // the concurrency search range is 1 .. this
+    int exact_top = 5;                   // with a target concurrency: bisect the largest one for the cheapest N only
+};
+
+// the largest closed-loop concurrency of `req` that meets req.sla (0 = none); fills `at` with its load
+int sla_max_concurrency(const Catalog& cat, const ServeRequest& req, int max_concurrency, ServeResult* at);
+// every device x count x engine x precision that serves req's model and workload within req.sla (the
+// workload's concurrency is the target load; 0 = any), cheapest first (price per 1M output tokens)
+std::vector<SlaPoint> sla_search(const Catalog& cat, const ServeRequest& req, const SlaSearch& space);
+
+}  // namespace llmsim

@@ -1,0 +1,107 @@
+// Internals of engine/serving shared by its files (not part of the public API; serving.h is).
+//
+// [SECTION] Engine rules and fitted parameters
+// [SECTION] Shape of one replica
+// [SECTION] Functions
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "catalog/catalog.h"
+#include "serving/serving.h"
+
+namespace llmsim::serving {
+
+// [SECTION] Engine rules and fitted parameters -----------------------------------------------------------
+
+enum class EngineId : int { Vllm = 0, Sglang, LlamaCpp, TrtLlm, Lmdeploy, Count };
+constexpr int kEngineCount = (int)EngineId::Count;
+
+// the few speed parameters of one engine (fitted on serving.jsonl by `llmsim-cli accuracy --serving --fit`)
+struct EngineSpeed {
+    double bw_eff = 0.80;          // share of spec memory bandwidth a decode step's reads reach
+    double compute_eff = 0.55;     // share of the precision's dense tensor rate large matmuls reach
+    double step_overhead_ms = 4.0; // per step: scheduler, sampling, launches (CUDA graphs hide most per-layer cost)
+    double band_low = -0.3, band_high = 0.3;   // held-out error quantiles of output tok/s (10th / 90th)
+};
+
+struct EngineRules {
+    EngineId id;
+    const char* name;              // "vllm"
+    const char* display_name;      // "vLLM"
+    int default_block_size;        // KV page size in tokens
+    EngineSpeed speed;
+};
+
+const EngineRules& engine_rules(EngineId id);
+// nullptr for an unknown id
+const EngineRules* find_engine(const std::string& name);
+// the engines' speed parameters as a mutable table (the fit writes a copy; serve() reads the shipped one)
+struct SpeedTable { EngineSpeed e[kEngineCount]; };
+SpeedTable shipped_speed_table();
+
+// [SECTION] Shape of one replica -------------------------------------------------------------------------
+
+// every per-GPU quantity the memory plan and the step time need, for one request (one TP x PP replica)
+struct ReplicaShape {
+    const Model* model = nullptr;
+    const Hardware* hw = nullptr;
+    EngineId engine = EngineId::Vllm;
+    int tp = 1, pp = 1, replicas = 1;
+    int layers_stage = 0;                 // layers on the busiest PP stage
+    double weight_bytes_gpu = 0;          // busiest GPU
+    double dense_read_bytes_gpu = 0;      // weights read every step except routed experts (per GPU, one stage)
+    double expert_bytes_gpu = 0;          // routed-expert bytes per GPU (one stage)
+    int n_experts = 0, k_experts = 0;
+    double active_params_gpu = 0;         // matmul parameters per token per GPU (one stage)
+    double kv_bytes_token_gpu = 0;        // K + V per cached token, per GPU (its stage's attention layers)
+    double attn_flops_token_ctx = 0;      // attention FLOPs per (token x context token) per GPU (one stage)
+    double hidden = 0, vocab = 0, inter_gpu = 0, expert_inter_gpu = 0;
+    double bw_gbs = 0;                    // per GPU
+    double tflops = 0;                    // dense tensor TFLOPS at the compute precision
+    double link_gbs = 0;                  // per-direction GPU-to-GPU
+    double link_latency_us = 0;
+    bool crosses_network = false;
+    int kv_elem_bytes = 2;
+    double weight_bytes_per_param = 2;    // linear layers
+};
+
+// [SECTION] Functions ------------------------------------------------------------------------------------
+
+// resolves model, hardware, precision and parallelism; false + err naming the field
+bool build_shape(const Catalog& cat, const ServeRequest& req, ReplicaShape& out, std::string& err);
+// the engine's memory plan for the shape (rules cite the engine's source)
+bool plan_memory(const Catalog& cat, const ServeRequest& req, const ReplicaShape& s, ServeMemoryPlan& out,
+                 std::string& err);
+// default max_num_seqs / max_num_batched_tokens of the engine for this GPU
+int default_max_num_seqs(EngineId e, const ReplicaShape& s);
+int default_max_batched_tokens(EngineId e, const ReplicaShape& s);
+
+// one step of `n_decode` sequences whose depths sum to `sum_depth`, plus `prefill_tokens` chunk tokens at
+// `prefill_depth` cached tokens; O(1)
+double step_time(const ReplicaShape& s, const EngineSpeed& p, int n_decode, double sum_depth, int64_t prefill_tokens,
+                 double prefill_depth, StepBreakdown* out);
+
+struct LoadSetup {                       // what the simulation needs besides the shape
+    int max_num_seqs = 256;
+    int max_batched_tokens = 8192;
+    int64_t pool_blocks = 0;
+    int block_size = 16;
+    int64_t max_model_len = 0;
+    bool reserve_output = false;         // admission reserves the whole output too (TensorRT-LLM GUARANTEED_NO_EVICT)
+    bool admission_holdback = true;      // admission keeps the blocks running prompts still need + a 1 % watermark
+};
+// continuous batching for one replica: the workload's share of the load (concurrency / rate / prompts divided
+// over replicas by the caller)
+ServeLoad simulate_load(const ReplicaShape& s, const EngineSpeed& p, const LoadSetup& setup, const ServeWorkload& w,
+                        StepBreakdown* typical);
+
+// what a predict serving line (and a calibration row) leaves unset: a cap on the simulated requests (the
+// steady state comes earlier) and max_model_len from the workload
+void apply_predict_defaults(ServeRequest& r);
+
+// serve() with an explicit speed table (the fit and the leave-one-source-out report use it)
+ServeResult serve_with(const Catalog& cat, const ServeRequest& req, const SpeedTable& table);
+
+}  // namespace llmsim::serving

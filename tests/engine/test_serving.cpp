@@ -1,0 +1,252 @@
+// engine/serving: each memory rule against the engine's own startup log (sources named per case), the weights
+// per format and TP by hand, the continuous-batching simulation on hand-computable cases, and the predict
+// serving lines.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "api/predict.h"
+#include "catalog/catalog.h"
+#include "runtime/runtime.h"
+#include "serving/serving.h"
+#include "sim/simulate.h"
+#include "speed/speed.h"
+
+using namespace llmsim;
+
+namespace {
+const Catalog& cat() {
+    const Catalog* c = embedded_catalog();
+    REQUIRE(c);
+    return *c;
+}
+// tolerance for the engines' own logged KV pools (issue 14: within 5 %)
+constexpr double kLogTolerance = 0.05;
+
+ServeRequest base(const std::string& engine, const std::string& model, const std::string& hw) {
+    ServeRequest r;
+    r.engine = engine; r.model = model; r.hardware = hw;
+    r.workload.concurrency = 1; r.workload.num_prompts = 1;
+    return r;
+}
+}  // namespace
+
+// vLLM v1/worker/gpu_worker.py Worker.determine_available_memory (and v0 worker.determine_num_available_blocks):
+// KV = total x utilization - weights - profile_run peak - non-torch; blocks = KV // (16 x bytes per token)
+TEST_CASE("vLLM KV pool matches vLLM's startup log (vllm-project/vllm#10517, RTX 3090, Llama-3.1-8B)", "[serving]") {
+    // log: "# GPU blocks: 1952 ... Maximum concurrency for 20000 tokens per request: 1.56x" (v0: the profile run
+    // uses max_num_batched_tokens = max_model_len, max_num_seqs 256)
+    ServeRequest r = base("vllm", "meta-llama/Llama-3.1-8B-Instruct", "rtx-3090");
+    r.max_model_len = 20000; r.max_num_batched_tokens = 20000; r.max_num_seqs = 256; r.gpu_memory_utilization = 0.90;
+    ServeMemoryPlan m; std::string err;
+    REQUIRE(serve_memory(cat(), r, m, err));
+    CHECK(std::fabs((double)m.kv_pool_blocks / 1952 - 1) < kLogTolerance);
+    CHECK(std::fabs(m.max_concurrency / 1.56 - 1) < kLogTolerance);
+    // same log at 29000: "# GPU blocks: 1478 ... 0.82x"
+    r.max_model_len = 29000; r.max_num_batched_tokens = 29000;
+    REQUIRE(serve_memory(cat(), r, m, err));
+    CHECK(std::fabs((double)m.kv_pool_blocks / 1478 - 1) < kLogTolerance);
+    CHECK(std::fabs(m.max_concurrency / 0.82 - 1) < kLogTolerance);
+    CHECK_FALSE(m.fits);   // vLLM refused this one: "max seq len (29000) is larger than ... KV cache (23648)"
+}
+
+TEST_CASE("vLLM KV pool matches vLLM's log for Llama-2-7B on A100-80GB (vllm-project/vllm#2031: 7351 blocks)", "[serving]") {
+    ServeRequest r = base("vllm", "meta-llama/Llama-2-7b-hf", "a100-sxm-80gb");
+    r.max_model_len = 4096; r.max_num_batched_tokens = 4096; r.max_num_seqs = 256;
+    ServeMemoryPlan m; std::string err;
+    REQUIRE(serve_memory(cat(), r, m, err));
+    CHECK(std::fabs((double)m.kv_pool_blocks / 7351 - 1) < kLogTolerance);
+}
+
+// SGLang model_runner.py ModelRunner.profile_max_num_token: rest = free after weights - total x (1 - frac)
+TEST_CASE("SGLang KV pool matches its log (vllm-project/vllm#21348: Qwen3-235B-A22B-FP8, 4x H100, 367404 tokens)", "[serving]") {
+    ServeRequest r = base("sglang", "Qwen/Qwen3-235B-A22B", "h100-sxm");
+    r.precision = "fp8"; r.tp = 4; r.gpus = 4; r.mem_fraction_static = 0.93; r.max_model_len = 40960;
+    ServeMemoryPlan m; std::string err;
+    REQUIRE(serve_memory(cat(), r, m, err));
+    CHECK(std::fabs((double)m.kv_pool_tokens / 367404 - 1) < kLogTolerance);
+    CHECK(m.block_size == 1);
+}
+
+TEST_CASE("kv_cache_utils rules: concurrency = blocks / cdiv(max_model_len, block), tokens = blocks x block", "[serving]") {
+    ServeRequest r = base("vllm", "meta-llama/Llama-3.1-8B-Instruct", "h100-sxm");
+    r.max_model_len = 10000;
+    ServeMemoryPlan m; std::string err;
+    REQUIRE(serve_memory(cat(), r, m, err));
+    CHECK(m.block_size == 16);
+    CHECK(m.kv_pool_tokens == m.kv_pool_blocks * 16);
+    CHECK(m.max_concurrency == Approx((double)m.kv_pool_blocks / 625));   // cdiv(10000, 16) = 625
+    // Llama-3.1-8B: 32 layers x 8 KV heads x (128 + 128) x 2 B = 131072 bytes per token
+    CHECK(m.kv_bytes_per_token == 131072);
+    CHECK(m.kv_pool_blocks == (int64_t)(m.kv_pool_bytes / (16 * 131072)));
+}
+
+// ModelConfig.get_num_kv_heads: max(1, n_kv / tp) — KV heads are replicated when tp exceeds them
+TEST_CASE("KV heads per GPU under TP: split, then replicated past the KV head count", "[serving]") {
+    ServeRequest r = base("vllm", "meta-llama/Llama-3.1-70B-Instruct", "h100-sxm");
+    ServeMemoryPlan m2, m8, m16; std::string err;
+    r.tp = 2; r.gpus = 2; REQUIRE(serve_memory(cat(), r, m2, err));
+    r.tp = 8; r.gpus = 8; REQUIRE(serve_memory(cat(), r, m8, err));
+    r.tp = 16; r.gpus = 16; REQUIRE(serve_memory(cat(), r, m16, err));
+    CHECK(m2.kv_bytes_per_token == 80ull * 4 * 256 * 2);   // 8 KV heads / 2
+    CHECK(m8.kv_bytes_per_token == 80ull * 1 * 256 * 2);
+    CHECK(m16.kv_bytes_per_token == m8.kv_bytes_per_token);
+}
+
+TEST_CASE("weights per GPU by format and TP (Llama-3.1-8B: 8,030,261,248 parameters, 2 x 525,336,576 embedding/head)", "[serving]") {
+    ServeRequest r = base("vllm", "meta-llama/Llama-3.1-8B-Instruct", "h100-sxm");
+    ServeMemoryPlan m; std::string err;
+    const double emb = 2.0 * 525336576.0, total = 8030261248.0, lin = total - emb;
+    REQUIRE(serve_memory(cat(), r, m, err));
+    CHECK((double)m.weights_bytes == Approx(2 * total).epsilon(1e-6));
+    r.precision = "fp8"; REQUIRE(serve_memory(cat(), r, m, err));
+    CHECK((double)m.weights_bytes == Approx(lin * 1.0 + emb * 2).epsilon(1e-6));      // embedding and head stay BF16
+    r.precision = "nvfp4"; REQUIRE(serve_memory(cat(), r, m, err));
+    CHECK((double)m.weights_bytes == Approx(lin * 0.5625 + emb * 2).epsilon(1e-6));   // E2M1 + FP8 scale per 16
+    r.precision = "int4-awq"; REQUIRE(serve_memory(cat(), r, m, err));
+    CHECK((double)m.weights_bytes == Approx(lin * (0.5 + 2.5 / 128) + emb * 2).epsilon(1e-6));
+    r.precision = "fp8"; r.tp = 2; r.gpus = 2; REQUIRE(serve_memory(cat(), r, m, err));
+    CHECK((double)m.weights_bytes == Approx((lin + emb * 2) / 2).epsilon(1e-6));
+    r.precision = "fp7"; CHECK_FALSE(serve_memory(cat(), r, m, err));
+    CHECK(err.find("precision: unknown 'fp7'") == 0);
+}
+
+TEST_CASE("simulation, one request with fixed lengths: TTFT = the prefill step, E2E = TTFT + decode steps", "[serving]") {
+    ServeRequest r = base("vllm", "meta-llama/Llama-3.1-8B-Instruct", "h100-sxm");
+    r.max_model_len = 4096;
+    r.workload.input_len = 512; r.workload.output_len = 64;
+    ServeResult s = serve(cat(), r);
+    REQUIRE(s.ok);
+    std::string err;
+    double prefill = serve_step_time(cat(), r, {}, 512, 0, nullptr, err);
+    CHECK(s.load.ttft_ms.mean == Approx(prefill * 1e3).epsilon(1e-9));
+    // decodes at depths 512 .. 574 (63 steps): the TPOT lies between the first and the last step
+    double first = serve_step_time(cat(), r, {512}, 0, 0, nullptr, err), last = serve_step_time(cat(), r, {574}, 0, 0, nullptr, err);
+    CHECK(s.load.tpot_ms.mean >= first * 1e3 - 1e-9);
+    CHECK(s.load.tpot_ms.mean <= last * 1e3 + 1e-9);
+    CHECK(s.load.e2e_ms.mean == Approx(s.load.ttft_ms.mean + 63 * s.load.tpot_ms.mean).epsilon(1e-9));
+    CHECK(s.load.output_tok_s == Approx(64 / (s.load.e2e_ms.mean / 1e3)).epsilon(1e-9));
+    CHECK(s.load.queueing_share == 0);
+}
+
+TEST_CASE("simulation, closed loop C = 1: requests run back to back", "[serving]") {
+    ServeRequest r = base("vllm", "meta-llama/Llama-3.1-8B-Instruct", "h100-sxm");
+    r.max_model_len = 4096; r.workload.input_len = 256; r.workload.output_len = 32; r.workload.num_prompts = 5;
+    ServeResult s = serve(cat(), r);
+    REQUIRE(s.ok);
+    CHECK(s.load.completed == 5);
+    CHECK(s.load.duration_s == Approx(5 * s.load.e2e_ms.mean / 1e3).epsilon(1e-9));
+    CHECK(s.load.req_s == Approx(1.0 / (s.load.e2e_ms.mean / 1e3)).epsilon(1e-9));
+    CHECK(s.load.mean_batch == Approx(1.0).epsilon(1e-9));
+}
+
+TEST_CASE("simulation: batching raises throughput and TPOT; Poisson is deterministic per seed; a full pool preempts", "[serving]") {
+    ServeRequest r = base("vllm", "meta-llama/Llama-3.1-8B-Instruct", "h100-sxm");
+    r.max_model_len = 4096; r.workload.input_len = 512; r.workload.output_len = 128; r.workload.num_prompts = 64;
+    ServeResult one = serve(cat(), r);
+    r.workload.concurrency = 32;
+    ServeResult many = serve(cat(), r);
+    REQUIRE(one.ok); REQUIRE(many.ok);
+    CHECK(many.load.output_tok_s > 5 * one.load.output_tok_s);
+    CHECK(many.load.tpot_ms.mean > one.load.tpot_ms.mean);
+    r.workload.concurrency = 0; r.workload.request_rate = 4; r.workload.seed = 7;
+    ServeResult p1 = serve(cat(), r), p2 = serve(cat(), r);
+    r.workload.seed = 8;
+    ServeResult p3 = serve(cat(), r);
+    CHECK(p1.load.ttft_ms.p99 == p2.load.ttft_ms.p99);
+    CHECK(p1.load.duration_s != p3.load.duration_s);
+    // a pool of ~4 requests' worth (gpu_memory_utilization just above the weights) and a burst of 64: preemptions,
+    // and every request still completes
+    ServeRequest t = base("vllm", "meta-llama/Llama-3.1-8B-Instruct", "rtx-4090");
+    t.max_model_len = 2048; t.max_num_batched_tokens = 2048; t.workload.concurrency = 0; t.workload.burst = true;
+    t.workload.num_prompts = 64; t.workload.input_len = 1000; t.workload.output_len = 1000;
+    t.gpu_memory_utilization = 0.76;
+    ServeResult b = serve(cat(), t);
+    REQUIRE(b.ok);
+    CHECK(b.memory.kv_pool_tokens < 64 * 2000);
+    CHECK(b.load.completed == 64);
+    CHECK(b.load.preemptions > 0);
+    CHECK(b.load.kv_use_peak <= 1.0);
+}
+
+TEST_CASE("serve: bad input gives an error naming the field", "[serving]") {
+    ServeRequest r = base("vllm", "meta-llama/Llama-3.1-8B-Instruct", "h100-sxm");
+    r.engine = "tgi2";
+    CHECK(serve(cat(), r).error == "engine: unknown engine 'tgi2' (vllm, sglang, llamacpp, trtllm, lmdeploy)");
+    r.engine = "vllm"; r.tp = 2; r.gpus = 1;
+    CHECK(serve(cat(), r).error.find("gpus: 1 cannot hold tp x pp = 2") == 0);
+    r.tp = 1; r.workload.request_rate = 3;   // concurrency 1 and a rate
+    CHECK(serve(cat(), r).error.find("workload: give exactly one of") == 0);
+    r.workload.request_rate = 0; r.model = "meta-llama/Llama-3.1-405B-Instruct"; r.max_model_len = 8192;
+    ServeResult big = serve(cat(), r);
+    CHECK_FALSE(big.ok);
+    CHECK(big.error.find("does not fit") == 0);
+}
+
+TEST_CASE("llama-server -np: the KV pool and status come from the llama.cpp memory model", "[serving]") {
+    ServeRequest r = base("llamacpp", "Qwen/Qwen2.5-7B-Instruct", "rtx-4090");
+    r.precision = "Q4_K_M"; r.max_model_len = 32768; r.max_num_seqs = 4;
+    ServeResult s = serve(cat(), r);
+    REQUIRE(s.ok);
+    // Qwen2.5-7B at -c 32768, f16 KV: 28 layers x 4 KV heads x 128 x 2 x 2 B x 32768 = 1.75 GiB (cli_memory_json)
+    CHECK(s.memory.kv_pool_bytes == 1879048192ull);
+    CHECK(s.command.find("llama-server -hf Qwen/Qwen2.5-7B-Instruct:Q4_K_M -np 4 -c 32768 --kv-unified --cont-batching") == 0);
+}
+
+TEST_CASE("predict: test.kind serving lines", "[serving]") {
+    SpeedParams p = builtin_speed_params();
+    std::string line = R"({"id": "s1", "engine": "vllm", "model": "meta-llama/Llama-3.1-8B-Instruct", "precision": "bf16",
+        "hardware": "h100-sxm", "gpus": 1, "tp": 1, "pp": 1,
+        "test": {"kind": "serving", "input_len": 1024, "output_len": 128, "concurrency": 16, "request_rate": "inf", "num_prompts": 64}})";
+    nlohmann::json o = nlohmann::json::parse(predict_line(cat(), p, line));
+    CHECK(o["id"] == "s1");
+    REQUIRE(o.contains("output_tok_s"));
+    CHECK(o["output_tok_s"].get<double>() > 0);
+    CHECK(o["low"].get<double>() < o["output_tok_s"].get<double>());
+    CHECK(o["high"].get<double>() > o["output_tok_s"].get<double>());
+    for (const char* k : {"total_tok_s", "req_s", "ttft_ms", "tpot_ms", "itl_ms", "max_concurrency_fit", "kv_pool_tokens"}) CHECK(o.contains(k));
+    CHECK(o["ttft_ms"].contains("p99"));
+    // the same request through serve() gives the same numbers
+    ServeRequest r;
+    std::string err;
+    REQUIRE(parse_serve_request(line, cat(), r, err));
+    r.max_model_len = 2048;
+    ServeResult s = serve(cat(), r);
+    CHECK(o["output_tok_s"].get<double>() == Approx(s.load.output_tok_s).epsilon(1e-12));
+    // a burst: request_rate "inf" without concurrency
+    std::string burst = R"({"id": "b", "engine": "sglang", "model": "meta-llama/Llama-3.1-8B-Instruct", "hardware": "h100-sxm",
+        "test": {"kind": "serving", "input_len": 128, "output_len": 128, "concurrency": null, "request_rate": "inf", "num_prompts": 100}})";
+    CHECK(nlohmann::json::parse(predict_line(cat(), p, burst)).contains("output_tok_s"));
+    std::string bad = R"({"id": "x", "engine": "vllm", "model": "meta-llama/Llama-3.1-8B-Instruct", "hardware": "h100-sxm",
+        "test": {"kind": "serving", "input_len": -3, "output_len": 128}})";
+    nlohmann::json e = nlohmann::json::parse(predict_line(cat(), p, bad));
+    CHECK(e["id"] == "x");
+    CHECK(e["error"].get<std::string>().find("test.input_len: -3 is out of range") == 0);
+}
+
+TEST_CASE("runtime registry: vLLM and SGLang entries give the serving engine's memory plan", "[serving][runtime]") {
+    const Runtime* v = find_runtime("vllm");
+    const Runtime* s = find_runtime("sglang");
+    REQUIRE(v); REQUIRE(s);
+    CHECK(std::string(v->display_name) == "vLLM");
+    const Model* m = cat().find_model("meta-llama/Llama-3.1-8B-Instruct");
+    REQUIRE(m);
+    SimRequest req;
+    req.runtime = RuntimeId::Vllm;
+    req.memory.file_type = "BF16"; req.memory.n_ctx = 8192; req.memory.n_parallel = 16;
+    req.memory.hardware = cat().find_hardware("h100-sxm");
+    Evaluation ev; std::string err;
+    REQUIRE(evaluate(cat(), *m, req, ev, err));
+    ServeRequest r = base("vllm", m->id, "h100-sxm");
+    r.precision = "fp16"; r.max_model_len = 8192; r.max_num_seqs = 16;
+    ServeMemoryPlan p;
+    REQUIRE(serve_memory(cat(), r, p, err));
+    CHECK(ev.memory.kv_cache_bytes == p.kv_pool_bytes);
+    CHECK(ev.memory.max_context == p.largest_max_model_len);
+    CHECK(ev.speed.ok);
+    CHECK(ev.speed.aggregate_tps > ev.speed.decode_tps);   // 16 sequences decode together
+    CHECK(v->command_line(cat(), *m, req, 8000).find("vllm serve meta-llama/Llama-3.1-8B-Instruct --tensor-parallel-size 1 --max-model-len 8192") == 0);
+}
