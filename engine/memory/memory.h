@@ -94,6 +94,8 @@ struct MemoryRequest {
     const Hardware* hardware = nullptr; // optional: without it there is no usable limit, status or max_context
     std::optional<Backend> backend;     // default: the hardware's first backend (CPU when no hardware)
     uint64_t file_bytes_override = 0;   // actual GGUF file size: weights scaled to match it (0 = rules)
+    uint64_t tensor_data_bytes_exact = 0;  // tensor bytes of the actual file from its header (a Hub lookup): weights
+                                           // sum to exactly this; wins over file_bytes_override (0 = rules)
     int64_t gpu_reserve_bytes = -1;     // per-GPU reserve; -1 = kGpuReserve* by hardware kind
     uint64_t host_ram_bytes = 0;        // host RAM for partial offload; 0 = hardware.system_ram_bytes
     bool allow_extended_context = false;  // max_context may go past native_context up to extended_context
