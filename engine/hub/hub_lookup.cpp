@@ -242,18 +242,19 @@ void HubLookup::State::after_file_list() {
     if (!res.variants.empty()) {
         res.format = "gguf";
         int chosen = -1;
+        const std::string quant = ref.quant.empty() && ref.file.empty() ? opt.prefer_quant : ref.quant;
         for (size_t i = 0; i < res.variants.size() && chosen < 0; ++i) {
             const HubGgufVariant& v = res.variants[i];
             if (!ref.file.empty() ? std::find(v.files.begin(), v.files.end(), ref.file) != v.files.end()
-                                  : !ref.quant.empty() && (upper(v.quant) == upper(ref.quant) ||
-                                                           ends_with_ci(v.quant, ("-" + ref.quant).c_str())))
+                                  : !quant.empty() && (upper(v.quant) == upper(quant) ||
+                                                       ends_with_ci(v.quant, ("-" + quant).c_str())))
                 chosen = (int)i;
         }
-        if (chosen < 0 && (!ref.file.empty() || !ref.quant.empty())) {
+        if (chosen < 0 && (!ref.file.empty() || !quant.empty())) {
             std::vector<std::string> q;
             for (const HubGgufVariant& v : res.variants) q.push_back(v.quant);
             fail(HubErrorKind::NotFound, ref.repo + " has no GGUF file " +
-                                             (ref.file.empty() ? "for " + ref.quant : ref.file) + "; it has " + join(q, ", "));
+                                             (ref.file.empty() ? "for " + quant : ref.file) + "; it has " + join(q, ", "));
             return;
         }
         for (size_t i = 0; i < res.variants.size() && chosen < 0; ++i)
@@ -300,7 +301,9 @@ void HubLookup::State::start_shard() {
     buf.clear();
     file_total = 0;
     if (const HubFileEntry* f = find_file(v.files[shard])) file_total = f->size_bytes;
-    const uint64_t n = file_total > 0 ? std::min(file_total, opt.first_range_bytes) : opt.first_range_bytes;
+    // later shards of a split file carry no tokenizer: their headers are tensor infos only (~80 bytes each)
+    const uint64_t first = shard == 0 ? opt.first_range_bytes : std::min<uint64_t>(opt.first_range_bytes, 256u << 10);
+    const uint64_t n = file_total > 0 ? std::min(file_total, first) : first;
     step = Step::GgufHeader;
     request(file_url(v.files[shard]), 0, n, n, "the header of " + base_name(v.files[shard]));
 }

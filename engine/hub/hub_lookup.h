@@ -101,6 +101,8 @@ struct HubLookupOptions {
     bool all_headers = false;             // read the header of every GGUF variant (the quant table), not only the chosen
     size_t max_variant_headers = 32;      // with all_headers: at most this many variants
     uint64_t first_range_bytes = kHubFirstRangeBytes;
+    std::string prefer_quant;             // a GGUF repo's file to pick when the reference names none (--quant);
+                                          // a safetensors repo ignores it
 };
 
 // [SECTION] The lookup -------------------------------------------------------------------------------------
