@@ -162,9 +162,8 @@ int model_from_hub(const std::string& id, const std::string* quant, const char* 
     }
     const HubGgufVariant& v = r.variants[(size_t)r.chosen];
     // the per-tensor rules that spread the file's bytes over layers: the header's file type, else the name's
-    const char* ft = v.file_type >= 0 && v.file_type < (int)LlamaFtype::Count ? to_string((LlamaFtype)v.file_type) : nullptr;
-    if (ft && *ft && parse_llama_ftype(ft)) req.file_type = ft;
-    else if (parse_llama_ftype(v.quant)) req.file_type = v.quant;
+    const std::string ft = hub_variant_file_type(v);
+    if (!ft.empty()) req.file_type = ft;
     else fprintf(stderr, "hub: note: %s is no llama.cpp file type; its bytes are spread over the tensors as %s\n", v.quant.c_str(), req.file_type.c_str());
     req.tensor_data_bytes_exact = v.tensor_data_bytes;
     fprintf(stderr, "hub: %s %s (%s): weights %s bytes from %llu tensors in the header%s\n", ref.repo.c_str(), v.quant.c_str(),

@@ -140,6 +140,14 @@ std::string hub_status_message(const HubResponse& r, const std::string& repo, co
     return "the Hub answered HTTP " + std::to_string(r.status) + " for " + what + "; try again later";
 }
 
+std::string hub_variant_file_type(const HubGgufVariant& v) {
+    if (v.file_type >= 0 && v.file_type < (int)LlamaFtype::Count) {
+        const std::string ft = to_string((LlamaFtype)v.file_type);
+        if (parse_llama_ftype(ft)) return ft;
+    }
+    return parse_llama_ftype(v.quant) ? upper(v.quant) : "";
+}
+
 std::string hub_read_summary(const HubResult& r) {
     std::string s = "read " + gb_text(r.bytes_read) + " in " + std::to_string(r.requests) + " requests";
     if (r.bytes_in_files_read > 0) s += " (headers of a " + gb_text(r.bytes_in_files_read) + " download)";

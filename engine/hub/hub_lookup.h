@@ -138,6 +138,10 @@ bool run_hub_lookup(HubLookup& lookup, const std::function<HubResponse(const Hub
 // the quant label in a GGUF file name ("Qwen3-8B-UD-Q4_K_XL-00001-of-00002.gguf" -> "UD-Q4_K_XL"); "" when none
 std::string gguf_quant_from_file_name(const std::string& path);
 
+// the llama.cpp file type whose per-tensor rules spread a variant's exact bytes over its layers: the header's
+// general.file_type, else the quant label when it is one ("UD-Q4_K_XL" is not); "" when neither
+std::string hub_variant_file_type(const HubGgufVariant& v);
+
 // the user-facing message for an HTTP answer that is not a success (401/403/404/429/5xx/0); "" for 2xx
 std::string hub_status_message(const HubResponse& r, const std::string& repo, const std::string& what,
                                HubErrorKind& kind, int& retry_after_s);
