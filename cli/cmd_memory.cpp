@@ -218,7 +218,9 @@ int cmd_memory(int argc, char** argv) {
         printf("usage: llmsim-cli memory --model ID [--config config.json] --quant Q4_K_M --ctx 32768 [--hardware ID]\n"
                "         [--kv-type q8_0] [--ngl N] [--parallel N] [--ubatch N] [--batch N] [--flash-attn on|off]\n"
                "         [--n-cpu-moe N] [--file-bytes N] [--json] [--explain] [--device-profile profile.json]\n"
-               "Memory per device (weights, KV cache, compute buffers, overhead) as llama.cpp would allocate it.\n");
+               "Memory per device (weights, KV cache, compute buffers, overhead) as llama.cpp would allocate it.\n"
+               "An ID not in the catalog (org/name, org/name:QUANT, a huggingface.co URL) is looked up on the Hub\n"
+               "(HF_ENDPOINT, HF_TOKEN): only the GGUF file's header is read, by Range, for its exact weights.\n");
         return 0;
     }
     Common c;
@@ -322,6 +324,7 @@ int cmd_quants(int argc, char** argv) {
     json arr = json::array();
     for (const FileType* f : fts) {
         MemoryRequest r = c.req;
+        if (r.file_type != f->name) r.tensor_data_bytes_exact = 0;   // a Hub file's exact bytes are its own type's only
         r.file_type = f->name;
         std::vector<std::string> row;
         json jr;
