@@ -65,7 +65,7 @@ static void hub_lookup_row(AppState& app) {
     }
     note_widget(app, "hub-lookup");
     ImGui::SetNextItemWidth(-1);
-    ImGui::InputTextWithHint("##hftoken", "token for gated repos (optional, kept in memory only)", &app.hub_token,
+    ImGui::InputTextWithHint("##hftoken", "token for a gated repo (memory only)", &app.hub_token,
                              ImGuiInputTextFlags_Password);
     note_widget(app, "hub-token");
     ImGui::Separator();
