@@ -19,6 +19,7 @@
 #include "sim/simulate.h"
 
 #include "commands.h"
+#include "hub.h"
 #include "core/format.h"
 #include "model/hf_config.h"
 #include "core/input_limits.h"
@@ -73,6 +74,7 @@ int parse_common(const Args& a, const char* cmd, const std::vector<std::string>&
     if (!load_catalog(c.cat)) return 1;
     const std::string* cfg = a.get("config");
     const std::string* id = a.get("model");
+    bool from_hub = false;
     if (cfg) {
         std::ifstream f(*cfg, std::ios::binary);
         if (!f) return fail(std::string(cmd) + ": cannot read --config " + *cfg);
@@ -83,13 +85,19 @@ int parse_common(const Args& a, const char* cmd, const std::vector<std::string>&
             return fail(std::string(cmd) + ": " + *cfg + ": " + err);
     } else if (id) {
         const Model* m = c.cat.find_model(*id);
-        if (!m) return fail(std::string(cmd) + ": unknown model '" + *id + "' (llmsim-cli catalog --models lists them, or pass --config config.json)");
-        c.model = *m;
+        if (m) {
+            c.model = *m;
+        } else if (id->find('/') != std::string::npos) {  // not in the catalog: look it up on the Hub (cli/hub_curl.cpp)
+            if (int rc = model_from_hub(*id, a.get("quant"), cmd, c.model, c.req)) return rc;
+            from_hub = true;
+        } else {
+            return fail(std::string(cmd) + ": unknown model '" + *id + "' (llmsim-cli catalog --models lists them, give a Hugging Face id org/name, or pass --config config.json)");
+        }
     } else {
         return fail(std::string(cmd) + ": --model ID or --config config.json is required");
     }
     MemoryRequest& r = c.req;
-    if (const std::string* q = a.get("quant")) {
+    if (const std::string* q = from_hub ? nullptr : a.get("quant")) {  // a Hub file's type comes from its header
         if (!parse_llama_ftype(*q) && !c.cat.find_file_type(*q))
             return fail(std::string(cmd) + ": unknown --quant '" + *q + "' (llmsim-cli catalog --quants lists them)");
         r.file_type = *q;
@@ -216,7 +224,9 @@ int cmd_memory(int argc, char** argv) {
                "         [--kv-type q8_0] [--ngl N] [--parallel N] [--ubatch N] [--batch N] [--flash-attn on|off]\n"
                "         [--n-cpu-moe N] [--file-bytes N] [--json] [--explain] [--device-profile profile.json]\n"
                RIG_OPTIONS_HELP
-               "Memory per device (weights, KV cache, compute buffers, overhead) as llama.cpp would allocate it.\n");
+               "Memory per device (weights, KV cache, compute buffers, overhead) as llama.cpp would allocate it.\n"
+               "An ID not in the catalog (org/name, org/name:QUANT, a huggingface.co URL) is looked up on the Hub\n"
+               "(HF_ENDPOINT, HF_TOKEN): only the GGUF file's header is read, by Range, for its exact weights.\n");
         return 0;
     }
     Common c;
@@ -328,6 +338,7 @@ int cmd_quants(int argc, char** argv) {
     json arr = json::array();
     for (const FileType* f : fts) {
         MemoryRequest r = c.req;
+        if (r.file_type != f->name) r.tensor_data_bytes_exact.reset();   // a Hub file's exact bytes are its own type's only
         r.file_type = f->name;
         std::vector<std::string> row;
         json jr;

@@ -13,7 +13,7 @@ shift || true
 build=build/fuzz
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
-  targets=(fuzz_gguf fuzz_hf_config fuzz_url_state fuzz_api_memory fuzz_catalog fuzz_bench_import)
+  targets=(fuzz_gguf fuzz_hf_config fuzz_url_state fuzz_api_memory fuzz_catalog fuzz_bench_import fuzz_hub)
   [ -f engine/api/predict.cpp ] && [ -f tests/fuzz/fuzz_predict.cpp ] && targets+=(fuzz_predict)
 fi
 jobs=${LLMSIM_FUZZ_JOBS:-1}

@@ -107,6 +107,14 @@ struct AppState {
     std::string status_line;
     std::string pinned_explanation;  // key of the explanation window the user opened ("" = none)
     std::map<std::string, uint64_t> imported_file_bytes;  // model id -> GGUF tensor bytes (0 = from the rules)
+    // Hugging Face lookups (engine/hub; the web page's fetch in llmsim-page.js, platform_web.cpp). Session only.
+    std::function<void(const std::string&)> hub_lookup;   // look a typed id up (explicit action); null: no transport
+    std::string hub_token;         // optional token for gated repos: memory only, never in the URL, storage or logs
+    std::string hub_status;        // progress of the running lookup, or its result / error
+    bool hub_busy = false;
+    bool hub_ok = false;
+    // model id -> llama.cpp file type -> exact tensor bytes of that repo file (its GGUF header, read by Range)
+    std::map<std::string, std::map<std::string, uint64_t>> hub_tensor_bytes;
     // the user's own device profile (panel_my_runs.cpp fits it on pasted llama-bench rows): while on, every
     // estimate for its device uses it (request_from_scenario). Session only; never in the scenario or the URL
     llmsim::DeviceProfile device_profile;

@@ -73,10 +73,18 @@ static const llmsim::Hardware* resolve_scenario_hardware(AppState& app) {
     return &app.scenario_hardware;
 }
 
+uint64_t hub_exact_bytes(const AppState& app, const std::string& model, const std::string& file_type) {
+    auto m = app.hub_tensor_bytes.find(model);
+    if (m == app.hub_tensor_bytes.end()) return 0;
+    auto f = m->second.find(file_type);
+    return f == m->second.end() ? 0 : f->second;
+}
+
 llmsim::SimRequest request_from_scenario(const AppState& app) {
     const Scenario& s = app.scenario;
     llmsim::SimRequest r;
     r.memory.file_type = s.quant;
+    if (const uint64_t b = hub_exact_bytes(app, s.model, s.quant)) r.memory.tensor_data_bytes_exact = b;
     r.memory.n_ctx = s.ctx_tokens;
     if (auto t = llmsim::parse_tensor_type(s.kv_type)) { r.memory.kv_type_k = *t; r.memory.kv_type_v = *t; }
     r.memory.flash_attn = s.flash_attn;
@@ -185,13 +193,16 @@ namespace {
 // quantization table: weights and totals at two contexts, no hardware, no speed
 void derive_quants(const AppState& app, const llmsim::SimRequest& base, Derived& d) {
     const Scenario& s = app.scenario;
+    const bool hub = app.hub_tensor_bytes.count(s.model) > 0;   // a looked-up repo: its own files, nothing else
     for (const llmsim::FileType& ft : app.catalog.file_types) {
+        if (hub && hub_exact_bytes(app, s.model, ft.name) == 0) continue;
         QuantRow row;
         row.file_type = &ft;
         llmsim::SimRequest r = base;
         r.with_speed = false;
         r.memory.hardware = nullptr;
         r.memory.file_type = ft.name;
+        if (const uint64_t b = hub_exact_bytes(app, s.model, ft.name)) r.memory.tensor_data_bytes_exact = b;
         r.memory.n_gpu_layers = llmsim::kAllGpuLayers;
         r.memory.n_cpu_moe = 0;
         llmsim::Evaluation ev;

@@ -93,3 +93,5 @@ void apply_model_defaults_for_keys(AppState& app, const std::string& model_befor
 llmsim::SimRequest command_request(const AppState& app);
 // the simulation request the scenario describes (shared by the UI, the command builder and the JS API)
 llmsim::SimRequest request_from_scenario(const AppState& app);
+// the exact tensor bytes of `model`'s Hub file of `file_type` (a header read by Range), 0 when none was read
+uint64_t hub_exact_bytes(const AppState& app, const std::string& model, const std::string& file_type);

@@ -69,6 +69,29 @@ int import_gguf_prefix(AppState& app, const void* data, size_t size, uint64_t fi
     return 1;
 }
 
+void import_hub_result(AppState& app, const llmsim::HubResult& r) {
+    std::map<std::string, uint64_t>& files = app.hub_tensor_bytes[r.model.id];
+    files.clear();
+    std::string chosen_type;
+    for (size_t i = 0; i < r.variants.size(); ++i) {
+        const llmsim::HubGgufVariant& v = r.variants[i];
+        const std::string ft = llmsim::hub_variant_file_type(v);
+        if (!v.header_read || ft.empty() || files.count(ft)) continue;   // one file per type: the first listed
+        files[ft] = v.tensor_data_bytes;
+        if ((int)i == r.chosen) chosen_type = ft;
+    }
+    if (files.empty()) app.hub_tensor_bytes.erase(r.model.id);   // safetensors: the rules size each quant
+    add_model(app, r.model, 0);
+    if (!chosen_type.empty()) app.scenario.quant = chosen_type;
+    app.hub_ok = true;
+    app.hub_status = r.model.id + ": " + llmsim::hub_read_summary(r) +
+                     (files.empty() ? "" : "; " + std::to_string(files.size()) + " GGUF files sized from their headers");
+    if (r.format == "safetensors")
+        app.hub_status += "; safetensors weights " + llmsim::format_gib((double)r.safetensors_bytes) + " (" +
+                          std::to_string(r.safetensors_bytes) + " bytes)";
+    mark_changed(app);
+}
+
 bool import_path(AppState& app, const std::string& path) {
     FILE* f = fopen(path.c_str(), "rb");
     if (!f) { app.import.message = "cannot open " + path; app.import.ok = false; return false; }

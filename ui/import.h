@@ -6,6 +6,7 @@
 #include <string>
 
 #include "app_state.h"
+#include "hub/hub_lookup.h"
 
 // import config.json text under `id` (default "imported/<model_type>"); false + app.import.message on error
 bool import_hf_config(AppState& app, const std::string& json_text, const std::string& id);
@@ -13,5 +14,9 @@ bool import_hf_config(AppState& app, const std::string& json_text, const std::st
 // 0 on error (app.import.message says why), or -1 when more bytes are needed (*need_bytes set).
 int import_gguf_prefix(AppState& app, const void* data, size_t size, uint64_t file_size, const std::string& file_name,
                        uint64_t* need_bytes);
+// a finished Hugging Face lookup (engine/hub): the model joins the session catalog under its Hub id, each repo
+// GGUF file whose header was read gives its file type's exact weights (app.hub_tensor_bytes), the chosen file's
+// type becomes the scenario's quant; app.hub_status says what was read
+void import_hub_result(AppState& app, const llmsim::HubResult& r);
 // native: import a .gguf or config.json from a path (reads only the GGUF header)
 bool import_path(AppState& app, const std::string& path);

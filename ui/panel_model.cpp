@@ -4,8 +4,18 @@
 #include "a11y.h"
 #include "core/format.h"
 #include "panels.h"
+#include "widgets.h"
 
 void draw_model_header(AppState& app) {
+    if (!app.hub_status.empty()) {   // the last Hugging Face lookup: progress, what was read, or what went wrong
+        if (app.hub_busy || app.hub_ok) ImGui::TextWrapped("Hugging Face: %s", app.hub_status.c_str());
+        else {
+            ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.9f, 0.35f, 0.3f, 1));
+            ImGui::TextWrapped("Hugging Face: %s", app.hub_status.c_str());
+            ImGui::PopStyleColor();
+        }
+        note_widget(app, "hub-status");
+    }
     const llmsim::Model* m = app.catalog.find_model(app.scenario.model);
     if (!m) {
         ImGui::TextWrapped("Unknown model '%s'. Pick one above or import a config.json.", app.scenario.model.c_str());

@@ -13,10 +13,13 @@
 #include <algorithm>
 #include <cmath>
 #include <clocale>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "a11y.h"
+#include <nlohmann/json.hpp>
+
 #include "app_state.h"
 #include "core/assets.h"
 #include "frame.h"
@@ -42,6 +45,8 @@ struct WebPlatform {
     double wheel_px_x = 0, wheel_px_y = 0;   // DOM wheel deltas in CSS px not yet given to ImGui
     std::string spoken, title;     // last text of the aria-live region / document.title (updated on change only)
     std::vector<SDL_Event> deferred_key_ups;   // key-ups held back one frame (frame())
+    std::unique_ptr<llmsim::HubLookup> hub;   // the running Hugging Face lookup (llmsim-page.js makes its requests)
+    std::string hub_at_start;                 // a link's model= id not in the catalog: looked up once the page is ready
 };
 WebPlatform g;   // the page has one app; the exported C functions reach it here
 
@@ -158,6 +163,7 @@ void frame(void*) {
     if (!g.ready) {
         g.ready = true;
         EM_ASM({ if (Module.llmsimReady) Module.llmsimReady(); });
+        if (!g.hub_at_start.empty() && g.app.hub_lookup) g.app.hub_lookup(g.hub_at_start);   // a shared link re-fetches
     }
 }
 
@@ -316,6 +322,71 @@ EMSCRIPTEN_KEEPALIVE const char* llmsim_import_config(const char* text, const ch
 
 EMSCRIPTEN_KEEPALIVE const char* llmsim_import_message() { return g.app.import.message.c_str(); }
 
+// [SECTION] Hugging Face lookups: the engine's plan (engine/hub/hub_lookup.h), the page's fetch (llmsim-page.js)
+// Each call returns JSON: {"request": {path, range_begin, range_bytes, max_body_bytes}} for the next fetch,
+// {"done": true, "message"} when the model joined the session catalog, or {"error", "kind", "retry_after_s"}.
+namespace {
+const char* hub_step_json() {
+    nlohmann::json j;
+    llmsim::HubRequest rq;
+    if (g.hub && g.hub->next(rq)) {
+        j["request"] = {{"path", rq.path}, {"range_begin", rq.range_begin}, {"range_bytes", rq.range_bytes},
+                        {"max_body_bytes", rq.max_body_bytes}};
+        g.app.hub_status = g.hub->progress();
+    } else if (g.hub && g.hub->done()) {
+        import_hub_result(g.app, g.hub->result());
+        j["done"] = true;
+        j["message"] = g.app.hub_status;
+        g.app.hub_busy = false;
+        g.hub.reset();
+    } else {
+        j["error"] = g.hub ? g.hub->error() : g.app.hub_status;
+        j["kind"] = g.hub ? (int)g.hub->error_kind() : 0;
+        j["retry_after_s"] = g.hub ? g.hub->retry_after_s() : -1;
+        if (g.hub) g.app.hub_status = g.hub->error();
+        g.app.hub_busy = false;
+        g.app.hub_ok = false;
+        g.hub.reset();
+    }
+    request_frames(g.app);
+    g.ret = j.dump();
+    return g.ret.c_str();
+}
+}  // namespace
+
+// start looking `ref` up (an id, a huggingface.co URL, org/name:QUANT, a .gguf URL); the page then fetches
+EMSCRIPTEN_KEEPALIVE const char* llmsim_hub_start(const char* ref) {
+    llmsim::HubRef r;
+    std::string err;
+    g.hub.reset();
+    g.app.hub_ok = false;
+    if (!llmsim::parse_hub_ref(ref ? ref : "", r, err)) { g.app.hub_status = err; return hub_step_json(); }
+    llmsim::HubLookupOptions opt;
+    opt.all_headers = true;   // the quant table shows every GGUF file of the repo, each sized from its own header
+    opt.prefer_quant = g.app.scenario.quant;
+    g.hub.reset(new llmsim::HubLookup(r, opt));
+    g.app.hub_busy = true;
+    return hub_step_json();
+}
+
+// the answer to the last request: status (0 = no answer), the body (at most max_body_bytes; truncated = cut
+// there), the headers the plan reads, and the network error text for status 0
+EMSCRIPTEN_KEEPALIVE const char* llmsim_hub_feed(int status, const unsigned char* body, int size, int truncated,
+                                                 const char* content_range, const char* retry_after,
+                                                 const char* error_code, const char* network_error) {
+    if (!g.hub) return hub_step_json();
+    llmsim::HubResponse r;
+    r.status = status;
+    if (body && size > 0) r.body.assign((const char*)body, (size_t)size);
+    r.truncated = truncated != 0;
+    r.content_range = content_range ? content_range : "";
+    r.retry_after = retry_after ? retry_after : "";
+    r.error_code = error_code ? error_code : "";
+    r.network_error = network_error ? network_error : "";
+    g.hub->feed(r);
+    return hub_step_json();
+}
+
 EMSCRIPTEN_KEEPALIVE void llmsim_set_clipboard_cache(const char* text) { g.clipboard = text ? text : ""; }
 // the page's paste event (llmsim-page.js): its text goes into the focused ImGui text box as typed characters
 // (the browser clipboard is readable only inside that event). ImGui's own Ctrl+V then finds an empty cache, so
@@ -339,6 +410,10 @@ int main() {
         else apply_model_defaults_for_keys(g.app, Scenario().model, keys);
         g.app.scroll_to_section = !g.app.scenario.section.empty();
         free(hash);
+        llmsim::HubRef ref;
+        std::string herr;
+        if (!g.app.catalog.find_model(g.app.scenario.model) && llmsim::parse_hub_ref(g.app.scenario.model, ref, herr))
+            g.hub_at_start = g.app.scenario.model;
     }
     if (SDL_Init(SDL_INIT_VIDEO) != 0) {
         EM_ASM({ if (Module.llmsimFatal) Module.llmsimFatal('SDL could not start: ' + UTF8ToString($0)); }, SDL_GetError());
@@ -378,6 +453,11 @@ int main() {
         return url;
     };
     g.app.open_file_dialog = [] { EM_ASM({ if (Module.llmsimOpenFile) Module.llmsimOpenFile(); }); };
+    // the page's fetch makes the lookup's requests; the token goes along for that lookup only, never stored
+    g.app.hub_lookup = [](const std::string& id) {
+        EM_ASM({ if (Module.llmsimHubLookup) Module.llmsimHubLookup(UTF8ToString($0), UTF8ToString($1)); }, id.c_str(),
+               g.app.hub_token.c_str());
+    };
     // "Your own runs": the fitted profile (never the pasted text) kept in localStorage only when asked
     g.app.keep_device_profile = [](const std::string& json) {
         EM_ASM({

@@ -63,13 +63,32 @@ bool search_combo(const char* id, const std::string& preview, std::string& query
 }
 }  // namespace
 
+// the picker's Hub row: a typed id that is not in the catalog can be looked up on Hugging Face (only on this click;
+// the token field is for gated repos and stays in memory)
+static void hub_lookup_row(AppState& app) {
+    const std::string q = app.model_search;
+    if (!app.hub_lookup || q.find('/') == std::string::npos || app.catalog.find_model(q)) return;
+    if (app.hub_busy) { ImGui::TextDisabled("%s", app.hub_status.c_str()); return; }
+    if (ImGui::Selectable(("Look up " + q + " on Hugging Face").c_str())) {
+        app.hub_lookup(q);
+        ImGui::CloseCurrentPopup();
+    }
+    note_widget(app, "hub-lookup");
+    ImGui::SetNextItemWidth(-1);
+    ImGui::InputTextWithHint("##hftoken", "token for a gated repo (memory only)", &app.hub_token,
+                             ImGuiInputTextFlags_Password);
+    note_widget(app, "hub-token");
+    ImGui::Separator();
+}
+
 bool model_picker(AppState& app, const char* id, float width) {
     const llmsim::Model* cur = app.catalog.find_model(app.scenario.model);
     std::string preview = cur ? cur->id : app.scenario.model + " (unknown)";
     bool changed = search_combo(id, preview, app.model_search, app.catalog.models, width,
         [](const llmsim::Model& m) { return m.id; },
         [](const llmsim::Model& m) { return m.id + " " + m.name + " " + m.family + " " + m.arch; },
-        [&](const llmsim::Model& m) { app.scenario.model = m.id; });
+        [&](const llmsim::Model& m) { app.scenario.model = m.id; },
+        [&]() { hub_lookup_row(app); return false; });
     if (changed) { apply_model_defaults(app); mark_changed(app); }
     return changed;
 }

@@ -1,5 +1,9 @@
 // The page glue around the wasm module: loading overlay with progress, WebGL2 checks, window.llmsim (JS API).
-// No network access beyond fetching llmsim.wasm from the page's own folder; nothing is ever sent anywhere.
+// Network: llmsim.wasm from the page's own folder, and — only when the user asks to look a model up on Hugging Face
+// (or opens a link whose model= is a Hub id) — GET requests to the Hub endpoint (<meta name="llmsim-hf-endpoint">,
+// default https://huggingface.co) and the file storage it redirects to; the CSP in index.html allows exactly those.
+// Nothing is ever uploaded; a token typed for a gated repo is sent as Authorization to the endpoint for that lookup
+// only and is kept nowhere (not in the URL, storage or logs).
 (function () {
   'use strict';
   var overlay, message, progress;
@@ -103,6 +107,70 @@
     return done;
   }
 
+  // [SECTION] Hugging Face lookups: the engine's plan (llmsim_hub_start / llmsim_hub_feed) over fetch
+  function hubEndpoint() {
+    var m = document.querySelector('meta[name="llmsim-hf-endpoint"]');
+    return ((m && m.content) || 'https://huggingface.co').replace(/\/+$/, '');
+  }
+
+  // the body, at most max bytes: the reader is cancelled there (a server that ignores Range never sends a whole file)
+  function readCapped(resp, max) {
+    if (!resp.body) return resp.arrayBuffer().then(function (b) { return { bytes: new Uint8Array(b.slice(0, max)), truncated: b.byteLength > max }; });
+    var reader = resp.body.getReader(), chunks = [], got = 0, truncated = false;
+    function pump() {
+      return reader.read().then(function (r) {
+        if (!r.done) {
+          var c = r.value;
+          if (got + c.length > max) { c = c.subarray(0, max - got); truncated = true; }
+          chunks.push(c); got += c.length;
+          if (!truncated) return pump();
+          reader.cancel().catch(function () {});
+        }
+        var all = new Uint8Array(got), off = 0;
+        chunks.forEach(function (x) { all.set(x, off); off += x.length; });
+        return { bytes: all, truncated: truncated };
+      });
+    }
+    return pump();
+  }
+
+  var hubRunning = null;
+  function hubLookup(Module, id, token) {
+    if (hubRunning) return hubRunning;
+    var endpoint = hubEndpoint();
+    function feed(status, got, headers, netError) {
+      var bytes = got ? got.bytes : new Uint8Array(0);
+      var ptr = Module._malloc(Math.max(1, bytes.length));
+      Module.HEAPU8.set(bytes, ptr);
+      var h = function (k) { return (headers && headers.get(k)) || ''; };
+      var out = Module.ccall('llmsim_hub_feed', 'string',
+                             ['number', 'number', 'number', 'number', 'string', 'string', 'string', 'string'],
+                             [status, ptr, bytes.length, got && got.truncated ? 1 : 0, h('Content-Range'), h('Retry-After'),
+                              h('X-Error-Code'), netError || '']);
+      Module._free(ptr);
+      return JSON.parse(out);
+    }
+    function step(s) {
+      Module.ccall('llmsim_request_redraw', null, [], []);
+      if (!s.request) return s.done ? { ok: true, message: s.message } : { ok: false, message: s.error, kind: s.kind, retryAfter: s.retry_after_s };
+      var rq = s.request, headers = {};
+      if (rq.range_bytes > 0) headers.Range = 'bytes=' + rq.range_begin + '-' + (rq.range_begin + rq.range_bytes - 1);
+      if (token) headers.Authorization = 'Bearer ' + token;   // the browser drops it on a cross-origin redirect
+      return fetch(endpoint + rq.path, { headers: headers, credentials: 'omit', cache: 'no-store', redirect: 'follow',
+                                         referrerPolicy: 'no-referrer' })
+        .then(function (resp) {
+          return readCapped(resp, rq.max_body_bytes).then(function (got) { return step(feed(resp.status, got, resp.headers)); });
+        }, function (e) {
+          // offline, DNS, CORS, or a CSP-blocked origin: fetch says only "Failed to fetch"
+          return step(feed(0, null, null, (e && e.message ? e.message : 'network error') + ' at ' + endpoint));
+        });
+    }
+    hubRunning = Promise.resolve().then(function () {
+      return step(JSON.parse(Module.ccall('llmsim_hub_start', 'string', ['string'], [id])));
+    }).then(function (r) { hubRunning = null; return r; }, function (e) { hubRunning = null; throw e; });
+    return hubRunning;
+  }
+
   function makeApi(Module) {
     var listeners = { change: [] };
     var str = function (name) { return Module.ccall(name, 'string', [], []); };
@@ -134,6 +202,8 @@
       },
       importFile: function (file) { return importFile(Module, file); },
       _scroll: function () { return JSON.parse(str('llmsim_scroll')); },
+      // look a model up on the Hub (explicit action); resolves to {ok, message[, kind, retryAfter]}
+      lookupHub: function (id, options) { return hubLookup(Module, id, options && options.token); },
       _widgetRect: function (name) { return JSON.parse(Module.ccall('llmsim_widget_rect', 'string', ['string'], [name])); },
       _module: Module
     };
@@ -181,6 +251,7 @@
       printErr: function (t) { console.warn(t); },
       llmsimFatal: function (t) { showError(t); },
       llmsimOpenFile: function () { fileInput.click(); },
+      llmsimHubLookup: function (id, token) { hubLookup(Module, id, token); },
       llmsimReady: function () {
         window.llmsim = makeApi(Module);
         fileInput.addEventListener('change', function () {

@@ -912,7 +912,10 @@ bool estimate_memory(const PreparedWeights& w, const Model& m, const MemoryReque
 
 bool estimate_memory(const Catalog& cat, const Model& m, const MemoryRequest& req, MemoryBreakdown& out,
                      std::string& err) {
-    const std::shared_ptr<const PreparedWeights> w = prepare_weights(cat, m, req.file_type, err, req.file_bytes_override.value_or(0));
+    QuantOptions qo;
+    qo.exact_tensor_data_bytes = req.tensor_data_bytes_exact.value_or(0);
+    const std::shared_ptr<const PreparedWeights> w = prepare_weights(
+        cat, m, req.file_type, err, req.tensor_data_bytes_exact ? 0 : req.file_bytes_override.value_or(0), qo);
     if (!w) {
         reset_breakdown(out);
         out.devices.clear();

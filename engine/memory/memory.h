@@ -112,6 +112,8 @@ struct MemoryRequest {
     std::optional<uint64_t> host_ram_bytes;       // host RAM for partial offload (unset: hardware.system_ram_bytes)
     std::optional<double> host_ram_bandwidth_gbs; // host RAM bandwidth for offloaded layers / --n-cpu-moe experts
                                                   // (unset: hardware.system_ram_bandwidth_gbs, else kDefaultHostRamGbs)
+    std::optional<uint64_t> tensor_data_bytes_exact;  // tensor bytes of the actual file from its header (a Hub
+                                                      // lookup): weights sum to exactly this; wins over file_bytes_override
     bool allow_extended_context = false;  // max_context may go past native_context up to extended_context
     bool compute_max_context = true;    // search max_context (~10-16 extra placements, each O(devices))
     bool with_notes = true;             // fill MemoryBreakdown::notes (sweeps that never show them can skip the strings)

@@ -162,6 +162,22 @@ namespace {
 
 // the bytes a decoded token reads (formerly simulate.cpp's active_weight_bytes): every tensor once, except routed
 // experts (only k of E are read) and the token-embedding table (one row per token); fills p's parameter counts
+// scale per-tensor bytes from the rules' total `rules_total` to `exact_total`, the rounding remainder going to the
+// largest tensor, so the sum is exactly the file's (a Hub lookup read it from the header)
+void scale_to_exact_sum(std::vector<uint64_t>& bytes, uint64_t exact_total, uint64_t rules_total) {
+    const double s = (double)exact_total / (double)rules_total;
+    uint64_t sum = 0;
+    size_t largest = 0;
+    for (size_t i = 0; i < bytes.size(); ++i) {
+        bytes[i] = (uint64_t)((double)bytes[i] * s + 0.5);
+        sum += bytes[i];
+        if (bytes[i] > bytes[largest]) largest = i;
+    }
+    if (bytes.empty()) return;
+    if (sum <= exact_total) bytes[largest] += exact_total - sum;
+    else bytes[largest] -= std::min(bytes[largest], sum - exact_total);
+}
+
 uint64_t prepare_active_bytes(const Model& m, const WeightSize& ws, const std::vector<TensorDesc>& ts,
                               uint64_t file_bytes_override, PreparedWeights* p) {
     count_params(m, ts, p->params);
@@ -233,12 +249,18 @@ std::shared_ptr<const PreparedWeights> build_prepared_weights(const Catalog& cat
     p->weight_class = weight_class_of(file_type);
     p->file_bytes_override = file_bytes_override;
     p->imatrix = opt.imatrix;
+    p->exact_tensor_data_bytes = opt.exact_tensor_data_bytes;
     p->gguf = ws.gguf;
     p->flat_bpw = ws.gguf ? 0.0 : ws.bits_per_weight;
     p->tensor_data_bytes = ws.tensor_data_bytes;
     p->file_bytes_estimate = ws.file_bytes_estimate;
     p->bits_per_weight = ws.bits_per_weight;
     p->tied_output = m.tie_embeddings;
+    if (opt.exact_tensor_data_bytes > 0 && ws.tensor_data_bytes > 0) {  // the file's own bytes, not the rules'
+        p->tensor_data_bytes = opt.exact_tensor_data_bytes;
+        p->file_bytes_estimate = ws.file_bytes_estimate - ws.tensor_data_bytes + opt.exact_tensor_data_bytes;
+        p->bits_per_weight = ws.params > 0 ? 8.0 * (double)opt.exact_tensor_data_bytes / (double)ws.params : 0.0;
+    }
 
     // bytes per tensor as the placement sees them (same arithmetic as memory_reference.cpp's prepare())
     std::vector<TensorDesc> flat_tensors;
@@ -253,7 +275,9 @@ std::shared_ptr<const PreparedWeights> build_prepared_weights(const Catalog& cat
         for (const TensorDesc& t : flat_tensors) bytes.push_back((uint64_t)((double)t.n_elements() * bpw / 8.0 + 0.5));
     }
     const std::vector<TensorDesc>& ts = ws.gguf ? ws.tensors : flat_tensors;
-    if (file_bytes_override > 0 && ws.file_bytes_estimate > 0) {
+    if (opt.exact_tensor_data_bytes > 0 && ws.tensor_data_bytes > 0) {
+        scale_to_exact_sum(bytes, opt.exact_tensor_data_bytes, ws.tensor_data_bytes);
+    } else if (file_bytes_override > 0 && ws.file_bytes_estimate > 0) {
         const double s = (double)file_bytes_override / (double)ws.file_bytes_estimate;
         for (uint64_t& b : bytes) b = (uint64_t)((double)b * s + 0.5);
     }
@@ -289,6 +313,9 @@ std::shared_ptr<const PreparedWeights> build_prepared_weights(const Catalog& cat
     }
 
     p->active_weight_bytes = prepare_active_bytes(m, ws, ts, file_bytes_override, p.get());
+    if (opt.exact_tensor_data_bytes > 0 && ws.tensor_data_bytes > 0)  // the same scale as the tensors' bytes
+        p->active_weight_bytes = (uint64_t)std::llround((double)p->active_weight_bytes *
+                                                        (double)opt.exact_tensor_data_bytes / (double)ws.tensor_data_bytes);
     prepare_layer_structure(m, p.get());
     return p;
 }
@@ -318,11 +345,12 @@ struct Cache {
 
 Cache g_cache;
 
-uint64_t cache_key(uint64_t mh, const std::string& file_type, uint64_t override_bytes, bool imatrix) {
+uint64_t cache_key(uint64_t mh, const std::string& file_type, uint64_t override_bytes, bool imatrix, uint64_t exact_bytes) {
     LaneHasher h;
     h.add(mh);
     h.add_bytes(file_type);
     h.add(override_bytes ^ ((uint64_t)imatrix << 63));
+    if (exact_bytes) h.add(exact_bytes);
     return h.finish();
 }
 
@@ -331,9 +359,10 @@ const std::vector<int>& sliding_of(const Model& m) { return m.swa ? m.swa->slidi
 const std::vector<int>& attention_of(const Model& m) { return m.hybrid ? m.hybrid->attention_layers : kNoLayers; }
 
 bool entry_matches(const CacheEntry& e, const Catalog& cat, const Model& m, const ModelKey& k,
-                   const std::string& file_type, uint64_t override_bytes, bool imatrix) {
+                   const std::string& file_type, uint64_t override_bytes, const QuantOptions& opt) {
     const PreparedWeights& w = *e.value;
-    if (w.file_bytes_override != override_bytes || w.imatrix != imatrix || w.file_type != file_type) return false;
+    if (w.file_bytes_override != override_bytes || w.imatrix != opt.imatrix || w.file_type != file_type) return false;
+    if (w.exact_tensor_data_bytes != opt.exact_tensor_data_bytes) return false;
     if (e.key_words.size() != k.n || std::memcmp(e.key_words.data(), k.w, k.n * sizeof(int64_t)) != 0) return false;
     if (e.id != m.id || e.arch != m.arch || e.rope_scaling != m.rope_scaling) return false;
     if (e.sliding_layers != sliding_of(m) || e.attention_layers != attention_of(m)) return false;
@@ -353,11 +382,11 @@ std::shared_ptr<const PreparedWeights> prepare_weights(const Catalog& cat, const
                                                        const QuantOptions& opt) {
     ModelKey k;
     make_model_key(m, k);
-    const uint64_t key = cache_key(hash_model_key(m, k), file_type, file_bytes_override, opt.imatrix);
+    const uint64_t key = cache_key(hash_model_key(m, k), file_type, file_bytes_override, opt.imatrix, opt.exact_tensor_data_bytes);
     {
         std::lock_guard<std::mutex> lock(g_cache.mutex);
         auto it = g_cache.map.find(key);
-        if (it != g_cache.map.end() && entry_matches(it->second, cat, m, k, file_type, file_bytes_override, opt.imatrix)) {
+        if (it != g_cache.map.end() && entry_matches(it->second, cat, m, k, file_type, file_bytes_override, opt)) {
             it->second.last_use = ++g_cache.tick;
             ++g_cache.stats.hits;
             return it->second.value;

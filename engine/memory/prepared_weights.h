@@ -44,6 +44,7 @@ struct PreparedWeights {
     std::string file_type;              // as requested
     uint64_t file_bytes_override = 0;   // 0 = bytes from the rules
     bool imatrix = false;               // QuantOptions::imatrix
+    uint64_t exact_tensor_data_bytes = 0;  // QuantOptions::exact_tensor_data_bytes
     double flat_bpw = 0;                // non-GGUF formats: the catalog's flat_bpw this was built with
 
     // weights (bytes after the file-size override, each tensor rounded as llama.cpp-sized bytes x scale)

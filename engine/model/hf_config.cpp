@@ -262,6 +262,14 @@ std::string llama_arch_for_hf_model_type(const std::string& model_type) {
     return t ? arch_info(t->arch).name : "";
 }
 
+std::vector<std::string> supported_llama_archs() {
+    std::vector<std::string> out;
+    for (const ArchInfo& a : kArchs)
+        if (std::find(out.begin(), out.end(), a.arch) == out.end()) out.push_back(a.arch);
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
 // [SECTION] model_from_hf_config -------------------------------------------------------------------------
 // One function per part of a config: core dimensions, flags, MoE, MLA, layer kinds, SWA, hybrid recurrent layers,
 // RoPE context, what is not modelled. Each returns false with err set, in the order the checks always ran.

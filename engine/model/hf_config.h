@@ -37,4 +37,7 @@ bool model_from_hf_config(const std::string& json_text, const std::string& id, M
 // llama.cpp architecture name for a Hugging Face model_type ("qwen3_moe" -> "qwen3moe"); "" when unknown
 std::string llama_arch_for_hf_model_type(const std::string& model_type);
 
+// the llama.cpp architecture names the importer's table knows, sorted, each once ("deepseek2", "gemma3", ...)
+std::vector<std::string> supported_llama_archs();
+
 }  // namespace llmsim

@@ -37,6 +37,8 @@ uint64_t tensor_bytes(TensorType t, const TensorDesc& d);
 
 struct QuantOptions {
     bool imatrix = false;          // an importance matrix was used (changes a few ffn_down / attn_v choices)
+    uint64_t exact_tensor_data_bytes = 0;  // the tensor data of the very file (its GGUF header, read): prepared weights
+                                           // are scaled to sum to exactly this (0 = the rules' bytes)
 };
 
 // the type a tensor has in an unquantized (converter output) F16 GGUF: F32 for vectors, norms, biases,

@@ -17,8 +17,11 @@ uint64_t limit_side_bytes(const MemoryBreakdown& mb) {
 bool evaluate(const Catalog& cat, const Model& model, const SimRequest& req, Evaluation& out, std::string& err) {
     // weights, parameter counts and the bytes a decoded token reads come prepared (cached per model and quant):
     // no tensor enumeration or quant rules per call
-    const std::shared_ptr<const PreparedWeights> w =
-        prepare_weights(cat, model, req.memory.file_type, err, req.memory.file_bytes_override.value_or(0));
+    QuantOptions qo;
+    qo.exact_tensor_data_bytes = req.memory.tensor_data_bytes_exact.value_or(0);
+    const std::shared_ptr<const PreparedWeights> w = prepare_weights(
+        cat, model, req.memory.file_type, err,
+        req.memory.tensor_data_bytes_exact ? 0 : req.memory.file_bytes_override.value_or(0), qo);
     if (!w) {
         out = Evaluation();
         return false;

@@ -12,7 +12,7 @@ target_include_directories(llmsim_engine_fuzz SYSTEM PUBLIC "${LLMSIM_HEADER_SHI
 target_compile_definitions(llmsim_engine_fuzz PUBLIC LLMSIM_VERSION="${PROJECT_VERSION}")
 target_compile_options(llmsim_engine_fuzz PUBLIC ${LLMSIM_FUZZ_SAN} PRIVATE -fsanitize=fuzzer-no-link)
 
-set(LLMSIM_FUZZ_TARGETS fuzz_gguf fuzz_hf_config fuzz_url_state fuzz_api_memory fuzz_catalog fuzz_bench_import)
+set(LLMSIM_FUZZ_TARGETS fuzz_gguf fuzz_hf_config fuzz_url_state fuzz_api_memory fuzz_catalog fuzz_bench_import fuzz_hub)
 if(EXISTS "${CMAKE_SOURCE_DIR}/engine/api/predict.cpp" AND EXISTS "${CMAKE_CURRENT_LIST_DIR}/fuzz_predict.cpp")
   list(APPEND LLMSIM_FUZZ_TARGETS fuzz_predict)
 endif()

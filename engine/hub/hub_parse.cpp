@@ -1,0 +1,261 @@
+// Parsers for Hub responses (hub_parse.h).
+#include "hub/hub_parse.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <ctime>
+
+#include <nlohmann/json.hpp>
+
+#include "core/json_diag.h"
+#include "hub/hub_lookup.h"
+
+namespace llmsim {
+
+namespace {
+
+using nlohmann::json;
+
+constexpr int kMaxDepth = 64;
+
+// parse a bounded JSON text; false + err ("<what>: ...") when too large, too deep or not JSON
+bool parse_bounded(const std::string& body, const char* what, json& out, std::string& err) {
+    if (body.size() > kHubMaxJsonBytes) {
+        err = std::string(what) + ": the answer is " + std::to_string(body.size() >> 20) + " MiB, more than the " +
+              std::to_string(kHubMaxJsonBytes >> 20) + " MiB accepted";
+        return false;
+    }
+    if (hub_json_depth(body) > kMaxDepth) {
+        err = std::string(what) + ": JSON nested more than " + std::to_string(kMaxDepth) + " levels deep";
+        return false;
+    }
+    out = json::parse(body, nullptr, false);
+    if (out.is_discarded()) {
+        err = std::string(what) + ": " + describe_json_error(body);
+        return false;
+    }
+    return true;
+}
+
+// a file size: a non-negative whole number below 2^53 (no real file is larger; doubles beyond lose bytes)
+bool size_of(const json& v, uint64_t& out) {
+    if (v.is_number_unsigned()) { out = v.get<uint64_t>(); return out < (1ull << 53); }
+    if (v.is_number_integer()) { const int64_t i = v.get<int64_t>(); out = (uint64_t)i; return i >= 0; }
+    return false;
+}
+
+// a repo-relative file path: non-empty, bounded, valid UTF-8, no NUL
+bool valid_path(const std::string& p) {
+    return !p.empty() && p.size() <= kHubMaxFilePathChars && p.find('\0') == std::string::npos &&
+           find_invalid_utf8(p) == std::string::npos;
+}
+
+// size from "size", else "lfs": {"size": N}
+void entry_size(const json& e, HubFileEntry& f) {
+    auto it = e.find("size");
+    if (it != e.end() && size_of(*it, f.size_bytes)) { f.has_size = true; return; }
+    auto lfs = e.find("lfs");
+    if (lfs != e.end() && lfs->is_object()) {
+        auto s = lfs->find("size");
+        if (s != lfs->end() && size_of(*s, f.size_bytes)) f.has_size = true;
+    }
+}
+
+std::string str_field(const json& o, const char* key, size_t max_chars = 200) {
+    auto it = o.find(key);
+    if (it == o.end() || !it->is_string()) return "";
+    std::string s = it->get<std::string>();
+    if (s.size() > max_chars || find_invalid_utf8(s) != std::string::npos) return "";
+    return s;
+}
+
+int dtype_bytes(const std::string& d) {
+    static const struct { const char* name; int bytes; } kDtypes[] = {
+        {"F64", 8}, {"I64", 8}, {"U64", 8}, {"F32", 4}, {"I32", 4}, {"U32", 4}, {"F16", 2}, {"BF16", 2},
+        {"I16", 2}, {"U16", 2}, {"I8", 1}, {"U8", 1}, {"BOOL", 1}, {"F8_E4M3", 1}, {"F8_E5M2", 1},
+        {"F8_E8M0", 1}};
+    for (const auto& t : kDtypes)
+        if (d == t.name) return t.bytes;
+    return 0;
+}
+
+}  // namespace
+
+int hub_json_depth(const std::string& text) {
+    int depth = 0, max_depth = 0;
+    bool in_str = false, esc = false;
+    for (char c : text) {
+        if (in_str) {
+            if (esc) esc = false;
+            else if (c == '\\') esc = true;
+            else if (c == '"') in_str = false;
+            continue;
+        }
+        if (c == '"') in_str = true;
+        else if (c == '[' || c == '{') max_depth = std::max(max_depth, ++depth);
+        else if ((c == ']' || c == '}') && depth > 0) --depth;
+    }
+    return max_depth;
+}
+
+bool parse_hub_model_info(const std::string& body, HubRepoInfo& out, std::string& err) {
+    json j;
+    if (!parse_bounded(body, "the Hub's model description", j, err)) return false;
+    if (!j.is_object()) {
+        err = "the Hub's model description is not a JSON object; is HF_ENDPOINT a Hugging Face Hub?";
+        return false;
+    }
+    HubRepoInfo r;
+    auto g = j.find("gated");
+    r.gated = g != j.end() && ((g->is_boolean() && g->get<bool>()) || (g->is_string() && !g->get<std::string>().empty()));
+    auto p = j.find("private");
+    r.is_private = p != j.end() && p->is_boolean() && p->get<bool>();
+    auto d = j.find("disabled");
+    r.disabled = d != j.end() && d->is_boolean() && d->get<bool>();
+    r.pipeline_tag = str_field(j, "pipeline_tag");
+    r.library_name = str_field(j, "library_name");
+    auto sib = j.find("siblings");
+    if (sib == j.end() || !sib->is_array()) {
+        err = "the Hub's model description has no file list (\"siblings\"); is HF_ENDPOINT a Hugging Face Hub?";
+        return false;
+    }
+    if (sib->size() > kHubMaxFiles) {
+        err = "the repo lists " + std::to_string(sib->size()) + " files, more than the " + std::to_string(kHubMaxFiles) +
+              " read";
+        return false;
+    }
+    for (const json& e : *sib) {
+        if (!e.is_object()) continue;
+        HubFileEntry f;
+        f.path = str_field(e, "rfilename", kHubMaxFilePathChars);
+        if (!valid_path(f.path)) continue;
+        entry_size(e, f);
+        r.files.push_back(std::move(f));
+    }
+    out = std::move(r);
+    return true;
+}
+
+bool parse_hub_tree(const std::string& body, std::vector<HubFileEntry>& out, std::string& err) {
+    json j;
+    if (!parse_bounded(body, "the Hub's file tree", j, err)) return false;
+    if (!j.is_array()) { err = "the Hub's file tree is not a JSON array"; return false; }
+    if (j.size() > kHubMaxFiles) { err = "the repo's file tree has more than " + std::to_string(kHubMaxFiles) + " entries"; return false; }
+    for (const json& e : j) {
+        if (!e.is_object() || str_field(e, "type") != "file") continue;
+        HubFileEntry f;
+        f.path = str_field(e, "path", kHubMaxFilePathChars);
+        if (!valid_path(f.path)) continue;
+        entry_size(e, f);
+        out.push_back(std::move(f));
+    }
+    return true;
+}
+
+bool parse_content_range(const std::string& value, uint64_t& begin, uint64_t& end, uint64_t& total) {
+    // "bytes B-E/T" or "bytes B-E/*"
+    if (value.compare(0, 6, "bytes ") != 0 || value.size() > 100) return false;
+    const char* s = value.c_str() + 6;
+    auto num = [](const char*& p, uint64_t& v) {
+        if (*p < '0' || *p > '9') return false;
+        v = 0;
+        while (*p >= '0' && *p <= '9') {
+            if (v > (UINT64_MAX - 9) / 10) return false;
+            v = v * 10 + (uint64_t)(*p++ - '0');
+        }
+        return true;
+    };
+    if (!num(s, begin) || *s++ != '-' || !num(s, end) || *s++ != '/' || end < begin) return false;
+    if (*s == '*' && s[1] == '\0') { total = 0; return true; }
+    return num(s, total) && *s == '\0' && total > end;
+}
+
+int parse_retry_after(const std::string& value, int64_t now_unix_s) {
+    if (value.empty() || value.size() > 64) return -1;
+    bool digits = true;
+    for (char c : value) digits = digits && c >= '0' && c <= '9';
+    if (digits) return value.size() > 7 ? 9999999 : std::atoi(value.c_str());
+    // IMF-fixdate: "Wed, 21 Oct 2015 07:28:00 GMT"
+    char mon[4] = {0};
+    int day, year, hh, mm, ss;
+    if (std::sscanf(value.c_str(), "%*3s, %d %3s %d %d:%d:%d GMT", &day, mon, &year, &hh, &mm, &ss) != 6) return -1;
+    static const char* const kMonths[] = {"Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
+    int m = -1;
+    for (int i = 0; i < 12; ++i)
+        if (std::string(mon) == kMonths[i]) m = i;
+    if (m < 0 || year < 1970 || year > 3000 || day < 1 || day > 31) return -1;
+    // days from civil (Howard Hinnant's algorithm): no timegm() on every platform
+    const int m1 = m + 1;  // 1..12
+    const int y = year - (m1 <= 2 ? 1 : 0);
+    const int era = y / 400, yoe = y - era * 400, mp = (m1 + 9) % 12;
+    const int doy = (153 * mp + 2) / 5 + day - 1, doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    const int64_t days = (int64_t)era * 146097 + doe - 719468;
+    const int64_t when = days * 86400 + hh * 3600 + mm * 60 + ss;
+    const int64_t now = now_unix_s > 0 ? now_unix_s : (int64_t)std::time(nullptr);
+    return when <= now ? 0 : (int)std::min<int64_t>(when - now, 9999999);
+}
+
+bool parse_safetensors_index(const std::string& body, std::vector<std::string>& shards, std::string& err) {
+    json j;
+    if (!parse_bounded(body, "model.safetensors.index.json", j, err)) return false;
+    auto wm = j.is_object() ? j.find("weight_map") : j.end();
+    if (!j.is_object() || wm == j.end() || !wm->is_object()) {
+        err = "model.safetensors.index.json has no \"weight_map\" object";
+        return false;
+    }
+    shards.clear();
+    for (auto it = wm->begin(); it != wm->end(); ++it) {
+        if (!it->is_string()) { err = "model.safetensors.index.json: weight_map[\"" + it.key().substr(0, 60) + "\"] is not a file name"; return false; }
+        const std::string f = it->get<std::string>();
+        if (!valid_path(f)) { err = "model.safetensors.index.json names an invalid shard file"; return false; }
+        if (std::find(shards.begin(), shards.end(), f) == shards.end()) {
+            if (shards.size() >= kHubMaxShards) { err = "model.safetensors.index.json names more than " + std::to_string(kHubMaxShards) + " shards"; return false; }
+            shards.push_back(f);
+        }
+    }
+    if (shards.empty()) { err = "model.safetensors.index.json maps no tensors"; return false; }
+    return true;
+}
+
+bool parse_safetensors_header(const std::string& json_text, std::vector<SafetensorsTensorTotal>& totals, std::string& err) {
+    json j;
+    if (!parse_bounded(json_text, "safetensors header", j, err)) return false;
+    if (!j.is_object()) { err = "safetensors header: not a JSON object"; return false; }
+    for (auto it = j.begin(); it != j.end(); ++it) {
+        if (it.key() == "__metadata__") continue;
+        const std::string name = it.key().substr(0, 80);
+        const json& t = *it;
+        if (!t.is_object()) { err = "safetensors header: tensor '" + name + "' is not an object"; return false; }
+        const std::string dtype = str_field(t, "dtype", 16);
+        const int eb = dtype_bytes(dtype);
+        if (eb == 0) { err = "safetensors header: tensor '" + name + "' has an unknown dtype '" + dtype + "'"; return false; }
+        auto sh = t.find("shape");
+        auto off = t.find("data_offsets");
+        if (sh == t.end() || !sh->is_array() || sh->size() > 8 || off == t.end() || !off->is_array() || off->size() != 2) {
+            err = "safetensors header: tensor '" + name + "' needs a shape (at most 8 dims) and two data_offsets";
+            return false;
+        }
+        uint64_t n = 1, d = 0;
+        for (const json& x : *sh) {
+            if (!size_of(x, d) || (d > 0 && n > (1ull << 50) / d)) { err = "safetensors header: tensor '" + name + "' has an invalid or huge shape"; return false; }
+            n *= d;
+        }
+        uint64_t b0 = 0, b1 = 0;
+        if (!size_of((*off)[0], b0) || !size_of((*off)[1], b1) || b1 < b0 || b1 - b0 != n * (uint64_t)eb) {
+            err = "safetensors header: tensor '" + name + "': data_offsets span " +
+                  (b1 >= b0 ? std::to_string(b1 - b0) : std::string("a negative count of")) + " bytes, dtype x shape is " +
+                  std::to_string(n * (uint64_t)eb);
+            return false;
+        }
+        auto tt = std::find_if(totals.begin(), totals.end(), [&](const SafetensorsTensorTotal& x) { return x.dtype == dtype; });
+        if (tt == totals.end()) { totals.push_back({dtype, 0, 0, 0}); tt = totals.end() - 1; }
+        tt->n_tensors += 1;
+        tt->n_elements += n;
+        tt->bytes += n * (uint64_t)eb;
+    }
+    return true;
+}
+
+}  // namespace llmsim
