@@ -44,5 +44,8 @@ int cmd_bench(int argc, char** argv);      // cmd_bench.cpp
 int cmd_recommend(int argc, char** argv);  // cmd_recommend.cpp
 int cmd_import(int argc, char** argv);     // cmd_import.cpp
 int cmd_calibrate_device(int argc, char** argv);   // cmd_calibrate_device.cpp
+int cmd_spec(int argc, char** argv);       // cmd_spec.cpp
+int cmd_lora(int argc, char** argv);       // cmd_lora.cpp
+int cmd_train(int argc, char** argv);      // cmd_train.cpp
 
 }  // namespace llmsim::cli

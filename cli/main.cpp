@@ -27,6 +27,9 @@ const Command kCommands[] = {
     {"cost", llmsim::cli::cmd_cost, "own vs rent vs serverless API monthly cost"},
     {"recommend", llmsim::cli::cmd_recommend, "cheapest hardware meeting speed/budget constraints, or the best model for a device"},
     {"import", llmsim::cli::cmd_import, "read a config.json or a .gguf header and print the model it describes"},
+    {"spec", llmsim::cli::cmd_spec, "speculative decoding: memory of target + draft, expected speed-up, break-even acceptance"},
+    {"lora", llmsim::cli::cmd_lora, "LoRA adapters at inference: adapter size by rank and targets, memory, decode cost"},
+    {"train", llmsim::cli::cmd_train, "fine-tuning memory per GPU (full, LoRA, QLoRA; ZeRO; checkpointing) and tokens/s"},
     {"bench", llmsim::cli::cmd_bench, "time a full sweep of the engine (models x devices x quants x contexts)"},
 };
 
