@@ -2,9 +2,8 @@
 // memory of N adapters and the decode speed cost, and the llama-server command with --lora.
 #include <cstdio>
 
-#include <nlohmann/json.hpp>
-
 #include "adapter/lora.h"
+#include "api/api_extras.h"
 #include "commands.h"
 #include "core/units.h"
 #include "runtime/command.h"
@@ -65,15 +64,7 @@ int cmd_lora(int argc, char** argv) {
     for (int i = 0; i < (int)n; ++i) files.push_back("adapter" + std::to_string(i) + "-r" + std::to_string(spec.rank) + ".gguf");
     std::string cmd = llama_server_command(cat, *m, req) + lora_server_flags(files);
     if (a.has("json")) {
-        nlohmann::json j = {{"model", m->id}, {"rank", spec.rank}, {"params", sz.params}, {"bytes", sz.bytes},
-                            {"bytes_per_token", sz.bytes_per_token}, {"flops_per_token", sz.flops_per_token},
-                            {"adapters", (int)n}, {"adapters_bytes", cost.adapters_bytes}, {"command", cmd}};
-        for (int i = 0; i < kLoraTargetCount; ++i)
-            if (spec.targets[i]) j["per_target_bytes"][to_string((LoraTarget)i)] = sz.per_target_bytes[i];
-        if (req.memory.hardware)
-            j["decode"] = {{"base_tokens_per_s", cost.base_tokens_per_s}, {"lora_tokens_per_s", cost.lora_tokens_per_s},
-                           {"slowdown", cost.slowdown}};
-        printf("%s\n", j.dump(2).c_str());
+        printf("%s\n", lora_to_json(*m, spec, sz, cost, (int)n, req.memory.hardware != nullptr, cmd).dump(2).c_str());
         return 0;
     }
     printf("LoRA r=%d on %s, %s: %.2f M params, %.1f MiB per adapter (%s)\n", spec.rank, m->id.c_str(),

@@ -3,8 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 
-#include <nlohmann/json.hpp>
-
+#include "api/api_extras.h"
 #include "commands.h"
 #include "core/format.h"
 #include "core/units.h"
@@ -32,30 +31,7 @@ int print_spec(const Model& tm, const Model& dm, const SpecRequest& r, const Spe
     int n_ranges = 0;
     const AcceptanceRange* ranges = acceptance_ranges(n_ranges);
     if (as_json) {
-        nlohmann::json j;
-        j["target"] = tm.id;
-        j["draft"] = dm.id;
-        j["draft_ctx"] = mem.draft_ctx;
-        j["slots"] = mem.slots;
-        for (const SpecDevice& d : mem.devices)
-            j["devices"].push_back({{"name", d.name}, {"target_bytes", d.target_bytes}, {"draft_weights_bytes", d.draft_weights_bytes},
-                                    {"draft_kv_bytes", d.draft_kv_bytes}, {"draft_compute_bytes", d.draft_compute_bytes},
-                                    {"total_bytes", d.total_bytes}, {"usable_bytes", d.usable_bytes}});
-        j["total_bytes"] = mem.total_bytes;
-        j["draft_extra_bytes"] = mem.draft_extra_bytes;
-        j["fits"] = mem.fits;
-        j["speed"] = {{"k", sp.k}, {"acceptance", sp.acceptance}, {"expected_tokens", sp.expected_tokens},
-                      {"target_step_s", sp.target_step_s}, {"draft_step_s", sp.draft_step_s},
-                      {"verify_step_s", sp.verify_step_s}, {"round_s", sp.round_s},
-                      {"plain_tokens_per_s", sp.plain_tokens_per_s}, {"spec_tokens_per_s", sp.spec_tokens_per_s},
-                      {"speedup", sp.speedup}, {"break_even_acceptance", sp.break_even_acceptance},
-                      {"pays_off_ever", sp.break_even_acceptance <= 1}, {"best_k", sp.best_k},
-                      {"best_k_speedup", sp.best_k_speedup}};
-        for (int i = 0; i < n_ranges; ++i)
-            j["acceptance_ranges"].push_back({{"task", ranges[i].task}, {"low", ranges[i].low}, {"high", ranges[i].high},
-                                              {"source", ranges[i].source}});
-        j["command"] = command;
-        printf("%s\n", j.dump(2).c_str());
+        printf("%s\n", spec_to_json(tm, dm, r, mem, sp, command).dump(2).c_str());
         return 0;
     }
     printf("target %s (%s) + draft %s (%s), draft context %lld tokens x %d slot(s)\n\n", tm.id.c_str(),

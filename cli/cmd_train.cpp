@@ -1,8 +1,7 @@
 // llmsim-cli train: fine-tuning memory per GPU and tokens/s (engine/train/train.h).
 #include <cstdio>
 
-#include <nlohmann/json.hpp>
-
+#include "api/api_extras.h"
 #include "commands.h"
 #include "core/units.h"
 #include "train/train.h"
@@ -62,18 +61,7 @@ int cmd_train(int argc, char** argv) {
     TrainMemory t;
     if (!estimate_training(*m, r, t, err)) return fail(err);
     if (a.has("json")) {
-        nlohmann::json j = {{"model", m->id}, {"method", to_string(r.method)}, {"optimizer", to_string(r.optimizer)},
-                            {"seq", r.seq}, {"micro_batch", r.micro_batch}, {"gpus", r.gpus}, {"zero", r.zero},
-                            {"grad_ckpt", r.grad_ckpt}, {"params", t.params}, {"trainable_params", t.trainable_params},
-                            {"weights_bytes", t.weights_bytes}, {"grads_bytes", t.grads_bytes},
-                            {"optimizer_bytes", t.optimizer_bytes}, {"activations_bytes", t.activations_bytes},
-                            {"logits_bytes", t.logits_bytes}, {"zero3_gather_bytes", t.zero3_gather_bytes},
-                            {"ddp_bucket_bytes", t.ddp_bucket_bytes}, {"cuda_context_bytes", t.cuda_context_bytes},
-                            {"fragmentation_bytes", t.fragmentation_bytes}, {"total_bytes_per_gpu", t.total_bytes},
-                            {"usable_bytes_per_gpu", t.usable_bytes}, {"fits", t.fits},
-                            {"flops_per_token", t.flops_per_token}, {"tokens_per_s", t.tokens_per_s},
-                            {"utilisation", r.utilisation}, {"notes", t.notes}};
-        printf("%s\n", j.dump(2).c_str());
+        printf("%s\n", train_to_json(*m, r, t).dump(2).c_str());
         return 0;
     }
     printf("%s %s fine-tune, %s, seq %lld x micro-batch %d, %d GPU(s), ZeRO %d%s\n", m->id.c_str(), to_string(r.method),

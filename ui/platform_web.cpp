@@ -18,6 +18,7 @@
 #include "core/assets.h"
 #include "frame.h"
 #include "api/api.h"
+#include "api/api_extras.h"
 #include "api/predict.h"
 #include "speed/speed_glue.h"
 #include "import.h"
@@ -186,6 +187,20 @@ EMSCRIPTEN_KEEPALIVE const char* llmsim_predict(const char* scenario_json) {
 // window.llmsim.memory(request): same keys as `llmsim-cli memory --json`
 EMSCRIPTEN_KEEPALIVE const char* llmsim_memory(const char* request_json) {
     g.ret = llmsim::api_memory(g.app.catalog, request_json ? request_json : "");
+    return g.ret.c_str();
+}
+
+// window.llmsim.spec / lora / train(request): same keys as `llmsim-cli spec|lora|train --json` (api_extras.h)
+EMSCRIPTEN_KEEPALIVE const char* llmsim_spec(const char* request_json) {
+    g.ret = llmsim::api_spec(g.app.catalog, request_json ? request_json : "");
+    return g.ret.c_str();
+}
+EMSCRIPTEN_KEEPALIVE const char* llmsim_lora(const char* request_json) {
+    g.ret = llmsim::api_lora(g.app.catalog, request_json ? request_json : "");
+    return g.ret.c_str();
+}
+EMSCRIPTEN_KEEPALIVE const char* llmsim_train(const char* request_json) {
+    g.ret = llmsim::api_train(g.app.catalog, request_json ? request_json : "");
     return g.ret.c_str();
 }
 

@@ -100,14 +100,14 @@
       _widgetRect: function (name) { return JSON.parse(Module.ccall('llmsim_widget_rect', 'string', ['string'], [name])); },
       _module: Module
     };
-    ['predict', 'memory'].forEach(function (name) {
+    ['predict', 'memory', 'spec', 'lora', 'train'].forEach(function (name) {
       var fn = 'llmsim_' + name;
       api[name] = function (arg) {
         if (!Module['_' + fn]) throw new Error(name + '() is not available in this build');
         var out = Module.ccall(fn, 'string', ['string'], [typeof arg === 'string' ? arg : JSON.stringify(arg)]);
         var parsed = JSON.parse(out);
-        // memory() throws on a bad request; predict() returns {id, error} lines, like the CLI
-        if (name === 'memory' && parsed && parsed.error) throw new Error(parsed.error);
+        // memory(), spec(), lora(), train() throw on a bad request; predict() returns {id, error} lines, like the CLI
+        if (name !== 'predict' && parsed && parsed.error) throw new Error(parsed.error);
         return parsed;
       };
     });
