@@ -10,8 +10,9 @@
 // Speed (Leviathan, Kalman, Matias 2023, "Fast Inference from Transformers via Speculative Decoding", ICML, eq. 1):
 //   with per-token acceptance a and k drafted tokens, a round yields E = (1 - a^(k+1)) / (1 - a) tokens
 //   (k + 1 at a = 1). A round costs k draft decode steps + one target step over k + 1 tokens; the verify step is the
-//   speed model's batched decode step (estimate_concurrency: weights read once, the MoE union of experts the k + 1
-//   tokens route to, matmul FLOPs of k + 1 tokens) with the KV of the one sequence read once.
+//   calibrated decode step plus the prefill model's marginal cost of the k extra tokens (its small-matmul efficiency
+//   n / (n + 16), the MoE union of the experts the k + 1 tokens route to), never below the batched-decode step
+//   (estimate_concurrency: weights read once, matmul FLOPs of k + 1 tokens, the one sequence's KV read once).
 //   tokens/s = E / (k t_draft + t_verify(k+1)); plain decode = 1 / t_target; break-even a: E(a) = round / t_target.
 //   With -np B slots decoding together llama-server drafts each slot on its own draft context (B x k draft steps in
 //   turn) and verifies all slots in one batch of B (k + 1) tokens.
