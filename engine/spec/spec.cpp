@@ -14,9 +14,9 @@ namespace llmsim {
 
 namespace {
 
-// Typical per-token acceptance. Leviathan et al. 2023 (Table 3) measure alpha from about 0.5 to 0.9 over their
-// T5-XXL and LaMDA targets with 1-4 % sized drafts (translation and summarisation near the top, dialog near the
-// bottom); the per-task split below is our estimate, not a measurement of llama.cpp.
+// Typical per-token acceptance. Leviathan et al. 2023 (Table 3) report alpha of roughly 0.6 to 0.9 for small
+// transformer drafts of their T5-XXL, LaMDA and GPT-like targets (n-gram drafts far lower); the per-task split
+// below is our estimate, not a measurement of llama.cpp.
 const AcceptanceRange kAcceptanceRanges[] = {
     {"code (completion, edits of existing code)", 0.70, 0.90, "estimate, upper half of Leviathan et al. 2023 Table 3"},
     {"summarisation / extraction (copies the input)", 0.60, 0.80, "estimate, Leviathan et al. 2023 Table 3 range"},
