@@ -14,6 +14,7 @@ namespace {
 constexpr double kNf4BytesPerParam = 0.5 + 1.0 / 64 + 4.0 / (64 * 256);   // 4.127 bits: QLoRA double quantisation
 constexpr double kBnb8bitBlock = 2048;                                   // bitsandbytes 8-bit optimizer block size
 constexpr uint64_t kLogitBytesPerVocab = 2 + 4 + 4;                      // bf16 logits, fp32 upcast, fp32 gradient
+constexpr double kMaxTrainBytes = 1152921504606846976.0;                 // 2^60: far beyond any GPU, safe in uint64
 
 struct ParamSplit {
     uint64_t total = 0;
@@ -157,9 +158,16 @@ bool estimate_training(const Model& m, const TrainRequest& r, TrainMemory& out, 
         per_token_max = std::max(per_token_max, b);
     }
     out.activation_bytes_per_layer_token = per_token_max;
-    if (r.grad_ckpt) out.activations_bytes = tokens * (2ull * m.hidden_size * m.n_layers + per_token_max);
-    else out.activations_bytes = tokens * per_token_all;
-    out.logits_bytes = tokens * kLogitBytesPerVocab * (uint64_t)m.vocab_size;
+    // in double first: seq x micro-batch x vocab can pass 2^64 bytes
+    const double act = (double)tokens * (r.grad_ckpt ? 2.0 * m.hidden_size * m.n_layers + per_token_max : (double)per_token_all);
+    const double logits = (double)tokens * kLogitBytesPerVocab * (double)m.vocab_size;
+    if (act + logits > kMaxTrainBytes) {
+        err = "train: seq x micro-batch needs more than 2^60 bytes of activations per GPU; out of range";
+        out = TrainMemory();
+        return false;
+    }
+    out.activations_bytes = (uint64_t)act;
+    out.logits_bytes = (uint64_t)logits;
     out.cuda_context_bytes = kTorchCudaContextBytes;
     const uint64_t allocated = out.weights_bytes + out.grads_bytes + out.optimizer_bytes + out.activations_bytes +
                                out.logits_bytes + out.zero3_gather_bytes + out.ddp_bucket_bytes;
