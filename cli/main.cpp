@@ -30,6 +30,9 @@ const Command kCommands[] = {
     {"page", llmsim::cli::cmd_page, "a model's page (seed format) or one section of it, as HTML or Markdown"},
     {"site", llmsim::cli::cmd_site, "the static site: a page per catalog model, the models index, sitemap.xml, robots.txt"},
     {"serve", llmsim::cli::cmd_serve, "serving many users: engine memory plan, load simulation, SLA search (vLLM, SGLang, llama-server)"},
+    {"spec", llmsim::cli::cmd_spec, "speculative decoding: memory of target + draft, expected speed-up, break-even acceptance"},
+    {"lora", llmsim::cli::cmd_lora, "LoRA adapters at inference: adapter size by rank and targets, memory, decode cost"},
+    {"train", llmsim::cli::cmd_train, "fine-tuning memory per GPU (full, LoRA, QLoRA; ZeRO; checkpointing) and tokens/s"},
     {"bench", llmsim::cli::cmd_bench, "time a full sweep of the engine (models x devices x quants x contexts)"},
     {"detect", llmsim::cli::cmd_detect, "this machine's GPUs and RAM (nvidia-smi, rocm-smi, /proc/meminfo, sysctl) as a catalog rig"},
 };

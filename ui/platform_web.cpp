@@ -24,6 +24,7 @@
 #include "core/assets.h"
 #include "frame.h"
 #include "api/api.h"
+#include "api/api_extras.h"
 #include "api/predict.h"
 #include "serving/serving.h"
 #include "speed/speed_glue.h"
@@ -268,6 +269,19 @@ EMSCRIPTEN_KEEPALIVE const char* llmsim_serve(const char* request_json) {
 }
 EMSCRIPTEN_KEEPALIVE const char* llmsim_serve_search(const char* request_json) {
     g.ret = llmsim::api_serve_search(g.app.catalog, request_json ? request_json : "");
+    return g.ret.c_str();
+}
+// window.llmsim.spec / lora / train(request): same keys as `llmsim-cli spec|lora|train --json` (api_extras.h)
+EMSCRIPTEN_KEEPALIVE const char* llmsim_spec(const char* request_json) {
+    g.ret = llmsim::api_spec(g.app.catalog, request_json ? request_json : "");
+    return g.ret.c_str();
+}
+EMSCRIPTEN_KEEPALIVE const char* llmsim_lora(const char* request_json) {
+    g.ret = llmsim::api_lora(g.app.catalog, request_json ? request_json : "");
+    return g.ret.c_str();
+}
+EMSCRIPTEN_KEEPALIVE const char* llmsim_train(const char* request_json) {
+    g.ret = llmsim::api_train(g.app.catalog, request_json ? request_json : "");
     return g.ret.c_str();
 }
 

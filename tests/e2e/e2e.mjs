@@ -180,6 +180,19 @@ async function main() {
       assert(bad.includes("unknown model 'nope/nope'"), `memory() error: ${bad}`);
     });
 
+    await check('engine: spec(), lora() and train() answer with the CLI keys and throw on bad input', async () => {
+      const s = await page.evaluate(() => window.llmsim.spec({ model: 'Qwen/Qwen2.5-72B-Instruct', draft: 'Qwen/Qwen2.5-0.5B-Instruct',
+                                                               hardware: 'm2-ultra-192', draft_max: 8, accept: 0.8 }));
+      eq(s.speed.k, 8, 'spec() draft tokens per round');
+      assert(s.speed.speedup > 1 && s.command.includes(' -md Qwen2.5-0.5B-Instruct-Q8_0.gguf'), `spec(): ${JSON.stringify(s.speed)} ${s.command}`);
+      const l = await page.evaluate(() => window.llmsim.lora({ model: 'meta-llama/Meta-Llama-3-8B', rank: 8, targets: 'q,v' }));
+      eq(l.params, 3407872, 'lora() trainable parameters (PEFT print_trainable_parameters)');
+      const t = await page.evaluate(() => window.llmsim.train({ model: 'Qwen/Qwen2.5-7B-Instruct', method: 'qlora', grad_ckpt: true, hardware: 'rtx-4090' }));
+      assert(t.fits === true && t.total_bytes_per_gpu > 4 * 2 ** 30 && t.total_bytes_per_gpu < 24 * 2 ** 30, `train(): ${JSON.stringify(t)}`);
+      const bad = await page.evaluate(() => { try { window.llmsim.train({ model: 'Qwen/Qwen2.5-7B-Instruct', zero: 7 }); return ''; } catch (e) { return e.message; } });
+      eq(bad, 'zero must be a whole number from 0 to 3', 'train() error');
+    });
+
     await check('leaderboard: the decode range is predict() at an empty and at the full context', async () => {
       await page.evaluate(() => window.llmsim.setState({ model: 'Qwen/Qwen2.5-7B-Instruct', quant: 'Q4_K_M', ctx: 32768, hardware: 'rtx-4090',
                                                          kv: 'f16', fa: true, np: 1, embed: 'leaderboard' }));

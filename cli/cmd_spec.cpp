@@ -1,0 +1,115 @@
+// llmsim-cli spec: speculative decoding with a draft model (engine/spec/spec.h): memory of the pair, expected
+// decode speed at an acceptance rate, the break-even acceptance and the llama-server command with -md.
+#include <algorithm>
+#include <cstdio>
+
+#include "api/api_extras.h"
+#include "commands.h"
+#include "core/format.h"
+#include "core/units.h"
+#include "runtime/command.h"
+#include "spec/spec.h"
+
+namespace llmsim::cli {
+
+namespace {
+
+const char* kUsage =
+    "usage: llmsim-cli spec --model ID --draft ID --hardware ID [--quant Q4_K_M] [--draft-quant Q8_0]\n"
+    "                       [--ctx N] [--parallel N] [--draft-max K] [--draft-min N] [--accept A]\n"
+    "                       [--draft-ctx N] [--draft-ngl N] [--depth N] [--json]\n"
+    "Speculative decoding as llama-server runs it (-md): memory of target + draft (the draft gets the target's\n"
+    "context per sequence unless --draft-ctx, one draft KV cache and compute buffer per -np slot), and the\n"
+    "expected decode speed: E = (1 - a^(k+1)) / (1 - a) tokens per round (Leviathan et al. 2023) over k draft\n"
+    "steps + one target step of k+1 tokens, both from the speed model. Defaults: --draft-max 16, --accept 0.7.\n"
+    "Acceptance is a per-token rate you set; typical ranges (estimates) are printed.\n";
+
+double gib(uint64_t b) { return (double)b / (double)kGiB; }
+
+int print_spec(const Model& tm, const Model& dm, const SpecRequest& r, const SpecMemory& mem, const SpecSpeed& sp,
+               const std::string& command, bool as_json) {
+    int n_ranges = 0;
+    const AcceptanceRange* ranges = acceptance_ranges(n_ranges);
+    if (as_json) {
+        printf("%s\n", spec_to_json(tm, dm, r, mem, sp, command).dump(2).c_str());
+        return 0;
+    }
+    printf("target %s (%s) + draft %s (%s), draft context %lld tokens x %d slot(s)\n\n", tm.id.c_str(),
+           r.target.memory.file_type.c_str(), dm.id.c_str(), r.draft_file_type.c_str(), (long long)mem.draft_ctx, mem.slots);
+    printf("| device | target GiB | draft weights GiB | draft KV GiB | draft compute GiB | total GiB | usable GiB |\n");
+    printf("|---|---:|---:|---:|---:|---:|---:|\n");
+    for (const SpecDevice& d : mem.devices)
+        printf("| %s | %.2f | %.2f | %.2f | %.2f | %.2f | %s |\n", d.name.c_str(), gib(d.target_bytes), gib(d.draft_weights_bytes),
+               gib(d.draft_kv_bytes), gib(d.draft_compute_bytes), gib(d.total_bytes),
+               d.usable_bytes ? format_sig(gib(d.usable_bytes)).c_str() : "-");
+    printf("\ntotal %.2f GiB (draft adds %.2f GiB): %s\n", gib(mem.total_bytes), gib(mem.draft_extra_bytes),
+           mem.fits ? "fits" : "does NOT fit");
+    printf("\ndecode at depth %lld, k = %d, acceptance %.2f: E = %.2f tokens per round\n", (long long)r.depth, sp.k,
+           sp.acceptance, sp.expected_tokens);
+    printf("  target step %.2f ms, draft step %.2f ms, verify step (%d tokens) %.2f ms, round %.2f ms\n",
+           sp.target_step_s * 1e3, sp.draft_step_s * 1e3, sp.k + 1, sp.verify_step_s * 1e3, sp.round_s * 1e3);
+    printf("  plain %.1f tok/s -> speculative %.1f tok/s per sequence (x%.2f)\n", sp.plain_tokens_per_s,
+           sp.spec_tokens_per_s, sp.speedup);
+    if (sp.break_even_acceptance <= 1) printf("  break-even acceptance at k = %d: %.3f\n", sp.k, sp.break_even_acceptance);
+    else printf("  break-even: never pays off at k = %d (even a = 1 is slower)\n", sp.k);
+    printf("  best k at this acceptance: %d (x%.2f)\n", sp.best_k, sp.best_k_speedup);
+    printf("\ntypical per-token acceptance (estimates):\n");
+    for (int i = 0; i < n_ranges; ++i)
+        printf("  %-48s %.2f-%.2f  (%s)\n", ranges[i].task, ranges[i].low, ranges[i].high, ranges[i].source);
+    printf("\n%s\n", command.c_str());
+    return 0;
+}
+
+}  // namespace
+
+int cmd_spec(int argc, char** argv) {
+    Args a = parse_args(argc, argv, {"help", "json"});
+    if (a.has("help")) { printf("%s", kUsage); return 0; }
+    static const char* known[] = {"model", "draft", "hardware", "quant", "draft-quant", "ctx", "parallel", "draft-max",
+                                  "draft-min", "accept", "draft-ctx", "draft-ngl", "depth", "json", "help"};
+    for (const auto& kv : a.options) {
+        bool ok = false;
+        for (const char* k : known) ok |= kv.first == k;
+        if (!ok) return fail("spec: unknown option --" + kv.first + " (try llmsim-cli spec --help)");
+    }
+    if (!a.positional.empty()) return fail("spec: unexpected argument '" + a.positional[0] + "'");
+    Catalog cat;
+    if (!load_catalog(cat)) return 1;
+    const std::string *mid = a.get("model"), *did = a.get("draft"), *hid = a.get("hardware");
+    if (!mid || !did || !hid) return fail("spec: --model ID, --draft ID and --hardware ID are required");
+    const Model* tm = cat.find_model(*mid);
+    if (!tm) return fail("spec: unknown model '" + *mid + "' (llmsim-cli catalog --models lists them)");
+    const Model* dm = cat.find_model(*did);
+    if (!dm) return fail("spec: unknown draft model '" + *did + "' (llmsim-cli catalog --models lists them)");
+    const Hardware* hw = cat.find_hardware(*hid);
+    if (!hw) return fail("spec: unknown hardware '" + *hid + "' (llmsim-cli catalog --hardware lists them)");
+    SpecRequest r;
+    r.target.memory.hardware = hw;
+    if (const std::string* q = a.get("quant")) r.target.memory.file_type = *q;
+    if (const std::string* q = a.get("draft-quant")) r.draft_file_type = *q;
+    for (const std::string* q : {&r.target.memory.file_type, &r.draft_file_type})
+        if (!cat.find_file_type(*q)) return fail("spec: unknown quant '" + *q + "' (llmsim-cli catalog --quants lists them)");
+    double ctx = 8192, np = 1, kmax = 16, kmin = 0, acc = 0.7, dctx = 0, dngl = -1, depth = -1;
+    std::string err;
+    if (!option_number(a, "spec", "ctx", 1, 1e7, ctx, err) || !option_number(a, "spec", "parallel", 1, 1024, np, err) ||
+        !option_number(a, "spec", "draft-max", 1, 256, kmax, err) || !option_number(a, "spec", "draft-min", 0, 256, kmin, err) ||
+        !option_number(a, "spec", "accept", 0, 1, acc, err) || !option_number(a, "spec", "draft-ctx", 0, 1e7, dctx, err) ||
+        !option_number(a, "spec", "draft-ngl", -1, 1000, dngl, err) || !option_number(a, "spec", "depth", 0, 1e7, depth, err))
+        return fail(err);
+    r.target.memory.n_ctx = (int64_t)ctx;
+    r.target.memory.n_parallel = (int)np;
+    r.draft_max = (int)kmax;
+    r.draft_min = (int)kmin;
+    r.acceptance = acc;
+    r.draft_ctx = (int64_t)dctx;
+    r.draft_gpu_layers = (int)dngl;
+    r.depth = depth >= 0 ? (int64_t)depth : std::min<int64_t>(r.target.memory.n_ctx / r.target.memory.n_parallel / 2, 4096);
+    SpecMemory mem;
+    if (!estimate_spec_memory(cat, *tm, *dm, r, mem, err)) return fail("spec: " + err);
+    SpecSpeed sp;
+    if (!estimate_spec_speed(cat, *tm, *dm, r, sp, err)) return fail("spec: " + err);
+    std::string command = llama_server_command(cat, *tm, r.target) + spec_server_flags(*dm, r);
+    return print_spec(*tm, *dm, r, mem, sp, command, a.has("json"));
+}
+
+}  // namespace llmsim::cli

@@ -1,0 +1,218 @@
+// JSON front doors of spec / lora / train (api_extras.h).
+#include "api/api_extras.h"
+
+#include <cmath>
+
+#include "runtime/command.h"
+
+namespace llmsim {
+
+using nlohmann::json;
+
+namespace {
+
+std::string error_text(const std::string& msg) {
+    return json{{"error", msg}}.dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+// a range bound as people write it: 0, 3, 10000000, 0.01
+std::string bound_text(double v) {
+    if (v == std::floor(v) && std::fabs(v) < 1e15) return std::to_string((long long)v);
+    return json(v).dump();
+}
+
+// a number in [lo, hi] (whole when `whole`); absent or null leaves `out`
+bool num(const json& j, const char* key, double lo, double hi, bool whole, double& out, std::string& err) {
+    auto it = j.find(key);
+    if (it == j.end() || it->is_null()) return true;
+    if (!it->is_number()) { err = std::string(key) + " must be a number"; return false; }
+    const double v = it->get<double>();
+    if (!std::isfinite(v) || v < lo || v > hi || (whole && v != std::floor(v))) {
+        err = std::string(key) + " must be " + (whole ? "a whole number" : "a number") + " from " + bound_text(lo) + " to " + bound_text(hi);
+        return false;
+    }
+    out = v;
+    return true;
+}
+bool str(const json& j, const char* key, std::string& out, std::string& err) {
+    auto it = j.find(key);
+    if (it == j.end() || it->is_null()) return true;
+    if (!it->is_string()) { err = std::string(key) + " must be a string"; return false; }
+    out = it->get<std::string>();
+    return true;
+}
+bool flag(const json& j, const char* key, bool& out, std::string& err) {
+    auto it = j.find(key);
+    if (it == j.end() || it->is_null()) return true;
+    if (!it->is_boolean()) { err = std::string(key) + " must be true or false"; return false; }
+    out = it->get<bool>();
+    return true;
+}
+// parse the request and find `key`'s catalog model; false + err
+bool parse_request(const Catalog& cat, const std::string& text, json& j, const char* key, const Model*& m, std::string& err) {
+    j = json::parse(text, nullptr, false);
+    if (j.is_discarded() || !j.is_object()) { err = "request must be a JSON object such as {\"model\": \"Qwen/Qwen2.5-7B-Instruct\"}"; return false; }
+    std::string id;
+    if (!str(j, key, id, err)) return false;
+    if (id.empty()) { err = std::string(key) + " is required (a catalog model id)"; return false; }
+    m = cat.find_model(id);
+    if (!m) { err = "unknown " + std::string(key) + " '" + id + "' (not in the catalog)"; return false; }
+    return true;
+}
+bool hardware(const Catalog& cat, const json& j, const Hardware*& hw, std::string& err) {
+    std::string id;
+    if (!str(j, "hardware", id, err)) return false;
+    if (id.empty()) return true;
+    hw = cat.find_hardware(id);
+    if (!hw) { err = "unknown hardware '" + id + "' (a catalog id such as \"rtx-4090\")"; return false; }
+    return true;
+}
+bool quant(const Catalog& cat, const json& j, const char* key, std::string& out, std::string& err) {
+    if (!str(j, key, out, err)) return false;
+    if (!cat.find_file_type(out)) { err = std::string(key) + ": unknown file type '" + out + "'"; return false; }
+    return true;
+}
+
+}  // namespace
+
+json spec_to_json(const Model& tm, const Model& dm, const SpecRequest& r, const SpecMemory& mem, const SpecSpeed& sp,
+                  const std::string& command) {
+    json j;
+    j["target"] = tm.id;
+    j["draft"] = dm.id;
+    j["draft_ctx"] = mem.draft_ctx;
+    j["slots"] = mem.slots;
+    j["depth"] = r.depth;
+    j["devices"] = json::array();
+    for (const SpecDevice& d : mem.devices)
+        j["devices"].push_back({{"name", d.name}, {"target_bytes", d.target_bytes}, {"draft_weights_bytes", d.draft_weights_bytes},
+                                {"draft_kv_bytes", d.draft_kv_bytes}, {"draft_compute_bytes", d.draft_compute_bytes},
+                                {"total_bytes", d.total_bytes}, {"usable_bytes", d.usable_bytes}});
+    j["total_bytes"] = mem.total_bytes;
+    j["draft_extra_bytes"] = mem.draft_extra_bytes;
+    j["fits"] = mem.fits;
+    j["speed"] = {{"k", sp.k}, {"acceptance", sp.acceptance}, {"expected_tokens", sp.expected_tokens},
+                  {"target_step_s", sp.target_step_s}, {"draft_step_s", sp.draft_step_s},
+                  {"verify_step_s", sp.verify_step_s}, {"round_s", sp.round_s},
+                  {"plain_tokens_per_s", sp.plain_tokens_per_s}, {"spec_tokens_per_s", sp.spec_tokens_per_s},
+                  {"speedup", sp.speedup}, {"break_even_acceptance", sp.break_even_acceptance <= 1 ? json(sp.break_even_acceptance) : json()},
+                  {"pays_off_ever", sp.break_even_acceptance <= 1}, {"best_k", sp.best_k}, {"best_k_speedup", sp.best_k_speedup}};
+    int n = 0;
+    const AcceptanceRange* ranges = acceptance_ranges(n);
+    j["acceptance_ranges"] = json::array();
+    for (int i = 0; i < n; ++i)
+        j["acceptance_ranges"].push_back({{"task", ranges[i].task}, {"low", ranges[i].low}, {"high", ranges[i].high},
+                                          {"source", ranges[i].source}});
+    j["command"] = command;
+    return j;
+}
+
+json lora_to_json(const Model& m, const LoraSpec& spec, const LoraSize& sz, const LoraCost& cost, int adapters,
+                  bool with_speed, const std::string& command) {
+    json j = {{"model", m.id}, {"rank", spec.rank}, {"type", to_string(spec.type)}, {"params", sz.params}, {"bytes", sz.bytes},
+              {"bytes_per_token", sz.bytes_per_token}, {"flops_per_token", sz.flops_per_token},
+              {"adapters", adapters}, {"adapters_bytes", cost.adapters_bytes}, {"command", command}};
+    j["per_target_bytes"] = json::object();
+    for (int i = 0; i < kLoraTargetCount; ++i)
+        if (spec.targets[i]) j["per_target_bytes"][to_string((LoraTarget)i)] = sz.per_target_bytes[i];
+    j["decode"] = with_speed ? json{{"base_tokens_per_s", cost.base_tokens_per_s}, {"lora_tokens_per_s", cost.lora_tokens_per_s},
+                                    {"slowdown", cost.slowdown}} : json();
+    return j;
+}
+
+json train_to_json(const Model& m, const TrainRequest& r, const TrainMemory& t) {
+    return json{{"model", m.id}, {"method", to_string(r.method)}, {"optimizer", to_string(r.optimizer)},
+                {"seq", r.seq}, {"micro_batch", r.micro_batch}, {"gpus", r.gpus}, {"zero", r.zero},
+                {"grad_ckpt", r.grad_ckpt}, {"params", t.params}, {"trainable_params", t.trainable_params},
+                {"weights_bytes", t.weights_bytes}, {"grads_bytes", t.grads_bytes},
+                {"optimizer_bytes", t.optimizer_bytes}, {"activations_bytes", t.activations_bytes},
+                {"logits_bytes", t.logits_bytes}, {"zero3_gather_bytes", t.zero3_gather_bytes},
+                {"ddp_bucket_bytes", t.ddp_bucket_bytes}, {"cuda_context_bytes", t.cuda_context_bytes},
+                {"fragmentation_bytes", t.fragmentation_bytes}, {"total_bytes_per_gpu", t.total_bytes},
+                {"usable_bytes_per_gpu", r.hardware ? json(t.usable_bytes) : json()}, {"fits", r.hardware ? json(t.fits) : json()},
+                {"flops_per_token", t.flops_per_token}, {"tokens_per_s", t.tokens_per_s > 0 ? json(t.tokens_per_s) : json()},
+                {"utilisation", r.utilisation}, {"notes", t.notes}};
+}
+
+std::string api_spec(const Catalog& cat, const std::string& text) {
+    json j;
+    const Model *tm = nullptr, *dm = nullptr;
+    std::string err;
+    if (!parse_request(cat, text, j, "model", tm, err) || !parse_request(cat, text, j, "draft", dm, err)) return error_text(err);
+    SpecRequest r;
+    double ctx = 8192, np = 1, kmax = 16, kmin = 0, acc = 0.7, dctx = 0, dngl = -1, depth = -1;
+    if (!hardware(cat, j, r.target.memory.hardware, err) || !quant(cat, j, "quant", r.target.memory.file_type, err) ||
+        !quant(cat, j, "draft_quant", r.draft_file_type, err) || !num(j, "ctx", 1, 1e7, true, ctx, err) ||
+        !num(j, "parallel", 1, 1024, true, np, err) || !num(j, "draft_max", 1, 256, true, kmax, err) ||
+        !num(j, "draft_min", 0, 256, true, kmin, err) || !num(j, "accept", 0, 1, false, acc, err) ||
+        !num(j, "draft_ctx", 0, 1e7, true, dctx, err) || !num(j, "draft_ngl", -1, 1000, true, dngl, err) ||
+        !num(j, "depth", 0, 1e7, true, depth, err))
+        return error_text(err);
+    if (!r.target.memory.hardware) return error_text("hardware is required (a catalog id such as \"rtx-4090\")");
+    r.target.memory.n_ctx = (int64_t)ctx;
+    r.target.memory.n_parallel = (int)np;
+    r.draft_max = (int)kmax; r.draft_min = (int)kmin; r.acceptance = acc;
+    r.draft_ctx = (int64_t)dctx; r.draft_gpu_layers = (int)dngl;
+    r.depth = depth >= 0 ? (int64_t)depth : std::min<int64_t>(r.target.memory.n_ctx / r.target.memory.n_parallel / 2, 4096);
+    SpecMemory mem;
+    SpecSpeed sp;
+    if (!estimate_spec_memory(cat, *tm, *dm, r, mem, err) || !estimate_spec_speed(cat, *tm, *dm, r, sp, err)) return error_text(err);
+    const std::string command = llama_server_command(cat, *tm, r.target) + spec_server_flags(*dm, r);
+    return spec_to_json(*tm, *dm, r, mem, sp, command).dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+std::string api_lora(const Catalog& cat, const std::string& text) {
+    json j;
+    const Model* m = nullptr;
+    std::string err, targets, type;
+    if (!parse_request(cat, text, j, "model", m, err)) return error_text(err);
+    LoraSpec spec;
+    SimRequest req;
+    double rank = 16, n = 1, ctx = 8192, depth = 1024;
+    if (!num(j, "rank", 1, 4096, true, rank, err) || !num(j, "adapters", 1, 1024, true, n, err) ||
+        !num(j, "ctx", 1, 1e7, true, ctx, err) || !num(j, "depth", 0, 1e7, true, depth, err) ||
+        !str(j, "targets", targets, err) || !str(j, "lora_type", type, err) || !hardware(cat, j, req.memory.hardware, err) ||
+        !quant(cat, j, "quant", req.memory.file_type, err))
+        return error_text(err);
+    spec.rank = (int)rank;
+    if (!targets.empty() && !parse_lora_targets(targets, spec, err)) return error_text(err);
+    if (!type.empty()) {
+        auto t = parse_tensor_type(type);
+        if (!t) return error_text("lora_type must be f32, f16, bf16 or q8_0");
+        spec.type = *t;
+    }
+    req.memory.n_ctx = (int64_t)ctx;
+    LoraSize sz;
+    LoraCost cost;
+    if (!lora_size(*m, spec, sz, err) || !lora_cost(cat, *m, req, spec, (int)n, (int64_t)depth, cost, err)) return error_text(err);
+    std::vector<std::string> files;
+    for (int i = 0; i < (int)n; ++i) files.push_back("adapter" + std::to_string(i) + "-r" + std::to_string(spec.rank) + ".gguf");
+    const std::string command = llama_server_command(cat, *m, req) + lora_server_flags(files);
+    return lora_to_json(*m, spec, sz, cost, (int)n, req.memory.hardware != nullptr, command).dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+std::string api_train(const Catalog& cat, const std::string& text) {
+    json j;
+    const Model* m = nullptr;
+    std::string err, method, optimizer, targets = "all";
+    if (!parse_request(cat, text, j, "model", m, err)) return error_text(err);
+    TrainRequest r;
+    double seq = 2048, mb = 1, gpus = 1, zero = 0, rank = 16, mfu = 0.4;
+    if (!str(j, "method", method, err) || !str(j, "optimizer", optimizer, err) || !str(j, "targets", targets, err) ||
+        !num(j, "seq", 1, 1e7, true, seq, err) || !num(j, "micro_batch", 1, 4096, true, mb, err) ||
+        !num(j, "gpus", 1, 4096, true, gpus, err) || !num(j, "zero", 0, 3, true, zero, err) ||
+        !num(j, "rank", 1, 4096, true, rank, err) || !num(j, "mfu", 0.01, 1, false, mfu, err) ||
+        !flag(j, "grad_ckpt", r.grad_ckpt, err) || !flag(j, "flash_attn", r.flash_attn, err) ||
+        !flag(j, "dropout", r.dropout, err) || !hardware(cat, j, r.hardware, err))
+        return error_text(err);
+    if (!method.empty() && !parse_train_method(method, r.method)) return error_text("method must be full, lora or qlora");
+    if (!optimizer.empty() && !parse_train_optimizer(optimizer, r.optimizer)) return error_text("optimizer must be adamw, adamw8bit or adafactor");
+    if (!parse_lora_targets(targets, r.lora, err)) return error_text(err);
+    r.seq = (int64_t)seq; r.micro_batch = (int)mb; r.gpus = (int)gpus; r.zero = (int)zero;
+    r.lora.rank = (int)rank; r.utilisation = mfu;
+    TrainMemory t;
+    if (!estimate_training(*m, r, t, err)) return error_text(err);
+    return train_to_json(*m, r, t).dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+}  // namespace llmsim

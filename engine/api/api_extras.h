@@ -1,0 +1,30 @@
+// JSON in, JSON out for speculative decoding, LoRA adapters and fine-tuning (issue 16): the entry points
+// window.llmsim.spec / lora / train call, and the layouts `llmsim-cli spec|lora|train --json` print.
+//   llmsim::api_train(cat, R"({"model":"Qwen/Qwen2.5-7B-Instruct","method":"qlora","seq":2048,"grad_ckpt":true})");
+// Requests (every key but model optional; the CLI's defaults):
+//   spec  {model, draft, hardware, quant, draft_quant, ctx, parallel, draft_max, draft_min, accept, draft_ctx,
+//          draft_ngl, depth}
+//   lora  {model, rank, targets, lora_type, adapters, hardware, quant, ctx, depth}
+//   train {model, method, optimizer, seq, micro_batch, gpus, zero, grad_ckpt, flash_attn, dropout, rank, targets,
+//          hardware, mfu}
+// Bad input: {"error": "..."} naming the key.
+#pragma once
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "adapter/lora.h"
+#include "catalog/catalog.h"
+#include "spec/spec.h"
+#include "train/train.h"
+
+namespace llmsim {
+nlohmann::json spec_to_json(const Model& target, const Model& draft, const SpecRequest& req, const SpecMemory& mem,
+                            const SpecSpeed& sp, const std::string& command);
+nlohmann::json lora_to_json(const Model& m, const LoraSpec& spec, const LoraSize& sz, const LoraCost& cost, int adapters,
+                            bool with_speed, const std::string& command);
+nlohmann::json train_to_json(const Model& m, const TrainRequest& req, const TrainMemory& t);
+std::string api_spec(const Catalog& cat, const std::string& request_json);
+std::string api_lora(const Catalog& cat, const std::string& request_json);
+std::string api_train(const Catalog& cat, const std::string& request_json);
+}  // namespace llmsim

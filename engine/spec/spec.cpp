@@ -1,0 +1,236 @@
+// Speculative decoding: target + draft memory and the expected decode speed (spec.h has the rules and sources).
+#include "spec/spec.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+
+#include "memory/memory.h"
+#include "runtime/command.h"
+#include "speed/speed.h"
+#include "speed/speed_glue.h"
+
+namespace llmsim {
+
+namespace {
+
+// Typical per-token acceptance. Leviathan et al. 2023 (Table 3) report alpha of roughly 0.6 to 0.9 for small
+// transformer drafts of their T5-XXL, LaMDA and GPT-like targets (n-gram drafts far lower); the per-task split
+// below is our estimate, not a measurement of llama.cpp.
+const AcceptanceRange kAcceptanceRanges[] = {
+    {"code (completion, edits of existing code)", 0.70, 0.90, "estimate, upper half of Leviathan et al. 2023 Table 3"},
+    {"summarisation / extraction (copies the input)", 0.60, 0.80, "estimate, Leviathan et al. 2023 Table 3 range"},
+    {"chat, temperature <= 0.7", 0.50, 0.75, "estimate, Leviathan et al. 2023 Table 3 (dialog rows)"},
+    {"creative writing, temperature >= 1", 0.30, 0.55, "estimate (sampling lowers agreement)"},
+};
+
+constexpr double kNoBreakEven = 2.0;   // break_even_acceptance(): even a = 1 does not pay off
+
+bool check_spec_request(const SpecRequest& r, std::string& err) {
+    if (r.draft_max < 1 || r.draft_max > 256) { err = "draft-max: " + std::to_string(r.draft_max) + " is out of range (1 to 256 tokens)"; return false; }
+    if (r.draft_min < 0 || r.draft_min > r.draft_max) { err = "draft-min: must be from 0 to draft-max (" + std::to_string(r.draft_max) + ")"; return false; }
+    if (!(r.acceptance >= 0 && r.acceptance <= 1)) { err = "accept: the acceptance rate must be from 0 to 1"; return false; }
+    if (r.draft_ctx < 0) { err = "draft context (-cd): must be 0 (the target's per-sequence context) or more"; return false; }
+    if (r.depth < 0) { err = "depth: must be 0 or more tokens"; return false; }
+    return true;
+}
+
+}  // namespace
+
+const AcceptanceRange* acceptance_ranges(int& count) {
+    count = (int)(sizeof kAcceptanceRanges / sizeof kAcceptanceRanges[0]);
+    return kAcceptanceRanges;
+}
+
+double expected_accepted_tokens(double a, int k) {
+    if (!(a >= 0 && a <= 1) || k < 0) return std::nan("");
+    if (a >= 1) return k + 1.0;
+    return (1.0 - std::pow(a, k + 1)) / (1.0 - a);
+}
+
+double break_even_acceptance(double ratio, int k) {
+    if (!(ratio > 1)) return 0;                       // E >= 1 always: a = 0 already breaks even
+    if (k < 1 || ratio > k + 1.0) return kNoBreakEven;
+    double lo = 0, hi = 1;                            // E is increasing in a
+    for (int i = 0; i < 60; ++i) {
+        double mid = 0.5 * (lo + hi);
+        (expected_accepted_tokens(mid, k) < ratio ? lo : hi) = mid;
+    }
+    return 0.5 * (lo + hi);
+}
+
+MemoryRequest draft_memory_request(const SpecRequest& req) {
+    MemoryRequest d = req.target.memory;
+    const int np = std::max(1, d.n_parallel);
+    // server_context::load_model: n_ctx = -cd, or llama_n_ctx_seq(ctx) = the target's cells per sequence
+    // (n_ctx / n_parallel unless --kv-unified, where a sequence may use the whole context)
+    d.n_ctx = req.draft_ctx > 0 ? req.draft_ctx : (d.kv_unified ? d.n_ctx : std::max<int64_t>(1, d.n_ctx / np));
+    d.n_parallel = 1;
+    d.kv_unified = false;
+    d.n_batch = (int)std::min<int64_t>(d.n_ctx, 1 << 30);   // cparams_dft.n_batch = n_ctx_dft
+    d.file_type = req.draft_file_type;
+    d.kv_type_k = req.draft_kv_type_k;
+    d.kv_type_v = req.draft_kv_type_v;
+    d.n_gpu_layers = req.draft_gpu_layers;
+    d.n_cpu_moe = 0;
+    d.cpu_moe = false;
+    d.file_bytes_override = 0;
+    d.compute_max_context = false;
+    return d;
+}
+
+bool estimate_spec_memory(const Catalog& cat, const Model& target, const Model& draft, const SpecRequest& req,
+                          SpecMemory& out, std::string& err) {
+    out = SpecMemory();
+    if (!check_spec_request(req, err)) return false;
+    std::string e;
+    if (!estimate_memory(cat, target, req.target.memory, out.target, e)) { err = "target: " + e; return false; }
+    const MemoryRequest dreq = draft_memory_request(req);
+    if (!estimate_memory(cat, draft, dreq, out.draft, e)) { err = "draft: " + e; return false; }
+    out.draft_ctx = dreq.n_ctx;
+    out.slots = std::max(1, req.target.memory.n_parallel);
+    for (const DeviceMemory& t : out.target.devices) {
+        SpecDevice d;
+        d.name = t.name;
+        d.target_bytes = t.total_bytes;
+        d.usable_bytes = t.usable_bytes;
+        out.devices.push_back(d);
+    }
+    for (const DeviceMemory& dm : out.draft.devices) {
+        auto it = std::find_if(out.devices.begin(), out.devices.end(), [&](const SpecDevice& s) { return s.name == dm.name; });
+        if (it == out.devices.end()) { out.devices.push_back(SpecDevice{dm.name}); it = out.devices.end() - 1; }
+        // weights once; KV cache and compute buffer once per slot (slot.ctx_dft); the runtime overhead
+        // (dm.overhead_bytes) is the process's and already in the target's breakdown
+        it->draft_weights_bytes += dm.weights_bytes;
+        it->draft_kv_bytes += dm.kv_cache_bytes * (uint64_t)out.slots;
+        it->draft_compute_bytes += dm.compute_bytes * (uint64_t)out.slots;
+    }
+    for (SpecDevice& d : out.devices) {
+        uint64_t extra = d.draft_weights_bytes + d.draft_kv_bytes + d.draft_compute_bytes;
+        d.total_bytes = d.target_bytes + extra;
+        out.draft_extra_bytes += extra;
+        out.total_bytes += d.total_bytes;
+    }
+    out.fits = true;
+    for (const SpecDevice& d : out.devices)
+        if (d.usable_bytes > 0) {
+            out.known_limit = true;
+            if (d.total_bytes > d.usable_bytes) out.fits = false;
+        }
+    if (!out.known_limit) out.fits = false;
+    return true;
+}
+
+std::string spec_server_flags(const Model& draft, const SpecRequest& req) {
+    std::string f = " -md " + gguf_file_name(draft, req.draft_file_type);
+    f += " --draft-max " + std::to_string(req.draft_max) + " --draft-min " + std::to_string(req.draft_min);
+    if (req.draft_ctx > 0) f += " -cd " + std::to_string(req.draft_ctx);
+    f += " -ngld " + std::string(req.draft_gpu_layers < 0 ? "99" : std::to_string(req.draft_gpu_layers));
+    auto lower = [](std::string s) { for (char& c : s) c = (char)std::tolower((unsigned char)c); return s; };
+    if (req.draft_kv_type_k != TensorType::F16) f += " -ctkd " + lower(to_string(req.draft_kv_type_k));
+    if (req.draft_kv_type_v != TensorType::F16) f += " -ctvd " + lower(to_string(req.draft_kv_type_v));
+    return f;
+}
+
+namespace {
+
+struct StepModel {
+    SpeedScenario target, draft;
+    int slots = 1;
+    int64_t depth = 0;
+};
+
+bool build_steps(const Catalog& cat, const Model& target, const Model& draft, const SpecRequest& req, StepModel& sm,
+                 std::string& err) {
+    if (!req.target.memory.hardware) { err = "pick a device (--hardware) to see speeds"; return false; }
+    SimRequest t = req.target;
+    t.with_speed = false;
+    t.memory.compute_max_context = false;
+    Evaluation ev;
+    std::string e;
+    if (!evaluate(cat, target, t, ev, e)) { err = "target: " + e; return false; }
+    if (!build_speed_scenario(target, t, ev, sm.target, e)) { err = "target: " + e; return false; }
+    SimRequest d = t;
+    d.memory = draft_memory_request(req);
+    Evaluation evd;
+    if (!evaluate(cat, draft, d, evd, e)) { err = "draft: " + e; return false; }
+    if (!build_speed_scenario(draft, d, evd, sm.draft, e)) { err = "draft: " + e; return false; }
+    sm.slots = std::max(1, req.target.memory.n_parallel);
+    sm.depth = req.depth > 0 ? req.depth : std::max<int64_t>(0, req.target.prompt_tokens);
+    return true;
+}
+
+// one batched decode step of n tokens (estimate_concurrency: weights read once, the MoE union of experts, matmul
+// FLOPs of n tokens); the KV of a slot is read once for all of its tokens, so its per-token KV bytes are divided
+// by tokens_per_slot
+bool concurrency_step(const Model& m, const StepModel& sm, int tokens_per_slot, double& step_s, std::string& err) {
+    SpeedScenario s = sm.target;
+    s.kv_bytes_per_token_full /= tokens_per_slot;
+    s.kv_bytes_per_token_swa /= tokens_per_slot;
+    ConcurrencyResult c = estimate_concurrency(s, default_speed_params(), sm.slots * tokens_per_slot, sm.depth,
+                                               m.is_moe() ? m.moe->n_experts : 0,
+                                               m.is_moe() ? m.moe->n_experts_active : 0, s.moe_expert_bytes);
+    if (!c.ok) { err = "target: " + c.error; return false; }
+    step_s = c.step_time_s;
+    return true;
+}
+
+// one target step over tokens_per_slot tokens of each slot. Anchored at the calibrated decode step of the slots
+// (tokens_per_slot = 1), it adds what the prefill model says the extra tokens cost (prefill(B n) - prefill(B):
+// its small-matmul efficiency n / (n + 16) and MoE expert union), and is never below the batched-decode step.
+// Validation against two llama.cpp measurements: README ("Speculative decoding").
+bool target_step(const Model& m, const StepModel& sm, int tokens_per_slot, double& step_s, std::string& err) {
+    double plain = 0, batched = 0;
+    if (!concurrency_step(m, sm, 1, plain, err) || !concurrency_step(m, sm, tokens_per_slot, batched, err)) return false;
+    step_s = batched;
+    if (tokens_per_slot <= 1) return true;
+    const SpeedResult p1 = estimate_prefill(sm.target, default_speed_params(), sm.slots, sm.depth);
+    const SpeedResult pn = estimate_prefill(sm.target, default_speed_params(), (int64_t)sm.slots * tokens_per_slot, sm.depth);
+    if (!p1.ok || !pn.ok) { err = "target: " + (!p1.ok ? p1.error : pn.error); return false; }
+    step_s = std::max(batched, plain + std::max(0.0, pn.time_s - p1.time_s));
+    return true;
+}
+
+}  // namespace
+
+bool estimate_spec_speed(const Catalog& cat, const Model& target, const Model& draft, const SpecRequest& req,
+                         SpecSpeed& out, std::string& err) {
+    out = SpecSpeed();
+    if (!check_spec_request(req, err)) return false;
+    StepModel sm;
+    if (!build_steps(cat, target, draft, req, sm, err)) return false;
+    SpeedResult dd = estimate_decode(sm.draft, default_speed_params(), sm.depth, 1);
+    if (!dd.ok) { err = "draft: " + dd.error; return false; }
+    double plain = 0;
+    if (!target_step(target, sm, 1, plain, err)) return false;
+    auto round_time = [&](int k, double& verify, double& round) -> bool {
+        if (!target_step(target, sm, k + 1, verify, err)) return false;
+        round = sm.slots * k * dd.time_s + verify;   // each slot drafts on its own context, then one verify batch
+        return true;
+    };
+    const int k = req.draft_max;
+    double verify = 0, round = 0;
+    if (!round_time(k, verify, round)) return false;
+    out.k = k;
+    out.acceptance = req.acceptance;
+    out.expected_tokens = expected_accepted_tokens(req.acceptance, k);
+    out.target_step_s = plain;
+    out.draft_step_s = dd.time_s;
+    out.verify_step_s = verify;
+    out.round_s = round;
+    out.plain_tokens_per_s = 1.0 / plain;
+    out.spec_tokens_per_s = out.expected_tokens / round;
+    out.speedup = out.spec_tokens_per_s / out.plain_tokens_per_s;
+    out.break_even_acceptance = break_even_acceptance(round / plain, k);
+    for (int kk = 1; kk <= req.draft_max; ++kk) {
+        double v = 0, r = 0;
+        if (!round_time(kk, v, r)) return false;
+        double sp = expected_accepted_tokens(req.acceptance, kk) / r * plain;
+        if (sp > out.best_k_speedup) { out.best_k_speedup = sp; out.best_k = kk; }
+    }
+    out.ok = std::isfinite(out.speedup) && out.speedup > 0;
+    if (!out.ok) err = "speed out of the model's range for these inputs";
+    return out.ok;
+}
+
+}  // namespace llmsim

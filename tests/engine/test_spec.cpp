@@ -1,0 +1,128 @@
+// Speculative decoding (engine/spec/spec.h): the pair's memory against the two single-model breakdowns composed
+// here by llama-server's rules (tools/server/server.cpp load_model / init), the expected-tokens formula of
+// Leviathan et al. 2023 at hand-computed points, and the break-even behaviour.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+
+#include "catalog/catalog.h"
+#include "memory/memory.h"
+#include "spec/spec.h"
+
+using namespace llmsim;
+
+namespace {
+const Catalog& cat() {
+    static Catalog c = [] { Catalog x; std::string e; REQUIRE(load_embedded_catalog(x, e)); return x; }();
+    return c;
+}
+}  // namespace
+
+TEST_CASE("spec: E = (1 - a^(k+1)) / (1 - a) at hand-computed points", "[spec]") {
+    CHECK(expected_accepted_tokens(0.5, 3) == Approx(1.875));       // (1 - 1/16) / 0.5
+    CHECK(expected_accepted_tokens(0.8, 4) == Approx(3.3616));      // (1 - 0.32768) / 0.2
+    CHECK(expected_accepted_tokens(0.0, 8) == Approx(1.0));         // the target's own token only
+    CHECK(expected_accepted_tokens(1.0, 5) == Approx(6.0));         // every draft token + the bonus token
+    CHECK(std::isnan(expected_accepted_tokens(1.5, 4)));
+    CHECK(break_even_acceptance(1.875, 3) == Approx(0.5).margin(1e-9));
+    CHECK(break_even_acceptance(0.9, 3) == 0.0);                    // a round cheaper than a step: always pays
+    CHECK(break_even_acceptance(4.5, 3) > 1.0);                     // needs more than k + 1 tokens: never pays
+}
+
+TEST_CASE("spec: pair memory = target + draft weights + one draft KV and compute buffer per slot", "[spec]") {
+    const Model* t = cat().find_model("Qwen/Qwen2.5-72B-Instruct");
+    const Model* d = cat().find_model("Qwen/Qwen2.5-0.5B-Instruct");
+    REQUIRE(t); REQUIRE(d);
+    SpecRequest r;
+    r.target.memory.hardware = cat().find_hardware("2x-rtx-4090");
+    REQUIRE(r.target.memory.hardware);
+    r.target.memory.file_type = "Q3_K_M";
+    r.target.memory.n_ctx = 8192;
+    r.target.memory.n_parallel = 2;
+    r.draft_file_type = "Q8_0";
+    SpecMemory m;
+    std::string err;
+    REQUIRE(estimate_spec_memory(cat(), *t, *d, r, m, err));
+    // the two single-model breakdowns, requested independently as llama-server builds them
+    MemoryBreakdown tb, db;
+    REQUIRE(estimate_memory(cat(), *t, r.target.memory, tb, err));
+    MemoryRequest dr = r.target.memory;
+    dr.file_type = "Q8_0";
+    dr.n_ctx = 4096;                  // llama_n_ctx_seq(ctx) = 8192 / 2
+    dr.n_parallel = 1;
+    dr.n_batch = 4096;                // cparams_dft.n_batch = n_ctx_dft
+    dr.compute_max_context = false;
+    REQUIRE(estimate_memory(cat(), *d, dr, db, err));
+    CHECK(m.draft_ctx == 4096);
+    CHECK(m.slots == 2);
+    // no second CUDA context: the draft's overhead is not added
+    CHECK(m.total_bytes == tb.total_bytes + db.weights_bytes + 2 * (db.kv_cache_bytes + db.compute_bytes));
+    // draft KV by hand: 24 layers x 2 KV heads x 64 dims x (K + V) x f16 x 4096 cells x 2 slots
+    REQUIRE(d->n_layers == 24); REQUIRE(d->n_kv_heads == 2); REQUIRE(d->head_dim == 64);
+    uint64_t kv = 0;
+    for (const SpecDevice& x : m.devices) kv += x.draft_kv_bytes;
+    CHECK(kv == 24ull * 2 * 64 * 2 * 2 * 4096 * 2);
+    // -cd overrides the per-sequence context
+    r.draft_ctx = 2048;
+    REQUIRE(estimate_spec_memory(cat(), *t, *d, r, m, err));
+    CHECK(m.draft_ctx == 2048);
+}
+
+TEST_CASE("spec: speed-up is 1 at the break-even acceptance and grows with it", "[spec]") {
+    const Model* t = cat().find_model("Qwen/Qwen2.5-72B-Instruct");
+    const Model* d = cat().find_model("Qwen/Qwen2.5-0.5B-Instruct");
+    SpecRequest r;
+    r.target.memory.hardware = cat().find_hardware("m2-ultra-192");
+    REQUIRE(r.target.memory.hardware);
+    r.target.memory.n_ctx = 8192;
+    r.draft_max = 8;
+    r.depth = 1024;
+    SpecSpeed lo, hi, be;
+    std::string err;
+    r.acceptance = 0.3;
+    REQUIRE(estimate_spec_speed(cat(), *t, *d, r, lo, err));
+    r.acceptance = 0.8;
+    REQUIRE(estimate_spec_speed(cat(), *t, *d, r, hi, err));
+    CHECK(hi.speedup > lo.speedup);
+    CHECK(hi.round_s == Approx(lo.round_s));                      // acceptance changes tokens, not the work
+    CHECK(hi.round_s == Approx(8 * hi.draft_step_s + hi.verify_step_s));
+    CHECK(hi.spec_tokens_per_s == Approx(expected_accepted_tokens(0.8, 8) / hi.round_s));
+    REQUIRE(hi.break_even_acceptance < 1);
+    r.acceptance = hi.break_even_acceptance;
+    REQUIRE(estimate_spec_speed(cat(), *t, *d, r, be, err));
+    CHECK(be.speedup == Approx(1.0).epsilon(1e-6));
+}
+
+TEST_CASE("spec: many parallel sequences raise the break-even acceptance", "[spec]") {
+    const Model* t = cat().find_model("Qwen/Qwen2.5-72B-Instruct");
+    const Model* d = cat().find_model("Qwen/Qwen2.5-0.5B-Instruct");
+    SpecRequest r;
+    r.target.memory.hardware = cat().find_hardware("h100-sxm");
+    REQUIRE(r.target.memory.hardware);
+    r.target.memory.n_ctx = 65536;
+    r.draft_max = 4;
+    r.depth = 512;
+    SpecSpeed one, many;
+    std::string err;
+    REQUIRE(estimate_spec_speed(cat(), *t, *d, r, one, err));
+    r.target.memory.n_parallel = 32;
+    REQUIRE(estimate_spec_speed(cat(), *t, *d, r, many, err));
+    CHECK(many.break_even_acceptance > one.break_even_acceptance);
+}
+
+TEST_CASE("spec: bad input is refused with a message", "[spec]") {
+    const Model* t = cat().find_model("Qwen/Qwen2.5-7B-Instruct");
+    const Model* d = cat().find_model("Qwen/Qwen2.5-0.5B-Instruct");
+    SpecRequest r;
+    r.target.memory.hardware = cat().find_hardware("rtx-4090");
+    SpecSpeed s;
+    SpecMemory m;
+    std::string err;
+    r.acceptance = 1.5;
+    CHECK_FALSE(estimate_spec_speed(cat(), *t, *d, r, s, err));
+    CHECK(err == "accept: the acceptance rate must be from 0 to 1");
+    r.acceptance = 0.7;
+    r.draft_max = 0;
+    CHECK_FALSE(estimate_spec_memory(cat(), *t, *d, r, m, err));
+    CHECK(err == "draft-max: 0 is out of range (1 to 256 tokens)");
+}
