@@ -264,8 +264,12 @@ std::string llama_arch_for_hf_model_type(const std::string& model_type) {
 
 std::vector<std::string> supported_llama_archs() {
     std::vector<std::string> out;
-    for (const ArchInfo& a : kArchs)
-        if (std::find(out.begin(), out.end(), a.arch) == out.end()) out.push_back(a.arch);
+    int n = 0;
+    const HfModelType* types = hf_model_types(n);   // the architectures a config.json can be imported as
+    for (int i = 0; i < n; ++i) {
+        const std::string name = arch_info(types[i].arch).name;
+        if (std::find(out.begin(), out.end(), name) == out.end()) out.push_back(name);
+    }
     std::sort(out.begin(), out.end());
     return out;
 }
