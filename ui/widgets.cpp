@@ -252,6 +252,8 @@ namespace {
 const llmsim::Explanation* find_explanation(const AppState& app, const std::string& key) {
     for (const llmsim::Explanation& e : app.derived.explanations)
         if (e.key == key) return &e;
+    for (const llmsim::Explanation& e : app.serving.explanations)   // the Serving section's "serve_*" numbers
+        if (e.key == key) return &e;
     return nullptr;
 }
 void explanation_body(const llmsim::Explanation& e) {
