@@ -36,7 +36,7 @@ void draw_batched_cost(AppState& app, const llmsim::CostResult& single) {
     const llmsim::ServeRequest& q = st.cost_request;
     ImGui::PushTextWrapPos(0.0f);
     ImGui::TextDisabled("Batched load: %s, %d %s, %s, %lld in / %lld out tokens per request (this section's 3:1 mix); prices for %d GPU%s.",
-                        q.engine.c_str(), q.gpus, q.gpus == 1 ? "GPU" : "GPUs",
+                        serving_engine_name(q.engine), q.gpus, q.gpus == 1 ? "GPU" : "GPUs",
                         q.workload.request_rate > 0 ? (llmsim::format_sig(q.workload.request_rate) + " requests/s").c_str()
                                                     : (std::to_string(q.workload.concurrency) + " requests in flight").c_str(),
                         (long long)q.workload.input_len, (long long)q.workload.output_len, q.gpus, q.gpus == 1 ? "" : "s");
@@ -82,7 +82,7 @@ void draw_batched_cost(AppState& app, const llmsim::CostResult& single) {
     ImGui::PushTextWrapPos(0.0f);
     ImGui::TextDisabled("One stream: llama.cpp %s, one request at a time (the table above). Batched: the month's tokens at %s tok/s "
                         "(in + out) under %s; cheapest: %s.", app.scenario.quant.c_str(),
-                        llmsim::format_sig(st.cost_result.load.total_tok_s).c_str(), q.engine.c_str(),
+                        llmsim::format_sig(st.cost_result.load.total_tok_s).c_str(), serving_engine_name(q.engine),
                         b.cheapest == "api" ? "the serverless API" : b.cheapest == "rent" ? "a cloud GPU" : "owning the hardware");
     ImGui::PopTextWrapPos();
 }

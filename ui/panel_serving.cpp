@@ -28,7 +28,11 @@ namespace {
 constexpr double kGiBd = 1073741824.0;
 const char* const kPrecisions[] = {"bf16", "fp16", "fp8", "nvfp4", "mxfp4", "int4-awq", "int4-gptq", "int8"};
 
-const char* engine_name(const std::string& e) {
+const char* engine_name(const std::string& e) { return serving_engine_name(e); }
+
+}  // namespace
+
+const char* serving_engine_name(const std::string& e) {
     if (e == "vllm") return "vLLM";
     if (e == "sglang") return "SGLang";
     if (e == "llamacpp") return "llama-server";
@@ -36,6 +40,8 @@ const char* engine_name(const std::string& e) {
     if (e == "lmdeploy") return "LMDeploy";
     return e.c_str();
 }
+
+namespace {
 
 bool is_file_type(const AppState& app, const std::string& name) {
     for (const llmsim::FileType& f : app.catalog.file_types)
