@@ -181,6 +181,26 @@ void build_explanations(ServingState& st) {
 
 // [SECTION] compute -----------------------------------------------------------------------------------------
 
+namespace {
+
+// the closed-loop curve: serve() at each sweep concurrency (3 x C requests, as the SLA search runs them)
+void compute_sweep(const AppState& app, const llmsim::ServeRequest& req, ServingState& st) {
+    st.sweep.clear();
+    for (int c : kServingSweep) {
+        llmsim::ServeRequest q = req;
+        q.workload.concurrency = c; q.workload.request_rate = 0; q.workload.burst = false;
+        q.workload.num_prompts = serving_num_prompts(c);
+        q.with_single_stream = false;
+        llmsim::ServeResult r = llmsim::serve(app.catalog, q);
+        if (!r.ok) break;
+        st.sweep.push_back({c, r.load.output_tok_s, r.load.ttft_ms.p90, r.load.tpot_ms.p90, false});
+    }
+}
+
+}  // namespace
+
+// Three caches, so dragging one slider reruns only what depends on it: the sweep depends on neither the chosen
+// load nor the SLA; the SLA answer on the SLA; the chosen point and the cost load on everything
 void update_serving(AppState& app) {
     ServingState& st = app.serving;
     if (st.seen_state_version == app.state_version && st.seen_derived_version == app.derived.version) return;
@@ -190,38 +210,41 @@ void update_serving(AppState& app) {
     std::string err;
     const bool have = serving_request_from_scenario(app, req, err);
     // a device override (custom / N of a card) is not in the JSON: key on its name and sizes too
-    std::string key = have ? serving_request_json(req) : "error:" + err;
+    std::string device;
     if (req.hardware_override)
-        key += app.scenario_hardware.name + std::to_string(app.scenario_hardware.memory_bytes) + llmsim::format_sig(app.scenario_hardware.bandwidth_gbs, 6);
+        device = app.scenario_hardware.name + std::to_string(app.scenario_hardware.memory_bytes) + llmsim::format_sig(app.scenario_hardware.bandwidth_gbs, 6);
+    llmsim::ServeRequest base = req;   // without the load and the SLA: what the sweep depends on
+    base.workload.concurrency = 0; base.workload.request_rate = 0; base.workload.num_prompts = 0;
+    base.sla = llmsim::ServeSla();
+    const std::string sweep_key = have ? serving_request_json(base) + device : "error:" + err;
+    const std::string sla_key = sweep_key + "|" + llmsim::format_sig(req.sla.ttft_p90_ms, 9) + "|" + llmsim::format_sig(req.sla.tpot_p90_ms, 9);
+    const std::string key = have ? serving_request_json(req) + device : sweep_key;
     if (key == st.key) return;
     st.key = key;
     const auto t0 = std::chrono::steady_clock::now();
-    st.sweep.clear();
     st.explanations.clear();
-    st.sla_max_concurrency = 0;
-    st.sla_at = llmsim::ServeResult();
     st.result = llmsim::ServeResult();
     st.cost_result = llmsim::ServeResult();
     st.request = req;
     st.error = have ? "" : err;
-    if (have) {
-        st.result = llmsim::serve(app.catalog, req);
-        if (!st.result.ok) st.error = st.result.error;
-        else {
-            for (int c : kServingSweep) {
-                llmsim::ServeRequest q = req;
-                q.workload.concurrency = c; q.workload.request_rate = 0; q.workload.burst = false;
-                q.workload.num_prompts = serving_num_prompts(c);
-                q.with_single_stream = false;
-                llmsim::ServeResult r = llmsim::serve(app.catalog, q);
-                if (!r.ok) break;
-                st.sweep.push_back({c, r.load.output_tok_s, r.load.ttft_ms.p90, r.load.tpot_ms.p90,
-                                    meets_sla(app.scenario, r.load.ttft_ms.p90, r.load.tpot_ms.p90)});
-            }
+    if (have) st.result = llmsim::serve(app.catalog, req);
+    if (have && !st.result.ok) st.error = st.result.error;
+    if (!st.error.empty()) {   // nothing below is valid; recompute all of it next time
+        st.sweep.clear(); st.sweep_key.clear();
+        st.sla_max_concurrency = 0; st.sla_at = llmsim::ServeResult(); st.sla_key.clear();
+    } else {
+        if (sweep_key != st.sweep_key) { compute_sweep(app, req, st); st.sweep_key = sweep_key; st.sla_key.clear(); }
+        for (ServingPoint& p : st.sweep) p.meets = meets_sla(app.scenario, p.ttft_p90_ms, p.tpot_p90_ms);
+        if (sla_key != st.sla_key) {
+            st.sla_max_concurrency = 0;
+            st.sla_at = llmsim::ServeResult();
             if (req.sla.ttft_p90_ms > 0 || req.sla.tpot_p90_ms > 0)
                 st.sla_max_concurrency = llmsim::sla_max_concurrency(app.catalog, req, kServingSweep[8], &st.sla_at);
-            build_explanations(st);
+            st.sla_key = sla_key;
         }
+        build_explanations(st);
+    }
+    if (have) {
         st.cost_request = req;
         st.cost_request.workload.input_len = 3 * req.workload.output_len;
         st.cost_result = llmsim::serve(app.catalog, st.cost_request);
@@ -478,8 +501,8 @@ void draw_cost_and_command(AppState& app) {
     auto usd = [](double v) { return v >= 0 ? "$" + llmsim::format_fixed(v, 3) : std::string("—"); };
     if (ImGui::BeginTable("serve-cost", 3, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingFixedFit)) {
         ImGui::TableSetupColumn("");
-        ImGui::TableSetupColumn("batched");
         ImGui::TableSetupColumn("single stream");
+        ImGui::TableSetupColumn("batched");
         table_header_row(app, "serve-cost", "lrr");
         auto row = [&](const char* name, const std::string& a, const std::string& b) {
             ImGui::TableNextRow();
@@ -487,10 +510,10 @@ void draw_cost_and_command(AppState& app) {
             ImGui::TableNextColumn(); text_right(a.c_str()); explain_item(app, "serve_cost");
             ImGui::TableNextColumn(); text_right(b.c_str()); explain_item(app, "serve_cost");
         };
-        row("speed", llmsim::format_sig(r.load.output_tok_s) + " tok/s", llmsim::format_sig(c.single_stream_tok_s) + " tok/s");
-        row("own (amortised + power)", usd(c.usd_per_mtok_own_batched), usd(c.usd_per_mtok_own_single));
-        row("cloud rent", usd(c.usd_per_mtok_rent_batched), usd(c.usd_per_mtok_rent_single));
-        row("energy", llmsim::format_sig(c.wh_per_mtok_batched) + " Wh", llmsim::format_sig(c.wh_per_mtok_single) + " Wh");
+        row("speed", llmsim::format_sig(c.single_stream_tok_s) + " tok/s", llmsim::format_sig(r.load.output_tok_s) + " tok/s");
+        row("own (amortised + power)", usd(c.usd_per_mtok_own_single), usd(c.usd_per_mtok_own_batched));
+        row("cloud rent", usd(c.usd_per_mtok_rent_single), usd(c.usd_per_mtok_rent_batched));
+        row("energy", llmsim::format_sig(c.wh_per_mtok_single) + " Wh", llmsim::format_sig(c.wh_per_mtok_batched) + " Wh");
         ImGui::EndTable();
     }
     ImGui::PushFont(app.font_bold); ImGui::TextUnformatted("Command"); ImGui::PopFont();

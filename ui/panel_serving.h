@@ -22,6 +22,7 @@ struct ServingPoint {                  // one closed-loop concurrency of the swe
 
 struct ServingState {
     std::string key;                   // the request JSON the results below were computed from ("" = never)
+    std::string sweep_key, sla_key;    // what `sweep` and `sla_max_concurrency` were computed from (update_serving)
     uint64_t seen_state_version = UINT64_MAX;
     uint64_t seen_derived_version = UINT64_MAX;
     llmsim::ServeRequest request;      // the chosen point's request

@@ -505,7 +505,7 @@ async function main() {
     const gib2 = (b) => `${(b / 2 ** 30).toFixed(2)} GiB`;
     await check('serving: the section renders and its numbers equal serve() for the same request', async () => {
       await page.evaluate(() => window.llmsim.setState({ model: 'Qwen/Qwen2.5-7B-Instruct', hardware: 'rtx-4090', quant: 'Q4_K_M',
-                                                         ctx: 32768, embed: 'serving', sv_c: 16, sv_ttft: 1000, sv_tpot: 50 }));
+                                                         ctx: 32768, embed: 'serving', sv_c: 16, sv_in: 1000, sv_ttft: 1000, sv_tpot: 50 }));
       await page.waitForTimeout(300);
       for (const w of ['serving-engine', 'serving-kv-pool', 'serving-sla-max', 'serving-plot-throughput', 'serving-plot-ttft',
                        'serving-plot-tpot', 'serving-step-bar', 'serving-copy'])
@@ -553,6 +553,12 @@ async function main() {
         console.log('     serving: CLI comparison not run (pass --cli build/native/llmsim-cli)');
       }
       console.log(`     serving: recompute ${sv.compute_ms.toFixed(1)} ms (chosen point + ${sv.sweep.length}-point sweep + SLA bisection + cost load)`);
+      // another chosen load reruns only the chosen point and the cost load: the sweep and the SLA answer stay
+      await page.evaluate(() => window.llmsim.setState({ sv_c: 24 }));
+      const sv2 = (await page.evaluate(() => window.llmsim.results())).serving;
+      eq([sv2.sweep, sv2.sla_max_concurrency], [sv.sweep, sv.sla_max_concurrency], 'sweep and SLA answer kept');
+      eq(sv2.result, await page.evaluate((q) => window.llmsim.serve(q), sv2.request), 'chosen point C=24 vs serve()');
+      console.log(`     serving: recompute after a new concurrency only ${sv2.compute_ms.toFixed(1)} ms`);
       await page.screenshot({ path: path.join(out, 'serving-1280x800.png') });
     });
 
