@@ -35,7 +35,7 @@ void draw_batched_cost(AppState& app, const llmsim::CostResult& single) {
     const llmsim::ServeCost& c = st.cost_result.cost;
     const llmsim::ServeRequest& q = st.cost_request;
     ImGui::PushTextWrapPos(0.0f);
-    ImGui::TextDisabled("Batched load: %s, %d %s, %s, %lld in / %lld out tokens per request (this section's 3:1 mix); prices for %d GPU%s.",
+    ImGui::TextDisabled("Batched load: %s, %d %s, %s, %lld in / %lld out tokens per request (this section's 3:1 mix); prices for %d GPU%s; per 1M tokens: own = amortised price + power, rent = cloud rate, both at 730 busy hours a month.",
                         serving_engine_name(q.engine), q.gpus, q.gpus == 1 ? "GPU" : "GPUs",
                         q.workload.request_rate > 0 ? (llmsim::format_sig(q.workload.request_rate) + " requests/s").c_str()
                                                     : (std::to_string(q.workload.concurrency) + " requests in flight").c_str(),
@@ -51,22 +51,22 @@ void draw_batched_cost(AppState& app, const llmsim::CostResult& single) {
     const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingFixedFit;
     // per 1M output tokens: both columns from the serving engine (one request at a time vs the load)
     if (ImGui::BeginTable("cost-mtok", 3, flags)) {
-        ImGui::TableSetupColumn("per 1M output tokens, 730 busy h/month");
+        ImGui::TableSetupColumn("per 1M out tokens");
         ImGui::TableSetupColumn("single stream");
         ImGui::TableSetupColumn("batched");
         table_header_row(app, "cost-mtok", "lrr");
         row("output tok/s", llmsim::format_sig(c.single_stream_tok_s), llmsim::format_sig(st.cost_result.load.output_tok_s));
-        row("own (amortised + power)", usd_or_dash(c.usd_per_mtok_own_single, 3), usd_or_dash(c.usd_per_mtok_own_batched, 3));
+        row("own", usd_or_dash(c.usd_per_mtok_own_single, 3), usd_or_dash(c.usd_per_mtok_own_batched, 3));
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("amortised catalog price + power at 730 busy hours a month / output tokens in those hours");
         note_widget(app, "cost-mtok-own-batched");
-        row("cloud rent", usd_or_dash(c.usd_per_mtok_rent_single, 3), usd_or_dash(c.usd_per_mtok_rent_batched, 3));
+        row("rent", usd_or_dash(c.usd_per_mtok_rent_single, 3), usd_or_dash(c.usd_per_mtok_rent_batched, 3));
         row("energy (Wh)", llmsim::format_sig(c.wh_per_mtok_single), llmsim::format_sig(c.wh_per_mtok_batched));
         ImGui::EndTable();
     }
     // this page's usage per month: the one-stream figures above next to the same usage at the batched rate
     if (ImGui::BeginTable("cost-month", 3, flags)) {
-        ImGui::TableSetupColumn("this usage, per month");
-        ImGui::TableSetupColumn("one stream (above)");
+        ImGui::TableSetupColumn("per month");
+        ImGui::TableSetupColumn("one stream");
         ImGui::TableSetupColumn("batched");
         table_header_row(app, "cost-month", "lrr");
         row("own hardware", usd_or_dash(single.own_usd_per_month, 2), usd_or_dash(b.own_usd_per_month, 2));

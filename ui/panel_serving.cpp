@@ -497,8 +497,11 @@ void draw_step(AppState& app) {
 void draw_cost_and_command(AppState& app) {
     const llmsim::ServeResult& r = app.serving.result;
     const llmsim::ServeCost& c = r.cost;
-    ImGui::PushFont(app.font_bold); ImGui::TextUnformatted("Cost per 1M output tokens (730 busy hours a month, catalog prices)"); ImGui::PopFont();
+    ImGui::PushFont(app.font_bold); ImGui::TextUnformatted("Cost per 1M output tokens"); ImGui::PopFont();
     auto usd = [](double v) { return v >= 0 ? "$" + llmsim::format_fixed(v, 3) : std::string("—"); };
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextDisabled("own = amortised catalog price + power, rent = cloud rate; both at 730 busy hours a month");
+    ImGui::PopTextWrapPos();
     if (ImGui::BeginTable("serve-cost", 3, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingFixedFit)) {
         ImGui::TableSetupColumn("");
         ImGui::TableSetupColumn("single stream");
@@ -511,8 +514,8 @@ void draw_cost_and_command(AppState& app) {
             ImGui::TableNextColumn(); text_right(b.c_str()); explain_item(app, "serve_cost");
         };
         row("speed", llmsim::format_sig(c.single_stream_tok_s) + " tok/s", llmsim::format_sig(r.load.output_tok_s) + " tok/s");
-        row("own (amortised + power)", usd(c.usd_per_mtok_own_single), usd(c.usd_per_mtok_own_batched));
-        row("cloud rent", usd(c.usd_per_mtok_rent_single), usd(c.usd_per_mtok_rent_batched));
+        row("own", usd(c.usd_per_mtok_own_single), usd(c.usd_per_mtok_own_batched));
+        row("rent", usd(c.usd_per_mtok_rent_single), usd(c.usd_per_mtok_rent_batched));
         row("energy", llmsim::format_sig(c.wh_per_mtok_single) + " Wh", llmsim::format_sig(c.wh_per_mtok_batched) + " Wh");
         ImGui::EndTable();
     }
