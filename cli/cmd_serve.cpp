@@ -177,6 +177,10 @@ int cmd_serve(int argc, char** argv) {
             printf("largest concurrency meeting the SLA: %d (%.0f output tok/s)\n", c, best.load.output_tok_s);
         return 0;
     }
+    {   // bad input (unknown engine, model, device, parallelism) fails before anything is printed
+        ServeMemoryPlan mp;
+        if (!serve_memory(cat, req, mp, err)) return fail("serve: " + err);
+    }
     ServeResult r = serve(cat, req);
     if (a.has("json")) { printf("%s\n", serve_result_json(req, r).c_str()); return r.ok ? 0 : 2; }
     print_result(req, r);

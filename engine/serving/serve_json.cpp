@@ -13,6 +13,7 @@
 #include "catalog/catalog.h"
 #include "model/hf_config.h"
 #include "serving/serving.h"
+#include "serving/serving_internal.h"
 
 namespace llmsim {
 
@@ -208,6 +209,22 @@ std::string api_serve_search(const Catalog& cat, const std::string& request_json
 
 // [SECTION] predict lines --------------------------------------------------------------------------------
 
+namespace serving {
+void apply_predict_defaults(ServeRequest& r) {
+    // a long burst reaches its steady state well before 2,000 requests (a batch limit of up to 2048 sequences
+    // fills, then turns over); paced loads within 400 (or 4 x the concurrency)
+    const ServeWorkload& w = r.workload;
+    int cap = w.burst ? 2000 : w.concurrency > 0 ? std::max(400, 4 * w.concurrency) : 400;
+    if (w.num_prompts > cap) r.workload.num_prompts = cap;
+    // no --max-model-len in the row: the benchmark's longest request (fixed lengths), or room for the tail of a
+    // length distribution (ShareGPT-like draws reach 8 x the mean)
+    if (r.max_model_len == 0) {
+        int64_t need = w.input_len + w.output_len;
+        r.max_model_len = w.dist == LengthDist::Fixed ? std::max<int64_t>(2048, need) : std::max<int64_t>(4096, 8 * need);
+    }
+}
+}  // namespace serving
+
 std::string serve_predict_line(const Catalog& cat, const std::string& line) {
     json in = json::parse(line, nullptr, false);
     json out;
@@ -218,9 +235,7 @@ std::string serve_predict_line(const Catalog& cat, const std::string& line) {
     std::string err;
     if (!parse_common(in, cat, r, err)) return fail(err);
     if (!in.contains("test") || !parse_workload(in["test"], r.workload, err, "test")) return fail(err.empty() ? "test: required" : err);
-    // a long burst reaches its steady state well before 4,000 requests; beyond that, simulate 4,000
-    if (r.workload.num_prompts > 4000) r.workload.num_prompts = 4000;
-    if (r.max_model_len == 0) r.max_model_len = std::max<int64_t>(2048, r.workload.input_len + r.workload.output_len);
+    serving::apply_predict_defaults(r);
     ServeResult s = serve(cat, r);
     if (!s.ok) return fail(s.error);
     const ServeLoad& l = s.load;

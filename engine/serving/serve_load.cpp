@@ -140,8 +140,21 @@ ServeLoad simulate_load(const ReplicaShape& s, const EngineSpeed& p, const LoadS
             return true;
         };
         for (int id : running) if (budget > 0 && reqs[(size_t)id].done < reqs[(size_t)id].need) schedule_prefill(id);
+        // admission holds back the blocks running requests will still claim: the rest of their prompts (and,
+        // with reserve_output, of their outputs: TensorRT-LLM's GUARANTEED_NO_EVICT capacity scheduler), plus a
+        // 1 % watermark (vLLM BlockSpaceManager watermark=0.01), so admitted prefills do not evict each other
+        int64_t committed = st.pool_blocks / 100;
+        for (int id : running) {
+            const Req& q = reqs[(size_t)id];
+            int64_t end = st.reserve_output ? q.in + q.out : q.need;
+            committed += std::max<int64_t>(0, blocks_for(std::max(end, q.in + q.gen)) - q.blocks);
+        }
         while (budget > 0 && !waiting.empty() && (int)running.size() < st.max_num_seqs) {
             int id = waiting.front();
+            const Req& q = reqs[(size_t)id];
+            int64_t want = blocks_for(st.reserve_output ? q.in + q.out : q.need) - q.blocks;
+            if (st.admission_holdback && want > free_blocks - committed && !running.empty()) break;
+            committed += std::max<int64_t>(0, want - std::min<int64_t>(want, budget / st.block_size));
             if (!schedule_prefill(id)) break;
             waiting.pop_front(); running.push_back(id);
             if (reqs[(size_t)id].admitted < 0) reqs[(size_t)id].admitted = now;

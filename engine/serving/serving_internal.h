@@ -89,11 +89,17 @@ struct LoadSetup {                       // what the simulation needs besides th
     int64_t pool_blocks = 0;
     int block_size = 16;
     int64_t max_model_len = 0;
+    bool reserve_output = false;         // admission reserves the whole output too (TensorRT-LLM GUARANTEED_NO_EVICT)
+    bool admission_holdback = true;      // admission keeps the blocks running prompts still need + a 1 % watermark
 };
 // continuous batching for one replica: the workload's share of the load (concurrency / rate / prompts divided
 // over replicas by the caller)
 ServeLoad simulate_load(const ReplicaShape& s, const EngineSpeed& p, const LoadSetup& setup, const ServeWorkload& w,
                         StepBreakdown* typical);
+
+// what a predict serving line (and a calibration row) leaves unset: a cap on the simulated requests (the
+// steady state comes earlier) and max_model_len from the workload
+void apply_predict_defaults(ServeRequest& r);
 
 // serve() with an explicit speed table (the fit and the leave-one-source-out report use it)
 ServeResult serve_with(const Catalog& cat, const ServeRequest& req, const SpeedTable& table);

@@ -10,7 +10,9 @@
 
 #include "api/predict.h"
 #include "catalog/catalog.h"
+#include "runtime/runtime.h"
 #include "serving/serving.h"
+#include "sim/simulate.h"
 #include "speed/speed.h"
 
 using namespace llmsim;
@@ -223,4 +225,28 @@ TEST_CASE("predict: test.kind serving lines", "[serving]") {
     nlohmann::json e = nlohmann::json::parse(predict_line(cat(), p, bad));
     CHECK(e["id"] == "x");
     CHECK(e["error"].get<std::string>().find("test.input_len: -3 is out of range") == 0);
+}
+
+TEST_CASE("runtime registry: vLLM and SGLang entries give the serving engine's memory plan", "[serving][runtime]") {
+    const Runtime* v = find_runtime("vllm");
+    const Runtime* s = find_runtime("sglang");
+    REQUIRE(v); REQUIRE(s);
+    CHECK(std::string(v->display_name) == "vLLM");
+    const Model* m = cat().find_model("meta-llama/Llama-3.1-8B-Instruct");
+    REQUIRE(m);
+    SimRequest req;
+    req.runtime = RuntimeId::Vllm;
+    req.memory.file_type = "BF16"; req.memory.n_ctx = 8192; req.memory.n_parallel = 16;
+    req.memory.hardware = cat().find_hardware("h100-sxm");
+    Evaluation ev; std::string err;
+    REQUIRE(evaluate(cat(), *m, req, ev, err));
+    ServeRequest r = base("vllm", m->id, "h100-sxm");
+    r.precision = "fp16"; r.max_model_len = 8192; r.max_num_seqs = 16;
+    ServeMemoryPlan p;
+    REQUIRE(serve_memory(cat(), r, p, err));
+    CHECK(ev.memory.kv_cache_bytes == p.kv_pool_bytes);
+    CHECK(ev.memory.max_context == p.largest_max_model_len);
+    CHECK(ev.speed.ok);
+    CHECK(ev.speed.aggregate_tps > ev.speed.decode_tps);   // 16 sequences decode together
+    CHECK(v->command_line(cat(), *m, req, 8000).find("vllm serve meta-llama/Llama-3.1-8B-Instruct --tensor-parallel-size 1 --max-model-len 8192") == 0);
 }

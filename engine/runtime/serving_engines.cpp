@@ -1,0 +1,130 @@
+// The vLLM and SGLang runtimes (registry entries of runtime.h): their three functions are thin adapters from a
+// scenario (MemoryRequest / SimRequest: -c as --max-model-len, -np as --max-num-seqs) to the serving engine
+// model (serving/serving.h), which owns the engines' memory rules, step time and command lines. Nothing here
+// computes.
+#include <algorithm>
+#include <memory>
+
+#include "catalog/catalog.h"
+#include "memory/memory.h"
+#include "runtime/runtime.h"
+#include "serving/serving.h"
+#include "sim/simulate.h"
+
+namespace llmsim {
+
+namespace {
+
+// the serving format of a scenario's file type: F16/BF16 stay 16-bit, Q8_0/FP8 run as FP8, MXFP4 as MXFP4,
+// 4-bit GGUF types as AWQ int4 (the nearest checkpoint format those engines load)
+std::string serving_precision(const std::string& ft) {
+    if (ft == "F16" || ft == "FP16") return "fp16";
+    if (ft == "BF16" || ft == "F32") return "bf16";
+    if (ft == "Q8_0" || ft == "FP8") return "fp8";
+    if (ft == "MXFP4_MOE" || ft == "MXFP4") return "mxfp4";
+    if (ft.rfind("Q4", 0) == 0 || ft.rfind("IQ4", 0) == 0 || ft.rfind("Q3", 0) == 0 || ft.rfind("Q2", 0) == 0) return "int4-awq";
+    return "bf16";
+}
+
+ServeRequest to_serve(const char* engine, const Model& model, const MemoryRequest& m) {
+    ServeRequest r;
+    r.engine = engine;
+    r.model = model.id;
+    r.model_override = std::shared_ptr<const Model>(std::shared_ptr<const Model>(), &model);   // aliasing: no copy
+    r.precision = serving_precision(m.file_type);
+    if (m.hardware) {
+        r.hardware = m.hardware->id;
+        r.hardware_override = std::shared_ptr<const Hardware>(std::shared_ptr<const Hardware>(), m.hardware);
+        r.gpus = r.tp = std::max(1, m.hardware->gpu_count);
+    }
+    r.kv_dtype = m.kv_type_k == TensorType::F16 ? "auto" : "fp8";
+    r.max_model_len = m.n_ctx;
+    r.max_num_seqs = std::max(1, m.n_parallel);
+    return r;
+}
+
+bool memory_plan_for(const char* engine, const Model& model, const MemoryRequest& req, MemoryBreakdown& out, std::string& err) {
+    const Catalog* cat = embedded_catalog(&err);
+    if (!cat) return false;
+    if (!req.hardware) { err = std::string(engine) + ": a serving engine's memory plan needs a device"; return false; }
+    ServeRequest r = to_serve(engine, model, req);
+    ServeMemoryPlan p;
+    if (!serve_memory(*cat, r, p, err)) return false;
+    out = MemoryBreakdown{};
+    const uint64_t g = (uint64_t)std::max(1, r.gpus);
+    for (uint64_t i = 0; i < g; ++i) {
+        DeviceMemory d;
+        d.name = "GPU" + std::to_string(i);
+        d.weights_bytes = p.weights_bytes; d.kv_cache_bytes = p.kv_pool_bytes; d.compute_bytes = p.activation_peak_bytes;
+        d.overhead_bytes = p.runtime_bytes + p.cuda_graph_bytes;
+        d.total_bytes = d.weights_bytes + d.kv_cache_bytes + d.compute_bytes + d.overhead_bytes;
+        d.usable_bytes = p.gpu_total_bytes;
+        out.devices.push_back(d);
+    }
+    out.weights_bytes = p.weights_bytes * g; out.kv_cache_bytes = p.kv_pool_bytes * g;
+    out.compute_bytes = p.activation_peak_bytes * g; out.overhead_bytes = (p.runtime_bytes + p.cuda_graph_bytes) * g;
+    out.total_bytes = out.weights_bytes + out.kv_cache_bytes + out.compute_bytes + out.overhead_bytes;
+    out.usable_bytes = p.gpu_total_bytes * g;
+    out.status = p.fits ? FitStatus::Comfortable : FitStatus::Oom;   // the engine sizes its pool to the budget
+    out.max_context = p.largest_max_model_len;
+    out.n_layers = model.n_layers; out.gpu_layers = model.n_layers + 1;
+    out.kv_cells_full = p.kv_pool_tokens;
+    out.notes = p.rules;
+    return true;
+}
+
+void speed_plan_for(const Catalog& catalog, const char* engine, const Model& model, const SimRequest& req, Evaluation& out) {
+    const Catalog* cat = &catalog;
+    out.speed = SpeedView();
+    if (!req.memory.hardware) { out.speed.error = "no device"; return; }
+    ServeRequest r = to_serve(engine, model, req.memory);
+    r.workload.input_len = std::max<int64_t>(1, req.prompt_tokens);
+    r.workload.output_len = std::max<int64_t>(2, req.gen_tokens);
+    r.workload.concurrency = std::max(1, req.memory.n_parallel);
+    r.workload.num_prompts = 2 * r.workload.concurrency;
+    r.with_single_stream = false;
+    ServeResult s = serve(*cat, r);
+    if (!s.ok) { out.speed.error = s.error; return; }
+    SpeedView& v = out.speed;
+    v.ok = true;
+    v.decode_tps = s.load.tpot_ms.mean > 0 ? 1e3 / s.load.tpot_ms.mean : 0;
+    v.decode_low = v.decode_tps * (s.low / s.load.output_tok_s); v.decode_high = v.decode_tps * (s.high / s.load.output_tok_s);
+    v.decode_empty_tps = v.decode_full_tps = v.decode_tps;
+    v.decode_depth = v.decode_full_depth = req.prompt_tokens;
+    v.prompt_tokens = req.prompt_tokens;
+    v.ttft_s = s.load.ttft_ms.mean / 1e3;
+    v.prefill_tps = v.ttft_s > 0 ? (double)req.prompt_tokens / v.ttft_s : 0;
+    v.reply_s = s.load.e2e_ms.mean / 1e3;
+    v.aggregate_tps = s.load.output_tok_s;
+    v.per_user_tps = v.decode_tps;
+    v.decode_bound = s.step.bound;
+}
+
+std::string command_for(const Catalog& catalog, const char* engine, const Model& model, const SimRequest& req, int port) {
+    const Catalog* cat = &catalog;
+    if (!req.memory.hardware) return "";
+    ServeRequest r = to_serve(engine, model, req.memory);
+    r.workload.concurrency = 1; r.workload.num_prompts = 1; r.with_single_stream = false;
+    ServeResult s = serve(*cat, r);
+    return s.command.empty() ? "" : s.command + " --port " + std::to_string(port);
+}
+
+}  // namespace
+
+namespace vllm {
+bool memory_plan(const PreparedWeights&, const Model& m, const MemoryRequest& req, MemoryBreakdown& out, std::string& err) {
+    return memory_plan_for("vllm", m, req, out, err);
+}
+void speed_plan(const Catalog& c, const Model& m, const SimRequest& req, Evaluation& out) { speed_plan_for(c, "vllm", m, req, out); }
+std::string command_line(const Catalog& c, const Model& m, const SimRequest& req, int port) { return command_for(c, "vllm", m, req, port); }
+}  // namespace vllm
+
+namespace sglang {
+bool memory_plan(const PreparedWeights&, const Model& m, const MemoryRequest& req, MemoryBreakdown& out, std::string& err) {
+    return memory_plan_for("sglang", m, req, out, err);
+}
+void speed_plan(const Catalog& c, const Model& m, const SimRequest& req, Evaluation& out) { speed_plan_for(c, "sglang", m, req, out); }
+std::string command_line(const Catalog& c, const Model& m, const SimRequest& req, int port) { return command_for(c, "sglang", m, req, port); }
+}  // namespace sglang
+
+}  // namespace llmsim
