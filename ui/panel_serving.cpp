@@ -580,6 +580,10 @@ std::string serving_to_json(const AppState& app) {
                           {"tpot_p90_ms", p.tpot_p90_ms}, {"meets", p.meets}});
         j["sweep"] = sw;
         j["sla_max_concurrency"] = st.sla_max_concurrency;
+        nlohmann::json ex = nlohmann::json::array();
+        for (const llmsim::Explanation& e : st.explanations)
+            ex.push_back({{"key", e.key}, {"value", e.value}, {"text", e.text}, {"inputs", e.inputs}});
+        j["explanations"] = ex;
         // the texts the panel shows for the memory plan and the load (e2e compares them with serve()'s numbers)
         const llmsim::ServeMemoryPlan& m = st.result.memory;
         j["shown"] = {{"kv_pool", gib(m.kv_pool_bytes)}, {"weights", gib(m.weights_bytes)},

@@ -537,6 +537,16 @@ async function main() {
       assert(atc.load.ttft_ms.p90 <= 1000 && atc.load.tpot_ms.p90 <= 50, `C=${c} re-checked: TTFT ${atc.load.ttft_ms.p90}, TPOT ${atc.load.tpot_ms.p90}`);
       const firstMiss = sv.sweep.find((p) => !p.meets);
       assert(!firstMiss || firstMiss.concurrency > c, `first missing sweep point ${firstMiss && firstMiss.concurrency} above ${c}`);
+      // a number opens to how it is made: the KV pool's explanation carries the engine's own rules
+      await clickWidget(page, 'explain-serve_kv_pool');
+      const rx = await page.evaluate(() => window.llmsim.results());
+      eq(rx.pinned_explanation, 'serve_kv_pool', 'pinned explanation after clicking the KV pool');
+      const ekv = rx.serving.explanations.find((e) => e.key === 'serve_kv_pool');
+      eq(ekv.inputs, direct.memory.rules, 'KV pool explanation lists the memory plan rules');
+      assert(ekv.text.includes(`${direct.memory.kv_pool_blocks} blocks x ${direct.memory.block_size} tokens = ${direct.memory.kv_pool_tokens} tokens`), `KV text: ${ekv.text}`);
+      await page.screenshot({ path: path.join(out, 'serving-explain-kv-pool.png') });
+      await page.keyboard.press('Escape');
+      await page.waitForTimeout(200);
       // the command line: optional comparison with the native CLI (--cli PATH)
       const cli = args.cli || process.env.LLMSIM_CLI;
       if (cli) {
