@@ -295,5 +295,6 @@ void draw_pinned_explanation(AppState& app) {
         }
     }
     ImGui::End();
-    if (!open || ImGui::IsKeyPressed(ImGuiKey_Escape)) app.pinned_explanation.clear();
+    // Dear ImGui 1.86: IsKeyPressed takes the platform key index, GetKeyIndex maps ImGuiKey_Escape to it
+    if (!open || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape))) app.pinned_explanation.clear();
 }

@@ -538,6 +538,9 @@ async function main() {
       const firstMiss = sv.sweep.find((p) => !p.meets);
       assert(!firstMiss || firstMiss.concurrency > c, `first missing sweep point ${firstMiss && firstMiss.concurrency} above ${c}`);
       // a number opens to how it is made: the KV pool's explanation carries the engine's own rules
+      // an explanation an earlier check left pinned (its window in the middle of the page) is closed first
+      await page.mouse.move(640, 300); await page.keyboard.press('Escape'); await page.waitForTimeout(200);
+      eq((await page.evaluate(() => window.llmsim.results())).pinned_explanation, '', 'no explanation pinned before the click');
       await clickWidget(page, 'explain-serve_kv_pool');
       const rx = await page.evaluate(() => window.llmsim.results());
       eq(rx.pinned_explanation, 'serve_kv_pool', 'pinned explanation after clicking the KV pool');
