@@ -261,7 +261,7 @@ void explanation_body(const llmsim::Explanation& e) {
     ImGui::Text("%s = %s", e.key.c_str(), e.value.c_str());
     ImGui::Separator();
     ImGui::TextUnformatted(e.text.c_str());
-    for (const std::string& in : e.inputs) ImGui::BulletText("%s", in.c_str());
+    for (const std::string& in : e.inputs) { ImGui::Bullet(); ImGui::TextWrapped("%s", in.c_str()); }   // long inputs wrap
     ImGui::PopTextWrapPos();
 }
 }  // namespace
