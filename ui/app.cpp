@@ -36,6 +36,7 @@ const std::vector<SectionInfo>& sections() {
         {"compare", "Compare setups", draw_compare},
         {"context", "Context scaling", draw_context},
         {"command", "Run it with llama.cpp", draw_command},
+        {"serving", "Serving many users (vLLM, SGLang, llama-server)", draw_serving},
         {"cost", "Buy vs cloud vs API", draw_cost},
         {"faq", "FAQ", draw_faq},
         {"accuracy", "Accuracy: predictions vs measurements", draw_accuracy},

@@ -23,6 +23,7 @@
 #include "panel_leaderboard.h"
 #include "panel_my_runs.h"
 #include "panel_quants.h"
+#include "panel_serving.h"
 
 struct ImFont;
 
@@ -61,6 +62,19 @@ struct Scenario {
     double rec_min_tps = llmsim::kUsableMinDecodeTps;  // recommend: at least this decode tok/s at the full context
     double rec_max_ttft_s = llmsim::kUsableMaxTtftS;   // recommend: first token of the prompt within this, s (0 = any)
     double rec_max_price = 0;                          // recommend: at most this purchase price, USD (0 = any)
+    // serving (panel_serving.cpp): the engine, its flags and the load; the scenario's model and device
+    std::string sv_engine = "vllm";                    // serve_engines(): vllm, sglang, llamacpp, trtllm, lmdeploy
+    std::string sv_precision = "bf16";                 // checkpoint format; llamacpp: a GGUF file type ("" = quant)
+    std::string sv_kv = "auto";                        // KV dtype: auto (= model dtype) | fp8 (llamacpp: q8_0 | q4_0)
+    int sv_gpus = 0;                                   // GPUs used (0 = the scenario device's count)
+    int sv_tp = 0;                                     // --tensor-parallel-size (0 = all GPUs / pp)
+    int sv_pp = 1;                                     // --pipeline-parallel-size
+    int64_t sv_max_len = 0;                            // --max-model-len, tokens (0 = the model's native context)
+    double sv_gmu = 0;                                 // --gpu-memory-utilization / --mem-fraction-static (0 = engine default)
+    int64_t sv_in = 1024, sv_out = 128;                // prompt / generated tokens per request
+    int sv_conc = 32;                                  // closed loop: requests in flight (--max-concurrency)
+    double sv_rate = 0;                                // open loop: Poisson requests/s (> 0 wins over sv_conc)
+    double sv_ttft_ms = 1000, sv_tpot_ms = 50;         // SLA: TTFT p90 and TPOT p90 targets, ms (0 = none)
     std::string compare = "";                          // setups side by side: "model~hardware~quant,..." (empty part = current)
     std::string section = "";                          // section to scroll to / embed
     std::string embed = "";                            // embed mode: the one section shown
@@ -103,6 +117,7 @@ struct AppState {
     AccuracyState accuracy;
     MyRunsState my_runs;
     ImportState import;
+    ServingState serving;          // panel_serving.h
     bool scroll_to_section = false;     // scroll to scenario.section on the next frame
     std::string status_line;
     std::string pinned_explanation;  // key of the explanation window the user opened ("" = none)

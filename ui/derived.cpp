@@ -449,6 +449,9 @@ std::string derived_to_json(const AppState& app) {
         const llmsim::CostResult r = llmsim::estimate_cost(in);
         j["cost"] = llmsim::cost_to_json(r);
         if (r.error.empty()) j["cost"]["explanation"] = llmsim::explain_cost(in, r);
+        llmsim::CostInputs bin;   // the same usage at the box's batched throughput (panel_serving.h)
+        if (cost_inputs_at_served_load(app, bin)) j["cost"]["batched"] = llmsim::cost_to_json(llmsim::estimate_cost(bin));
     }
+    j["serving"] = json::parse(serving_to_json(app));
     return j.dump();
 }

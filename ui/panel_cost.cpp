@@ -1,4 +1,6 @@
-// Buy vs cloud vs API: monthly cost of each for the chosen usage, payback, and which is cheapest.
+// Buy vs cloud vs API: monthly cost of each for the chosen usage, payback, and which is cheapest; one stream
+// (llama.cpp, the page's scenario) and, beside it, the same box batching many users under the Serving section's
+// engine (panel_serving.h), so $/token and payback reflect what a serving box does.
 #include <imgui.h>
 
 #include <algorithm>
@@ -7,6 +9,85 @@
 #include "core/format.h"
 #include "panels.h"
 #include "widgets.h"
+
+namespace {
+
+std::string usd_or_dash(double v, int decimals) { return v >= 0 ? "$" + llmsim::format_fixed(v, decimals) : std::string("—"); }
+
+// single stream next to batched: $/1M output tokens (the serving engine's ServeCost at 730 busy hours) and this
+// page's monthly cost and payback with the box's batched throughput
+void draw_batched_cost(AppState& app, const llmsim::CostResult& single) {
+    update_serving(app);
+    const ServingState& st = app.serving;
+    ImGui::Spacing();
+    ImGui::PushFont(app.font_bold);
+    ImGui::TextUnformatted("Single stream vs batched (many users at once)");
+    ImGui::PopFont();
+    llmsim::CostInputs bin;
+    if (!cost_inputs_at_served_load(app, bin)) {
+        ImGui::PushTextWrapPos(0.0f);
+        ImGui::TextDisabled("No batched figures: %s (see the Serving section).",
+                            !st.error.empty() ? st.error.c_str() : !st.cost_result.error.empty() ? st.cost_result.error.c_str() : "no serving result");
+        ImGui::PopTextWrapPos();
+        return;
+    }
+    const llmsim::CostResult b = llmsim::estimate_cost(bin);
+    const llmsim::ServeCost& c = st.cost_result.cost;
+    const llmsim::ServeRequest& q = st.cost_request;
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextDisabled("Batched load: %s, %d %s, %s, %lld in / %lld out tokens per request (this section's 3:1 mix); prices for %d GPU%s; per 1M tokens: own = amortised price + power, rent = cloud rate, both at 730 busy hours a month.",
+                        serving_engine_name(q.engine), q.gpus, q.gpus == 1 ? "GPU" : "GPUs",
+                        q.workload.request_rate > 0 ? (llmsim::format_sig(q.workload.request_rate) + " requests/s").c_str()
+                                                    : (std::to_string(q.workload.concurrency) + " requests in flight").c_str(),
+                        (long long)q.workload.input_len, (long long)q.workload.output_len, q.gpus, q.gpus == 1 ? "" : "s");
+    ImGui::PopTextWrapPos();
+    note_widget(app, "cost-batched-load");
+    auto row = [&](const char* name, const std::string& a, const std::string& bb) {
+        ImGui::TableNextRow();
+        ImGui::TableNextColumn(); ImGui::TextUnformatted(name);
+        ImGui::TableNextColumn(); text_right(a.c_str());
+        ImGui::TableNextColumn(); text_right(bb.c_str());
+    };
+    const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingFixedFit;
+    // per 1M output tokens: both columns from the serving engine (one request at a time vs the load)
+    if (ImGui::BeginTable("cost-mtok", 3, flags)) {
+        ImGui::TableSetupColumn("per 1M out tokens");
+        ImGui::TableSetupColumn("single stream");
+        ImGui::TableSetupColumn("batched");
+        table_header_row(app, "cost-mtok", "lrr");
+        row("output tok/s", llmsim::format_sig(c.single_stream_tok_s), llmsim::format_sig(st.cost_result.load.output_tok_s));
+        row("own", usd_or_dash(c.usd_per_mtok_own_single, 3), usd_or_dash(c.usd_per_mtok_own_batched, 3));
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("amortised catalog price + power at 730 busy hours a month / output tokens in those hours");
+        note_widget(app, "cost-mtok-own-batched");
+        row("rent", usd_or_dash(c.usd_per_mtok_rent_single, 3), usd_or_dash(c.usd_per_mtok_rent_batched, 3));
+        row("energy (Wh)", llmsim::format_sig(c.wh_per_mtok_single), llmsim::format_sig(c.wh_per_mtok_batched));
+        ImGui::EndTable();
+    }
+    // this page's usage per month: the one-stream figures above next to the same usage at the batched rate
+    if (ImGui::BeginTable("cost-month", 3, flags)) {
+        ImGui::TableSetupColumn("per month");
+        ImGui::TableSetupColumn("one stream");
+        ImGui::TableSetupColumn("batched");
+        table_header_row(app, "cost-month", "lrr");
+        row("own hardware", usd_or_dash(single.own_usd_per_month, 2), usd_or_dash(b.own_usd_per_month, 2));
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", llmsim::explain_cost(bin, b).c_str());
+        row("cloud GPU", usd_or_dash(single.rent_usd_per_month, 2), usd_or_dash(b.rent_usd_per_month, 2));
+        row("serverless API", usd_or_dash(single.api_usd_per_month, 2), usd_or_dash(b.api_usd_per_month, 2));
+        row("devices needed", std::to_string(single.devices_needed), std::to_string(b.devices_needed));
+        row("payback (months)", single.payback_months > 0 ? llmsim::format_sig(single.payback_months) : "never",
+            b.payback_months > 0 ? llmsim::format_sig(b.payback_months) : "never");
+        note_widget(app, "cost-batched-payback");
+        ImGui::EndTable();
+    }
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextDisabled("One stream: llama.cpp %s, one request at a time (the table above). Batched: the month's tokens at %s tok/s "
+                        "(in + out) under %s; cheapest: %s.", app.scenario.quant.c_str(),
+                        llmsim::format_sig(st.cost_result.load.total_tok_s).c_str(), serving_engine_name(q.engine),
+                        b.cheapest == "api" ? "the serverless API" : b.cheapest == "rent" ? "a cloud GPU" : "owning the hardware");
+    ImGui::PopTextWrapPos();
+}
+
+}  // namespace
 
 void draw_cost(AppState& app) {
     Scenario& s = app.scenario;
@@ -99,4 +180,5 @@ void draw_cost(AppState& app) {
     }
     if (r.payback_months > 0) ImGui::Text("Payback%s: %s months", many ? (" of " + n + " devices").c_str() : "", llmsim::format_sig(r.payback_months).c_str());
     else ImGui::TextDisabled("Payback: never at this usage (owning's running cost is not below the alternatives)");
+    draw_batched_cost(app, r);
 }

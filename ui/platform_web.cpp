@@ -246,6 +246,7 @@ EMSCRIPTEN_KEEPALIVE const char* llmsim_widget_rect(const char* name) {
 // window.llmsim.results(): what the page currently shows for the scenario (memory, speed, leaderboard rows)
 EMSCRIPTEN_KEEPALIVE const char* llmsim_results() {
     update_derived(g.app);
+    update_serving(g.app);   // results().serving (panel_serving.h), computed here if the section was never drawn
     g.ret = derived_to_json(g.app);
     return g.ret.c_str();
 }

@@ -1,6 +1,7 @@
 #include "plot.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 #include "core/format.h"
@@ -97,13 +98,22 @@ bool draw_plot(const char* id, ImVec2 size, const PlotAxis& x, const PlotAxis& y
     dl->AddText(ImVec2(p0.x, p0.y + size.y - fh * 1.1f), dim, yl.c_str());
 
     dl->PushClipRect(a, b, true);
+    std::vector<std::array<float, 3>> placed;   // labels drawn so far: x0, x1, row
     for (const PlotVLine& v : vlines) {
         float px = sx(v.x);
         dl->AddLine(ImVec2(px, a.y), ImVec2(px, b.y), v.color, 1.5f);
-        // the label right of the line, or left of it when it would run past the plot's right edge (phone width)
+        // the label right of the line, or left of it when it would run past the plot's right edge (phone width);
+        // one row lower when it would overlap an earlier line's label
         const float tw = ImGui::CalcTextSize(v.label.c_str()).x;
         const float tx = px + 4 + tw <= b.x ? px + 4 : std::max(a.x, px - 4 - tw);
-        dl->AddText(ImVec2(tx, a.y + 2), v.color, v.label.c_str());
+        int row = 0;
+        for (bool clash = true; clash; ) {
+            clash = false;
+            for (const auto& r : placed)
+                if ((int)r[2] == row && tx < r[1] + 4 && tx + tw > r[0] - 4) { clash = true; ++row; break; }
+        }
+        placed.push_back({tx, tx + tw, (float)row});
+        dl->AddText(ImVec2(tx, a.y + 2 + row * fh), v.color, v.label.c_str());
     }
     for (const PlotSeries& s : series) {
         size_t n = std::min(s.x.size(), s.y.size());

@@ -296,6 +296,8 @@ namespace {
 const llmsim::Explanation* find_explanation(const AppState& app, const std::string& key) {
     for (const llmsim::Explanation& e : app.derived.explanations)
         if (e.key == key) return &e;
+    for (const llmsim::Explanation& e : app.serving.explanations)   // the Serving section's "serve_*" numbers
+        if (e.key == key) return &e;
     return nullptr;
 }
 void explanation_body(const llmsim::Explanation& e) {
@@ -303,7 +305,7 @@ void explanation_body(const llmsim::Explanation& e) {
     ImGui::Text("%s = %s", e.key.c_str(), e.value.c_str());
     ImGui::Separator();
     ImGui::TextUnformatted(e.text.c_str());
-    for (const std::string& in : e.inputs) ImGui::BulletText("%s", in.c_str());
+    for (const std::string& in : e.inputs) { ImGui::Bullet(); ImGui::TextWrapped("%s", in.c_str()); }   // long inputs wrap
     ImGui::PopTextWrapPos();
 }
 }  // namespace
@@ -337,5 +339,6 @@ void draw_pinned_explanation(AppState& app) {
         }
     }
     ImGui::End();
-    if (!open || ImGui::IsKeyPressed(ImGuiKey_Escape)) app.pinned_explanation.clear();
+    // Dear ImGui 1.86: IsKeyPressed takes the platform key index, GetKeyIndex maps ImGuiKey_Escape to it
+    if (!open || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape))) app.pinned_explanation.clear();
 }

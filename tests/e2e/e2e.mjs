@@ -512,8 +512,131 @@ async function main() {
       }
     });
 
+    // the Serving section (ui/panel_serving.cpp): what it shows is what window.llmsim.serve() returns for the request
+    // it reports, the format of the shown figures is re-derived here from serve()'s bytes and rates
+    const sig3 = (x) => String(Number(x.toPrecision(3)));
+    const gib2 = (b) => `${(b / 2 ** 30).toFixed(2)} GiB`;
+    await check('serving: the section renders and its numbers equal serve() for the same request', async () => {
+      await page.evaluate(() => window.llmsim.setState({ model: 'Qwen/Qwen2.5-7B-Instruct', hardware: 'rtx-4090', quant: 'Q4_K_M',
+                                                         ctx: 32768, embed: 'serving', sv_c: 16, sv_in: 1000, sv_ttft: 1000, sv_tpot: 50 }));
+      await page.waitForTimeout(300);
+      for (const w of ['serving-engine', 'serving-kv-pool', 'serving-sla-max', 'serving-plot-throughput', 'serving-plot-ttft',
+                       'serving-plot-tpot', 'serving-step-bar', 'serving-copy'])
+        assert(await page.evaluate((n) => window.llmsim._widgetRect(n), w), `widget ${w} drawn`);
+      const sv = (await page.evaluate(() => window.llmsim.results())).serving;
+      eq(sv.error, '', 'no serving error');
+      eq([sv.request.engine, sv.request.model, sv.request.hardware, sv.request.workload.concurrency], ['vllm', 'Qwen/Qwen2.5-7B-Instruct', 'rtx-4090', 16], 'request');
+      const direct = await page.evaluate((q) => window.llmsim.serve(q), sv.request);
+      eq(sv.result, direct, 'results().serving.result vs serve(request)');
+      eq(sv.shown.kv_pool, gib2(direct.memory.kv_pool_bytes), 'KV pool shown');
+      eq(sv.shown.weights, gib2(direct.memory.weights_bytes), 'weights shown');
+      eq(sv.shown.output_tok_s, `${sig3(direct.load.output_tok_s)} tok/s`, 'output tok/s shown');
+      eq(sv.shown.ttft_p90, `${sig3(direct.load.ttft_ms.p90)} ms`, 'TTFT p90 shown');
+      eq(sv.shown.tpot_p90, `${sig3(direct.load.tpot_ms.p90)} ms`, 'TPOT p90 shown');
+      eq(sv.shown.command, direct.command, 'command shown');
+      assert(direct.command.startsWith('vllm serve Qwen/Qwen2.5-7B-Instruct'), `command ${direct.command}`);
+      // each plotted point is serve() at that concurrency (3 x C requests, at least 16)
+      eq(sv.sweep.map((p) => p.concurrency), [1, 2, 4, 8, 16, 32, 64, 128, 256], 'sweep concurrencies');
+      for (const p of [sv.sweep[0], sv.sweep[4], sv.sweep[7]]) {
+        const q = { ...sv.request, workload: { ...sv.request.workload, concurrency: p.concurrency, num_prompts: Math.max(16, 3 * p.concurrency) } };
+        const at = await page.evaluate((x) => window.llmsim.serve(x), q);
+        eq([p.output_tok_s, p.ttft_p90_ms, p.tpot_p90_ms], [at.load.output_tok_s, at.load.ttft_ms.p90, at.load.tpot_ms.p90], `sweep point C=${p.concurrency}`);
+        eq(p.meets, at.load.ttft_ms.p90 <= 1000 && at.load.tpot_ms.p90 <= 50, `meets at C=${p.concurrency}`);
+      }
+      // the SLA answer meets the SLA when re-run, and the sweep's first miss lies above it
+      const c = sv.sla_max_concurrency;
+      assert(c >= 1, `some concurrency meets TTFT 1 s / TPOT 50 ms on a 4090 (got ${c})`);
+      const atc = await page.evaluate((x) => window.llmsim.serve(x), { ...sv.request, workload: { ...sv.request.workload, concurrency: c, num_prompts: Math.max(16, 3 * c) } });
+      assert(atc.load.ttft_ms.p90 <= 1000 && atc.load.tpot_ms.p90 <= 50, `C=${c} re-checked: TTFT ${atc.load.ttft_ms.p90}, TPOT ${atc.load.tpot_ms.p90}`);
+      const firstMiss = sv.sweep.find((p) => !p.meets);
+      assert(!firstMiss || firstMiss.concurrency > c, `first missing sweep point ${firstMiss && firstMiss.concurrency} above ${c}`);
+      // a number opens to how it is made: the KV pool's explanation carries the engine's own rules
+      // an explanation an earlier check left pinned (its window in the middle of the page) is closed first
+      await page.mouse.move(640, 300); await page.keyboard.press('Escape'); await page.waitForTimeout(200);
+      eq((await page.evaluate(() => window.llmsim.results())).pinned_explanation, '', 'no explanation pinned before the click');
+      await clickWidget(page, 'explain-serve_kv_pool');
+      const rx = await page.evaluate(() => window.llmsim.results());
+      eq(rx.pinned_explanation, 'serve_kv_pool', 'pinned explanation after clicking the KV pool');
+      const ekv = rx.serving.explanations.find((e) => e.key === 'serve_kv_pool');
+      eq(ekv.inputs, direct.memory.rules, 'KV pool explanation lists the memory plan rules');
+      assert(ekv.text.includes(`${direct.memory.kv_pool_blocks} blocks x ${direct.memory.block_size} tokens = ${direct.memory.kv_pool_tokens} tokens`), `KV text: ${ekv.text}`);
+      await page.screenshot({ path: path.join(out, 'serving-explain-kv-pool.png') });
+      await page.keyboard.press('Escape');
+      await page.waitForTimeout(200);
+      // the command line: optional comparison with the native CLI (--cli PATH)
+      const cli = args.cli || process.env.LLMSIM_CLI;
+      if (cli) {
+        const { execFileSync } = await import('node:child_process');
+        const { writeFileSync } = await import('node:fs');
+        const f = path.join(out, 'serving-request.json');
+        writeFileSync(f, JSON.stringify(sv.request));
+        const fromCli = JSON.parse(execFileSync(cli, ['serve', '--request', f, '--json'], { encoding: 'utf8' }));
+        const close = (a, b) => (typeof a === 'number' && typeof b === 'number' ? Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(b))
+          : a && typeof a === 'object' ? Object.keys(b).every((k) => close(a[k], b[k])) : JSON.stringify(a) === JSON.stringify(b));
+        assert(close(fromCli, sv.result), `llmsim-cli serve --request --json differs from the page: ${JSON.stringify(fromCli.load)} vs ${JSON.stringify(sv.result.load)}`);
+        console.log(`     serving: the CLI (${cli}) gives the page's numbers`);
+      } else {
+        console.log('     serving: CLI comparison not run (pass --cli build/native/llmsim-cli)');
+      }
+      console.log(`     serving: recompute ${sv.compute_ms.toFixed(1)} ms (chosen point + ${sv.sweep.length}-point sweep + SLA bisection + cost load)`);
+      // another chosen load reruns only the chosen point and the cost load: the sweep and the SLA answer stay
+      await page.evaluate(() => window.llmsim.setState({ sv_c: 24 }));
+      const sv2 = (await page.evaluate(() => window.llmsim.results())).serving;
+      eq([sv2.sweep, sv2.sla_max_concurrency], [sv.sweep, sv.sla_max_concurrency], 'sweep and SLA answer kept');
+      eq(sv2.result, await page.evaluate((q) => window.llmsim.serve(q), sv2.request), 'chosen point C=24 vs serve()');
+      console.log(`     serving: recompute after a new concurrency only ${sv2.compute_ms.toFixed(1)} ms`);
+      await page.screenshot({ path: path.join(out, 'serving-1280x800.png') });
+    });
+
+    await check('serving: the cost section shows single-stream and batched $/1M tokens from serve()', async () => {
+      await page.evaluate(() => window.llmsim.setState({ embed: 'cost', model: 'Qwen/Qwen2.5-7B-Instruct', hardware: 'rtx-4090', sv_c: 32 }));
+      await page.waitForTimeout(300);
+      const r = await page.evaluate(() => window.llmsim.results());
+      assert(r.cost.batched && !r.cost.batched.error, `batched cost: ${JSON.stringify(r.cost.batched)}`);
+      assert(await page.evaluate(() => window.llmsim._widgetRect('cost-batched-payback')), 'batched table drawn');
+      // the batched load is the Serving section's, at the cost section's 3:1 mix
+      const q = { ...r.serving.request, workload: { ...r.serving.request.workload, input_len: 3 * r.serving.request.workload.output_len } };
+      const at = await page.evaluate((x) => window.llmsim.serve(x), q);
+      const mtok = (await page.evaluate(() => window.llmsim.getState())).mtok;
+      const hours = mtok * 1e6 / at.load.total_tok_s / 3600;   // the month's tokens (in + out) at the box's batched rate
+      assert(Math.abs(r.cost.batched.hours_needed_per_month - hours) < 1e-6 * hours, `batched hours ${r.cost.batched.hours_needed_per_month} vs ${hours}`);
+      assert(at.cost.usd_per_mtok_own_batched < at.cost.usd_per_mtok_own_single / 5, `batching 32 streams is far cheaper per token: ${JSON.stringify(at.cost)}`);
+      assert(r.cost.batched.hours_needed_per_month < r.cost.hours_needed_per_month, 'the batched box needs fewer hours for the same tokens');
+      await page.screenshot({ path: path.join(out, 'cost-batched-1280x800.png') });
+      await page.evaluate(() => window.llmsim.setState({ embed: '' }));
+    });
+
+    await check('serving: a URL with serving keys round-trips; bad values are refused', async () => {
+      const hash = '#model=Qwen/Qwen2.5-7B-Instruct&hardware=h100-sxm&quant=Q4_K_M&ctx=8192&sv_engine=sglang&sv_prec=fp8&sv_kv=fp8' +
+                   '&sv_gpus=2&sv_tp=2&sv_len=8192&sv_gmu=0.85&sv_in=2048&sv_out=256&sv_c=64&sv_ttft=2000&sv_tpot=40&section=serving';
+      const p2 = await openPage(browser, base, hash);
+      const s = await p2.page.evaluate(() => window.llmsim.getState());
+      eq([s.sv_engine, s.sv_prec, s.sv_kv, s.sv_gpus, s.sv_tp, s.sv_len, s.sv_gmu, s.sv_in, s.sv_out, s.sv_c, s.sv_ttft, s.sv_tpot],
+         ['sglang', 'fp8', 'fp8', 2, 2, 8192, 0.85, 2048, 256, 64, 2000, 40], 'state from the link');
+      const sv = (await p2.page.evaluate(() => window.llmsim.results())).serving;
+      eq([sv.request.engine, sv.request.precision, sv.request.kv_dtype, sv.request.gpus, sv.request.tp, sv.request.max_model_len,
+          sv.request.mem_fraction_static, sv.request.workload.input_len, sv.request.workload.output_len, sv.request.workload.concurrency,
+          sv.request.sla.ttft_p90_ms, sv.request.sla.tpot_p90_ms],
+         ['sglang', 'fp8', 'fp8', 2, 2, 8192, 0.85, 2048, 256, 64, 2000, 40], 'the request the section computes');
+      assert(sv.result && sv.result.command.startsWith('python -m sglang.launch_server') && sv.result.command.includes('--tp 2'), `command ${sv.result && sv.result.command}`);
+      // the page writes the same keys back into its address
+      const back = await p2.page.evaluate(() => window.location.hash);
+      for (const kv of hash.slice(1).split('&').filter((k) => k.startsWith('sv_'))) assert(back.includes(kv), `${kv} in ${back}`);
+      await p2.page.evaluate(() => window.llmsim.setState({ sv_rate: 5 }));
+      const open = (await p2.page.evaluate(() => window.llmsim.results())).serving.request.workload;
+      eq([open.request_rate, open.concurrency], [5, undefined], 'sv_rate switches to open-loop arrivals');
+      const err = await p2.page.evaluate(() => { try { window.llmsim.setState({ sv_c: 0 }); return ''; } catch (e) { return e.message; } });
+      assert(err.includes('sv_c') && err.includes('out of range'), `error: ${err}`);
+      eq((await p2.page.evaluate(() => window.llmsim.getState())).sv_c, 64, 'sv_c unchanged after a bad value');
+      await p2.page.evaluate(() => window.llmsim.setState({ embed: 'serving', sv_rate: 0 }));
+      await p2.page.waitForTimeout(200);
+      await p2.page.screenshot({ path: path.join(out, 'serving-sglang-h100-from-link.png') });
+      eq(p2.errors, [], 'console errors');
+      await p2.context.close();
+    });
+
     await check('budgets: frame time per section (printed, not asserted)', async () => {
-      const keys = ['verdict', 'simulator', 'quants', 'leaderboard', 'recommend', 'context', 'accuracy'];
+      const keys = ['verdict', 'simulator', 'quants', 'leaderboard', 'recommend', 'context', 'accuracy', 'serving'];
       const out = [];
       for (const k of keys) {
         await page.evaluate((key) => window.llmsim.setState({ embed: key }), k);
@@ -526,7 +649,7 @@ async function main() {
     });
 
     await check('screenshots: every section at 1280x800 and 390x844, dark and light', async () => {
-      const keys = ['verdict', 'model', 'simulator', 'quants', 'leaderboard', 'recommend', 'compare', 'context', 'command', 'cost', 'faq', 'accuracy', 'import', 'myruns'];
+      const keys = ['verdict', 'model', 'simulator', 'quants', 'leaderboard', 'recommend', 'compare', 'context', 'command', 'serving', 'cost', 'faq', 'accuracy', 'import', 'myruns'];
       for (const [w, h, theme] of [[1280, 800, 'dark'], [390, 844, 'dark'], [1280, 800, 'light'], [390, 844, 'light']]) {
         const p2 = await openPage(browser, base, `#model=Qwen/Qwen2.5-7B-Instruct&hardware=rtx-4090&theme=${theme}`, { width: w, height: h });
         const suffix = theme === 'dark' ? '' : '-light';

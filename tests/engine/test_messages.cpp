@@ -237,6 +237,40 @@ TEST_CASE("messages: URL state", "[messages]") {
           "ctx: 'lots' is not a number (valid: 1 to 10000000 tokens; 32k and 1M work too)");
 }
 
+// the Serving section's keys (ui/panel_serving.cpp): a link with every one of them decodes to those values and
+// encodes back to the same pairs; out-of-range values are refused with the key, the value and the valid range
+TEST_CASE("messages: URL state round-trips the serving keys", "[messages]") {
+    const std::string pairs = "sv_engine=sglang&sv_prec=fp8&sv_kv=fp8&sv_gpus=4&sv_tp=2&sv_pp=2&sv_len=16384&sv_gmu=0.85"
+                              "&sv_in=2048&sv_out=256&sv_c=64&sv_rate=2.5&sv_ttft=1500&sv_tpot=40";
+    Scenario s;
+    std::string err;
+    REQUIRE(decode_url_state("model=Qwen/Qwen2.5-7B-Instruct&quant=Q4_K_M&ctx=8192&" + pairs, s, err));
+    CHECK(s.sv_engine == "sglang");
+    CHECK(s.sv_precision == "fp8");
+    CHECK(s.sv_kv == "fp8");
+    CHECK(s.sv_gpus == 4);
+    CHECK(s.sv_tp == 2);
+    CHECK(s.sv_pp == 2);
+    CHECK(s.sv_max_len == 16384);
+    CHECK(s.sv_gmu == 0.85);
+    CHECK(s.sv_in == 2048);
+    CHECK(s.sv_out == 256);
+    CHECK(s.sv_conc == 64);
+    CHECK(s.sv_rate == 2.5);
+    CHECK(s.sv_ttft_ms == 1500);
+    CHECK(s.sv_tpot_ms == 40);
+    const std::string back = encode_url_state(s);
+    CHECK(back.find(pairs) != std::string::npos);
+    Scenario again;
+    REQUIRE(decode_url_state(back, again, err));
+    CHECK(encode_url_state(again) == back);
+    CHECK(encode_url_state(Scenario()).find("sv_") == std::string::npos);   // defaults stay out of links
+    CHECK(url_error("sv_c=0") == "sv_c: 0 is out of range (1 to 4096 requests in flight)");
+    CHECK(url_error("sv_gmu=1.5") == "sv_gmu: 1.5 is out of range (0 to 1 share of GPU memory (0 = engine default))");
+    CHECK(url_error("sv_tp=65") == "sv_tp: 65 is out of range (0 to 64 GPUs (0 = all / pp))");
+    CHECK(url_error("sv_in=lots") == "sv_in: 'lots' is not a number (valid: 1 to 10000000 tokens; 32k and 1M work too)");
+}
+
 // a link may name a multi-GPU combination ("2x-rtx-3090", gpu_combos.h): the key keeps the id as written and the
 // catalog resolves it to the two-card rig the recommender proposes; the recommender's TTFT floor has its own key
 TEST_CASE("messages: URL state takes combination ids and rec_ttft", "[messages]") {

@@ -1,0 +1,597 @@
+// Serving many users: the serving engine (engine/serving/serving.h) for the scenario's model and device under
+// vLLM, SGLang, llama-server ...: memory plan, throughput / TTFT / TPOT against concurrency with the SLA lines,
+// the largest concurrency within the SLA, where a step's time goes, cost at the served load and the command.
+// [SECTION] request
+// [SECTION] compute
+// [SECTION] explanations
+// [SECTION] inputs
+// [SECTION] results
+// [SECTION] JSON
+#include <imgui.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+
+#include <nlohmann/json.hpp>
+
+#include "core/format.h"
+#include "core/input_limits.h"
+#include "panels.h"
+#include "plot.h"
+#include "widgets.h"
+
+const int kServingSweep[9] = {1, 2, 4, 8, 16, 32, 64, 128, 256};
+
+namespace {
+
+constexpr double kGiBd = 1073741824.0;
+const char* const kPrecisions[] = {"bf16", "fp16", "fp8", "nvfp4", "mxfp4", "int4-awq", "int4-gptq", "int8"};
+
+const char* engine_name(const std::string& e) { return serving_engine_name(e); }
+
+}  // namespace
+
+const char* serving_engine_name(const std::string& e) {
+    if (e == "vllm") return "vLLM";
+    if (e == "sglang") return "SGLang";
+    if (e == "llamacpp") return "llama-server";
+    if (e == "trtllm") return "TensorRT-LLM";
+    if (e == "lmdeploy") return "LMDeploy";
+    return e.c_str();
+}
+
+namespace {
+
+bool is_file_type(const AppState& app, const std::string& name) {
+    for (const llmsim::FileType& f : app.catalog.file_types)
+        if (f.gguf && f.name == name) return true;
+    return false;
+}
+
+// the precision the engine gets: llama-server takes a GGUF file type (the scenario's quant unless one is chosen)
+std::string effective_precision(const AppState& app) {
+    const Scenario& s = app.scenario;
+    if (s.sv_engine == "llamacpp") return is_file_type(app, s.sv_precision) ? s.sv_precision : s.quant;
+    return s.sv_precision.empty() ? "bf16" : s.sv_precision;
+}
+
+bool meets_sla(const Scenario& s, double ttft_p90_ms, double tpot_p90_ms) {
+    return (s.sv_ttft_ms <= 0 || ttft_p90_ms <= s.sv_ttft_ms) && (s.sv_tpot_ms <= 0 || tpot_p90_ms <= s.sv_tpot_ms);
+}
+
+}  // namespace
+
+// [SECTION] request -----------------------------------------------------------------------------------------
+
+int serving_num_prompts(int concurrency) { return std::max(16, 3 * concurrency); }
+
+bool serving_request_from_scenario(const AppState& app, llmsim::ServeRequest& r, std::string& err) {
+    const Scenario& s = app.scenario;
+    const Derived& d = app.derived;
+    if (!d.model) { err = "no model: pick one in the top bar"; return false; }
+    if (!app.scenario_hardware_ok) { err = "no device: pick one in the top bar"; return false; }
+    if (s.sv_gmu != 0 && (s.sv_gmu < 0.05 || s.sv_gmu > 1)) { err = "GPU memory share must be 0.05 to 1 (or 0: engine default)"; return false; }
+    r = llmsim::ServeRequest();
+    r.engine = s.sv_engine;
+    r.model = d.model->id;
+    r.precision = effective_precision(app);
+    r.kv_dtype = s.sv_kv.empty() ? "auto" : s.sv_kv;
+    // a catalog device by id (the JS API's form); a custom device or N of a card as the page's own device
+    if (s.hardware != "custom" && s.gpus == 0 && app.catalog.find_hardware(s.hardware)) r.hardware = s.hardware;
+    else { r.hardware = app.scenario_hardware.id; r.hardware_override = std::make_shared<llmsim::Hardware>(app.scenario_hardware); }
+    r.gpus = s.sv_gpus > 0 ? s.sv_gpus : std::max(1, app.scenario_hardware.gpu_count);
+    r.pp = std::max(1, s.sv_pp);
+    r.tp = s.sv_tp > 0 ? s.sv_tp : std::max(1, r.gpus / r.pp);
+    r.max_model_len = s.sv_max_len;
+    if (r.engine == "sglang") r.mem_fraction_static = s.sv_gmu;
+    else r.gpu_memory_utilization = s.sv_gmu;
+    r.workload.input_len = s.sv_in;
+    r.workload.output_len = s.sv_out;
+    if (s.sv_rate > 0) { r.workload.request_rate = s.sv_rate; r.workload.num_prompts = 0; }
+    else { r.workload.concurrency = s.sv_conc; r.workload.num_prompts = serving_num_prompts(s.sv_conc); }
+    r.sla.ttft_p90_ms = s.sv_ttft_ms;
+    r.sla.tpot_p90_ms = s.sv_tpot_ms;
+    return true;
+}
+
+std::string serving_request_json(const llmsim::ServeRequest& r) {
+    nlohmann::json j = {{"engine", r.engine}, {"model", r.model}, {"precision", r.precision}, {"kv_dtype", r.kv_dtype},
+                        {"hardware", r.hardware}, {"gpus", r.gpus}, {"tp", r.tp}, {"pp", r.pp}};
+    if (r.max_model_len > 0) j["max_model_len"] = r.max_model_len;
+    if (r.gpu_memory_utilization > 0) j["gpu_memory_utilization"] = r.gpu_memory_utilization;
+    if (r.mem_fraction_static > 0) j["mem_fraction_static"] = r.mem_fraction_static;
+    nlohmann::json w = {{"input_len", r.workload.input_len}, {"output_len", r.workload.output_len}};
+    if (r.workload.concurrency > 0) w["concurrency"] = r.workload.concurrency;
+    if (r.workload.request_rate > 0) w["request_rate"] = r.workload.request_rate;
+    if (r.workload.num_prompts > 0) w["num_prompts"] = r.workload.num_prompts;
+    j["workload"] = w;
+    j["sla"] = {{"ttft_p90_ms", r.sla.ttft_p90_ms}, {"tpot_p90_ms", r.sla.tpot_p90_ms}};
+    return j.dump();
+}
+
+std::string serving_load_words(const AppState& app) {
+    const llmsim::ServeRequest& r = app.serving.request;
+    std::string w = std::string(engine_name(r.engine)) + " · " + r.precision + " · " + std::to_string(r.gpus) + (r.gpus == 1 ? " GPU" : " GPUs");
+    if (r.tp > 1 || r.pp > 1) w += " (TP " + std::to_string(r.tp) + ", PP " + std::to_string(r.pp) + ")";
+    if (r.workload.request_rate > 0) w += " · " + llmsim::format_sig(r.workload.request_rate) + " requests/s";
+    else w += " · " + std::to_string(r.workload.concurrency) + " in flight";
+    w += " · " + std::to_string(r.workload.input_len) + " in / " + std::to_string(r.workload.output_len) + " out tokens";
+    return w;
+}
+
+// [SECTION] explanations --------------------------------------------------------------------------------------
+
+namespace {
+
+std::string ms(double s) { return llmsim::format_sig(s * 1e3) + " ms"; }
+
+void build_explanations(ServingState& st) {
+    st.explanations.clear();
+    const llmsim::ServeResult& r = st.result;
+    const llmsim::ServeMemoryPlan& m = r.memory;
+    auto add = [&](const char* key, std::string value, std::string text, std::vector<std::string> inputs) {
+        st.explanations.push_back({key, std::move(value), std::move(text), std::move(inputs)});
+    };
+    add("serve_kv_pool", llmsim::format_fixed(m.kv_pool_bytes / kGiBd, 2) + " GiB",
+        "KV pool per GPU = budget " + llmsim::format_fixed(m.budget_bytes / kGiBd, 2) + " GiB - weights " +
+            llmsim::format_fixed(m.weights_bytes / kGiBd, 2) + " GiB - activation peak " + llmsim::format_fixed(m.activation_peak_bytes / kGiBd, 2) +
+            " GiB - runtime " + llmsim::format_fixed(m.runtime_bytes / kGiBd, 2) + " GiB (the engine's own rules below); " +
+            std::to_string(m.kv_pool_blocks) + " blocks x " + std::to_string(m.block_size) + " tokens = " + std::to_string(m.kv_pool_tokens) +
+            " tokens at " + std::to_string(m.kv_bytes_per_token) + " bytes per token",
+        m.rules);
+    add("serve_max_concurrency", llmsim::format_fixed(m.max_concurrency, 2) + "x",
+        "max concurrency = KV pool tokens / tokens one request may hold (max-model-len " + std::to_string(m.max_model_len) +
+            ", rounded up to whole blocks); largest max-model-len = " + std::to_string(m.largest_max_model_len) + " tokens (one sequence fills the pool)",
+        {"KV pool = " + std::to_string(m.kv_pool_tokens) + " tokens", "block size = " + std::to_string(m.block_size) + " tokens"});
+    const llmsim::StepBreakdown& s = r.step;
+    add("serve_step", ms(s.step_s),
+        "decode step at batch " + std::to_string(s.batch) + " = max(weights " + ms(s.weights_s) + " + KV " + ms(s.kv_s) + ", compute " +
+            ms(s.compute_s) + ") + per-step overhead " + ms(s.overhead_s) + " + TP all-reduce / PP hand-off " + ms(s.allreduce_s) + " (" +
+            s.bound + "-bound; network " + llmsim::format_sig(s.network_share * 100) + " % of the step)",
+        {"weights: the GPU's share of the weight bytes / effective bandwidth", "KV: the KV bytes of every sequence at its depth / effective bandwidth",
+         "compute: FLOPs of the batch (+ prefill chunk tokens " + std::to_string(s.prefill_tokens) + ") / effective tensor rate",
+         "rates and overheads: the engine's fit on published serving runs (engine/serving/serve_fit.cpp)"});
+    const llmsim::ServeLoad& l = r.load;
+    add("serve_throughput", llmsim::format_sig(l.output_tok_s) + " tok/s",
+        "output throughput = generated tokens / makespan of " + std::to_string(l.completed) + " simulated requests (" +
+            llmsim::format_sig(l.duration_s) + " s; continuous batching, mean batch " + llmsim::format_sig(l.mean_batch) + ", " +
+            std::to_string(l.preemptions) + " preemptions); band " + llmsim::format_sig(r.low) + " .. " + llmsim::format_sig(r.high) +
+            " tok/s from the engine fit's held-out errors",
+        {"total (in + out) = " + llmsim::format_sig(l.total_tok_s) + " tok/s", "requests = " + llmsim::format_sig(l.req_s) + " /s",
+         "KV pool use: mean " + llmsim::format_sig(l.kv_use_mean * 100) + " %, peak " + llmsim::format_sig(l.kv_use_peak * 100) + " %"});
+    add("serve_ttft", llmsim::format_sig(l.ttft_ms.p90) + " ms",
+        "TTFT p90 over the simulated requests: waiting for admission (a free slot and KV blocks) + prefill chunks shared with "
+        "decodes; " + llmsim::format_sig(l.queueing_share * 100) + " % of TTFT is queueing on average",
+        {"mean " + llmsim::format_sig(l.ttft_ms.mean) + " ms, median " + llmsim::format_sig(l.ttft_ms.median) + " ms, p99 " +
+         llmsim::format_sig(l.ttft_ms.p99) + " ms"});
+    add("serve_tpot", llmsim::format_sig(l.tpot_ms.p90) + " ms",
+        "TPOT p90: (end-to-end - TTFT) / (output tokens - 1) per request; each output token waits one step of the whole batch",
+        {"mean " + llmsim::format_sig(l.tpot_ms.mean) + " ms, median " + llmsim::format_sig(l.tpot_ms.median) + " ms",
+         "ITL p90 " + llmsim::format_sig(l.itl_ms.p90) + " ms (steps with prefill chunks are longer)"});
+    const llmsim::ServeCost& c = r.cost;
+    add("serve_cost", c.usd_per_mtok_own_batched >= 0 ? "$" + llmsim::format_fixed(c.usd_per_mtok_own_batched, 3) : "n/a",
+        "$ per 1M output tokens = the device's monthly cost at 730 busy hours (amortised catalog price + power, or cloud rent) / "
+        "the output tokens it makes in those hours, at the served load (batched) or one request at a time (single stream)",
+        {"batched " + llmsim::format_sig(l.output_tok_s) + " tok/s vs single stream " + llmsim::format_sig(c.single_stream_tok_s) + " tok/s",
+         "Wh per 1M output tokens = GPU TDP x GPUs x hours for 1M tokens"});
+}
+
+}  // namespace
+
+// [SECTION] compute -----------------------------------------------------------------------------------------
+
+namespace {
+
+// the closed-loop curve: serve() at each sweep concurrency (3 x C requests, as the SLA search runs them)
+void compute_sweep(const AppState& app, const llmsim::ServeRequest& req, ServingState& st) {
+    st.sweep.clear();
+    for (int c : kServingSweep) {
+        llmsim::ServeRequest q = req;
+        q.workload.concurrency = c; q.workload.request_rate = 0; q.workload.burst = false;
+        q.workload.num_prompts = serving_num_prompts(c);
+        q.with_single_stream = false;
+        llmsim::ServeResult r = llmsim::serve(app.catalog, q);
+        if (!r.ok) break;
+        st.sweep.push_back({c, r.load.output_tok_s, r.load.ttft_ms.p90, r.load.tpot_ms.p90, false});
+    }
+}
+
+}  // namespace
+
+// Three caches, so dragging one slider reruns only what depends on it: the sweep depends on neither the chosen
+// load nor the SLA; the SLA answer on the SLA; the chosen point and the cost load on everything
+void update_serving(AppState& app) {
+    ServingState& st = app.serving;
+    if (st.seen_state_version == app.state_version && st.seen_derived_version == app.derived.version) return;
+    st.seen_state_version = app.state_version;
+    st.seen_derived_version = app.derived.version;
+    llmsim::ServeRequest req;
+    std::string err;
+    const bool have = serving_request_from_scenario(app, req, err);
+    // a device override (custom / N of a card) is not in the JSON: key on its name and sizes too
+    std::string device;
+    if (req.hardware_override)
+        device = app.scenario_hardware.name + std::to_string(app.scenario_hardware.memory_bytes) + llmsim::format_sig(app.scenario_hardware.bandwidth_gbs, 6);
+    llmsim::ServeRequest base = req;   // without the load and the SLA: what the sweep depends on
+    base.workload.concurrency = 0; base.workload.request_rate = 0; base.workload.num_prompts = 0;
+    base.sla = llmsim::ServeSla();
+    const std::string sweep_key = have ? serving_request_json(base) + device : "error:" + err;
+    const std::string sla_key = sweep_key + "|" + llmsim::format_sig(req.sla.ttft_p90_ms, 9) + "|" + llmsim::format_sig(req.sla.tpot_p90_ms, 9);
+    const std::string key = have ? serving_request_json(req) + device : sweep_key;
+    if (key == st.key) return;
+    st.key = key;
+    const auto t0 = std::chrono::steady_clock::now();
+    st.explanations.clear();
+    st.result = llmsim::ServeResult();
+    st.cost_result = llmsim::ServeResult();
+    st.request = req;
+    st.error = have ? "" : err;
+    if (have) st.result = llmsim::serve(app.catalog, req);
+    if (have && !st.result.ok) st.error = st.result.error;
+    if (!st.error.empty()) {   // nothing below is valid; recompute all of it next time
+        st.sweep.clear(); st.sweep_key.clear();
+        st.sla_max_concurrency = 0; st.sla_at = llmsim::ServeResult(); st.sla_key.clear();
+    } else {
+        if (sweep_key != st.sweep_key) { compute_sweep(app, req, st); st.sweep_key = sweep_key; st.sla_key.clear(); }
+        for (ServingPoint& p : st.sweep) p.meets = meets_sla(app.scenario, p.ttft_p90_ms, p.tpot_p90_ms);
+        if (sla_key != st.sla_key) {
+            st.sla_max_concurrency = 0;
+            st.sla_at = llmsim::ServeResult();
+            if (req.sla.ttft_p90_ms > 0 || req.sla.tpot_p90_ms > 0)
+                st.sla_max_concurrency = llmsim::sla_max_concurrency(app.catalog, req, kServingSweep[8], &st.sla_at);
+            st.sla_key = sla_key;
+        }
+        build_explanations(st);
+    }
+    if (have) {
+        st.cost_request = req;
+        st.cost_request.workload.input_len = 3 * req.workload.output_len;
+        st.cost_result = llmsim::serve(app.catalog, st.cost_request);
+    }
+    st.compute_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+}
+
+bool cost_inputs_at_served_load(const AppState& app, llmsim::CostInputs& in) {
+    const ServingState& st = app.serving;
+    if (!st.cost_result.ok || st.cost_result.load.total_tok_s <= 0) return false;
+    in = cost_inputs_from_scenario(app);
+    // the page prices its device (N of a card); the serving load may use another number of those GPUs
+    const double per = (double)st.cost_request.gpus / std::max(1, app.scenario_hardware.gpu_count);
+    in.hardware_price_usd *= per;
+    in.device_power_w *= per;
+    in.cloud_usd_per_hour *= per;
+    // the load is simulated at the cost section's own 3:1 mix, so hours = tokens / total (in + out) rate
+    in.prefill_tokens_per_s = in.decode_tokens_per_s = st.cost_result.load.total_tok_s;
+    return true;
+}
+
+// [SECTION] inputs ------------------------------------------------------------------------------------------
+
+namespace {
+
+bool combo_strings(const char* label, std::string& value, const std::vector<std::string>& items,
+                   const char* (*shown)(const std::string&) = nullptr) {
+    bool changed = false;
+    if (ImGui::BeginCombo(label, shown ? shown(value) : value.c_str())) {
+        for (const std::string& it : items) {
+            if (ImGui::Selectable(shown ? shown(it) : it.c_str(), it == value)) { value = it; changed = true; }
+        }
+        ImGui::EndCombo();
+    }
+    return changed;
+}
+
+bool input_tokens(const char* label, int64_t& v, int64_t lo, int64_t hi) {
+    int iv = (int)std::min<int64_t>(v, 2000000000);
+    if (!ImGui::InputInt(label, &iv, 0, 0) || !ImGui::IsItemDeactivatedAfterEdit()) {
+        if (ImGui::IsItemDeactivatedAfterEdit()) { v = std::clamp<int64_t>(iv, lo, hi); return true; }
+        return false;
+    }
+    v = std::clamp<int64_t>(iv, lo, hi);
+    return true;
+}
+
+bool draw_engine_inputs(AppState& app, float w) {
+    Scenario& s = app.scenario;
+    bool changed = false;
+    ImGui::PushItemWidth(w);
+    const std::string engine_before = s.sv_engine;
+    changed |= combo_strings("Engine", s.sv_engine, llmsim::serve_engines(), engine_name);
+    note_widget(app, "serving-engine");
+    if (s.sv_engine != engine_before) {   // precision and KV dtype vocabularies differ between llama-server and the rest
+        if (s.sv_engine == "llamacpp") { s.sv_precision = s.quant; s.sv_kv = "auto"; }
+        else if (engine_before == "llamacpp") { s.sv_precision = "bf16"; s.sv_kv = "auto"; }
+    }
+    std::vector<std::string> precs, kvs;
+    if (s.sv_engine == "llamacpp") {
+        for (const llmsim::FileType& f : app.catalog.file_types) if (f.gguf) precs.push_back(f.name);
+        kvs = {"auto", "q8_0", "q4_0"};
+    } else {
+        precs.assign(std::begin(kPrecisions), std::end(kPrecisions));
+        kvs = {"auto", "fp8"};
+    }
+    std::string prec = effective_precision(app);
+    if (combo_strings(s.sv_engine == "llamacpp" ? "GGUF file type" : "Precision", prec, precs)) { s.sv_precision = prec; changed = true; }
+    changed |= combo_strings("KV cache dtype", s.sv_kv, kvs);
+    int gpus = s.sv_gpus > 0 ? s.sv_gpus : std::max(1, app.scenario_hardware.gpu_count);
+    if (ImGui::SliderInt("GPUs", &gpus, 1, 16)) { s.sv_gpus = gpus; changed = true; }
+    int tp = s.sv_tp > 0 ? s.sv_tp : std::max(1, gpus / std::max(1, s.sv_pp));
+    if (ImGui::SliderInt("Tensor parallel (TP)", &tp, 1, std::max(1, gpus))) { s.sv_tp = tp; changed = true; }
+    if (ImGui::SliderInt("Pipeline parallel (PP)", &s.sv_pp, 1, std::max(1, gpus))) { if (s.sv_tp == 0) s.sv_tp = tp; changed = true; }
+    int64_t len = s.sv_max_len > 0 ? s.sv_max_len : (app.derived.model ? app.derived.model->native_context : 0);
+    if (input_tokens("max-model-len (tokens)", len, 1, llmsim::kMaxContextTokens)) { s.sv_max_len = len; changed = true; }
+    float gmu = (float)(s.sv_gmu > 0 ? s.sv_gmu : 0.9);
+    const char* gmu_label = s.sv_engine == "sglang" ? "--mem-fraction-static" : "GPU memory utilization";
+    if (ImGui::SliderFloat(gmu_label, &gmu, 0.5f, 0.98f, s.sv_gmu > 0 ? "%.2f" : "engine default")) { s.sv_gmu = std::round(gmu * 100) / 100; changed = true; }
+    if (s.sv_gmu > 0) { ImGui::SameLine(); if (ImGui::SmallButton("default")) { s.sv_gmu = 0; changed = true; } }
+    ImGui::PopItemWidth();
+    return changed;
+}
+
+bool draw_load_inputs(AppState& app, float w) {
+    Scenario& s = app.scenario;
+    bool changed = false;
+    ImGui::PushItemWidth(w);
+    changed |= input_tokens("Input tokens / request", s.sv_in, 1, llmsim::kMaxContextTokens);
+    changed |= input_tokens("Output tokens / request", s.sv_out, 1, 1000000);
+    bool open = s.sv_rate > 0;
+    if (ImGui::RadioButton("concurrency", !open)) { s.sv_rate = 0; changed = true; }
+    ImGui::SameLine();
+    if (ImGui::RadioButton("request rate", open)) { if (!open) { s.sv_rate = 4; changed = true; } }
+    if (!open) changed |= ImGui::SliderInt("Requests in flight", &s.sv_conc, 1, 512, "%d", ImGuiSliderFlags_Logarithmic);
+    else {
+        float rate = (float)s.sv_rate;
+        if (ImGui::SliderFloat("Requests / s (Poisson)", &rate, 0.1f, 200.0f, "%.2f", ImGuiSliderFlags_Logarithmic)) { s.sv_rate = rate; changed = true; }
+    }
+    float ttft = (float)s.sv_ttft_ms, tpot = (float)s.sv_tpot_ms;
+    if (ImGui::DragFloat("SLA: TTFT p90 (ms)", &ttft, 10.0f, 0.0f, 600000.0f, ttft > 0 ? "%.0f" : "none")) { s.sv_ttft_ms = std::max(0.0f, ttft); changed = true; }
+    if (ImGui::DragFloat("SLA: TPOT p90 (ms)", &tpot, 0.5f, 0.0f, 10000.0f, tpot > 0 ? "%.1f" : "none")) { s.sv_tpot_ms = std::max(0.0f, tpot); changed = true; }
+    ImGui::PopItemWidth();
+    return changed;
+}
+
+void draw_inputs(AppState& app) {
+    const float label_w = ImGui::CalcTextSize("Output tokens / request").x + ImGui::GetStyle().ItemInnerSpacing.x * 2;
+    const bool wide = ImGui::GetContentRegionAvail().x > ImGui::GetFontSize() * 44;
+    bool changed = false;
+    if (wide && ImGui::BeginTable("serving-inputs", 2)) {
+        ImGui::TableNextRow();
+        ImGui::TableNextColumn();
+        const float w = std::max(ImGui::GetFontSize() * 6, std::min(ImGui::GetContentRegionAvail().x - label_w, ImGui::GetFontSize() * 11));
+        changed |= draw_engine_inputs(app, w);
+        ImGui::TableNextColumn();
+        changed |= draw_load_inputs(app, w);
+        ImGui::EndTable();
+    } else {
+        const float w = std::max(ImGui::GetFontSize() * 6, std::min(ImGui::GetContentRegionAvail().x - label_w, ImGui::GetFontSize() * 11));
+        changed |= draw_engine_inputs(app, w);
+        changed |= draw_load_inputs(app, w);
+    }
+    if (changed) mark_changed(app);
+}
+
+// [SECTION] results -----------------------------------------------------------------------------------------
+
+void row2(const char* name, const std::string& value, AppState& app, const char* explain_key = nullptr) {
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn(); ImGui::TextUnformatted(name);
+    ImGui::TableNextColumn(); text_right(value.c_str());
+    if (explain_key) explain_item(app, explain_key);
+}
+
+std::string gib(uint64_t b) { return llmsim::format_fixed(b / kGiBd, 2) + " GiB"; }
+
+void draw_memory_plan(AppState& app) {
+    const llmsim::ServeMemoryPlan& m = app.serving.result.memory;
+    ImGui::PushFont(app.font_bold); ImGui::TextUnformatted("Memory per GPU (GiB = 2^30 bytes)"); ImGui::PopFont();
+    if (!ImGui::BeginTable("serve-mem", 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingFixedFit)) return;
+    row2("GPU total", gib(m.gpu_total_bytes), app);
+    row2("engine budget", gib(m.budget_bytes), app);
+    row2("weights", gib(m.weights_bytes), app);
+    row2("activation peak", gib(m.activation_peak_bytes), app);
+    row2("CUDA graphs", gib(m.cuda_graph_bytes), app);
+    row2("runtime (CUDA, NCCL)", gib(m.runtime_bytes), app);
+    row2("KV pool", gib(m.kv_pool_bytes), app, "serve_kv_pool");
+    note_widget(app, "serving-kv-pool");
+    row2("KV pool tokens", std::to_string(m.kv_pool_tokens) + " (" + std::to_string(m.kv_pool_blocks) + " blocks x " + std::to_string(m.block_size) + ")", app, "serve_kv_pool");
+    row2("max concurrency", llmsim::format_fixed(m.max_concurrency, 2) + "x at " + llmsim::format_tokens(m.max_model_len), app, "serve_max_concurrency");
+    row2("largest max-model-len", std::to_string(m.largest_max_model_len) + " tokens", app, "serve_max_concurrency");
+    ImGui::EndTable();
+}
+
+void draw_load_table(AppState& app) {
+    const ServingState& st = app.serving;
+    const llmsim::ServeLoad& l = st.result.load;
+    ImGui::PushFont(app.font_bold); ImGui::TextUnformatted("At the chosen load"); ImGui::PopFont();
+    if (!ImGui::BeginTable("serve-load", 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingFixedFit)) return;
+    row2("output throughput", llmsim::format_sig(l.output_tok_s) + " tok/s", app, "serve_throughput");
+    row2("band", llmsim::format_sig(st.result.low) + " – " + llmsim::format_sig(st.result.high) + " tok/s", app, "serve_throughput");
+    row2("total (in + out)", llmsim::format_sig(l.total_tok_s) + " tok/s", app, "serve_throughput");
+    row2("TTFT p90", llmsim::format_sig(l.ttft_ms.p90) + " ms", app, "serve_ttft");
+    row2("TPOT p90", llmsim::format_sig(l.tpot_ms.p90) + " ms", app, "serve_tpot");
+    row2("KV pool use (peak)", llmsim::format_sig(l.kv_use_peak * 100) + " %", app, "serve_throughput");
+    const Scenario& s = app.scenario;
+    const bool has_sla = s.sv_ttft_ms > 0 || s.sv_tpot_ms > 0;
+    row2("largest concurrency in SLA", !has_sla ? std::string("no SLA set") : st.sla_max_concurrency > 0 ?
+         std::to_string(st.sla_max_concurrency) + (st.sla_max_concurrency >= kServingSweep[8] ? "+" : "") + " (" + llmsim::format_sig(st.sla_at.load.output_tok_s) + " tok/s)"
+         : std::string("none (even 1 misses)"), app);
+    note_widget(app, "serving-sla-max");
+    ImGui::EndTable();
+    const bool meets = meets_sla(s, l.ttft_ms.p90, l.tpot_ms.p90);
+    if (has_sla) ImGui::TextColored(meets ? ImVec4(0.3f, 0.78f, 0.45f, 1) : ImVec4(1, 0.45f, 0.35f, 1), meets ? "● meets the SLA" : "● misses the SLA");
+}
+
+void draw_plots(AppState& app) {
+    const ServingState& st = app.serving;
+    const Scenario& s = app.scenario;
+    if (st.sweep.empty()) return;
+    PlotAxis x{"concurrency", "requests in flight", 1, (double)st.sweep.back().concurrency, true};
+    x.pow2_ticks = true;
+    x.format = [](double v) { return std::to_string((int)std::lround(v)); };
+    const bool closed = st.request.workload.concurrency > 0;
+    const double chosen_c = closed ? st.request.workload.concurrency : st.result.load.mean_batch;
+    std::vector<PlotVLine> lines;
+    if (chosen_c >= 1) lines.push_back({chosen_c, closed ? "chosen " + std::to_string((int)chosen_c) : "mean batch " + llmsim::format_sig(chosen_c)});
+    if (st.sla_max_concurrency > 0) lines.push_back({(double)st.sla_max_concurrency, "SLA max " + std::to_string(st.sla_max_concurrency), IM_COL32(76, 200, 120, 220)});
+    const ImU32 curve = IM_COL32(76, 141, 246, 255), sla = IM_COL32(240, 110, 90, 220), pt = IM_COL32(240, 200, 80, 255);
+    auto plot = [&](const char* id, const char* name, const char* unit, double (*get)(const ServingPoint&), double target, double chosen, bool log) {
+        PlotSeries c{name, {}, {}, curve};
+        double lo = 1e30, hi = 0;
+        for (const ServingPoint& p : st.sweep) { c.x.push_back(p.concurrency); c.y.push_back(get(p)); lo = std::min(lo, get(p)); hi = std::max(hi, get(p)); }
+        std::vector<PlotSeries> series = {c};
+        if (target > 0) { series.push_back({"SLA", {x.min, x.max}, {target, target}, sla}); hi = std::max(hi, target); lo = std::min(lo, target); }
+        if (closed && chosen > 0) { PlotSeries p{"chosen", {chosen_c}, {chosen}, pt, true}; series.push_back(p); }
+        PlotAxis y{name, unit, log ? std::max(1e-3, lo / 1.5) : 0, log ? hi * 1.5 : hi * 1.15 + 1e-9, log};
+        draw_plot(id, ImVec2(-1, ImGui::GetFontSize() * 12), x, y, series, lines);
+        note_widget(app, id);
+    };
+    const llmsim::ServeLoad& l = st.result.load;
+    const float avail = ImGui::GetContentRegionAvail().x;
+    const int cols = avail > ImGui::GetFontSize() * 60 ? 3 : 1;
+    if (cols > 1) { ImGui::BeginTable("serve-plots", cols); ImGui::TableNextRow(); ImGui::TableNextColumn(); }
+    plot("serving-plot-throughput", "output", "tok/s", [](const ServingPoint& p) { return p.output_tok_s; }, 0, l.output_tok_s, false);
+    if (cols > 1) ImGui::TableNextColumn();
+    plot("serving-plot-ttft", "TTFT p90", "ms", [](const ServingPoint& p) { return p.ttft_p90_ms; }, s.sv_ttft_ms, l.ttft_ms.p90, true);
+    if (cols > 1) ImGui::TableNextColumn();
+    plot("serving-plot-tpot", "TPOT p90", "ms", [](const ServingPoint& p) { return p.tpot_p90_ms; }, s.sv_tpot_ms, l.tpot_ms.p90, false);
+    if (cols > 1) ImGui::EndTable();
+    ImGui::TextDisabled("Each point: %d to %d closed-loop requests simulated (3 x concurrency, at least 16, as the SLA search runs them).",
+                        serving_num_prompts(1), serving_num_prompts(st.sweep.back().concurrency));
+}
+
+void draw_step(AppState& app) {
+    const llmsim::StepBreakdown& s = app.serving.result.step;
+    ImGui::PushFont(app.font_bold); ImGui::TextUnformatted("Where a decode step's time goes"); ImGui::PopFont();
+    ImGui::TextWrapped("batch %d: %s ms = max(weights %s + KV %s, compute %s) + overhead %s + all-reduce/PP %s ms — %s-bound, network %s %%",
+                       s.batch, llmsim::format_sig(s.step_s * 1e3).c_str(), llmsim::format_sig(s.weights_s * 1e3).c_str(),
+                       llmsim::format_sig(s.kv_s * 1e3).c_str(), llmsim::format_sig(s.compute_s * 1e3).c_str(),
+                       llmsim::format_sig(s.overhead_s * 1e3).c_str(), llmsim::format_sig(s.allreduce_s * 1e3).c_str(), s.bound.c_str(),
+                       llmsim::format_sig(s.network_share * 100).c_str());
+    explain_item(app, "serve_step");
+    // a stacked bar of the step: the bounding side (memory or compute), overhead, all-reduce
+    const double mem = s.weights_s + s.kv_s, bound = std::max(mem, s.compute_s), total = bound + s.overhead_s + s.allreduce_s;
+    if (total <= 0) return;
+    const float w = ImGui::GetContentRegionAvail().x, h = ImGui::GetFontSize() * 1.2f;
+    ImVec2 p = ImGui::GetCursorScreenPos();
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    struct Part { const char* name; double s; ImU32 col; };
+    const Part parts[] = {{"weights", mem >= s.compute_s ? s.weights_s : 0, IM_COL32(76, 141, 246, 255)},
+                          {"KV", mem >= s.compute_s ? s.kv_s : 0, IM_COL32(160, 110, 240, 255)},
+                          {"compute", mem >= s.compute_s ? 0 : s.compute_s, IM_COL32(240, 150, 60, 255)},
+                          {"overhead", s.overhead_s, IM_COL32(150, 150, 150, 255)},
+                          {"all-reduce", s.allreduce_s, IM_COL32(230, 90, 90, 255)}};
+    float x = p.x;
+    for (const Part& part : parts) {
+        if (part.s <= 0) continue;
+        const float pw = (float)(part.s / total) * w;
+        dl->AddRectFilled(ImVec2(x, p.y), ImVec2(x + pw, p.y + h), part.col);
+        const std::string t = std::string(part.name) + " " + llmsim::format_sig(part.s / total * 100, 2) + "%";
+        if (ImGui::CalcTextSize(t.c_str()).x < pw - 4) dl->AddText(ImVec2(x + 3, p.y + (h - ImGui::GetFontSize()) * 0.5f), IM_COL32(255, 255, 255, 255), t.c_str());
+        x += pw;
+    }
+    ImGui::Dummy(ImVec2(w, h));
+    note_widget(app, "serving-step-bar");
+}
+
+void draw_cost_and_command(AppState& app) {
+    const llmsim::ServeResult& r = app.serving.result;
+    const llmsim::ServeCost& c = r.cost;
+    ImGui::PushFont(app.font_bold); ImGui::TextUnformatted("Cost per 1M output tokens"); ImGui::PopFont();
+    auto usd = [](double v) { return v >= 0 ? "$" + llmsim::format_fixed(v, 3) : std::string("—"); };
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextDisabled("own = amortised catalog price + power, rent = cloud rate; both at 730 busy hours a month");
+    ImGui::PopTextWrapPos();
+    if (ImGui::BeginTable("serve-cost", 3, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingFixedFit)) {
+        ImGui::TableSetupColumn("");
+        ImGui::TableSetupColumn("single stream");
+        ImGui::TableSetupColumn("batched");
+        table_header_row(app, "serve-cost", "lrr");
+        auto row = [&](const char* name, const std::string& a, const std::string& b) {
+            ImGui::TableNextRow();
+            ImGui::TableNextColumn(); ImGui::TextUnformatted(name);
+            ImGui::TableNextColumn(); text_right(a.c_str()); explain_item(app, "serve_cost");
+            ImGui::TableNextColumn(); text_right(b.c_str()); explain_item(app, "serve_cost");
+        };
+        row("speed", llmsim::format_sig(c.single_stream_tok_s) + " tok/s", llmsim::format_sig(r.load.output_tok_s) + " tok/s");
+        row("own", usd(c.usd_per_mtok_own_single), usd(c.usd_per_mtok_own_batched));
+        row("rent", usd(c.usd_per_mtok_rent_single), usd(c.usd_per_mtok_rent_batched));
+        row("energy", llmsim::format_sig(c.wh_per_mtok_single) + " Wh", llmsim::format_sig(c.wh_per_mtok_batched) + " Wh");
+        ImGui::EndTable();
+    }
+    ImGui::PushFont(app.font_bold); ImGui::TextUnformatted("Command"); ImGui::PopFont();
+    ImGui::PushFont(app.font_mono);
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextUnformatted(r.command.c_str());
+    ImGui::PopTextWrapPos();
+    ImGui::PopFont();
+    copy_button(app, "Copy command##serving", r.command);
+    note_widget(app, "serving-copy");
+    for (const std::string& n : r.notes) ImGui::TextDisabled("note: %s", n.c_str());
+}
+
+}  // namespace
+
+void draw_serving(AppState& app) {
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextDisabled("Many users on %s: continuous batching under a serving engine (the model and device of the top bar).",
+                        app.scenario_hardware_ok ? app.scenario_hardware.name.c_str() : "the chosen device");
+    ImGui::PopTextWrapPos();
+    draw_inputs(app);
+    update_serving(app);
+    const ServingState& st = app.serving;
+    if (!st.error.empty()) {
+        ImGui::PushTextWrapPos(0.0f);
+        ImGui::TextColored(ImVec4(1, 0.55f, 0.35f, 1), "%s", st.error.c_str());
+        ImGui::PopTextWrapPos();
+        note_widget(app, "serving-error");
+        if (st.result.memory.gpu_total_bytes > 0) draw_memory_plan(app);
+        return;
+    }
+    const bool wide = ImGui::GetContentRegionAvail().x > ImGui::GetFontSize() * 44;
+    if (wide && ImGui::BeginTable("serve-top", 2)) {
+        ImGui::TableNextRow();
+        ImGui::TableNextColumn(); draw_memory_plan(app);
+        ImGui::TableNextColumn(); draw_load_table(app);
+        ImGui::EndTable();
+    } else {
+        draw_memory_plan(app);
+        draw_load_table(app);
+    }
+    draw_plots(app);
+    draw_step(app);
+    draw_cost_and_command(app);
+}
+
+// [SECTION] JSON ----------------------------------------------------------------------------------------------
+
+std::string serving_to_json(const AppState& app) {
+    const ServingState& st = app.serving;
+    nlohmann::json j;
+    j["request"] = nlohmann::json::parse(serving_request_json(st.request));
+    j["error"] = st.error;
+    j["compute_ms"] = st.compute_ms;
+    j["load_words"] = serving_load_words(app);
+    if (!st.key.empty() && st.error.empty()) {
+        j["result"] = nlohmann::json::parse(llmsim::serve_result_json(st.request, st.result));
+        nlohmann::json sw = nlohmann::json::array();
+        for (const ServingPoint& p : st.sweep)
+            sw.push_back({{"concurrency", p.concurrency}, {"output_tok_s", p.output_tok_s}, {"ttft_p90_ms", p.ttft_p90_ms},
+                          {"tpot_p90_ms", p.tpot_p90_ms}, {"meets", p.meets}});
+        j["sweep"] = sw;
+        j["sla_max_concurrency"] = st.sla_max_concurrency;
+        nlohmann::json ex = nlohmann::json::array();
+        for (const llmsim::Explanation& e : st.explanations)
+            ex.push_back({{"key", e.key}, {"value", e.value}, {"text", e.text}, {"inputs", e.inputs}});
+        j["explanations"] = ex;
+        // the texts the panel shows for the memory plan and the load (e2e compares them with serve()'s numbers)
+        const llmsim::ServeMemoryPlan& m = st.result.memory;
+        j["shown"] = {{"kv_pool", gib(m.kv_pool_bytes)}, {"weights", gib(m.weights_bytes)},
+                      {"max_concurrency", llmsim::format_fixed(m.max_concurrency, 2) + "x at " + llmsim::format_tokens(m.max_model_len)},
+                      {"output_tok_s", llmsim::format_sig(st.result.load.output_tok_s) + " tok/s"},
+                      {"ttft_p90", llmsim::format_sig(st.result.load.ttft_ms.p90) + " ms"},
+                      {"tpot_p90", llmsim::format_sig(st.result.load.tpot_ms.p90) + " ms"},
+                      {"command", st.result.command}};
+    }
+    return j.dump();
+}
