@@ -264,7 +264,6 @@ void build_faq(PageData& d, const Candidate* cheapest) {
     fi.cheapest = cheapest;
     fi.context = &d.context;
     fi.hardware = d.hardware;
-    fi.cost_in = &d.cost_in;
     fi.cost = &d.cost;
     fi.mtok_per_month = d.s.mtok_per_month;
     fi.amortize_months = d.s.amortize_months;

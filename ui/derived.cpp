@@ -160,7 +160,6 @@ void derive_faq(const AppState& app, Derived& d) {
     fi.cheapest = llmsim::first_priced(d.cheapest_usable);
     fi.context = &d.context;
     fi.hardware = d.hardware;
-    fi.cost_in = &in;
     fi.cost = &cost;
     fi.mtok_per_month = s.mtok_per_month;
     fi.amortize_months = s.amortize_months;

@@ -99,7 +99,6 @@ struct FaqInputs {
     const Candidate* cheapest = nullptr;             // first_priced(cheapest_usable(...)); nullptr = none
     const std::vector<ContextPoint>* context = nullptr;
     const Hardware* hardware = nullptr;              // the cost question's device; nullptr = no cost question
-    const CostInputs* cost_in = nullptr;
     const CostResult* cost = nullptr;
     double mtok_per_month = 0;
     int amortize_months = 0;

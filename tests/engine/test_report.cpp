@@ -97,7 +97,6 @@ TEST_CASE("FAQ: the cost answer, one device and a load that needs two", "[report
     MemoryBreakdown mb;
     Hardware hw;
     hw.name = "NVIDIA GeForce RTX 4090";
-    CostInputs ci;
     CostResult r;   // one device: 365 of its 730 hours
     r.hours_needed_per_month = 365;
     r.capacity_mtok_per_month = 120;
@@ -113,7 +112,6 @@ TEST_CASE("FAQ: the cost answer, one device and a load that needs two", "[report
     in.ctx_tokens = 32768;
     in.memory = &mb;
     in.hardware = &hw;
-    in.cost_in = &ci;
     in.cost = &r;
     in.mtok_per_month = 60;
     in.amortize_months = 36;
