@@ -1,8 +1,8 @@
 // `llmsim-cli page`: one model's seed-format page (header facts, quantization footprint, hardware leaderboard,
 // context scaling, llama-server command, own/cloud/API cost, FAQ), or one section of it as an HTML or Markdown
-// snippet for docs that do not allow iframes. Every number comes from the engine calls the app's sections make
-// (ui/derived.cpp: evaluate per file type / device / context, recommend_hardware, estimate_cost, the runtime's
-// command line); nothing here computes a number of its own.
+// snippet for docs that do not allow iframes. What each section computes and says (rows, cost inputs, the FAQ's
+// words) comes from the section builders the app uses too (engine/report/sections.h); this file chooses the page's
+// scenario and lays the rows out, and computes no number of its own.
 // [SECTION] build   [SECTION] text helpers   [SECTION] HTML   [SECTION] Markdown   [SECTION] command
 #include "page.h"
 
@@ -25,17 +25,6 @@ namespace llmsim::cli {
 
 namespace {
 
-int status_rank(FitStatus s) {   // the seed's leaderboard order (also `fit`)
-    switch (s) {
-        case FitStatus::Comfortable: return 0;
-        case FitStatus::Tight: return 1;
-        case FitStatus::TunableUma: return 2;
-        case FitStatus::PartialOffload: return 3;
-        case FitStatus::Oom: return 4;
-        default: return 5;
-    }
-}
-
 // the request ui/derived.cpp request_from_scenario() builds from the app's default scenario
 SimRequest base_request(const PageData& d) {
     SimRequest r;
@@ -48,100 +37,30 @@ SimRequest base_request(const PageData& d) {
     return r;
 }
 
-// derived.cpp derive_quants: weights and totals at two contexts, no hardware, no speed
-void build_quants(const Catalog& cat, PageData& d) {
-    for (const FileType& ft : cat.file_types) {
-        if (!ft.common) continue;
-        SimRequest r = base_request(d);
-        r.with_speed = false;
-        r.memory.hardware = nullptr;
-        r.memory.file_type = ft.name;
-        Evaluation ev;
-        std::string e;
-        PageQuant q;
-        q.ft = &ft;
-        if (!evaluate(cat, *d.model, r, ev, e)) continue;
-        q.bpw = ev.memory.bits_per_weight;
-        q.weights_bytes = ev.memory.weights_bytes;
-        q.total_ctx_bytes = ev.memory.total_bytes;
-        r.memory.n_ctx = d.s.ctx_b_tokens;
-        if (!evaluate(cat, *d.model, r, ev, e)) continue;
-        q.total_b_bytes = ev.memory.total_bytes;
-        d.quants.push_back(q);
-    }
-    std::stable_sort(d.quants.begin(), d.quants.end(), [](const PageQuant& a, const PageQuant& b) { return a.bpw > b.bpw; });
-}
-
-// derived.cpp derive_devices: every device, all layers asked for on the GPU (the estimate picks a partial placement)
+// the leaderboard's rows in the seed's order, with the measured runs on each device
 void build_devices(const Catalog& cat, PageData& d) {
-    for (const Hardware& hw : cat.hardware) {
-        PageDevice row;
-        row.hw = &hw;
-        SimRequest r = base_request(d);
-        r.memory.hardware = &hw;
-        std::string e;
-        if (!evaluate(cat, *d.model, r, row.ev, e)) continue;
-        for (const EvidenceRow& ev : find_evidence(cat, *d.model, hw, d.s.quant, 100000)) {
-            ++row.evidence_rows;
-            if (ev.match >= 2) ++row.evidence_same_model;
+    for (DeviceRow& row : seed_ordered_device_rows(device_rows(cat, *d.model, base_request(d)))) {
+        PageDevice pd;
+        for (const EvidenceRow& ev : find_evidence(cat, *d.model, *row.hardware, d.s.quant, 100000)) {
+            ++pd.evidence_rows;
+            if (ev.match >= 2) ++pd.evidence_same_model;
         }
-        d.devices.push_back(std::move(row));
-    }
-    std::stable_sort(d.devices.begin(), d.devices.end(), [](const PageDevice& a, const PageDevice& b) {
-        if (status_rank(a.ev.memory.status) != status_rank(b.ev.memory.status))
-            return status_rank(a.ev.memory.status) < status_rank(b.ev.memory.status);
-        const double da = a.ev.speed.ok ? a.ev.speed.decode_full_tps : 0, db = b.ev.speed.ok ? b.ev.speed.decode_full_tps : 0;
-        return da != db ? da > db : a.ev.memory.usable_bytes > b.ev.memory.usable_bytes;
-    });
-}
-
-// derived.cpp derive_context (the powers of two of it): decode read out at a full context
-void build_context(const Catalog& cat, PageData& d) {
-    int64_t max_ctx = d.model->extended_context > 0 ? d.model->extended_context : d.model->native_context;
-    if (max_ctx <= 0) max_ctx = 131072;
-    for (int64_t c = 1024; c <= max_ctx; c *= 2) {
-        SimRequest r = base_request(d);
-        r.memory.n_ctx = c;
-        r.memory.compute_max_context = false;
-        r.prompt_tokens = c;
-        Evaluation ev;
-        std::string e;
-        if (!evaluate(cat, *d.model, r, ev, e)) continue;
-        d.context.push_back({c, ev.memory.kv_cache_bytes, ev.memory.total_bytes, ev.memory.status, ev.speed.ok ? ev.speed.decode_tps : 0});
+        pd.row = std::move(row);
+        d.devices.push_back(std::move(pd));
     }
 }
 
-// derived.cpp cost_inputs_from_scenario with the default scenario: 3:1 input:output, catalog prices
+// the cost section with the default scenario: catalog prices (report/sections.h cost_inputs)
 void build_cost(PageData& d) {
-    CostInputs& in = d.cost_in;
-    in.input_mtok_per_month = d.s.mtok_per_month * 0.75;
-    in.output_mtok_per_month = d.s.mtok_per_month * 0.25;
-    in.hours_per_month_override = -1;
-    if (d.current.speed.ok) { in.prefill_tokens_per_s = d.current.speed.prefill_tps; in.decode_tokens_per_s = d.current.speed.decode_tps; }
-    const Hardware& h = *d.hardware;
-    in.hardware_price_usd = h.price_usd > 0 ? h.price_usd : h.price_used_usd;
-    in.device_power_w = h.tdp_w * h.gpu_count;
-    in.cloud_usd_per_hour = h.cloud_usd_per_hour * h.gpu_count;
-    in.amortize_months = d.s.amortize_months;
-    in.kwh_price_usd = d.s.kwh_price_usd;
-    in.api_in_usd_per_mtok = d.model->api_price_in_usd_per_mtok;
-    in.api_out_usd_per_mtok = d.model->api_price_out_usd_per_mtok;
-    d.cost = estimate_cost(in);
+    CostScenario cs;
+    cs.mtok_per_month = d.s.mtok_per_month;
+    cs.kwh_price_usd = d.s.kwh_price_usd;
+    cs.amortize_months = d.s.amortize_months;
+    d.cost_in = cost_inputs(d.model, d.hardware, d.current.speed, cs);
+    d.cost = estimate_cost(d.cost_in);
 }
 
-// derived.cpp derive_recommend's second query: the usable floor, no price limit
-RecommendResult cheapest_usable(const Catalog& cat, const PageData& d) {
-    RecommendQuery q;
-    q.model = d.model;
-    q.quant = d.s.quant;
-    q.ctx_tokens = d.s.ctx_tokens;
-    q.min_decode_tps = kUsableMinDecodeTps;
-    q.max_ttft_s = kUsableMaxTtftS;
-    q.prompt_tokens = kUsablePromptTokens;
-    return recommend_hardware(cat, q);
-}
-
-void build_faq(PageData& d, const RecommendResult& rr);
+void build_faq(PageData& d, const Candidate* cheapest);
 
 }  // namespace
 
@@ -158,25 +77,26 @@ bool build_page(const Catalog& cat, const Model& model, PageData& d, std::string
     d.s.quant = default_file_type(model);
     d.s.ctx_tokens = std::min<int64_t>(model.native_context > 0 ? model.native_context : 32768, 32768);
     if (!count_params(model, d.params, err)) return false;
-    // the page's device: the cheapest catalog device that runs it usably (the FAQ's answer), else the app's default
-    const RecommendResult rr = cheapest_usable(cat, d);
-    d.s.hardware = "rtx-4090";
-    for (const Candidate& c : rr.accepted)
-        if (c.price_usd > 0 && !c.synthetic && cat.find_hardware(c.hardware.id)) { d.s.hardware = c.hardware.id; break; }
+    // the page's device: the FAQ's cheapest answer (a catalog device or a multi-GPU combination of one, both known
+    // to find_hardware and the app's hardware= key), else the app's default
+    const RecommendResult rr = cheapest_usable(cat, model, d.s.quant, d.s.ctx_tokens);
+    const Candidate* cheapest = first_priced(rr);
+    d.s.hardware = cheapest ? cheapest->hardware.id : "rtx-4090";
     d.hardware = cat.find_hardware(d.s.hardware);
     if (!d.hardware) { err = "the catalog has no device '" + d.s.hardware + "'"; return false; }
     SimRequest cur = base_request(d);
     cur.memory.with_notes = true;
     if (!evaluate(cat, model, cur, d.current, err)) return false;
-    build_quants(cat, d);
+    d.quants = common_quant_rows(quant_rows(cat, model, base_request(d), d.s.ctx_b_tokens));
     build_devices(cat, d);
-    build_context(cat, d);
+    for (const ContextPoint& p : context_rows(cat, model, base_request(d)))
+        if (is_power_of_two_context(p.ctx_tokens)) d.context.push_back(p);
     build_cost(d);
     // derived.cpp command_request: auto GPU layers become the partial placement the estimate chose
     SimRequest cmd = base_request(d);
     if (d.current.memory.status == FitStatus::PartialOffload) cmd.memory.n_gpu_layers = d.current.memory.gpu_layers;
     d.command = runtime(cmd.runtime)->command_line(cat, model, cmd, 8080);
-    build_faq(d, rr);
+    build_faq(d, cheapest);
     return true;
 }
 
@@ -200,8 +120,8 @@ std::string status_words(const MemoryBreakdown& mb) {   // as `fit` prints it (c
 }
 
 std::string decode_cell(const PageDevice& r) {
-    const SpeedView& sp = r.ev.speed;
-    if (!sp.ok) return r.ev.memory.status == FitStatus::Oom ? "OOM" : "—";
+    const SpeedView& sp = r.row.eval.speed;
+    if (!sp.ok) return r.row.eval.memory.status == FitStatus::Oom ? "OOM" : "—";
     return format_sig(sp.decode_empty_tps) + " → " + format_sig(sp.decode_full_tps) + " (" + format_sig(sp.decode_full_low) + "–" +
            format_sig(sp.decode_full_high) + ")";
 }
@@ -253,9 +173,10 @@ Table quants_table(const PageData& d) {
     Table t{"quants", "Quantization memory footprint of " + d.model->name + " (weights, f16 KV cache, compute buffers and overhead; no device)",
             {"Quantization", "Bits per weight", "Weights only (GiB)", "Total @ " + format_tokens(d.s.ctx_b_tokens) + " ctx (GiB)",
              "Total @ " + format_tokens(d.s.ctx_tokens) + " ctx (GiB)", "Quality"}, {}, {}, {}};
-    for (const PageQuant& q : d.quants) {
-        t.rows.push_back({q.ft->name, format_fixed(q.bpw, 2), gib2(q.weights_bytes), gib2(q.total_b_bytes), gib2(q.total_ctx_bytes), q.ft->quality_label});
-        t.data.push_back({q.ft->name, "", std::to_string(q.weights_bytes), std::to_string(q.total_b_bytes), std::to_string(q.total_ctx_bytes), ""});
+    for (const QuantRow& q : d.quants) {
+        t.rows.push_back({q.file_type->name, format_fixed(q.bits_per_weight, 2), gib2(q.weights_bytes), gib2(q.total_b_bytes), gib2(q.total_a_bytes),
+                          q.file_type->quality_label});
+        t.data.push_back({q.file_type->name, "", std::to_string(q.weights_bytes), std::to_string(q.total_b_bytes), std::to_string(q.total_a_bytes), ""});
         t.links.push_back("");
     }
     return t;
@@ -267,12 +188,13 @@ Table leaderboard_table(const PageData& d) {
             {"Hardware", "Status", "Total / limit (GiB)", "Decode, empty → " + format_tokens(d.s.ctx_tokens) + " (tok/s)", "TTFT, 4k prompt (s)",
              "Max safe context (tokens)", "Measured runs", "Simulate"}, {}, {}, {}};
     for (const PageDevice& r : d.devices) {
-        const MemoryBreakdown& mb = r.ev.memory;
-        t.rows.push_back({r.hw->name, status_words(mb), total_limit(mb), decode_cell(r), r.ev.speed.ok ? format_sig(r.ev.speed.ttft_s) : "—",
+        const MemoryBreakdown& mb = r.row.eval.memory;
+        const SpeedView& sp = r.row.eval.speed;
+        t.rows.push_back({r.row.hardware->name, status_words(mb), total_limit(mb), decode_cell(r), sp.ok ? format_sig(sp.ttft_s) : "—",
                           mb.max_context > 0 ? format_tokens(mb.max_context) : "OOM", evidence_cell(r), ""});
-        t.data.push_back({r.hw->id, to_string(mb.status), std::to_string(mb.total_bytes), r.ev.speed.ok ? std::to_string(r.ev.speed.decode_full_tps) : "",
+        t.data.push_back({r.row.hardware->id, to_string(mb.status), std::to_string(mb.total_bytes), sp.ok ? std::to_string(sp.decode_full_tps) : "",
                           "", std::to_string(mb.max_context), "", ""});
-        t.links.push_back(page_hash(d, r.hw->id));
+        t.links.push_back(page_hash(d, r.row.hardware->id));
     }
     return t;
 }
@@ -280,8 +202,8 @@ Table leaderboard_table(const PageData& d) {
 Table context_table(const PageData& d) {
     Table t{"context", "Context scaling of " + d.model->name + " " + d.s.quant + " on " + d.hardware->name + " (f16 KV cache; decode at a full context)",
             {"Context (tokens)", "KV cache (GiB)", "Total (GiB)", "Decode at full context (tok/s)", "Status"}, {}, {}, {}};
-    for (const PageContext& p : d.context) {
-        t.rows.push_back({format_tokens(p.ctx_tokens), gib2(p.kv_bytes), gib2(p.total_bytes), p.decode_tps > 0 ? format_sig(p.decode_tps) : "—",
+    for (const ContextPoint& p : d.context) {
+        t.rows.push_back({format_tokens(p.ctx_tokens), gib2(p.kv_bytes), gib2(p.total_bytes), p.decode_tokens_per_s > 0 ? format_sig(p.decode_tokens_per_s) : "—",
                           to_string(p.status)});
         t.data.push_back({std::to_string(p.ctx_tokens), std::to_string(p.kv_bytes), std::to_string(p.total_bytes), "", ""});
         t.links.push_back("");
@@ -305,15 +227,6 @@ Table cost_table(const PageData& d) {
     t.data = {{"own", format_fixed(r.own_usd_per_month, 6), ""}, {"rent", format_fixed(r.rent_usd_per_month, 6), ""},
               {"api", format_fixed(r.api_usd_per_month, 6), ""}};
     return t;
-}
-
-std::string cost_summary(const PageData& d) {
-    const CostResult& r = d.cost;
-    if (!r.error.empty()) return "Cost unknown: " + r.error + ".";
-    std::string s = "Cheapest: " + std::string(r.cheapest == "own" ? "owning the hardware" : r.cheapest == "rent" ? "renting" : "the serverless API") + ". ";
-    s += r.payback_months >= 0 ? "Buying pays back in " + format_sig(r.payback_months) + " months." : "Buying never pays back at this load.";
-    if (r.devices_needed > 1) s += " The load " + capacity_note(r) + ".";
-    return s;
 }
 
 }  // namespace
@@ -340,49 +253,21 @@ std::string html_escape(const std::string& s) {
 
 namespace {
 
-// panel_faq.cpp's questions, answered from the same numbers with the same words
-void build_faq(PageData& d, const RecommendResult& rr) {
-    const Model& m = *d.model;
-    const MemoryBreakdown& mb = d.current.memory;
-    d.faq.push_back({"How much VRAM does " + m.name + " require in " + d.s.quant + "?",
-                     m.name + " weights take " + format_gib((double)mb.weights_bytes) + " in " + d.s.quant + " (" + format_fixed(mb.bits_per_weight, 2) +
-                         " bits per weight). With a " + format_tokens(d.s.ctx_tokens) + " f16 KV cache (" + format_gib((double)mb.kv_cache_bytes) +
-                         "), compute buffers and runtime overhead, the total is " + format_gib((double)mb.total_bytes) + " (" +
-                         format_gb((double)mb.total_bytes) + ")."});
-    const Candidate* cheapest = nullptr;
-    for (const Candidate& c : rr.accepted)
-        if (c.price_usd > 0) { cheapest = &c; break; }
-    const std::string floor = "at least " + format_sig(kUsableMinDecodeTps) + " tok/s " + decode_label(d.s.ctx_tokens) + " and the first token of a " +
-                              format_tokens(kUsablePromptTokens) + " prompt within " + format_sig(kUsableMaxTtftS) + " s";
-    const std::string q = "What is the cheapest hardware that runs " + m.name + "?";
-    if (cheapest) {
-        const SpeedView& sp = cheapest->eval.speed;
-        const std::string speed = sp.ok ? ": " + decode_range_text(sp) + ", first token in " + format_sig(sp.ttft_s) + " s (" +
-                                              prefill_label(sp.prompt_tokens, sp.flash_attn) + ")" : "";
-        d.faq.push_back({q, cheapest->hardware.name + " (about $" + format_fixed(cheapest->price_usd, 0) + ") runs " + m.name + " " + d.s.quant +
-                                " with a " + format_tokens(d.s.ctx_tokens) + " context (" + to_string(cheapest->eval.memory.status) +
-                                ") usably, meaning " + floor + speed + "."});
-    } else {
-        d.faq.push_back({q, "No catalog device or multi-GPU combination with a known price runs " + m.name + " " + d.s.quant + " at " +
-                                format_tokens(d.s.ctx_tokens) + " context usably (" + floor + "); try a smaller quant or context."});
-    }
-    std::string attn = m.mla ? "multi-head latent attention (MLA), caching a " + std::to_string(m.mla->kv_lora_rank + m.mla->qk_rope_head_dim) +
-                                   "-value latent per token per layer"
-                             : (m.n_kv_heads < m.n_heads ? "GQA with " : "full multi-head attention with ") + std::to_string(m.n_kv_heads) +
-                                   " KV heads of " + std::to_string(m.head_dim) + " dims";
-    std::string swa = m.swa ? "; sliding-window layers cache at most " + std::to_string(m.swa->window) + " tokens (+ a ubatch)" : "";
-    std::string kv_at;
-    for (const PageContext& p : d.context)
-        if (p.ctx_tokens == 8192 || p.ctx_tokens == 32768 || p.ctx_tokens == 131072)
-            kv_at += (kv_at.empty() ? "" : ", ") + format_gib((double)p.kv_bytes) + " at " + format_tokens(p.ctx_tokens);
-    d.faq.push_back({"How does " + m.name + "'s KV cache scale with context?",
-                     m.name + " uses " + attn + " across " + std::to_string(m.n_layers) + " layers" + swa + ". In f16 the KV cache is " +
-                         (kv_at.empty() ? "linear in the context" : kv_at) + "; q8_0 halves it, at a small quality cost."});
-    d.faq.push_back({"What does it cost to run " + m.name + " on " + d.hardware->name + "?",
-                     "For " + format_sig(d.s.mtok_per_month) + " M tokens a month (3:1 input:output): owning " + usd(d.cost.own_usd_per_month) +
-                         ", renting " + (d.cost.rent_usd_per_month >= 0 ? usd(d.cost.rent_usd_per_month) : "not possible (no sourced price)") +
-                         ", a serverless API " + (d.cost.api_usd_per_month >= 0 ? usd(d.cost.api_usd_per_month) : "unknown (no price)") +
-                         " per month. " + cost_summary(d)});
+// the app's FAQ (report/sections.h faq_entries) for the page's scenario, without the hints at the app's sections
+void build_faq(PageData& d, const Candidate* cheapest) {
+    FaqInputs fi;
+    fi.model = d.model;
+    fi.quant = d.s.quant;
+    fi.kv_type = "f16";   // the app's default (Scenario::kv_type)
+    fi.ctx_tokens = d.s.ctx_tokens;
+    fi.memory = &d.current.memory;
+    fi.cheapest = cheapest;
+    fi.context = &d.context;
+    fi.hardware = d.hardware;
+    fi.cost = &d.cost;
+    fi.mtok_per_month = d.s.mtok_per_month;
+    fi.amortize_months = d.s.amortize_months;
+    d.faq = faq_entries(fi);
 }
 
 }  // namespace
@@ -478,11 +363,11 @@ std::string section_html(const PageData& d, const std::string& id, const std::st
     if (id == "context") return h2("Context scaling on " + html_escape(d.hardware->name)) + table_html(context_table(d), app_url) + "</section>\n";
     if (id == "command") return h2("llama.cpp server command") + "<p>For " + html_escape(d.hardware->name) + ", " + html_escape(d.s.quant) + ", " +
                                 format_tokens(d.s.ctx_tokens) + " context:</p><pre><code>" + html_escape(d.command) + "</code></pre></section>\n";
-    if (id == "cost") return h2("Buy vs cloud vs API: monthly cost") + table_html(cost_table(d), app_url) + "<p>" + html_escape(cost_summary(d)) +
+    if (id == "cost") return h2("Buy vs cloud vs API: monthly cost") + table_html(cost_table(d), app_url) + "<p>" + html_escape(cost_summary(d.cost)) +
                              "</p></section>\n";
     if (id == "faq") {
         std::string o = h2("FAQ: " + html_escape(d.model->name));
-        for (const auto& qa : d.faq) o += "<h3>" + html_escape(qa.first) + "</h3><p>" + html_escape(qa.second) + "</p>\n";
+        for (const FaqEntry& qa : d.faq) o += "<h3>" + html_escape(qa.question) + "</h3><p>" + html_escape(qa.answer) + "</p>\n";
         return o + "</section>\n";
     }
     return "";
@@ -490,8 +375,8 @@ std::string section_html(const PageData& d, const std::string& id, const std::st
 
 std::string faq_json_ld(const PageData& d) {
     nlohmann::json items = nlohmann::json::array();
-    for (const auto& qa : d.faq)
-        items.push_back({{"@type", "Question"}, {"name", qa.first}, {"acceptedAnswer", {{"@type", "Answer"}, {"text", qa.second}}}});
+    for (const FaqEntry& qa : d.faq)
+        items.push_back({{"@type", "Question"}, {"name", qa.question}, {"acceptedAnswer", {{"@type", "Answer"}, {"text", qa.answer}}}});
     std::string s = nlohmann::json{{"@context", "https://schema.org"}, {"@type", "FAQPage"}, {"mainEntity", items}}.dump();
     for (size_t i = 0; (i = s.find("</", i)) != std::string::npos; i += 3) s.replace(i, 2, "<\\/");
     return s;
@@ -504,7 +389,7 @@ std::string page_title(const PageData& d) { return d.model->name + " — VRAM, K
 std::string page_description(const PageData& d) {
     const MemoryBreakdown& mb = d.current.memory;
     size_t fitting = 0;
-    for (const PageDevice& r : d.devices) fitting += r.ev.speed.ok ? 1 : 0;
+    for (const PageDevice& r : d.devices) fitting += r.row.eval.speed.ok ? 1 : 0;
     return d.model->name + " in " + d.s.quant + " needs " + format_gib((double)mb.total_bytes) + " at a " + format_tokens(d.s.ctx_tokens) +
            " context. Fit, decode speed and time to first token on " + std::to_string(d.devices.size()) + " devices (" + std::to_string(fitting) +
            " run it), context scaling, the llama-server command and own/cloud/API cost.";
@@ -586,10 +471,10 @@ std::string section_md(const PageData& d, const std::string& id) {
     if (id == "leaderboard") return "## Hardware compatibility and speed leaderboard\n\n" + table_md(leaderboard_table(d));
     if (id == "context") return "## Context scaling on " + d.hardware->name + "\n\n" + table_md(context_table(d));
     if (id == "command") return "## llama.cpp server command\n\n```sh\n" + d.command + "\n```\n\n";
-    if (id == "cost") return "## Buy vs cloud vs API: monthly cost\n\n" + table_md(cost_table(d)) + cost_summary(d) + "\n\n";
+    if (id == "cost") return "## Buy vs cloud vs API: monthly cost\n\n" + table_md(cost_table(d)) + cost_summary(d.cost) + "\n\n";
     if (id == "faq") {
         std::string o = "## FAQ\n\n";
-        for (const auto& qa : d.faq) o += "### " + qa.first + "\n\n" + qa.second + "\n\n";
+        for (const FaqEntry& qa : d.faq) o += "### " + qa.question + "\n\n" + qa.answer + "\n\n";
         return o;
     }
     return "";

@@ -1,5 +1,6 @@
 // The static model pages (`llmsim-cli page`, `llmsim-cli site`): one model's seed-format page built from the same
-// engine calls the app's sections and window.llmsim.results() make (ui/derived.cpp), rendered as HTML or Markdown.
+// section builders the app's sections and window.llmsim.results() use (engine/report/sections.h), rendered as HTML
+// or Markdown.
 //   PageData d;
 //   if (build_page(cat, *cat.find_model("Qwen/Qwen2.5-72B-Instruct"), d, err)) puts(render_page_html(cat, d, opts).c_str());
 #pragma once
@@ -8,6 +9,7 @@
 #include <vector>
 
 #include "catalog/catalog.h"
+#include "report/sections.h"
 #include "sim/cost.h"
 #include "sim/recommend.h"
 #include "sim/simulate.h"
@@ -25,26 +27,25 @@ struct PageScenario {
     double mtok_per_month = 60.0;      // cost inputs (Scenario::mtok_per_month, kwh_price_usd, amortize_months)
     double kwh_price_usd = 0.17;
     int amortize_months = 36;
-    std::string hardware;              // the device of the context table, command and cost
+    std::string hardware;              // the device of the context table, command and cost: the FAQ's cheapest answer
 };
 
-struct PageQuant { const FileType* ft = nullptr; double bpw = 0; uint64_t weights_bytes = 0, total_ctx_bytes = 0, total_b_bytes = 0; };
-struct PageDevice { const Hardware* hw = nullptr; Evaluation ev; size_t evidence_rows = 0, evidence_same_model = 0; };
-struct PageContext { int64_t ctx_tokens = 0; uint64_t kv_bytes = 0, total_bytes = 0; FitStatus status = FitStatus::Unknown; double decode_tps = 0; };
+// a leaderboard row with the calibration rows measured on its device
+struct PageDevice { DeviceRow row; size_t evidence_rows = 0, evidence_same_model = 0; };
 
 struct PageData {
     const Model* model = nullptr;
-    const Hardware* hardware = nullptr;   // the page's device (PageScenario::hardware)
+    const Hardware* hardware = nullptr;   // the page's device (PageScenario::hardware; a catalog device or a combination)
     PageScenario s;
     ParamCounts params;
     Evaluation current;                   // the scenario on the page's device
-    std::vector<PageQuant> quants;        // common file types, largest bpw first
-    std::vector<PageDevice> devices;      // every catalog device, best status first
-    std::vector<PageContext> context;     // powers of two from 1k to the model's largest context
+    std::vector<QuantRow> quants;         // common file types, largest bpw first (report/sections.h common_quant_rows)
+    std::vector<PageDevice> devices;      // every catalog device, best status first (seed_ordered_device_rows)
+    std::vector<ContextPoint> context;    // the powers of two of context_rows: 1k to the model's largest context
     std::string command;                  // llama-server command line for the page's device
     CostInputs cost_in;
     CostResult cost;
-    std::vector<std::pair<std::string, std::string>> faq;   // question, answer (visible text = JSON-LD text)
+    std::vector<FaqEntry> faq;            // faq_entries without the app's hints (visible text = JSON-LD text)
 };
 
 struct PageOptions {

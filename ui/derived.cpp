@@ -114,28 +114,16 @@ llmsim::SimRequest request_from_scenario(const AppState& app) {
 }
 
 llmsim::CostInputs cost_inputs_from_scenario(const AppState& app) {
-    const Derived& d = app.derived;
-    llmsim::CostInputs in;
     const Scenario& s = app.scenario;
-    // tokens/month split 3:1 input:output, the usual chat/RAG ratio (editable as a total)
-    in.input_mtok_per_month = s.mtok_per_month * 0.75;
-    in.output_mtok_per_month = s.mtok_per_month * 0.25;
-    if (d.eval.speed.ok) { in.prefill_tokens_per_s = d.eval.speed.prefill_tps; in.decode_tokens_per_s = d.eval.speed.decode_tps; }
-    if (d.hardware) {
-        const llmsim::Hardware& h = *d.hardware;
-        in.hardware_price_usd = h.price_usd > 0 ? h.price_usd : h.price_used_usd;   // rigs: all GPUs together
-        in.device_power_w = h.tdp_w * h.gpu_count;
-        in.cloud_usd_per_hour = h.cloud_usd_per_hour * h.gpu_count;
-    }
-    if (s.price_usd >= 0) in.hardware_price_usd = s.price_usd;
-    if (s.rent_usd_per_hour >= 0) in.cloud_usd_per_hour = s.rent_usd_per_hour;
-    in.amortize_months = s.amortize_months;
-    in.kwh_price_usd = s.kwh_price_usd;
-    if (d.model && d.model->api_price_in_usd_per_mtok >= 0) in.api_in_usd_per_mtok = d.model->api_price_in_usd_per_mtok;
-    if (d.model && d.model->api_price_out_usd_per_mtok >= 0) in.api_out_usd_per_mtok = d.model->api_price_out_usd_per_mtok;
-    if (s.api_in_usd >= 0) in.api_in_usd_per_mtok = s.api_in_usd;
-    if (s.api_out_usd >= 0) in.api_out_usd_per_mtok = s.api_out_usd;
-    return in;
+    llmsim::CostScenario cs;
+    cs.mtok_per_month = s.mtok_per_month;
+    cs.kwh_price_usd = s.kwh_price_usd;
+    cs.amortize_months = s.amortize_months;
+    cs.price_usd = s.price_usd;
+    cs.rent_usd_per_hour = s.rent_usd_per_hour;
+    cs.api_in_usd = s.api_in_usd;
+    cs.api_out_usd = s.api_out_usd;
+    return llmsim::cost_inputs(app.derived.model, app.derived.hardware, app.derived.eval.speed, cs);
 }
 
 void apply_model_defaults(AppState& app, bool quant, bool ctx) {
@@ -190,80 +178,6 @@ std::string format_compare(const std::vector<std::array<std::string, 3>>& setups
 
 namespace {
 
-// quantization table: weights and totals at two contexts, no hardware, no speed
-void derive_quants(const AppState& app, const llmsim::SimRequest& base, Derived& d) {
-    const Scenario& s = app.scenario;
-    const bool hub = app.hub_tensor_bytes.count(s.model) > 0;   // a looked-up repo: its own files, nothing else
-    for (const llmsim::FileType& ft : app.catalog.file_types) {
-        if (hub && hub_exact_bytes(app, s.model, ft.name) == 0) continue;
-        QuantRow row;
-        row.file_type = &ft;
-        llmsim::SimRequest r = base;
-        r.with_speed = false;
-        r.memory.hardware = nullptr;
-        r.memory.file_type = ft.name;
-        if (const uint64_t b = hub_exact_bytes(app, s.model, ft.name)) r.memory.tensor_data_bytes_exact = b;
-        r.memory.n_gpu_layers = llmsim::kAllGpuLayers;
-        r.memory.n_cpu_moe = 0;
-        llmsim::Evaluation ev;
-        std::string e;
-        if (llmsim::evaluate(app.catalog, *d.model, r, ev, e)) {
-            row.weights_bytes = ev.memory.weights_bytes;
-            row.bits_per_weight = ev.memory.bits_per_weight;
-            row.total_a_bytes = ev.memory.total_bytes;
-            r.memory.n_ctx = s.ctx_b_tokens;
-            if (llmsim::evaluate(app.catalog, *d.model, r, ev, e)) row.total_b_bytes = ev.memory.total_bytes;
-            else row.error = e;
-        } else {
-            row.error = e;
-        }
-        d.quants.push_back(row);
-    }
-}
-
-// leaderboard: every device
-void derive_devices(const AppState& app, const llmsim::SimRequest& base, Derived& d) {
-    for (const llmsim::Hardware& hw : app.catalog.hardware) {
-        DeviceRow row;
-        row.hardware = &hw;
-        llmsim::SimRequest r = base;
-        r.memory.hardware = &hw;
-        r.memory.n_gpu_layers = llmsim::kAllGpuLayers;
-        r.memory.n_cpu_moe = 0;
-        std::string e;
-        if (!llmsim::evaluate(app.catalog, *d.model, r, row.eval, e)) row.error = e;
-        double price = hw.price_usd > 0 ? hw.price_usd : hw.price_used_usd;
-        if (row.eval.speed.ok && row.eval.speed.decode_tps > 0 && price > 0)
-            row.usd_per_decode_tps = price / row.eval.speed.decode_tps;   // rigs: the catalog prices all GPUs together
-        d.devices.push_back(row);
-    }
-}
-
-// context scaling: powers of two and the midpoints between them, up to the largest context we can show
-void derive_context(const AppState& app, const llmsim::SimRequest& base, Derived& d) {
-    int64_t max_ctx = d.model->extended_context > 0 ? d.model->extended_context : d.model->native_context;
-    if (max_ctx <= 0) max_ctx = 131072;
-    for (int64_t c = 1024; c <= max_ctx; c *= 2) {
-        for (int64_t ctx : {c, c + c / 2}) {
-            if (ctx > max_ctx) continue;
-            llmsim::SimRequest r = base;
-            r.memory.n_ctx = ctx;
-            r.memory.compute_max_context = false;
-            r.prompt_tokens = ctx;   // decode read-out at a full context
-            llmsim::Evaluation ev;
-            std::string e;
-            if (!llmsim::evaluate(app.catalog, *d.model, r, ev, e)) continue;
-            ContextPoint p;
-            p.ctx_tokens = ctx;
-            p.kv_bytes = ev.memory.kv_cache_bytes;
-            p.total_bytes = ev.memory.total_bytes;
-            p.status = ev.memory.status;
-            p.decode_tokens_per_s = ev.speed.ok ? ev.speed.decode_tps : 0;
-            d.context.push_back(p);
-        }
-    }
-}
-
 // recommendation for the scenario's model, quant and context
 void derive_recommend(const AppState& app, Derived& d) {
     const Scenario& s = app.scenario;
@@ -278,11 +192,29 @@ void derive_recommend(const AppState& app, Derived& d) {
     q.max_price_usd = s.rec_max_price;
     d.recommend = llmsim::recommend_hardware(app.catalog, q);
     // the FAQ's "cheapest hardware that runs it": the usable floor, not merely "fits"
-    q.min_decode_tps = llmsim::kUsableMinDecodeTps;
-    q.max_ttft_s = llmsim::kUsableMaxTtftS;
-    q.prompt_tokens = llmsim::kUsablePromptTokens;
-    q.max_price_usd = 0;
-    d.cheapest_usable = llmsim::recommend_hardware(app.catalog, q);
+    d.cheapest_usable = llmsim::cheapest_usable(app.catalog, *d.model, s.quant, s.ctx_tokens, q.device_profile);
+}
+
+// the FAQ's answers from the numbers the other sections show (needs the current evaluation)
+void derive_faq(const AppState& app, Derived& d) {
+    if (!d.eval_ok) return;
+    const Scenario& s = app.scenario;
+    const llmsim::CostInputs in = cost_inputs_from_scenario(app);
+    const llmsim::CostResult cost = llmsim::estimate_cost(in);
+    llmsim::FaqInputs fi;
+    fi.model = d.model;
+    fi.quant = s.quant;
+    fi.kv_type = s.kv_type;
+    fi.ctx_tokens = s.ctx_tokens;
+    fi.memory = &d.eval.memory;
+    fi.cheapest = llmsim::first_priced(d.cheapest_usable);
+    fi.context = &d.context;
+    fi.hardware = d.hardware;
+    fi.cost = &cost;
+    fi.mtok_per_month = s.mtok_per_month;
+    fi.amortize_months = s.amortize_months;
+    fi.app_hints = true;
+    d.faq = llmsim::faq_entries(fi);
 }
 
 // compare: each setup on its own
@@ -337,10 +269,13 @@ void update_derived(AppState& app) {
     if (!d.eval_ok) d.error = err;
     else d.explanations = llmsim::explain(app.catalog, *d.model, current, d.eval);
 
-    derive_quants(app, base, d);
-    derive_devices(app, base, d);
-    derive_context(app, base, d);
+    auto hub = app.hub_tensor_bytes.find(s.model);
+    d.quants = llmsim::quant_rows(app.catalog, *d.model, base, s.ctx_b_tokens,
+                                  hub == app.hub_tensor_bytes.end() ? nullptr : &hub->second);
+    d.devices = llmsim::device_rows(app.catalog, *d.model, base);
+    d.context = llmsim::context_rows(app.catalog, *d.model, base);
     derive_recommend(app, d);
+    derive_faq(app, d);
     if (d.hardware) d.evidence = llmsim::find_evidence(app.catalog, *d.model, *d.hardware, s.quant);
     derive_compare(app, base, d);
     d.compute_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
@@ -436,9 +371,7 @@ std::string derived_to_json(const AppState& app) {
     j["recommend_floor"] = {{"min_decode_tps", app.scenario.rec_min_tps}, {"max_ttft_s", app.scenario.rec_max_ttft_s},
                             {"max_price_usd", app.scenario.rec_max_price}};
     {   // the FAQ's "cheapest hardware that runs it" at the usable floor
-        const llmsim::Candidate* c = nullptr;
-        for (const llmsim::Candidate& x : d.cheapest_usable.accepted)
-            if (x.price_usd > 0) { c = &x; break; }
+        const llmsim::Candidate* c = llmsim::first_priced(d.cheapest_usable);
         j["cheapest_usable"] = c ? json{{"hardware", c->hardware.id}, {"price_usd", c->price_usd}, {"decode_checked_tps", c->decode_checked_tps},
                                         {"decode_checked_depth", c->decode_checked_depth},
                                         {"ttft_s", c->eval.speed.ok ? json(c->eval.speed.ttft_s) : json(nullptr)}}

@@ -10,6 +10,7 @@
 
 #include "memory/memory.h"
 #include "model/model_tensors.h"
+#include "report/sections.h"
 #include "speed/evidence.h"
 #include "sim/explain.h"
 #include "sim/recommend.h"
@@ -17,29 +18,10 @@
 
 struct AppState;
 
-struct QuantRow {
-    const llmsim::FileType* file_type = nullptr;
-    double bits_per_weight = 0;
-    uint64_t weights_bytes = 0;
-    uint64_t total_a_bytes = 0;     // at scenario.ctx_tokens
-    uint64_t total_b_bytes = 0;     // at scenario.ctx_b_tokens
-    std::string error;
-};
-
-struct DeviceRow {
-    const llmsim::Hardware* hardware = nullptr;
-    llmsim::Evaluation eval;        // memory + speed on this device for the scenario
-    std::string error;
-    double usd_per_decode_tps = 0;  // price / decode tok/s (0 = unknown)
-};
-
-struct ContextPoint {
-    int64_t ctx_tokens = 0;
-    uint64_t kv_bytes = 0;
-    uint64_t total_bytes = 0;
-    llmsim::FitStatus status = llmsim::FitStatus::Unknown;
-    double decode_tokens_per_s = 0;   // at a full context (depth = ctx), 0 = does not run
-};
+// the section rows are built in the engine (report/sections.h), the same for the app and the static pages
+using QuantRow = llmsim::QuantRow;
+using DeviceRow = llmsim::DeviceRow;
+using ContextPoint = llmsim::ContextPoint;
 
 struct CompareColumn {
     std::string model_id, hardware_id, quant;   // resolved setup
@@ -71,6 +53,7 @@ struct Derived {
     // the same at the usable floor (recommend.h kUsable*: decode at the full context, TTFT of a 4k prompt), no
     // price limit: the FAQ's "cheapest hardware that runs it"
     llmsim::RecommendResult cheapest_usable;
+    std::vector<llmsim::FaqEntry> faq;           // the FAQ's questions and answers (report/sections.h faq_entries)
     std::vector<llmsim::EvidenceRow> evidence;   // measured rows on this device (best matches first)
     double compute_ms = 0;             // how long the last recompute took
 };
