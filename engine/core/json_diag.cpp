@@ -3,6 +3,7 @@
 // ("ill-formed UTF-8 byte") do not say what to do.
 #include "core/json_diag.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <nlohmann/json.hpp>
@@ -126,6 +127,23 @@ std::string describe_json_error(const std::string& text) {
         hint = " (a number larger than a 64-bit float can hold)";
     if (m.size() > 240) m = m.substr(0, 240) + "...";
     return "not valid JSON: " + m + hint;
+}
+
+int json_nesting_depth(const std::string& text) {
+    int depth = 0, max_depth = 0;
+    bool in_str = false, esc = false;
+    for (char c : text) {
+        if (in_str) {
+            if (esc) esc = false;
+            else if (c == '\\') esc = true;
+            else if (c == '"') in_str = false;
+            continue;
+        }
+        if (c == '"') in_str = true;
+        else if (c == '[' || c == '{') max_depth = std::max(max_depth, ++depth);
+        else if ((c == ']' || c == '}') && depth > 0) --depth;
+    }
+    return max_depth;
 }
 
 }  // namespace llmsim

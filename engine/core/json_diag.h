@@ -17,6 +17,10 @@ std::string describe_json_error(const std::string& text);
 // byte offset of the first invalid UTF-8 sequence in s, or std::string::npos when s is valid UTF-8
 size_t find_invalid_utf8(const std::string& s);
 
+// nesting depth of JSON text: brackets outside strings (a stray closing bracket does not go below 0). Importers
+// refuse deep hostile input with it before parsing (nlohmann's parser is iterative, but the limit keeps it cheap)
+int json_nesting_depth(const std::string& text);
+
 // s with every invalid UTF-8 sequence replaced by U+FFFD (names read from files, before they reach JSON output)
 std::string sanitize_utf8(const std::string& s);
 

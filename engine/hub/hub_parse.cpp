@@ -27,7 +27,7 @@ bool parse_bounded(const std::string& body, const char* what, json& out, std::st
               std::to_string(kHubMaxJsonBytes >> 20) + " MiB accepted";
         return false;
     }
-    if (hub_json_depth(body) > kMaxDepth) {
+    if (json_nesting_depth(body) > kMaxDepth) {
         err = std::string(what) + ": JSON nested more than " + std::to_string(kMaxDepth) + " levels deep";
         return false;
     }
@@ -82,23 +82,6 @@ int dtype_bytes(const std::string& d) {
 }
 
 }  // namespace
-
-int hub_json_depth(const std::string& text) {
-    int depth = 0, max_depth = 0;
-    bool in_str = false, esc = false;
-    for (char c : text) {
-        if (in_str) {
-            if (esc) esc = false;
-            else if (c == '\\') esc = true;
-            else if (c == '"') in_str = false;
-            continue;
-        }
-        if (c == '"') in_str = true;
-        else if (c == '[' || c == '{') max_depth = std::max(max_depth, ++depth);
-        else if ((c == ']' || c == '}') && depth > 0) --depth;
-    }
-    return max_depth;
-}
 
 bool parse_hub_model_info(const std::string& body, HubRepoInfo& out, std::string& err) {
     json j;

@@ -50,7 +50,4 @@ struct SafetensorsTensorTotal {
 bool parse_safetensors_header(const std::string& json_text, std::vector<SafetensorsTensorTotal>& totals,
                               std::string& err);
 
-// the deepest nesting of [ and { in a JSON text (strings skipped); the parsers refuse more than 64
-int hub_json_depth(const std::string& text);
-
 }  // namespace llmsim

@@ -166,25 +166,6 @@ private:
     bool ok_ = true;
 };
 
-// nesting depth of JSON text, counting brackets outside strings (nlohmann's parser is iterative, but the
-// limit keeps hostile input cheap to refuse before any allocation)
-int json_depth(const std::string& s) {
-    int depth = 0, max_depth = 0;
-    bool in_str = false, esc = false;
-    for (char c : s) {
-        if (in_str) {
-            if (esc) esc = false;
-            else if (c == '\\') esc = true;
-            else if (c == '"') in_str = false;
-            continue;
-        }
-        if (c == '"') in_str = true;
-        else if (c == '{' || c == '[') max_depth = std::max(max_depth, ++depth);
-        else if (c == '}' || c == ']') --depth;
-    }
-    return max_depth;
-}
-
 // [SECTION] Recurrent state sizes ------------------------------------------------------------------------
 // Per-sequence recurrent state as llama.cpp allocates it (f32 conv state + f32 SSM state per layer,
 // llama-memory-recurrent.cpp via hparams.n_embd_r() / n_embd_s()), and the mixer's parameter count.
@@ -307,7 +288,7 @@ bool parse_config_root(const std::string& json_text, json& root, std::string& er
               " KiB; a config.json is a few KiB (limit 4096 KiB) - was tokenizer.json or a weights file picked?";
         return false;
     }
-    const int depth = json_depth(json_text);
+    const int depth = json_nesting_depth(json_text);
     if (depth > kHfConfigMaxDepth) {
         err = "config.json: JSON nested " + std::to_string(depth) + " levels deep (limit " +
               std::to_string(kHfConfigMaxDepth) + "); this is not a model config";
