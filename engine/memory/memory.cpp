@@ -662,6 +662,16 @@ struct Judged {
     uint64_t usable = 0, usable_raised = 0;  // breakdown-level limits
 };
 
+// the status once no GPU is over its limit: partial offload (the host's share against RAM) or comfortable / tight
+FitStatus status_within_limits(const Placer& P, const DevTotals& host, double worst) {
+    if (host.n_layers > 0) {
+        const uint64_t ram = P.ram;
+        return ram > 0 && host.total > (ram > kHostRamReserveBytes ? ram - kHostRamReserveBytes : 0) ? FitStatus::Oom
+                                                                                                   : FitStatus::PartialOffload;
+    }
+    return worst <= kComfortableFraction ? FitStatus::Comfortable : FitStatus::Tight;
+}
+
 // a mixed rig / RPC: each device against its own limit; a unified-memory device over its default working set but
 // under the raised one is TUNABLE_UMA; the local machine's GPU parts and host buffers share its RAM when it is unified
 Judged judge_rig(const Placer& P, const DevTotals* dev) {
@@ -685,13 +695,7 @@ Judged judge_rig(const Placer& P, const DevTotals* dev) {
     const Hardware* hw = P.r.hardware;
     if (over_raised || over_discrete || (hw->unified_memory() && local_total > P.pool)) { j.status = FitStatus::Oom; return j; }
     if (worst > 1.0) { j.status = FitStatus::TunableUma; return j; }
-    if (host.n_layers > 0) {
-        const uint64_t ram = P.ram;
-        j.status = ram > 0 && host.total > (ram > kHostRamReserveBytes ? ram - kHostRamReserveBytes : 0)
-                       ? FitStatus::Oom : FitStatus::PartialOffload;
-        return j;
-    }
-    j.status = worst <= kComfortableFraction ? FitStatus::Comfortable : FitStatus::Tight;
+    j.status = status_within_limits(P, host, worst);
     return j;
 }
 
@@ -727,13 +731,7 @@ Judged judge_devices(const Placer& P, const DevTotals* dev, uint64_t total) {
         j.status = FitStatus::Oom;
         return j;
     }
-    if (host.n_layers > 0) {
-        const uint64_t ram = P.ram;
-        j.status = ram > 0 && host.total > (ram > kHostRamReserveBytes ? ram - kHostRamReserveBytes : 0)
-                       ? FitStatus::Oom : FitStatus::PartialOffload;
-        return j;
-    }
-    j.status = worst <= kComfortableFraction ? FitStatus::Comfortable : FitStatus::Tight;
+    j.status = status_within_limits(P, host, worst);
     return j;
 }
 
