@@ -709,7 +709,10 @@ def add_models_2026():
                     "published params: " + MEGATRON_GLM + " ('106B total parameters, 12B active per token')"],
            notes=["head_dim 128 x 96 heads = 12288 (q/k/v widths differ from hidden 4096); partial rotary 0.5",
                   "router_bias: sigmoid router with expert-score correction bias",
-                  "the MTP (NextN) layer (num_nextn_predict_layers 1) is not counted; llama.cpp's GLM-4.5 GGUFs carry it as one more block"]))
+                  "the MTP (NextN) layer (num_nextn_predict_layers 1) is not counted; llama.cpp's GLM-4.5 GGUFs carry it as one more block",
+                  "measured: llama-bench prints 110.47 B params for a published GGUF (benchmarking doc, public code file id 59459646521) = "
+                  "the 106.85 B here + 3.62 B for the NextN block (attention, 128 experts, eh_proj, its own embedding and head copies; "
+                  "tests/engine/test_catalog_sizes.cpp), so real files hold ~3.4 % more weights than this entry's estimate"]))
     A(base("zai-org/GLM-4.5", "GLM-4.5", "GLM-4.5", "MIT", "glm4moe",
            92, 5120, 12288, 96, 8, 151552, False, 131072, head_dim=128, qkv_bias=True, qk_norm=True,
            moe=moe(160, 8, 1536, shared=1, sffn=1536, first=3, bias=True), pub=355.0, pub_active=32.0,
@@ -720,6 +723,40 @@ def add_models_2026():
            notes=["head_dim 128 x 96 heads = 12288; partial rotary 0.5; QK norm per head",
                   "router_bias: sigmoid router with expert-score correction bias",
                   "the MTP (NextN) layer (num_nextn_predict_layers 1) is not counted; llama.cpp's GLM-4.5 GGUFs carry it as one more block"]))
+
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Additions of issue 13 part 3 (catalog12). Values from the cited configs; Q4_K_M weights are checked against published
+# GGUF file sizes in the report of the session that added them.
+# ---------------------------------------------------------------------------------------------------------------
+FS_IDS = "public repo files found by full-text code search (find_string; repo paths not exposed), ids "
+GLM47_CFG = "blap/Mod@06d6cd1ef26080025752bc1dc2c6545a3d9177d0:src/inference_pio/models/glm_4_7_flash/config.py"
+GLM47_CARD = "nerdpudding/llama_cpp@2a76e8e89d604331380651de9aeb0c1b2d60f2cb:models/documentation/README_modelcard_GLM-4.7-Flash.md"
+
+
+def add_models_catalog12():
+    A = ADDED.append
+    # --- GLM-4.7-Flash (Glm4MoeLiteForCausalLM): DeepSeek-V2-style MLA + MoE; llama.cpp converts it as deepseek2
+    m = base("zai-org/GLM-4.7-Flash", "GLM-4.7 Flash", "GLM-4.7", "MIT", "deepseek2",
+             47, 2048, 10240, 20, 20, 154880, False, 202752, head_dim=256,
+             moe=moe(64, 4, 1536, shared=1, first=1, bias=True), pub=30.0, pub_active=3.0,
+             sources=[GLM47_CFG + " (fields marked 'from real config': 47 layers, hidden 2048, intermediate 10240, 20 heads, 20 KV heads, "
+                                  "vocab 154880, max_position_embeddings 202752, attention_bias False, tie_word_embeddings False, "
+                                  "n_routed_experts 64, num_experts_per_tok 4, n_shared_experts 1, moe_intermediate_size 1536, first_k_dense_replace 1, "
+                                  "topk_method noaux_tc, q_lora_rank 768, kv_lora_rank 512, qk_nope_head_dim 192, qk_rope_head_dim 64, v_head_dim 256, "
+                                  "num_nextn_predict_layers 1, rope_scaling null)",
+                      GLM47_CARD + " (unsloth's copy of the zai-org model card: 'GLM-4.7-Flash is a 30B-A3B MoE model'; license mit)",
+                      FS_IDS + "69048239204 (unsloth/GLM-4.7-Flash-GGUF@46cbdf738df140a74f50a25b9e23cb8b038ad77b GLM-4.7-Flash-Q4_K_M.gguf: "
+                               "exact size 18,312,339,776 bytes, architecture deepseek2, 844 tensors, 47 blocks, 64 experts with 4 used and 1 shared)",
+                      "published params: " + GLM47_CARD + " ('30B-A3B')"],
+             notes=["model_type glm4_moe_lite: llama.cpp registers Glm4MoeLiteForCausalLM under its DeepseekV2 converter, so the GGUF arch is deepseek2",
+                    "head_dim 256 = qk_nope_head_dim 192 + qk_rope_head_dim 64; head_dim_v 256",
+                    "router_bias: noaux_tc routing with e_score_correction_bias",
+                    "the MTP (NextN) layer (num_nextn_predict_layers 1) is not counted: the published Q4_K_M GGUF has 47 blocks"])
+    m["head_dim_v"] = 256
+    m["mla"] = {"q_lora_rank": 768, "kv_lora_rank": 512, "qk_rope_head_dim": 64, "qk_nope_head_dim": 192, "v_head_dim": 256}
+    A(m)
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -791,6 +828,7 @@ def main():
         models.append(m)
     add_models()
     add_models_2026()
+    add_models_catalog12()
     for m in ADDED:
         m["notes"].append("license short form from the model card (not re-fetched in this environment)")
     models.extend(ADDED)
