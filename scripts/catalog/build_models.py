@@ -757,6 +757,31 @@ def add_models_catalog12():
     m["head_dim_v"] = 256
     m["mla"] = {"q_lora_rank": 768, "kv_lora_rank": 512, "qk_rope_head_dim": 64, "qk_nope_head_dim": 192, "v_head_dim": 256}
     A(m)
+    # --- Seed-OSS-36B (SeedOssForCausalLM, llama.cpp seed_oss): dense GQA with q/k/v bias
+    SEED_README = "ByteDance-Seed/seed-oss@02d7aaaa998a311582b2a74e2b02bd1b68c92461:README.md"
+    A(base("ByteDance-Seed/Seed-OSS-36B-Instruct", "Seed-OSS 36B Instruct", "Seed-OSS", "Apache-2.0", "seed_oss",
+           64, 5120, 27648, 80, 8, 155136, False, 524288, head_dim=128, qkv_bias=True, pub=36.0,
+           sources=[SEED_README + " (Model Summary: 64 layers, QKV heads 80 / 8 / 8, head size 128, hidden size 5120, vocabulary 155K, "
+                                  "context length 512K, RoPE base 1e7; Apache-2.0)",
+                    FS_IDS + "2461084850 (transformers SeedOssConfig, 'defaults will yield a similar configuration to that of the SeedOss-36B': "
+                             "vocab_size 155136, intermediate_size 27648, num_hidden_layers 64, num_attention_heads 80, num_key_value_heads 8, "
+                             "head_dim 128, max_position_embeddings 524288, tie_word_embeddings False, attention_bias True, attention_out_bias False, mlp_bias False)",
+                    "published params: " + SEED_README + " ('Parameters 36B')"],
+           notes=["hidden_size 5120 from the README (the transformers class default is 4096; its other defaults match the README's table)",
+                  "intermediate_size 27648 and vocab 155136 are the config class defaults, which the class says mirror Seed-OSS-36B; "
+                  "the shipped config.json was not read (UNSURE)"]))
+    # --- Magistral Small 1.0 (2506): reasoning fine-tune of the Mistral Small 3.1 text backbone (llama.cpp llama)
+    MAGISTRAL_CARD = "WillIsback/sportsee@6236c44607df2c96e936770712acde78e1ebecfe:docs/magistral-small.md"
+    A(base("mistralai/Magistral-Small-2506", "Magistral Small 1.0 (2506)", "Mistral", "Apache-2.0", "llama",
+           40, 5120, 32768, 32, 8, 131072, False, 131072, head_dim=128, pub=23.57,
+           sources=[MAGISTRAL_CARD + " (copy of the model card: 'Building upon Mistral Small 3.1 (2503) ... 24B parameters'; "
+                                     "'A 128k context window, but performance might degrade past 40k'; Apache 2.0)",
+                    DEVSTRAL_MIRROR + "params.json (the Mistral-Small-3.1 text backbone: dim 5120, 40 layers, hidden_dim 32768, 32/8 heads, "
+                                      "head_dim 128, vocab 131072)",
+                    "published params: the Mistral Small 3.1 text backbone's 23,572,403,200 (Devstral Small 1.1 model.safetensors.index.json, "
+                    "same shapes); the card says '24B'"],
+           notes=["text-only release (no vision encoder); shapes taken from the Mistral Small 3.1 backbone, its config.json was not read",
+                  "native_context 131072 per the card; Mistral recommends a 40k maximum model length for quality"]))
 
 
 # ---------------------------------------------------------------------------------------------------------------
