@@ -881,6 +881,40 @@ new_dev("arc-a580", "Intel Arc A580 8GB", "intel", "consumer", ["sycl", "vulkan"
          "1700 MHz, 8 GB GDDR6 256-bit 512 GB/s)"],
         "gddr", fp16_estimated=True, fp16_basis="derived: 384 XMX engines x 128 FP16 ops/clk x 1.7 GHz (as arc-a770-16gb)",
         **NV_DESKTOP_RAM, notes=[RAM_NOTE, "tdp_w not sourced"])
+new_dev("rx-6700-xt", "AMD Radeon RX 6700 XT 12GB", "amd", "consumer", ["rocm", "vulkan"], 12, 384, 26.43, 230,
+        ["https://hardware-helden.de/radeon-rx-6700-xt-mit-12-gb-release-am-18-maerz (AMD spec table: Navi 22, 40 CUs, 2,581 MHz boost, "
+         "12 GB GDDR6 192-bit, 384 GB/s, 230 W TBP, $479)",
+         "https://punto-informatico.it/amd-radeon-6700-xt-gpu-giocare-1440p (40 CUs, 2,581 MHz, 12 GB 192-bit, 230 W, $479)"],
+        "gddr", fp16_estimated=True, fp16_basis=RDNA2_FP16 + " (40 x 64 x 4 x 2.581 GHz)", price_usd=479,
+        price_source="AMD launch price $479 (hardware-helden, punto-informatico)", **NV_DESKTOP_RAM,
+        notes=[RAM_NOTE, "gfx1031: not an official ROCm target (HSA_OVERRIDE_GFX_VERSION=10.3.0 is the usual workaround); Vulkan works"])
+new_dev("rx-9070", "AMD Radeon RX 9070 16GB", "amd", "consumer", ["rocm", "vulkan"], 16, 640, 145.7, 220,
+        ["https://multiplayer.it/notizie/amd-radeon-rx-9070-xt-rx-9070-specifiche.html (RX 9070: Navi 48, 56 CUs, 112 AI accelerators, "
+         "2540 MHz boost, 16 GB GDDR6 20 Gbps 256-bit = 640 GB/s, 220 W TBP; RX 9070 XT 64 CUs at 2970 MHz)",
+         "https://www.purepc.pl/amd-radeon-rx-9070-xt-oraz-radeon-rx-9070-specyfikacja-cena-i-wydajnosc-kart-graficznych-rdna-4 (MSRP $549 / $599)"],
+        "gddr", fp16_estimated=True,
+        fp16_basis="scaled: the catalog's rx-9070-xt WMMA FP16 194.7 x (56 CUs x 2.54 GHz) / (64 CUs x 2.97 GHz), same Navi 48 chip",
+        price_usd=549, price_source="AMD launch MSRP $549 (purepc)", **NV_DESKTOP_RAM, notes=[RAM_NOTE, "gfx1201"])
+new_dev("gtx-1080-ti", "NVIDIA GeForce GTX 1080 Ti 11GB", "nvidia", "consumer", ["cuda", "vulkan"], 11, 484, 11.47, 250,
+        ["https://www.tomshardware.com/news/nvidia-geforce-gtx-1080-ti,33775.html (GP102, 3584 CUDA cores, 1.6 GHz boost, 11 GB GDDR5X 352-bit "
+         "11 Gb/s = 484 GB/s, $700)",
+         "https://www.latinpost.com/articles/138872/20170323/cheaper-better-nvidia-geforce-gtx-1080-ti-now-available.htm (250 W, MSRP $699)"],
+        "gddr", fp16_estimated=True,
+        fp16_basis="no tensor cores and FP16 at 1/64 rate: llama.cpp on Pascal computes in FP32 (as tesla-p40), so this is the FP32 peak "
+                   "3584 x 2 x 1.6 GHz, not an FP16 tensor figure",
+        price_usd=699, price_source="NVIDIA launch MSRP $699 (latinpost); sold used today (no used price sourced)", **NV_DESKTOP_RAM,
+        notes=[RAM_NOTE, "Pascal (compute capability 6.1): no tensor cores; llama.cpp's CUDA backend still supports it"])
+new_dev("quadro-rtx-6000", "NVIDIA Quadro RTX 6000 24GB", "nvidia", "workstation", ["cuda", "vulkan"], 24, 672, 130.5, 295,
+        ["https://sysrqmts.com/fr/gpus/compare/nvidia-a40-pcie-vs-nvidia-quadro-rtx-6000 (TU102, 4608 shaders, 576 tensor cores, 1770 MHz boost, "
+         "24 GB GDDR6 384-bit 14 Gbps = 672.0 GB/s, launch price 6,299 USD)",
+         "https://chip.pl/2018/10/bestia-dla-profesjonalistow-quadro-rtx-6000 (24 GB GDDR6 384-bit, 16.3 TFLOPS FP32, max TDP 295 W, $6,300)"],
+        "gddr", fp16_estimated=True,
+        fp16_basis="derived: 576 tensor cores x 128 FP16 FLOP/clk x 1.77 GHz (the Turing per-core rate of the catalog's rtx-2080-ti whitepaper "
+                   "figure, 107.6 = 544 x 128 x 1.545 GHz); Quadro runs FP32 accumulate at the full rate",
+        price_usd=6299, price_source="NVIDIA launch price $6,299 (sysrqmts; chip.pl $6,300); sold used today",
+        notes=["tdp_w 295 = the active card's maximum (chip.pl); sysrqmts lists 260 W",
+               "the Quadro RTX 8000 is the same TU102 board with 48 GB (not listed: no stored source for its figures)"])
+
 # --- Apple: more memory sizes of chips the reference already describes (per-chip values from the reference device)
 apple("Apple M1 Max", "m1-max-32", "Apple M1 Max (32-core GPU, 32 GB)", 32, 400, 32, 10.62, False,
       PT + "GPU FP16 peak (32-core)", None, False, None, seed_aliases=[])
