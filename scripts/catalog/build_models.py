@@ -757,6 +757,18 @@ def add_models_catalog12():
     m["head_dim_v"] = 256
     m["mla"] = {"q_lora_rank": 768, "kv_lora_rank": 512, "qk_rope_head_dim": 64, "qk_nope_head_dim": 192, "v_head_dim": 256}
     A(m)
+    # --- ERNIE 4.5 21B A3B (Ernie4_5_MoeForCausalLM, llama.cpp ernie4_5-moe)
+    A(base("baidu/ERNIE-4.5-21B-A3B-PT", "ERNIE 4.5 21B A3B", "ERNIE-4.5", "Apache-2.0", "ernie4_5-moe",
+           28, 2560, 12288, 20, 4, 103424, True, 131072, head_dim=128, moe=moe(64, 6, 1536, shared=2, first=1),
+           pub=21.83, pub_active=3.0,
+           sources=[FS_IDS + "70957858900 (a test fixture reproducing the config.json of ERNIE-4.5-21B-A3B: hidden 2560, intermediate 12288, "
+                             "moe_intermediate_size 1536, 28 layers, 20 heads, 4 KV heads, head_dim 128, moe_num_experts 64, moe_num_shared_experts 2, "
+                             "moe_k 6, moe_layer_start_index 1, moe_layer_end_index 27, moe_layer_interval 1, vocab 103424, tie_word_embeddings True)",
+                    FS_IDS + "20156564511 (atb_llm ErniemoeConfig test with the same 21B-A3B values and max_position_embeddings 131072)",
+                    FS_IDS + "53143770214 (llama-bench: 'ernie4_5-moe 21B.A3B Q4_K - Medium', 12.51 GiB, 21.83 B params)",
+                    "published params: llama-bench's params column 21.83 B (above); the model card's '21B total, 3B activated'"],
+           notes=["shared experts: 2 x 1536 (llama.cpp n_ff_shexp = n_ff_exp x n_expert_shared)",
+                  "the -PT (PyTorch weights) repo is the one llama.cpp converts; the -Thinking-2507 release shares the shapes"]))
     # --- Seed-OSS-36B (SeedOssForCausalLM, llama.cpp seed_oss): dense GQA with q/k/v bias
     SEED_README = "ByteDance-Seed/seed-oss@02d7aaaa998a311582b2a74e2b02bd1b68c92461:README.md"
     A(base("ByteDance-Seed/Seed-OSS-36B-Instruct", "Seed-OSS 36B Instruct", "Seed-OSS", "Apache-2.0", "seed_oss",
