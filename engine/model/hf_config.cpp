@@ -94,6 +94,17 @@ public:
             const json* v = find(k);
             if (!v) continue;
             if (used) *used = k;
+            // a per-layer list with one value throughout (Hunyuan-A13B's moe_topk, num_shared_expert,
+            // moe_intermediate_size) reads as that value; a list that varies has no single answer
+            if (v->is_array() && !v->empty()) {
+                const json& first = (*v)[0];
+                for (const json& e : *v)
+                    if (!e.is_number() || e != first) {
+                        fail(std::string(k) + " is a per-layer list with different values; llmsim needs one value for all layers");
+                        return std::nullopt;
+                    }
+                v = &first;
+            }
             double d = 0;
             if (v->is_number_unsigned()) {
                 d = (double)v->get<uint64_t>();
@@ -475,7 +486,7 @@ bool import_moe(Import& x) {
     auto n_act = c.integer({"num_experts_per_tok", "experts_per_token", "moe_k", "moe_topk", "num_selected_experts"},
                            0, 1 << 16, &k_act);
     auto moe_ffn = c.integer({"moe_intermediate_size", "expert_intermediate_size"}, 1, 1 << 22);
-    auto n_shared = c.integer({"n_shared_experts", "num_shared_experts", "moe_num_shared_experts"}, 0, 1 << 16);
+    auto n_shared = c.integer({"n_shared_experts", "num_shared_experts", "moe_num_shared_experts", "num_shared_expert"}, 0, 1 << 16);
     auto shared_ffn = c.integer({"shared_expert_intermediate_size", "shared_intermediate_size"}, 0, 1 << 22);
     auto first_dense = c.integer({"first_k_dense_replace", "moe_layer_start_index"}, 0, 10000);
     const char* k_step = "decoder_sparse_step";

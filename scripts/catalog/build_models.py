@@ -769,6 +769,19 @@ def add_models_catalog12():
                     "published params: llama-bench's params column 21.83 B (above); the model card's '21B total, 3B activated'"],
            notes=["shared experts: 2 x 1536 (llama.cpp n_ff_shexp = n_ff_exp x n_expert_shared)",
                   "the -PT (PyTorch weights) repo is the one llama.cpp converts; the -Thinking-2507 release shares the shapes"]))
+    # --- Hunyuan-A13B (HunYuanMoEV1ForCausalLM, llama.cpp hunyuan-moe): every layer MoE with one shared expert
+    A(base("tencent/Hunyuan-A13B-Instruct", "Hunyuan A13B Instruct", "Hunyuan", "Tencent Hunyuan Community", "hunyuan-moe",
+           32, 4096, 0, 32, 8, 128167, True, 262144, head_dim=128, qk_norm=True, moe=moe(64, 8, 3072, shared=1),
+           pub=80.39, pub_active=13.0,
+           sources=[FS_IDS + "57983092879 (HUNYUAN_MOE_LIST_CONFIG, the list form of Hunyuan-A13B's config.json: hidden 4096, 32 layers, "
+                             "32 heads, 8 KV heads, head_dim 128, intermediate_size 3072, vocab 128167, num_experts 64, moe_intermediate_size [3072]*32, "
+                             "moe_topk [8]*32, num_shared_expert [1]*32)",
+                    "tianyu1412/Hunyuan-A13B@README_CN.md (mirror of Tencent's README: 80 B total, 13 B active parameters, native 256K context)",
+                    FS_IDS + "4647524032 (llama-bench: 'hunyuan-moe A13B Q4_K - Medium', 45.43 GiB, 80.39 B params)",
+                    "published params: llama-bench's params column 80.39 B (above; the untied count would be 80.92 B, so the embeddings are tied)"],
+           notes=["tie_embeddings true: llama-bench's 80.39 B equals the tied count (engine/model/arch_table.cpp also defaults hunyuan_v1_moe to tied)",
+                  "QK norm per head (query_layernorm / key_layernorm); RoPE with NTK-alpha scaling changes no tensor or cache size",
+                  "intermediate_size 3072 in the config is the shared expert's width; every layer is MoE, so the dense FFN width is 0"]))
     # --- Seed-OSS-36B (SeedOssForCausalLM, llama.cpp seed_oss): dense GQA with q/k/v bias
     SEED_README = "ByteDance-Seed/seed-oss@02d7aaaa998a311582b2a74e2b02bd1b68c92461:README.md"
     A(base("ByteDance-Seed/Seed-OSS-36B-Instruct", "Seed-OSS 36B Instruct", "Seed-OSS", "Apache-2.0", "seed_oss",

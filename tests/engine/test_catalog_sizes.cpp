@@ -43,6 +43,9 @@ TEST_CASE("catalog: new models' weights match llama-bench file sizes", "[catalog
          "Arc Pro B70 llama.cpp Vulkan benchmark notes (public code file id 55913994130), Mistral-Small-3.2-24B Q4_K_M"},
         {"deepseek-ai/DeepSeek-R1-Distill-Qwen-14B", "Q4_K_M", 8.37, kTolBenchSize,
          "Arc Pro B70 llama.cpp Vulkan benchmark notes (public code file id 55913994130), DeepSeek-R1-Distill-Qwen-14B Q4_K_M"},
+        // the model itself (llama-bench on ROCm; public code file id 4647524032): 45.43 GiB, 80.39 B params
+        {"tencent/Hunyuan-A13B-Instruct", "Q4_K_M", 45.43, kTolBenchSize,
+         "llama-bench 'hunyuan-moe A13B Q4_K - Medium' (public code file id 4647524032)"},
         // GLM-4.5-Air (row f0121) is not a size case: that file is Unsloth's UD-Q3_K_XL (llama-bench labels it
         // "Q3_K - Medium", its ftype), whose per-tensor types are not llama.cpp's Q3_K_M rules, and it carries the
         // NextN block; the params test below checks its shapes instead
