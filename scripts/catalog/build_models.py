@@ -776,12 +776,25 @@ def add_models_catalog12():
            sources=[FS_IDS + "57983092879 (HUNYUAN_MOE_LIST_CONFIG, the list form of Hunyuan-A13B's config.json: hidden 4096, 32 layers, "
                              "32 heads, 8 KV heads, head_dim 128, intermediate_size 3072, vocab 128167, num_experts 64, moe_intermediate_size [3072]*32, "
                              "moe_topk [8]*32, num_shared_expert [1]*32)",
-                    "tianyu1412/Hunyuan-A13B@README_CN.md (mirror of Tencent's README: 80 B total, 13 B active parameters, native 256K context)",
+                    "tianyu1412/Hunyuan-A13B@1d48755d61bad2fbb606ba4d51518a596ca0501d:README_CN.md (mirror of Tencent's README: 80 B total / 13 B active, 32 layers, 32 heads, 1 shared + 64 routed experts, top-8, hidden 4096, expert width 3072, 256K context)",
                     FS_IDS + "4647524032 (llama-bench: 'hunyuan-moe A13B Q4_K - Medium', 45.43 GiB, 80.39 B params)",
                     "published params: llama-bench's params column 80.39 B (above; the untied count would be 80.92 B, so the embeddings are tied)"],
            notes=["tie_embeddings true: llama-bench's 80.39 B equals the tied count (engine/model/arch_table.cpp also defaults hunyuan_v1_moe to tied)",
                   "QK norm per head (query_layernorm / key_layernorm); RoPE with NTK-alpha scaling changes no tensor or cache size",
                   "intermediate_size 3072 in the config is the shared expert's width; every layer is MoE, so the dense FFN width is 0"]))
+    # --- Qwen2.5-VL 7B: the text decoder (the vision tower ships in a separate mmproj GGUF)
+    QWEN25VL_GRAPH = "acproject/duorou@0362c275e841b3ce549a941db4a8f776d60266bd:docs/qwen2.5vl_graph.md"
+    A(base("Qwen/Qwen2.5-VL-7B-Instruct", "Qwen2.5-VL 7B Instruct (text decoder)", "Qwen2.5-VL", "Apache-2.0", "qwen2",
+           28, 3584, 18944, 28, 4, 152064, False, 128000, qkv_bias=True, pub=7.62,
+           sources=[QWEN25VL_GRAPH + " (Qwen2_5_VLForConditionalGeneration module print: embed_tokens 152064 x 3584, 28 decoder layers, "
+                                     "q_proj 3584->3584 / k_proj, v_proj 3584->512 with bias, o_proj without, MLP 18944, separate lm_head 3584->152064; "
+                                     "visual: 32 ViT blocks of 1280 plus the merger)",
+                    "xorbitsai/inference@06dcb9f388d23bc3e454ecf9e6c8531332731d23:doc/source/models/builtin/llm/qwen2.5-vl-instruct.rst (Context Length 128000; Qwen/Qwen2.5-VL-7B-Instruct)",
+                    "published params: the text decoder has the shapes of Qwen/Qwen2.5-7B-Instruct in this catalog (7.62 B); the release's '7B' "
+                    "also counts the ~0.67 B vision tower"],
+           notes=["text decoder only: llama.cpp converts it to a text GGUF (arch 'qwen2vl': qwen2's tensors with M-RoPE sections, "
+                  "same sizes as qwen2) plus an mmproj GGUF for the vision tower, which this entry does not count",
+                  "head_dim 128 = 3584 / 28; KV heads 4 (k_proj 512 = 4 x 128)"]))
     # --- Seed-OSS-36B (SeedOssForCausalLM, llama.cpp seed_oss): dense GQA with q/k/v bias
     SEED_README = "ByteDance-Seed/seed-oss@02d7aaaa998a311582b2a74e2b02bd1b68c92461:README.md"
     A(base("ByteDance-Seed/Seed-OSS-36B-Instruct", "Seed-OSS 36B Instruct", "Seed-OSS", "Apache-2.0", "seed_oss",
