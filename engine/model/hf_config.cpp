@@ -823,7 +823,10 @@ bool import_unmodelled(Import& x) {
     const std::string& model_type = x.model_type;
     const std::string& arch = x.arch;
     if (auto nextn = c.integer({"num_nextn_predict_layers"}, 0, 100); nextn && *nextn > 0)
-        warn.push_back(std::to_string(*nextn) + " multi-token-prediction layer(s) not counted (llama.cpp skips them)");
+        warn.push_back(std::to_string(*nextn) + " multi-token-prediction layer(s) not counted" +
+                       (x.row.nextn_kept ? std::string(" although llama.cpp's GGUF keeps them as extra block(s) whose weights are "
+                                                       "loaded (each with its own embedding and head copy): real files are larger")
+                                         : std::string(" (llama.cpp skips them)")));
     if (!c.ok()) return false;
     if (!known)
         warn.push_back("model_type '" + model_type + "' is not one llmsim knows; imported as a llama-like "
@@ -845,6 +848,23 @@ bool model_from_hf_config(const std::string& json_text, const std::string& id, M
     std::string model_type;
     const HfModelType* info = nullptr;
     if (!resolve_model_type(root, text, model_type, info, err)) return false;
+    if (!info) {
+        // model types llama.cpp runs whose layout llmsim does not model: refused, since the llama-like fallback below
+        // would give wrong sizes
+        static const char* const kNotModelled[][2] = {
+            {"gemma3n", "Gemma 3n's per-layer embeddings (PLE), AltUp and LAuReL blocks"},
+            {"gemma3n_text", "Gemma 3n's per-layer embeddings (PLE), AltUp and LAuReL blocks"},
+            {"deepseek_v32", "DeepSeek-V3.2's sparse-attention indexer (DSA)"},
+        };
+        for (const auto& row : kNotModelled)
+            if (normalize_model_type(model_type) == normalize_model_type(row[0])) {
+                std::string archs;
+                for (const std::string& a : supported_llama_archs()) archs += (archs.empty() ? "" : ", ") + a;
+                err = "config.json: model_type '" + model_type + "' is not supported yet: " + row[1] +
+                      " are not modelled, so its sizes would be wrong (supported llama.cpp architectures: " + archs + ")";
+                return false;
+            }
+    }
     static constexpr HfModelType kUnknown = {.model_type = "", .arch = Arch::Count};
     const bool known = info != nullptr;
     if (!info) info = &kUnknown;

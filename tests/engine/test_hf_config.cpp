@@ -247,6 +247,31 @@ TEST_CASE("hf_config: Hunyuan-A13B's per-layer lists (moe_topk, num_shared_exper
     CHECK(bad.err.find("moe_topk is a per-layer list with different values") != std::string::npos);
 }
 
+TEST_CASE("hf_config: Qwen2.5-VL's text decoder; Gemma 3n and DeepSeek-V3.2 refused by name", "[hf_config]") {
+    // Qwen/Qwen2.5-VL-7B-Instruct config.json, text fields (acproject/duorou@0362c275:docs/qwen2.5vl_graph.md prints
+    // the same shapes: q/k/v with bias, 28 layers, 3584 / 512 / 18944, separate lm_head)
+    Import vl = import(R"({"architectures": ["Qwen2_5_VLForConditionalGeneration"], "model_type": "qwen2_5_vl",
+      "hidden_size": 3584, "intermediate_size": 18944, "num_hidden_layers": 28, "num_attention_heads": 28,
+      "num_key_value_heads": 4, "vocab_size": 152064, "max_position_embeddings": 128000, "tie_word_embeddings": false,
+      "vision_config": {"depth": 32, "hidden_size": 1280}})", "Qwen/Qwen2.5-VL-7B-Instruct");
+    REQUIRE(vl.ok);
+    CHECK(vl.m.arch == "qwen2");
+    CHECK(vl.m.qkv_bias);
+    ParamCounts pc;
+    std::string err;
+    REQUIRE(count_params(vl.m, pc, err));
+    CHECK(std::fabs((double)pc.total / 1e9 - 7.62) <= 0.005);   // the Qwen2.5-7B text decoder (7.62 B)
+    // known to llama.cpp but not modelled here: a clear refusal instead of the llama-like fallback's wrong sizes
+    for (const char* mt : {"gemma3n", "deepseek_v32"}) {
+        Import r = import(std::string(R"({"model_type": ")") + mt + R"(", "hidden_size": 2048, "num_hidden_layers": 4,
+          "num_attention_heads": 8, "intermediate_size": 4096, "vocab_size": 1000, "max_position_embeddings": 4096})");
+        INFO(mt << ": " << r.err);
+        CHECK_FALSE(r.ok);
+        CHECK(r.err.find(std::string("model_type '") + mt + "' is not supported yet") != std::string::npos);
+        CHECK(r.err.find("supported llama.cpp architectures: ") != std::string::npos);
+    }
+}
+
 TEST_CASE("hf_config: gpt-oss-20b (layer_types sliding every other layer, router bias)", "[hf_config]") {
     std::string types;
     for (int i = 0; i < 24; ++i) types += std::string(i ? "," : "") + (i % 2 ? "\"full_attention\"" : "\"sliding_attention\"");
