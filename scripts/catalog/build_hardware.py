@@ -915,6 +915,23 @@ new_dev("quadro-rtx-6000", "NVIDIA Quadro RTX 6000 24GB", "nvidia", "workstation
         notes=["tdp_w 295 = the active card's maximum (chip.pl); sysrqmts lists 260 W",
                "the Quadro RTX 8000 is the same TU102 board with 48 GB (not listed: no stored source for its figures)"])
 
+new_dev("rtx-a4500", "NVIDIA RTX A4500 20GB", "nvidia", "workstation", ["cuda", "vulkan"], 20, 640, 94.6, 200,
+        ["https://chipversus.com/hardware/gpu/rtx-a4500 (GA102, 7168 shading units, 1650 MHz boost, FP32 23.65 TFLOPS, 200 W, MSRP $1699)",
+         "https://cputronic.com/gpu/compare/nvidia-rtx-a4500-vs-nvidia-rtx-pro-2000-blackwell (RTX A4500: 20 GB GDDR6 320-bit, 640.0 GB/s, 224 tensor cores)"],
+        "gddr", fp16_estimated=True,
+        fp16_basis="derived: 4 x 23.65 FP32 TFLOPS, the Ampere workstation dense FP16 tensor rate (the catalog's rtx-a6000 154.8 = 4 x 38.7)",
+        price_usd=1699, price_source="launch MSRP $1,699 (chipversus); sold used today")
+new_dev("ryzen-7-7840u-32", "AMD Ryzen 7 7840U (Radeon 780M) 32GB laptop", "amd", "apu", ["vulkan", "rocm"], 32, 120, 8.29, 28,
+        ["https://cputronic.com/cpu/amd-ryzen-7-7840u (Zen 4, 8 cores; Radeon 780M RDNA 3, 12 compute units, 768 stream processors, up to 2.7 GHz; "
+         "DDR5-5600 and LPDDR5x-7500; TDP 28 W, 15-30 W configurable)",
+         "https://www.io-tech.fi/uutinen/amd-julkaisi-ryzen-7040u-sarjan-zen-4-prosessorit-vahavirtaisiin-kannettaviin/ (7840U: full Phoenix die, 12 CU Radeon 780M at 2.7 GHz, 15-30 W)"],
+        "unified", fp16_estimated=True,
+        fp16_basis="derived: 12 CUs x 64 x 4 (FMA, dual-issue) x 2.7 GHz = 8.29, the rule behind the catalog's Radeon 890M figure (16 x 64 x 4 x 2.9 = 11.88)",
+        system_ram_gib=32, system_ram_bandwidth_gbs=120, system_ram_gib_estimated=True, system_ram_bandwidth_gbs_estimated=True,
+        notes=["bandwidth 120 GB/s assumes LPDDR5X-7500 on the 128-bit bus (7500 MT/s x 16 B); DDR5-5600 SO-DIMM laptops have 89.6 GB/s",
+               "memory 32 GB is a common laptop configuration, not a property of the chip; the GPU's share is set by the BIOS/driver (not sourced)",
+               "also sold as Ryzen 7 8840U (same silicon and 780M); default backend vulkan (gfx1103 is not an official ROCm target)"])
+
 # --- Apple: more memory sizes of chips the reference already describes (per-chip values from the reference device)
 apple("Apple M1 Max", "m1-max-32", "Apple M1 Max (32-core GPU, 32 GB)", 32, 400, 32, 10.62, False,
       PT + "GPU FP16 peak (32-core)", None, False, None, seed_aliases=[])
