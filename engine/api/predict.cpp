@@ -52,7 +52,9 @@ std::string match_key(const std::string& name, bool keep_memory) {
     for (char c : n) w += (char)((c >= 'A' && c <= 'Z') ? c - 'A' + 'a' : c);
     for (const char* machine : {"macbook pro ", "macbook air ", "mac studio ", "mac mini "})   // Apple: the chip names it
         for (size_t at; (at = w.find(machine)) != std::string::npos;) w.erase(at, strlen(machine));
-    static const char* const kDrop[] = {"nvidia", "geforce", "tesla", "amd", "intel", "apple", "workstation", "edition"};
+    // "(R)", "(TM)" and "Graphics" come with driver strings ("Intel(R) Arc(TM) A750 Graphics" from Level Zero / Windows)
+    static const char* const kDrop[] = {"nvidia", "geforce", "tesla", "amd", "intel", "apple", "workstation", "edition",
+                                        "r", "tm", "graphics"};
     std::string word;
     auto flush = [&]() {
         bool drop = false;

@@ -61,7 +61,7 @@ constexpr ArchInfo kArchs[] = {
         "num_attention_heads": 71, "max_position_embeddings": 2048})",
      .falcon_rules = true},
     {.arch = A::Glm4, .name = "glm4", .post_norms = true, .fused_qkv = true, .fused_up_gate = true},
-    {.arch = A::Glm4Moe, .name = "glm4moe", .router_bias = true},
+    {.arch = A::Glm4Moe, .name = "glm4moe", .router_bias = true, .nextn_kept = true},  // Glm4MoeModel: block_count += nextn
     {.arch = A::ChatGlm, .name = "chatglm", .fused_qkv = true, .fused_up_gate = true},
     {.arch = A::Jamba, .name = "jamba", .mixer = RecurrentMixer::Mamba},
     {.arch = A::Starcoder2, .name = "starcoder2"},
@@ -108,6 +108,10 @@ constexpr HfModelType kHfModelTypes[] = {
     {.model_type = "ministral3", .arch = A::Mistral3},
     {.model_type = "qwen2", .arch = A::Qwen2, .qkv_bias = true},
     {.model_type = "qwen2_moe", .arch = A::Qwen2Moe, .qkv_bias = true},
+    // Qwen2-VL / Qwen2.5-VL: the text GGUF is llama.cpp's "qwen2vl" (qwen2's tensors, M-RoPE sections: same sizes);
+    // the vision tower goes to a separate mmproj file
+    {.model_type = "qwen2_vl", .arch = A::Qwen2, .qkv_bias = true},
+    {.model_type = "qwen2_5_vl", .arch = A::Qwen2, .qkv_bias = true},
     {.model_type = "qwen3", .arch = A::Qwen3, .qk_norm = true},
     {.model_type = "qwen3_moe", .arch = A::Qwen3Moe, .qk_norm = true},
     {.model_type = "qwen3_next", .arch = A::Qwen3Next, .qk_norm = true},

@@ -76,6 +76,7 @@ struct ArchInfo {
     bool mqa_default = false;              // no KV-head count: multi_query (default true) gives 1 KV head
     bool shared_expert_always = false;     // one shared expert as wide as a routed one, not in the config
     bool router_bias = false;              // the MoE router has a bias (exp_probs_b) whatever the config says
+    bool nextn_kept = false;               // convert_hf_to_gguf keeps the NextN/MTP layers as extra blocks (loaded)
     const char* hf_defaults = nullptr;     // transformers defaults for keys configs omit (JSON object text)
     // quantizer rules (quant_rules.cpp)
     Type70b type_70b = Type70b::Never;

@@ -94,6 +94,17 @@ public:
             const json* v = find(k);
             if (!v) continue;
             if (used) *used = k;
+            // a per-layer list with one value throughout (Hunyuan-A13B's moe_topk, num_shared_expert,
+            // moe_intermediate_size) reads as that value; a list that varies has no single answer
+            if (v->is_array() && !v->empty()) {
+                const json& first = (*v)[0];
+                for (const json& e : *v)
+                    if (!e.is_number() || e != first) {
+                        fail(std::string(k) + " is a per-layer list with different values; llmsim needs one value for all layers");
+                        return std::nullopt;
+                    }
+                v = &first;
+            }
             double d = 0;
             if (v->is_number_unsigned()) {
                 d = (double)v->get<uint64_t>();
@@ -475,7 +486,7 @@ bool import_moe(Import& x) {
     auto n_act = c.integer({"num_experts_per_tok", "experts_per_token", "moe_k", "moe_topk", "num_selected_experts"},
                            0, 1 << 16, &k_act);
     auto moe_ffn = c.integer({"moe_intermediate_size", "expert_intermediate_size"}, 1, 1 << 22);
-    auto n_shared = c.integer({"n_shared_experts", "num_shared_experts", "moe_num_shared_experts"}, 0, 1 << 16);
+    auto n_shared = c.integer({"n_shared_experts", "num_shared_experts", "moe_num_shared_experts", "num_shared_expert"}, 0, 1 << 16);
     auto shared_ffn = c.integer({"shared_expert_intermediate_size", "shared_intermediate_size"}, 0, 1 << 22);
     auto first_dense = c.integer({"first_k_dense_replace", "moe_layer_start_index"}, 0, 10000);
     const char* k_step = "decoder_sparse_step";
@@ -812,7 +823,10 @@ bool import_unmodelled(Import& x) {
     const std::string& model_type = x.model_type;
     const std::string& arch = x.arch;
     if (auto nextn = c.integer({"num_nextn_predict_layers"}, 0, 100); nextn && *nextn > 0)
-        warn.push_back(std::to_string(*nextn) + " multi-token-prediction layer(s) not counted (llama.cpp skips them)");
+        warn.push_back(std::to_string(*nextn) + " multi-token-prediction layer(s) not counted" +
+                       (x.row.nextn_kept ? std::string(" although llama.cpp's GGUF keeps them as extra block(s) whose weights are "
+                                                       "loaded (each with its own embedding and head copy): real files are larger")
+                                         : std::string(" (llama.cpp skips them)")));
     if (!c.ok()) return false;
     if (!known)
         warn.push_back("model_type '" + model_type + "' is not one llmsim knows; imported as a llama-like "
@@ -834,6 +848,23 @@ bool model_from_hf_config(const std::string& json_text, const std::string& id, M
     std::string model_type;
     const HfModelType* info = nullptr;
     if (!resolve_model_type(root, text, model_type, info, err)) return false;
+    if (!info) {
+        // model types llama.cpp runs whose layout llmsim does not model: refused, since the llama-like fallback below
+        // would give wrong sizes
+        static const char* const kNotModelled[][2] = {
+            {"gemma3n", "Gemma 3n's per-layer embeddings (PLE), AltUp and LAuReL blocks"},
+            {"gemma3n_text", "Gemma 3n's per-layer embeddings (PLE), AltUp and LAuReL blocks"},
+            {"deepseek_v32", "DeepSeek-V3.2's sparse-attention indexer (DSA)"},
+        };
+        for (const auto& row : kNotModelled)
+            if (normalize_model_type(model_type) == normalize_model_type(row[0])) {
+                std::string archs;
+                for (const std::string& a : supported_llama_archs()) archs += (archs.empty() ? "" : ", ") + a;
+                err = "config.json: model_type '" + model_type + "' is not supported yet: " + row[1] +
+                      " are not modelled, so its sizes would be wrong (supported llama.cpp architectures: " + archs + ")";
+                return false;
+            }
+    }
     static constexpr HfModelType kUnknown = {.model_type = "", .arch = Arch::Count};
     const bool known = info != nullptr;
     if (!info) info = &kUnknown;

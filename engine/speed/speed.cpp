@@ -49,7 +49,8 @@ MemoryKind guess_memory_kind(HardwareKind kind, double bandwidth_gbs) {
 
 namespace {
 // TFLOPS (dense FP16 tensor, the catalog's fp16_tflops convention) per GB/s of memory bandwidth, per chip family:
-// the median over assets/catalog/hardware.json devices of the family whose figure is published (not estimated);
+// the median over assets/catalog/hardware.json devices of the family whose figure is published (not estimated), each
+// chip counted once (memory-size variants share their TFLOPS and GB/s);
 // tests/engine/test_speed.cpp re-derives every row that has such a device. Rows without one name their source.
 // First match wins; kind -1 = any class; name_tokens are lower-case substrings ("$" = at the end of the name).
 // clang-format off
@@ -70,6 +71,7 @@ const Fp16Family kFp16Families[] = {
     {"amd-cdna4",                "amd",    2, "mi350|mi355",                     0.288},  // MI355X 2307 / 8000 (catalog)
     {"amd-cdna3",                "amd",    2, "mi300|mi325",                     0.232},
     {"amd-cdna2",                "amd",    2, "mi210|mi250",                     0.114},  // MI210 181 / 1638, MI250X 383 / 3277
+    {"amd-cdna1",                "amd",    2, "mi100",                           0.150},  // MI100 184.6 / 1228.8 (catalog)
     {"amd-strix-halo",           "amd",    4, "ai max|8060s|strix halo",         0.232},
     {"intel-xe2",                "intel",  -1, "b580|b570|b60|b70|b50|battlemage", 0.257},
     {"intel-alchemist",          "intel",  -1, "a770|a750|a580|a380|alchemist",  0.246},  // A770 137.6 / 560 (Intel XMX)

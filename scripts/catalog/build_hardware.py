@@ -765,6 +765,190 @@ new_dev("core-ultra-7-258v", "Intel Core Ultra 7 258V (Lunar Lake, Arc 140V) 32G
                "tdp_w 30 = the top of Lunar Lake's 17-30 W range; fp16_tflops null (no sourced Arc 140V XMX figure)",
                "the GPU's share of the shared memory is set by the driver (not sourced here); gpu_limit left null"])
 
+# ====================================================================================== additions of issue 12 (catalog12)
+# Cards and chips people buy and rent that the catalog still lacked. Conventions as above: GeForce fp16_tflops = dense
+# FP16 tensor with FP16 accumulate (FP32 accumulate is half); datacenter = the dense FP16/BF16 tensor figure; AMD
+# RDNA2 (no WMMA) = the packed-FP16 vector rate; Intel = XMX rate. A derived figure is marked estimated and says how.
+AMPERE_ADA_X4 = ("GeForce Ampere/Ada tensor cores run dense FP16 with FP16 accumulate at 4 x the FP32 shader rate "
+                 "(the catalog's rtx-3070 81.3 = 4 x 20.3 and rtx-4070-ti 160.4 = 4 x 40.1 follow the same rule)")
+BW_FP4_8 = "NVIDIA 'AI TOPS' (FP4, sparse) / 8 = dense FP16 tensor with FP16 accumulate (ratio checked on the 5090/5080 whitepaper values)"
+new_dev("rtx-4070", "NVIDIA GeForce RTX 4070 12GB", "nvidia", "consumer", ["cuda", "vulkan"], 12, 504, 116.4, 200,
+        ["https://www.club386.com/complete-geforce-rtx-4070-specifications-reveal-a-frugal-599-gpu/ (5,888 CUDA cores, 2,475 MHz boost, "
+         "peak FP32 29.1 TFLOPS, 12 GB GDDR6X 192-bit 21 Gbps = 504 GB/s, 200 W, launch MSRP $599)",
+         "https://www.thefpsreview.com/gpu-family/nvidia-geforce-rtx-4070-gpu-family-specifications (AD104, 504 GB/s, 12 GB, 192-bit GDDR6X, $599)"],
+        "gddr", fp16_estimated=True, fp16_basis="derived: 4 x 29.1 FP32 TFLOPS; " + AMPERE_ADA_X4,
+        price_usd=599, price_source="NVIDIA launch MSRP $599 (club386, thefpsreview)", **NV_DESKTOP_RAM, notes=[RAM_NOTE])
+new_dev("rtx-4060-ti-8gb", "NVIDIA GeForce RTX 4060 Ti 8GB", "nvidia", "consumer", ["cuda", "vulkan"], 8, 288, 88.3, 160,
+        ["https://www.guru3d.com/story/geforce-rtx-4060-ti-gpu-pictured/ (AD106, 4352 cores, 8 GB GDDR6 128-bit, 288 GB/s, 160 W, max FP32 22 TFLOPS)",
+         "https://www.thefpsreview.com/?p=133840 (RTX 4060 Ti: 8 GB GDDR6 at 18 GHz on 128 bit = 288 GB/s, 160 W TGP, launch price $399)"],
+        "gddr", fp16_estimated=True,
+        fp16_basis="same AD106 chip and clocks as rtx-4060-ti-16gb (88.3 = NVIDIA '353 AI TOPS' FP8-sparse / 4); only the memory size differs",
+        price_usd=399, price_source="NVIDIA launch price $399 (thefpsreview)", **NV_DESKTOP_RAM,
+        notes=[RAM_NOTE, "nvidia-smi total not sourced; nominal 8 GiB (the 16 GB card reports 16380 MiB)"])
+new_dev("rtx-4060", "NVIDIA GeForce RTX 4060 8GB", "nvidia", "consumer", ["cuda", "vulkan"], 8, 272, 60.4, 115,
+        ["https://fpsbench.com/compare/gpu/nvidia-geforce-rtx-4060-vs-nvidia-t600 (AD107, 3,072 shaders, 96 tensor cores, 2460 MHz boost, "
+         "8 GB GDDR6 128-bit 17 Gbps = 272.0 GB/s, FP32 15.11 TFLOPS, 115 W)",
+         "https://www.guru3d.com/story/geforce-rtx-4060-ti-gpu-pictured/ (RTX 4060: 3072 cores, 8 GB, 128-bit, 115 W)"],
+        "gddr", fp16_estimated=True, fp16_basis="derived: 4 x 15.11 FP32 TFLOPS; " + AMPERE_ADA_X4, **NV_DESKTOP_RAM, notes=[RAM_NOTE])
+new_dev("rtx-5060", "NVIDIA GeForce RTX 5060 8GB", "nvidia", "consumer", ["cuda", "vulkan"], 8, 448, 76.75, 145,
+        ["https://pcspecchart.com/pc_parts/gpu/74 (Blackwell, 3840 cores, 120 tensor cores, 2497 MHz boost, 8 GB GDDR7 128-bit, 448 GB/s, 145 W, $299)",
+         "https://thefilibusterblog.com/nvidia-geforce-rtx-5060-8-gb-gpu-launches-for-299-achieving-100-fps-in-multiple-aaa-games-at-1080p-for-ideal-gaming-experience "
+         "(614 AI TOPS, 8 GB GDDR7 28 Gbps 128-bit = 448 GB/s, $299)"],
+        "gddr", fp16_estimated=True, fp16_basis="derived: 614 / 8; " + BW_FP4_8,
+        price_usd=299, price_source="NVIDIA launch MSRP $299 (pcspecchart, thefilibusterblog)", **NV_DESKTOP_RAM, notes=[RAM_NOTE])
+new_dev("rtx-5060-ti-8gb", "NVIDIA GeForce RTX 5060 Ti 8GB", "nvidia", "consumer", ["cuda", "vulkan"], 8, 448, 94.9, 180,
+        ["https://hi-tech.ua/en/nvidia-geforce-rtx-5060-graphics-cards-will-go-on-sale-from-may-19/ (RTX 5060 Ti in 8 and 16 GB: 4608 CUDA cores, "
+         "GDDR7 28 Gbit/s, 128-bit, 448 GB/s, 180 W)",
+         "http://zhikuai.com/KuaiXun/202504/120005.html (RTX 5060 Ti 8GB / 16GB: 4608 cores, 2.57 GHz boost, 128-bit GDDR7 28 Gbps, 180 W; MSRP $379 / $429)"],
+        "gddr", fp16_estimated=True,
+        fp16_basis="same GB206 chip and clocks as rtx-5060-ti-16gb (94.9 = NVIDIA '759 AI TOPS' / 8); only the memory size differs",
+        price_usd=379, price_source="NVIDIA launch MSRP $379 (zhikuai)", **NV_DESKTOP_RAM, notes=[RAM_NOTE])
+new_dev("rtx-3060-ti", "NVIDIA GeForce RTX 3060 Ti 8GB", "nvidia", "consumer", ["cuda", "vulkan"], 8, 448, 64.8, 200,
+        ["https://www.scan.co.uk/tekspek/gpu-graphics/nvidia-geforce-rtx-3060ti (GA104, 4,864 shaders, 16,197 GFLOPS FP32, 152 tensor cores, "
+         "8 GB 256-bit 14 Gbps = 448 GB/s, starting at $399)",
+         "https://www.guru3d.com/story/geforce-rtx-4060-ti-gpu-pictured/ (RTX 3060 Ti: 448 GB/s, 200 W)"],
+        "gddr", fp16_estimated=True, fp16_basis="derived: 4 x 16.2 FP32 TFLOPS; " + AMPERE_ADA_X4,
+        price_usd=399, price_source="NVIDIA launch price $399 (scan.co.uk); sold used today (no used price sourced)",
+        **NV_DESKTOP_RAM, notes=[RAM_NOTE, "a later GDDR6X variant has 608 GB/s (not listed)"])
+new_dev("rtx-3080-12gb", "NVIDIA GeForce RTX 3080 12GB", "nvidia", "consumer", ["cuda", "vulkan"], 12, 912, 122.5, 350,
+        ["https://se7en.ws/nvidia-predstavila-videokarty-geforce-rtx-3080-12-gb-i-geforce-rtx-3070-ti-16-gb-banalnym-narashhivaniem-pamyati-delo-ne-ogranichilos "
+         "(RTX 3080 12 GB: 8960 CUDA cores, 280 tensor cores, 384-bit GDDR6X 19 GHz = 912 GB/s, TDP 350 W vs 320 W for the 10 GB card)"],
+        "gddr", fp16_estimated=True,
+        fp16_basis="scaled: the catalog's rtx-3080 (10 GB) 119 x 8960 / 8704 cores (same boost clock assumed; no NVIDIA tensor figure found)",
+        **NV_DESKTOP_RAM, notes=[RAM_NOTE, "a different board from the 10 GB RTX 3080: wider bus (384 vs 320 bit) and more cores"])
+new_dev("rtx-4070-laptop", "NVIDIA GeForce RTX 4070 Laptop GPU 8GB", "nvidia", "consumer", ["cuda", "vulkan"], 8, 256, 80.2, 115,
+        ["https://hmc-tech.com/gpu/nvidia-geforce-rtx-4070-laptop-60w-vs-nvidia-geforce-rtx-4070-max-q (4070 Laptop 60 W: 4608 shaders, 8 GB GDDR6, "
+         "1620 MHz, FP16 59.72 TFLOPS tensor with FP16 accumulate, 29.86 with FP32 accumulate)",
+         "https://oemdrivers.com/graphics-nvidia-rtx-4070-laptop (AD106, 4,608 cores, 128-bit, 8 GB GDDR6 at 16 Gbps; TGP 35-115 W plus 15-25 W Dynamic Boost)"],
+        "gddr", fp16_estimated=True,
+        fp16_basis="scaled: hmc-tech's 59.72 TFLOPS (FP16 accumulate) at the 60 W TGP's 1620 MHz x 2175 / 1620 MHz, the boost clock at the 115 W top TGP",
+        notes=["bandwidth 256 GB/s = 16 Gbps x 128 bit / 8 (derived from the sourced bus and data rate)",
+               "laptop TGP 35-115 W: tensor throughput scales with the laptop's power limit; the 115 W figure is shown (60 W: 59.72)",
+               "boost clock 2175 MHz at 115 W: https://data-check.eu/en/nvidia-geforce-rtx-4070-laptop-gpu/ ('boost clock spans from 1230 MHz (at 35 Watt TGP) to 2175 MHz (115W)')"])
+new_dev("a100-pcie-40gb", "NVIDIA A100 PCIe 40GB", "nvidia", "datacenter", ["cuda"], 40, 1555, 312, 250,
+        ["https://sysrqmts.com/gpus/compare/nvidia-a100-pcie-vs-nvidia-tesla-v100-pcie-16-gb (A100 PCIe: GA100, 40 GB HBM2E, 5120-bit, 1,555 GB/s, 250 W)",
+         "https://glennklockwood.com/garden/processors/A100 (A100 FP16 / BF16 tensor 312 TFLOPS dense, 624 sparse, from the NVIDIA A100 datasheet)"],
+        "hbm", fp16_basis="dense FP16/BF16 tensor figure of the NVIDIA A100 datasheet (same GA100 compute as the SXM parts)",
+        calibration_names=[], notes=["PCIe card at 250 W; sustained tensor clocks are lower than the 400 W SXM4 part's"])
+new_dev("mi100", "AMD Instinct MI100 32GB", "amd", "datacenter", ["rocm"], 32, 1228.8, 184.6, 300,
+        ["https://www.notebookcheck.net/AMD-announces-CDNA-based-Instinct-MI100-GPU-with-120-CUs-for-HPC-promises-up-to-2-1x-more-performance-per-dollar-compared-to-the-NVIDIA-A100.504329.0.html "
+         "(120 CUs, FP16/FP16 Matrix peak 184.6 TFLOPS, 32 GB HBM2 4,096-bit 1.2 GHz, 1.23 TB/s, 300 W)",
+         "https://www.tomshardware.com/uk/news/amd-announces-the-instinct-mi100-gpu-cdna-breaks-10-tflops-barrier (32 GB HBM2, 1.23 TB/s)"],
+        "hbm", fp16_basis="AMD peak FP16 matrix figure (CDNA1 matrix cores)",
+        notes=["bandwidth 1228.8 GB/s = 4096 bit x 2.4 Gbps / 8 (the sources' 1.2 GHz HBM2 clock, 1.23 TB/s)"])
+# --- AMD consumer (RDNA2 has no WMMA: llama.cpp's matmul runs on the packed-FP16 vector rate = 2 x FP32)
+RDNA2_FP16 = "derived: CUs x 64 lanes x 2 (FMA) x 2 (packed FP16) x boost clock; RDNA2 has no matrix units"
+new_dev("rx-6900-xt", "AMD Radeon RX 6900 XT 16GB", "amd", "consumer", ["rocm", "vulkan"], 16, 512, 46.08, 300,
+        ["https://custompc.raspberrypi.org/articles/amd-rx-6900-xt-rx-6800-xt-and-rx-6800-graphics-cards-announced (RX 6900 XT: 80 CUs, 2250 MHz boost, "
+         "16 GB GDDR6, 300 W total board power, $999)",
+         "https://www.financialexpress.com/industry/technology/amd-launches-radeon-rx-6000-series-gpus-to-take-on-nvidias-rtx-3000-cards-everything-to-know/2116713/ "
+         "(RX 6000: 256-bit bus with 16 GB of 16 Gbps GDDR6 = 512 GB/s)"],
+        "gddr", fp16_estimated=True, fp16_basis=RDNA2_FP16 + " (80 x 64 x 4 x 2.25 GHz)", price_usd=999,
+        price_source="AMD launch price $999 (custompc); sold used today (no used price sourced)", **NV_DESKTOP_RAM, notes=[RAM_NOTE, "gfx1030"])
+new_dev("rx-6800-xt", "AMD Radeon RX 6800 XT 16GB", "amd", "consumer", ["rocm", "vulkan"], 16, 512, 41.47, 300,
+        ["https://custompc.raspberrypi.org/articles/amd-rx-6900-xt-rx-6800-xt-and-rx-6800-graphics-cards-announced (RX 6800 XT: 72 CUs, 2250 MHz boost, 16 GB GDDR6, 300 W, $649)",
+         "https://www.financialexpress.com/industry/technology/amd-launches-radeon-rx-6000-series-gpus-to-take-on-nvidias-rtx-3000-cards-everything-to-know/2116713/ "
+         "(RX 6800 XT: 256-bit bus, 16 GB of 16 Gbps GDDR6, 300 W)"],
+        "gddr", fp16_estimated=True, fp16_basis=RDNA2_FP16 + " (72 x 64 x 4 x 2.25 GHz)", price_usd=649,
+        price_source="AMD launch price $649 (custompc, financialexpress)", **NV_DESKTOP_RAM,
+        notes=[RAM_NOTE, "bandwidth 512 GB/s = 16 Gbps x 256 bit / 8", "gfx1030"])
+new_dev("rx-6800", "AMD Radeon RX 6800 16GB", "amd", "consumer", ["rocm", "vulkan"], 16, 512, 32.33, 250,
+        ["https://www.financialexpress.com/industry/technology/amd-launches-radeon-rx-6000-series-gpus-to-take-on-nvidias-rtx-3000-cards-everything-to-know/2116713/ "
+         "(RX 6800: 60 CUs, 2105 MHz boost, same 16 GB 16 Gbps GDDR6 on 256 bit as the 6800 XT, 250 W board power, $579)"],
+        "gddr", fp16_estimated=True, fp16_basis=RDNA2_FP16 + " (60 x 64 x 4 x 2.105 GHz)", price_usd=579,
+        price_source="AMD launch price $579 (financialexpress)", **NV_DESKTOP_RAM, notes=[RAM_NOTE, "gfx1030"])
+new_dev("rx-7600", "AMD Radeon RX 7600 8GB", "amd", "consumer", ["rocm", "vulkan"], 8, 288, 43.5, 165,
+        ["https://www.dexerto.com/tech/amd-rx-7600-finalized-specs-leak-days-before-launch-2153539/ (AMD spec table: 32 CUs, 64 AI accelerators, "
+         "peak half precision up to 43.5 TFLOPS, 8 GB GDDR6 18 Gbps 128-bit, 165 W total board power)",
+         "https://www.guru3d.com/articles-pages/radeon-rx-7600-review,4.html (RX 7600: 8 GB GDDR6, 128-bit, 18 Gbps, 288 GB/s)",
+         "https://hardforum.com/threads/amd-launches-radeon-rx-7600-graphics-card-roundup.2028052/ (starting price USD $269)"],
+        "gddr", fp16_estimated=True,
+        fp16_basis="AMD 'peak half precision 43.5 TFLOPS' used as the WMMA matrix rate (as for rx-7800-xt); RDNA3 WMMA FP16 runs at the packed-FP16 rate",
+        price_usd=269, price_source="AMD launch price $269 (hardforum roundup)", **NV_DESKTOP_RAM, notes=[RAM_NOTE, "gfx1102"])
+# --- Intel Arc (XMX: Xe-HPG 128 FP16 ops/clk per engine, Xe2 256, as for arc-a770-16gb / arc-b580)
+new_dev("arc-b570", "Intel Arc B570 10GB", "intel", "consumer", ["sycl", "vulkan"], 10, 380, 92.2, 150,
+        ["https://fpsbench.com/compare/gpu/intel-arc-b570-vs-intel-iris-xe-max-graphics (BMG-G21, 144 XMX cores, 2500 MHz, 10 GB GDDR6 160-bit 19 Gbps = 380.0 GB/s, 150 W)",
+         "https://phantasyhobbies.com/blog/news/intel-unveils-affordable-battlemage-gpus-arc-b580-and-b570-for-budget-gamers (Arc B570: 18 Xe-cores, 10 GB, $219)"],
+        "gddr", fp16_estimated=True, fp16_basis="derived: 144 XMX engines x 256 FP16 ops/clk x 2.5 GHz (the rule that gives Intel's B580 figure)",
+        price_usd=219, price_source="Intel launch price $219 (phantasyhobbies)", **NV_DESKTOP_RAM, notes=[RAM_NOTE])
+new_dev("arc-a750", "Intel Arc A750 8GB", "intel", "consumer", ["sycl", "vulkan"], 8, 512, 117.6, 225,
+        ["https://www.svethardware.cz/intel-zverejnil-oficialni-specifikace-grafickych-karet-arc/58344 (Intel's official Arc specs: A750 28 Xe-cores, 448 XMX, "
+         "2050 MHz, 8 GB GDDR6 256-bit 512 GB/s, 225 W TBP)"],
+        "gddr", fp16_estimated=True, fp16_basis="derived: 448 XMX engines x 128 FP16 ops/clk x 2.05 GHz (as arc-a770-16gb)",
+        **NV_DESKTOP_RAM, notes=[RAM_NOTE])
+new_dev("arc-a580", "Intel Arc A580 8GB", "intel", "consumer", ["sycl", "vulkan"], 8, 512, 83.6, None,
+        ["https://www.svethardware.cz/intel-zverejnil-oficialni-specifikace-grafickych-karet-arc/58344 (Intel's official Arc specs: A580 24 Xe-cores, 384 XMX, "
+         "1700 MHz, 8 GB GDDR6 256-bit 512 GB/s)"],
+        "gddr", fp16_estimated=True, fp16_basis="derived: 384 XMX engines x 128 FP16 ops/clk x 1.7 GHz (as arc-a770-16gb)",
+        **NV_DESKTOP_RAM, notes=[RAM_NOTE, "tdp_w not sourced"])
+new_dev("rx-6700-xt", "AMD Radeon RX 6700 XT 12GB", "amd", "consumer", ["rocm", "vulkan"], 12, 384, 26.43, 230,
+        ["https://hardware-helden.de/radeon-rx-6700-xt-mit-12-gb-release-am-18-maerz (AMD spec table: Navi 22, 40 CUs, 2,581 MHz boost, "
+         "12 GB GDDR6 192-bit, 384 GB/s, 230 W TBP, $479)",
+         "https://punto-informatico.it/amd-radeon-6700-xt-gpu-giocare-1440p (40 CUs, 2,581 MHz, 12 GB 192-bit, 230 W, $479)"],
+        "gddr", fp16_estimated=True, fp16_basis=RDNA2_FP16 + " (40 x 64 x 4 x 2.581 GHz)", price_usd=479,
+        price_source="AMD launch price $479 (hardware-helden, punto-informatico)", **NV_DESKTOP_RAM,
+        notes=[RAM_NOTE, "gfx1031: not an official ROCm target (HSA_OVERRIDE_GFX_VERSION=10.3.0 is the usual workaround); Vulkan works"])
+new_dev("rx-9070", "AMD Radeon RX 9070 16GB", "amd", "consumer", ["rocm", "vulkan"], 16, 640, 145.7, 220,
+        ["https://multiplayer.it/notizie/amd-radeon-rx-9070-xt-rx-9070-specifiche.html (RX 9070: Navi 48, 56 CUs, 112 AI accelerators, "
+         "2540 MHz boost, 16 GB GDDR6 20 Gbps 256-bit = 640 GB/s, 220 W TBP; RX 9070 XT 64 CUs at 2970 MHz)",
+         "https://www.purepc.pl/amd-radeon-rx-9070-xt-oraz-radeon-rx-9070-specyfikacja-cena-i-wydajnosc-kart-graficznych-rdna-4 (MSRP $549 / $599)"],
+        "gddr", fp16_estimated=True,
+        fp16_basis="scaled: the catalog's rx-9070-xt WMMA FP16 194.7 x (56 CUs x 2.54 GHz) / (64 CUs x 2.97 GHz), same Navi 48 chip",
+        price_usd=549, price_source="AMD launch MSRP $549 (purepc)", **NV_DESKTOP_RAM, notes=[RAM_NOTE, "gfx1201"])
+new_dev("gtx-1080-ti", "NVIDIA GeForce GTX 1080 Ti 11GB", "nvidia", "consumer", ["cuda", "vulkan"], 11, 484, 11.47, 250,
+        ["https://www.tomshardware.com/news/nvidia-geforce-gtx-1080-ti,33775.html (GP102, 3584 CUDA cores, 1.6 GHz boost, 11 GB GDDR5X 352-bit "
+         "11 Gb/s = 484 GB/s, $700)",
+         "https://www.latinpost.com/articles/138872/20170323/cheaper-better-nvidia-geforce-gtx-1080-ti-now-available.htm (250 W, MSRP $699)"],
+        "gddr", fp16_estimated=True,
+        fp16_basis="no tensor cores and FP16 at 1/64 rate: llama.cpp on Pascal computes in FP32 (as tesla-p40), so this is the FP32 peak "
+                   "3584 x 2 x 1.6 GHz, not an FP16 tensor figure",
+        price_usd=699, price_source="NVIDIA launch MSRP $699 (latinpost); sold used today (no used price sourced)", **NV_DESKTOP_RAM,
+        notes=[RAM_NOTE, "Pascal (compute capability 6.1): no tensor cores; llama.cpp's CUDA backend still supports it"])
+new_dev("quadro-rtx-6000", "NVIDIA Quadro RTX 6000 24GB", "nvidia", "workstation", ["cuda", "vulkan"], 24, 672, 130.5, 295,
+        ["https://sysrqmts.com/fr/gpus/compare/nvidia-a40-pcie-vs-nvidia-quadro-rtx-6000 (TU102, 4608 shaders, 576 tensor cores, 1770 MHz boost, "
+         "24 GB GDDR6 384-bit 14 Gbps = 672.0 GB/s, launch price 6,299 USD)",
+         "https://chip.pl/2018/10/bestia-dla-profesjonalistow-quadro-rtx-6000 (24 GB GDDR6 384-bit, 16.3 TFLOPS FP32, max TDP 295 W, $6,300)"],
+        "gddr", fp16_estimated=True,
+        fp16_basis="derived: 576 tensor cores x 128 FP16 FLOP/clk x 1.77 GHz (the Turing per-core rate of the catalog's rtx-2080-ti whitepaper "
+                   "figure, 107.6 = 544 x 128 x 1.545 GHz); Quadro runs FP32 accumulate at the full rate",
+        price_usd=6299, price_source="NVIDIA launch price $6,299 (sysrqmts; chip.pl $6,300); sold used today",
+        notes=["tdp_w 295 = the active card's maximum (chip.pl); sysrqmts lists 260 W",
+               "the Quadro RTX 8000 is the same TU102 board with 48 GB (not listed: no stored source for its figures)"])
+
+new_dev("rtx-a4500", "NVIDIA RTX A4500 20GB", "nvidia", "workstation", ["cuda", "vulkan"], 20, 640, 94.6, 200,
+        ["https://chipversus.com/hardware/gpu/rtx-a4500 (GA102, 7168 shading units, 1650 MHz boost, FP32 23.65 TFLOPS, 200 W, MSRP $1699)",
+         "https://cputronic.com/gpu/compare/nvidia-rtx-a4500-vs-nvidia-rtx-pro-2000-blackwell (RTX A4500: 20 GB GDDR6 320-bit, 640.0 GB/s, 224 tensor cores)"],
+        "gddr", fp16_estimated=True,
+        fp16_basis="derived: 4 x 23.65 FP32 TFLOPS, the Ampere workstation dense FP16 tensor rate (the catalog's rtx-a6000 154.8 = 4 x 38.7)",
+        price_usd=1699, price_source="launch MSRP $1,699 (chipversus); sold used today")
+new_dev("ryzen-7-7840u-32", "AMD Ryzen 7 7840U (Radeon 780M) 32GB laptop", "amd", "apu", ["vulkan", "rocm"], 32, 120, 8.29, 28,
+        ["https://cputronic.com/cpu/amd-ryzen-7-7840u (Zen 4, 8 cores; Radeon 780M RDNA 3, 12 compute units, 768 stream processors, up to 2.7 GHz; "
+         "DDR5-5600 and LPDDR5x-7500; TDP 28 W, 15-30 W configurable)",
+         "https://www.io-tech.fi/uutinen/amd-julkaisi-ryzen-7040u-sarjan-zen-4-prosessorit-vahavirtaisiin-kannettaviin/ (7840U: full Phoenix die, 12 CU Radeon 780M at 2.7 GHz, 15-30 W)"],
+        "unified", fp16_estimated=True,
+        fp16_basis="derived: 12 CUs x 64 x 4 (FMA, dual-issue) x 2.7 GHz = 8.29, the rule behind the catalog's Radeon 890M figure (16 x 64 x 4 x 2.9 = 11.88)",
+        system_ram_gib=32, system_ram_bandwidth_gbs=120, system_ram_gib_estimated=True, system_ram_bandwidth_gbs_estimated=True,
+        notes=["bandwidth 120 GB/s assumes LPDDR5X-7500 on the 128-bit bus (7500 MT/s x 16 B); DDR5-5600 SO-DIMM laptops have 89.6 GB/s",
+               "memory 32 GB is a common laptop configuration, not a property of the chip; the GPU's share is set by the BIOS/driver (not sourced)",
+               "also sold as Ryzen 7 8840U (same silicon and 780M); default backend vulkan (gfx1103 is not an official ROCm target)"])
+
+# --- Apple: more memory sizes of chips the reference already describes (per-chip values from the reference device)
+apple("Apple M1 Max", "m1-max-32", "Apple M1 Max (32-core GPU, 32 GB)", 32, 400, 32, 10.62, False,
+      PT + "GPU FP16 peak (32-core)", None, False, None, seed_aliases=[])
+apple("Apple M2", "m2-8", "Apple M2 (10-core GPU, 8 GB)", 8, 100, 10, 3.579, False, PT + "GPU FP16 peak (10-core)", None, False, None, seed_aliases=[])
+apple("Apple M2", "m2-16", "Apple M2 (10-core GPU, 16 GB)", 16, 100, 10, 3.579, False, PT + "GPU FP16 peak (10-core)", None, False, None, seed_aliases=[])
+apple("Apple M2 Pro", "m2-pro-16", "Apple M2 Pro (16-core GPU, 16 GB)", 16, 200, 16, round(6.441 * 16 / 19, 2), True,
+      "scaled: " + PT + "6.441 lower bound for the 19-core GPU x 16/19 (base 16-core GPU)", None, False, None, seed_aliases=[])
+apple("Apple M2 Max", "m2-max-32", "Apple M2 Max (30-core GPU, 32 GB)", 32, 400, 30, round(13.6 * 30 / 38, 2), True,
+      "scaled: " + PT + "13.6 lower bound for the 38-core GPU x 30/38 (base 30-core GPU)", None, False, None, seed_aliases=[])
+apple("Apple M2 Max", "m2-max-64", "Apple M2 Max (38-core GPU, 64 GB)", 64, 400, 38, 13.6, True,
+      PT + "lower bound from leaked clocks (38-core)", None, False, None, seed_aliases=[])
+apple("Apple M3", "m3-8", "Apple M3 (10-core GPU, 8 GB)", 8, 100, 10, 4.1, True, HF, None, False, None, seed_aliases=[])
+apple("Apple M3", "m3-16", "Apple M3 (10-core GPU, 16 GB)", 16, 100, 10, 4.1, True, HF, None, False, None, seed_aliases=[])
+apple("Apple Mac Studio M4 Max 64GB", "m4-max-48", "Apple Mac Studio M4 Max (40-core GPU, 48 GB)", 48, 546, 40, 18.4, True, HF,
+      2499, True, APPLE_PRICE_EST + " (Mac Studio M4 Max 16-core CPU / 40-core GPU / 48 GB: the $2,499 step the m4-max-64 entry builds on)",
+      chip_ref="Apple M4 Max", seed_aliases=[])
+
 # explicit memory technology for every device (the speed model's bandwidth share depends on it)
 HBM_IDS = {"h200-sxm", "h100-sxm", "h100-pcie", "h100-nvl", "a100-sxm-80gb", "a100-sxm-40gb", "a100-pcie-80gb", "b200",
            "gh200-96gb", "mi300x", "mi325x", "8x-h100-sxm"}

@@ -709,7 +709,10 @@ def add_models_2026():
                     "published params: " + MEGATRON_GLM + " ('106B total parameters, 12B active per token')"],
            notes=["head_dim 128 x 96 heads = 12288 (q/k/v widths differ from hidden 4096); partial rotary 0.5",
                   "router_bias: sigmoid router with expert-score correction bias",
-                  "the MTP (NextN) layer (num_nextn_predict_layers 1) is not counted; llama.cpp's GLM-4.5 GGUFs carry it as one more block"]))
+                  "the MTP (NextN) layer (num_nextn_predict_layers 1) is not counted; llama.cpp's GLM-4.5 GGUFs carry it as one more block",
+                  "measured: llama-bench prints 110.47 B params for a published GGUF (benchmarking doc, public code file id 59459646521) = "
+                  "the 106.85 B here + 3.62 B for the NextN block (attention, 128 experts, eh_proj, its own embedding and head copies; "
+                  "tests/engine/test_catalog_sizes.cpp), so real files hold ~3.4 % more weights than this entry's estimate"]))
     A(base("zai-org/GLM-4.5", "GLM-4.5", "GLM-4.5", "MIT", "glm4moe",
            92, 5120, 12288, 96, 8, 151552, False, 131072, head_dim=128, qkv_bias=True, qk_norm=True,
            moe=moe(160, 8, 1536, shared=1, sffn=1536, first=3, bias=True), pub=355.0, pub_active=32.0,
@@ -720,6 +723,103 @@ def add_models_2026():
            notes=["head_dim 128 x 96 heads = 12288; partial rotary 0.5; QK norm per head",
                   "router_bias: sigmoid router with expert-score correction bias",
                   "the MTP (NextN) layer (num_nextn_predict_layers 1) is not counted; llama.cpp's GLM-4.5 GGUFs carry it as one more block"]))
+
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Additions of issue 13 part 3 (catalog12). Values from the cited configs; Q4_K_M weights are checked against published
+# GGUF file sizes in the report of the session that added them.
+# ---------------------------------------------------------------------------------------------------------------
+FS_IDS = "public repo files found by full-text code search (find_string; repo paths not exposed), ids "
+GLM47_CFG = "blap/Mod@06d6cd1ef26080025752bc1dc2c6545a3d9177d0:src/inference_pio/models/glm_4_7_flash/config.py"
+GLM47_CARD = "nerdpudding/llama_cpp@2a76e8e89d604331380651de9aeb0c1b2d60f2cb:models/documentation/README_modelcard_GLM-4.7-Flash.md"
+
+
+def add_models_catalog12():
+    A = ADDED.append
+    # --- GLM-4.7-Flash (Glm4MoeLiteForCausalLM): DeepSeek-V2-style MLA + MoE; llama.cpp converts it as deepseek2
+    m = base("zai-org/GLM-4.7-Flash", "GLM-4.7 Flash", "GLM-4.7", "MIT", "deepseek2",
+             47, 2048, 10240, 20, 20, 154880, False, 202752, head_dim=256,
+             moe=moe(64, 4, 1536, shared=1, first=1, bias=True), pub=30.0, pub_active=3.0,
+             sources=[GLM47_CFG + " (fields marked 'from real config': 47 layers, hidden 2048, intermediate 10240, 20 heads, 20 KV heads, "
+                                  "vocab 154880, max_position_embeddings 202752, attention_bias False, tie_word_embeddings False, "
+                                  "n_routed_experts 64, num_experts_per_tok 4, n_shared_experts 1, moe_intermediate_size 1536, first_k_dense_replace 1, "
+                                  "topk_method noaux_tc, q_lora_rank 768, kv_lora_rank 512, qk_nope_head_dim 192, qk_rope_head_dim 64, v_head_dim 256, "
+                                  "num_nextn_predict_layers 1, rope_scaling null)",
+                      GLM47_CARD + " (unsloth's copy of the zai-org model card: 'GLM-4.7-Flash is a 30B-A3B MoE model'; license mit)",
+                      FS_IDS + "69048239204 (unsloth/GLM-4.7-Flash-GGUF@46cbdf738df140a74f50a25b9e23cb8b038ad77b GLM-4.7-Flash-Q4_K_M.gguf: "
+                               "exact size 18,312,339,776 bytes, architecture deepseek2, 844 tensors, 47 blocks, 64 experts with 4 used and 1 shared)",
+                      "published params: " + GLM47_CARD + " ('30B-A3B')"],
+             notes=["model_type glm4_moe_lite: llama.cpp registers Glm4MoeLiteForCausalLM under its DeepseekV2 converter, so the GGUF arch is deepseek2",
+                    "head_dim 256 = qk_nope_head_dim 192 + qk_rope_head_dim 64; head_dim_v 256",
+                    "router_bias: noaux_tc routing with e_score_correction_bias",
+                    "the MTP (NextN) layer (num_nextn_predict_layers 1) is not counted: the published Q4_K_M GGUF has 47 blocks"])
+    m["head_dim_v"] = 256
+    m["mla"] = {"q_lora_rank": 768, "kv_lora_rank": 512, "qk_rope_head_dim": 64, "qk_nope_head_dim": 192, "v_head_dim": 256}
+    A(m)
+    # --- ERNIE 4.5 21B A3B (Ernie4_5_MoeForCausalLM, llama.cpp ernie4_5-moe)
+    A(base("baidu/ERNIE-4.5-21B-A3B-PT", "ERNIE 4.5 21B A3B", "ERNIE-4.5", "Apache-2.0", "ernie4_5-moe",
+           28, 2560, 12288, 20, 4, 103424, True, 131072, head_dim=128, moe=moe(64, 6, 1536, shared=2, first=1),
+           pub=21.83, pub_active=3.0,
+           sources=[FS_IDS + "70957858900 (a test fixture reproducing the config.json of ERNIE-4.5-21B-A3B: hidden 2560, intermediate 12288, "
+                             "moe_intermediate_size 1536, 28 layers, 20 heads, 4 KV heads, head_dim 128, moe_num_experts 64, moe_num_shared_experts 2, "
+                             "moe_k 6, moe_layer_start_index 1, moe_layer_end_index 27, moe_layer_interval 1, vocab 103424, tie_word_embeddings True)",
+                    FS_IDS + "20156564511 (atb_llm ErniemoeConfig test with the same 21B-A3B values and max_position_embeddings 131072)",
+                    FS_IDS + "53143770214 (llama-bench: 'ernie4_5-moe 21B.A3B Q4_K - Medium', 12.51 GiB, 21.83 B params)",
+                    "published params: llama-bench's params column 21.83 B (above); the model card's '21B total, 3B activated'"],
+           notes=["shared experts: 2 x 1536 (llama.cpp n_ff_shexp = n_ff_exp x n_expert_shared)",
+                  "the -PT (PyTorch weights) repo is the one llama.cpp converts; the -Thinking-2507 release shares the shapes"]))
+    # --- Hunyuan-A13B (HunYuanMoEV1ForCausalLM, llama.cpp hunyuan-moe): every layer MoE with one shared expert
+    A(base("tencent/Hunyuan-A13B-Instruct", "Hunyuan A13B Instruct", "Hunyuan", "Tencent Hunyuan Community", "hunyuan-moe",
+           32, 4096, 0, 32, 8, 128167, True, 262144, head_dim=128, qk_norm=True, moe=moe(64, 8, 3072, shared=1),
+           pub=80.39, pub_active=13.0,
+           sources=[FS_IDS + "57983092879 (HUNYUAN_MOE_LIST_CONFIG, the list form of Hunyuan-A13B's config.json: hidden 4096, 32 layers, "
+                             "32 heads, 8 KV heads, head_dim 128, intermediate_size 3072, vocab 128167, num_experts 64, moe_intermediate_size [3072]*32, "
+                             "moe_topk [8]*32, num_shared_expert [1]*32)",
+                    "tianyu1412/Hunyuan-A13B@1d48755d61bad2fbb606ba4d51518a596ca0501d:README_CN.md (mirror of Tencent's README: 80 B total / 13 B active, 32 layers, 32 heads, 1 shared + 64 routed experts, top-8, hidden 4096, expert width 3072, 256K context)",
+                    FS_IDS + "4647524032 (llama-bench: 'hunyuan-moe A13B Q4_K - Medium', 45.43 GiB, 80.39 B params)",
+                    "published params: llama-bench's params column 80.39 B (above; the untied count would be 80.92 B, so the embeddings are tied)"],
+           notes=["tie_embeddings true: llama-bench's 80.39 B equals the tied count (engine/model/arch_table.cpp also defaults hunyuan_v1_moe to tied)",
+                  "QK norm per head (query_layernorm / key_layernorm); RoPE with NTK-alpha scaling changes no tensor or cache size",
+                  "intermediate_size 3072 in the config is the shared expert's width; every layer is MoE, so the dense FFN width is 0"]))
+    # --- Qwen2.5-VL 7B: the text decoder (the vision tower ships in a separate mmproj GGUF)
+    QWEN25VL_GRAPH = "acproject/duorou@0362c275e841b3ce549a941db4a8f776d60266bd:docs/qwen2.5vl_graph.md"
+    A(base("Qwen/Qwen2.5-VL-7B-Instruct", "Qwen2.5-VL 7B Instruct (text decoder)", "Qwen2.5-VL", "Apache-2.0", "qwen2",
+           28, 3584, 18944, 28, 4, 152064, False, 128000, qkv_bias=True, pub=7.62,
+           sources=[QWEN25VL_GRAPH + " (Qwen2_5_VLForConditionalGeneration module print: embed_tokens 152064 x 3584, 28 decoder layers, "
+                                     "q_proj 3584->3584 / k_proj, v_proj 3584->512 with bias, o_proj without, MLP 18944, separate lm_head 3584->152064; "
+                                     "visual: 32 ViT blocks of 1280 plus the merger)",
+                    "xorbitsai/inference@06dcb9f388d23bc3e454ecf9e6c8531332731d23:doc/source/models/builtin/llm/qwen2.5-vl-instruct.rst (Context Length 128000; Qwen/Qwen2.5-VL-7B-Instruct)",
+                    "published params: the text decoder has the shapes of Qwen/Qwen2.5-7B-Instruct in this catalog (7.62 B); the release's '7B' "
+                    "also counts the ~0.67 B vision tower"],
+           notes=["text decoder only: llama.cpp converts it to a text GGUF (arch 'qwen2vl': qwen2's tensors with M-RoPE sections, "
+                  "same sizes as qwen2) plus an mmproj GGUF for the vision tower, which this entry does not count",
+                  "head_dim 128 = 3584 / 28; KV heads 4 (k_proj 512 = 4 x 128)"]))
+    # --- Seed-OSS-36B (SeedOssForCausalLM, llama.cpp seed_oss): dense GQA with q/k/v bias
+    SEED_README = "ByteDance-Seed/seed-oss@02d7aaaa998a311582b2a74e2b02bd1b68c92461:README.md"
+    A(base("ByteDance-Seed/Seed-OSS-36B-Instruct", "Seed-OSS 36B Instruct", "Seed-OSS", "Apache-2.0", "seed_oss",
+           64, 5120, 27648, 80, 8, 155136, False, 524288, head_dim=128, qkv_bias=True, pub=36.0,
+           sources=[SEED_README + " (Model Summary: 64 layers, QKV heads 80 / 8 / 8, head size 128, hidden size 5120, vocabulary 155K, "
+                                  "context length 512K, RoPE base 1e7; Apache-2.0)",
+                    FS_IDS + "2461084850 (transformers SeedOssConfig, 'defaults will yield a similar configuration to that of the SeedOss-36B': "
+                             "vocab_size 155136, intermediate_size 27648, num_hidden_layers 64, num_attention_heads 80, num_key_value_heads 8, "
+                             "head_dim 128, max_position_embeddings 524288, tie_word_embeddings False, attention_bias True, attention_out_bias False, mlp_bias False)",
+                    "published params: " + SEED_README + " ('Parameters 36B')"],
+           notes=["hidden_size 5120 from the README (the transformers class default is 4096; its other defaults match the README's table)",
+                  "intermediate_size 27648 and vocab 155136 are the config class defaults, which the class says mirror Seed-OSS-36B; "
+                  "the shipped config.json was not read (UNSURE)"]))
+    # --- Magistral Small 1.0 (2506): reasoning fine-tune of the Mistral Small 3.1 text backbone (llama.cpp llama)
+    MAGISTRAL_CARD = "WillIsback/sportsee@6236c44607df2c96e936770712acde78e1ebecfe:docs/magistral-small.md"
+    A(base("mistralai/Magistral-Small-2506", "Magistral Small 1.0 (2506)", "Mistral", "Apache-2.0", "llama",
+           40, 5120, 32768, 32, 8, 131072, False, 131072, head_dim=128, pub=23.57,
+           sources=[MAGISTRAL_CARD + " (copy of the model card: 'Building upon Mistral Small 3.1 (2503) ... 24B parameters'; "
+                                     "'A 128k context window, but performance might degrade past 40k'; Apache 2.0)",
+                    DEVSTRAL_MIRROR + "params.json (the Mistral-Small-3.1 text backbone: dim 5120, 40 layers, hidden_dim 32768, 32/8 heads, "
+                                      "head_dim 128, vocab 131072)",
+                    "published params: the Mistral Small 3.1 text backbone's 23,572,403,200 (Devstral Small 1.1 model.safetensors.index.json, "
+                    "same shapes); the card says '24B'"],
+           notes=["text-only release (no vision encoder); shapes taken from the Mistral Small 3.1 backbone, its config.json was not read",
+                  "native_context 131072 per the card; Mistral recommends a 40k maximum model length for quality"]))
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -791,6 +891,7 @@ def main():
         models.append(m)
     add_models()
     add_models_2026()
+    add_models_catalog12()
     for m in ADDED:
         m["notes"].append("license short form from the model card (not re-fetched in this environment)")
     models.extend(ADDED)

@@ -75,6 +75,40 @@ TEST_CASE("predict: an inline device the catalog knows gets the catalog device's
           "hardware.kind '' is not consumer|workstation|datacenter|apple|apu|cpu");
 }
 
+TEST_CASE("predict: the names callers pass for the devices added in issue 12 match them", "[predict][catalog]") {
+    // driver/marketing strings (nvidia-smi, rocm-smi, WebGPU) with only the memory the caller knows; sizes of one
+    // chip (RTX 4060 Ti 8/16 GB, RTX 3080 10/12 GB, M2 Max 32/64/96 GB) are told apart by memory_gib
+    struct Case { const char* id; const char* inline_hw; };
+    const Case cases[] = {
+        {"rtx-4070", R"({"name":"NVIDIA GeForce RTX 4070"})"},
+        {"rtx-4070", R"({"name":"RTX 4070","memory_gib":12})"},
+        {"rtx-4060", R"({"name":"NVIDIA GeForce RTX 4060"})"},
+        {"rtx-4060-ti-8gb", R"({"name":"NVIDIA GeForce RTX 4060 Ti","memory_gib":8})"},
+        {"rtx-4060-ti-16gb", R"({"name":"NVIDIA GeForce RTX 4060 Ti","memory_gib":16})"},
+        {"rtx-5060", R"({"name":"NVIDIA GeForce RTX 5060"})"},
+        {"rtx-3080-12gb", R"({"name":"NVIDIA GeForce RTX 3080","memory_gib":12})"},
+        {"rtx-3080", R"({"name":"NVIDIA GeForce RTX 3080","memory_gib":10})"},
+        {"rtx-4070-laptop", R"({"name":"NVIDIA GeForce RTX 4070 Laptop GPU"})"},
+        {"a100-pcie-40gb", R"({"name":"NVIDIA A100-PCIE-40GB"})"},
+        {"mi100", R"({"name":"AMD Instinct MI100"})"},
+        {"rx-6800-xt", R"({"name":"AMD Radeon RX 6800 XT"})"},
+        {"rx-6800", R"({"name":"Radeon RX 6800"})"},
+        {"arc-a750", R"({"name":"Intel(R) Arc(TM) A750 Graphics"})"},
+        {"m2-max-32", R"({"name":"Apple M2 Max","kind":"apple","memory_gib":32})"},
+        {"m4-max-48", R"({"name":"Apple M4 Max","kind":"apple","memory_gib":48})"},
+    };
+    const char* tail = R"(,"quant":"Q4_K_M","test":{"kind":"decode","tokens":128,"depth":0}})";
+    for (const Case& c : cases) {
+        json cat = run(std::string(R"({"id":"c","model":"Qwen/Qwen2.5-7B-Instruct","hardware":")") + c.id + "\"" + tail);
+        json inl = run(std::string(R"({"id":"i","model":"Qwen/Qwen2.5-7B-Instruct","hardware":)") + c.inline_hw + tail);
+        INFO(c.id << " <- " << c.inline_hw << ": " << inl.dump());
+        REQUIRE(cat.contains("tokens_per_s"));
+        REQUIRE(inl.contains("tokens_per_s"));
+        CHECK(inl["note"].get<std::string>().find(std::string("matched catalog device '") + c.id + "'") != std::string::npos);
+        CHECK(inl["tokens_per_s"].get<double>() == Approx(cat["tokens_per_s"].get<double>()).epsilon(0.01));
+    }
+}
+
 TEST_CASE("predict: malformed lines give {id, error} with a reason", "[predict]") {
     CHECK(run("not json")["error"] == "not valid JSON");
     json e = run(R"({"id":"x","model":"nobody/nothing","hardware":"rtx-4090","test":{"kind":"decode","tokens":1}})");

@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <set>
 
 #include <cmath>
 #include <fstream>
@@ -279,8 +280,9 @@ TEST_CASE("fp16_tflops unknown: estimated and flagged", "[speed]") {
 
 TEST_CASE("fp16 family table: every ratio is the median of the catalog devices of its family", "[speed][catalog]") {
     // re-derive kFp16Families from the embedded catalog: per family, the median TFLOPS per GB/s of the single-GPU
-    // devices it matches whose fp16_tflops is published (not estimated); families without such a device name
-    // their source in speed.cpp and are skipped here
+    // devices it matches whose fp16_tflops is published (not estimated), each chip once (memory-size variants such as
+    // Apple M2 8/16/24 GB share TFLOPS and GB/s and would otherwise outvote the other chips); families without such a
+    // device name their source in speed.cpp and are skipped here
     const Catalog* cat = embedded_catalog();
     REQUIRE(cat);
     int n = 0;
@@ -288,8 +290,10 @@ TEST_CASE("fp16 family table: every ratio is the median of the catalog devices o
     int checked = 0;
     for (int i = 0; i < n; ++i) {
         std::vector<double> ratios;
+        std::set<std::pair<double, double>> chips;   // (fp16_tflops, bandwidth_gbs) already counted
         for (const Hardware& h : cat->hardware) {
             if (h.gpu_count != 1 || h.fp16_tflops_estimated || !(h.fp16_tflops > 0) || h.id.find("-used") != std::string::npos) continue;
+            if (!chips.insert({h.fp16_tflops, h.bandwidth_gbs}).second) continue;
             Fp16Estimate e = estimate_fp16_tflops(h.vendor, h.kind, h.name, h.bandwidth_gbs);
             if (e.family == fam[i].family) ratios.push_back(h.fp16_tflops / h.bandwidth_gbs);
         }
