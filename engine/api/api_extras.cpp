@@ -216,3 +216,59 @@ std::string api_train(const Catalog& cat, const std::string& text) {
 }
 
 }  // namespace llmsim
+
+// [vision] ------------------------------------------------------------------------------------------------
+namespace llmsim {
+
+json vision_to_json(const Model& m, const VisionRequest& r, const VisionEstimate& v, const std::string& cmd) {
+    const VisionEncoder& e = v.encoder;
+    const ProjectorTypeInfo& pt = projector_type_info(e.projector);
+    json j = {
+        {"model", m.id}, {"projector_type", pt.gguf_name},
+        {"encoder", {{"n_layer", e.n_layer}, {"n_embd", e.n_embd}, {"n_ff", e.n_ff}, {"n_head", e.n_head},
+                     {"patch_size", e.patch_size}, {"image_size", e.image_size}, {"n_merge", e.n_merge},
+                     {"params", e.n_params}, {"source", e.source}}},
+        {"weights_bytes", e.weights_bytes}, {"weights_from_file", e.weights_from_file}, {"weights_types", e.weights_types},
+        {"image", {{"input_w", v.plan.input_w}, {"input_h", v.plan.input_h}, {"encoded_w", v.plan.encoded_w},
+                   {"encoded_h", v.plan.encoded_h}, {"tiles", v.plan.tiles}, {"patches_per_pass", v.plan.patches_per_pass},
+                   {"tokens", v.plan.tokens}, {"token_rule", pt.token_rule}}},
+        {"images", r.images}, {"image_tokens_total", v.image_tokens_total}, {"n_ctx", v.n_ctx},
+        {"kv_cache_bytes", v.kv_cache_bytes}, {"image_kv_bytes", v.image_kv_bytes},
+        {"warmup_image_px", v.warmup_size_px}, {"gpu_compute_bytes", v.gpu_compute_bytes},
+        {"cpu_compute_bytes", v.cpu_compute_bytes}, {"encoder_gpu_total_bytes", v.gpu_total_bytes}, {"device", v.device},
+        {"encode_gflop", v.encode_gflop}, {"encode_s", v.encode_ok ? json(v.encode_s) : json()},
+        {"compute_buffer_basis", "clip warm-up graph; the rule reproduces one published log (Gemma 3 4B), estimate elsewhere"},
+        {"encode_basis", "physics: encoder FLOPs through the speed model's prefill rate, not validated"},
+        {"command", cmd}, {"warnings", v.warnings}};
+    return j;
+}
+
+std::string api_vision(const Catalog& cat, const std::string& text) {
+    json j;
+    const Model* m = nullptr;
+    std::string err;
+    if (!parse_request(cat, text, j, "model", m, err)) return error_text(err);
+    VisionRequest r;
+    double ctx = 8192, np = 1, ub = 512, images = 1, w = 0, h = 0;
+    bool fa = true;
+    if (!hardware(cat, j, r.text.memory.hardware, err) || !quant(cat, j, "quant", r.text.memory.file_type, err) ||
+        !num(j, "ctx", 1, 1e7, true, ctx, err) || !num(j, "parallel", 1, 1024, true, np, err) ||
+        !num(j, "ubatch", 1, 1 << 20, true, ub, err) || !num(j, "images", 0, 10000, true, images, err) ||
+        !num(j, "image_w", 1, 16384, true, w, err) || !num(j, "image_h", 1, 16384, true, h, err) ||
+        !flag(j, "flash_attn", fa, err))
+        return error_text(err);
+    r.text.memory.n_ctx = (int64_t)ctx;
+    r.text.memory.n_parallel = (int)np;
+    r.text.memory.n_ubatch = (int)ub;
+    r.text.memory.flash_attn = fa;
+    r.images = (int)images;
+    r.image_w = (int)w;
+    r.image_h = (int)h;
+    VisionEncoder enc;
+    VisionEstimate v;
+    if (!vision_encoder_for_model(*m, enc, err) || !estimate_vision(cat, *m, enc, r, v, err)) return error_text(err);
+    const std::string command = llama_server_command(cat, *m, r.text) + " --mmproj " + vision_mmproj_file_name(*m);
+    return vision_to_json(*m, r, v, command).dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+}  // namespace llmsim
