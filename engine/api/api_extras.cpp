@@ -93,7 +93,7 @@ json spec_to_json(const Model& tm, const Model& dm, const SpecRequest& r, const 
     j["fits"] = mem.fits;
     j["speed"] = {{"k", sp.k}, {"acceptance", sp.acceptance}, {"expected_tokens", sp.expected_tokens},
                   {"target_step_s", sp.target_step_s}, {"draft_step_s", sp.draft_step_s},
-                  {"verify_step_s", sp.verify_step_s}, {"round_s", sp.round_s},
+                  {"verify_step_s", sp.verify_step_s}, {"sample_s", sp.sample_s}, {"round_s", sp.round_s},
                   {"plain_tokens_per_s", sp.plain_tokens_per_s}, {"spec_tokens_per_s", sp.spec_tokens_per_s},
                   {"speedup", sp.speedup}, {"break_even_acceptance", sp.break_even_acceptance <= 1 ? json(sp.break_even_acceptance) : json()},
                   {"pays_off_ever", sp.break_even_acceptance <= 1}, {"best_k", sp.best_k}, {"best_k_speedup", sp.best_k_speedup}};
