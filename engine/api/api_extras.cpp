@@ -272,3 +272,43 @@ std::string api_vision(const Catalog& cat, const std::string& text) {
 }
 
 }  // namespace llmsim
+
+// [embed] -------------------------------------------------------------------------------------------------
+namespace llmsim {
+
+json embed_to_json(const EmbeddingModel& m, const EmbedRequest& r, const EmbedEstimate& e) {
+    return json{{"model", m.id}, {"kind", m.kind}, {"arch", m.arch}, {"causal", m.causal}, {"pooling", m.pooling},
+                {"source", m.source}, {"quant", r.file_type}, {"doc_tokens", r.doc_tokens}, {"batch", r.batch_docs},
+                {"params", e.params}, {"weights_bytes", e.weights_bytes}, {"kv_cache_bytes", e.kv_cache_bytes},
+                {"compute_bytes", e.compute_bytes}, {"output_bytes", e.output_bytes}, {"total_bytes", e.total_bytes},
+                {"n_ctx", e.n_ctx}, {"n_ubatch", e.n_ubatch}, {"min_ubatch", e.min_ubatch},
+                {"tokens_per_s", e.speed_ok ? json(e.tokens_per_s) : json()},
+                {"docs_per_s", e.speed_ok ? json(e.docs_per_s) : json()}, {"batch_s", e.speed_ok ? json(e.batch_s) : json()},
+                {"speed_basis", "physics: the speed model's prefill rate, not validated for embedding models"},
+                {"command", e.command}, {"warnings", e.warnings}};
+}
+
+std::string api_embed(const Catalog& cat, const std::string& text) {
+    json j = json::parse(text, nullptr, false);
+    if (j.is_discarded() || !j.is_object()) return error_text("request must be a JSON object such as {\"model\": \"BAAI/bge-m3\"}");
+    std::string err, id;
+    if (!str(j, "model", id, err)) return error_text(err);
+    const EmbeddingModel* m = find_embedding_model(id);
+    if (!m) return error_text("unknown embedding model '" + id + "' (llmsim-cli embed --list)");
+    EmbedRequest r;
+    double doc = 512, batch = 32, ub = 0;
+    bool fa = true;
+    if (!hardware(cat, j, r.hardware, err) || !str(j, "quant", r.file_type, err) ||
+        !num(j, "doc_tokens", 1, 1e6, true, doc, err) || !num(j, "batch", 1, 4096, true, batch, err) ||
+        !num(j, "ubatch", 0, 1 << 20, true, ub, err) || !flag(j, "flash_attn", fa, err))
+        return error_text(err);
+    r.doc_tokens = (int64_t)doc;
+    r.batch_docs = (int)batch;
+    r.n_ubatch = (int)ub;
+    r.flash_attn = fa;
+    EmbedEstimate e;
+    if (!estimate_embedding(cat, *m, r, e, err)) return error_text(err);
+    return embed_to_json(*m, r, e).dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+}  // namespace llmsim

@@ -17,6 +17,7 @@
 #include "catalog/catalog.h"
 #include "spec/spec.h"
 #include "train/train.h"
+#include "embed/embed.h"
 #include "vision/vision.h"
 
 namespace llmsim {
@@ -32,4 +33,8 @@ std::string api_train(const Catalog& cat, const std::string& request_json);
 // projector (llmsim-cli vision --mmproj auto); the layout `llmsim-cli vision --json` prints
 nlohmann::json vision_to_json(const Model& m, const VisionRequest& req, const VisionEstimate& v, const std::string& command);
 std::string api_vision(const Catalog& cat, const std::string& request_json);
+// embed {model, hardware, quant, doc_tokens, batch, ubatch, flash_attn}: an embedding/reranker model of the table
+// in embed.cpp (llmsim-cli embed); the layout `llmsim-cli embed --json` prints
+nlohmann::json embed_to_json(const EmbeddingModel& m, const EmbedRequest& req, const EmbedEstimate& e);
+std::string api_embed(const Catalog& cat, const std::string& request_json);
 }  // namespace llmsim

@@ -303,6 +303,14 @@ bool plan_image(const VisionEncoder& e, int w, int h, ImagePlan& out, std::strin
 
 // [SECTION] Compute buffer, FLOPs and the estimate ------------------------------------------------------------------
 
+uint64_t transformer_graph_peak_bytes(int64_t n, int n_embd, int n_ff, bool gated_ffn, int n_head, int64_t kv_len,
+                                      bool flash_attn) {
+    const double ffn = (double)n_ff * (gated_ffn ? 2 : 1) + 3.0 * n_embd;
+    double b = 4.0 * (double)n * std::max(ffn, 5.0 * n_embd);
+    if (!flash_attn) b += 2.0 * 4.0 * (double)n * (double)kv_len * n_head;
+    return (uint64_t)b;
+}
+
 namespace {
 
 // clip's GPU compute buffer for one pass over n positions. With flash attention the peak is the FFN: the residual,
@@ -311,11 +319,9 @@ namespace {
 // and their softmax, 2 x 4 n^2 heads, come on top (build_attn's ggml_soft_max_ext). Qwen2.5-VL adds its f16
 // window mask, 2 n^2.
 uint64_t pass_compute_bytes(const VisionEncoder& e, int64_t n, bool flash_attn) {
-    const double ffn = (double)e.n_ff * (e.gated_ffn ? 2 : 1) + 3.0 * e.n_embd;
-    double b = 4.0 * n * std::max(ffn, 5.0 * e.n_embd);
-    if (!flash_attn) b += 2.0 * 4.0 * (double)n * n * e.n_head;
-    if (e.projector == ProjectorType::Qwen25VL) b += 2.0 * (double)n * n;
-    return (uint64_t)b;
+    uint64_t b = transformer_graph_peak_bytes(n, e.n_embd, e.n_ff, e.gated_ffn, e.n_head, n, flash_attn);
+    if (e.projector == ProjectorType::Qwen25VL) b += (uint64_t)(2.0 * (double)n * n);
+    return b;
 }
 
 // matmul parameters one position passes through (2 FLOP each)

@@ -89,6 +89,12 @@ bool plan_image(const VisionEncoder& enc, int w, int h, ImagePlan& out, std::str
 // the square image clip's warm-up reserves the compute buffer for (hparams.warmup_image_size)
 int warmup_image_size(const VisionEncoder& enc);
 
+// one transformer graph's peak compute buffer over n_tokens (ggml-alloc reuses buffers): with flash attention the
+// FFN peak 4 n (n_ff (x2 gated) + 3 n_embd) bytes, at least 4 n 5 n_embd; without it the f32 scores and their
+// softmax over kv_len keys, 2 x 4 n kv_len heads, come on top. Read off the Gemma 3 4B clip log (test_vision.cpp).
+uint64_t transformer_graph_peak_bytes(int64_t n_tokens, int n_embd, int n_ff, bool gated_ffn, int n_head,
+                                      int64_t kv_len, bool flash_attn);
+
 // [SECTION] Estimate ---------------------------------------------------------------------------------------
 
 struct VisionRequest {
