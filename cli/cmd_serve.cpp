@@ -23,6 +23,7 @@ const char* kHelp =
     "                        [--kv-dtype auto|fp8] [--gpus N] [--tp N] [--pp N] [--interconnect nvlink|pcie|network]\n"
     "                        [--max-model-len N] [--gpu-memory-utilization F] [--mem-fraction-static F]\n"
     "                        [--max-num-seqs N] [--max-num-batched-tokens N] [--block-size N]\n"
+    "                        [--max-loras N --max-lora-rank R]   (vLLM multi-LoRA slots)\n"
     "                        [--input-len N] [--output-len N] [--dist fixed|uniform|sharegpt]\n"
     "                        [--concurrency C | --request-rate R | --burst] [--num-prompts N] [--seed S]\n"
     "                        [--sla-ttft-ms MS] [--sla-tpot-ms MS] [--sweep] [--search] [--json] [--request FILE]\n"
@@ -56,6 +57,8 @@ bool read_request(const Args& a, const Catalog& cat, ServeRequest& r, std::strin
     v = 0; if (!n("max-num-seqs", 1, 65536, v)) return false; r.max_num_seqs = (int)v;
     v = 0; if (!n("max-num-batched-tokens", 1, 1e7, v)) return false; r.max_num_batched_tokens = (int)v;
     v = 0; if (!n("block-size", 1, 1024, v)) return false; r.block_size = (int)v;
+    v = 0; if (!n("max-loras", 0, 1024, v)) return false; r.max_loras = (int)v;
+    v = 16; if (!n("max-lora-rank", 1, 512, v)) return false; r.max_lora_rank = (int)v;
     ServeWorkload& w = r.workload;
     v = 1024; if (!n("input-len", 1, 1e7, v)) return false; w.input_len = (int64_t)v;
     v = 128; if (!n("output-len", 1, 1e6, v)) return false; w.output_len = (int64_t)v;
@@ -138,7 +141,7 @@ int cmd_serve(int argc, char** argv) {
     if (a.has("help")) { printf("%s", kHelp); return 0; }
     static const char* known[] = {"engine", "model", "hardware", "precision", "kv-dtype", "interconnect", "tp", "pp", "gpus",
                                   "max-model-len", "gpu-memory-utilization", "mem-fraction-static", "max-num-seqs",
-                                  "max-num-batched-tokens", "block-size", "input-len", "output-len", "dist", "concurrency",
+                                  "max-num-batched-tokens", "block-size", "max-loras", "max-lora-rank", "input-len", "output-len", "dist", "concurrency",
                                   "request-rate", "burst", "num-prompts", "seed", "sla-ttft-ms", "sla-tpot-ms", "sweep",
                                   "search", "bench", "json", "request"};
     for (const auto& kv : a.options) {

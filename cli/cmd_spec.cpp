@@ -24,6 +24,11 @@ const char* kUsage =
     "steps + one target step of k+1 tokens, both from the speed model. Defaults: --draft-max 16, --accept 0.7.\n"
     "Acceptance is a per-token rate you set; typical ranges (estimates) are printed.\n";
 
+// MTP heads: llama.cpp runs a model's own multi-token-prediction head as the drafter (--spec-type draft-mtp, seen in
+// ggml-org/llama.cpp#27106 with Qwen 3.x MTP GGUFs; ik_llama.cpp#1698); llmsim has no MTP head shapes in its catalog
+constexpr const char* kMtpNote =
+    "MTP heads (llama.cpp --spec-type draft-mtp, for GGUFs that ship one) are not modelled: use a draft model here";
+
 double gib(uint64_t b) { return (double)b / (double)kGiB; }
 
 int print_spec(const Model& tm, const Model& dm, const SpecRequest& r, const SpecMemory& mem, const SpecSpeed& sp,
@@ -53,6 +58,9 @@ int print_spec(const Model& tm, const Model& dm, const SpecRequest& r, const Spe
     if (sp.break_even_acceptance <= 1) printf("  break-even acceptance at k = %d: %.3f\n", sp.k, sp.break_even_acceptance);
     else printf("  break-even: never pays off at k = %d (even a = 1 is slower)\n", sp.k);
     printf("  best k at this acceptance: %d (x%.2f)\n", sp.best_k, sp.best_k_speedup);
+    printf("  steps include host sampling, %.3f ms per target position (vocabulary-proportional estimate)\n", sp.sample_s * 1e3);
+    printf("  on CUDA the verify batch is still under-priced (README): read the speed-up as an upper bound\n");
+    printf("  %s\n", kMtpNote);
     printf("\ntypical per-token acceptance (estimates):\n");
     for (int i = 0; i < n_ranges; ++i)
         printf("  %-48s %.2f-%.2f  (%s)\n", ranges[i].task, ranges[i].low, ranges[i].high, ranges[i].source);

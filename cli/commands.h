@@ -68,5 +68,7 @@ int cmd_accuracy_serving(const Args& a);   // cmd_serve.cpp: accuracy --serving
 int cmd_spec(int argc, char** argv);       // cmd_spec.cpp
 int cmd_lora(int argc, char** argv);       // cmd_lora.cpp
 int cmd_train(int argc, char** argv);      // cmd_train.cpp
+int cmd_vision(int argc, char** argv);     // cmd_vision.cpp
+int cmd_embed(int argc, char** argv);      // cmd_embed.cpp
 
 }  // namespace llmsim::cli

@@ -285,6 +285,16 @@ EMSCRIPTEN_KEEPALIVE const char* llmsim_train(const char* request_json) {
     g.ret = llmsim::api_train(g.app.catalog, request_json ? request_json : "");
     return g.ret.c_str();
 }
+// window.llmsim.embed(request): same keys as `llmsim-cli embed --json` (api_extras.h)
+EMSCRIPTEN_KEEPALIVE const char* llmsim_embed(const char* request_json) {
+    g.ret = llmsim::api_embed(g.app.catalog, request_json ? request_json : "");
+    return g.ret.c_str();
+}
+// window.llmsim.vision(request): same keys as `llmsim-cli vision --json` (api_extras.h)
+EMSCRIPTEN_KEEPALIVE const char* llmsim_vision(const char* request_json) {
+    g.ret = llmsim::api_vision(g.app.catalog, request_json ? request_json : "");
+    return g.ret.c_str();
+}
 
 EMSCRIPTEN_KEEPALIVE void llmsim_request_redraw() { request_frames(g.app); }
 

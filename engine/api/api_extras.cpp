@@ -93,7 +93,7 @@ json spec_to_json(const Model& tm, const Model& dm, const SpecRequest& r, const 
     j["fits"] = mem.fits;
     j["speed"] = {{"k", sp.k}, {"acceptance", sp.acceptance}, {"expected_tokens", sp.expected_tokens},
                   {"target_step_s", sp.target_step_s}, {"draft_step_s", sp.draft_step_s},
-                  {"verify_step_s", sp.verify_step_s}, {"round_s", sp.round_s},
+                  {"verify_step_s", sp.verify_step_s}, {"sample_s", sp.sample_s}, {"round_s", sp.round_s},
                   {"plain_tokens_per_s", sp.plain_tokens_per_s}, {"spec_tokens_per_s", sp.spec_tokens_per_s},
                   {"speedup", sp.speedup}, {"break_even_acceptance", sp.break_even_acceptance <= 1 ? json(sp.break_even_acceptance) : json()},
                   {"pays_off_ever", sp.break_even_acceptance <= 1}, {"best_k", sp.best_k}, {"best_k_speedup", sp.best_k_speedup}};
@@ -213,6 +213,102 @@ std::string api_train(const Catalog& cat, const std::string& text) {
     TrainMemory t;
     if (!estimate_training(*m, r, t, err)) return error_text(err);
     return train_to_json(*m, r, t).dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+}  // namespace llmsim
+
+// [vision] ------------------------------------------------------------------------------------------------
+namespace llmsim {
+
+json vision_to_json(const Model& m, const VisionRequest& r, const VisionEstimate& v, const std::string& cmd) {
+    const VisionEncoder& e = v.encoder;
+    const ProjectorTypeInfo& pt = projector_type_info(e.projector);
+    json j = {
+        {"model", m.id}, {"projector_type", pt.gguf_name},
+        {"encoder", {{"n_layer", e.n_layer}, {"n_embd", e.n_embd}, {"n_ff", e.n_ff}, {"n_head", e.n_head},
+                     {"patch_size", e.patch_size}, {"image_size", e.image_size}, {"n_merge", e.n_merge},
+                     {"params", e.n_params}, {"source", e.source}}},
+        {"weights_bytes", e.weights_bytes}, {"weights_from_file", e.weights_from_file}, {"weights_types", e.weights_types},
+        {"image", {{"input_w", v.plan.input_w}, {"input_h", v.plan.input_h}, {"encoded_w", v.plan.encoded_w},
+                   {"encoded_h", v.plan.encoded_h}, {"tiles", v.plan.tiles}, {"patches_per_pass", v.plan.patches_per_pass},
+                   {"tokens", v.plan.tokens}, {"token_rule", pt.token_rule}}},
+        {"images", r.images}, {"image_tokens_total", v.image_tokens_total}, {"n_ctx", v.n_ctx},
+        {"kv_cache_bytes", v.kv_cache_bytes}, {"image_kv_bytes", v.image_kv_bytes},
+        {"warmup_image_px", v.warmup_size_px}, {"gpu_compute_bytes", v.gpu_compute_bytes},
+        {"cpu_compute_bytes", v.cpu_compute_bytes}, {"encoder_gpu_total_bytes", v.gpu_total_bytes}, {"device", v.device},
+        {"encode_gflop", v.encode_gflop}, {"encode_s", v.encode_ok ? json(v.encode_s) : json()},
+        {"compute_buffer_basis", "clip warm-up graph; the rule reproduces one published log (Gemma 3 4B), estimate elsewhere"},
+        {"encode_basis", "physics: encoder FLOPs through the speed model's prefill rate, not validated"},
+        {"command", cmd}, {"warnings", v.warnings}};
+    return j;
+}
+
+std::string api_vision(const Catalog& cat, const std::string& text) {
+    json j;
+    const Model* m = nullptr;
+    std::string err;
+    if (!parse_request(cat, text, j, "model", m, err)) return error_text(err);
+    VisionRequest r;
+    double ctx = 8192, np = 1, ub = 512, images = 1, w = 0, h = 0;
+    bool fa = true;
+    if (!hardware(cat, j, r.text.memory.hardware, err) || !quant(cat, j, "quant", r.text.memory.file_type, err) ||
+        !num(j, "ctx", 1, 1e7, true, ctx, err) || !num(j, "parallel", 1, 1024, true, np, err) ||
+        !num(j, "ubatch", 1, 1 << 20, true, ub, err) || !num(j, "images", 0, 10000, true, images, err) ||
+        !num(j, "image_w", 1, 16384, true, w, err) || !num(j, "image_h", 1, 16384, true, h, err) ||
+        !flag(j, "flash_attn", fa, err))
+        return error_text(err);
+    r.text.memory.n_ctx = (int64_t)ctx;
+    r.text.memory.n_parallel = (int)np;
+    r.text.memory.n_ubatch = (int)ub;
+    r.text.memory.flash_attn = fa;
+    r.images = (int)images;
+    r.image_w = (int)w;
+    r.image_h = (int)h;
+    VisionEncoder enc;
+    VisionEstimate v;
+    if (!vision_encoder_for_model(*m, enc, err) || !estimate_vision(cat, *m, enc, r, v, err)) return error_text(err);
+    const std::string command = llama_server_command(cat, *m, r.text) + " --mmproj " + vision_mmproj_file_name(*m);
+    return vision_to_json(*m, r, v, command).dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+}  // namespace llmsim
+
+// [embed] -------------------------------------------------------------------------------------------------
+namespace llmsim {
+
+json embed_to_json(const EmbeddingModel& m, const EmbedRequest& r, const EmbedEstimate& e) {
+    return json{{"model", m.id}, {"kind", m.kind}, {"arch", m.arch}, {"causal", m.causal}, {"pooling", m.pooling},
+                {"source", m.source}, {"quant", r.file_type}, {"doc_tokens", r.doc_tokens}, {"batch", r.batch_docs},
+                {"params", e.params}, {"weights_bytes", e.weights_bytes}, {"kv_cache_bytes", e.kv_cache_bytes},
+                {"compute_bytes", e.compute_bytes}, {"output_bytes", e.output_bytes}, {"total_bytes", e.total_bytes},
+                {"n_ctx", e.n_ctx}, {"n_ubatch", e.n_ubatch}, {"min_ubatch", e.min_ubatch},
+                {"tokens_per_s", e.speed_ok ? json(e.tokens_per_s) : json()},
+                {"docs_per_s", e.speed_ok ? json(e.docs_per_s) : json()}, {"batch_s", e.speed_ok ? json(e.batch_s) : json()},
+                {"speed_basis", "physics: the speed model's prefill rate, not validated for embedding models"},
+                {"command", e.command}, {"warnings", e.warnings}};
+}
+
+std::string api_embed(const Catalog& cat, const std::string& text) {
+    json j = json::parse(text, nullptr, false);
+    if (j.is_discarded() || !j.is_object()) return error_text("request must be a JSON object such as {\"model\": \"BAAI/bge-m3\"}");
+    std::string err, id;
+    if (!str(j, "model", id, err)) return error_text(err);
+    const EmbeddingModel* m = find_embedding_model(id);
+    if (!m) return error_text("unknown embedding model '" + id + "' (llmsim-cli embed --list)");
+    EmbedRequest r;
+    double doc = 512, batch = 32, ub = 0;
+    bool fa = true;
+    if (!hardware(cat, j, r.hardware, err) || !str(j, "quant", r.file_type, err) ||
+        !num(j, "doc_tokens", 1, 1e6, true, doc, err) || !num(j, "batch", 1, 4096, true, batch, err) ||
+        !num(j, "ubatch", 0, 1 << 20, true, ub, err) || !flag(j, "flash_attn", fa, err))
+        return error_text(err);
+    r.doc_tokens = (int64_t)doc;
+    r.batch_docs = (int)batch;
+    r.n_ubatch = (int)ub;
+    r.flash_attn = fa;
+    EmbedEstimate e;
+    if (!estimate_embedding(cat, *m, r, e, err)) return error_text(err);
+    return embed_to_json(*m, r, e).dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
 }  // namespace llmsim

@@ -17,6 +17,8 @@
 #include "catalog/catalog.h"
 #include "spec/spec.h"
 #include "train/train.h"
+#include "embed/embed.h"
+#include "vision/vision.h"
 
 namespace llmsim {
 nlohmann::json spec_to_json(const Model& target, const Model& draft, const SpecRequest& req, const SpecMemory& mem,
@@ -27,4 +29,12 @@ nlohmann::json train_to_json(const Model& m, const TrainRequest& req, const Trai
 std::string api_spec(const Catalog& cat, const std::string& request_json);
 std::string api_lora(const Catalog& cat, const std::string& request_json);
 std::string api_train(const Catalog& cat, const std::string& request_json);
+// vision {model, hardware, quant, ctx, parallel, ubatch, images, image_w, image_h, flash_attn}: the catalog VLM's
+// projector (llmsim-cli vision --mmproj auto); the layout `llmsim-cli vision --json` prints
+nlohmann::json vision_to_json(const Model& m, const VisionRequest& req, const VisionEstimate& v, const std::string& command);
+std::string api_vision(const Catalog& cat, const std::string& request_json);
+// embed {model, hardware, quant, doc_tokens, batch, ubatch, flash_attn}: an embedding/reranker model of the table
+// in embed.cpp (llmsim-cli embed); the layout `llmsim-cli embed --json` prints
+nlohmann::json embed_to_json(const EmbeddingModel& m, const EmbedRequest& req, const EmbedEstimate& e);
+std::string api_embed(const Catalog& cat, const std::string& request_json);
 }  // namespace llmsim

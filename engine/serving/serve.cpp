@@ -98,7 +98,10 @@ std::string command_line(const ServeRequest& req, const ReplicaShape& s, const S
                  s.pp > 1 ? (" --pipeline-parallel-size " + std::to_string(s.pp)).c_str() : "", (long long)m.max_model_len,
                  req.gpu_memory_utilization > 0 ? req.gpu_memory_utilization : 0.9, seqs, tokens, kv.c_str(),
                  req.cuda_graphs ? "" : " --enforce-eager");
-        c = b; break;
+        c = b;
+        if (req.max_loras > 0)
+            c += " --enable-lora --max-loras " + std::to_string(req.max_loras) + " --max-lora-rank " + std::to_string(req.max_lora_rank);
+        break;
     case EngineId::Sglang:
         snprintf(b, sizeof b, "python -m sglang.launch_server --model-path %s --tp %d%s --context-length %lld%s "
                  "--max-running-requests %d --chunked-prefill-size %d%s%s", id.c_str(), s.tp,

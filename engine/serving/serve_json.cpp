@@ -120,6 +120,8 @@ bool parse_common(const json& j, const Catalog& cat, ServeRequest& r, std::strin
     v = r.max_num_seqs; if (!integer(j, "max_num_seqs", v, 1, 65536, err, "")) return false; r.max_num_seqs = (int)v;
     v = r.max_num_batched_tokens; if (!integer(j, "max_num_batched_tokens", v, 1, 1e7, err, "")) return false; r.max_num_batched_tokens = (int)v;
     v = r.block_size; if (!integer(j, "block_size", v, 1, 1024, err, "")) return false; r.block_size = (int)v;
+    v = r.max_loras; if (!integer(j, "max_loras", v, 0, 1024, err, "")) return false; r.max_loras = (int)v;
+    v = r.max_lora_rank; if (!integer(j, "max_lora_rank", v, 1, 512, err, "")) return false; r.max_lora_rank = (int)v;
     if (j.contains("cuda_graphs") && j["cuda_graphs"].is_boolean()) r.cuda_graphs = j["cuda_graphs"].get<bool>();
     if (j.contains("sla") && j["sla"].is_object()) {
         const json& s = j["sla"];
@@ -158,7 +160,7 @@ std::string serve_result_json(const ServeRequest& req, const ServeResult& r) {
     const ServeMemoryPlan& m = r.memory;
     o["memory"] = {{"gpu_total_bytes", m.gpu_total_bytes}, {"budget_bytes", m.budget_bytes}, {"weights_bytes", m.weights_bytes},
                    {"activation_peak_bytes", m.activation_peak_bytes}, {"cuda_graph_bytes", m.cuda_graph_bytes},
-                   {"runtime_bytes", m.runtime_bytes}, {"kv_pool_bytes", m.kv_pool_bytes}, {"kv_bytes_per_token", m.kv_bytes_per_token},
+                   {"runtime_bytes", m.runtime_bytes}, {"kv_pool_bytes", m.kv_pool_bytes}, {"lora_bytes", m.lora_bytes}, {"kv_bytes_per_token", m.kv_bytes_per_token},
                    {"kv_pool_blocks", m.kv_pool_blocks}, {"kv_pool_tokens", m.kv_pool_tokens}, {"block_size", m.block_size},
                    {"max_model_len", m.max_model_len}, {"max_concurrency", m.max_concurrency},
                    {"largest_max_model_len", m.largest_max_model_len}, {"fits", m.fits}, {"rules", m.rules}};

@@ -75,6 +75,34 @@ int kv_elem_bytes(const std::string& kv, const std::string& precision, EngineId 
 
 }  // namespace
 
+// vLLM multi-LoRA (vllm/lora/layers/base_linear.py BaseLinearLayerWithLoRA.create_lora_weights): at load time every
+// LoRA-wrapped linear gets lora_a_stacked [max_loras, 1, max_lora_rank, input] and lora_b_stacked [max_loras, 1,
+// output, max_lora_rank] per slice in lora_dtype (the activations' 16-bit type). Column-parallel layers (qkv,
+// gate_up) keep the whole input in A and shard B's output by TP; row-parallel ones (o, down) shard A's input and keep
+// B's whole output (fully_sharded_loras off, the default). The wrapped linears are the attention qkv/o and the dense
+// FFN; routed experts are not counted. A rank-8 adapter still fills a max_lora_rank slot.
+bool lora_slots(const ServeRequest& req, ReplicaShape& s, std::string& err) {
+    if (req.max_loras == 0) return true;
+    if (s.engine != EngineId::Vllm) { err = "max_loras: multi-LoRA serving is modelled for vLLM only"; return false; }
+    if (req.max_loras < 0 || req.max_loras > 1024) { err = "max_loras: must be 1 to 1024 adapter slots"; return false; }
+    static const int kRanks[] = {1, 8, 16, 32, 64, 128, 256, 320, 512};   // vllm/config/lora.py MaxLoRARanks
+    bool rank_ok = false;
+    for (int r : kRanks) rank_ok |= req.max_lora_rank == r;
+    if (!rank_ok) { err = "max_lora_rank: vLLM accepts 1, 8, 16, 32, 64, 128, 256, 320 or 512"; return false; }
+    const Model& m = *s.model;
+    if (m.mla.has_value()) { err = "max_loras: LoRA slots of MLA attention are not modelled"; return false; }
+    const double r = req.max_lora_rank, H = (double)m.hidden_size, t = s.tp;
+    const double hd = m.head_dim > 0 ? m.head_dim : H / m.n_heads;
+    const double q = m.n_heads * hd, kv = (m.n_kv_heads > 0 ? m.n_kv_heads : m.n_heads) * hd;
+    const double F = (double)m.intermediate_size;
+    double per_layer = 3 * r * H + (q + 2 * kv) / t * r     // qkv (column parallel, 3 slices)
+                     + r * q / t + H * r;                     // o (row parallel)
+    if (F > 0) per_layer += (m.gated_ffn ? 2 : 1) * (r * H + F / t * r) + r * F / t + H * r;   // gate_up, down
+    s.lora_slots = req.max_loras;
+    s.lora_slot_bytes_gpu = per_layer * s.layers_stage * 2.0;
+    return true;
+}
+
 bool build_shape(const Catalog& cat, const ServeRequest& req, ReplicaShape& s, std::string& err) {
     s = ReplicaShape{};
     const EngineRules* er = find_engine(req.engine);
@@ -166,7 +194,7 @@ bool build_shape(const Catalog& cat, const ServeRequest& req, ReplicaShape& s, s
                    : id.find("a100") != std::string::npos ? 300 : 450;
         s.link_latency_us = 6;
     } else { s.link_gbs = s.hw->link_gbs > 0 ? s.hw->link_gbs : 25; s.link_latency_us = 15; }
-    return true;
+    return lora_slots(req, s, err);
 }
 
 // [SECTION] Defaults -------------------------------------------------------------------------------------
@@ -315,10 +343,16 @@ bool plan_memory(const Catalog& cat, const ServeRequest& req, const ReplicaShape
         // available KV = requested_memory - non_kv_cache_memory (weights + torch peak increase of profile_run +
         // non-torch increase), measured by utils memory_profiling
         out.budget_bytes = (uint64_t)(total * util);
-        kv = total * util - s.weight_bytes_gpu - act - non_torch_bytes(s);
+        out.lora_bytes = (uint64_t)(s.lora_slots * s.lora_slot_bytes_gpu);
+        kv = total * util - s.weight_bytes_gpu - (double)out.lora_bytes - act - non_torch_bytes(s);
+        if (s.lora_slots > 0)
+            out.rules.push_back("LoRA slots " + gib((double)out.lora_bytes) + " = max_loras " + std::to_string(s.lora_slots) +
+                                " x A/B buffers at max_lora_rank " + std::to_string(req.max_lora_rank) +
+                                " per wrapped linear, allocated with the model (vllm/lora/layers/base_linear.py create_lora_weights)");
         out.rules.push_back("budget = total " + gib(total) + " x gpu_memory_utilization " + std::to_string(util).substr(0, 4) +
                             " (vLLM v1/worker/gpu_worker.py Worker.determine_available_memory)");
-        out.rules.push_back("KV pool = budget - weights - activation peak of profile_run(" + std::to_string(tokens) +
+        out.rules.push_back("KV pool = budget - weights" + std::string(s.lora_slots > 0 ? " - LoRA slots" : "") +
+                            " - activation peak of profile_run(" + std::to_string(tokens) +
                             " tokens, " + std::to_string(seqs) + " seqs) - non-torch (gpu_worker.determine_available_memory, utils.memory_profiling)");
         out.rules.push_back("blocks = pool // (block_size x KV bytes per token) (v1/core/kv_cache_utils.py get_num_blocks); "
                             "max concurrency = blocks / cdiv(max_model_len, block_size) (get_max_concurrency_for_kv_cache_config)");

@@ -31,11 +31,20 @@ double step_time(const ReplicaShape& s, const EngineSpeed& p, int n_decode, doub
     // KV read: each decode reads its whole context once; a prefill chunk reads its cached prefix once
     double kv_read = (sum_depth + (prefill_tokens > 0 ? prefill_depth : 0.0)) * s.kv_bytes_token_gpu / (s.pp > 1 ? (double)s.pp : 1.0);
     double bw = s.bw_gbs * 1e9 * p.bw_eff;
-    double weights_s = (s.dense_read_bytes_gpu + expert_read) / bw;
+    // multi-LoRA (vLLM punica shrink/expand kernels, vllm/lora/ops/triton_ops): each adapter active in the step
+    // reads its slot once; every token does 2 FLOPs per slot element of its adapter (at most one adapter per
+    // sequence; the worst case, all slots busy, once the batch has as many sequences)
+    double lora_read = 0, lora_flops = 0;
+    if (s.lora_slots > 0) {
+        const double active = std::min<double>(s.lora_slots, std::max(1.0, (double)n_decode + (prefill_tokens > 0 ? 1 : 0)));
+        lora_read = active * s.lora_slot_bytes_gpu;
+        lora_flops = 2.0 * mb * s.lora_slot_bytes_gpu / 2.0;
+    }
+    double weights_s = (s.dense_read_bytes_gpu + expert_read + lora_read) / bw;
     double kv_s = kv_read / bw;
     double mem_s = weights_s + kv_s;
     double eff = p.compute_eff * mb / (mb + 16.0);
-    double flops = 2.0 * s.active_params_gpu * mb;
+    double flops = 2.0 * s.active_params_gpu * mb + lora_flops;
     // attention: decodes attend their depth; a prefill chunk attends what is cached plus half of itself (causal)
     double attn = s.attn_flops_token_ctx * (sum_depth / (s.pp > 1 ? s.pp : 1) +
                                             (double)prefill_tokens * (prefill_depth + 0.5 * prefill_tokens) / (s.pp > 1 ? s.pp : 1));

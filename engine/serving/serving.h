@@ -85,6 +85,8 @@ struct ServeRequest {
     int max_num_batched_tokens = 0;      // chunked-prefill budget per step; 0 = the engine default
     int block_size = 0;                  // KV block (page) size in tokens; 0 = engine default (vLLM 16, SGLang 1)
     bool cuda_graphs = true;             // false = --enforce-eager / --disable-cuda-graph
+    int max_loras = 0;                   // vLLM --enable-lora --max-loras (0 = no LoRA): adapter slots on the GPU
+    int max_lora_rank = 16;              // vLLM --max-lora-rank (vLLM's default 16); every slot is allocated at this rank
     bool with_single_stream = true;      // false: skip the single-stream run behind cost.*_single (searches)
     ServeWorkload workload;
     ServeSla sla;
@@ -100,6 +102,7 @@ struct ServeMemoryPlan {                 // per GPU unless the name says otherwi
     uint64_t cuda_graph_bytes = 0;       // captured graphs' private pools
     uint64_t runtime_bytes = 0;          // non-torch memory: CUDA context, NCCL / cuBLAS buffers
     uint64_t kv_pool_bytes = 0;          // KV cache per GPU
+    uint64_t lora_bytes = 0;             // vLLM LoRA slots: max_loras x (A + B at max_lora_rank) per wrapped linear
     uint64_t kv_bytes_per_token = 0;     // per GPU, all layers of its stage, K + V
     int64_t kv_pool_blocks = 0;          // "# GPU blocks" (vLLM: num_gpu_blocks)
     int64_t kv_pool_tokens = 0;          // blocks x block_size: "GPU KV cache size: N tokens"

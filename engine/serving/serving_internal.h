@@ -65,6 +65,8 @@ struct ReplicaShape {
     bool crosses_network = false;
     int kv_elem_bytes = 2;
     double weight_bytes_per_param = 2;    // linear layers
+    int lora_slots = 0;                   // vLLM max_loras (0 = LoRA off)
+    double lora_slot_bytes_gpu = 0;       // one slot's A + B buffers per GPU (one stage), lora_dtype = 2 bytes
 };
 
 // [SECTION] Functions ------------------------------------------------------------------------------------

@@ -175,21 +175,29 @@ bool concurrency_step(const Model& m, const StepModel& sm, int tokens_per_slot, 
     return true;
 }
 
-// one target step over tokens_per_slot tokens of each slot. Anchored at the calibrated decode step of the slots
-// (tokens_per_slot = 1), it adds what the prefill model says the extra tokens cost (prefill(B n) - prefill(B):
-// its small-matmul efficiency n / (n + 16) and MoE expert union), and is never below the batched-decode step.
-// Validation against two llama.cpp measurements: README ("Speculative decoding").
+// one target step over tokens_per_slot tokens of each slot: the larger of the batched-decode step (weights read
+// once, the slots' KV) and the prefill model's whole time for the B n tokens (matmuls over n tokens at its
+// small-matmul efficiency n / (n + 16), never below one weight read; MoE: the union of the experts they route to).
+// The earlier rule (the decode step + prefill(B n) - prefill(B)) dropped most of the matmul cost of n tokens: a
+// 17-token verify on an M4 Pro came out at 2.3 plain steps where llama.cpp#10455's log shows 4.9 (README).
 bool target_step(const Model& m, const StepModel& sm, int tokens_per_slot, double& step_s, std::string& err) {
-    double plain = 0, batched = 0;
-    if (!concurrency_step(m, sm, 1, plain, err) || !concurrency_step(m, sm, tokens_per_slot, batched, err)) return false;
+    double batched = 0;
+    if (!concurrency_step(m, sm, tokens_per_slot, batched, err)) return false;
     step_s = batched;
     if (tokens_per_slot <= 1) return true;
-    const SpeedResult p1 = estimate_prefill(sm.target, default_speed_params(), sm.slots, sm.depth);
     const SpeedResult pn = estimate_prefill(sm.target, default_speed_params(), (int64_t)sm.slots * tokens_per_slot, sm.depth);
-    if (!p1.ok || !pn.ok) { err = "target: " + (!p1.ok ? p1.error : pn.error); return false; }
-    step_s = std::max(batched, plain + std::max(0.0, pn.time_s - p1.time_s));
+    if (!pn.ok) { err = "target: " + pn.error; return false; }
+    step_s = std::max(batched, pn.time_s);
     return true;
 }
+
+}  // namespace
+
+double sampling_s_per_position(int64_t vocab_size) {
+    return (double)std::max<int64_t>(vocab_size, 0) * kSamplingSecondsPerVocabEntry;
+}
+
+namespace {
 
 }  // namespace
 
@@ -201,11 +209,17 @@ bool estimate_spec_speed(const Catalog& cat, const Model& target, const Model& d
     if (!build_steps(cat, target, draft, req, sm, err)) return false;
     SpeedResult dd = estimate_decode(sm.draft, default_speed_params(), sm.depth, 1);
     if (!dd.ok) { err = "draft: " + dd.error; return false; }
+    // every drafted token and every verified position is sampled on the host over the whole vocabulary
+    // (common_sampler_sample per position), and so is each plain decode step: see kSamplingSecondsPerVocabEntry
+    const double t_sample = sampling_s_per_position(target.vocab_size);
+    const double t_draft = dd.time_s + sampling_s_per_position(draft.vocab_size);
     double plain = 0;
     if (!target_step(target, sm, 1, plain, err)) return false;
+    plain += sm.slots * t_sample;
     auto round_time = [&](int k, double& verify, double& round) -> bool {
         if (!target_step(target, sm, k + 1, verify, err)) return false;
-        round = sm.slots * k * dd.time_s + verify;   // each slot drafts on its own context, then one verify batch
+        verify += (double)sm.slots * (k + 1) * t_sample;
+        round = sm.slots * k * t_draft + verify;   // each slot drafts on its own context, then one verify batch
         return true;
     };
     const int k = req.draft_max;
@@ -215,7 +229,8 @@ bool estimate_spec_speed(const Catalog& cat, const Model& target, const Model& d
     out.acceptance = req.acceptance;
     out.expected_tokens = expected_accepted_tokens(req.acceptance, k);
     out.target_step_s = plain;
-    out.draft_step_s = dd.time_s;
+    out.draft_step_s = t_draft;
+    out.sample_s = t_sample;
     out.verify_step_s = verify;
     out.round_s = round;
     out.plain_tokens_per_s = 1.0 / plain;

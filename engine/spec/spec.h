@@ -10,15 +10,17 @@
 // Speed (Leviathan, Kalman, Matias 2023, "Fast Inference from Transformers via Speculative Decoding", ICML, eq. 1):
 //   with per-token acceptance a and k drafted tokens, a round yields E = (1 - a^(k+1)) / (1 - a) tokens
 //   (k + 1 at a = 1). A round costs k draft decode steps + one target step over k + 1 tokens; the verify step is the
-//   calibrated decode step plus the prefill model's marginal cost of the k extra tokens (its small-matmul efficiency
-//   n / (n + 16), the MoE union of the experts the k + 1 tokens route to), never below the batched-decode step
-//   (estimate_concurrency: weights read once, matmul FLOPs of k + 1 tokens, the one sequence's KV read once).
-//   tokens/s = E / (k t_draft + t_verify(k+1)); plain decode = 1 / t_target; break-even a: E(a) = round / t_target.
+//   larger of the prefill model's time for the k + 1 tokens (its small-matmul efficiency n / (n + 16), the MoE
+//   union of the experts they route to) and the batched-decode step (estimate_concurrency: weights read once,
+//   matmul FLOPs of k + 1 tokens, the one sequence's KV read once). Every sampled position (each drafted token, each
+//   of the k + 1 verified positions, each plain decode token) costs host sampling over the vocabulary
+//   (sampling_s_per_position). tokens/s = E / (k t_draft + t_verify(k+1)); plain decode = 1 / t_target;
+//   break-even a: E(a) = round / t_target.
 //   With -np B slots decoding together llama-server drafts each slot on its own draft context (B x k draft steps in
 //   turn) and verifies all slots in one batch of B (k + 1) tokens.
 // What is not modelled: llama.cpp stops a draft early when the draft's top probability is below --draft-p-min
-// (0.75 by default), so real drafts are often shorter than --draft-max; sampling time; the draft re-reading the
-// accepted tokens as a small batch at the start of each round (counted as one of the k steps).
+// (0.75 by default), so real drafts are often shorter than --draft-max; the draft re-reading the accepted tokens as
+// a small batch at the start of each round (counted as one of the k steps).
 #pragma once
 #include <cstdint>
 #include <string>
@@ -70,9 +72,10 @@ struct SpecSpeed {
     int k = 0;                           // draft tokens per round
     double acceptance = 0;
     double expected_tokens = 0;          // E per round
-    double target_step_s = 0;            // plain decode step (one token, each of B slots)
-    double draft_step_s = 0;             // one draft decode step (one slot)
-    double verify_step_s = 0;            // one target step over B (k + 1) tokens
+    double target_step_s = 0;            // plain decode step (one token, each of B slots), sampling included
+    double draft_step_s = 0;             // one draft decode step (one slot), sampling its token included
+    double verify_step_s = 0;            // one target step over B (k + 1) tokens, sampling every position included
+    double sample_s = 0;                 // host sampling of one target position (sampling_s_per_position)
     double round_s = 0;                  // B k draft steps + the verify step
     double plain_tokens_per_s = 0;       // per slot, without a draft
     double spec_tokens_per_s = 0;        // per slot, with the draft
@@ -89,6 +92,12 @@ struct AcceptanceRange {
     const char* source;
 };
 const AcceptanceRange* acceptance_ranges(int& count);
+
+// host time to sample one position over the whole vocabulary: llama-cli's own sampler timing on the RTX 3060 host
+// of ggml-org/llama.cpp#5877 (comment of 2024-11-19): "sampling time = 601.84 ms / 913 runs (0.66 ms per token)"
+// with Llama 3.1's 128256-token vocabulary = 5.14 ns per vocabulary entry. An estimate for other hosts.
+constexpr double kSamplingSecondsPerVocabEntry = 601.84e-3 / 913.0 / 128256.0;
+double sampling_s_per_position(int64_t vocab_size);
 
 // E = (1 - a^(k+1)) / (1 - a), k + 1 at a = 1 (Leviathan et al. 2023, eq. 1); NaN for a outside [0, 1] or k < 0
 double expected_accepted_tokens(double a, int k);

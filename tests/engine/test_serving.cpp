@@ -250,3 +250,49 @@ TEST_CASE("runtime registry: vLLM and SGLang entries give the serving engine's m
     CHECK(ev.speed.aggregate_tps > ev.speed.decode_tps);   // 16 sequences decode together
     CHECK(v->command_line(cat(), *m, req, 8000).find("vllm serve meta-llama/Llama-3.1-8B-Instruct --tensor-parallel-size 1 --max-model-len 8192") == 0);
 }
+
+// vLLM multi-LoRA (vllm/lora/layers/base_linear.py BaseLinearLayerWithLoRA.create_lora_weights): max_loras slots of
+// A [max_lora_rank x input] and B [output x max_lora_rank] per wrapped linear, 16-bit, allocated with the model
+TEST_CASE("vLLM --max-loras: LoRA slots per GPU come off the KV pool; the punica step reads the active slots", "[serving]") {
+    ServeRequest r = base("vllm", "meta-llama/Llama-3.1-8B-Instruct", "h100-sxm");
+    r.max_model_len = 8192;
+    ServeMemoryPlan plain, lora;
+    std::string err;
+    REQUIRE(serve_memory(cat(), r, plain, err));
+    r.max_loras = 4;
+    r.max_lora_rank = 16;
+    REQUIRE(serve_memory(cat(), r, lora, err));
+    // per layer at r = 16, TP 1: qkv 3 x 16 x 4096 + (4096 + 2 x 1024) x 16, o 16 x 4096 + 4096 x 16, gate_up
+    // 2 x (16 x 4096 + 14336 x 16), down 16 x 14336 + 4096 x 16 = 1,310,720 elements; x 32 layers = 41,943,040 (the
+    // all-linear r = 16 adapter PEFT prints for Llama-3-8B), x 2 bytes x 4 slots
+    CHECK(lora.lora_bytes == 4ull * 41943040ull * 2ull);
+    CHECK(plain.lora_bytes == 0);
+    CHECK(plain.kv_pool_bytes - lora.kv_pool_bytes == Approx((double)lora.lora_bytes).epsilon(1e-6));
+    // TP 2 shards B of qkv/gate_up and A of o/down: less per GPU, more than half
+    r.tp = 2; r.gpus = 2;
+    ServeMemoryPlan tp2;
+    REQUIRE(serve_memory(cat(), r, tp2, err));
+    CHECK(tp2.lora_bytes < lora.lora_bytes);
+    CHECK(tp2.lora_bytes > lora.lora_bytes / 2);
+    r.tp = 1; r.gpus = 1;
+    // a decode step of 8 sequences reads the 4 active slots on top of the weights
+    const std::vector<int64_t> depths(8, 1024);
+    StepBreakdown with, without;
+    REQUIRE(serve_step_time(cat(), r, depths, 0, 0, &with, err) > 0);
+    r.max_loras = 0;
+    REQUIRE(serve_step_time(cat(), r, depths, 0, 0, &without, err) > 0);
+    CHECK(with.step_s > without.step_s);
+    CHECK(with.weights_s - without.weights_s > 0);
+    // the command gains the flags; other engines and ranks vLLM refuses are errors
+    r.max_loras = 4;
+    ServeResult s = serve(cat(), r);
+    REQUIRE(s.ok);
+    CHECK(s.command.find("--enable-lora --max-loras 4 --max-lora-rank 16") != std::string::npos);
+    r.max_lora_rank = 24;
+    CHECK_FALSE(serve_memory(cat(), r, lora, err));
+    CHECK(err.find("max_lora_rank") != std::string::npos);
+    r.max_lora_rank = 16;
+    r.engine = "sglang";
+    CHECK_FALSE(serve_memory(cat(), r, lora, err));
+    CHECK(err.find("vLLM only") != std::string::npos);
+}
