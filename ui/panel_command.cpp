@@ -5,11 +5,21 @@
 #include "panels.h"
 #include "widgets.h"
 
+std::string page_command(const AppState& app) {
+    if (!app.derived.model) return "";
+    const llmsim::SimRequest req = command_request(app);
+    std::string cmd = llmsim::runtime(req.runtime)->command_line(app.catalog, *app.derived.model, req, 8080);
+    if (req.runtime == llmsim::RuntimeId::LlamaCpp) cmd += spec_command_flags(app) + lora_command_flags(app);   // llama-server flags
+    return cmd;
+}
+
 void draw_command(AppState& app) {
     const Derived& d = app.derived;
     if (!d.model) return;
+    update_spec(app);   // the draft's and the adapters' flags, when the scenario sets them
+    update_lora(app);
     const llmsim::SimRequest req = command_request(app);
-    std::string cmd = llmsim::runtime(req.runtime)->command_line(app.catalog, *d.model, req, 8080);
+    const std::string cmd = page_command(app);
     ImGui::PushFont(app.font_mono);
     ImGui::PushStyleColor(ImGuiCol_ChildBg, ImGui::GetStyleColorVec4(ImGuiCol_FrameBg));
     float h = ImGui::GetTextLineHeightWithSpacing() * 3.2f;

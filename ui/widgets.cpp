@@ -298,6 +298,9 @@ const llmsim::Explanation* find_explanation(const AppState& app, const std::stri
         if (e.key == key) return &e;
     for (const llmsim::Explanation& e : app.serving.explanations)   // the Serving section's "serve_*" numbers
         if (e.key == key) return &e;
+    for (const auto* list : {&app.spec.explanations, &app.lora.explanations, &app.train.explanations})   // spec_*, lora_*, train_*
+        for (const llmsim::Explanation& e : *list)
+            if (e.key == key) return &e;
     return nullptr;
 }
 void explanation_body(const llmsim::Explanation& e) {
