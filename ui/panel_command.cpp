@@ -1,6 +1,8 @@
 // The llama-server command that runs exactly the simulated setup, with a Copy button.
 #include <imgui.h>
 
+#include <algorithm>
+
 #include "runtime/command.h"
 #include "panels.h"
 #include "widgets.h"
@@ -22,7 +24,11 @@ void draw_command(AppState& app) {
     const std::string cmd = page_command(app);
     ImGui::PushFont(app.font_mono);
     ImGui::PushStyleColor(ImGuiCol_ChildBg, ImGui::GetStyleColorVec4(ImGuiCol_FrameBg));
-    float h = ImGui::GetTextLineHeightWithSpacing() * 3.2f;
+    // tall enough for the wrapped line (the draft's and adapters' flags make it longer), 3.2 to 8 lines
+    const float wrap_w = ImGui::GetContentRegionAvail().x - ImGui::GetStyle().WindowPadding.x * 2;
+    const float text_h = ImGui::CalcTextSize(cmd.c_str(), nullptr, false, wrap_w).y + ImGui::GetStyle().WindowPadding.y * 2 + 2;
+    const float line_h = ImGui::GetTextLineHeightWithSpacing();
+    const float h = std::min(line_h * 8.0f, std::max(line_h * 3.2f, text_h));
     ImGui::BeginChild("cmd", ImVec2(0, h), true);
     ImGui::PushTextWrapPos(0);
     ImGui::TextUnformatted(cmd.c_str());

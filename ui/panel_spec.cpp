@@ -202,7 +202,7 @@ bool draw_inputs(AppState& app) {
     if (ImGui::SliderFloat("Acceptance rate", &acc, 0.0f, 0.99f, "%.2f")) { s.sp_accept = std::round(acc * 100) / 100; changed = true; }
     note_widget(app, "spec-accept");
     int cd = (int)std::min<int64_t>(s.sp_draft_ctx, 10000000);
-    if (ImGui::InputInt("-cd draft context (0 = target's)", &cd, 0, 0) && ImGui::IsItemDeactivatedAfterEdit()) {}
+    ImGui::InputInt("-cd draft context (0 = target's)", &cd, 0, 0);   // applied when the field is left, as the serving inputs
     if (ImGui::IsItemDeactivatedAfterEdit()) { s.sp_draft_ctx = std::clamp(cd, 0, 10000000); changed = true; }
     if (ImGui::SliderInt("-ngld draft GPU layers", &s.sp_draft_ngl, -1, 200, s.sp_draft_ngl < 0 ? "all" : "%d")) changed = true;
     ImGui::PopItemWidth();
