@@ -202,9 +202,9 @@ bool draw_inputs(AppState& app) {
     if (ImGui::SliderFloat("Acceptance rate", &acc, 0.0f, 0.99f, "%.2f")) { s.sp_accept = std::round(acc * 100) / 100; changed = true; }
     note_widget(app, "spec-accept");
     int cd = (int)std::min<int64_t>(s.sp_draft_ctx, 10000000);
-    ImGui::InputInt("-cd draft context (0 = target's)", &cd, 0, 0);   // applied when the field is left, as the serving inputs
+    ImGui::InputInt("-cd (0 = target's)", &cd, 0, 0);   // applied when the field is left, as the serving inputs
     if (ImGui::IsItemDeactivatedAfterEdit()) { s.sp_draft_ctx = std::clamp(cd, 0, 10000000); changed = true; }
-    if (ImGui::SliderInt("-ngld draft GPU layers", &s.sp_draft_ngl, -1, 200, s.sp_draft_ngl < 0 ? "all" : "%d")) changed = true;
+    if (ImGui::SliderInt("-ngld (draft layers)", &s.sp_draft_ngl, -1, 200, s.sp_draft_ngl < 0 ? "all" : "%d")) changed = true;
     ImGui::PopItemWidth();
     return changed;
 }
@@ -218,10 +218,33 @@ void row2(AppState& app, const char* name, const std::string& value, const char*
     if (key) explain_item(app, key);
 }
 
+// phone width: one column per device, one row per part (six columns do not fit)
+void draw_memory_narrow(AppState& app) {
+    const SpecState& st = app.spec;
+    const int n = (int)st.memory.devices.size();
+    if (n == 0 || !ImGui::BeginTable("spec-mem-narrow", n + 1, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingFixedFit)) return;
+    ImGui::TableSetupColumn("");
+    for (const llmsim::SpecDevice& d : st.memory.devices) ImGui::TableSetupColumn(d.name.c_str());
+    table_header_row(app, "spec-mem-narrow", ("l" + std::string(n, 'r')).c_str());
+    const char* names[] = {"target", "draft weights", "draft KV", "draft compute", "total", "usable"};
+    for (int row = 0; row < 6; ++row) {
+        ImGui::TableNextRow();
+        ImGui::TableNextColumn(); ImGui::TextUnformatted(names[row]);
+        for (const llmsim::SpecDevice& d : st.memory.devices) {
+            const uint64_t v[] = {d.target_bytes, d.draft_weights_bytes, d.draft_kv_bytes, d.draft_compute_bytes, d.total_bytes, d.usable_bytes};
+            ImGui::TableNextColumn();
+            text_right(row == 5 && v[row] == 0 ? "-" : gib(v[row]).c_str());
+            explain_item(app, "spec_memory");
+        }
+    }
+    ImGui::EndTable();
+}
+
 void draw_memory(AppState& app) {
     const SpecState& st = app.spec;
     ImGui::PushFont(app.font_bold); ImGui::TextUnformatted("Memory of target + draft (GiB = 2^30 bytes)"); ImGui::PopFont();
-    if (ImGui::BeginTable("spec-mem", 6, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingFixedFit)) {
+    if (ImGui::GetContentRegionAvail().x < ImGui::GetFontSize() * 36) draw_memory_narrow(app);
+    else if (ImGui::BeginTable("spec-mem", 6, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingFixedFit)) {
         ImGui::TableSetupColumn("device"); ImGui::TableSetupColumn("target"); ImGui::TableSetupColumn("draft weights");
         ImGui::TableSetupColumn("draft KV"); ImGui::TableSetupColumn("draft compute"); ImGui::TableSetupColumn("total / usable");
         table_header_row(app, "spec-mem", "lrrrrr");

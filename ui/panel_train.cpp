@@ -21,8 +21,16 @@
 namespace {
 constexpr double kGiBd = 1073741824.0;
 std::string gib(uint64_t b) { return llmsim::format_fixed(b / kGiBd, 2) + " GiB"; }
-const int64_t kBarsMicroBatch[] = {1, 2, 4, 8, 16, 32};
-const int64_t kBarsSeq[] = {512, 1024, 2048, 4096, 8192, 16384, 32768};
+// the bars: powers of two from a quarter of the chosen value to four times it (the chosen value itself among them),
+// so the chosen bar stays readable next to its neighbours
+std::vector<int64_t> bar_values(int64_t chosen, int64_t lo, int64_t hi) {
+    std::vector<int64_t> v;
+    int64_t p = 1;
+    while (p * 2 <= std::max<int64_t>(lo, chosen / 4)) p *= 2;
+    for (; p <= std::min<int64_t>(hi, chosen * 4); p *= 2) if (p >= lo) v.push_back(p);
+    if (std::find(v.begin(), v.end(), chosen) == v.end()) { v.push_back(chosen); std::sort(v.begin(), v.end()); }
+    return v;
+}
 
 struct Part { const char* name; uint64_t llmsim::TrainMemory::*field; ImU32 color; const char* key; };
 const Part kParts[] = {
@@ -73,8 +81,7 @@ void update_train(AppState& app) {
     if (!llmsim::parse_train_request(app.catalog, req, c, err) || !llmsim::estimate_training(*c.model, c.req, st.memory, err)) { st.error = err; return; }
     st.model = c.model;
     st.request = c.req;
-    for (int64_t x : by_seq ? std::vector<int64_t>(std::begin(kBarsSeq), std::end(kBarsSeq))
-                            : std::vector<int64_t>(std::begin(kBarsMicroBatch), std::end(kBarsMicroBatch))) {
+    for (int64_t x : by_seq ? bar_values(c.req.seq, 128, 1 << 20) : bar_values(c.req.micro_batch, 1, 4096)) {
         llmsim::TrainRequest r = c.req;
         if (by_seq) r.seq = x; else r.micro_batch = (int)x;
         TrainBar b{x, {}};
@@ -192,9 +199,9 @@ void draw_breakdown(AppState& app) {
 void draw_bars(AppState& app) {
     TrainState& st = app.train;
     ImGui::PushFont(app.font_bold); ImGui::TextUnformatted("Memory per GPU against"); ImGui::PopFont();
-    ImGui::SameLine();
+    same_line_if_fits(button_width("micro-batch") + ImGui::GetFrameHeight());
     if (ImGui::RadioButton("micro-batch", !st.bars_by_seq)) { st.bars_by_seq = false; st.seen_state_version = UINT64_MAX; update_train(app); }
-    ImGui::SameLine();
+    same_line_if_fits(button_width("sequence length") + ImGui::GetFrameHeight());
     if (ImGui::RadioButton("sequence length", st.bars_by_seq)) { st.bars_by_seq = true; st.seen_state_version = UINT64_MAX; update_train(app); }
     note_widget(app, "train-bars-axis");
     if (st.bars.empty()) return;

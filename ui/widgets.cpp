@@ -304,7 +304,8 @@ const llmsim::Explanation* find_explanation(const AppState& app, const std::stri
     return nullptr;
 }
 void explanation_body(const llmsim::Explanation& e) {
-    ImGui::PushTextWrapPos(ImGui::GetFontSize() * 34.0f);
+    // 34 em, or the screen less a margin at phone width (a tooltip wider than the screen is cut off)
+    ImGui::PushTextWrapPos(std::min(ImGui::GetFontSize() * 34.0f, ImGui::GetIO().DisplaySize.x - ImGui::GetFontSize() * 3.0f));
     ImGui::Text("%s = %s", e.key.c_str(), e.value.c_str());
     ImGui::Separator();
     ImGui::TextUnformatted(e.text.c_str());
