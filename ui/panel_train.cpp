@@ -152,7 +152,7 @@ bool draw_inputs(AppState& app) {
     changed |= combo("Optimizer", s.tr_optimizer, {"adamw", "adamw8bit", "adafactor"});
     int seq = (int)std::min<int64_t>(s.tr_seq, 1 << 20);
     if (ImGui::SliderInt("Sequence length (tokens)", &seq, 128, 131072, "%d", ImGuiSliderFlags_Logarithmic)) { s.tr_seq = seq; changed = true; }
-    changed |= ImGui::SliderInt("Micro-batch (sequences / GPU)", &s.tr_micro_batch, 1, 64, "%d", ImGuiSliderFlags_Logarithmic);
+    changed |= ImGui::SliderInt("Micro-batch (seqs / GPU)", &s.tr_micro_batch, 1, 64, "%d", ImGuiSliderFlags_Logarithmic);
     note_widget(app, "train-mb");
     changed |= ImGui::SliderInt("GPUs (data parallel)", &s.tr_gpus, 1, 64, "%d", ImGuiSliderFlags_Logarithmic);
     changed |= ImGui::SliderInt("ZeRO stage", &s.tr_zero, 0, 3);
@@ -163,7 +163,7 @@ bool draw_inputs(AppState& app) {
         changed |= combo("LoRA targets", s.tr_targets, {"all", "q,k,v,o", "q,v", "mlp"});
     }
     float mfu = (float)s.tr_mfu;
-    if (ImGui::SliderFloat("Utilisation (MFU, assumed)", &mfu, 0.05f, 0.8f, "%.2f")) { s.tr_mfu = std::round(mfu * 100) / 100; changed = true; }
+    if (ImGui::SliderFloat("MFU (assumed)", &mfu, 0.05f, 0.8f, "%.2f")) { s.tr_mfu = std::round(mfu * 100) / 100; changed = true; }
     ImGui::PopItemWidth();
     return changed;
 }
