@@ -60,9 +60,7 @@ int cmd_lora(int argc, char** argv) {
     LoraCost cost;
     if (!lora_size(*m, spec, sz, err) || !lora_cost(cat, *m, req, spec, (int)n, (int64_t)depth, cost, err))
         return fail(err[0] == 'l' ? err : "lora: " + err);
-    std::vector<std::string> files;
-    for (int i = 0; i < (int)n; ++i) files.push_back("adapter" + std::to_string(i) + "-r" + std::to_string(spec.rank) + ".gguf");
-    std::string cmd = llama_server_command(cat, *m, req) + lora_server_flags(files);
+    std::string cmd = llama_server_command(cat, *m, req) + lora_server_flags(lora_adapter_files(spec, (int)n));
     if (a.has("json")) {
         printf("%s\n", lora_to_json(*m, spec, sz, cost, (int)n, req.memory.hardware != nullptr, cmd).dump(2).c_str());
         return 0;

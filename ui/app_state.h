@@ -24,6 +24,9 @@
 #include "panel_my_runs.h"
 #include "panel_quants.h"
 #include "panel_serving.h"
+#include "panel_lora.h"
+#include "panel_spec.h"
+#include "panel_train.h"
 
 struct ImFont;
 
@@ -75,6 +78,30 @@ struct Scenario {
     int sv_conc = 32;                                  // closed loop: requests in flight (--max-concurrency)
     double sv_rate = 0;                                // open loop: Poisson requests/s (> 0 wins over sv_conc)
     double sv_ttft_ms = 1000, sv_tpot_ms = 50;         // SLA: TTFT p90 and TPOT p90 targets, ms (0 = none)
+    // speculative decoding (panel_spec.cpp): the draft model and its llama-server flags; "" = no draft (-md off)
+    std::string sp_draft = "";                         // -md: catalog id of the draft model ("" = none)
+    std::string sp_draft_quant = "Q8_0";               // the draft GGUF's file type
+    int sp_draft_max = 16;                             // --draft-max, tokens per round
+    int sp_draft_min = 0;                              // --draft-min
+    double sp_accept = 0.7;                            // per-token acceptance rate (0..1), a user estimate
+    int64_t sp_draft_ctx = 0;                          // -cd, tokens (0 = the target's context per sequence)
+    int sp_draft_ngl = -1;                             // -ngld (-1 = all)
+    // LoRA adapters at inference (panel_lora.cpp); lora_n = 0: no --lora in the command
+    int lora_n = 0;                                    // adapters loaded (--lora per file)
+    int lora_rank = 16;                                // r
+    std::string lora_targets = "q,k,v,o";              // PEFT target modules (q,k,v,o,gate,up,down | attn | mlp | all)
+    std::string lora_type = "f16";                     // convert_lora_to_gguf --outtype: f32, f16, bf16, q8_0
+    // fine-tuning memory (panel_train.cpp)
+    std::string tr_method = "lora";                    // full | lora | qlora
+    std::string tr_optimizer = "adamw";                // adamw | adamw8bit | adafactor
+    int64_t tr_seq = 2048;                             // tokens per sequence
+    int tr_micro_batch = 1;                            // sequences per GPU per step
+    int tr_gpus = 1;                                   // data-parallel GPUs
+    int tr_zero = 0;                                   // ZeRO stage 0-3
+    bool tr_grad_ckpt = true;                          // gradient checkpointing
+    int tr_rank = 16;                                  // LoRA / QLoRA rank
+    std::string tr_targets = "all";                    // LoRA / QLoRA target modules
+    double tr_mfu = 0.40;                              // model FLOPs utilisation assumed for tokens/s
     std::string compare = "";                          // setups side by side: "model~hardware~quant,..." (empty part = current)
     std::string section = "";                          // section to scroll to / embed
     std::string embed = "";                            // embed mode: the one section shown
@@ -118,6 +145,9 @@ struct AppState {
     MyRunsState my_runs;
     ImportState import;
     ServingState serving;          // panel_serving.h
+    SpecState spec;                // panel_spec.h
+    LoraState lora;                // panel_lora.h
+    TrainState train;              // panel_train.h
     bool scroll_to_section = false;     // scroll to scenario.section on the next frame
     std::string status_line;
     std::string pinned_explanation;  // key of the explanation window the user opened ("" = none)

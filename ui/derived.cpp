@@ -329,7 +329,7 @@ std::string derived_to_json(const AppState& app) {
         ex.push_back({{"key", e.key}, {"value", e.value}, {"text", e.text}, {"inputs", e.inputs}});
     j["explanations"] = ex;
     j["pinned_explanation"] = app.pinned_explanation;
-    j["command"] = llmsim::runtime(req.runtime)->command_line(app.catalog, *d.model, command_request(app), 8080);
+    j["command"] = page_command(app);
     json lb = json::array();
     for (const DeviceRow& r : d.devices) {
         lb.push_back({{"hardware", r.hardware->id}, {"status", llmsim::to_string(r.eval.memory.status)},
@@ -386,5 +386,8 @@ std::string derived_to_json(const AppState& app) {
         if (cost_inputs_at_served_load(app, bin)) j["cost"]["batched"] = llmsim::cost_to_json(llmsim::estimate_cost(bin));
     }
     j["serving"] = json::parse(serving_to_json(app));
+    j["spec"] = json::parse(spec_state_json(app));
+    j["lora"] = json::parse(lora_state_json(app));
+    j["train"] = json::parse(train_state_json(app));
     return j.dump();
 }

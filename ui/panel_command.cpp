@@ -1,18 +1,34 @@
 // The llama-server command that runs exactly the simulated setup, with a Copy button.
 #include <imgui.h>
 
+#include <algorithm>
+
 #include "runtime/command.h"
 #include "panels.h"
 #include "widgets.h"
 
+std::string page_command(const AppState& app) {
+    if (!app.derived.model) return "";
+    const llmsim::SimRequest req = command_request(app);
+    std::string cmd = llmsim::runtime(req.runtime)->command_line(app.catalog, *app.derived.model, req, 8080);
+    if (req.runtime == llmsim::RuntimeId::LlamaCpp) cmd += spec_command_flags(app) + lora_command_flags(app);   // llama-server flags
+    return cmd;
+}
+
 void draw_command(AppState& app) {
     const Derived& d = app.derived;
     if (!d.model) return;
+    update_spec(app);   // the draft's and the adapters' flags, when the scenario sets them
+    update_lora(app);
     const llmsim::SimRequest req = command_request(app);
-    std::string cmd = llmsim::runtime(req.runtime)->command_line(app.catalog, *d.model, req, 8080);
+    const std::string cmd = page_command(app);
     ImGui::PushFont(app.font_mono);
     ImGui::PushStyleColor(ImGuiCol_ChildBg, ImGui::GetStyleColorVec4(ImGuiCol_FrameBg));
-    float h = ImGui::GetTextLineHeightWithSpacing() * 3.2f;
+    // tall enough for the wrapped line (the draft's and adapters' flags make it longer), 3.2 to 8 lines
+    const float wrap_w = ImGui::GetContentRegionAvail().x - ImGui::GetStyle().WindowPadding.x * 2;
+    const float text_h = ImGui::CalcTextSize(cmd.c_str(), nullptr, false, wrap_w).y + ImGui::GetStyle().WindowPadding.y * 2 + 2;
+    const float line_h = ImGui::GetTextLineHeightWithSpacing();
+    const float h = std::min(line_h * 8.0f, std::max(line_h * 3.2f, text_h));
     ImGui::BeginChild("cmd", ImVec2(0, h), true);
     ImGui::PushTextWrapPos(0);
     ImGui::TextUnformatted(cmd.c_str());

@@ -21,6 +21,9 @@ void draw_context(AppState& app);        // panel_context.cpp: KV / total / deco
 void draw_command(AppState& app);        // panel_command.cpp: llama-server command
 void draw_cost(AppState& app);           // panel_cost.cpp: buy vs cloud vs API
 void draw_serving(AppState& app);        // panel_serving.cpp: many users under vLLM, SGLang, llama-server ...
+void draw_spec(AppState& app);           // panel_spec.cpp: speculative decoding with a draft model (-md)
+void draw_lora(AppState& app);           // panel_lora.cpp: LoRA adapters at inference (--lora)
+void draw_train(AppState& app);          // panel_train.cpp: fine-tuning memory and speed
 void draw_faq(AppState& app);            // panel_faq.cpp: generated answers
 void draw_import(AppState& app);         // panel_import.cpp: config.json / .gguf import
 void draw_compare(AppState& app);        // panel_compare.cpp: setups side by side
@@ -39,6 +42,10 @@ std::string leaderboard_text(const AppState& app, bool csv);
 // (localStorage) put back in use, false + err on a bad one (nothing changes)
 std::string my_runs_json(const AppState& app);
 bool my_runs_restore(AppState& app, const std::string& profile_json, std::string& err);
+
+// panel_command.cpp: the llama-server command of the scenario, with the draft's (-md) and the adapters' (--lora)
+// flags when the scenario sets them (call update_spec / update_lora first)
+std::string page_command(const AppState& app);
 
 // every section in page order
 const std::vector<SectionInfo>& sections();

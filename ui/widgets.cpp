@@ -298,10 +298,14 @@ const llmsim::Explanation* find_explanation(const AppState& app, const std::stri
         if (e.key == key) return &e;
     for (const llmsim::Explanation& e : app.serving.explanations)   // the Serving section's "serve_*" numbers
         if (e.key == key) return &e;
+    for (const auto* list : {&app.spec.explanations, &app.lora.explanations, &app.train.explanations})   // spec_*, lora_*, train_*
+        for (const llmsim::Explanation& e : *list)
+            if (e.key == key) return &e;
     return nullptr;
 }
 void explanation_body(const llmsim::Explanation& e) {
-    ImGui::PushTextWrapPos(ImGui::GetFontSize() * 34.0f);
+    // 34 em, or the screen less a margin at phone width (a tooltip wider than the screen is cut off)
+    ImGui::PushTextWrapPos(std::min(ImGui::GetFontSize() * 34.0f, ImGui::GetIO().DisplaySize.x - ImGui::GetFontSize() * 3.0f));
     ImGui::Text("%s = %s", e.key.c_str(), e.value.c_str());
     ImGui::Separator();
     ImGui::TextUnformatted(e.text.c_str());

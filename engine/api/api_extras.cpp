@@ -134,12 +134,11 @@ json train_to_json(const Model& m, const TrainRequest& r, const TrainMemory& t) 
                 {"utilisation", r.utilisation}, {"notes", t.notes}};
 }
 
-std::string api_spec(const Catalog& cat, const std::string& text) {
+bool parse_spec_request(const Catalog& cat, const std::string& text, SpecCall& out, std::string& err) {
     json j;
-    const Model *tm = nullptr, *dm = nullptr;
-    std::string err;
-    if (!parse_request(cat, text, j, "model", tm, err) || !parse_request(cat, text, j, "draft", dm, err)) return error_text(err);
-    SpecRequest r;
+    out = SpecCall();
+    if (!parse_request(cat, text, j, "model", out.target, err) || !parse_request(cat, text, j, "draft", out.draft, err)) return false;
+    SpecRequest& r = out.req;
     double ctx = 8192, np = 1, kmax = 16, kmin = 0, acc = 0.7, dctx = 0, dngl = -1, depth = -1;
     if (!hardware(cat, j, r.target.memory.hardware, err) || !quant(cat, j, "quant", r.target.memory.file_type, err) ||
         !quant(cat, j, "draft_quant", r.draft_file_type, err) || !num(j, "ctx", 1, 1e7, true, ctx, err) ||
@@ -147,56 +146,75 @@ std::string api_spec(const Catalog& cat, const std::string& text) {
         !num(j, "draft_min", 0, 256, true, kmin, err) || !num(j, "accept", 0, 1, false, acc, err) ||
         !num(j, "draft_ctx", 0, 1e7, true, dctx, err) || !num(j, "draft_ngl", -1, 1000, true, dngl, err) ||
         !num(j, "depth", 0, 1e7, true, depth, err))
-        return error_text(err);
-    if (!r.target.memory.hardware) return error_text("hardware is required (a catalog id such as \"rtx-4090\")");
+        return false;
+    if (!r.target.memory.hardware) { err = "hardware is required (a catalog id such as \"rtx-4090\")"; return false; }
     r.target.memory.n_ctx = (int64_t)ctx;
     r.target.memory.n_parallel = (int)np;
     r.draft_max = (int)kmax; r.draft_min = (int)kmin; r.acceptance = acc;
     r.draft_ctx = (int64_t)dctx; r.draft_gpu_layers = (int)dngl;
     r.depth = depth >= 0 ? (int64_t)depth : std::min<int64_t>(r.target.memory.n_ctx / r.target.memory.n_parallel / 2, 4096);
-    SpecMemory mem;
-    SpecSpeed sp;
-    if (!estimate_spec_memory(cat, *tm, *dm, r, mem, err) || !estimate_spec_speed(cat, *tm, *dm, r, sp, err)) return error_text(err);
-    const std::string command = llama_server_command(cat, *tm, r.target) + spec_server_flags(*dm, r);
-    return spec_to_json(*tm, *dm, r, mem, sp, command).dump(-1, ' ', false, json::error_handler_t::replace);
+    return true;
 }
 
-std::string api_lora(const Catalog& cat, const std::string& text) {
+std::string api_spec(const Catalog& cat, const std::string& text) {
+    SpecCall c;
+    std::string err;
+    if (!parse_spec_request(cat, text, c, err)) return error_text(err);
+    SpecMemory mem;
+    SpecSpeed sp;
+    if (!estimate_spec_memory(cat, *c.target, *c.draft, c.req, mem, err) || !estimate_spec_speed(cat, *c.target, *c.draft, c.req, sp, err))
+        return error_text(err);
+    const std::string command = llama_server_command(cat, *c.target, c.req.target) + spec_server_flags(*c.draft, c.req);
+    return spec_to_json(*c.target, *c.draft, c.req, mem, sp, command).dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+std::vector<std::string> lora_adapter_files(const LoraSpec& spec, int n) {
+    std::vector<std::string> files;
+    for (int i = 0; i < n; ++i) files.push_back("adapter" + std::to_string(i) + "-r" + std::to_string(spec.rank) + ".gguf");
+    return files;
+}
+
+bool parse_lora_request(const Catalog& cat, const std::string& text, LoraCall& out, std::string& err) {
     json j;
-    const Model* m = nullptr;
-    std::string err, targets, type;
-    if (!parse_request(cat, text, j, "model", m, err)) return error_text(err);
-    LoraSpec spec;
-    SimRequest req;
+    out = LoraCall();
+    std::string targets, type;
+    if (!parse_request(cat, text, j, "model", out.model, err)) return false;
     double rank = 16, n = 1, ctx = 8192, depth = 1024;
     if (!num(j, "rank", 1, 4096, true, rank, err) || !num(j, "adapters", 1, 1024, true, n, err) ||
         !num(j, "ctx", 1, 1e7, true, ctx, err) || !num(j, "depth", 0, 1e7, true, depth, err) ||
-        !str(j, "targets", targets, err) || !str(j, "lora_type", type, err) || !hardware(cat, j, req.memory.hardware, err) ||
-        !quant(cat, j, "quant", req.memory.file_type, err))
-        return error_text(err);
-    spec.rank = (int)rank;
-    if (!targets.empty() && !parse_lora_targets(targets, spec, err)) return error_text(err);
+        !str(j, "targets", targets, err) || !str(j, "lora_type", type, err) || !hardware(cat, j, out.req.memory.hardware, err) ||
+        !quant(cat, j, "quant", out.req.memory.file_type, err))
+        return false;
+    out.spec.rank = (int)rank;
+    if (!targets.empty() && !parse_lora_targets(targets, out.spec, err)) return false;
     if (!type.empty()) {
         auto t = parse_tensor_type(type);
-        if (!t) return error_text("lora_type must be f32, f16, bf16 or q8_0");
-        spec.type = *t;
+        if (!t) { err = "lora_type must be f32, f16, bf16 or q8_0"; return false; }
+        out.spec.type = *t;
     }
-    req.memory.n_ctx = (int64_t)ctx;
-    LoraSize sz;
-    LoraCost cost;
-    if (!lora_size(*m, spec, sz, err) || !lora_cost(cat, *m, req, spec, (int)n, (int64_t)depth, cost, err)) return error_text(err);
-    std::vector<std::string> files;
-    for (int i = 0; i < (int)n; ++i) files.push_back("adapter" + std::to_string(i) + "-r" + std::to_string(spec.rank) + ".gguf");
-    const std::string command = llama_server_command(cat, *m, req) + lora_server_flags(files);
-    return lora_to_json(*m, spec, sz, cost, (int)n, req.memory.hardware != nullptr, command).dump(-1, ' ', false, json::error_handler_t::replace);
+    out.req.memory.n_ctx = (int64_t)ctx;
+    out.adapters = (int)n;
+    out.depth = (int64_t)depth;
+    return true;
 }
 
-std::string api_train(const Catalog& cat, const std::string& text) {
+std::string api_lora(const Catalog& cat, const std::string& text) {
+    LoraCall c;
+    std::string err;
+    if (!parse_lora_request(cat, text, c, err)) return error_text(err);
+    LoraSize sz;
+    LoraCost cost;
+    if (!lora_size(*c.model, c.spec, sz, err) || !lora_cost(cat, *c.model, c.req, c.spec, c.adapters, c.depth, cost, err)) return error_text(err);
+    const std::string command = llama_server_command(cat, *c.model, c.req) + lora_server_flags(lora_adapter_files(c.spec, c.adapters));
+    return lora_to_json(*c.model, c.spec, sz, cost, c.adapters, c.req.memory.hardware != nullptr, command).dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+bool parse_train_request(const Catalog& cat, const std::string& text, TrainCall& out, std::string& err) {
     json j;
-    const Model* m = nullptr;
-    std::string err, method, optimizer, targets = "all";
-    if (!parse_request(cat, text, j, "model", m, err)) return error_text(err);
-    TrainRequest r;
+    out = TrainCall();
+    std::string method, optimizer, targets = "all";
+    if (!parse_request(cat, text, j, "model", out.model, err)) return false;
+    TrainRequest& r = out.req;
     double seq = 2048, mb = 1, gpus = 1, zero = 0, rank = 16, mfu = 0.4;
     if (!str(j, "method", method, err) || !str(j, "optimizer", optimizer, err) || !str(j, "targets", targets, err) ||
         !num(j, "seq", 1, 1e7, true, seq, err) || !num(j, "micro_batch", 1, 4096, true, mb, err) ||
@@ -204,15 +222,22 @@ std::string api_train(const Catalog& cat, const std::string& text) {
         !num(j, "rank", 1, 4096, true, rank, err) || !num(j, "mfu", 0.01, 1, false, mfu, err) ||
         !flag(j, "grad_ckpt", r.grad_ckpt, err) || !flag(j, "flash_attn", r.flash_attn, err) ||
         !flag(j, "dropout", r.dropout, err) || !hardware(cat, j, r.hardware, err))
-        return error_text(err);
-    if (!method.empty() && !parse_train_method(method, r.method)) return error_text("method must be full, lora or qlora");
-    if (!optimizer.empty() && !parse_train_optimizer(optimizer, r.optimizer)) return error_text("optimizer must be adamw, adamw8bit or adafactor");
-    if (!parse_lora_targets(targets, r.lora, err)) return error_text(err);
+        return false;
+    if (!method.empty() && !parse_train_method(method, r.method)) { err = "method must be full, lora or qlora"; return false; }
+    if (!optimizer.empty() && !parse_train_optimizer(optimizer, r.optimizer)) { err = "optimizer must be adamw, adamw8bit or adafactor"; return false; }
+    if (!parse_lora_targets(targets, r.lora, err)) return false;
     r.seq = (int64_t)seq; r.micro_batch = (int)mb; r.gpus = (int)gpus; r.zero = (int)zero;
     r.lora.rank = (int)rank; r.utilisation = mfu;
+    return true;
+}
+
+std::string api_train(const Catalog& cat, const std::string& text) {
+    TrainCall c;
+    std::string err;
+    if (!parse_train_request(cat, text, c, err)) return error_text(err);
     TrainMemory t;
-    if (!estimate_training(*m, r, t, err)) return error_text(err);
-    return train_to_json(*m, r, t).dump(-1, ' ', false, json::error_handler_t::replace);
+    if (!estimate_training(*c.model, c.req, t, err)) return error_text(err);
+    return train_to_json(*c.model, c.req, t).dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
 }  // namespace llmsim

@@ -10,6 +10,7 @@
 // Bad input: {"error": "..."} naming the key.
 #pragma once
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -26,6 +27,16 @@ nlohmann::json spec_to_json(const Model& target, const Model& draft, const SpecR
 nlohmann::json lora_to_json(const Model& m, const LoraSpec& spec, const LoraSize& sz, const LoraCost& cost, int adapters,
                             bool with_speed, const std::string& command);
 nlohmann::json train_to_json(const Model& m, const TrainRequest& req, const TrainMemory& t);
+// a parsed request: the models it names and the engine request it makes (the page's sections compute from these,
+// so they show what the JS API returns for the same JSON); false + err naming the key
+struct SpecCall { const Model* target = nullptr; const Model* draft = nullptr; SpecRequest req; };
+struct LoraCall { const Model* model = nullptr; LoraSpec spec; SimRequest req; int adapters = 1; int64_t depth = 1024; };
+struct TrainCall { const Model* model = nullptr; TrainRequest req; };
+bool parse_spec_request(const Catalog& cat, const std::string& request_json, SpecCall& out, std::string& err);
+bool parse_lora_request(const Catalog& cat, const std::string& request_json, LoraCall& out, std::string& err);
+bool parse_train_request(const Catalog& cat, const std::string& request_json, TrainCall& out, std::string& err);
+// the adapter file names the command uses: adapter<i>-r<rank>.gguf, i = 0 .. n-1
+std::vector<std::string> lora_adapter_files(const LoraSpec& spec, int n);
 std::string api_spec(const Catalog& cat, const std::string& request_json);
 std::string api_lora(const Catalog& cat, const std::string& request_json);
 std::string api_train(const Catalog& cat, const std::string& request_json);

@@ -635,8 +635,164 @@ async function main() {
       await p2.context.close();
     });
 
+    // Speculative decoding, LoRA and fine-tuning (ui/panel_spec.cpp, panel_lora.cpp, panel_train.cpp): each section
+    // shows what window.llmsim.spec/lora/train returns for its request, and (with --cli) what `llmsim-cli ... --json` prints
+    const cli = args.cli || process.env.LLMSIM_CLI;
+    const near = (a, b) => (typeof a === 'number' && typeof b === 'number' ? Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(b))
+      : a && b && typeof a === 'object' ? Object.keys(b).every((k) => near(a[k], b[k])) && Object.keys(a).every((k) => k in b)
+        : JSON.stringify(a) === JSON.stringify(b));
+    async function fromCli(sub, flags, what) {
+      if (!cli) { console.log(`     ${what}: CLI comparison not run (pass --cli build/native/llmsim-cli)`); return null; }
+      const { execFileSync } = await import('node:child_process');
+      return JSON.parse(execFileSync(cli, [sub, ...flags, '--json'], { encoding: 'utf8' }));
+    }
+    async function shots(p, key, name) {
+      for (const [w, h, theme] of [[1280, 800, 'dark'], [390, 844, 'dark'], [1280, 800, 'light'], [390, 844, 'light']]) {
+        await p.setViewportSize({ width: w, height: h });
+        await p.evaluate(([k, t]) => window.llmsim.setState({ embed: k, theme: t }), [key, theme]);
+        await p.waitForTimeout(250);
+        await p.screenshot({ path: path.join(out, `${name}-${w}x${h}-${theme}.png`) });
+      }
+      await p.setViewportSize({ width: 1280, height: 800 });
+      await p.evaluate(() => window.llmsim.setState({ theme: 'dark' }));
+    }
+
+    await check('spec: a link with sp_* keys; the section equals spec() and the CLI; the command gains -md', async () => {
+      const hash = '#model=Qwen/Qwen2.5-7B-Instruct&hardware=rtx-4090&quant=Q4_K_M&ctx=32768&sp_draft=Qwen/Qwen2.5-0.5B-Instruct' +
+                   '&sp_dq=Q8_0&sp_k=8&sp_kmin=2&sp_acc=0.75&sp_cd=4096&embed=spec';
+      const p2 = await openPage(browser, base, hash);
+      const s = await p2.page.evaluate(() => window.llmsim.getState());
+      eq([s.sp_draft, s.sp_dq, s.sp_k, s.sp_kmin, s.sp_acc, s.sp_cd, s.sp_ngld], ['Qwen/Qwen2.5-0.5B-Instruct', 'Q8_0', 8, 2, 0.75, 4096, -1], 'state from the link');
+      const back = await p2.page.evaluate(() => window.location.hash);
+      for (const kv of hash.slice(1).split('&').filter((k) => k.startsWith('sp_'))) assert(back.includes(kv), `${kv} in ${back}`);
+      await p2.page.waitForTimeout(300);
+      for (const w of ['spec-draft', 'spec-k', 'spec-accept', 'spec-memory', 'spec-speed', 'spec-break-even', 'spec-plot'])
+        assert(await p2.page.evaluate((n) => window.llmsim._widgetRect(n), w), `widget ${w} drawn`);
+      const r = await p2.page.evaluate(() => window.llmsim.results());
+      const sp = r.spec;
+      eq(sp.error, '', 'no spec error');
+      eq(sp.draft_suggested, false, 'the draft comes from the link');
+      eq([sp.request.draft, sp.request.draft_max, sp.request.draft_min, sp.request.accept, sp.request.draft_ctx, sp.request.ctx],
+         ['Qwen/Qwen2.5-0.5B-Instruct', 8, 2, 0.75, 4096, 32768], 'the request the section computes');
+      const direct = await p2.page.evaluate((q) => window.llmsim.spec(q), sp.request);
+      eq(sp.result, direct, 'results().spec.result vs spec(request)');
+      // the curve: the round time does not depend on a, so each point must equal spec() at that acceptance
+      for (const a of [0.3, 0.5, 0.9]) {
+        const pt = sp.curve.find((c) => Math.abs(c.acceptance - a) < 1e-12);
+        const at = await p2.page.evaluate(([q, acc]) => window.llmsim.spec({ ...q, accept: acc }), [sp.request, a]);
+        assert(pt && near(pt.speedup, at.speed.speedup), `curve at a = ${a}: ${pt && pt.speedup} vs spec() ${at.speed.speedup}`);
+      }
+      const be = sp.result.speed.break_even_acceptance;
+      assert(be > 0 && be <= 1 && (sp.result.speed.speedup > 1) === (0.75 > be), `break-even ${be} vs x${sp.result.speed.speedup} at 0.75`);
+      const atBe = await p2.page.evaluate(([q, acc]) => window.llmsim.spec({ ...q, accept: acc }), [sp.request, be]);
+      assert(Math.abs(atBe.speed.speedup - 1) < 1e-6, `speed-up at the break-even acceptance: ${atBe.speed.speedup}`);
+      eq(sp.shown.speedup, `x${sp.result.speed.speedup.toFixed(2)}`, 'speed-up as shown');
+      // the command section carries the draft's flags, the same the CLI prints
+      const flags = sp.result.command.slice(sp.result.command.indexOf(' -md '));
+      assert(flags.startsWith(' -md Qwen2.5-0.5B-Instruct-Q8_0.gguf --draft-max 8 --draft-min 2 -cd 4096'), `flags ${flags}`);
+      assert(r.command.endsWith(flags), `page command ${r.command} ends with ${flags}`);
+      const c = await fromCli('spec', ['--model', 'Qwen/Qwen2.5-7B-Instruct', '--draft', 'Qwen/Qwen2.5-0.5B-Instruct', '--hardware', 'rtx-4090',
+        '--quant', 'Q4_K_M', '--draft-quant', 'Q8_0', '--ctx', '32768', '--draft-max', '8', '--draft-min', '2', '--accept', '0.75', '--draft-ctx', '4096'], 'spec');
+      if (c) { assert(near(c, sp.result), `llmsim-cli spec --json differs: ${JSON.stringify(c.speed)} vs ${JSON.stringify(sp.result.speed)}`); console.log('     spec: the CLI gives the page\'s numbers'); }
+      console.log(`     spec: x${sp.result.speed.speedup.toFixed(2)} at a = 0.75, k = 8, break-even a = ${be.toFixed(3)}, draft adds ${(sp.result.draft_extra_bytes / 2 ** 30).toFixed(2)} GiB`);
+      await clickWidget(p2.page, 'explain-spec_speed');
+      const rx = await p2.page.evaluate(() => window.llmsim.results());
+      eq(rx.pinned_explanation, 'spec_speed', 'pinned explanation after clicking a speed number');
+      await p2.page.screenshot({ path: path.join(out, 'spec-explain-1280x800.png') });
+      await p2.page.keyboard.press('Escape');
+      await shots(p2.page, 'spec', 'spec');
+      // bad input: a value out of range changes nothing; an unknown draft is an error in the section, no -md
+      const err = await p2.page.evaluate(() => { try { window.llmsim.setState({ sp_acc: 1.5 }); return ''; } catch (e) { return e.message; } });
+      assert(err.includes('sp_acc') && err.includes('out of range'), `error: ${err}`);
+      eq((await p2.page.evaluate(() => window.llmsim.getState())).sp_acc, 0.75, 'sp_acc unchanged');
+      await p2.page.evaluate(() => window.llmsim.setState({ sp_draft: 'nobody/nothing' }));
+      const bad = await p2.page.evaluate(() => window.llmsim.results());
+      assert(bad.spec.error.includes("unknown draft 'nobody/nothing'"), `error ${bad.spec.error}`);
+      assert(!bad.command.includes(' -md '), `no -md for a bad draft: ${bad.command}`);
+      // no draft chosen: a suggestion is computed, the command has no -md
+      await p2.page.evaluate(() => window.llmsim.setState({ sp_draft: '' }));
+      const sug = await p2.page.evaluate(() => window.llmsim.results());
+      eq([sug.spec.error, sug.spec.draft_suggested], ['', true], 'a suggested draft');
+      assert(!sug.command.includes(' -md '), `no -md without sp_draft: ${sug.command}`);
+      eq(p2.errors, [], 'console errors');
+      await p2.context.close();
+    });
+
+    await check('lora: a link with lora_* keys; the section equals lora() and the CLI; the command gains --lora', async () => {
+      const hash = '#model=Qwen/Qwen2.5-7B-Instruct&hardware=rtx-4090&quant=Q4_K_M&ctx=8192&lora_n=2&lora_r=8&lora_t=q,v&lora_type=f16&embed=lora';
+      const p2 = await openPage(browser, base, hash);
+      const s = await p2.page.evaluate(() => window.llmsim.getState());
+      eq([s.lora_n, s.lora_r, s.lora_t, s.lora_type], [2, 8, 'q,v', 'f16'], 'state from the link');
+      const back = await p2.page.evaluate(() => window.location.hash);
+      for (const kv of hash.slice(1).split('&').filter((k) => k.startsWith('lora_'))) assert(back.includes(kv), `${kv} in ${back}`);
+      await p2.page.waitForTimeout(300);
+      for (const w of ['lora-n', 'lora-rank', 'lora-size', 'lora-speed'])
+        assert(await p2.page.evaluate((n) => window.llmsim._widgetRect(n), w), `widget ${w} drawn`);
+      const r = await p2.page.evaluate(() => window.llmsim.results());
+      eq(r.lora.error, '', 'no lora error');
+      const direct = await p2.page.evaluate((q) => window.llmsim.lora(q), r.lora.request);
+      eq(r.lora.result, direct, 'results().lora.result vs lora(request)');
+      // PEFT: r x (in + out) per targeted linear; Qwen2.5-7B q: 3584 -> 3584, v: 3584 -> 512, 28 layers
+      eq(r.lora.result.params, 28 * 8 * ((3584 + 3584) + (3584 + 512)), 'adapter parameters');
+      eq(r.lora.result.adapters_bytes, 2 * r.lora.result.bytes, 'two adapters loaded');
+      assert(r.command.endsWith(' --lora adapter0-r8.gguf --lora adapter1-r8.gguf'), `page command ${r.command}`);
+      const c = await fromCli('lora', ['--model', 'Qwen/Qwen2.5-7B-Instruct', '--rank', '8', '--targets', 'q,v', '--lora-type', 'f16', '--adapters', '2',
+        '--hardware', 'rtx-4090', '--quant', 'Q4_K_M', '--ctx', '8192'], 'lora');
+      if (c) { assert(near(c, r.lora.result), `llmsim-cli lora --json differs: ${JSON.stringify(c)} vs ${JSON.stringify(r.lora.result)}`); console.log('     lora: the CLI gives the page\'s numbers'); }
+      await clickWidget(p2.page, 'explain-lora_size');
+      eq((await p2.page.evaluate(() => window.llmsim.results())).pinned_explanation, 'lora_size', 'pinned explanation');
+      await p2.page.keyboard.press('Escape');
+      await shots(p2.page, 'lora', 'lora');
+      await p2.page.evaluate(() => window.llmsim.setState({ lora_n: 0 }));
+      const none = await p2.page.evaluate(() => window.llmsim.results());
+      assert(!none.command.includes('--lora'), `no --lora with lora_n=0: ${none.command}`);
+      await p2.page.evaluate(() => window.llmsim.setState({ lora_t: 'qkv_bogus' }));
+      const bad = await p2.page.evaluate(() => window.llmsim.results());
+      assert(bad.lora.error.length > 0 && !bad.lora.result, `a bad target list is an error: ${bad.lora.error}`);
+      eq(p2.errors, [], 'console errors');
+      await p2.context.close();
+    });
+
+    await check('train: a link with tr_* keys; the section equals train() and the CLI; stacked bars against micro-batch and sequence', async () => {
+      const hash = '#model=Qwen/Qwen2.5-7B-Instruct&hardware=rtx-4090&tr_method=qlora&tr_opt=adamw8bit&tr_seq=4096&tr_mb=2&tr_ckpt=on&tr_r=32&tr_t=all&embed=train';
+      const p2 = await openPage(browser, base, hash);
+      const s = await p2.page.evaluate(() => window.llmsim.getState());
+      eq([s.tr_method, s.tr_opt, s.tr_seq, s.tr_mb, s.tr_ckpt, s.tr_r, s.tr_gpus, s.tr_zero], ['qlora', 'adamw8bit', 4096, 2, true, 32, 1, 0], 'state from the link');
+      await p2.page.waitForTimeout(300);
+      for (const w of ['train-method', 'train-mb', 'train-ckpt', 'train-total', 'train-speed', 'train-bars'])
+        assert(await p2.page.evaluate((n) => window.llmsim._widgetRect(n), w), `widget ${w} drawn`);
+      const r = await p2.page.evaluate(() => window.llmsim.results());
+      eq(r.train.error, '', 'no train error');
+      const direct = await p2.page.evaluate((q) => window.llmsim.train(q), r.train.request);
+      eq(r.train.result, direct, 'results().train.result vs train(request)');
+      eq(r.train.bars.axis, 'micro_batch', 'bars against micro-batch');
+      const mine = r.train.bars.points.find((b) => b.x === 2);
+      eq(mine.total_bytes, r.train.result.total_bytes_per_gpu, 'the chosen micro-batch bar');
+      const at8 = await p2.page.evaluate((q) => window.llmsim.train({ ...q, micro_batch: 8 }), r.train.request);
+      eq(r.train.bars.points.find((b) => b.x === 8).total_bytes, at8.total_bytes_per_gpu, 'the micro-batch 8 bar vs train()');
+      const c = await fromCli('train', ['--model', 'Qwen/Qwen2.5-7B-Instruct', '--method', 'qlora', '--optimizer', 'adamw8bit', '--seq', '4096',
+        '--micro-batch', '2', '--gpus', '1', '--zero', '0', '--grad-ckpt', '--rank', '32', '--targets', 'all', '--hardware', 'rtx-4090', '--mfu', '0.4'], 'train');
+      if (c) { assert(near(c, r.train.result), `llmsim-cli train --json differs: ${JSON.stringify(c)} vs ${JSON.stringify(r.train.result)}`); console.log('     train: the CLI gives the page\'s numbers'); }
+      console.log(`     train: QLoRA 7B seq 4096 x 2, checkpointing: ${(r.train.result.total_bytes_per_gpu / 2 ** 30).toFixed(2)} GiB per GPU, ${Math.round(r.train.result.tokens_per_s)} tok/s`);
+      await clickWidget(p2.page, 'train-bars-axis');
+      const bySeq = (await p2.page.evaluate(() => window.llmsim.results())).train;
+      eq(bySeq.bars.axis, 'seq', 'bars against sequence length after the click');
+      eq(bySeq.bars.points.find((b) => b.x === 4096).total_bytes, r.train.result.total_bytes_per_gpu, 'the chosen sequence bar');
+      await clickWidget(p2.page, 'explain-train_total');
+      eq((await p2.page.evaluate(() => window.llmsim.results())).pinned_explanation, 'train_total', 'pinned explanation');
+      await p2.page.keyboard.press('Escape');
+      await shots(p2.page, 'train', 'train');
+      const err = await p2.page.evaluate(() => { try { window.llmsim.setState({ tr_zero: 4 }); return ''; } catch (e) { return e.message; } });
+      assert(err.includes('tr_zero') && err.includes('out of range'), `error: ${err}`);
+      await p2.page.evaluate(() => window.llmsim.setState({ tr_method: 'magic' }));
+      const bad = (await p2.page.evaluate(() => window.llmsim.results())).train;
+      eq(bad.error, 'method must be full, lora or qlora', 'a bad method is an error in the section');
+      eq(p2.errors, [], 'console errors');
+      await p2.context.close();
+    });
+
     await check('budgets: frame time per section (printed, not asserted)', async () => {
-      const keys = ['verdict', 'simulator', 'quants', 'leaderboard', 'recommend', 'context', 'accuracy', 'serving'];
+      const keys = ['verdict', 'simulator', 'quants', 'leaderboard', 'recommend', 'context', 'accuracy', 'serving', 'spec', 'lora', 'train'];
       const out = [];
       for (const k of keys) {
         await page.evaluate((key) => window.llmsim.setState({ embed: key }), k);
@@ -649,7 +805,7 @@ async function main() {
     });
 
     await check('screenshots: every section at 1280x800 and 390x844, dark and light', async () => {
-      const keys = ['verdict', 'model', 'simulator', 'quants', 'leaderboard', 'recommend', 'compare', 'context', 'command', 'serving', 'cost', 'faq', 'accuracy', 'import', 'myruns'];
+      const keys = ['verdict', 'model', 'simulator', 'quants', 'leaderboard', 'recommend', 'compare', 'context', 'command', 'serving', 'spec', 'lora', 'train', 'cost', 'faq', 'accuracy', 'import', 'myruns'];
       for (const [w, h, theme] of [[1280, 800, 'dark'], [390, 844, 'dark'], [1280, 800, 'light'], [390, 844, 'light']]) {
         const p2 = await openPage(browser, base, `#model=Qwen/Qwen2.5-7B-Instruct&hardware=rtx-4090&theme=${theme}`, { width: w, height: h });
         const suffix = theme === 'dark' ? '' : '-light';

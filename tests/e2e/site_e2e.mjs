@@ -166,6 +166,15 @@ async function main() {
       await context.close();
     });
 
+    await check('app: axe-core finds 0 violations with the speculative decoding, LoRA and fine-tuning sections (issue 16)', async () => {
+      for (const k of ['spec', 'lora', 'train']) {
+        const { page, context, errors } = await openApp(browser, `${base}/index.html#model=Qwen/Qwen2.5-7B-Instruct&sp_draft=Qwen/Qwen2.5-0.5B-Instruct&lora_n=1&embed=${k}`);
+        await axe(page, `index.html embed=${k}`);
+        assert(errors.length === 0, errors.join(' | '));
+        await context.close();
+      }
+    });
+
     await check('site: the index search filters with JS; without JS every model is listed and no dead search field', async () => {
       const { page, context } = await newPage(browser);
       await page.goto(`${base}/models/index.html`);

@@ -271,6 +271,49 @@ TEST_CASE("messages: URL state round-trips the serving keys", "[messages]") {
     CHECK(url_error("sv_in=lots") == "sv_in: 'lots' is not a number (valid: 1 to 10000000 tokens; 32k and 1M work too)");
 }
 
+// the speculative decoding, LoRA and fine-tuning sections' keys (ui/panel_spec.cpp, panel_lora.cpp, panel_train.cpp)
+TEST_CASE("messages: URL state round-trips the spec, lora and train keys", "[messages]") {
+    const std::string pairs = "sp_draft=Qwen/Qwen2.5-0.5B-Instruct&sp_dq=Q4_K_M&sp_k=8&sp_kmin=2&sp_acc=0.8&sp_cd=4096&sp_ngld=10"
+                              "&lora_n=2&lora_r=8&lora_t=q,v&lora_type=q8_0&tr_method=qlora&tr_opt=adamw8bit&tr_seq=4096&tr_mb=4"
+                              "&tr_gpus=8&tr_zero=3&tr_ckpt=off&tr_r=64&tr_t=mlp&tr_mfu=0.35";
+    Scenario s;
+    std::string err;
+    REQUIRE(decode_url_state("model=Qwen/Qwen2.5-7B-Instruct&quant=Q4_K_M&ctx=8192&" + pairs, s, err));
+    CHECK(s.sp_draft == "Qwen/Qwen2.5-0.5B-Instruct");
+    CHECK(s.sp_draft_quant == "Q4_K_M");
+    CHECK(s.sp_draft_max == 8);
+    CHECK(s.sp_draft_min == 2);
+    CHECK(s.sp_accept == 0.8);
+    CHECK(s.sp_draft_ctx == 4096);
+    CHECK(s.sp_draft_ngl == 10);
+    CHECK(s.lora_n == 2);
+    CHECK(s.lora_rank == 8);
+    CHECK(s.lora_targets == "q,v");
+    CHECK(s.lora_type == "q8_0");
+    CHECK(s.tr_method == "qlora");
+    CHECK(s.tr_optimizer == "adamw8bit");
+    CHECK(s.tr_seq == 4096);
+    CHECK(s.tr_micro_batch == 4);
+    CHECK(s.tr_gpus == 8);
+    CHECK(s.tr_zero == 3);
+    CHECK_FALSE(s.tr_grad_ckpt);
+    CHECK(s.tr_rank == 64);
+    CHECK(s.tr_targets == "mlp");
+    CHECK(s.tr_mfu == 0.35);
+    const std::string back = encode_url_state(s);
+    CHECK(back.find(pairs) != std::string::npos);
+    Scenario again;
+    REQUIRE(decode_url_state(back, again, err));
+    CHECK(encode_url_state(again) == back);
+    const std::string defaults = encode_url_state(Scenario());   // defaults stay out of links
+    for (const char* k : {"sp_", "lora_", "tr_"}) CHECK(defaults.find(k) == std::string::npos);
+    CHECK(url_error("sp_acc=1.5") == "sp_acc: 1.5 is out of range (0 to 1 acceptance rate)");
+    CHECK(url_error("sp_k=0") == "sp_k: 0 is out of range (1 to 256 tokens)");
+    CHECK(url_error("tr_zero=4") == "tr_zero: 4 is out of range (0 to 3 ZeRO stage)");
+    CHECK(url_error("lora_n=-1") == "lora_n: -1 is out of range (0 to 1024 adapters (0 = none))");
+    CHECK(url_error("tr_ckpt=maybe") == "tr_ckpt: 'maybe' is not on/off (use on, off, 1 or 0)");
+}
+
 // a link may name a multi-GPU combination ("2x-rtx-3090", gpu_combos.h): the key keeps the id as written and the
 // catalog resolves it to the two-card rig the recommender proposes; the recommender's TTFT floor has its own key
 TEST_CASE("messages: URL state takes combination ids and rec_ttft", "[messages]") {

@@ -1,0 +1,358 @@
+// Speculative decoding (llama-server -md DRAFT --draft-max K): memory of target + draft on the scenario's device,
+// the expected decode speed-up at an acceptance rate the user sets, the break-even acceptance, and a plot of the
+// speed-up against the acceptance. Numbers from engine/spec (not changed here), request parsed as the JS API does.
+// [SECTION] request and compute
+// [SECTION] explanations
+// [SECTION] inputs
+// [SECTION] results
+// [SECTION] JSON
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+
+#include <nlohmann/json.hpp>
+
+#include "api/api_extras.h"
+#include "core/format.h"
+#include "panels.h"
+#include "plot.h"
+#include "runtime/command.h"
+#include "widgets.h"
+
+namespace {
+constexpr double kGiBd = 1073741824.0;
+std::string gib(uint64_t b) { return llmsim::format_fixed(b / kGiBd, 2) + " GiB"; }
+std::string ms(double s) { return llmsim::format_sig(s * 1e3) + " ms"; }
+double model_size(const llmsim::Model& m) {   // params when published, else a width x depth proxy
+    return m.published_params_b > 0 ? m.published_params_b * 1e9 : (double)m.hidden_size * m.hidden_size * 12 * m.n_layers;
+}
+}  // namespace
+
+// [SECTION] request and compute -------------------------------------------------------------------------------
+
+bool scenario_catalog_hardware(const AppState& app, std::string& id, std::string& err) {
+    const Scenario& s = app.scenario;
+    if (!app.scenario_hardware_ok) { err = "no device: pick one in the top bar"; return false; }
+    if (s.hardware == "custom" || s.gpus > 0 || !app.catalog.find_hardware(s.hardware)) {
+        err = "this section takes a catalog device (the CLI's and JS API's --hardware ID), not a custom device, N cards or a "
+              "mixed rig: pick one in the top bar";
+        return false;
+    }
+    id = s.hardware;
+    return true;
+}
+
+std::vector<const llmsim::Model*> spec_draft_candidates(const AppState& app, const llmsim::Model& target) {
+    std::vector<const llmsim::Model*> out;
+    for (const llmsim::Model& m : app.catalog.models)
+        if (&m != &target && std::llabs(m.vocab_size - target.vocab_size) <= 128 && model_size(m) < model_size(target)) out.push_back(&m);
+    std::stable_sort(out.begin(), out.end(), [](const llmsim::Model* a, const llmsim::Model* b) { return model_size(*a) < model_size(*b); });
+    return out;
+}
+
+namespace {
+
+std::string spec_request_json(const AppState& app, const std::string& hardware, const std::string& draft) {
+    const Scenario& s = app.scenario;
+    nlohmann::json j = {{"model", s.model}, {"draft", draft}, {"hardware", hardware}, {"quant", s.quant},
+                        {"draft_quant", s.sp_draft_quant}, {"ctx", s.ctx_tokens}, {"parallel", s.parallel},
+                        {"draft_max", s.sp_draft_max}, {"draft_min", s.sp_draft_min}, {"accept", s.sp_accept},
+                        {"draft_ctx", s.sp_draft_ctx}, {"draft_ngl", s.sp_draft_ngl}};
+    return j.dump();
+}
+
+void build_explanations(SpecState& st);
+
+void compute(AppState& app, SpecState& st) {
+    std::string err;
+    llmsim::SpecCall call;
+    if (!llmsim::parse_spec_request(app.catalog, st.request_json, call, err)) { st.error = err; return; }
+    st.target = call.target;
+    st.draft = call.draft;
+    st.request = call.req;
+    if (!llmsim::estimate_spec_memory(app.catalog, *call.target, *call.draft, call.req, st.memory, err) ||
+        !llmsim::estimate_spec_speed(app.catalog, *call.target, *call.draft, call.req, st.speed, err)) { st.error = err; return; }
+    st.command = llmsim::llama_server_command(app.catalog, *call.target, call.req.target) + llmsim::spec_server_flags(*call.draft, call.req);
+    // tokens/s = E(a, k) / round time, and the round (k draft steps + one verify step) does not depend on a
+    for (int i = 0; i <= 40; ++i) {
+        const double a = std::min(0.995, i / 40.0);
+        st.curve.push_back({a, llmsim::expected_accepted_tokens(a, st.speed.k) / st.speed.round_s / st.speed.plain_tokens_per_s});
+    }
+    build_explanations(st);
+}
+
+}  // namespace
+
+void update_spec(AppState& app) {
+    SpecState& st = app.spec;
+    if (st.seen_state_version == app.state_version && st.seen_derived_version == app.derived.version) return;
+    st.seen_state_version = app.state_version;
+    st.seen_derived_version = app.derived.version;
+    std::string hw, err, draft = app.scenario.sp_draft;
+    const llmsim::Model* target = app.derived.model;
+    bool ok = target && scenario_catalog_hardware(app, hw, err);
+    if (!target) err = "no model: pick one in the top bar";
+    if (ok && draft.empty()) {   // no draft chosen: the smallest compatible one, as a suggestion
+        const auto c = spec_draft_candidates(app, *target);
+        if (c.empty()) { ok = false; err = "no catalog model shares " + target->name + "'s vocabulary (within 128 tokens): no draft to suggest"; }
+        else draft = c.front()->id;
+    }
+    const std::string req = ok ? spec_request_json(app, hw, draft) : "";
+    const std::string key = ok ? req : "error:" + err;
+    if (key == st.key) return;
+    st = SpecState();
+    st.seen_state_version = app.state_version;
+    st.seen_derived_version = app.derived.version;
+    st.key = key;
+    st.request_json = req;
+    st.draft_id = draft;
+    st.draft_suggested = app.scenario.sp_draft.empty();
+    if (!ok) { st.error = err; return; }
+    compute(app, st);
+}
+
+std::string spec_command_flags(const AppState& app) {
+    const SpecState& st = app.spec;
+    if (app.scenario.sp_draft.empty() || st.draft_suggested || !st.error.empty() || !st.draft) return "";
+    return llmsim::spec_server_flags(*st.draft, st.request);
+}
+
+// [SECTION] explanations --------------------------------------------------------------------------------------
+
+namespace {
+
+void build_explanations(SpecState& st) {
+    const llmsim::SpecSpeed& sp = st.speed;
+    const llmsim::SpecMemory& m = st.memory;
+    auto add = [&](const char* key, std::string value, std::string text, std::vector<std::string> inputs) {
+        st.explanations.push_back({key, std::move(value), std::move(text), std::move(inputs)});
+    };
+    add("spec_memory", gib(m.total_bytes),
+        "total = target alone " + gib(m.target.total_bytes) + " + what the draft adds " + gib(m.draft_extra_bytes) +
+            ": its weights, and one draft KV cache and compute buffer per slot (" + std::to_string(m.slots) + " slot(s), -np); the CUDA "
+            "context is counted once (llama-server loads the draft in the same process: server_context::load_model)",
+        {"draft context = " + std::to_string(m.draft_ctx) + " tokens (-cd, or the target's context per sequence when -cd is 0)",
+         "draft weights = " + gib(m.draft.weights_bytes) + ", draft KV per slot = " + gib(m.draft.kv_cache_bytes),
+         std::string("fits: ") + (m.fits ? "yes" : "no") + " (every GPU within its usable memory)"});
+    add("spec_expected", llmsim::format_fixed(sp.expected_tokens, 2) + " tokens",
+        "tokens per round E = (1 - a^(k+1)) / (1 - a) = (1 - " + llmsim::format_sig(sp.acceptance) + "^" + std::to_string(sp.k + 1) +
+            ") / (1 - " + llmsim::format_sig(sp.acceptance) + ") (Leviathan et al. 2023, eq. 1): the accepted drafts plus the target's own token",
+        {"a = " + llmsim::format_sig(sp.acceptance) + " per-token acceptance (your estimate; typical ranges below)",
+         "k = " + std::to_string(sp.k) + " = --draft-max (llama.cpp also stops a draft early under --draft-p-min, not modelled)"});
+    add("spec_round", ms(sp.round_s),
+        "round = k draft steps + one target step over k + 1 tokens = " + std::to_string(sp.k) + " x " + ms(sp.draft_step_s) + " + " +
+            ms(sp.verify_step_s),
+        {"draft step = the draft's calibrated decode step at this depth", "verify step = the target's decode step + the prefill "
+         "model's marginal cost of the k extra tokens (MoE: the experts all k + 1 tokens route to)",
+         "plain target step = " + ms(sp.target_step_s)});
+    add("spec_speed", llmsim::format_sig(sp.spec_tokens_per_s) + " tok/s",
+        "speculative tok/s = E / round = " + llmsim::format_fixed(sp.expected_tokens, 2) + " / " + ms(sp.round_s) + "; plain = 1 / target step = " +
+            llmsim::format_sig(sp.plain_tokens_per_s) + " tok/s; speed-up x" + llmsim::format_fixed(sp.speedup, 2),
+        {"checked against two llama.cpp measurements (not fitted on them): the speed-up was over-predicted by 38 % and 63 % "
+         "(closing note, issue 16): read it as an upper bound"});
+    add("spec_break_even", sp.break_even_acceptance <= 1 ? llmsim::format_fixed(sp.break_even_acceptance, 3) : std::string("never"),
+        "break-even acceptance: the a at which E(a, k) = round / plain step = " + llmsim::format_sig(sp.round_s / sp.target_step_s) +
+            "; below it the draft slows decoding down" + (sp.break_even_acceptance > 1 ? " (here even a = 1 is slower)" : ""),
+        {"best k at this acceptance = " + std::to_string(sp.best_k) + " (x" + llmsim::format_fixed(sp.best_k_speedup, 2) + ")",
+         "large -np batches and MoE targets (the verify step reads more experts) move it up"});
+}
+
+// [SECTION] inputs --------------------------------------------------------------------------------------------
+
+bool draft_picker(AppState& app, float w) {
+    Scenario& s = app.scenario;
+    SpecState& st = app.spec;
+    const llmsim::Model* chosen = st.draft_id.empty() ? nullptr : app.catalog.find_model(st.draft_id);
+    std::string shown = chosen ? chosen->name : st.draft_id;
+    if (st.draft_suggested) shown += " (suggested)";
+    bool changed = false;
+    ImGui::SetNextItemWidth(w);
+    if (ImGui::BeginCombo("Draft model (-md)", shown.c_str())) {
+        if (ImGui::Selectable("none (suggest one)", s.sp_draft.empty())) { s.sp_draft.clear(); changed = true; }
+        if (app.derived.model)
+            for (const llmsim::Model* m : spec_draft_candidates(app, *app.derived.model))
+                if (ImGui::Selectable(m->name.c_str(), m->id == s.sp_draft)) { s.sp_draft = m->id; changed = true; }
+        ImGui::EndCombo();
+    }
+    note_widget(app, "spec-draft");
+    if (st.draft_suggested && !st.draft_id.empty()) {
+        same_line_if_fits(button_width("Use it"));
+        if (ImGui::SmallButton("Use it##spec")) { s.sp_draft = st.draft_id; changed = true; }
+        note_widget(app, "spec-use-draft");
+    }
+    return changed;
+}
+
+bool draw_inputs(AppState& app) {
+    Scenario& s = app.scenario;
+    const float w = std::min(ImGui::GetContentRegionAvail().x * 0.55f, ImGui::GetFontSize() * 16);
+    bool changed = draft_picker(app, w);
+    ImGui::PushItemWidth(w);
+    if (ImGui::BeginCombo("Draft file type", s.sp_draft_quant.c_str())) {
+        for (const llmsim::FileType& f : app.catalog.file_types)
+            if (f.gguf && ImGui::Selectable(f.name.c_str(), f.name == s.sp_draft_quant)) { s.sp_draft_quant = f.name; changed = true; }
+        ImGui::EndCombo();
+    }
+    changed |= ImGui::SliderInt("--draft-max (tokens)", &s.sp_draft_max, 1, 32);
+    note_widget(app, "spec-k");
+    changed |= ImGui::SliderInt("--draft-min (tokens)", &s.sp_draft_min, 0, std::max(0, s.sp_draft_max));
+    float acc = (float)s.sp_accept;
+    if (ImGui::SliderFloat("Acceptance rate", &acc, 0.0f, 0.99f, "%.2f")) { s.sp_accept = std::round(acc * 100) / 100; changed = true; }
+    note_widget(app, "spec-accept");
+    int cd = (int)std::min<int64_t>(s.sp_draft_ctx, 10000000);
+    ImGui::InputInt("-cd (0 = target's)", &cd, 0, 0);   // applied when the field is left, as the serving inputs
+    if (ImGui::IsItemDeactivatedAfterEdit()) { s.sp_draft_ctx = std::clamp(cd, 0, 10000000); changed = true; }
+    if (ImGui::SliderInt("-ngld (draft layers)", &s.sp_draft_ngl, -1, 200, s.sp_draft_ngl < 0 ? "all" : "%d")) changed = true;
+    ImGui::PopItemWidth();
+    return changed;
+}
+
+// [SECTION] results -------------------------------------------------------------------------------------------
+
+void row2(AppState& app, const char* name, const std::string& value, const char* key) {
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn(); ImGui::TextUnformatted(name);
+    ImGui::TableNextColumn(); text_right(value.c_str());
+    if (key) explain_item(app, key);
+}
+
+// phone width: one column per device, one row per part (six columns do not fit)
+void draw_memory_narrow(AppState& app) {
+    const SpecState& st = app.spec;
+    const int n = (int)st.memory.devices.size();
+    if (n == 0 || !ImGui::BeginTable("spec-mem-narrow", n + 1, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingFixedFit)) return;
+    ImGui::TableSetupColumn("");
+    for (const llmsim::SpecDevice& d : st.memory.devices) ImGui::TableSetupColumn(d.name.c_str());
+    table_header_row(app, "spec-mem-narrow", ("l" + std::string(n, 'r')).c_str());
+    const char* names[] = {"target", "draft weights", "draft KV", "draft compute", "total", "usable"};
+    for (int row = 0; row < 6; ++row) {
+        ImGui::TableNextRow();
+        ImGui::TableNextColumn(); ImGui::TextUnformatted(names[row]);
+        for (const llmsim::SpecDevice& d : st.memory.devices) {
+            const uint64_t v[] = {d.target_bytes, d.draft_weights_bytes, d.draft_kv_bytes, d.draft_compute_bytes, d.total_bytes, d.usable_bytes};
+            ImGui::TableNextColumn();
+            text_right(row == 5 && v[row] == 0 ? "-" : gib(v[row]).c_str());
+            explain_item(app, "spec_memory");
+        }
+    }
+    ImGui::EndTable();
+}
+
+void draw_memory(AppState& app) {
+    const SpecState& st = app.spec;
+    ImGui::PushFont(app.font_bold); ImGui::TextUnformatted("Memory of target + draft (GiB = 2^30 bytes)"); ImGui::PopFont();
+    if (ImGui::GetContentRegionAvail().x < ImGui::GetFontSize() * 36) draw_memory_narrow(app);
+    else if (ImGui::BeginTable("spec-mem", 6, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingFixedFit)) {
+        ImGui::TableSetupColumn("device"); ImGui::TableSetupColumn("target"); ImGui::TableSetupColumn("draft weights");
+        ImGui::TableSetupColumn("draft KV"); ImGui::TableSetupColumn("draft compute"); ImGui::TableSetupColumn("total / usable");
+        table_header_row(app, "spec-mem", "lrrrrr");
+        for (const llmsim::SpecDevice& d : st.memory.devices) {
+            ImGui::TableNextRow();
+            ImGui::TableNextColumn(); ImGui::TextUnformatted(d.name.c_str());
+            for (uint64_t b : {d.target_bytes, d.draft_weights_bytes, d.draft_kv_bytes, d.draft_compute_bytes}) {
+                ImGui::TableNextColumn(); text_right(gib(b).c_str()); explain_item(app, "spec_memory");
+            }
+            ImGui::TableNextColumn();
+            text_right((gib(d.total_bytes) + (d.usable_bytes ? " / " + gib(d.usable_bytes) : std::string(""))).c_str());
+            explain_item(app, "spec_memory");
+        }
+        ImGui::EndTable();
+    }
+    ImGui::TextColored(st.memory.fits ? ImVec4(0.3f, 0.72f, 0.45f, 1) : ImVec4(0.95f, 0.4f, 0.35f, 1), "%s total %s, the draft adds %s",
+                       st.memory.fits ? "+ fits:" : "x does not fit:", gib(st.memory.total_bytes).c_str(), gib(st.memory.draft_extra_bytes).c_str());
+    explain_item(app, "spec_memory");
+    note_widget(app, "spec-memory");
+}
+
+void draw_speed(AppState& app) {
+    const llmsim::SpecSpeed& sp = app.spec.speed;
+    ImGui::PushFont(app.font_bold); ImGui::TextUnformatted("Decode speed per sequence"); ImGui::PopFont();
+    if (!ImGui::BeginTable("spec-speed", 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingFixedFit)) return;
+    row2(app, "tokens per round (E)", llmsim::format_fixed(sp.expected_tokens, 2), "spec_expected");
+    row2(app, "round: k draft steps + verify", ms(sp.round_s), "spec_round");
+    row2(app, "plain decode", llmsim::format_sig(sp.plain_tokens_per_s) + " tok/s", "spec_speed");
+    row2(app, "with the draft", llmsim::format_sig(sp.spec_tokens_per_s) + " tok/s", "spec_speed");
+    note_widget(app, "spec-speed");
+    row2(app, "speed-up", "x" + llmsim::format_fixed(sp.speedup, 2), "spec_speed");
+    row2(app, "break-even acceptance", sp.break_even_acceptance <= 1 ? llmsim::format_fixed(sp.break_even_acceptance, 3) : "never (k = " + std::to_string(sp.k) + ")", "spec_break_even");
+    note_widget(app, "spec-break-even");
+    row2(app, "best k here", std::to_string(sp.best_k) + " (x" + llmsim::format_fixed(sp.best_k_speedup, 2) + ")", "spec_break_even");
+    ImGui::EndTable();
+}
+
+void draw_curve(AppState& app) {
+    const SpecState& st = app.spec;
+    if (st.curve.empty()) return;
+    PlotAxis x{"acceptance rate", "", 0, 1, false};
+    x.format = [](double v) { return llmsim::format_fixed(v, 2); };
+    double hi = 1.2;
+    for (const SpecCurvePoint& p : st.curve) hi = std::max(hi, p.speedup * 1.1);
+    PlotAxis y{"speed-up", "x plain decode", 0, hi, false};
+    PlotSeries c{"speed-up at k = " + std::to_string(st.speed.k), {}, {}, IM_COL32(76, 141, 246, 255)};
+    for (const SpecCurvePoint& p : st.curve) { c.x.push_back(p.acceptance); c.y.push_back(p.speedup); }
+    std::vector<PlotSeries> series = {c, {"break-even (x1)", {0, 1}, {1, 1}, IM_COL32(240, 110, 90, 220)},
+                                      {"chosen", {st.speed.acceptance}, {st.speed.speedup}, IM_COL32(240, 200, 80, 255), true}};
+    std::vector<PlotVLine> lines = {{st.speed.acceptance, "a = " + llmsim::format_fixed(st.speed.acceptance, 2)}};
+    if (st.speed.break_even_acceptance <= 1)
+        lines.push_back({st.speed.break_even_acceptance, "pays off above " + llmsim::format_fixed(st.speed.break_even_acceptance, 2), IM_COL32(76, 200, 120, 220)});
+    draw_plot("spec-plot", ImVec2(-1, ImGui::GetFontSize() * 12), x, y, series, lines);
+    note_widget(app, "spec-plot");
+    int n = 0;
+    const llmsim::AcceptanceRange* r = llmsim::acceptance_ranges(n);
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextDisabled("Typical per-token acceptance (estimates, not measurements of this pair):");
+    for (int i = 0; i < n; ++i) ImGui::TextDisabled("  %s: %.2f-%.2f (%s)", r[i].task, r[i].low, r[i].high, r[i].source);
+    ImGui::PopTextWrapPos();
+}
+
+}  // namespace
+
+void draw_spec(AppState& app) {
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextDisabled("A small draft model proposes k tokens, the target checks them in one step (llama-server -md). The speed "
+                        "model is physics checked against two measurements, where it over-predicted: read the speed-up as an upper bound.");
+    ImGui::PopTextWrapPos();
+    update_spec(app);
+    if (draw_inputs(app)) { mark_changed(app); update_spec(app); }
+    const SpecState& st = app.spec;
+    if (!st.error.empty()) {
+        ImGui::PushTextWrapPos(0.0f);
+        ImGui::TextColored(ImVec4(1, 0.55f, 0.35f, 1), "%s", st.error.c_str());
+        ImGui::PopTextWrapPos();
+        note_widget(app, "spec-error");
+        return;
+    }
+    if (st.draft_suggested) text_disabled_after("Suggested draft: not in the command until you pick it (Use it).");
+    draw_memory(app);
+    draw_speed(app);
+    draw_curve(app);
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextDisabled("Target as `llmsim-cli spec` runs it: the top bar's quant, context and -np, f16 KV cache, every layer on the GPU; decode at depth %lld.",
+                        (long long)st.request.depth);
+    ImGui::PopTextWrapPos();
+}
+
+// [SECTION] JSON ----------------------------------------------------------------------------------------------
+
+std::string spec_state_json(const AppState& app) {
+    const SpecState& st = app.spec;
+    nlohmann::json j;
+    j["request"] = st.request_json.empty() ? nlohmann::json() : nlohmann::json::parse(st.request_json);
+    j["error"] = st.error;
+    j["draft_suggested"] = st.draft_suggested;
+    if (st.error.empty() && st.target && st.draft) {
+        j["result"] = llmsim::spec_to_json(*st.target, *st.draft, st.request, st.memory, st.speed, st.command);
+        nlohmann::json c = nlohmann::json::array();
+        for (const SpecCurvePoint& p : st.curve) c.push_back({{"acceptance", p.acceptance}, {"speedup", p.speedup}});
+        j["curve"] = c;
+        nlohmann::json ex = nlohmann::json::array();
+        for (const llmsim::Explanation& e : st.explanations) ex.push_back({{"key", e.key}, {"value", e.value}, {"text", e.text}, {"inputs", e.inputs}});
+        j["explanations"] = ex;
+        j["shown"] = {{"total", gib(st.memory.total_bytes)}, {"speedup", "x" + llmsim::format_fixed(st.speed.speedup, 2)},
+                      {"spec_tok_s", llmsim::format_sig(st.speed.spec_tokens_per_s) + " tok/s"},
+                      {"break_even", st.speed.break_even_acceptance <= 1 ? llmsim::format_fixed(st.speed.break_even_acceptance, 3) : "never"}};
+    }
+    return j.dump();
+}
