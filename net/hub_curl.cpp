@@ -38,7 +38,7 @@ size_t on_header(char* p, size_t size, size_t n, void* user) {
     std::string line(p, size * n);
     while (!line.empty() && (line.back() == '\r' || line.back() == '\n')) line.pop_back();
     if (line.compare(0, 5, "HTTP/") == 0) {
-        r->content_range.clear(); r->retry_after.clear(); r->error_code.clear(); r->link.clear();
+        r->content_range.clear(); r->retry_after.clear(); r->error_code.clear(); r->link.clear(); r->ratelimit.clear();
         return size * n;
     }
     const size_t colon = line.find(':');
@@ -49,6 +49,7 @@ size_t on_header(char* p, size_t size, size_t n, void* user) {
     if (key == "content-range") r->content_range = value;
     else if (key == "retry-after") r->retry_after = value;
     else if (key == "x-error-code") r->error_code = value;
+    else if (key == "ratelimit") r->ratelimit = value;
     else if (key == "link") r->link = value;  // several Link lines are one list (RFC 9110 5.3)
     return size * n;
 }

@@ -132,6 +132,7 @@ std::string hub_status_message(const HubResponse& r, const std::string& repo, co
     if (r.status == 429) {
         kind = HubErrorKind::RateLimited;
         retry_after_s = parse_retry_after(r.retry_after);
+        if (retry_after_s < 0) retry_after_s = parse_ratelimit_reset(r.ratelimit);
         return "the Hub is rate-limiting requests (429); try again " +
                (retry_after_s >= 0 ? "in " + std::to_string(retry_after_s) + " s" : std::string("in a minute")) +
                " (a token, HF_TOKEN, raises the limit)";

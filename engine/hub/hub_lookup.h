@@ -58,6 +58,7 @@ struct HubResponse {
     bool truncated = false;       // the body was cut at max_body_bytes
     std::string content_range;    // "bytes 0-2097151/47000000000" (206 answers)
     std::string retry_after;      // 429: seconds or an HTTP date
+    std::string ratelimit;        // 429: the RateLimit header (`"api";r=0;t=55`), read when Retry-After is absent
     std::string error_code;       // the Hub's X-Error-Code: RepoNotFound, GatedRepo, EntryNotFound, ...
     std::string link;             // the Link header: a paged tree listing's rel="next" (followed only on the endpoint)
 };

@@ -330,6 +330,23 @@ int parse_retry_after(const std::string& value, int64_t now_unix_s) {
     return when <= now ? 0 : (int)std::min<int64_t>(when - now, 9999999);
 }
 
+int parse_ratelimit_reset(const std::string& value) {
+    if (value.empty() || value.size() > 256) return -1;
+    // parameters after the quoted policy name: ;r=N;t=N (order free, spaces allowed)
+    size_t i = 0;
+    while ((i = value.find(';', i)) != std::string::npos) {
+        ++i;
+        while (i < value.size() && value[i] == ' ') ++i;
+        if (value.compare(i, 2, "t=") != 0) continue;
+        size_t k = i + 2, n = 0;
+        long t = 0;
+        while (k < value.size() && value[k] >= '0' && value[k] <= '9' && n < 8) t = t * 10 + (value[k++] - '0'), ++n;
+        if (n == 0 || (k < value.size() && value[k] != ';' && value[k] != ',' && value[k] != ' ')) return -1;
+        return (int)t;
+    }
+    return -1;
+}
+
 bool parse_safetensors_index(const std::string& body, std::vector<std::string>& shards, std::string& err) {
     json j;
     if (!parse_bounded(body, "model.safetensors.index.json", j, err)) return false;

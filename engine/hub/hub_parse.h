@@ -48,6 +48,10 @@ bool parse_content_range(const std::string& value, uint64_t& begin, uint64_t& en
 // Retry-After in seconds (a delay, or an HTTP date relative to now_unix_s when given); -1 when unreadable
 int parse_retry_after(const std::string& value, int64_t now_unix_s = 0);
 
+// the IETF RateLimit header the Hub sends (`"api";r=0;t=55`: r requests left, t seconds until the window resets; what
+// huggingface_hub parses since 1.2, #3570): t, or -1 when absent or unreadable
+int parse_ratelimit_reset(const std::string& value);
+
 // model.safetensors.index.json: the shard file names of weight_map, in first-seen order
 bool parse_safetensors_index(const std::string& body, std::vector<std::string>& shards, std::string& err);
 

@@ -649,3 +649,23 @@ TEST_CASE("hub: a 206 whose Content-Range the page may not read uses the file li
     CHECK(look.result().warnings[0] == "hid-Q4_K_M.gguf: the storage's Content-Range header was not readable (not exposed to this "
                                       "page); the file size is the one in the repo's file list");
 }
+
+TEST_CASE("hub: a 429 with only the RateLimit header still says how long to wait", "[hub]") {
+    CHECK(parse_ratelimit_reset("\"api\";r=0;t=55") == 55);
+    CHECK(parse_ratelimit_reset("\"resolvers\"; t=7; r=0") == 7);
+    CHECK(parse_ratelimit_reset("\"api\";r=495") == -1);
+    CHECK(parse_ratelimit_reset("\"api\";r=0;t=x") == -1);
+    CHECK(parse_ratelimit_reset("") == -1);
+    HubResponse r;
+    r.status = 429;
+    r.ratelimit = "\"api\";r=0;t=23";
+    HubErrorKind k;
+    int wait = 0;
+    const std::string msg = hub_status_message(r, "org/x", "the file list", k, wait);
+    CHECK(k == HubErrorKind::RateLimited);
+    CHECK(wait == 23);
+    CHECK(msg.find("try again in 23 s") != std::string::npos);
+    r.retry_after = "40";  // Retry-After, when present, wins
+    hub_status_message(r, "org/x", "the file list", k, wait);
+    CHECK(wait == 40);
+}

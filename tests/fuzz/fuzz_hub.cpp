@@ -59,7 +59,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         case 0: { llmsim::HubRepoInfo info; llmsim::parse_hub_model_info(text, info, err); break; }
         case 1: { std::vector<llmsim::HubFileEntry> f; llmsim::parse_hub_tree(text, f, err); break; }
         case 2: { uint64_t b, e, t; if (llmsim::parse_content_range(text, b, e, t) && (e < b || (t && t <= e))) __builtin_trap(); break; }
-        case 3: { (void)llmsim::parse_retry_after(text, 1700000000); break; }
+        case 3: { (void)llmsim::parse_retry_after(text, 1700000000); (void)llmsim::parse_ratelimit_reset(text); break; }
         case 4: { std::vector<std::string> s; llmsim::parse_safetensors_index(text, s, err); break; }
         case 5: { std::vector<llmsim::SafetensorsTensorTotal> t; llmsim::parse_safetensors_header(text, t, err); break; }
         case 6: {

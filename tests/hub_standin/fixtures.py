@@ -116,6 +116,9 @@ def main(out):
     expected["many_files"] = {"listed": 2500 + 2, "pages": 3}
     # a listing whose next page is on another origin (the storage's): never followed
     repos["org/foreign-link"] = dict(repos["org/many-files"], link_origin="cdn")
+    # the storage does not expose Content-Range to a page: the browser falls back to the file list's sizes
+    repos["org/hidden-range"] = {"pipeline_tag": "text-generation", "hide_content_range": True,
+                                 "files": {k: v for k, v in files.items() if not k.startswith("Q8_0")}}
     # every storage answer held 3 s: a lookup cancelled in between
     repos["org/slow-model"] = {"pipeline_tag": "text-generation", "delay_s": 3, "files": dict(files)}
 
@@ -125,6 +128,7 @@ def main(out):
                                 "files": {"gated-model-Q4_K_M.gguf": {"head": put("gated.bin", h), "size": len(h) + padded}}}
     expected["gated"] = {"tensor_bytes": tb}
     repos["org/limited"] = {"rate_limited": 42, "files": {}}
+    repos["org/limited-ratelimit"] = {"rate_limited": 17, "no_retry_after": True, "files": {}}
     repos["org/image-model"] = {"pipeline_tag": "text-to-image", "files": {"model.safetensors": {"text": "x"}}}
 
     # org/st-model: safetensors in two shards, Qwen2.5-0.5B's config

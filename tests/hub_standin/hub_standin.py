@@ -20,6 +20,8 @@ marked rate_limited. CORS headers on every answer so the browser test can call i
 MANIFEST: {"repos": {"org/name": {"pipeline_tag": "...", "gated": false, "token": null, "rate_limited": 0,
            "blobs": true, "license": "apache-2.0", "filler_files": 0, "tree_page": 1000, "link_origin": "hub",
            "delay_s": 0, "files": {"path": {"head": "header.bin", "size": N} | {"text": "..."}}}}}
+`rate_limited: T` answers 429 with `RateLimit: "api";r=0;t=T` and `Retry-After: T` (`no_retry_after`: the first only);
+`hide_content_range` leaves Content-Range out of the storage's exposed headers (a browser cannot read it);
 `license` appears as the model API's cardData.license and a "license:" tag; `filler_files` adds that many small
 listed files (extra/file-N.txt) so a listing spans pages; `delay_s` holds every storage answer (a cancel test).
 A file's bytes are `head` followed by zeros up to `size`: a 40 GB GGUF costs only its header on disk.
@@ -77,6 +79,11 @@ def parse_range(value, size):
     return begin, min(end, size - 1)
 
 
+# huggingface.co's Access-Control-Expose-Headers as recorded in 2026 (engine/hub/README.md)
+HUB_EXPOSED = ("X-Repo-Commit,X-Request-Id,X-Error-Code,X-Error-Message,X-Total-Count,ETag,Link,Accept-Ranges,"
+               "Content-Range,X-Linked-Size,X-Linked-ETag,X-Xet-Hash")
+
+
 class Handler(BaseHTTPRequestHandler):
     files = None
     cdn_port = 0
@@ -86,12 +93,21 @@ class Handler(BaseHTTPRequestHandler):
     def log_message(self, *args):
         pass
 
+    def cdn_repo(self):
+        parts = unquote(urlsplit(self.path).path).split("/", 4)  # /blob/org/name/file
+        return parts[2] + "/" + parts[3] if len(parts) >= 4 else ""
+
     def cors(self):
         self.send_header("Access-Control-Allow-Origin", "*")
         self.send_header("Access-Control-Allow-Headers", "Authorization, Range")
-        # what huggingface.co exposes (engine/hub/README.md): Link and Content-Range yes, Retry-After no; the storage
-        # side exposes Content-Range
-        self.send_header("Access-Control-Expose-Headers", "Content-Range, Retry-After, X-Error-Code, Content-Length, Link")
+        # exactly what each side of the real Hub exposes to a page (engine/hub/README.md): huggingface.co lists neither
+        # Retry-After nor RateLimit; the storage lists Content-Range (a repo with hide_content_range: not even that)
+        if self.is_cdn:
+            hide = (self.files.repo(self.cdn_repo()) or {}).get("hide_content_range")
+            self.send_header("Access-Control-Expose-Headers", "Accept-Ranges, Content-Type, Content-Disposition, ETag, X-Cache" +
+                             ("" if hide else ", Content-Range"))
+        else:
+            self.send_header("Access-Control-Expose-Headers", HUB_EXPOSED)
 
     def answer(self, status, body=b"", ctype="application/json", headers=()):
         self.send_response(status)
@@ -166,7 +182,9 @@ class Handler(BaseHTTPRequestHandler):
 
     def gate(self, name, r):
         if r.get("rate_limited"):
-            self.error(429, "RateLimited", "too many requests", [("Retry-After", str(r["rate_limited"]))])
+            t = str(r["rate_limited"])
+            extra = [("RateLimit", '"api";r=0;t=' + t)] + ([] if r.get("no_retry_after") else [("Retry-After", t)])
+            self.error(429, "RateLimited", "too many requests", extra)
             return False
         return True
 

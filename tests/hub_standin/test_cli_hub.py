@@ -117,6 +117,8 @@ def main(cli, work):
         check(not any(r["auth"] for r in reqs if r["cdn"]), "the token never goes to the storage origin")
         rc, out, err = run(["memory", "--model", "org/limited", "--ctx", "8192"])
         check(rc == 2 and "try again in 42 s" in err, "rate-limited: " + err.strip().splitlines()[-1])
+        rc, out, err = run(["memory", "--model", "org/limited-ratelimit", "--ctx", "8192"])
+        check(rc == 2 and "try again in 17 s" in err, "rate-limited, RateLimit header only: " + err.strip().splitlines()[-1])
         rc, out, err = run(["memory", "--model", "org/image-model", "--ctx", "8192"])
         check(rc == 2 and "text-to-image model, not a text-generation model" in err, "not a text model")
         rc, out, err = run(["memory", "--model", "org/new-model:IQ1_S", "--ctx", "8192"])
