@@ -167,8 +167,11 @@
           return readCapped(resp, rq.max_body_bytes).then(function (got) { return step(feed(resp.status, got, resp.headers)); });
         }, function (e) {
           if (abort && abort.signal.aborted) return step(JSON.parse(Module.ccall('llmsim_hub_cancel', 'string', [], [])));
-          // offline, DNS, CORS, or a CSP-blocked origin: fetch says only "Failed to fetch"
-          return step(feed(0, null, null, (e && e.message ? e.message : 'network error') + ' at ' + endpoint));
+          // offline, DNS, CORS, or a CSP-blocked origin: fetch says only "Failed to fetch". A file read is redirected to
+          // the Hub's storage: an origin missing from connect-src fails the same way (engine/hub/README.md)
+          var storage = rq.path.indexOf('/resolve/') >= 0
+            ? ", or the Hub redirected to a storage origin this page's Content-Security-Policy does not allow" : '';
+          return step(feed(0, null, null, (e && e.message ? e.message : 'network error') + ' at ' + endpoint + storage));
         });
     }
     hubRunning = Promise.resolve().then(function () {
