@@ -154,6 +154,7 @@ struct AppState {
     std::map<std::string, uint64_t> imported_file_bytes;  // model id -> GGUF tensor bytes (0 = from the rules)
     // Hugging Face lookups (engine/hub; the web page's fetch in llmsim-page.js, platform_web.cpp). Session only.
     std::function<void(const std::string&)> hub_lookup;   // look a typed id up (explicit action); null: no transport
+    std::function<void()> hub_cancel;                      // stop the running lookup; null: it cannot be cancelled
     std::string hub_token;         // optional token for gated repos: memory only, never in the URL, storage or logs
     std::string hub_status;        // progress of the running lookup, or its result / error
     bool hub_busy = false;

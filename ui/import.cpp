@@ -85,7 +85,8 @@ void import_hub_result(AppState& app, const llmsim::HubResult& r) {
     if (!chosen_type.empty()) app.scenario.quant = chosen_type;
     app.hub_ok = true;
     app.hub_status = r.model.id + ": " + llmsim::hub_read_summary(r) +
-                     (files.empty() ? "" : "; " + std::to_string(files.size()) + " GGUF files sized from their headers");
+                     (files.empty() ? "" : "; " + std::to_string(files.size()) + " GGUF files sized from their headers") +
+                     "; licence " + (r.license.empty() ? std::string("not stated on the model card") : r.license);
     if (r.format == "safetensors")
         app.hub_status += "; safetensors weights " + llmsim::format_gib((double)r.safetensors_bytes) + " (" +
                           std::to_string(r.safetensors_bytes) + " bytes)";

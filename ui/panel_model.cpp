@@ -15,6 +15,11 @@ void draw_model_header(AppState& app) {
             ImGui::PopStyleColor();
         }
         note_widget(app, "hub-status");
+        if (app.hub_busy && app.hub_cancel) {
+            ImGui::SameLine();
+            if (ImGui::SmallButton("Cancel##hub")) app.hub_cancel();
+            note_widget(app, "hub-cancel");
+        }
     }
     const llmsim::Model* m = app.catalog.find_model(app.scenario.model);
     if (!m) {
@@ -24,7 +29,8 @@ void draw_model_header(AppState& app) {
     ImGui::PushFont(app.font_bold);
     ImGui::TextUnformatted(m->name.c_str());
     ImGui::PopFont();
-    ImGui::TextDisabled("%s · %s · HF: %s", m->family.c_str(), m->license.c_str(), m->id.c_str());
+    ImGui::TextDisabled("%s · %s · HF: %s", m->family.c_str(), m->license.empty() ? "licence not stated" : m->license.c_str(),
+                        m->id.c_str());
     const std::string page = model_page_path(app);   // the static, printable page of this model (llmsim-cli site)
     if (app.open_model_page && !page.empty()) {
         if (ImGui::SmallButton("Model page")) app.open_model_page(page);

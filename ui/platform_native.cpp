@@ -2,6 +2,8 @@
 //   llmsim [model=ID] [quant=Q4_K_M] [--model ID] ...     same keys as the web page's URL hash
 //   llmsim --screenshot out.png --frames 5                 headless smoke test (SDL_VIDEODRIVER=offscreen)
 //   llmsim --section leaderboard ...                       every key of url_state.h also works as --key value
+//   HF_ENDPOINT=... llmsim model=org/new-model:Q4_K_M      an id not in the catalog is looked up on the Hub at start
+//                                                          (as a shared web link re-fetches; libcurl builds only)
 #include <SDL.h>
 #include <SDL_opengl.h>
 #include <imgui.h>
@@ -23,6 +25,11 @@
 #include "import.h"
 #include "url_state.h"
 #include "panels.h"
+#ifdef LLMSIM_HUB_NET
+#include "hub/hub_ref.h"
+#include "hub_curl.h"
+#include "hub_worker.h"
+#endif
 
 namespace {
 
@@ -111,6 +118,47 @@ void save_window_geometry(SDL_Window* window) {
     if (FILE* f = fopen(window_path().c_str(), "w")) { fprintf(f, "%d %d %d %d\n", w, h, x, y); fclose(f); }
 }
 
+#ifdef LLMSIM_HUB_NET
+// [SECTION] Hugging Face lookups on a worker thread (net/hub_worker.h): the frame loop polls, never waits
+void start_hub_lookup(AppState& app, llmsim::net::HubWorker& worker, const std::string& id) {
+    llmsim::HubRef ref;
+    std::string err;
+    app.hub_ok = false;
+    if (!llmsim::parse_hub_ref(id, ref, err)) { app.hub_status = err; request_frames(app); return; }
+    llmsim::HubLookupOptions opt;
+    opt.all_headers = true;   // the quant table shows every GGUF file of the repo, each sized from its own header
+    opt.prefer_quant = app.scenario.quant;
+    opt.endpoint = llmsim::net::hub_endpoint_from_env();
+    // the token field (memory only), else HF_TOKEN like the Hub's own libraries
+    const std::string token = app.hub_token.empty() ? llmsim::net::hub_token_from_env() : app.hub_token;
+    if (!worker.start(ref, opt, token)) { app.hub_status = "a lookup is still running"; return; }
+    app.hub_busy = true;
+    app.hub_status = worker.progress();
+    request_frames(app);
+}
+
+// each loop turn: the running lookup's progress, or its end (the model joins the session catalog)
+void poll_hub_lookup(AppState& app, llmsim::net::HubWorker& worker) {
+    if (!app.hub_busy) return;
+    if (!worker.finished()) {
+        const std::string p = worker.progress();
+        if (p != app.hub_status) { app.hub_status = p; request_frames(app); }
+        return;
+    }
+    llmsim::net::HubWorker::Outcome o = worker.take();
+    app.hub_busy = false;
+    if (o.state == llmsim::net::HubWorker::State::Done) {
+        import_hub_result(app, o.result);
+        if (app.catalog.find_model(o.result.model.id)) app.scenario.model = o.result.model.id;
+        for (const std::string& w : o.result.warnings) app.hub_status += "; note: " + w;
+    } else {
+        app.hub_ok = false;
+        app.hub_status = o.error;
+    }
+    request_frames(app);
+}
+#endif
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -193,12 +241,24 @@ int main(int argc, char** argv) {
         return cmd;
     };
 
+#ifdef LLMSIM_HUB_NET
+    llmsim::net::HubWorker hub_worker;   // outlives the loop; its destructor cancels and joins
+    app.hub_lookup = [&](const std::string& id) { start_hub_lookup(app, hub_worker, id); };
+    app.hub_cancel = [&]() { hub_worker.cancel(); };
+    {   // an id not in the catalog (model=org/name) is looked up now, as a shared web link re-fetches
+        llmsim::HubRef ref;
+        std::string herr;
+        if (!app.catalog.find_model(app.scenario.model) && llmsim::parse_hub_ref(app.scenario.model, ref, herr))
+            app.hub_lookup(app.scenario.model);
+    }
+    const Uint32 hub_deadline_ms = SDL_GetTicks() + 120000;   // screenshot runs wait this long for a lookup
+#endif
     bool running = true;
     int frame_index = 0;
     app.frame_state_version = app.state_version;
     while (running) {
         SDL_Event ev;
-        bool got = frame_wanted(app) ? SDL_PollEvent(&ev) : SDL_WaitEventTimeout(&ev, 500);
+        bool got = frame_wanted(app) ? SDL_PollEvent(&ev) : SDL_WaitEventTimeout(&ev, app.hub_busy ? 50 : 500);
         while (got) {
             ImGui_ImplSDL2_ProcessEvent(&ev);
             if (ev.type == SDL_QUIT) running = false;
@@ -209,12 +269,22 @@ int main(int argc, char** argv) {
             request_frames(app);
             got = SDL_PollEvent(&ev);
         }
+#ifdef LLMSIM_HUB_NET
+        poll_hub_lookup(app, hub_worker);
+        // a screenshot run shows the looked-up model: frames count once the lookup has ended (or timed out)
+        if (!opt.screenshot_path.empty() && app.hub_busy && SDL_TICKS_PASSED(SDL_GetTicks(), hub_deadline_ms)) hub_worker.cancel();
+        const bool hub_wait = !opt.screenshot_path.empty() && app.hub_busy;
+        if (hub_wait) SDL_Delay(20);
+#else
+        const bool hub_wait = false;
+#endif
         if (!frame_wanted(app) && opt.frames == 0) continue;
         FrameSize size;
         SDL_GL_GetDrawableSize(window, &size.drawable_w, &size.drawable_h);
         run_frame(app, size);
-        ++frame_index;
+        if (!hub_wait) ++frame_index;
         if (!opt.screenshot_path.empty() && frame_index >= (opt.frames > 0 ? opt.frames : 3)) {
+            if (!app.hub_status.empty()) printf("llmsim: hub: %s\n", app.hub_status.c_str());
             bool ok = save_screenshot(opt.screenshot_path, size.drawable_w, size.drawable_h);
             printf("llmsim: %s %s (%dx%d, %d frames, last frame %.2f ms)\n", ok ? "saved" : "FAILED to save",
                    opt.screenshot_path.c_str(), size.drawable_w, size.drawable_h, frame_index, app.last_frame_ms);

@@ -368,10 +368,14 @@ const char* hub_step_json() {
         g.app.hub_busy = false;
         g.hub.reset();
     } else {
-        j["error"] = g.hub ? g.hub->error() : g.app.hub_status;
+        std::string e = g.hub ? g.hub->error() : g.app.hub_status;
+        // huggingface.co does not list Retry-After in Access-Control-Expose-Headers: a page never sees the wait
+        if (g.hub && g.hub->error_kind() == llmsim::HubErrorKind::RateLimited && g.hub->retry_after_s() < 0)
+            e += " (the Hub does not let a web page read how long to wait)";
+        j["error"] = e;
         j["kind"] = g.hub ? (int)g.hub->error_kind() : 0;
         j["retry_after_s"] = g.hub ? g.hub->retry_after_s() : -1;
-        if (g.hub) g.app.hub_status = g.hub->error();
+        if (g.hub) g.app.hub_status = e;
         g.app.hub_busy = false;
         g.app.hub_ok = false;
         g.hub.reset();
@@ -383,7 +387,7 @@ const char* hub_step_json() {
 }  // namespace
 
 // start looking `ref` up (an id, a huggingface.co URL, org/name:QUANT, a .gguf URL); the page then fetches
-EMSCRIPTEN_KEEPALIVE const char* llmsim_hub_start(const char* ref) {
+EMSCRIPTEN_KEEPALIVE const char* llmsim_hub_start(const char* ref, const char* endpoint) {
     llmsim::HubRef r;
     std::string err;
     g.hub.reset();
@@ -392,6 +396,7 @@ EMSCRIPTEN_KEEPALIVE const char* llmsim_hub_start(const char* ref) {
     llmsim::HubLookupOptions opt;
     opt.all_headers = true;   // the quant table shows every GGUF file of the repo, each sized from its own header
     opt.prefer_quant = g.app.scenario.quant;
+    if (endpoint && *endpoint) opt.endpoint = endpoint;   // the page's <meta name="llmsim-hf-endpoint">
     g.hub.reset(new llmsim::HubLookup(r, opt));
     g.app.hub_busy = true;
     return hub_step_json();
@@ -401,7 +406,7 @@ EMSCRIPTEN_KEEPALIVE const char* llmsim_hub_start(const char* ref) {
 // there), the headers the plan reads, and the network error text for status 0
 EMSCRIPTEN_KEEPALIVE const char* llmsim_hub_feed(int status, const unsigned char* body, int size, int truncated,
                                                  const char* content_range, const char* retry_after,
-                                                 const char* error_code, const char* network_error) {
+                                                 const char* error_code, const char* network_error, const char* link) {
     if (!g.hub) return hub_step_json();
     llmsim::HubResponse r;
     r.status = status;
@@ -411,7 +416,19 @@ EMSCRIPTEN_KEEPALIVE const char* llmsim_hub_feed(int status, const unsigned char
     r.retry_after = retry_after ? retry_after : "";
     r.error_code = error_code ? error_code : "";
     r.network_error = network_error ? network_error : "";
+    r.link = link ? link : "";
     g.hub->feed(r);
+    return hub_step_json();
+}
+
+// the user cancelled (llmsim-page.js aborted the fetch in flight): the lookup ends with that message
+EMSCRIPTEN_KEEPALIVE const char* llmsim_hub_cancel() {
+    if (g.hub) {
+        g.app.hub_status = "lookup of " + llmsim::hub_ref_text(g.hub->result().ref) + " cancelled";
+        g.hub.reset();
+    }
+    g.app.hub_busy = false;
+    g.app.hub_ok = false;
     return hub_step_json();
 }
 
@@ -482,6 +499,7 @@ int main() {
     };
     g.app.open_file_dialog = [] { EM_ASM({ if (Module.llmsimOpenFile) Module.llmsimOpenFile(); }); };
     // the page's fetch makes the lookup's requests; the token goes along for that lookup only, never stored
+    g.app.hub_cancel = []() { EM_ASM({ if (Module.llmsimHubCancel) Module.llmsimHubCancel(); }); };
     g.app.hub_lookup = [](const std::string& id) {
         EM_ASM({ if (Module.llmsimHubLookup) Module.llmsimHubLookup(UTF8ToString($0), UTF8ToString($1)); }, id.c_str(),
                g.app.hub_token.c_str());

@@ -68,7 +68,11 @@ bool search_combo(const char* id, const std::string& preview, std::string& query
 static void hub_lookup_row(AppState& app) {
     const std::string q = app.model_search;
     if (!app.hub_lookup || q.find('/') == std::string::npos || app.catalog.find_model(q)) return;
-    if (app.hub_busy) { ImGui::TextDisabled("%s", app.hub_status.c_str()); return; }
+    if (app.hub_busy) {
+        ImGui::TextDisabled("%s", app.hub_status.c_str());
+        if (app.hub_cancel && ImGui::SmallButton("Cancel the lookup")) app.hub_cancel();
+        return;
+    }
     if (ImGui::Selectable(("Look up " + q + " on Hugging Face").c_str())) {
         app.hub_lookup(q);
         ImGui::CloseCurrentPopup();

@@ -134,19 +134,23 @@
     return pump();
   }
 
-  var hubRunning = null;
+  var hubRunning = null, hubAbort = null;
+  // stop the running lookup: the fetch in flight is aborted and the plan is told (its message says "cancelled")
+  function hubCancel() { if (hubAbort) hubAbort.abort(); }
   function hubLookup(Module, id, token) {
     if (hubRunning) return hubRunning;
     var endpoint = hubEndpoint();
+    var abort = hubAbort = (typeof AbortController === 'function') ? new AbortController() : null;
     function feed(status, got, headers, netError) {
       var bytes = got ? got.bytes : new Uint8Array(0);
       var ptr = Module._malloc(Math.max(1, bytes.length));
       Module.HEAPU8.set(bytes, ptr);
       var h = function (k) { return (headers && headers.get(k)) || ''; };
+      // headers the Hub does not expose cross-origin read as '' (Retry-After: engine/hub/README.md); the plan copes
       var out = Module.ccall('llmsim_hub_feed', 'string',
-                             ['number', 'number', 'number', 'number', 'string', 'string', 'string', 'string'],
+                             ['number', 'number', 'number', 'number', 'string', 'string', 'string', 'string', 'string'],
                              [status, ptr, bytes.length, got && got.truncated ? 1 : 0, h('Content-Range'), h('Retry-After'),
-                              h('X-Error-Code'), netError || '']);
+                              h('X-Error-Code'), netError || '', h('Link')]);
       Module._free(ptr);
       return JSON.parse(out);
     }
@@ -156,18 +160,24 @@
       var rq = s.request, headers = {};
       if (rq.range_bytes > 0) headers.Range = 'bytes=' + rq.range_begin + '-' + (rq.range_begin + rq.range_bytes - 1);
       if (token) headers.Authorization = 'Bearer ' + token;   // the browser drops it on a cross-origin redirect
+      if (abort && abort.signal.aborted) return step(JSON.parse(Module.ccall('llmsim_hub_cancel', 'string', [], [])));
       return fetch(endpoint + rq.path, { headers: headers, credentials: 'omit', cache: 'no-store', redirect: 'follow',
-                                         referrerPolicy: 'no-referrer' })
+                                         referrerPolicy: 'no-referrer', signal: abort ? abort.signal : undefined })
         .then(function (resp) {
           return readCapped(resp, rq.max_body_bytes).then(function (got) { return step(feed(resp.status, got, resp.headers)); });
         }, function (e) {
-          // offline, DNS, CORS, or a CSP-blocked origin: fetch says only "Failed to fetch"
-          return step(feed(0, null, null, (e && e.message ? e.message : 'network error') + ' at ' + endpoint));
+          if (abort && abort.signal.aborted) return step(JSON.parse(Module.ccall('llmsim_hub_cancel', 'string', [], [])));
+          // offline, DNS, CORS, or a CSP-blocked origin: fetch says only "Failed to fetch". A file read is redirected to
+          // the Hub's storage: an origin missing from connect-src fails the same way (engine/hub/README.md)
+          var storage = rq.path.indexOf('/resolve/') >= 0
+            ? ", or the Hub redirected to a storage origin this page's Content-Security-Policy does not allow" : '';
+          return step(feed(0, null, null, (e && e.message ? e.message : 'network error') + ' at ' + endpoint + storage));
         });
     }
     hubRunning = Promise.resolve().then(function () {
-      return step(JSON.parse(Module.ccall('llmsim_hub_start', 'string', ['string'], [id])));
-    }).then(function (r) { hubRunning = null; return r; }, function (e) { hubRunning = null; throw e; });
+      return step(JSON.parse(Module.ccall('llmsim_hub_start', 'string', ['string', 'string'], [id, endpoint])));
+    }).then(function (r) { hubRunning = null; hubAbort = null; return r; },
+            function (e) { hubRunning = null; hubAbort = null; throw e; });
     return hubRunning;
   }
 
@@ -204,6 +214,7 @@
       _scroll: function () { return JSON.parse(str('llmsim_scroll')); },
       // look a model up on the Hub (explicit action); resolves to {ok, message[, kind, retryAfter]}
       lookupHub: function (id, options) { return hubLookup(Module, id, options && options.token); },
+      cancelHub: function () { hubCancel(); },
       _widgetRect: function (name) { return JSON.parse(Module.ccall('llmsim_widget_rect', 'string', ['string'], [name])); },
       _module: Module
     };
@@ -252,6 +263,7 @@
       llmsimFatal: function (t) { showError(t); },
       llmsimOpenFile: function () { fileInput.click(); },
       llmsimHubLookup: function (id, token) { hubLookup(Module, id, token); },
+      llmsimHubCancel: function () { hubCancel(); },
       llmsimReady: function () {
         window.llmsim = makeApi(Module);
         fileInput.addEventListener('change', function () {

@@ -132,6 +132,7 @@ std::string hub_status_message(const HubResponse& r, const std::string& repo, co
     if (r.status == 429) {
         kind = HubErrorKind::RateLimited;
         retry_after_s = parse_retry_after(r.retry_after);
+        if (retry_after_s < 0) retry_after_s = parse_ratelimit_reset(r.ratelimit);
         return "the Hub is rate-limiting requests (429); try again " +
                (retry_after_s >= 0 ? "in " + std::to_string(retry_after_s) + " s" : std::string("in a minute")) +
                " (a token, HF_TOKEN, raises the limit)";
@@ -168,6 +169,8 @@ struct HubLookup::State {
     int retry_after = -1;
     HubRequest pending;
     HubRepoInfo info;
+    std::vector<HubFileEntry> tree_files; // the pages of the tree listing read so far
+    bool warned_range = false;            // "Content-Range not readable" said once
     // GGUF: the variants whose headers are still to read, the shard and the bytes of the current one
     std::vector<int> queue;
     size_t queue_pos = 0, shard = 0;
@@ -199,7 +202,66 @@ struct HubLookup::State {
     void start_st_shard();
     void on_st_header(const HubResponse& r);
     void on_config(const HubResponse& r);
+    void on_tree(const HubResponse& r);
+    void tree_request(const std::string& path);
+    bool range_header(const HubResponse& r, const std::string& name, uint64_t& total);
 };
+
+void HubLookup::State::tree_request(const std::string& path) {
+    step = Step::Tree;
+    request(path, 0, 0, kHubMaxJsonBytes,
+            res.tree_pages == 0 ? std::string("the file tree") : "the file tree (page " + std::to_string(res.tree_pages + 1) + ")");
+}
+
+// one page of the tree listing; a Link rel="next" on the endpoint asks for the next one (bounded in pages and entries)
+void HubLookup::State::on_tree(const HubResponse& r) {
+    std::string e, next, path;
+    if (!parse_hub_tree(r.body, tree_files, e)) { fail(HubErrorKind::Malformed, ref.repo + ": " + e); return; }
+    ++res.tree_pages;
+    if (tree_files.size() > kHubMaxFiles) {
+        fail(HubErrorKind::Malformed, ref.repo + ": the file tree lists more than " + std::to_string(kHubMaxFiles) + " files; not read");
+        return;
+    }
+    if (!r.link.empty() && !parse_link_next(r.link, next, e)) { fail(HubErrorKind::Malformed, ref.repo + ": " + e); return; }
+    if (!next.empty()) {
+        if ((size_t)res.tree_pages >= kHubMaxTreePages) {
+            fail(HubErrorKind::Malformed, ref.repo + ": the file tree has more than " + std::to_string(kHubMaxTreePages) + " pages; not read");
+            return;
+        }
+        if (!hub_endpoint_path(next, opt.endpoint, path, e)) { fail(HubErrorKind::Malformed, ref.repo + ": " + e); return; }
+        const std::string tree = "/api/models/" + ref.repo + "/tree/";
+        if (path.compare(0, tree.size(), tree) != 0) {
+            fail(HubErrorKind::Malformed, ref.repo + ": the next-page link " + path.substr(0, 80) + " is not this repo's file tree; not followed");
+            return;
+        }
+        tree_request(path);
+        return;
+    }
+    info.files = std::move(tree_files);
+    tree_files.clear();
+    after_file_list();
+}
+
+// a 206's Content-Range: false (failed) when it names other bytes than asked for; a 206 without a readable one (a
+// browser sees only the headers the storage exposes) falls back to the body's length and the file list's size
+bool HubLookup::State::range_header(const HubResponse& r, const std::string& name, uint64_t& total) {
+    uint64_t b0 = 0, b1 = 0, t = 0;
+    if (r.status == 206 && parse_content_range(r.content_range, b0, b1, t)) {
+        if (b0 != pending.range_begin) { fail(HubErrorKind::Malformed, name + ": the server sent bytes from " + std::to_string(b0) + ", not the range asked for"); return false; }
+        total = t;
+        return true;
+    }
+    if (r.status == 200 && pending.range_begin > 0) {
+        fail(HubErrorKind::Malformed, name + ": the server ignored the Range request (HTTP 200); llmsim does not download whole files");
+        return false;
+    }
+    if (r.status == 206 && r.content_range.empty() && !warned_range) {
+        warned_range = true;
+        res.warnings.push_back(name + ": the storage's Content-Range header was not readable (not exposed to this page); "
+                                      "the file size is the one in the repo's file list");
+    }
+    return true;
+}
 
 bool HubLookup::State::check_arch(const Model& m) {
     const std::vector<std::string> archs = supported_llama_archs();
@@ -319,14 +381,9 @@ void HubLookup::State::start_shard() {
 void HubLookup::State::on_gguf(const HubResponse& r) {
     const std::string& file = res.variants[(size_t)queue[queue_pos]].files[shard];
     const std::string name = base_name(file);
-    uint64_t b0 = 0, b1 = 0, total = 0;
-    if (r.status == 206 && parse_content_range(r.content_range, b0, b1, total)) {
-        if (b0 != pending.range_begin) { fail(HubErrorKind::Malformed, name + ": the server sent bytes from " + std::to_string(b0) + ", not the range asked for"); return; }
-        if (total > 0) file_total = total;
-    } else if (r.status == 200 && pending.range_begin > 0) {
-        fail(HubErrorKind::Malformed, name + ": the server ignored the Range request (HTTP 200); llmsim does not download whole files");
-        return;
-    }
+    uint64_t total = 0;
+    if (!range_header(r, name, total)) return;
+    if (total > 0) file_total = total;
     buf.append(r.body, 0, (size_t)std::min<uint64_t>(r.body.size(), pending.range_bytes));
     const bool whole = file_total > 0 && buf.size() >= file_total;
     // parse what has arrived; a read past it records how far the parser wanted to go (the next range starts there)
@@ -387,6 +444,7 @@ void HubLookup::State::finish_shard(const GgufInfo& gi) {
                       m.notes.end());
         if (v.files.size() > 1) m.notes.push_back("weights summed over the headers of " + std::to_string(v.files.size()) + " split files");
         m.id = ref.repo;
+        if (!res.license.empty()) m.license = res.license;  // the model card over the file's general.license
         if (m.name.empty()) m.name = base_name(ref.repo);
         if (m.family.empty()) m.family = "hub";
         m.sources.push_back("https://huggingface.co/" + ref.repo);
@@ -418,6 +476,7 @@ void HubLookup::State::on_config(const HubResponse& r) {
     }
     if (!check_arch(m)) return;
     m.family = m.family.empty() ? "hub" : m.family;
+    if (!res.license.empty()) m.license = res.license;
     res.model = std::move(m);
     if (st_has_index) {
         step = Step::StIndex;
@@ -438,13 +497,10 @@ void HubLookup::State::start_st_shard() {
 
 void HubLookup::State::on_st_header(const HubResponse& r) {
     const std::string name = base_name(st_shards[st_pos]);
-    uint64_t b0 = 0, b1 = 0, total = 0;
-    if (r.status == 206 && parse_content_range(r.content_range, b0, b1, total)) {
-        if (b0 != pending.range_begin) { fail(HubErrorKind::Malformed, name + ": the server sent another range than asked for"); return; }
-    } else if (r.status == 200 && pending.range_begin > 0) {
-        fail(HubErrorKind::Malformed, name + ": the server ignored the Range request (HTTP 200)");
-        return;
-    }
+    uint64_t total = 0;
+    if (!range_header(r, name, total)) return;
+    if (total == 0)
+        if (const HubFileEntry* f = find_file(st_shards[st_pos])) total = f->size_bytes;
     buf.append(r.body, 0, (size_t)std::min<uint64_t>(r.body.size(), pending.range_bytes));
     if (buf.size() < 8) { fail(HubErrorKind::Malformed, name + ": shorter than a safetensors header (8 bytes)"); return; }
     uint64_t len = 0;
@@ -514,6 +570,7 @@ void HubLookup::feed(const HubResponse& r) {
         case Step::Info: {
             if (!parse_hub_model_info(r.body, s.info, e)) { s.fail(HubErrorKind::Malformed, s.ref.repo + ": " + e); return; }
             s.res.gated = s.info.gated;
+            s.res.license = s.info.license;
             s.res.pipeline_tag = s.info.pipeline_tag;
             static const char* const kText[] = {"", "text-generation", "text2text-generation", "image-text-to-text",
                                                 "conversational", "any-to-any", "question-answering", "summarization",
@@ -528,21 +585,13 @@ void HubLookup::feed(const HubResponse& r) {
                 return f.has_size || !(ends_with_ci(f.path, ".gguf") || ends_with_ci(f.path, ".safetensors"));
             });
             if (!sizes) {  // an endpoint without ?blobs=true: the tree listing has the sizes
-                s.step = Step::Tree;
-                s.request("/api/models/" + s.ref.repo + "/tree/" + s.ref.revision + "?recursive=true", 0, 0,
-                          kHubMaxJsonBytes, "the file tree");
+                s.tree_request("/api/models/" + s.ref.repo + "/tree/" + s.ref.revision + "?recursive=true");
                 return;
             }
             s.after_file_list();
             return;
         }
-        case Step::Tree: {
-            std::vector<HubFileEntry> files;
-            if (!parse_hub_tree(r.body, files, e)) { s.fail(HubErrorKind::Malformed, s.ref.repo + ": " + e); return; }
-            s.info.files = std::move(files);
-            s.after_file_list();
-            return;
-        }
+        case Step::Tree: s.on_tree(r); return;
         case Step::GgufHeader: s.on_gguf(r); return;
         case Step::Config: s.on_config(r); return;
         case Step::StIndex:

@@ -39,6 +39,8 @@ constexpr uint64_t kHubMaxHeaderBytes = 64u << 20;        // GgufLimits::max_hea
 constexpr uint64_t kHubMaxSafetensorsHeaderBytes = 100u << 20;  // the safetensors format's own limit
 constexpr size_t kHubMaxFiles = 100000;                   // files listed per repo
 constexpr size_t kHubMaxShards = 512;                     // shards per GGUF or safetensors model
+constexpr size_t kHubMaxTreePages = 200;                  // pages of the tree listing (the Hub sends 1000 entries a page)
+constexpr size_t kHubMaxLinkHeaderChars = 16384;          // a Link header (one cursor URL is ~300 characters)
 constexpr int kHubMaxRequests = 2048;                     // per lookup (headers of every variant of a big repo)
 
 struct HubRequest {
@@ -56,7 +58,9 @@ struct HubResponse {
     bool truncated = false;       // the body was cut at max_body_bytes
     std::string content_range;    // "bytes 0-2097151/47000000000" (206 answers)
     std::string retry_after;      // 429: seconds or an HTTP date
+    std::string ratelimit;        // 429: the RateLimit header (`"api";r=0;t=55`), read when Retry-After is absent
     std::string error_code;       // the Hub's X-Error-Code: RepoNotFound, GatedRepo, EntryNotFound, ...
+    std::string link;             // the Link header: a paged tree listing's rel="next" (followed only on the endpoint)
 };
 
 // [SECTION] Results ------------------------------------------------------------------------------------------
@@ -91,6 +95,8 @@ struct HubResult {
     uint64_t safetensors_bytes = 0;       // safetensors repos: sum of dtype x shape over all shards
     std::vector<HubSafetensorsDtype> safetensors_by_dtype;
     bool gated = false;                   // the repo asks users to accept a licence
+    std::string license;                  // the model card's licence ("apache-2.0", "llama3.1"); also model.license
+    int tree_pages = 0;                   // pages of the tree listing read (0: the model API had the sizes)
     std::string pipeline_tag;
     uint64_t bytes_read = 0;              // body bytes received over all requests
     uint64_t bytes_in_files_read = 0;     // size of the files whose headers were read (the "of a 47 GB file")
@@ -101,6 +107,7 @@ struct HubLookupOptions {
     bool all_headers = false;             // read the header of every GGUF variant (the quant table), not only the chosen
     size_t max_variant_headers = 32;      // with all_headers: at most this many variants
     uint64_t first_range_bytes = kHubFirstRangeBytes;
+    std::string endpoint = "https://huggingface.co";  // where the paths go; a next-page link must stay on it
     std::string prefer_quant;             // a GGUF repo's file to pick when the reference names none (--quant);
                                           // a safetensors repo ignores it
 };

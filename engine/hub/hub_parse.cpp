@@ -81,6 +81,42 @@ int dtype_bytes(const std::string& d) {
     return 0;
 }
 
+std::string lower(std::string s) {
+    for (char& c : s)
+        if (c >= 'A' && c <= 'Z') c = char(c - 'A' + 'a');
+    return s;
+}
+
+// the model card's licence: cardData.license (a string or a list), "other" named by cardData.license_name;
+// else the first "license:..." tag (the Hub adds one per card licence); "" when neither
+std::string license_of(const json& j) {
+    std::string lic;
+    auto card = j.find("cardData");
+    if (card != j.end() && card->is_object()) {
+        auto l = card->find("license");
+        if (l != card->end() && l->is_string()) lic = str_field(*card, "license", 100);
+        else if (l != card->end() && l->is_array())
+            for (size_t i = 0; i < l->size() && i < 4; ++i)
+                if ((*l)[i].is_string() && (*l)[i].get<std::string>().size() <= 100 &&
+                    find_invalid_utf8((*l)[i].get<std::string>()) == std::string::npos)
+                    lic += (lic.empty() ? "" : ", ") + (*l)[i].get<std::string>();
+        const std::string name = str_field(*card, "license_name", 100);
+        if (lower(lic) == "other" && !name.empty()) lic = name;
+    }
+    auto tags = j.find("tags");
+    if (lic.empty() && tags != j.end() && tags->is_array())
+        for (size_t i = 0; i < tags->size() && i < 1000 && lic.empty(); ++i) {
+            const json& t = (*tags)[i];
+            if (!t.is_string()) continue;
+            const std::string s = t.get<std::string>();
+            if (s.compare(0, 8, "license:") == 0 && s.size() > 8 && s.size() <= 108 && find_invalid_utf8(s) == std::string::npos)
+                lic = s.substr(8);
+        }
+    for (char& c : lic)
+        if ((unsigned char)c < 0x20) c = ' ';
+    return lic;
+}
+
 }  // namespace
 
 bool parse_hub_model_info(const std::string& body, HubRepoInfo& out, std::string& err) {
@@ -99,6 +135,7 @@ bool parse_hub_model_info(const std::string& body, HubRepoInfo& out, std::string
     r.disabled = d != j.end() && d->is_boolean() && d->get<bool>();
     r.pipeline_tag = str_field(j, "pipeline_tag");
     r.library_name = str_field(j, "library_name");
+    r.license = license_of(j);
     auto sib = j.find("siblings");
     if (sib == j.end() || !sib->is_array()) {
         err = "the Hub's model description has no file list (\"siblings\"); is HF_ENDPOINT a Hugging Face Hub?";
@@ -134,6 +171,119 @@ bool parse_hub_tree(const std::string& body, std::vector<HubFileEntry>& out, std
         entry_size(e, f);
         out.push_back(std::move(f));
     }
+    return true;
+}
+
+bool parse_link_next(const std::string& v, std::string& next, std::string& err) {
+    next.clear();
+    if (v.size() > kHubMaxLinkHeaderChars) {
+        err = "the Link header is " + std::to_string(v.size()) + " characters, more than the " +
+              std::to_string(kHubMaxLinkHeaderChars) + " read";
+        return false;
+    }
+    size_t i = 0;
+    auto ws = [&] { while (i < v.size() && (v[i] == ' ' || v[i] == '\t')) ++i; };
+    for (int links = 0;; ++links) {
+        ws();
+        if (i >= v.size()) break;
+        if (links >= 64) { err = "the Link header has more than 64 links"; return false; }
+        if (v[i] != '<') { err = "the Link header is malformed (a link must start with '<')"; return false; }
+        const size_t close = v.find('>', i + 1);
+        if (close == std::string::npos) { err = "the Link header is malformed (no '>')"; return false; }
+        const std::string uri = v.substr(i + 1, close - i - 1);
+        i = close + 1;
+        bool is_next = false;
+        for (;;) {  // ;name[=value] parameters up to the next ','
+            ws();
+            if (i >= v.size()) break;
+            if (v[i] == ',') { ++i; break; }
+            if (v[i] != ';') { err = "the Link header is malformed (expected ';' or ',' after a link)"; return false; }
+            ++i;
+            ws();
+            size_t k = i;
+            while (k < v.size() && v[k] != '=' && v[k] != ';' && v[k] != ',' && v[k] != ' ' && v[k] != '\t') ++k;
+            const std::string name = lower(v.substr(i, k - i));
+            i = k;
+            ws();
+            std::string val;
+            if (i < v.size() && v[i] == '=') {
+                ++i;
+                ws();
+                if (i < v.size() && v[i] == '"') {
+                    const size_t q = v.find('"', i + 1);
+                    if (q == std::string::npos) { err = "the Link header is malformed (an unterminated quote)"; return false; }
+                    val = v.substr(i + 1, q - i - 1);
+                    i = q + 1;
+                } else {
+                    k = i;
+                    while (k < v.size() && v[k] != ';' && v[k] != ',' && v[k] != ' ' && v[k] != '\t') ++k;
+                    val = v.substr(i, k - i);
+                    i = k;
+                }
+            }
+            if (name != "rel") continue;
+            val = lower(val) + " ";  // rel may list several relation types: rel="next last"
+            for (size_t a = 0, b; (b = val.find(' ', a)) != std::string::npos; a = b + 1)
+                if (val.compare(a, b - a, "next") == 0) is_next = true;
+        }
+        if (!is_next) continue;
+        if (uri.empty()) { err = "the Link header's next page is empty"; next.clear(); return false; }
+        if (!next.empty() && next != uri) { err = "the Link header names two different next pages"; next.clear(); return false; }
+        next = uri;
+    }
+    for (char c : next)
+        if ((unsigned char)c <= 0x20 || (unsigned char)c >= 0x7f) {
+            err = "the Link header's next page is not a plain URL";
+            next.clear();
+            return false;
+        }
+    return true;
+}
+
+namespace {
+// "https://host:port/prefix" -> origin "https://host:port" (scheme and host lower-cased), path "/prefix"
+bool split_url(const std::string& url, std::string& origin, std::string& path) {
+    const size_t sep = url.find("://");
+    if (sep == std::string::npos || sep == 0) return false;
+    const size_t slash = url.find_first_of("/?#", sep + 3);
+    origin = lower(url.substr(0, slash == std::string::npos ? url.size() : slash));
+    path = slash == std::string::npos ? "" : url.substr(slash);
+    return origin.size() > sep + 3;
+}
+}  // namespace
+
+bool hub_endpoint_path(const std::string& url, const std::string& endpoint, std::string& path, std::string& err) {
+    std::string eo, ep, uo, up;
+    if (!split_url(endpoint, eo, ep)) { err = "the endpoint '" + endpoint.substr(0, 80) + "' is not an absolute URL"; return false; }
+    while (!ep.empty() && ep.back() == '/') ep.pop_back();
+    if (url.size() > kHubMaxLinkHeaderChars) { err = "the next-page link is too long"; return false; }
+    if (url.size() >= 1 && url[0] == '/' && (url.size() < 2 || url[1] != '/')) {
+        uo = eo;
+        up = url;
+    } else if (!split_url(url, uo, up)) {
+        err = "the next-page link '" + url.substr(0, 80) + "' is not a URL";
+        return false;
+    }
+    if (uo != eo) {
+        err = "the next-page link goes to " + uo.substr(0, 80) + ", not the endpoint " + eo + "; not followed";
+        return false;
+    }
+    if (up.compare(0, ep.size(), ep) != 0 || (up.size() > ep.size() && up[ep.size()] != '/') || up.size() == ep.size()) {
+        err = "the next-page link '" + url.substr(0, 80) + "' is outside the endpoint " + endpoint.substr(0, 80) + "; not followed";
+        return false;
+    }
+    path = up.substr(ep.size());
+    if (path.compare(0, 2, "//") == 0) { err = "the next-page link '" + url.substr(0, 80) + "' has an empty path segment; not followed"; path.clear(); return false; }
+    const std::string before_query = path.substr(0, path.find('?'));
+    if (before_query.find("/../") != std::string::npos || before_query.find("/./") != std::string::npos ||
+        path.find('\\') != std::string::npos || path.find('#') != std::string::npos ||
+        (before_query.size() >= 3 && before_query.compare(before_query.size() - 3, 3, "/..") == 0)) {
+        err = "the next-page link '" + url.substr(0, 80) + "' has a dot segment, a backslash or a fragment; not followed";
+        path.clear();
+        return false;
+    }
+    for (char c : path)
+        if ((unsigned char)c <= 0x20 || (unsigned char)c >= 0x7f) { err = "the next-page link is not a plain URL"; path.clear(); return false; }
     return true;
 }
 
@@ -178,6 +328,23 @@ int parse_retry_after(const std::string& value, int64_t now_unix_s) {
     const int64_t when = days * 86400 + hh * 3600 + mm * 60 + ss;
     const int64_t now = now_unix_s > 0 ? now_unix_s : (int64_t)std::time(nullptr);
     return when <= now ? 0 : (int)std::min<int64_t>(when - now, 9999999);
+}
+
+int parse_ratelimit_reset(const std::string& value) {
+    if (value.empty() || value.size() > 256) return -1;
+    // parameters after the quoted policy name: ;r=N;t=N (order free, spaces allowed)
+    size_t i = 0;
+    while ((i = value.find(';', i)) != std::string::npos) {
+        ++i;
+        while (i < value.size() && value[i] == ' ') ++i;
+        if (value.compare(i, 2, "t=") != 0) continue;
+        size_t k = i + 2, n = 0;
+        long t = 0;
+        while (k < value.size() && value[k] >= '0' && value[k] <= '9' && n < 8) t = t * 10 + (value[k++] - '0'), ++n;
+        if (n == 0 || (k < value.size() && value[k] != ';' && value[k] != ',' && value[k] != ' ')) return -1;
+        return (int)t;
+    }
+    return -1;
 }
 
 bool parse_safetensors_index(const std::string& body, std::vector<std::string>& shards, std::string& err) {

@@ -153,10 +153,35 @@ async function main() {
       assert(!url.includes(exp.gated_token), 'the token is in the URL');
       const stored = await page.evaluate(() => JSON.stringify(Object.assign({}, localStorage, sessionStorage)));
       assert(!stored.includes(exp.gated_token), 'the token is in storage');
+      // huggingface.co exposes neither Retry-After nor RateLimit to a page (the stand-in copies its list): the page
+      // cannot know the wait and says so (the CLI, without CORS, says "in 42 s": cli_hub_standin)
       r = await lookup('org/limited');
-      assert(!r.ok && r.message.includes('try again in 42 s') && r.retryAfter === 42, `429: ${r.message}`);
+      assert(!r.ok && r.message.includes('try again in a minute') && r.message.includes('does not let a web page read how long to wait') &&
+             r.retryAfter === -1, `429: ${r.message}`);
       r = await lookup('org/image-model');
       assert(!r.ok && r.message.includes('not a text-generation model'), `pipeline: ${r.message}`);
+    });
+
+    await check('paging, licence, hidden Content-Range, cancel', async () => {
+      let r = await lookup('org/many-files');
+      assert(r.ok, `a ${exp.many_files.listed}-entry listing: ${r.message}`);
+      const pages = (await stats()).requests.filter((q) => q.path.startsWith('/api/models/org/many-files/tree/')).length;
+      assert(pages === exp.many_files.pages, `tree pages fetched: ${pages}, want ${exp.many_files.pages}`);
+      let q = Object.fromEntries(await hubQuants(page));
+      assert(q.Q4_K_M === exp.q4_k_m.tensor_bytes, `many-files Q4_K_M weights ${q.Q4_K_M}`);
+      r = await lookup('org/foreign-link');
+      assert(!r.ok && r.message.includes('not the endpoint') && r.message.includes('not followed'), `foreign next page: ${r.message}`);
+      r = await lookup('org/new-model');
+      assert(r.ok && r.message.includes('licence ' + exp.license), `licence in the message: ${r.message}`);
+      r = await lookup('org/hidden-range');
+      q = Object.fromEntries(await hubQuants(page));
+      assert(r.ok && q.Q4_K_M === exp.q4_k_m.tensor_bytes, `Content-Range hidden: ${r.message}, weights ${q.Q4_K_M}`);
+      const running = page.evaluate(() => window.llmsim.lookupHub('org/slow-model'));
+      await page.waitForTimeout(700);
+      await page.evaluate(() => window.llmsim.cancelHub());
+      const t0 = Date.now();
+      r = await running;
+      assert(!r.ok && r.message.includes('cancelled') && Date.now() - t0 < 1500, `cancel: ${r.message} after ${Date.now() - t0} ms`);
     });
 
     await check('errors: offline', async () => {

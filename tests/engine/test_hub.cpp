@@ -136,6 +136,8 @@ struct FakeFile { std::string head; uint64_t size; };  // bytes past `head` read
 struct FakeHub {
     std::map<std::string, std::string> json;     // API path -> body
     std::map<std::string, FakeFile> files;       // "/org/name/resolve/main/f" -> file
+    std::map<std::string, std::string> links;    // API path -> its Link header (a paged tree listing)
+    bool hide_content_range = false;             // a browser that may not read the storage's Content-Range
     int force_status = 0;
     std::string force_error_code, retry_after;
     uint64_t served = 0;
@@ -146,7 +148,14 @@ struct FakeHub {
         HubResponse r;
         if (force_status) { r.status = force_status; r.error_code = force_error_code; r.retry_after = retry_after; return r; }
         auto j = json.find(rq.path);
-        if (j != json.end()) { r.status = 200; r.body = j->second; served += r.body.size(); return r; }
+        if (j != json.end()) {
+            r.status = 200;
+            r.body = j->second;
+            auto l = links.find(rq.path);
+            if (l != links.end()) r.link = l->second;
+            served += r.body.size();
+            return r;
+        }
         auto f = files.find(rq.path);
         if (f == files.end()) { r.status = 404; r.error_code = "EntryNotFound"; return r; }
         const FakeFile& ff = f->second;
@@ -160,6 +169,7 @@ struct FakeHub {
             r.status = 200;
         }
         n = std::min<uint64_t>(n, rq.max_body_bytes);
+        if (hide_content_range) r.content_range.clear();
         for (uint64_t i = b; i < b + n; ++i) r.body.push_back(i < ff.head.size() ? ff.head[(size_t)i] : '\0');
         served += r.body.size();
         return r;
@@ -464,4 +474,198 @@ TEST_CASE("hub: every failure is a message a user can act on", "[hub]") {
                                                                  std::to_string(odd.header.size() + odd.tensor_bytes) + "}]";
     hub.add_file("org/tree", "t-Q4_K_M.gguf", odd.header, odd.header.size() + odd.tensor_bytes);
     CHECK(run("org/tree") == HubErrorKind::UnsupportedArchitecture);  // got as far as the header
+}
+
+// [SECTION] paging, licence, hidden headers -------------------------------------------------------------------
+
+TEST_CASE("hub: the Link header's next page, and where it may point", "[hub]") {
+    std::string next, err, path;
+    // the shape the Hub sends (huggingface_hub#1176)
+    REQUIRE(parse_link_next("<https://huggingface.co/api/models/o/n/tree/main?recursive=true&cursor=ZXlK>; rel=\"next\"", next, err));
+    CHECK(next == "https://huggingface.co/api/models/o/n/tree/main?recursive=true&cursor=ZXlK");
+    REQUIRE(parse_link_next("<https://h/a?p=1>; rel=\"prev\", <https://h/a?p=3>; rel=\"next last\"", next, err));
+    CHECK(next == "https://h/a?p=3");
+    REQUIRE(parse_link_next("<https://h/a?p=3>;rel=next", next, err));
+    CHECK(next == "https://h/a?p=3");
+    REQUIRE(parse_link_next("<https://h/a?p=1>; rel=\"prev\"", next, err));
+    CHECK(next.empty());
+    REQUIRE(parse_link_next("", next, err));
+    CHECK(next.empty());
+    CHECK_FALSE(parse_link_next("https://h/a; rel=next", next, err));
+    CHECK(err.find("must start with '<'") != std::string::npos);
+    CHECK_FALSE(parse_link_next("<https://h/a; rel=next", next, err));
+    CHECK_FALSE(parse_link_next("<https://h/a>; rel=\"next", next, err));
+    CHECK_FALSE(parse_link_next("<https://h/a>; rel=next, <https://h/b>; rel=next", next, err));
+    CHECK(err.find("two different next pages") != std::string::npos);
+    CHECK_FALSE(parse_link_next("<https://h/a b>; rel=next", next, err));
+    CHECK_FALSE(parse_link_next("<>; rel=next", next, err));
+    CHECK_FALSE(parse_link_next("<https://h/" + std::string(kHubMaxLinkHeaderChars, 'a') + ">; rel=next", next, err));
+    CHECK(next.empty());
+
+    REQUIRE(hub_endpoint_path("https://huggingface.co/api/models/o/n/tree/main?cursor=x", "https://huggingface.co", path, err));
+    CHECK(path == "/api/models/o/n/tree/main?cursor=x");
+    REQUIRE(hub_endpoint_path("HTTPS://HuggingFace.co/api/x", "https://huggingface.co", path, err));
+    CHECK(path == "/api/x");
+    REQUIRE(hub_endpoint_path("/mirror/api/x", "https://m.example/mirror", path, err));  // origin-relative
+    CHECK(path == "/api/x");
+    REQUIRE(hub_endpoint_path("http://127.0.0.1:8000/api/x", "http://127.0.0.1:8000", path, err));
+    CHECK(path == "/api/x");
+    CHECK_FALSE(hub_endpoint_path("https://evil.example/api/x", "https://huggingface.co", path, err));
+    CHECK(err == "the next-page link goes to https://evil.example, not the endpoint https://huggingface.co; not followed");
+    CHECK_FALSE(hub_endpoint_path("https://huggingface.co.evil.example/api/x", "https://huggingface.co", path, err));
+    CHECK_FALSE(hub_endpoint_path("https://huggingface.co@evil.example/api/x", "https://huggingface.co", path, err));
+    CHECK_FALSE(hub_endpoint_path("http://huggingface.co/api/x", "https://huggingface.co", path, err));  // scheme
+    CHECK_FALSE(hub_endpoint_path("http://127.0.0.1:8001/api/x", "http://127.0.0.1:8000", path, err));  // port
+    CHECK_FALSE(hub_endpoint_path("//evil.example/api/x", "https://huggingface.co", path, err));         // scheme-relative
+    CHECK_FALSE(hub_endpoint_path("https://m.example/other/api/x", "https://m.example/mirror", path, err));
+    CHECK(err.find("outside the endpoint") != std::string::npos);
+    CHECK_FALSE(hub_endpoint_path("https://m.example/mirrorx/api/x", "https://m.example/mirror", path, err));
+    CHECK_FALSE(hub_endpoint_path("https://huggingface.co/api/../../x", "https://huggingface.co", path, err));
+    CHECK(err.find("dot segment") != std::string::npos);
+    CHECK_FALSE(hub_endpoint_path("javascript:alert(1)", "https://huggingface.co", path, err));
+}
+
+namespace {
+// a tree listing of `n` files (one GGUF among README-like filler), `per_page` a page, each page's Link naming the
+// next on `link_origin`
+void paged_tree(FakeHub& hub, const std::string& repo, size_t n, size_t per_page, const std::string& gguf, uint64_t gguf_size,
+                const std::string& link_origin = "https://huggingface.co") {
+    hub.json["/api/models/" + repo + "?blobs=true"] = "{\"pipeline_tag\":\"text-generation\",\"siblings\":[{\"rfilename\":\"" + gguf + "\"}]}";
+    const std::string first = "/api/models/" + repo + "/tree/main?recursive=true";
+    for (size_t page = 0; page * per_page < n; ++page) {
+        std::string body = "[";
+        for (size_t i = page * per_page; i < std::min(n, (page + 1) * per_page); ++i) {
+            const std::string name = i == n - 1 ? gguf : "extra/file-" + std::to_string(i) + ".txt";
+            const uint64_t size = i == n - 1 ? gguf_size : 10;
+            body += std::string(i % per_page ? "," : "") + "{\"type\":\"file\",\"path\":\"" + name + "\",\"size\":" + std::to_string(size) + "}";
+        }
+        const std::string path = page == 0 ? first : first + "&cursor=p" + std::to_string(page);
+        hub.json[path] = body + "]";
+        if ((page + 1) * per_page < n)
+            hub.links[path] = "<" + link_origin + first + "&cursor=p" + std::to_string(page + 1) + ">; rel=\"next\"";
+    }
+}
+}  // namespace
+
+TEST_CASE("hub: a tree listing longer than one page is followed to its end", "[hub]") {
+    const Fixture q4 = llama_gguf(4, 512, 1536, 3000, 12);
+    const uint64_t size = q4.header.size() + q4.tensor_bytes;
+    FakeHub hub;
+    // 2,501 entries at 1,000 a page (the Hub's page): the GGUF is the last entry, on the third page
+    paged_tree(hub, "org/big", 2501, 1000, "big-Q4_K_M.gguf", size);
+    hub.add_file("org/big", "big-Q4_K_M.gguf", q4.header, size);
+    HubLookup look(ref_of("org/big"));
+    std::string err;
+    REQUIRE(run_hub_lookup(look, std::ref(hub), err));
+    CHECK(look.result().tree_pages == 3);
+    REQUIRE(look.result().variants.size() == 1);
+    CHECK(look.result().variants[0].tensor_data_bytes == q4.tensor_bytes);
+    CHECK(look.result().variants[0].file_bytes == size);
+    size_t tree_requests = 0;
+    for (const HubRequest& rq : hub.log) tree_requests += rq.path.find("/tree/") != std::string::npos;
+    CHECK(tree_requests == 3);
+
+    SECTION("a next page on another origin is not followed") {
+        FakeHub evil;
+        paged_tree(evil, "org/big", 2501, 1000, "big-Q4_K_M.gguf", size, "https://evil.example");
+        HubLookup l2(ref_of("org/big"));
+        CHECK_FALSE(run_hub_lookup(l2, std::ref(evil), err));
+        CHECK(l2.error_kind() == HubErrorKind::Malformed);
+        CHECK(err == "org/big: the next-page link goes to https://evil.example, not the endpoint https://huggingface.co; not followed");
+        CHECK(evil.log.size() == 2);  // the model API and the first page only
+    }
+    SECTION("a next page of another repo's tree is not followed") {
+        FakeHub other;
+        paged_tree(other, "org/big", 2501, 1000, "big-Q4_K_M.gguf", size);
+        const std::string first = "/api/models/org/big/tree/main?recursive=true";
+        other.links[first] = "<https://huggingface.co/api/models/org/other/tree/main?cursor=p1>; rel=\"next\"";
+        HubLookup l2(ref_of("org/big"));
+        CHECK_FALSE(run_hub_lookup(l2, std::ref(other), err));
+        CHECK(err.find("is not this repo's file tree; not followed") != std::string::npos);
+    }
+    SECTION("the page bound holds against a listing that never ends") {
+        FakeHub loop;
+        paged_tree(loop, "org/big", 2, 1, "big-Q4_K_M.gguf", size);
+        const std::string first = "/api/models/org/big/tree/main?recursive=true";
+        loop.links[first + "&cursor=p1"] = "<https://huggingface.co" + first + "&cursor=p1>; rel=\"next\"";  // itself
+        HubLookup l2(ref_of("org/big"));
+        CHECK_FALSE(run_hub_lookup(l2, std::ref(loop), err));
+        CHECK(err == "org/big: the file tree has more than " + std::to_string(kHubMaxTreePages) + " pages; not read");
+        CHECK(l2.result().requests == 1 + (int)kHubMaxTreePages);
+    }
+    SECTION("a mirror endpoint with a path prefix") {
+        FakeHub m;
+        paged_tree(m, "org/big", 2501, 1000, "big-Q4_K_M.gguf", size, "https://m.example/hf");
+        m.add_file("org/big", "big-Q4_K_M.gguf", q4.header, size);
+        HubLookupOptions opt;
+        opt.endpoint = "https://m.example/hf";
+        HubLookup l2(ref_of("org/big"), opt);
+        REQUIRE(run_hub_lookup(l2, std::ref(m), err));
+        CHECK(l2.result().tree_pages == 3);
+    }
+}
+
+TEST_CASE("hub: the model card's licence reaches the model", "[hub]") {
+    std::string err;
+    HubRepoInfo info;
+    REQUIRE(parse_hub_model_info("{\"siblings\":[],\"cardData\":{\"license\":\"apache-2.0\"},\"tags\":[\"license:mit\"]}", info, err));
+    CHECK(info.license == "apache-2.0");
+    REQUIRE(parse_hub_model_info("{\"siblings\":[],\"cardData\":{\"license\":\"other\",\"license_name\":\"qwen-research\"}}", info, err));
+    CHECK(info.license == "qwen-research");
+    REQUIRE(parse_hub_model_info("{\"siblings\":[],\"tags\":[\"gguf\",\"license:llama3.1\"]}", info, err));
+    CHECK(info.license == "llama3.1");
+    REQUIRE(parse_hub_model_info("{\"siblings\":[],\"cardData\":{\"license\":[\"mit\",\"apache-2.0\"]}}", info, err));
+    CHECK(info.license == "mit, apache-2.0");
+    REQUIRE(parse_hub_model_info("{\"siblings\":[],\"cardData\":{\"license\":7},\"tags\":[3]}", info, err));
+    CHECK(info.license.empty());
+
+    const Fixture q4 = llama_gguf(4, 512, 1536, 3000, 12);
+    const uint64_t size = q4.header.size() + q4.tensor_bytes;
+    FakeHub hub;
+    hub.json["/api/models/org/lic?blobs=true"] = siblings_json({{"lic-Q4_K_M.gguf", size}},
+        "\"pipeline_tag\":\"text-generation\",\"cardData\":{\"license\":\"gemma\"},\"tags\":[\"license:gemma\"],");
+    hub.add_file("org/lic", "lic-Q4_K_M.gguf", q4.header, size);
+    HubLookup look(ref_of("org/lic"));
+    REQUIRE(run_hub_lookup(look, std::ref(hub), err));
+    CHECK(look.result().license == "gemma");
+    CHECK(look.result().model.license == "gemma");
+}
+
+TEST_CASE("hub: a 206 whose Content-Range the page may not read uses the file list's size", "[hub]") {
+    const Fixture q4 = llama_gguf(4, 512, 1536, 3000, 12);
+    const uint64_t size = q4.header.size() + q4.tensor_bytes + 4096;
+    FakeHub hub;
+    hub.hide_content_range = true;
+    hub.json["/api/models/org/hid?blobs=true"] = siblings_json({{"hid-Q4_K_M.gguf", size}}, "\"pipeline_tag\":\"text-generation\",");
+    hub.add_file("org/hid", "hid-Q4_K_M.gguf", q4.header, size);
+    HubLookupOptions opt;
+    opt.first_range_bytes = 1024;  // the header takes several ranges
+    HubLookup look(ref_of("org/hid"), opt);
+    std::string err;
+    REQUIRE(run_hub_lookup(look, std::ref(hub), err));
+    CHECK(look.result().variants[0].tensor_data_bytes == q4.tensor_bytes);
+    CHECK(look.result().bytes_in_files_read == size);
+    REQUIRE(look.result().warnings.size() == 1);
+    CHECK(look.result().warnings[0] == "hid-Q4_K_M.gguf: the storage's Content-Range header was not readable (not exposed to this "
+                                      "page); the file size is the one in the repo's file list");
+}
+
+TEST_CASE("hub: a 429 with only the RateLimit header still says how long to wait", "[hub]") {
+    CHECK(parse_ratelimit_reset("\"api\";r=0;t=55") == 55);
+    CHECK(parse_ratelimit_reset("\"resolvers\"; t=7; r=0") == 7);
+    CHECK(parse_ratelimit_reset("\"api\";r=495") == -1);
+    CHECK(parse_ratelimit_reset("\"api\";r=0;t=x") == -1);
+    CHECK(parse_ratelimit_reset("") == -1);
+    HubResponse r;
+    r.status = 429;
+    r.ratelimit = "\"api\";r=0;t=23";
+    HubErrorKind k;
+    int wait = 0;
+    const std::string msg = hub_status_message(r, "org/x", "the file list", k, wait);
+    CHECK(k == HubErrorKind::RateLimited);
+    CHECK(wait == 23);
+    CHECK(msg.find("try again in 23 s") != std::string::npos);
+    r.retry_after = "40";  // Retry-After, when present, wins
+    hub_status_message(r, "org/x", "the file list", k, wait);
+    CHECK(wait == 40);
 }

@@ -1,5 +1,5 @@
 // libFuzzer target: everything a Hub (or a hostile HF_ENDPOINT) sends back (engine/hub): the model API JSON,
-// the tree listing, Content-Range / Retry-After headers, the safetensors index and headers, model references,
+// the tree listing and its Link header (and where a next page may point), Content-Range / Retry-After headers, the safetensors index and headers, model references,
 // and a whole lookup fed answers cut from the input (statuses, headers and bodies chosen by the bytes).
 #include <cstdint>
 #include <cstring>
@@ -39,6 +39,9 @@ void fuzz_lookup(const uint8_t* data, size_t size) {
         else if (cr % 3 == 1)
             r.content_range = "bytes " + std::to_string(cr) + "-" + std::to_string(cr + n) + "/*";
         r.retry_after = std::to_string(cr);
+        if (cr & 0x40)  // a paged tree listing: a next page on the endpoint, elsewhere, or malformed
+            r.link = (cr & 0x20) ? "<https://huggingface.co/api/models/org/model/tree/main?cursor=" + std::to_string(i) + ">; rel=\"next\""
+                                 : std::string((const char*)data + pos + 4, std::min<size_t>(n, 64));
         pos += 4 + n;
         look.feed(r);
     }
@@ -56,7 +59,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         case 0: { llmsim::HubRepoInfo info; llmsim::parse_hub_model_info(text, info, err); break; }
         case 1: { std::vector<llmsim::HubFileEntry> f; llmsim::parse_hub_tree(text, f, err); break; }
         case 2: { uint64_t b, e, t; if (llmsim::parse_content_range(text, b, e, t) && (e < b || (t && t <= e))) __builtin_trap(); break; }
-        case 3: { (void)llmsim::parse_retry_after(text, 1700000000); break; }
+        case 3: { (void)llmsim::parse_retry_after(text, 1700000000); (void)llmsim::parse_ratelimit_reset(text); break; }
         case 4: { std::vector<std::string> s; llmsim::parse_safetensors_index(text, s, err); break; }
         case 5: { std::vector<llmsim::SafetensorsTensorTotal> t; llmsim::parse_safetensors_header(text, t, err); break; }
         case 6: {
@@ -70,7 +73,20 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
             (void)llmsim::gguf_quant_from_file_name(text);
             break;
         }
-        default: fuzz_lookup(data, size); break;
+        case 7: {
+            if (data[0] & 0x80) { fuzz_lookup(data, size); break; }
+            std::string next, path;
+            if (llmsim::parse_link_next(text, next, err)) {
+                for (char c : next)
+                    if ((unsigned char)c <= 0x20 || (unsigned char)c >= 0x7f) __builtin_trap();
+                // a path accepted on the endpoint is relative to it and never leaves it
+                if (llmsim::hub_endpoint_path(next, "https://huggingface.co", path, err) &&
+                    (path.empty() || path[0] != '/' || path.compare(0, 2, "//") == 0 || path.find('#') != std::string::npos))
+                    __builtin_trap();
+            }
+            break;
+        }
+        default: break;
     }
     return 0;
 }

@@ -106,7 +106,21 @@ def main(out):
     expected["q8_0"] = {"tensor_bytes": sum(s["tensor_bytes"] for s in shards), "n_tensors": sum(s["n_tensors"] for s in shards),
                         "file_bytes": sum(s["file_bytes"] for s in shards)}
     files["mmproj-F16.gguf"] = {"text": "not the language model"}
-    repos["org/new-model"] = {"pipeline_tag": "text-generation", "files": files}
+    repos["org/new-model"] = {"pipeline_tag": "text-generation", "license": "llama3.1", "files": files}
+    expected["license"] = "llama3.1"
+    # the same files behind a tree listing of 2,502 entries (sizes only in the tree, 1,000 a page like the Hub):
+    # three pages, the GGUF files on the last
+    repos["org/many-files"] = {"pipeline_tag": "text-generation", "blobs": False, "filler_files": 2500,
+                               "files": {k: v for k, v in files.items() if k != "mmproj-F16.gguf" and not k.startswith("Q8_0")}}
+    repos["org/many-files"]["files"]["README.md"] = {"text": "# many\n"}
+    expected["many_files"] = {"listed": 2500 + 2, "pages": 3}
+    # a listing whose next page is on another origin (the storage's): never followed
+    repos["org/foreign-link"] = dict(repos["org/many-files"], link_origin="cdn")
+    # the storage does not expose Content-Range to a page: the browser falls back to the file list's sizes
+    repos["org/hidden-range"] = {"pipeline_tag": "text-generation", "hide_content_range": True,
+                                 "files": {k: v for k, v in files.items() if not k.startswith("Q8_0")}}
+    # every storage answer held 3 s: a lookup cancelled in between
+    repos["org/slow-model"] = {"pipeline_tag": "text-generation", "delay_s": 3, "files": dict(files)}
 
     # org/gated-model: a small GGUF behind a licence
     h, tb, nt, padded = llama(4, 1024, 2816, 16, 4, 2000, Q4_K, 15)
@@ -114,6 +128,7 @@ def main(out):
                                 "files": {"gated-model-Q4_K_M.gguf": {"head": put("gated.bin", h), "size": len(h) + padded}}}
     expected["gated"] = {"tensor_bytes": tb}
     repos["org/limited"] = {"rate_limited": 42, "files": {}}
+    repos["org/limited-ratelimit"] = {"rate_limited": 17, "no_retry_after": True, "files": {}}
     repos["org/image-model"] = {"pipeline_tag": "text-to-image", "files": {"model.safetensors": {"text": "x"}}}
 
     # org/st-model: safetensors in two shards, Qwen2.5-0.5B's config

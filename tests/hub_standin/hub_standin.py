@@ -5,7 +5,10 @@
 
 Implements what llmsim reads (engine/hub/hub_lookup.h), the way huggingface.co answers it:
   GET /api/models/{org}/{name}[?blobs=true]      model description: gated, pipeline_tag, siblings (+ sizes with blobs)
-  GET /api/models/{org}/{name}/tree/{rev}        [{type, path, size}]
+  GET /api/models/{org}/{name}/tree/{rev}        [{type, path, size}], paged like the Hub: `tree_page` entries a
+                                                 page (default 1000), the next one named by `Link: <...&cursor=N>;
+                                                 rel="next"` (on the stand-in's own origin; `link_origin: "cdn"` puts it
+                                                 on the storage origin, which a client must refuse to follow)
   GET /{org}/{name}/resolve/{rev}/{file}         small files served here (Range honoured); .gguf/.safetensors get a
                                                  302 to a second port (a different origin, like the Hub's file storage)
   GET http://127.0.0.1:{cdn-port}/blob/...       the storage side: Range -> 206 + Content-Range, counts bytes served
@@ -15,7 +18,12 @@ gated repo unless "Authorization: Bearer <its token>" is sent (403 for a wrong t
 marked rate_limited. CORS headers on every answer so the browser test can call it cross-origin.
 
 MANIFEST: {"repos": {"org/name": {"pipeline_tag": "...", "gated": false, "token": null, "rate_limited": 0,
-           "blobs": true, "files": {"path": {"head": "header.bin", "size": N} | {"text": "..."}}}}}
+           "blobs": true, "license": "apache-2.0", "filler_files": 0, "tree_page": 1000, "link_origin": "hub",
+           "delay_s": 0, "files": {"path": {"head": "header.bin", "size": N} | {"text": "..."}}}}}
+`rate_limited: T` answers 429 with `RateLimit: "api";r=0;t=T` and `Retry-After: T` (`no_retry_after`: the first only);
+`hide_content_range` leaves Content-Range out of the storage's exposed headers (a browser cannot read it);
+`license` appears as the model API's cardData.license and a "license:" tag; `filler_files` adds that many small
+listed files (extra/file-N.txt) so a listing spans pages; `delay_s` holds every storage answer (a cancel test).
 A file's bytes are `head` followed by zeros up to `size`: a 40 GB GGUF costs only its header on disk.
 """
 import argparse
@@ -23,6 +31,7 @@ import json
 import os
 import sys
 import threading
+import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import urlsplit, unquote
 
@@ -70,6 +79,11 @@ def parse_range(value, size):
     return begin, min(end, size - 1)
 
 
+# huggingface.co's Access-Control-Expose-Headers as recorded in 2026 (engine/hub/README.md)
+HUB_EXPOSED = ("X-Repo-Commit,X-Request-Id,X-Error-Code,X-Error-Message,X-Total-Count,ETag,Link,Accept-Ranges,"
+               "Content-Range,X-Linked-Size,X-Linked-ETag,X-Xet-Hash")
+
+
 class Handler(BaseHTTPRequestHandler):
     files = None
     cdn_port = 0
@@ -79,10 +93,21 @@ class Handler(BaseHTTPRequestHandler):
     def log_message(self, *args):
         pass
 
+    def cdn_repo(self):
+        parts = unquote(urlsplit(self.path).path).split("/", 4)  # /blob/org/name/file
+        return parts[2] + "/" + parts[3] if len(parts) >= 4 else ""
+
     def cors(self):
         self.send_header("Access-Control-Allow-Origin", "*")
         self.send_header("Access-Control-Allow-Headers", "Authorization, Range")
-        self.send_header("Access-Control-Expose-Headers", "Content-Range, Retry-After, X-Error-Code, Content-Length")
+        # exactly what each side of the real Hub exposes to a page (engine/hub/README.md): huggingface.co lists neither
+        # Retry-After nor RateLimit; the storage lists Content-Range (a repo with hide_content_range: not even that)
+        if self.is_cdn:
+            hide = (self.files.repo(self.cdn_repo()) or {}).get("hide_content_range")
+            self.send_header("Access-Control-Expose-Headers", "Accept-Ranges, Content-Type, Content-Disposition, ETag, X-Cache" +
+                             ("" if hide else ", Content-Range"))
+        else:
+            self.send_header("Access-Control-Expose-Headers", HUB_EXPOSED)
 
     def answer(self, status, body=b"", ctype="application/json", headers=()):
         self.send_response(status)
@@ -140,6 +165,9 @@ class Handler(BaseHTTPRequestHandler):
             got = self.files.content(parts[2] + "/" + parts[3], parts[4])
             if got is None:
                 return self.error(404, "EntryNotFound", "no such blob")
+            delay = (self.files.repo(parts[2] + "/" + parts[3]) or {}).get("delay_s", 0)
+            if delay:
+                time.sleep(delay)
             return self.serve_bytes(*got)
         if path == "/_stats":
             with LOCK:
@@ -154,7 +182,9 @@ class Handler(BaseHTTPRequestHandler):
 
     def gate(self, name, r):
         if r.get("rate_limited"):
-            self.error(429, "RateLimited", "too many requests", [("Retry-After", str(r["rate_limited"]))])
+            t = str(r["rate_limited"])
+            extra = [("RateLimit", '"api";r=0;t=' + t)] + ([] if r.get("no_retry_after") else [("Retry-After", t)])
+            self.error(429, "RateLimited", "too many requests", extra)
             return False
         return True
 
@@ -166,20 +196,37 @@ class Handler(BaseHTTPRequestHandler):
             return self.error(404 if self.headers.get("Authorization") else 401, "RepoNotFound", "Repository not found")
         if not self.gate(name, r):
             return
+        listing = [(p, self.files.content(name, p)[1]) for p in sorted(r["files"])]
+        listing = [("extra/file-%05d.txt" % i, 10) for i in range(r.get("filler_files", 0))] + listing
         if len(segs) >= 4 and segs[2] == "tree":
-            out = [{"type": "file", "path": p, "size": self.files.content(name, p)[1]} for p in sorted(r["files"])]
-            return self.answer(200, json.dumps(out).encode())
+            return self.tree(name, r, listing, query, "/api/models/" + rest)
         sizes = r.get("blobs", True) and "blobs=true" in query
         sib = []
-        for p in sorted(r["files"]):
+        for p, size in listing:
             e = {"rfilename": p}
             if sizes:
-                e["size"] = self.files.content(name, p)[1]
+                e["size"] = size
             sib.append(e)
         desc = {"id": name, "gated": r.get("gated", False), "private": False, "siblings": sib}
         if r.get("pipeline_tag"):
             desc["pipeline_tag"] = r["pipeline_tag"]
+        if r.get("license"):
+            desc["cardData"] = {"license": r["license"]}
+            desc["tags"] = ["gguf", "license:" + r["license"]]
         self.answer(200, json.dumps(desc).encode())
+
+    def tree(self, name, r, listing, query, path):
+        per = r.get("tree_page", 1000)
+        q = dict(kv.partition("=")[::2] for kv in query.split("&") if kv)
+        start = int(q.get("cursor", "0") or 0)
+        page = listing[start:start + per]
+        out = [{"type": "file", "path": p, "size": size} for p, size in page]
+        headers = []
+        if start + per < len(listing):
+            port = self.cdn_port if r.get("link_origin") == "cdn" else self.server.server_address[1]
+            q["cursor"] = str(start + per)
+            headers.append(("Link", '<http://127.0.0.1:%d%s?%s>; rel="next"' % (port, path, "&".join("%s=%s" % kv for kv in q.items()))))
+        self.answer(200, json.dumps(out).encode(), headers=headers)
 
     def resolve(self, name, rev, fpath):
         r = self.files.repo(name)

@@ -72,6 +72,19 @@ def main(cli, work):
         print("70B-shaped GGUF (%d tensors, header %d bytes): %d bytes from storage for a %d-byte file" %
               (exp["q4_k_m"]["n_tensors"], exp["q4_k_m"]["header_bytes"], served, size))
 
+        check("hub: org/new-model licence: " + exp["license"] in err, "the model card's licence is shown")
+
+        # a tree listing longer than one page (sizes only there): Link rel="next" followed on the endpoint only
+        rc, out, err = run(["memory", "--model", "org/many-files", "--quant", "Q4_K_M", "--ctx", "8192", "--json"])
+        j = json.loads(out) if rc == 0 else {}
+        pages = [r for r in stats()["requests"] if "/api/models/org/many-files/tree/" in r["path"]]
+        check(j.get("weights_bytes") == exp["q4_k_m"]["tensor_bytes"] and len(pages) == exp["many_files"]["pages"],
+              "a %d-entry listing read over %d pages; weights from the last page's GGUF (%s)" %
+              (exp["many_files"]["listed"], len(pages), err.strip()[-160:]))
+        rc, out, err = run(["memory", "--model", "org/foreign-link", "--ctx", "8192"])
+        check(rc == 2 and "not the endpoint" in err and "not followed" in err,
+              "a next page on another origin is refused: " + err.strip().splitlines()[-1])
+
         # the text table, the same numbers
         rc, out, err = run(["memory", "--model", "org/new-model:Q4_K_M", "--ctx", "8192"])
         check(rc == 0 and out.startswith("org/new-model  Q4_K_M  ctx 8k"), "text output names the Hub id and quant")
@@ -104,6 +117,8 @@ def main(cli, work):
         check(not any(r["auth"] for r in reqs if r["cdn"]), "the token never goes to the storage origin")
         rc, out, err = run(["memory", "--model", "org/limited", "--ctx", "8192"])
         check(rc == 2 and "try again in 42 s" in err, "rate-limited: " + err.strip().splitlines()[-1])
+        rc, out, err = run(["memory", "--model", "org/limited-ratelimit", "--ctx", "8192"])
+        check(rc == 2 and "try again in 17 s" in err, "rate-limited, RateLimit header only: " + err.strip().splitlines()[-1])
         rc, out, err = run(["memory", "--model", "org/image-model", "--ctx", "8192"])
         check(rc == 2 and "text-to-image model, not a text-generation model" in err, "not a text model")
         rc, out, err = run(["memory", "--model", "org/new-model:IQ1_S", "--ctx", "8192"])
