@@ -88,7 +88,7 @@ void draw_machine_offer(AppState& app) {
     }
     if (ImGui::Button(m.hardware ? "Pick another" : "Close")) o.answered = true;
     note_widget(app, "machine-offer-other");
-    if (!o.message.empty()) ImGui::TextColored(ImVec4(0.95f, 0.45f, 0.4f, 1), "%s", o.message.c_str());
+    if (!o.message.empty()) ImGui::TextColored(ink_vec4(Ink::Bad), "%s", o.message.c_str());
     ImGui::Separator();
     ImGui::PopID();
 }

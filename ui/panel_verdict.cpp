@@ -8,7 +8,7 @@
 
 void draw_verdict(AppState& app) {
     const Derived& d = app.derived;
-    if (!d.error.empty()) { ImGui::TextColored(ImVec4(1, 0.5f, 0.4f, 1), "%s", d.error.c_str()); return; }
+    if (!d.error.empty()) { ImGui::TextColored(ink_vec4(Ink::Bad), "%s", d.error.c_str()); return; }
     const llmsim::MemoryBreakdown& mb = d.eval.memory;
     const char* hw = d.hardware ? d.hardware->name.c_str() : "no device";
     ImGui::PushFont(app.font_bold);

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "core/format.h"
+#include "theme.h"
 
 namespace {
 
@@ -101,7 +102,8 @@ bool draw_plot(const char* id, ImVec2 size, const PlotAxis& x, const PlotAxis& y
     std::vector<std::array<float, 3>> placed;   // labels drawn so far: x0, x1, row
     for (const PlotVLine& v : vlines) {
         float px = sx(v.x);
-        dl->AddLine(ImVec2(px, a.y), ImVec2(px, b.y), v.color, 1.5f);
+        const ImU32 vcol = v.color ? v.color : ink_u32(Ink::Limit);
+        dl->AddLine(ImVec2(px, a.y), ImVec2(px, b.y), vcol, 1.5f);
         // the label right of the line, or left of it when it would run past the plot's right edge (phone width);
         // one row lower when it would overlap an earlier line's label
         const float tw = ImGui::CalcTextSize(v.label.c_str()).x;
@@ -113,23 +115,24 @@ bool draw_plot(const char* id, ImVec2 size, const PlotAxis& x, const PlotAxis& y
                 if ((int)r[2] == row && tx < r[1] + 4 && tx + tw > r[0] - 4) { clash = true; ++row; break; }
         }
         placed.push_back({tx, tx + tw, (float)row});
-        dl->AddText(ImVec2(tx, a.y + 2 + row * fh), v.color, v.label.c_str());
+        dl->AddText(ImVec2(tx, a.y + 2 + row * fh), vcol, v.label.c_str());
     }
+    auto color_of = [](const PlotSeries& s) { return s.color ? s.color : ink_u32(Ink::Weights); };
     for (const PlotSeries& s : series) {
         size_t n = std::min(s.x.size(), s.y.size());
         if (s.points_only) {
-            for (size_t i = 0; i < n; ++i) dl->AddCircleFilled(ImVec2(sx(s.x[i]), sy(s.y[i])), fh * 0.32f, s.color);
+            for (size_t i = 0; i < n; ++i) dl->AddCircleFilled(ImVec2(sx(s.x[i]), sy(s.y[i])), fh * 0.32f, color_of(s));
             continue;
         }
         for (size_t i = 1; i < n; ++i)
-            dl->AddLine(ImVec2(sx(s.x[i - 1]), sy(s.y[i - 1])), ImVec2(sx(s.x[i]), sy(s.y[i])), s.color, s.thickness);
+            dl->AddLine(ImVec2(sx(s.x[i - 1]), sy(s.y[i - 1])), ImVec2(sx(s.x[i]), sy(s.y[i])), color_of(s), s.thickness);
     }
     dl->PopClipRect();
     // legend
     float lx = a.x + 6, ly = a.y + 4;
     for (const PlotSeries& s : series) {
         if (s.name.empty()) continue;
-        dl->AddRectFilled(ImVec2(lx, ly + fh * 0.35f), ImVec2(lx + fh * 0.8f, ly + fh * 0.65f), s.color);
+        dl->AddRectFilled(ImVec2(lx, ly + fh * 0.35f), ImVec2(lx + fh * 0.8f, ly + fh * 0.65f), color_of(s));
         dl->AddText(ImVec2(lx + fh, ly), text, s.name.c_str());
         ly += fh * 1.15f;
     }
@@ -147,8 +150,8 @@ bool draw_plot(const char* id, ImVec2 size, const PlotAxis& x, const PlotAxis& y
                 size_t best = 0;
                 for (size_t i = 1; i < n; ++i)
                     if (std::fabs(sx(s.x[i]) - m.x) < std::fabs(sx(s.x[best]) - m.x)) best = i;
-                dl->AddCircle(ImVec2(sx(s.x[best]), sy(s.y[best])), fh * 0.35f, s.color, 12, 2.0f);
-                ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(s.color), "%s: %s %s at %s", s.name.c_str(),
+                dl->AddCircle(ImVec2(sx(s.x[best]), sy(s.y[best])), fh * 0.35f, color_of(s), 12, 2.0f);
+                ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(color_of(s)), "%s: %s %s at %s", s.name.c_str(),
                                    label_of(y, s.y[best]).c_str(), y.unit, label_of(x, s.x[best]).c_str());
             }
             ImGui::EndTooltip();

@@ -235,25 +235,15 @@ void note_widget(AppState& app, const char* name) {
     app.widget_rects[name] = {a.x, a.y, b.x, b.y};
 }
 
-namespace {
-ImVec4 status_color_on_dark(llmsim::FitStatus s) {
-    switch (s) {
-    case llmsim::FitStatus::Comfortable: return ImVec4(0.30f, 0.78f, 0.45f, 1);
-    case llmsim::FitStatus::Tight: return ImVec4(0.95f, 0.70f, 0.20f, 1);
-    case llmsim::FitStatus::TunableUma: return ImVec4(0.35f, 0.60f, 1.00f, 1);
-    case llmsim::FitStatus::PartialOffload: return ImVec4(0.45f, 0.55f, 0.95f, 1);
-    case llmsim::FitStatus::Oom: return ImVec4(0.95f, 0.35f, 0.35f, 1);
-    default: return ImVec4(0.6f, 0.6f, 0.6f, 1);
-    }
-}
-}  // namespace
-
 ImVec4 status_color(llmsim::FitStatus s) {
-    ImVec4 c = status_color_on_dark(s);
-    // the light theme: the same hues darker, or the pale green/amber is hard to read on the light background
-    const ImVec4 bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
-    if (bg.x + bg.y + bg.z > 1.5f) { c.x *= 0.68f; c.y *= 0.68f; c.z *= 0.68f; }
-    return c;
+    switch (s) {
+    case llmsim::FitStatus::Comfortable: return ink_vec4(Ink::Good);
+    case llmsim::FitStatus::Tight: return ink_vec4(Ink::Warn);
+    case llmsim::FitStatus::TunableUma: return ink_vec4(Ink::Uma);
+    case llmsim::FitStatus::PartialOffload: return ink_vec4(Ink::Offload);
+    case llmsim::FitStatus::Oom: return ink_vec4(Ink::Bad);
+    default: return ink_vec4(Ink::Unknown);
+    }
 }
 
 void status_badge(llmsim::FitStatus s) {

@@ -7,6 +7,7 @@
 
 #include "app_state.h"
 #include "memory/memory.h"
+#include "theme.h"   // the palette's inks: ink_u32(Ink::Weights)
 
 // case-insensitive "every word of query occurs in text"
 bool matches_query(const std::string& text, const std::string& query);
