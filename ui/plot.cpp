@@ -85,7 +85,9 @@ bool draw_plot(const char* id, ImVec2 size, const PlotAxis& x, const PlotAxis& y
         float px = sx(t);
         dl->AddLine(ImVec2(px, a.y), ImVec2(px, b.y), grid);
         std::string s = label_of(x, t);
-        dl->AddText(ImVec2(px - ImGui::CalcTextSize(s.c_str()).x / 2, b.y + 3), dim, s.c_str());
+        // centred under its tick, but kept inside the plot's box (the last tick's label was cut at the right edge)
+        const float tw = ImGui::CalcTextSize(s.c_str()).x;
+        dl->AddText(ImVec2(std::min(px - tw / 2, p0.x + size.x - tw), b.y + 3), dim, s.c_str());
     }
     for (double t : ticks(y, std::max(2, (int)((b.y - a.y) / (fh * 2.5f))))) {
         float py = sy(t);

@@ -8,6 +8,8 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <cstdarg>
+#include <cstdio>
 #include <cstring>
 #include <functional>
 
@@ -213,6 +215,31 @@ void text_disabled_after(const char* text) {
     ImGui::PushTextWrapPos(0.0f);
     ImGui::TextDisabled("%s", text);
     ImGui::PopTextWrapPos();
+}
+
+void text_wrapped_words(const char* fmt, ...) {
+    char buf[2048];
+    va_list args;
+    va_start(args, fmt);
+    vsnprintf(buf, sizeof buf, fmt, args);
+    va_end(args);
+    // break only between words: ImGui's TextWrapped also breaks after '.', splitting "0.647 s" into "0." and "647 s"
+    const float width = std::max(ImGui::GetContentRegionAvail().x, ImGui::GetFontSize() * 4);
+    const float space_w = ImGui::CalcTextSize(" ").x;
+    std::string out;
+    float line_w = 0;
+    for (const char* p = buf; *p;) {
+        const char* end = p;
+        while (*end && *end != ' ' && *end != '\n') ++end;
+        const float w = ImGui::CalcTextSize(p, end).x;
+        if (line_w > 0 && line_w + space_w + w > width) { out += '\n'; line_w = 0; }
+        else if (line_w > 0) { out += ' '; line_w += space_w; }
+        out.append(p, end);
+        line_w += w;
+        if (*end == '\n') { out += '\n'; line_w = 0; }
+        p = *end ? end + 1 : end;
+    }
+    ImGui::TextUnformatted(out.c_str());
 }
 
 float button_width(const char* label) {
