@@ -102,6 +102,14 @@ bool draw_plot(const char* id, ImVec2 size, const PlotAxis& x, const PlotAxis& y
 
     dl->PushClipRect(a, b, true);
     std::vector<std::array<float, 3>> placed;   // labels drawn so far: x0, x1, row
+    // the legend (drawn below, top left) counts as placed, so a line's label never lands on it (phone width)
+    {
+        float legend_w = 0;
+        int legend_rows = 0;
+        for (const PlotSeries& s : series)
+            if (!s.name.empty()) { legend_w = std::max(legend_w, fh + ImGui::CalcTextSize(s.name.c_str()).x); ++legend_rows; }
+        for (int r = 0; r < (int)std::ceil(legend_rows * 1.15f); ++r) placed.push_back({a.x + 6, a.x + 6 + legend_w, (float)r});
+    }
     for (const PlotVLine& v : vlines) {
         float px = sx(v.x);
         const ImU32 vcol = v.color ? v.color : ink_u32(Ink::Limit);
