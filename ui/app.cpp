@@ -75,15 +75,7 @@ void load_fonts(AppState& app, float scale) {
 void apply_theme(AppState& app, float scale) {
     ImGuiStyle& style = ImGui::GetStyle();
     style = ImGuiStyle();
-    if (app.scenario.theme == "light") {
-        ImGui::StyleColorsLight(&style);
-        style.Colors[ImGuiCol_WindowBg] = ImVec4(0.97f, 0.97f, 0.96f, 1.0f);
-        style.Colors[ImGuiCol_Text] = ImVec4(0.10f, 0.11f, 0.13f, 1.0f);
-    } else {
-        ImGui::StyleColorsDark(&style);
-        style.Colors[ImGuiCol_WindowBg] = ImVec4(0.09f, 0.10f, 0.12f, 1.0f);
-        style.Colors[ImGuiCol_Text] = ImVec4(0.90f, 0.91f, 0.93f, 1.0f);
-    }
+    theme_style(style, app.scenario.theme == "light" ? Theme::Light : Theme::Dark);   // the palette: theme.cpp
     style.WindowRounding = 0.0f;
     style.FrameRounding = 4.0f;
     style.GrabRounding = 4.0f;
@@ -104,7 +96,7 @@ void draw_app(AppState& app) {
                              ImGuiWindowFlags_NoBringToFrontOnFocus | ImGuiWindowFlags_NoSavedSettings;
     ImGui::Begin("llmsim", nullptr, flags);
     if (!app.catalog_error.empty()) {
-        ImGui::TextColored(ImVec4(1, 0.4f, 0.4f, 1), "The catalog could not be loaded: %s", app.catalog_error.c_str());
+        ImGui::TextColored(ink_vec4(Ink::Bad), "The catalog could not be loaded: %s", app.catalog_error.c_str());
         ImGui::End();
         return;
     }
@@ -112,7 +104,7 @@ void draw_app(AppState& app) {
     const bool embed = !app.scenario.embed.empty();
     if (!embed) draw_top_bar(app);
     if (!app.status_line.empty()) {
-        ImGui::TextColored(ImVec4(1.0f, 0.75f, 0.3f, 1), "%s", app.status_line.c_str());
+        ImGui::TextColored(ink_vec4(Ink::Warn), "%s", app.status_line.c_str());
         ImGui::SameLine();
         if (ImGui::SmallButton("dismiss")) app.status_line.clear();
     }

@@ -14,8 +14,7 @@
 #include "widgets.h"
 
 namespace {
-const ImU32 kClassColors[] = {IM_COL32(76, 141, 246, 255), IM_COL32(160, 110, 240, 255), IM_COL32(240, 160, 60, 255),
-                              IM_COL32(76, 200, 120, 255), IM_COL32(230, 90, 90, 255), IM_COL32(170, 170, 170, 255)};
+const Ink kClassInks[] = {Ink::Weights, Ink::KvCache, Ink::Compute, Ink::Good, Ink::Hard, Ink::Overhead};
 
 double median(std::vector<double> v) {
     if (v.empty()) return 0;
@@ -36,7 +35,7 @@ void draw_accuracy(AppState& app) {
     std::vector<PlotSeries> series;
     double lo = 1e30, hi = 0;
     for (int k = 0; k < 5; ++k) {
-        PlotSeries s{llmsim::to_string((llmsim::HardwareKind)k), {}, {}, kClassColors[k], true};
+        PlotSeries s{llmsim::to_string((llmsim::HardwareKind)k), {}, {}, ink_u32(kClassInks[k]), true};
         for (const llmsim::EvidenceRow& e : rows) {
             if (e.row->scenario.test != want || (int)e.row->kind != k || e.predicted <= 0) continue;
             s.x.push_back(e.row->measured_tokens_per_s);
@@ -49,9 +48,9 @@ void draw_accuracy(AppState& app) {
     if (hi <= 0) return;
     lo = std::pow(10.0, std::floor(std::log10(lo)));
     hi = std::pow(10.0, std::ceil(std::log10(hi)));
-    PlotSeries ideal{"predicted = measured", {lo, hi}, {lo, hi}, IM_COL32(200, 200, 210, 200)};
-    PlotSeries up{"±25 %", {lo, hi}, {lo * 1.25, hi * 1.25}, IM_COL32(200, 200, 210, 90)};
-    PlotSeries down{"", {lo, hi}, {lo * 0.75, hi * 0.75}, IM_COL32(200, 200, 210, 90)};
+    PlotSeries ideal{"predicted = measured", {lo, hi}, {lo, hi}, ink_u32(Ink::Reference)};
+    PlotSeries up{"±25 %", {lo, hi}, {lo * 1.25, hi * 1.25}, ink_u32(Ink::Reference, kReferenceBandAlpha)};
+    PlotSeries down{"", {lo, hi}, {lo * 0.75, hi * 0.75}, ink_u32(Ink::Reference, kReferenceBandAlpha)};
     series.insert(series.begin(), {ideal, up, down});
     draw_plot("accuracy", ImVec2(-1, ImGui::GetFontSize() * 18), PlotAxis{"measured", "tok/s", lo, hi, true},
               PlotAxis{"predicted", "tok/s", lo, hi, true}, series);

@@ -15,8 +15,8 @@ void draw_context(AppState& app) {
     PlotAxis x{"context", "tokens", (double)d.context.front().ctx_tokens, (double)d.context.back().ctx_tokens, true};
     x.format = [](double v) { return llmsim::format_tokens((int64_t)(v + 0.5)); };
     x.pow2_ticks = true;
-    PlotSeries kv{"KV cache", {}, {}, IM_COL32(160, 110, 240, 255)}, total{"total", {}, {}, IM_COL32(76, 141, 246, 255)};
-    PlotSeries usable{"usable limit", {}, {}, IM_COL32(240, 200, 80, 200)};
+    PlotSeries kv{"KV cache", {}, {}, ink_u32(Ink::KvCache)}, total{"total", {}, {}, ink_u32(Ink::Weights)};
+    PlotSeries usable{"usable limit", {}, {}, ink_u32(Ink::Limit)};
     double ymax = 0;
     const double limit_gib = d.eval.memory.usable_bytes / (double)llmsim::kGiB;
     for (const ContextPoint& p : d.context) {
@@ -39,7 +39,7 @@ void draw_context(AppState& app) {
     }
     draw_plot("ctx-memory", ImVec2(-1, h), x, y, series, lines);
     if (wide) ImGui::TableNextColumn();
-    PlotSeries dec{"decode at full context", {}, {}, IM_COL32(76, 200, 120, 255)};
+    PlotSeries dec{"decode at full context", {}, {}, ink_u32(Ink::Good)};
     double dmax = 0;
     for (const ContextPoint& p : d.context)
         if (p.decode_tokens_per_s > 0) { dec.x.push_back((double)p.ctx_tokens); dec.y.push_back(p.decode_tokens_per_s); dmax = std::max(dmax, p.decode_tokens_per_s); }

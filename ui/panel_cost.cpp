@@ -122,7 +122,7 @@ void draw_cost(AppState& app) {
     if (!r.error.empty()) { ImGui::TextDisabled("%s", r.error.c_str()); return; }
     const char* rec = r.cheapest == "api" ? "USE THE SERVERLESS API" : r.cheapest == "rent" ? "RENT A CLOUD GPU" : "BUY THE HARDWARE";
     ImGui::PushFont(app.font_bold);
-    ImGui::TextColored(ImVec4(0.3f, 0.78f, 0.45f, 1), "%s", rec);
+    ImGui::TextColored(ink_vec4(Ink::Good), "%s", rec);
     ImGui::PopFont();
     // capacity: a month has 730 hours; a bigger load is priced on the devices it takes (cost.h)
     const bool many = r.devices_needed > 1;
@@ -130,7 +130,7 @@ void draw_cost(AppState& app) {
     auto explanation = [&] { return llmsim::explain_cost(in, r); };   // built only while hovered
     const std::string capacity = r.capacity_mtok_per_month >= 0 ? llmsim::format_sig(r.capacity_mtok_per_month) + " M tokens/month" : "unknown";
     if (many) {
-        ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1, 0.7f, 0.3f, 1));
+        ImGui::PushStyleColor(ImGuiCol_Text, ink_vec4(Ink::Warn));
         ImGui::TextWrapped("This load needs %s h a month; one device has 730 h (capacity %s): %s. Priced for %s devices, %s h active each.",
                            llmsim::format_sig(r.hours_needed_per_month).c_str(), capacity.c_str(), llmsim::capacity_note(r).c_str(), n.c_str(),
                            llmsim::format_sig(r.active_hours_per_month).c_str());

@@ -50,21 +50,21 @@ void draw_machine_offer(AppState& app) {
     ImGui::Separator();
     // plain wrapped lines (ImGui 1.86 has no auto-sizing child): the block is as tall as its text at any width
     if (m.hardware) {
-        ImGui::TextWrapped("Is this your machine? %s", m.hardware->name.c_str());
+        text_wrapped_words("Is this your machine? %s", m.hardware->name.c_str());
         ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-        ImGui::TextWrapped("%s reports '%s' (match %.0f %%)%s%s", o.source.c_str(), m.detected.c_str(), m.confidence * 100,
+        text_wrapped_words("%s reports '%s' (match %.0f %%)%s%s", o.source.c_str(), m.detected.c_str(), m.confidence * 100,
                            hints(o).empty() ? "" : "; ", hints(o).c_str());
         ImGui::PopStyleColor();
     } else if (m.gpu_hidden) {
-        ImGui::TextWrapped("Your browser hides which GPU this is%s. Pick your device in the Hardware list, and its memory size.",
+        text_wrapped_words("Your browser hides which GPU this is%s. Pick your device in the Hardware list, and its memory size.",
                            m.detected.empty() ? "" : (" (it reports '" + m.detected + "')").c_str());
         if (!hints(o).empty()) {
             ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-            ImGui::TextWrapped("%s", hints(o).c_str());
+            text_wrapped_words("%s", hints(o).c_str());
             ImGui::PopStyleColor();
         }
     } else {
-        ImGui::TextWrapped("%s reports '%s': %s", o.source.c_str(), m.detected.c_str(), m.reason.c_str());
+        text_wrapped_words("%s reports '%s': %s", o.source.c_str(), m.detected.c_str(), m.reason.c_str());
     }
     if (m.ask_memory && (m.hardware || !m.alternatives.empty())) {
         ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7);
@@ -88,7 +88,7 @@ void draw_machine_offer(AppState& app) {
     }
     if (ImGui::Button(m.hardware ? "Pick another" : "Close")) o.answered = true;
     note_widget(app, "machine-offer-other");
-    if (!o.message.empty()) ImGui::TextColored(ImVec4(0.95f, 0.45f, 0.4f, 1), "%s", o.message.c_str());
+    if (!o.message.empty()) ImGui::TextColored(ink_vec4(Ink::Bad), "%s", o.message.c_str());
     ImGui::Separator();
     ImGui::PopID();
 }

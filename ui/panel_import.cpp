@@ -27,5 +27,5 @@ void draw_import(AppState& app) {
         ImGui::TextDisabled("or drop a file on the window");
     }
     if (!app.import.message.empty())
-        ImGui::TextColored(app.import.ok ? ImVec4(0.3f, 0.78f, 0.45f, 1) : ImVec4(1, 0.45f, 0.4f, 1), "%s", app.import.message.c_str());
+        ImGui::TextColored(ink_vec4(app.import.ok ? Ink::Good : Ink::Bad), "%s", app.import.message.c_str());
 }

@@ -10,7 +10,7 @@ void draw_model_header(AppState& app) {
     if (!app.hub_status.empty()) {   // the last Hugging Face lookup: progress, what was read, or what went wrong
         if (app.hub_busy || app.hub_ok) ImGui::TextWrapped("Hugging Face: %s", app.hub_status.c_str());
         else {
-            ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.9f, 0.35f, 0.3f, 1));
+            ImGui::PushStyleColor(ImGuiCol_Text, ink_vec4(Ink::Bad));
             ImGui::TextWrapped("Hugging Face: %s", app.hub_status.c_str());
             ImGui::PopStyleColor();
         }

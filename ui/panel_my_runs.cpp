@@ -155,7 +155,7 @@ void draw_my_runs(AppState& app) {
     }
     ImGui::PushTextWrapPos(0.0f);
     if (!st.message.empty())
-        ImGui::TextColored(st.ok ? ImVec4(0.3f, 0.78f, 0.45f, 1) : ImVec4(1, 0.45f, 0.4f, 1), "%s", st.message.c_str());
+        ImGui::TextColored(ink_vec4(st.ok ? Ink::Good : Ink::Bad), "%s", st.message.c_str());
     for (const std::string& s : st.imp.skipped) ImGui::TextDisabled("skipped %s", s.c_str());
     ImGui::PopTextWrapPos();
     if (!st.matches.empty()) rows_table(app, st);

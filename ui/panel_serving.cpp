@@ -419,7 +419,7 @@ void draw_load_table(AppState& app) {
     note_widget(app, "serving-sla-max");
     ImGui::EndTable();
     const bool meets = meets_sla(s, l.ttft_ms.p90, l.tpot_ms.p90);
-    if (has_sla) ImGui::TextColored(meets ? ImVec4(0.3f, 0.78f, 0.45f, 1) : ImVec4(1, 0.45f, 0.35f, 1), meets ? "● meets the SLA" : "● misses the SLA");
+    if (has_sla) ImGui::TextColored(ink_vec4(meets ? Ink::Good : Ink::Bad), meets ? "● meets the SLA" : "● misses the SLA");
 }
 
 void draw_plots(AppState& app) {
@@ -433,8 +433,8 @@ void draw_plots(AppState& app) {
     const double chosen_c = closed ? st.request.workload.concurrency : st.result.load.mean_batch;
     std::vector<PlotVLine> lines;
     if (chosen_c >= 1) lines.push_back({chosen_c, closed ? "chosen " + std::to_string((int)chosen_c) : "mean batch " + llmsim::format_sig(chosen_c)});
-    if (st.sla_max_concurrency > 0) lines.push_back({(double)st.sla_max_concurrency, "SLA max " + std::to_string(st.sla_max_concurrency), IM_COL32(76, 200, 120, 220)});
-    const ImU32 curve = IM_COL32(76, 141, 246, 255), sla = IM_COL32(240, 110, 90, 220), pt = IM_COL32(240, 200, 80, 255);
+    if (st.sla_max_concurrency > 0) lines.push_back({(double)st.sla_max_concurrency, "SLA max " + std::to_string(st.sla_max_concurrency), ink_u32(Ink::Good)});
+    const ImU32 curve = ink_u32(Ink::Weights), sla = ink_u32(Ink::Hard), pt = ink_u32(Ink::Limit);
     auto plot = [&](const char* id, const char* name, const char* unit, double (*get)(const ServingPoint&), double target, double chosen, bool log) {
         PlotSeries c{name, {}, {}, curve};
         double lo = 1e30, hi = 0;
@@ -475,19 +475,19 @@ void draw_step(AppState& app) {
     const float w = ImGui::GetContentRegionAvail().x, h = ImGui::GetFontSize() * 1.2f;
     ImVec2 p = ImGui::GetCursorScreenPos();
     ImDrawList* dl = ImGui::GetWindowDrawList();
-    struct Part { const char* name; double s; ImU32 col; };
-    const Part parts[] = {{"weights", mem >= s.compute_s ? s.weights_s : 0, IM_COL32(76, 141, 246, 255)},
-                          {"KV", mem >= s.compute_s ? s.kv_s : 0, IM_COL32(160, 110, 240, 255)},
-                          {"compute", mem >= s.compute_s ? 0 : s.compute_s, IM_COL32(240, 150, 60, 255)},
-                          {"overhead", s.overhead_s, IM_COL32(150, 150, 150, 255)},
-                          {"all-reduce", s.allreduce_s, IM_COL32(230, 90, 90, 255)}};
+    struct Part { const char* name; double s; Ink ink; };
+    const Part parts[] = {{"weights", mem >= s.compute_s ? s.weights_s : 0, Ink::Weights},
+                          {"KV", mem >= s.compute_s ? s.kv_s : 0, Ink::KvCache},
+                          {"compute", mem >= s.compute_s ? 0 : s.compute_s, Ink::Compute},
+                          {"overhead", s.overhead_s, Ink::Overhead},
+                          {"all-reduce", s.allreduce_s, Ink::Hard}};
     float x = p.x;
     for (const Part& part : parts) {
         if (part.s <= 0) continue;
         const float pw = (float)(part.s / total) * w;
-        dl->AddRectFilled(ImVec2(x, p.y), ImVec2(x + pw, p.y + h), part.col);
+        dl->AddRectFilled(ImVec2(x, p.y), ImVec2(x + pw, p.y + h), ink_u32(part.ink));
         const std::string t = std::string(part.name) + " " + llmsim::format_sig(part.s / total * 100, 2) + "%";
-        if (ImGui::CalcTextSize(t.c_str()).x < pw - 4) dl->AddText(ImVec2(x + 3, p.y + (h - ImGui::GetFontSize()) * 0.5f), IM_COL32(255, 255, 255, 255), t.c_str());
+        if (ImGui::CalcTextSize(t.c_str()).x < pw - 4) dl->AddText(ImVec2(x + 3, p.y + (h - ImGui::GetFontSize()) * 0.5f), ink_label_u32(part.ink), t.c_str());
         x += pw;
     }
     ImGui::Dummy(ImVec2(w, h));
@@ -542,7 +542,7 @@ void draw_serving(AppState& app) {
     const ServingState& st = app.serving;
     if (!st.error.empty()) {
         ImGui::PushTextWrapPos(0.0f);
-        ImGui::TextColored(ImVec4(1, 0.55f, 0.35f, 1), "%s", st.error.c_str());
+        ImGui::TextColored(ink_vec4(Ink::Bad), "%s", st.error.c_str());
         ImGui::PopTextWrapPos();
         note_widget(app, "serving-error");
         if (st.result.memory.gpu_total_bytes > 0) draw_memory_plan(app);

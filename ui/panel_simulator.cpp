@@ -59,7 +59,7 @@ void draw_rig_controls(AppState& app, float w) {
             app.rig_error = "unknown device '" + app.rig_text + "'";
         }
     }
-    if (!app.rig_error.empty()) ImGui::TextColored(ImVec4(0.95f, 0.45f, 0.4f, 1), "%s", app.rig_error.c_str());
+    if (!app.rig_error.empty()) ImGui::TextColored(ink_vec4(Ink::Bad), "%s", app.rig_error.c_str());
     const llmsim::Hardware* hw = app.derived.hardware;
     if (!hw || hw->rig.size() < 2) return;
     bool changed = false;
@@ -169,16 +169,16 @@ void draw_controls(AppState& app) {
 
 void draw_memory_bar(AppState& app) {
     const llmsim::MemoryBreakdown& mb = app.derived.eval.memory;
-    struct Part { const char* name; double bytes; ImU32 color; const char* key; };
+    struct Part { const char* name; double bytes; Ink ink; const char* key; };
     uint64_t gpu_weights = 0, gpu_kv = 0, gpu_compute = 0, gpu_overhead = 0;
     for (const auto& dev : mb.devices) {
         if (dev.name == "host" && app.derived.hardware && !app.derived.hardware->unified_memory()) continue;
         gpu_weights += dev.weights_bytes; gpu_kv += dev.kv_cache_bytes; gpu_compute += dev.compute_bytes; gpu_overhead += dev.overhead_bytes;
     }
-    const Part parts[] = {{"Weights", (double)gpu_weights, IM_COL32(76, 141, 246, 255), "weights"},
-                          {"KV cache", (double)gpu_kv, IM_COL32(160, 110, 240, 255), "kv_cache"},
-                          {"Compute", (double)gpu_compute, IM_COL32(240, 160, 60, 255), "compute"},
-                          {"Overhead", (double)gpu_overhead, IM_COL32(150, 150, 160, 255), "overhead"}};
+    const Part parts[] = {{"Weights", (double)gpu_weights, Ink::Weights, "weights"},
+                          {"KV cache", (double)gpu_kv, Ink::KvCache, "kv_cache"},
+                          {"Compute", (double)gpu_compute, Ink::Compute, "compute"},
+                          {"Overhead", (double)gpu_overhead, Ink::Overhead, "overhead"}};
     double used = 0;
     for (const Part& p : parts) used += p.bytes;
     const llmsim::Hardware* hw = app.derived.hardware;
@@ -195,7 +195,7 @@ void draw_memory_bar(AppState& app) {
     float x = p0.x;
     for (const Part& p : parts) {
         float pw = (float)(p.bytes / scale_max) * width;
-        dl->AddRectFilled(ImVec2(x, p0.y), ImVec2(x + pw, p0.y + height), p.color);
+        dl->AddRectFilled(ImVec2(x, p0.y), ImVec2(x + pw, p0.y + height), ink_u32(p.ink));
         x += pw;
     }
     auto marker = [&](double bytes, const char* label, ImU32 col, bool right) {
@@ -206,8 +206,8 @@ void draw_memory_bar(AppState& app) {
         float tx = std::min(mx - ImGui::CalcTextSize(label).x / 2, p0.x + width - ImGui::CalcTextSize(label).x);
         dl->AddText(ImVec2(std::max(p0.x, tx), right ? p0.y - ImGui::GetFontSize() - 3 : p0.y + height + 2), col, label);
     };
-    marker(usable, "usable", IM_COL32(240, 200, 80, 255), false);
-    marker(physical, "physical", IM_COL32(230, 90, 90, 255), true);
+    marker(usable, "usable", ink_u32(Ink::Limit), false);
+    marker(physical, "physical", ink_u32(Ink::Hard), true);
     ImGui::Dummy(ImVec2(1, ImGui::GetFontSize() * 1.1f));
     // legend, wrapping at narrow widths
     const float right_edge = ImGui::GetCursorScreenPos().x + ImGui::GetContentRegionAvail().x;
@@ -220,7 +220,7 @@ void draw_memory_bar(AppState& app) {
             if (ImGui::GetCursorScreenPos().x + item_w > right_edge) ImGui::NewLine();
         }
         first = false;
-        ImGui::ColorButton(p.name, ImGui::ColorConvertU32ToFloat4(p.color), ImGuiColorEditFlags_NoTooltip, ImVec2(10, 10));
+        ImGui::ColorButton(p.name, ink_vec4(p.ink), ImGuiColorEditFlags_NoTooltip, ImVec2(10, 10));
         ImGui::SameLine();
         ImGui::TextUnformatted(text.c_str());
         explain_item(app, p.key);
@@ -332,13 +332,13 @@ void draw_roofline(AppState& app) {
     const double peak_t = sp.peak_flops / 1e12, bw = sp.peak_bytes_per_s;
     y.min = std::max(1e-3, std::min({peak_t / 1e4, sp.decode_flops / 1e12 / 3, sp.prefill_flops / 1e12 / 3}));
     y.max = peak_t * 2;
-    PlotSeries roof{"roof (spec)", {}, {}, IM_COL32(200, 200, 210, 255)};
+    PlotSeries roof{"roof (spec)", {}, {}, ink_u32(Ink::Reference)};
     for (double ai = x.min; ai <= x.max * 1.001; ai *= 1.25) {
         roof.x.push_back(ai);
         roof.y.push_back(std::min(peak_t, ai * bw / 1e12));
     }
-    PlotSeries dec{"decode", {sp.decode_intensity}, {sp.decode_flops / 1e12}, IM_COL32(76, 200, 120, 255), true};
-    PlotSeries pre{"prefill", {sp.prefill_intensity}, {sp.prefill_flops / 1e12}, IM_COL32(240, 160, 60, 255), true};
+    PlotSeries dec{"decode", {sp.decode_intensity}, {sp.decode_flops / 1e12}, ink_u32(Ink::Good), true};
+    PlotSeries pre{"prefill", {sp.prefill_intensity}, {sp.prefill_flops / 1e12}, ink_u32(Ink::Compute), true};
     draw_plot("roofline", ImVec2(-1, ImGui::GetFontSize() * 15), x, y, {roof, dec, pre},
               {{peak_t * 1e12 / bw, "ridge " + llmsim::format_sig(peak_t * 1e12 / bw) + " FLOP/B"}});
 }

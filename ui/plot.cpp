@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "core/format.h"
+#include "theme.h"
 
 namespace {
 
@@ -84,7 +85,9 @@ bool draw_plot(const char* id, ImVec2 size, const PlotAxis& x, const PlotAxis& y
         float px = sx(t);
         dl->AddLine(ImVec2(px, a.y), ImVec2(px, b.y), grid);
         std::string s = label_of(x, t);
-        dl->AddText(ImVec2(px - ImGui::CalcTextSize(s.c_str()).x / 2, b.y + 3), dim, s.c_str());
+        // centred under its tick, but kept inside the plot's box (the last tick's label was cut at the right edge)
+        const float tw = ImGui::CalcTextSize(s.c_str()).x;
+        dl->AddText(ImVec2(std::min(px - tw / 2, p0.x + size.x - tw), b.y + 3), dim, s.c_str());
     }
     for (double t : ticks(y, std::max(2, (int)((b.y - a.y) / (fh * 2.5f))))) {
         float py = sy(t);
@@ -99,9 +102,18 @@ bool draw_plot(const char* id, ImVec2 size, const PlotAxis& x, const PlotAxis& y
 
     dl->PushClipRect(a, b, true);
     std::vector<std::array<float, 3>> placed;   // labels drawn so far: x0, x1, row
+    // the legend (drawn below, top left) counts as placed, so a line's label never lands on it (phone width)
+    {
+        float legend_w = 0;
+        int legend_rows = 0;
+        for (const PlotSeries& s : series)
+            if (!s.name.empty()) { legend_w = std::max(legend_w, fh + ImGui::CalcTextSize(s.name.c_str()).x); ++legend_rows; }
+        for (int r = 0; r < (int)std::ceil(legend_rows * 1.15f); ++r) placed.push_back({a.x + 6, a.x + 6 + legend_w, (float)r});
+    }
     for (const PlotVLine& v : vlines) {
         float px = sx(v.x);
-        dl->AddLine(ImVec2(px, a.y), ImVec2(px, b.y), v.color, 1.5f);
+        const ImU32 vcol = v.color ? v.color : ink_u32(Ink::Limit);
+        dl->AddLine(ImVec2(px, a.y), ImVec2(px, b.y), vcol, 1.5f);
         // the label right of the line, or left of it when it would run past the plot's right edge (phone width);
         // one row lower when it would overlap an earlier line's label
         const float tw = ImGui::CalcTextSize(v.label.c_str()).x;
@@ -113,23 +125,24 @@ bool draw_plot(const char* id, ImVec2 size, const PlotAxis& x, const PlotAxis& y
                 if ((int)r[2] == row && tx < r[1] + 4 && tx + tw > r[0] - 4) { clash = true; ++row; break; }
         }
         placed.push_back({tx, tx + tw, (float)row});
-        dl->AddText(ImVec2(tx, a.y + 2 + row * fh), v.color, v.label.c_str());
+        dl->AddText(ImVec2(tx, a.y + 2 + row * fh), vcol, v.label.c_str());
     }
+    auto color_of = [](const PlotSeries& s) { return s.color ? s.color : ink_u32(Ink::Weights); };
     for (const PlotSeries& s : series) {
         size_t n = std::min(s.x.size(), s.y.size());
         if (s.points_only) {
-            for (size_t i = 0; i < n; ++i) dl->AddCircleFilled(ImVec2(sx(s.x[i]), sy(s.y[i])), fh * 0.32f, s.color);
+            for (size_t i = 0; i < n; ++i) dl->AddCircleFilled(ImVec2(sx(s.x[i]), sy(s.y[i])), fh * 0.32f, color_of(s));
             continue;
         }
         for (size_t i = 1; i < n; ++i)
-            dl->AddLine(ImVec2(sx(s.x[i - 1]), sy(s.y[i - 1])), ImVec2(sx(s.x[i]), sy(s.y[i])), s.color, s.thickness);
+            dl->AddLine(ImVec2(sx(s.x[i - 1]), sy(s.y[i - 1])), ImVec2(sx(s.x[i]), sy(s.y[i])), color_of(s), s.thickness);
     }
     dl->PopClipRect();
     // legend
     float lx = a.x + 6, ly = a.y + 4;
     for (const PlotSeries& s : series) {
         if (s.name.empty()) continue;
-        dl->AddRectFilled(ImVec2(lx, ly + fh * 0.35f), ImVec2(lx + fh * 0.8f, ly + fh * 0.65f), s.color);
+        dl->AddRectFilled(ImVec2(lx, ly + fh * 0.35f), ImVec2(lx + fh * 0.8f, ly + fh * 0.65f), color_of(s));
         dl->AddText(ImVec2(lx + fh, ly), text, s.name.c_str());
         ly += fh * 1.15f;
     }
@@ -147,8 +160,8 @@ bool draw_plot(const char* id, ImVec2 size, const PlotAxis& x, const PlotAxis& y
                 size_t best = 0;
                 for (size_t i = 1; i < n; ++i)
                     if (std::fabs(sx(s.x[i]) - m.x) < std::fabs(sx(s.x[best]) - m.x)) best = i;
-                dl->AddCircle(ImVec2(sx(s.x[best]), sy(s.y[best])), fh * 0.35f, s.color, 12, 2.0f);
-                ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(s.color), "%s: %s %s at %s", s.name.c_str(),
+                dl->AddCircle(ImVec2(sx(s.x[best]), sy(s.y[best])), fh * 0.35f, color_of(s), 12, 2.0f);
+                ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(color_of(s)), "%s: %s %s at %s", s.name.c_str(),
                                    label_of(y, s.y[best]).c_str(), y.unit, label_of(x, s.x[best]).c_str());
             }
             ImGui::EndTooltip();

@@ -1,7 +1,7 @@
 // Line plots drawn with ImGui draw lists (Debian has no ImPlot): axes with units and ticks, several series,
 // point markers, vertical reference lines, and a hover cross-hair with a read-out of every series.
 //   PlotAxis x{"context", "tokens", 1024, 131072, true}, y{"memory", "GiB", 0, 80, false};
-//   draw_plot("ctx", ImVec2(-1, 240), x, y, {{"total", xs, ys, IM_COL32(80,160,255,255)}}, {}, {{32768, "max safe"}});
+//   draw_plot("ctx", ImVec2(-1, 240), x, y, {{"total", xs, ys, ink_u32(Ink::Weights)}}, {}, {{32768, "max safe"}});
 #pragma once
 #include <imgui.h>
 
@@ -21,7 +21,7 @@ struct PlotAxis {
 struct PlotSeries {
     std::string name;
     std::vector<double> x, y;
-    ImU32 color = IM_COL32(90, 160, 255, 255);
+    ImU32 color = 0;             // 0: the theme's Ink::Weights (theme.h)
     bool points_only = false;    // markers instead of a line
     float thickness = 1.6f;
 };
@@ -29,7 +29,7 @@ struct PlotSeries {
 struct PlotVLine {
     double x = 0;
     std::string label;
-    ImU32 color = IM_COL32(230, 180, 60, 220);
+    ImU32 color = 0;   // 0: the theme's Ink::Limit (theme.h)
 };
 
 // draw a plot filling `size` (negative width = all available); returns true when hovered

@@ -8,6 +8,8 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <cstdarg>
+#include <cstdio>
 #include <cstring>
 #include <functional>
 
@@ -219,6 +221,31 @@ void text_disabled_after(const char* text) {
     ImGui::PopTextWrapPos();
 }
 
+void text_wrapped_words(const char* fmt, ...) {
+    char buf[2048];
+    va_list args;
+    va_start(args, fmt);
+    vsnprintf(buf, sizeof buf, fmt, args);
+    va_end(args);
+    // break only between words: ImGui's TextWrapped also breaks after '.', splitting "0.647 s" into "0." and "647 s"
+    const float width = std::max(ImGui::GetContentRegionAvail().x, ImGui::GetFontSize() * 4);
+    const float space_w = ImGui::CalcTextSize(" ").x;
+    std::string out;
+    float line_w = 0;
+    for (const char* p = buf; *p;) {
+        const char* end = p;
+        while (*end && *end != ' ' && *end != '\n') ++end;
+        const float w = ImGui::CalcTextSize(p, end).x;
+        if (line_w > 0 && line_w + space_w + w > width) { out += '\n'; line_w = 0; }
+        else if (line_w > 0) { out += ' '; line_w += space_w; }
+        out.append(p, end);
+        line_w += w;
+        if (*end == '\n') { out += '\n'; line_w = 0; }
+        p = *end ? end + 1 : end;
+    }
+    ImGui::TextUnformatted(out.c_str());
+}
+
 float button_width(const char* label) {
     return ImGui::CalcTextSize(label, nullptr, true).x + ImGui::GetStyle().FramePadding.x * 2;
 }
@@ -239,25 +266,15 @@ void note_widget(AppState& app, const char* name) {
     app.widget_rects[name] = {a.x, a.y, b.x, b.y};
 }
 
-namespace {
-ImVec4 status_color_on_dark(llmsim::FitStatus s) {
-    switch (s) {
-    case llmsim::FitStatus::Comfortable: return ImVec4(0.30f, 0.78f, 0.45f, 1);
-    case llmsim::FitStatus::Tight: return ImVec4(0.95f, 0.70f, 0.20f, 1);
-    case llmsim::FitStatus::TunableUma: return ImVec4(0.35f, 0.60f, 1.00f, 1);
-    case llmsim::FitStatus::PartialOffload: return ImVec4(0.45f, 0.55f, 0.95f, 1);
-    case llmsim::FitStatus::Oom: return ImVec4(0.95f, 0.35f, 0.35f, 1);
-    default: return ImVec4(0.6f, 0.6f, 0.6f, 1);
-    }
-}
-}  // namespace
-
 ImVec4 status_color(llmsim::FitStatus s) {
-    ImVec4 c = status_color_on_dark(s);
-    // the light theme: the same hues darker, or the pale green/amber is hard to read on the light background
-    const ImVec4 bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
-    if (bg.x + bg.y + bg.z > 1.5f) { c.x *= 0.68f; c.y *= 0.68f; c.z *= 0.68f; }
-    return c;
+    switch (s) {
+    case llmsim::FitStatus::Comfortable: return ink_vec4(Ink::Good);
+    case llmsim::FitStatus::Tight: return ink_vec4(Ink::Warn);
+    case llmsim::FitStatus::TunableUma: return ink_vec4(Ink::Uma);
+    case llmsim::FitStatus::PartialOffload: return ink_vec4(Ink::Offload);
+    case llmsim::FitStatus::Oom: return ink_vec4(Ink::Bad);
+    default: return ink_vec4(Ink::Unknown);
+    }
 }
 
 void status_badge(llmsim::FitStatus s) {

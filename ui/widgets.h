@@ -7,6 +7,7 @@
 
 #include "app_state.h"
 #include "memory/memory.h"
+#include "theme.h"   // the palette's inks: ink_u32(Ink::Weights)
 
 // case-insensitive "every word of query occurs in text"
 bool matches_query(const std::string& text, const std::string& query);
@@ -31,6 +32,8 @@ void note_widget(AppState& app, const char* name);
 void same_line_if_fits(float width);
 // greyed text after the last item: on the same line when it fits, else wrapped on the next lines
 void text_disabled_after(const char* text);
+// wrapped text (printf format) that breaks only at spaces, never inside a number ("0.647 s", "Q4_K_M")
+void text_wrapped_words(const char* fmt, ...) IM_FMTARGS(1);
 // the width of a button labelled `label`
 float button_width(const char* label);
 // "(?)" with a tooltip

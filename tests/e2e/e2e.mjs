@@ -2,70 +2,17 @@
 // the built page served from a local static server. Checks real state through window.llmsim, clicks ImGui
 // widgets, saves screenshots into --out. Prints "N passed, N failed"; exit code 1 on any failure.
 //   node tests/e2e/e2e.mjs --site build/web/site --out build/web/screenshots
-import { createServer } from 'node:http';
-import { createRequire } from 'node:module';
 import { readFile, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseArgs, serve, Checks, assert, eq, launchChromium, clickWidget } from './harness.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const require = createRequire(path.join(here, 'package.json'));
-const { chromium } = require('playwright-core');
-
-const args = Object.fromEntries(process.argv.slice(2).reduce((acc, a, i, all) =>
-  (a.startsWith('--') ? acc.concat([[a.slice(2), all[i + 1]]]) : acc), []));
+const args = parseArgs();
 const site = path.resolve(args.site || 'build/web/site');
 const out = path.resolve(args.out || 'build/web/screenshots');
-const only = args.only || '';
-const browserPath = process.env.LLMSIM_CHROMIUM || '/usr/bin/chromium';
-
-const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm', '.css': 'text/css',
-                '.json': 'application/json', '.png': 'image/png' };
-
-function serve(dir) {
-  const server = createServer(async (req, res) => {
-    try {
-      let p = decodeURIComponent(new URL(req.url, 'http://x').pathname);
-      if (p.endsWith('/')) p += 'index.html';
-      const file = path.join(dir, path.normalize(p).replace(/^(\.\.[/\\])+/, ''));
-      if (!file.startsWith(dir)) { res.writeHead(403); res.end(); return; }
-      const body = await readFile(file);
-      res.writeHead(200, { 'Content-Type': TYPES[path.extname(file)] || 'application/octet-stream',
-                           'Content-Length': body.length });
-      res.end(body);
-    } catch { res.writeHead(404); res.end('not found'); }
-  });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
-}
-
-const results = [];
-async function check(name, fn) {
-  if (only && !name.includes(only)) return;
-  const t0 = Date.now();
-  try {
-    await fn();
-    results.push([name, true]);
-    console.log(`ok   ${name} (${Date.now() - t0} ms)`);
-  } catch (e) {
-    results.push([name, false]);
-    console.log(`FAIL ${name}: ${e && e.stack ? e.stack.split('\n').slice(0, 3).join(' | ') : e}`);
-  }
-}
-function assert(cond, msg) { if (!cond) throw new Error(msg); }
-function eq(a, b, msg) { if (JSON.stringify(a) !== JSON.stringify(b)) throw new Error(`${msg}: got ${JSON.stringify(a)}, want ${JSON.stringify(b)}`); }
-
-// click an ImGui widget the app registered under `name` (mouse move, pause, down, pause, up)
-async function clickWidget(page, name) {
-  const r = await page.evaluate((n) => window.llmsim._widgetRect(n), name);
-  assert(r, `widget ${name} was not drawn`);
-  const x = (r[0] + r[2]) / 2, y = (r[1] + r[3]) / 2;
-  await page.mouse.move(x, y);
-  await page.waitForTimeout(100);
-  await page.mouse.down();
-  await page.waitForTimeout(100);
-  await page.mouse.up();
-  await page.waitForTimeout(150);
-}
+const checks = new Checks(args.only);
+const check = checks.check.bind(checks);
 
 async function openPage(browser, base, hash = '', viewport = { width: 1280, height: 800 }, dpr = 1) {
   const context = await browser.newContext({ viewport, deviceScaleFactor: dpr });
@@ -85,11 +32,7 @@ async function main() {
   await mkdir(out, { recursive: true });
   const server = await serve(site);
   const base = `http://127.0.0.1:${server.address().port}`;
-  const browser = await chromium.launch({
-    executablePath: browserPath,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-           '--disable-component-update', '--disable-sync', '--use-angle=swiftshader', '--enable-unsafe-swiftshader'],
-  });
+  const browser = await launchChromium();
   try {
     const { page, errors, readyMs } = await openPage(browser, base);
     console.log(`page ready in ${readyMs} ms`);
@@ -877,9 +820,7 @@ async function main() {
     await browser.close();
     server.close();
   }
-  const failed = results.filter((r) => !r[1]).length;
-  console.log(`${results.length - failed} passed, ${failed} failed`);
-  process.exit(failed ? 1 : 0);
+  checks.finish();
 }
 
 main().catch((e) => { console.error(e); process.exit(1); });

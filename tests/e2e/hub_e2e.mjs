@@ -2,67 +2,36 @@
 // is served with its <meta name="llmsim-hf-endpoint"> and CSP connect-src pointed at the stand-in's two origins
 // (the Hub and its file storage), exactly as a host of a mirror would change them. Never touches the internet.
 //   node tests/e2e/hub_e2e.mjs --site build/web/site --out build/web/screenshots --work build/web/hub-e2e
-import { createServer } from 'node:http';
-import { createRequire } from 'node:module';
 import { spawn, execFileSync } from 'node:child_process';
-import { readFile, mkdir } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseArgs, serve, Checks, assert, launchChromium, clickWidget as clickAndSettle } from './harness.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const require = createRequire(path.join(here, 'package.json'));
-const { chromium } = require('playwright-core');
-const args = Object.fromEntries(process.argv.slice(2).reduce((acc, a, i, all) =>
-  (a.startsWith('--') ? acc.concat([[a.slice(2), all[i + 1]]]) : acc), []));
+const args = parseArgs();
 const site = path.resolve(args.site || 'build/web/site');
 const out = path.resolve(args.out || 'build/web/screenshots');
 const work = path.resolve(args.work || 'build/web/hub-e2e');
 const standin = path.join(here, '..', 'hub_standin');
-const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm', '.css': 'text/css' };
 
 // the page, with the endpoint meta and connect-src rewritten to the stand-in (what a mirror's host does)
-function serve(dir, hub, cdn) {
-  const server = createServer(async (req, res) => {
-    try {
-      let p = decodeURIComponent(new URL(req.url, 'http://x').pathname);
-      if (p.endsWith('/')) p += 'index.html';
-      const file = path.join(dir, path.normalize(p).replace(/^(\.\.[/\\])+/, ''));
-      if (!file.startsWith(dir)) { res.writeHead(403); res.end(); return; }
-      let body = await readFile(file);
-      if (file.endsWith('index.html')) {
-        let html = body.toString('utf8');
-        const csp = html.match(/connect-src [^;]*;/);
-        if (!csp) throw new Error('index.html has no connect-src');
-        html = html.replace(csp[0], `connect-src 'self' ${hub} ${cdn};`)
-                   .replace(/(<meta name="llmsim-hf-endpoint" content=")[^"]*"/, `$1${hub}"`);
-        body = Buffer.from(html, 'utf8');
-      }
-      res.writeHead(200, { 'Content-Type': TYPES[path.extname(file)] || 'application/octet-stream', 'Content-Length': body.length });
-      res.end(body);
-    } catch { res.writeHead(404); res.end('not found'); }
-  });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
+function rewriteIndex(hub, cdn) {
+  return (file, body) => {
+    if (!file.endsWith('index.html')) return body;
+    let html = body.toString('utf8');
+    const csp = html.match(/connect-src [^;]*;/);
+    if (!csp) throw new Error('index.html has no connect-src');
+    html = html.replace(csp[0], `connect-src 'self' ${hub} ${cdn};`)
+               .replace(/(<meta name="llmsim-hf-endpoint" content=")[^"]*"/, `$1${hub}"`);
+    return Buffer.from(html, 'utf8');
+  };
 }
 
-const results = [];
-async function check(name, fn) {
-  const t0 = Date.now();
-  try { await fn(); results.push([name, true]); console.log(`ok   ${name} (${Date.now() - t0} ms)`); }
-  catch (e) { results.push([name, false]); console.log(`FAIL ${name}: ${e && e.stack ? e.stack.split('\n').slice(0, 3).join(' | ') : e}`); }
-}
-function assert(cond, msg) { if (!cond) throw new Error(msg); }
-
-async function clickWidget(page, name) {
-  const r = await page.evaluate((n) => window.llmsim._widgetRect(n), name);
-  assert(r, `widget ${name} was not drawn`);
-  await page.mouse.move((r[0] + r[2]) / 2, (r[1] + r[3]) / 2);
-  await page.waitForTimeout(100);
-  await page.mouse.down();
-  await page.waitForTimeout(100);
-  await page.mouse.up();
-  await page.waitForTimeout(200);
-}
+const checks = new Checks();
+const check = checks.check.bind(checks);
+const clickWidget = (page, name) => clickAndSettle(page, name, 200);
 
 async function openPage(browser, base, hash = '', viewport = { width: 1280, height: 800 }) {
   const context = await browser.newContext({ viewport });
@@ -95,13 +64,9 @@ async function main() {
     s.requests = s.requests.filter((r) => r.path !== '/_stats');
     return s;
   };
-  const server = await serve(site, hub, cdn);
+  const server = await serve(site, rewriteIndex(hub, cdn));
   const base = `http://127.0.0.1:${server.address().port}`;
-  const browser = await chromium.launch({
-    executablePath: process.env.LLMSIM_CHROMIUM || '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-           '--disable-component-update', '--disable-sync', '--use-angle=swiftshader', '--enable-unsafe-swiftshader'],
-  });
+  const browser = await launchChromium();
   try {
     const { page, context, violations } = await openPage(browser, base);
 
@@ -219,8 +184,6 @@ async function main() {
     server.close();
     srv.kill();
   }
-  const failed = results.filter((r) => !r[1]).length;
-  console.log(`${results.length - failed} passed, ${failed} failed`);
-  process.exit(failed ? 1 : 0);
+  checks.finish();
 }
 main().catch((e) => { console.error(e); process.exit(1); });

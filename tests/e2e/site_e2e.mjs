@@ -5,56 +5,17 @@
 // change); the title follows the scenario; a 100 px wheel event and a 10 x 10 px trackpad gesture scroll ~100 px;
 // screenshots of a model page (1280 / 390 px, light / dark, print) into --out.
 //   node tests/e2e/site_e2e.mjs --site build/web/site --out build/web/screenshots
-import { createServer } from 'node:http';
-import { createRequire } from 'node:module';
-import { readFile, mkdir } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
+import { parseArgs, e2eRequire, serve, Checks, assert, launchChromium } from './harness.mjs';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-// tests/e2e/node_modules (npm ci, scripts/setup.sh test); LLMSIM_E2E_MODULES names another folder holding them
-const require = createRequire(process.env.LLMSIM_E2E_MODULES ? path.join(process.env.LLMSIM_E2E_MODULES, 'x.js') : path.join(here, 'package.json'));
-const { chromium } = require('playwright-core');
-const { AxeBuilder } = require('@axe-core/playwright');
-
-const args = Object.fromEntries(process.argv.slice(2).reduce((acc, a, i, all) =>
-  (a.startsWith('--') ? acc.concat([[a.slice(2), all[i + 1]]]) : acc), []));
+const { AxeBuilder } = e2eRequire('@axe-core/playwright');
+const args = parseArgs();
 const site = path.resolve(args.site || 'build/web/site');
 const out = path.resolve(args.out || 'build/web/screenshots');
-const only = args.only || '';
-const browserPath = process.env.LLMSIM_CHROMIUM || '/usr/bin/chromium';
-const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm', '.css': 'text/css', '.xml': 'application/xml',
-                '.txt': 'text/plain' };
-
-function serve(dir) {
-  const server = createServer(async (req, res) => {
-    try {
-      let p = decodeURIComponent(new URL(req.url, 'http://x').pathname);
-      if (p.endsWith('/')) p += 'index.html';
-      const file = path.join(dir, path.normalize(p).replace(/^(\.\.[/\\])+/, ''));
-      if (!file.startsWith(dir)) { res.writeHead(403); res.end(); return; }
-      const body = await readFile(file);
-      res.writeHead(200, { 'Content-Type': TYPES[path.extname(file)] || 'application/octet-stream', 'Content-Length': body.length });
-      res.end(body);
-    } catch { res.writeHead(404); res.end('not found'); }
-  });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
-}
-
-const results = [];
-async function check(name, fn) {
-  if (only && !name.includes(only)) return;
-  const t0 = Date.now();
-  try {
-    await fn();
-    results.push([name, true]);
-    console.log(`ok   ${name} (${Date.now() - t0} ms)`);
-  } catch (e) {
-    results.push([name, false]);
-    console.log(`FAIL ${name}: ${e && e.stack ? e.stack.split('\n').slice(0, 3).join(' | ') : e}`);
-  }
-}
-function assert(cond, msg) { if (!cond) throw new Error(msg); }
+const checks = new Checks(args.only);
+const check = checks.check.bind(checks);
 const frames = (page, n = 4) => page.evaluate((k) => new Promise((r) => { const f = () => (--k <= 0 ? r() : requestAnimationFrame(f)); requestAnimationFrame(f); }), n);
 
 async function newPage(browser, opts = {}) {
@@ -138,11 +99,7 @@ async function main() {
   await mkdir(out, { recursive: true });
   const server = await serve(site);
   const base = `http://127.0.0.1:${server.address().port}`;
-  const browser = await chromium.launch({
-    executablePath: browserPath,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-           '--disable-component-update', '--disable-sync', '--use-angle=swiftshader', '--enable-unsafe-swiftshader'],
-  });
+  const browser = await launchChromium();
   const pages = ['Qwen/Qwen2.5-72B-Instruct', 'openai/gpt-oss-20b'];
   try {
     await check('site: axe-core finds 0 violations on the models index and two model pages (light and dark)', async () => {
@@ -345,9 +302,7 @@ async function main() {
     await browser.close();
     server.close();
   }
-  const failed = results.filter((r) => !r[1]).length;
-  console.log(`${results.length - failed} passed, ${failed} failed`);
-  process.exit(failed ? 1 : 0);
+  checks.finish();
 }
 
 main().catch((e) => { console.error(e); process.exit(1); });

@@ -1,0 +1,92 @@
+// The browser e2e files' shared harness (e2e.mjs, site_e2e.mjs, hub_e2e.mjs): command-line arguments, the Node
+// modules from tests/e2e/node_modules, a local static server for the built site, the check()/assert()/eq() runner
+// that prints "ok"/"FAIL" per check and "N passed, N failed" at the end, headless Chromium, and the ImGui widget click.
+//   import { parseArgs, e2eRequire, serve, Checks, assert, eq, launchChromium, clickWidget } from './harness.mjs';
+//   const checks = new Checks(args.only);  await checks.check('name', async () => { assert(x, 'why'); });
+//   checks.finish();   // prints the tally and exits 1 on any failure
+import { createServer } from 'node:http';
+import { createRequire } from 'node:module';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+
+// `--key value` pairs of the command line as an object
+export function parseArgs(argv = process.argv.slice(2)) {
+  return Object.fromEntries(argv.reduce((acc, a, i, all) =>
+    (a.startsWith('--') ? acc.concat([[a.slice(2), all[i + 1]]]) : acc), []));
+}
+
+// require() for tests/e2e/node_modules (npm ci, scripts/setup.sh test); LLMSIM_E2E_MODULES names another folder holding them
+export const e2eRequire = createRequire(process.env.LLMSIM_E2E_MODULES ? path.join(process.env.LLMSIM_E2E_MODULES, 'x.js')
+                                                                       : path.join(here, 'package.json'));
+
+const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm', '.css': 'text/css',
+                '.json': 'application/json', '.png': 'image/png', '.xml': 'application/xml', '.txt': 'text/plain' };
+
+// serve `dir` on 127.0.0.1 at a free port; rewrite(file, body) may replace a file's bytes (hub_e2e's endpoint meta).
+// Paths outside dir get 403, missing files 404.
+export function serve(dir, rewrite = null) {
+  const server = createServer(async (req, res) => {
+    try {
+      let p = decodeURIComponent(new URL(req.url, 'http://x').pathname);
+      if (p.endsWith('/')) p += 'index.html';
+      const file = path.join(dir, path.normalize(p).replace(/^(\.\.[/\\])+/, ''));
+      if (!file.startsWith(dir)) { res.writeHead(403); res.end(); return; }
+      let body = await readFile(file);
+      if (rewrite) body = rewrite(file, body);
+      res.writeHead(200, { 'Content-Type': TYPES[path.extname(file)] || 'application/octet-stream', 'Content-Length': body.length });
+      res.end(body);
+    } catch { res.writeHead(404); res.end('not found'); }
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
+}
+
+// the check runner: each check() runs one named async test, records pass/fail and prints one line
+export class Checks {
+  constructor(only = '') { this.only = only || ''; this.results = []; }
+  async check(name, fn) {
+    if (this.only && !name.includes(this.only)) return;
+    const t0 = Date.now();
+    try {
+      await fn();
+      this.results.push([name, true]);
+      console.log(`ok   ${name} (${Date.now() - t0} ms)`);
+    } catch (e) {
+      this.results.push([name, false]);
+      console.log(`FAIL ${name}: ${e && e.stack ? e.stack.split('\n').slice(0, 3).join(' | ') : e}`);
+    }
+  }
+  // print "N passed, N failed" and exit 1 on any failure
+  finish() {
+    const failed = this.results.filter((r) => !r[1]).length;
+    console.log(`${this.results.length - failed} passed, ${failed} failed`);
+    process.exit(failed ? 1 : 0);
+  }
+}
+
+export function assert(cond, msg) { if (!cond) throw new Error(msg); }
+export function eq(a, b, msg) { if (JSON.stringify(a) !== JSON.stringify(b)) throw new Error(`${msg}: got ${JSON.stringify(a)}, want ${JSON.stringify(b)}`); }
+
+// Debian's Chromium (or LLMSIM_CHROMIUM), headless, WebGL2 through SwiftShader, no background network traffic
+export function launchChromium() {
+  const { chromium } = e2eRequire('playwright-core');
+  return chromium.launch({
+    executablePath: process.env.LLMSIM_CHROMIUM || '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+           '--disable-component-update', '--disable-sync', '--use-angle=swiftshader', '--enable-unsafe-swiftshader'],
+  });
+}
+
+// click an ImGui widget the app registered under `name` (mouse move, pause, down, pause, up, then settleMs)
+export async function clickWidget(page, name, settleMs = 150) {
+  const r = await page.evaluate((n) => window.llmsim._widgetRect(n), name);
+  assert(r, `widget ${name} was not drawn`);
+  await page.mouse.move((r[0] + r[2]) / 2, (r[1] + r[3]) / 2);
+  await page.waitForTimeout(100);
+  await page.mouse.down();
+  await page.waitForTimeout(100);
+  await page.mouse.up();
+  await page.waitForTimeout(settleMs);
+}
