@@ -14,6 +14,7 @@
 #include "core/format.h"
 #include "panels.h"
 #include "runtime/command.h"
+#include "theme.h"
 #include "widgets.h"
 
 namespace {
@@ -130,7 +131,7 @@ void draw_lora(AppState& app) {
     const LoraState& st = app.lora;
     if (!st.error.empty()) {
         ImGui::PushTextWrapPos(0.0f);
-        ImGui::TextColored(ImVec4(1, 0.55f, 0.35f, 1), "%s", st.error.c_str());
+        ImGui::TextColored(ink_vec4(Ink::Bad), "%s", st.error.c_str());
         ImGui::PopTextWrapPos();
         note_widget(app, "lora-error");
         return;

@@ -16,6 +16,7 @@
 #include "api/api_extras.h"
 #include "core/format.h"
 #include "panels.h"
+#include "theme.h"
 #include "widgets.h"
 
 namespace {
@@ -32,17 +33,17 @@ std::vector<int64_t> bar_values(int64_t chosen, int64_t lo, int64_t hi) {
     return v;
 }
 
-struct Part { const char* name; uint64_t llmsim::TrainMemory::*field; ImU32 color; const char* key; };
+struct Part { const char* name; uint64_t llmsim::TrainMemory::*field; Ink ink; const char* key; };
 const Part kParts[] = {
-    {"weights", &llmsim::TrainMemory::weights_bytes, IM_COL32(76, 141, 246, 255), "train_weights"},
-    {"gradients", &llmsim::TrainMemory::grads_bytes, IM_COL32(90, 190, 200, 255), "train_grads"},
-    {"optimizer", &llmsim::TrainMemory::optimizer_bytes, IM_COL32(160, 110, 240, 255), "train_optimizer"},
-    {"activations", &llmsim::TrainMemory::activations_bytes, IM_COL32(240, 150, 60, 255), "train_activations"},
-    {"logits", &llmsim::TrainMemory::logits_bytes, IM_COL32(230, 200, 80, 255), "train_logits"},
-    {"ZeRO-3 gather", &llmsim::TrainMemory::zero3_gather_bytes, IM_COL32(200, 120, 160, 255), "train_overheads"},
-    {"DDP buckets", &llmsim::TrainMemory::ddp_bucket_bytes, IM_COL32(120, 170, 90, 255), "train_overheads"},
-    {"CUDA context", &llmsim::TrainMemory::cuda_context_bytes, IM_COL32(150, 150, 150, 255), "train_overheads"},
-    {"fragmentation", &llmsim::TrainMemory::fragmentation_bytes, IM_COL32(110, 110, 120, 255), "train_overheads"},
+    {"weights", &llmsim::TrainMemory::weights_bytes, Ink::Weights, "train_weights"},
+    {"gradients", &llmsim::TrainMemory::grads_bytes, Ink::Good, "train_grads"},
+    {"optimizer", &llmsim::TrainMemory::optimizer_bytes, Ink::KvCache, "train_optimizer"},
+    {"activations", &llmsim::TrainMemory::activations_bytes, Ink::Compute, "train_activations"},
+    {"logits", &llmsim::TrainMemory::logits_bytes, Ink::Warn, "train_logits"},
+    {"ZeRO-3 gather", &llmsim::TrainMemory::zero3_gather_bytes, Ink::Uma, "train_overheads"},
+    {"DDP buckets", &llmsim::TrainMemory::ddp_bucket_bytes, Ink::Offload, "train_overheads"},
+    {"CUDA context", &llmsim::TrainMemory::cuda_context_bytes, Ink::Overhead, "train_overheads"},
+    {"fragmentation", &llmsim::TrainMemory::fragmentation_bytes, Ink::Unknown, "train_overheads"},
 };
 
 void build_explanations(TrainState& st);
@@ -193,7 +194,7 @@ void draw_breakdown(AppState& app) {
     }
     ImGui::EndTable();
     if (t.usable_bytes)
-        ImGui::TextColored(t.fits ? ImVec4(0.3f, 0.72f, 0.45f, 1) : ImVec4(0.95f, 0.4f, 0.35f, 1), "%s", t.fits ? "+ fits on each GPU" : "x does not fit on each GPU");
+        ImGui::TextColored(t.fits ? ink_vec4(Ink::Good) : ink_vec4(Ink::Bad), "%s", t.fits ? "+ fits on each GPU" : "x does not fit on each GPU");
 }
 
 void draw_bars(AppState& app) {
@@ -229,7 +230,7 @@ void draw_bars(AppState& app) {
         for (const Part& p : kParts) {
             const double v = (double)(b.memory.*(p.field));
             if (v <= 0) continue;
-            dl->AddRectFilled(ImVec2(x0, ypix(acc + v)), ImVec2(x0 + bw, ypix(acc)), p.color);
+            dl->AddRectFilled(ImVec2(x0, ypix(acc + v)), ImVec2(x0 + bw, ypix(acc)), ink_u32(p.ink));
             acc += v;
         }
         const bool chosen = st.bars_by_seq ? b.x == st.request.seq : b.x == st.request.micro_batch;
@@ -241,8 +242,8 @@ void draw_bars(AppState& app) {
     }
     if (st.memory.usable_bytes) {
         const float y = ypix((double)st.memory.usable_bytes);
-        dl->AddLine(ImVec2(p0.x + axis_w, y), ImVec2(p0.x + w, y), IM_COL32(240, 110, 90, 230), 2.0f);
-        dl->AddText(ImVec2(p0.x + axis_w + 4, y - fs * 1.1f), IM_COL32(240, 110, 90, 255), ("usable " + gib(st.memory.usable_bytes)).c_str());
+        dl->AddLine(ImVec2(p0.x + axis_w, y), ImVec2(p0.x + w, y), ink_u32(Ink::Hard), 2.0f);
+        dl->AddText(ImVec2(p0.x + axis_w + 4, y - fs * 1.1f), ink_u32(Ink::Hard), ("usable " + gib(st.memory.usable_bytes)).c_str());
     }
     if (hovered >= 0) {
         const TrainBar& b = st.bars[hovered];
@@ -256,7 +257,7 @@ void draw_bars(AppState& app) {
         const float item = fs * 1.2f + ImGui::CalcTextSize(p.name).x;
         same_line_if_fits(item);
         const ImVec2 q = ImGui::GetCursorScreenPos();
-        dl->AddRectFilled(ImVec2(q.x, q.y + fs * 0.2f), ImVec2(q.x + fs * 0.8f, q.y + fs), p.color);
+        dl->AddRectFilled(ImVec2(q.x, q.y + fs * 0.2f), ImVec2(q.x + fs * 0.8f, q.y + fs), ink_u32(p.ink));
         ImGui::Dummy(ImVec2(fs, fs));
         ImGui::SameLine(0, 2);
         ImGui::TextUnformatted(p.name);
@@ -274,7 +275,7 @@ void draw_train(AppState& app) {
     const TrainState& st = app.train;
     if (!st.error.empty()) {
         ImGui::PushTextWrapPos(0.0f);
-        ImGui::TextColored(ImVec4(1, 0.55f, 0.35f, 1), "%s", st.error.c_str());
+        ImGui::TextColored(ink_vec4(Ink::Bad), "%s", st.error.c_str());
         ImGui::PopTextWrapPos();
         note_widget(app, "train-error");
         return;
