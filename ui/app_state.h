@@ -24,6 +24,7 @@
 #include "panel_my_runs.h"
 #include "panel_quants.h"
 #include "panel_serving.h"
+#include "panel_serving_search.h"
 
 struct ImFont;
 
@@ -75,6 +76,11 @@ struct Scenario {
     int sv_conc = 32;                                  // closed loop: requests in flight (--max-concurrency)
     double sv_rate = 0;                                // open loop: Poisson requests/s (> 0 wins over sv_conc)
     double sv_ttft_ms = 1000, sv_tpot_ms = 50;         // SLA: TTFT p90 and TPOT p90 targets, ms (0 = none)
+    // the cheapest-configuration search (panel_serving_search.cpp) at the load and SLA above
+    std::string sv_s_dev = "datacenter";               // datacenter (+ workstation) | all (every NVIDIA / AMD device)
+    std::string sv_s_eng = "vllm,sglang";              // engines searched, comma-separated
+    std::string sv_s_prec = "bf16,fp8";                // precisions searched
+    std::string sv_s_gpus = "1,2,4,8";                 // GPUs per replica (TP) searched
     std::string compare = "";                          // setups side by side: "model~hardware~quant,..." (empty part = current)
     std::string section = "";                          // section to scroll to / embed
     std::string embed = "";                            // embed mode: the one section shown
@@ -118,6 +124,7 @@ struct AppState {
     MyRunsState my_runs;
     ImportState import;
     ServingState serving;          // panel_serving.h
+    ServingSearchState serving_search;   // panel_serving_search.h
     bool scroll_to_section = false;     // scroll to scenario.section on the next frame
     std::string status_line;
     std::string pinned_explanation;  // key of the explanation window the user opened ("" = none)

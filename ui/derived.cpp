@@ -386,5 +386,6 @@ std::string derived_to_json(const AppState& app) {
         if (cost_inputs_at_served_load(app, bin)) j["cost"]["batched"] = llmsim::cost_to_json(llmsim::estimate_cost(bin));
     }
     j["serving"] = json::parse(serving_to_json(app));
+    j["serving_search"] = json::parse(serving_search_to_json(app));
     return j.dump();
 }
