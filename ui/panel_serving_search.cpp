@@ -186,8 +186,9 @@ void draw_results(AppState& app) {
     const llmsim::SlaSearchJob& job = st.job;
     const llmsim::SlaSearchStats& ss = job.stats;
     ImGui::PushTextWrapPos(0.0f);
-    ImGui::TextDisabled("%d configurations fit in memory; %d simulated at the target load, %d pruned (their cost floor "
-                        "could not beat the %d-th cheapest); %s ms over %d frame%s.", ss.candidates, ss.simulated, ss.pruned,
+    ImGui::TextDisabled("%d configurations fit in memory; %d simulated at the target load, %d skipped (a single "
+                        "sequence's step is over the TPOT target), %d pruned (their cost floor could not beat the %d-th "
+                        "cheapest); %s ms over %d frame%s.", ss.candidates, ss.simulated, ss.infeasible, ss.pruned,
                         kServingSearchRows, llmsim::format_sig(st.ms).c_str(), st.frames, st.frames == 1 ? "" : "s");
     ImGui::PopTextWrapPos();
     note_widget(app, "serving-search-stats");
@@ -264,7 +265,8 @@ void draw_serving_search(AppState& app) {
 std::string serving_search_to_json(const AppState& app) {
     const ServingSearchState& st = app.serving_search;
     nlohmann::json j = {{"running", st.running}, {"done", st.has_result}, {"error", st.error}, {"ms", st.ms}, {"frames", st.frames},
-                        {"candidates", st.job.stats.candidates}, {"simulated", st.job.stats.simulated}, {"pruned", st.job.stats.pruned}};
+                        {"candidates", st.job.stats.candidates}, {"simulated", st.job.stats.simulated}, {"pruned", st.job.stats.pruned},
+                        {"infeasible", st.job.stats.infeasible}};
     if (!st.key.empty()) j["request"] = nlohmann::json::parse(serving_request_json(st.job.req));
     nlohmann::json pts = nlohmann::json::array();
     for (const llmsim::SlaPoint& p : st.job.points) pts.push_back(nlohmann::json::parse(llmsim::sla_point_json(p)));

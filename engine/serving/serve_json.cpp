@@ -255,7 +255,7 @@ std::string api_serve_search(const Catalog& cat, const std::string& request_json
     json a = json::array();
     for (const SlaPoint& p : pts) a.push_back(point_json(p));
     return json{{"ok", true}, {"sla", {{"ttft_p90_ms", r.sla.ttft_p90_ms}, {"tpot_p90_ms", r.sla.tpot_p90_ms}}}, {"points", a},
-                {"ms", ms}, {"candidates", st.candidates}, {"simulated", st.simulated}, {"pruned", st.pruned},
+                {"ms", ms}, {"candidates", st.candidates}, {"simulated", st.simulated}, {"pruned", st.pruned}, {"infeasible", st.infeasible},
                 {"serve_runs", st.serve_runs}}
         .dump(-1, ' ', false, json::error_handler_t::replace);
 }

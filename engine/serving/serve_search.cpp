@@ -69,6 +69,14 @@ double cost_floor(const serving::ReplicaShape& s, const ServeRequest& q) {
     return c.usd_per_mtok_rent_batched >= 0 ? c.usd_per_mtok_rent_batched : c.usd_per_mtok_own_batched;
 }
 
+// the TPOT no load can beat: every step between a request's first and last token holds at least that request, and
+// a step lasts at least step_time(one sequence at depth 0) (step_time grows with the batch and the depth). (No TTFT
+// floor: a prompt's chunks may be cut small, and the sum of small chunks' steps is not bounded by one big one's)
+void latency_floors(const serving::ReplicaShape& s, const ServeRequest&, SlaCandidate& c) {
+    const serving::SpeedTable t = serving::shipped_speed_table();
+    c.tpot_floor_ms = serving::step_time(s, t.e[(int)s.engine], 1, 0.0, 0, 0.0, nullptr) * 1e3;
+}
+
 }  // namespace
 
 void sort_sla_points(std::vector<SlaPoint>& pts) {
@@ -121,6 +129,7 @@ std::vector<SlaCandidate> sla_candidates(const Catalog& cat, const ServeRequest&
             serving::ReplicaShape s; ServeMemoryPlan mp; std::string err;
             if (!serving::build_shape(cat, q, s, err, pc) || !serving::plan_memory(cat, q, s, mp, err) || !mp.fits) continue;
             c.usd_per_mtok_floor = cost_floor(s, q);
+            latency_floors(s, q, c);
             out.push_back(c);
         }
     }
@@ -195,6 +204,7 @@ bool sla_search_step(const Catalog& cat, SlaSearchJob& job, int max_candidates) 
             job.next = job.candidates.size();
             break;
         }
+        if (req.sla.tpot_p90_ms > 0 && c.tpot_floor_ms > req.sla.tpot_p90_ms) { ++job.stats.infeasible; continue; }
         SlaPoint pt;
         ++job.stats.simulated;
         if (!evaluate(cat, req, space, c, pt, &job.stats.serve_runs, job.have_counts ? &job.counts : nullptr)) continue;
@@ -246,9 +256,9 @@ std::string sla_bench(const Catalog& cat) {
         std::vector<SlaPoint> pts = sla_search(cat, req, space, &st);
         double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
         char b[400];
-        snprintf(b, sizeof b, "SLA search (%s, %s): %zu points, %d candidates fit, %d simulated, %d pruned, %d serve() runs, "
+        snprintf(b, sizeof b, "SLA search (%s, %s): %zu points, %d candidates fit, %d simulated, %d pruned, %d over the TPOT floor, %d serve() runs, "
                  "cheapest %s x%d %s %s $%.3f/1M out, %.0f ms\n", req.model.c_str(), limit ? "cheapest 20, pruned" : "whole space",
-                 pts.size(), st.candidates, st.simulated, st.pruned, st.serve_runs, pts.empty() ? "-" : pts[0].hardware.c_str(),
+                 pts.size(), st.candidates, st.simulated, st.pruned, st.infeasible, st.serve_runs, pts.empty() ? "-" : pts[0].hardware.c_str(),
                  pts.empty() ? 0 : pts[0].gpus, pts.empty() ? "-" : pts[0].engine.c_str(), pts.empty() ? "-" : pts[0].precision.c_str(),
                  pts.empty() ? 0.0 : pts[0].usd_per_mtok, ms);
         out += b;

@@ -233,12 +233,14 @@ struct SlaCandidate {                    // a configuration of the space whose m
     double usd_per_mtok_floor = -1;      // no load can make it cheaper: its cost at an upper bound on output tok/s
                                          // (every step yields at most one token per decoding sequence and takes at
                                          // least the step time of that batch at depth 0); -1 = no price
+    double tpot_floor_ms = 0;            // no request's TPOT can be shorter: one decode step of a batch of one
 };
 
 struct SlaSearchStats {                  // what one search did (the bench and the UI print it)
     int candidates = 0;                  // configurations whose memory plan fits
     int simulated = 0;                   // of those, run at the target load
     int pruned = 0;                      // skipped: their floor could not beat the limit-th cheapest point
+    int infeasible = 0;                  // skipped: their TPOT floor is above the SLA already
     int serve_runs = 0;                  // serve() calls in all (bisections included)
 };
 
