@@ -34,7 +34,9 @@ const char* kHelp =
     "use, where a step's time goes, $ and Wh per 1M output tokens batched vs single stream, and the command line.\n"
     "--sweep: concurrency 1..256 with the SLA lines; --search: every datacenter/workstation device x 1/2/4/8 GPUs x\n"
     "vLLM/SGLang x bf16/fp8 meeting the SLA at --concurrency (or any), cheapest first; --bench: times that search.\n"
-    "--request FILE: the request as JSON (the JS API's serve() shape). Memory in GiB (2^30 bytes).\n";
+    "--request FILE: the request as JSON (the JS API's serve() shape). Memory in GiB (2^30 bytes).\n"
+    "Without --num-prompts a run simulates 8 x C requests (at least 32) in closed loop, 200 otherwise: the same rule\n"
+    "for a single run, --sweep, the SLA bisection and --search (serving.h default_num_prompts).\n";
 
 bool read_request(const Args& a, const Catalog& cat, ServeRequest& r, std::string& err) {
     if (const std::string* f = a.get("request")) {

@@ -54,6 +54,9 @@ bool search_request(const AppState& app, llmsim::ServeRequest& req, std::string&
     if (!serving_request_from_scenario(app, req, err)) return false;
     if (req.sla.ttft_p90_ms <= 0 && req.sla.tpot_p90_ms <= 0) { err = "set an SLA (TTFT p90 or TPOT p90) above to search"; return false; }
     req.hardware_override = nullptr;   // every candidate names its catalog device
+    // the section's memory share for whichever engine a candidate runs (each engine reads only its own field), so a
+    // picked row gives the section the numbers the table showed
+    req.gpu_memory_utilization = req.mem_fraction_static = app.scenario.sv_gmu;
     return true;
 }
 
