@@ -76,6 +76,19 @@ TEST_CASE("serve(), the SLA bisection and the search give the same numbers for t
     int c = sla_max_concurrency(cat(), r, 256, &at);
     REQUIRE(c > 1);
     same_load(at.load, serve(cat(), closed_loop_at(r, c)).load);
+    // a request-rate target: each point is serve() of the open-loop request as given (200 requests by the rule)
+    ServeRequest rate = r;
+    rate.workload.concurrency = 0; rate.workload.request_rate = 4;
+    std::vector<SlaPoint> rpts = sla_search(cat(), rate, space);
+    const SlaPoint* rh = nullptr;
+    for (const SlaPoint& p : rpts) if (p.hardware == "h100-sxm") rh = &p;
+    REQUIRE(rh);
+    ServeResult open = serve(cat(), rate);
+    REQUIRE(open.ok);
+    CHECK(open.load.completed == 200);
+    CHECK(rh->max_concurrency == 0);
+    CHECK(rh->output_tok_s == open.load.output_tok_s);
+    CHECK(rh->ttft_p90_ms == open.load.ttft_ms.p90);
     // the answer is the largest within the SLA at the bisection's 1/8 resolution: c meets, c + c/8 + 1 does not
     ServeResult above = serve(cat(), closed_loop_at(r, c + c / 8 + 1));
     CHECK((above.load.ttft_ms.p90 > r.sla.ttft_p90_ms || above.load.tpot_ms.p90 > r.sla.tpot_p90_ms));
