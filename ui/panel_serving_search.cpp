@@ -198,7 +198,11 @@ void draw_results(AppState& app) {
     if (job.points.empty()) { ImGui::TextColored(ImVec4(1, 0.55f, 0.35f, 1), "No configuration of this space meets the SLA at this load."); return; }
     const double ttft_t = job.req.sla.ttft_p90_ms, tpot_t = job.req.sla.tpot_p90_ms;
     const ImGuiTableFlags f = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_ScrollX;
-    if (!ImGui::BeginTable("serving-search", 11, f)) return;
+    // sideways scroll when narrow (eleven columns); a scrolling table needs its height: the header + every row
+    const ImGuiStyle& style = ImGui::GetStyle();
+    const float row_h = ImGui::GetFrameHeight() + 2 * style.CellPadding.y;
+    const ImVec2 outer(0, row_h * (float)(job.points.size() + 1) + style.ScrollbarSize + 2);
+    if (!ImGui::BeginTable("serving-search", 11, f, outer)) return;
     for (const char* h : {"#", "device", "GPUs", "engine", "precision", "out tok/s", "TTFT p90 ms", "TPOT p90 ms", "$/1M out own",
                           "$/1M out rent", "Wh/1M out"})
         ImGui::TableSetupColumn(h);

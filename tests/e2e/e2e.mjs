@@ -662,6 +662,7 @@ async function main() {
       ss = (await page.evaluate(() => window.llmsim.results())).serving_search;
       eq([ss.error, ss.points.length, ss.running], ["sv_s_eng: unknown engine 'tgi2' (vllm, sglang, trtllm, lmdeploy)", 0, false], 'bad engine key');
       await page.evaluate(() => window.llmsim.setState({ sv_s_eng: 'vllm,sglang' }));
+      await page.waitForFunction(() => window.location.hash.includes('sv_s_eng=vllm,sglang'), null, { timeout: 5000 });
       // screenshots of the section with a finished search: desktop and phone width, both themes
       for (const theme of ['dark', 'light']) for (const vp of [{ width: 1280, height: 900 }, { width: 390, height: 844 }]) {
         const p2 = await openPage(browser, base, await page.evaluate(() => window.location.hash), vp, vp.width < 500 ? 2 : 1);
