@@ -72,10 +72,10 @@ async function scrollToWidget(page, name) {
   const vh = page.viewportSize().height;
   for (let i = 0; i < 30; ++i) {
     const r = await page.evaluate((n) => window.llmsim._widgetRect(n), name);
-    assert(r, `widget ${name} was not drawn`);
-    if (r[1] >= 40 && r[3] <= vh - 10) return;
+    if (r && r[1] >= 40 && r[3] <= vh - 10) return;
     await page.mouse.move(page.viewportSize().width / 2, vh / 2);
-    await page.mouse.wheel(0, Math.max(-600, Math.min(600, r[1] - vh / 3)));
+    // not drawn yet (a table below the fold is clipped whole): scroll down and look again
+    await page.mouse.wheel(0, r ? Math.max(-600, Math.min(600, r[1] - vh / 3)) : 300);
     await page.waitForTimeout(150);
   }
   throw new Error(`could not scroll ${name} into view`);
@@ -662,7 +662,7 @@ async function main() {
       ss = (await page.evaluate(() => window.llmsim.results())).serving_search;
       eq([ss.error, ss.points.length, ss.running], ["sv_s_eng: unknown engine 'tgi2' (vllm, sglang, trtllm, lmdeploy)", 0, false], 'bad engine key');
       await page.evaluate(() => window.llmsim.setState({ sv_s_eng: 'vllm,sglang' }));
-      await page.waitForFunction(() => window.location.hash.includes('sv_s_eng=vllm,sglang'), null, { timeout: 5000 });
+      await page.waitForFunction(() => !window.location.hash.includes('sv_s_eng=tgi2'), null, { timeout: 5000 });   // the default leaves the hash
       // screenshots of the section with a finished search: desktop and phone width, both themes
       for (const theme of ['dark', 'light']) for (const vp of [{ width: 1280, height: 900 }, { width: 390, height: 844 }]) {
         const p2 = await openPage(browser, base, await page.evaluate(() => window.location.hash), vp, vp.width < 500 ? 2 : 1);
