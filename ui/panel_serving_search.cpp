@@ -87,6 +87,7 @@ bool serving_search_space(const AppState& app, llmsim::SlaSearch& space, std::st
     if (space.precisions.empty()) { err = "pick at least one precision to search"; return false; }
     if (space.gpu_counts.empty()) { err = "pick at least one GPU count to search"; return false; }
     space.limit = kServingSearchRows;
+    space.exact_top = 0;   // the table shows each row's margins to the SLA; a bisection per row would double the cost
     return true;
 }
 

@@ -194,7 +194,7 @@ std::string api_serve(const Catalog& cat, const std::string& request_json) {
 
 namespace {
 // the optional "search" object of a serveSearch request: {"engines": [...], "precisions": [...], "gpu_counts": [...],
-// "devices": "datacenter" | "all", "limit": N}; false + err naming the key
+// "devices": "datacenter" | "all", "limit": N, "exact_top": N}; false + err naming the key
 bool parse_search_space(const json& j, SlaSearch& sp, std::string& err) {
     if (!j.is_object() || !j.contains("search")) return true;
     const json& o = j["search"];
@@ -220,6 +220,10 @@ bool parse_search_space(const json& j, SlaSearch& sp, std::string& err) {
         std::string d = o["devices"].is_string() ? o["devices"].get<std::string>() : "";
         if (d != "datacenter" && d != "all") { err = "search.devices: \"datacenter\" (datacenter and workstation) or \"all\""; return false; }
         sp.datacenter_and_workstation_only = d == "datacenter";
+    }
+    if (o.contains("exact_top")) {
+        if (!o["exact_top"].is_number_integer() || o["exact_top"].get<int64_t>() < 0 || o["exact_top"].get<int64_t>() > 100) { err = "search.exact_top: 0 to 100"; return false; }
+        sp.exact_top = o["exact_top"].get<int>();
     }
     if (o.contains("limit")) {
         if (!o["limit"].is_number_integer() || o["limit"].get<int64_t>() < 0 || o["limit"].get<int64_t>() > 10000) { err = "search.limit: 0 to 10000"; return false; }

@@ -251,13 +251,14 @@ std::string sla_bench(const Catalog& cat) {
     for (int limit : {0, 20}) {
         SlaSearch space;
         space.limit = limit;
+        if (limit) space.exact_top = 0;   // as the Serving section runs it: no bisection of the largest concurrency
         SlaSearchStats st;
         auto t0 = std::chrono::steady_clock::now();
         std::vector<SlaPoint> pts = sla_search(cat, req, space, &st);
         double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
         char b[400];
         snprintf(b, sizeof b, "SLA search (%s, %s): %zu points, %d candidates fit, %d simulated, %d pruned, %d over the TPOT floor, %d serve() runs, "
-                 "cheapest %s x%d %s %s $%.3f/1M out, %.0f ms\n", req.model.c_str(), limit ? "cheapest 20, pruned" : "whole space",
+                 "cheapest %s x%d %s %s $%.3f/1M out, %.0f ms\n", req.model.c_str(), limit ? "cheapest 20, pruned, no max-concurrency bisection" : "whole space",
                  pts.size(), st.candidates, st.simulated, st.pruned, st.infeasible, st.serve_runs, pts.empty() ? "-" : pts[0].hardware.c_str(),
                  pts.empty() ? 0 : pts[0].gpus, pts.empty() ? "-" : pts[0].engine.c_str(), pts.empty() ? "-" : pts[0].precision.c_str(),
                  pts.empty() ? 0.0 : pts[0].usd_per_mtok, ms);
