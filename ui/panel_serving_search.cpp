@@ -191,8 +191,8 @@ void draw_results(AppState& app) {
     const llmsim::SlaSearchStats& ss = job.stats;
     ImGui::PushTextWrapPos(0.0f);
     ImGui::TextDisabled("%d configurations fit in memory; %d simulated at the target load, %d skipped (a single "
-                        "sequence's step is over the TPOT target), %d pruned (their cost floor could not beat the %d-th "
-                        "cheapest); %s ms over %d frame%s.", ss.candidates, ss.simulated, ss.infeasible, ss.pruned,
+                        "sequence's step is over the TPOT target), %d pruned (their cost floor could not beat the "
+                        "cheapest %d found); %s ms over %d frame%s.", ss.candidates, ss.simulated, ss.infeasible, ss.pruned,
                         kServingSearchRows, llmsim::format_sig(st.ms).c_str(), st.frames, st.frames == 1 ? "" : "s");
     ImGui::PopTextWrapPos();
     note_widget(app, "serving-search-stats");
