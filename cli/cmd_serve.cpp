@@ -35,7 +35,9 @@ const char* kHelp =
     "use, where a step's time goes, $ and Wh per 1M output tokens batched vs single stream, and the command line.\n"
     "--sweep: concurrency 1..256 with the SLA lines; --search: every datacenter/workstation device x 1/2/4/8 GPUs x\n"
     "vLLM/SGLang x bf16/fp8 meeting the SLA at --concurrency (or any), cheapest first; --bench: times that search.\n"
-    "--request FILE: the request as JSON (the JS API's serve() shape). Memory in GiB (2^30 bytes).\n";
+    "--request FILE: the request as JSON (the JS API's serve() shape). Memory in GiB (2^30 bytes).\n"
+    "Without --num-prompts a run simulates 8 x C requests (at least 32) in closed loop, 200 otherwise: the same rule\n"
+    "for a single run, --sweep, the SLA bisection and --search (serving.h default_num_prompts).\n";
 
 bool read_request(const Args& a, const Catalog& cat, ServeRequest& r, std::string& err) {
     if (const std::string* f = a.get("request")) {
@@ -111,24 +113,23 @@ void print_result(const ServeRequest& req, const ServeResult& r) {
     for (const std::string& n : r.notes) printf("note: %s\n", n.c_str());
 }
 
-int run_search(const Catalog& cat, ServeRequest req, bool timed) {
+int run_search(const Catalog& cat, ServeRequest req) {
     if (req.sla.ttft_p90_ms <= 0 && req.sla.tpot_p90_ms <= 0) { req.sla.ttft_p90_ms = 1000; req.sla.tpot_p90_ms = 50; }
     SlaSearch space;
+    SlaSearchStats st;
     auto t0 = std::chrono::steady_clock::now();
-    std::vector<SlaPoint> pts = sla_search(cat, req, space);
+    std::vector<SlaPoint> pts = sla_search(cat, req, space, &st);
     double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-    if (timed) {
-        printf("serve --bench: SLA search (TTFT p90 <= %.0f ms, TPOT p90 <= %.0f ms) for %s, %lld in / %lld out, over catalog "
-               "datacenter/workstation devices x 1/2/4/8 GPUs x vLLM/SGLang x bf16/fp8: %zu configurations meet it, %.0f ms\n",
-               req.sla.ttft_p90_ms, req.sla.tpot_p90_ms, req.model.c_str(), (long long)req.workload.input_len,
-               (long long)req.workload.output_len, pts.size(), ms);
-    }
-    printf("%-4s %-16s %-8s %-6s %4s %8s %10s %9s %9s %10s\n", "#", "hardware", "engine", "prec", "gpus", "max C", "out tok/s",
-           "TTFT p90", "TPOT p90", "$/1M out");
-    for (size_t i = 0; i < pts.size() && i < (timed ? 5u : 30u); ++i) {
+    printf("%zu configurations meet TTFT p90 <= %.0f ms, TPOT p90 <= %.0f ms (%d fit, %d serve() runs, %.0f ms)\n", pts.size(),
+           req.sla.ttft_p90_ms, req.sla.tpot_p90_ms, st.candidates, st.serve_runs, ms);
+    printf("%-4s %-16s %-8s %-6s %4s %8s %10s %9s %9s %10s %10s\n", "#", "hardware", "engine", "prec", "gpus", "max C", "out tok/s",
+           "TTFT p90", "TPOT p90", "$/1M own", "$/1M rent");
+    auto usd = [](double v) { static char b[2][32]; static int i = 0; i ^= 1; if (v < 0) snprintf(b[i], 32, "n/a"); else snprintf(b[i], 32, "%.3f", v); return b[i]; };
+    for (size_t i = 0; i < pts.size() && i < 30u; ++i) {
         const SlaPoint& p = pts[i];
-        printf("%-4zu %-16s %-8s %-6s %4d %8d %10.0f %9.0f %9.1f %10.3f\n", i + 1, p.hardware.c_str(), p.engine.c_str(),
-               p.precision.c_str(), p.gpus, p.max_concurrency, p.output_tok_s, p.ttft_p90_ms, p.tpot_p90_ms, p.usd_per_mtok);
+        printf("%-4zu %-16s %-8s %-6s %4d %8d %10.0f %9.0f %9.1f %10s %10s\n", i + 1, p.hardware.c_str(), p.engine.c_str(),
+               p.precision.c_str(), p.gpus, p.max_concurrency, p.output_tok_s, p.ttft_p90_ms, p.tpot_p90_ms, usd(p.usd_per_mtok_own),
+               usd(p.usd_per_mtok_rent));
     }
     if (!pts.empty()) printf("cheapest: %s\n", pts[0].command.c_str());
     return 0;
@@ -153,20 +154,14 @@ int cmd_serve(int argc, char** argv) {
     if (!load_catalog(cat)) return 1;
     std::string err;
     ServeRequest req;
-    if (a.has("bench")) {
-        req.model = "meta-llama/Llama-3.1-70B-Instruct"; req.hardware = "h100-sxm";
-        if (!cat.find_model(req.model)) req.model = cat.models.front().id;
-        req.workload.input_len = 1024; req.workload.output_len = 256; req.workload.concurrency = 32;
-        req.max_model_len = 4096;
-        return run_search(cat, req, true);
-    }
+    if (a.has("bench")) { printf("serve --bench: %s", sla_bench(cat).c_str()); return 0; }
     if (!read_request(a, cat, req, err)) return fail(err);
-    if (a.has("search")) return run_search(cat, req, false);
+    if (a.has("search")) return run_search(cat, req);
     if (a.has("sweep")) {
         printf("%6s %10s %10s %10s %10s %10s\n", "C", "out tok/s", "TTFT p90", "TPOT p90", "KV use", "SLA");
         for (int c : {1, 2, 4, 8, 16, 32, 64, 128, 256}) {
-            ServeRequest q = req; q.workload.concurrency = c; q.workload.request_rate = 0; q.workload.burst = false;
-            if (q.workload.num_prompts == 0) q.workload.num_prompts = std::max(32, 4 * c);
+            ServeRequest q = closed_loop_at(req, c);   // default_num_prompts(), as the SLA bisection below runs them
+            if (req.workload.num_prompts > 0) q.workload.num_prompts = req.workload.num_prompts;   // an explicit count wins
             ServeResult r = serve(cat, q);
             if (!r.ok) return fail("serve: " + r.error);
             bool ok = (req.sla.ttft_p90_ms <= 0 || r.load.ttft_ms.p90 <= req.sla.ttft_p90_ms) &&

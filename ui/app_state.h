@@ -27,6 +27,7 @@
 #include "panel_lora.h"
 #include "panel_spec.h"
 #include "panel_train.h"
+#include "panel_serving_search.h"
 
 struct ImFont;
 
@@ -102,6 +103,11 @@ struct Scenario {
     int tr_rank = 16;                                  // LoRA / QLoRA rank
     std::string tr_targets = "all";                    // LoRA / QLoRA target modules
     double tr_mfu = 0.40;                              // model FLOPs utilisation assumed for tokens/s
+    // the cheapest-configuration search (panel_serving_search.cpp) at the load and SLA above
+    std::string sv_s_dev = "datacenter";               // datacenter (+ workstation) | all (every NVIDIA / AMD device)
+    std::string sv_s_eng = "vllm,sglang";              // engines searched, comma-separated
+    std::string sv_s_prec = "bf16,fp8";                // precisions searched
+    std::string sv_s_gpus = "1,2,4,8";                 // GPUs per replica (TP) searched
     std::string compare = "";                          // setups side by side: "model~hardware~quant,..." (empty part = current)
     std::string section = "";                          // section to scroll to / embed
     std::string embed = "";                            // embed mode: the one section shown
@@ -148,6 +154,7 @@ struct AppState {
     SpecState spec;                // panel_spec.h
     LoraState lora;                // panel_lora.h
     TrainState train;              // panel_train.h
+    ServingSearchState serving_search;   // panel_serving_search.h
     bool scroll_to_section = false;     // scroll to scenario.section on the next frame
     std::string status_line;
     std::string pinned_explanation;  // key of the explanation window the user opened ("" = none)

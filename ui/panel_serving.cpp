@@ -64,7 +64,11 @@ bool meets_sla(const Scenario& s, double ttft_p90_ms, double tpot_p90_ms) {
 
 // [SECTION] request -----------------------------------------------------------------------------------------
 
-int serving_num_prompts(int concurrency) { return std::max(16, 3 * concurrency); }
+int serving_num_prompts(int concurrency) {
+    llmsim::ServeWorkload w;
+    w.concurrency = concurrency;
+    return llmsim::default_num_prompts(w);
+}
 
 bool serving_request_from_scenario(const AppState& app, llmsim::ServeRequest& r, std::string& err) {
     const Scenario& s = app.scenario;
@@ -89,7 +93,7 @@ bool serving_request_from_scenario(const AppState& app, llmsim::ServeRequest& r,
     r.workload.input_len = s.sv_in;
     r.workload.output_len = s.sv_out;
     if (s.sv_rate > 0) { r.workload.request_rate = s.sv_rate; r.workload.num_prompts = 0; }
-    else { r.workload.concurrency = s.sv_conc; r.workload.num_prompts = serving_num_prompts(s.sv_conc); }
+    else { r.workload.concurrency = s.sv_conc; r.workload.num_prompts = 0; }   // 0: default_num_prompts(), as everywhere
     r.sla.ttft_p90_ms = s.sv_ttft_ms;
     r.sla.tpot_p90_ms = s.sv_tpot_ms;
     return true;
@@ -183,13 +187,11 @@ void build_explanations(ServingState& st) {
 
 namespace {
 
-// the closed-loop curve: serve() at each sweep concurrency (3 x C requests, as the SLA search runs them)
+// the closed-loop curve: serve() at each sweep concurrency (closed_loop_at: the SLA search's runs too)
 void compute_sweep(const AppState& app, const llmsim::ServeRequest& req, ServingState& st) {
     st.sweep.clear();
     for (int c : kServingSweep) {
-        llmsim::ServeRequest q = req;
-        q.workload.concurrency = c; q.workload.request_rate = 0; q.workload.burst = false;
-        q.workload.num_prompts = serving_num_prompts(c);
+        llmsim::ServeRequest q = llmsim::closed_loop_at(req, c);
         q.with_single_stream = false;
         llmsim::ServeResult r = llmsim::serve(app.catalog, q);
         if (!r.ok) break;
@@ -456,8 +458,8 @@ void draw_plots(AppState& app) {
     if (cols > 1) ImGui::TableNextColumn();
     plot("serving-plot-tpot", "TPOT p90", "ms", [](const ServingPoint& p) { return p.tpot_p90_ms; }, s.sv_tpot_ms, l.tpot_ms.p90, false);
     if (cols > 1) ImGui::EndTable();
-    ImGui::TextDisabled("Each point: %d to %d closed-loop requests simulated (3 x concurrency, at least 16, as the SLA search runs them).",
-                        serving_num_prompts(1), serving_num_prompts(st.sweep.back().concurrency));
+    ImGui::TextDisabled("Each point: %d to %d closed-loop requests simulated (%d x concurrency, at least %d, as the SLA search runs them).",
+                        serving_num_prompts(1), serving_num_prompts(st.sweep.back().concurrency), llmsim::kPromptsPerSlot, llmsim::kMinPrompts);
 }
 
 void draw_step(AppState& app) {
@@ -561,6 +563,8 @@ void draw_serving(AppState& app) {
     draw_plots(app);
     draw_step(app);
     draw_cost_and_command(app);
+    ImGui::Separator();
+    draw_serving_search(app);
 }
 
 // [SECTION] JSON ----------------------------------------------------------------------------------------------

@@ -41,8 +41,8 @@ struct ServingState {
 
 // the concurrencies of the sweep (1 .. 256, powers of two)
 extern const int kServingSweep[9];
-// requests a closed-loop run at concurrency c simulates: 3 x c, at least 16 (the SLA search's own rule, serve.cpp
-// sla_max_concurrency), so the curves, the chosen point and the SLA answer are the same kind of run
+// requests a closed-loop run at concurrency c simulates: llmsim::default_num_prompts (serving.h), the rule serve(),
+// the SLA search and the CLI's --sweep share, so the curves, the chosen point and the SLA answer are the same kind of run
 int serving_num_prompts(int concurrency);
 // the request the scenario's serving inputs describe (model and device from the scenario); false + err when the
 // scenario has no usable model or device

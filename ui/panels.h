@@ -20,6 +20,7 @@ void draw_leaderboard(AppState& app);    // panel_leaderboard.cpp: every device
 void draw_context(AppState& app);        // panel_context.cpp: KV / total / decode vs context
 void draw_command(AppState& app);        // panel_command.cpp: llama-server command
 void draw_cost(AppState& app);           // panel_cost.cpp: buy vs cloud vs API
+void draw_serving_search(AppState& app); // panel_serving_search.cpp: the cheapest configuration (in the Serving section)
 void draw_serving(AppState& app);        // panel_serving.cpp: many users under vLLM, SGLang, llama-server ...
 void draw_spec(AppState& app);           // panel_spec.cpp: speculative decoding with a draft model (-md)
 void draw_lora(AppState& app);           // panel_lora.cpp: LoRA adapters at inference (--lora)

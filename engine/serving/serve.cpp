@@ -4,7 +4,7 @@
 // [SECTION] Engine table
 // [SECTION] serve()
 // [SECTION] Command lines
-// [SECTION] SLA search
+// (the SLA search: serve_search.cpp)
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -60,6 +60,8 @@ bool validate_workload(const ServeWorkload& w, std::string& err) {
     return true;
 }
 
+}  // namespace
+
 void fill_cost(const ReplicaShape& s, int gpus, double tok_s, double single_tok_s, ServeCost& c) {
     c.single_stream_tok_s = single_tok_s;
     double watts = (s.hw->tdp_w > 0 ? s.hw->tdp_w : 300.0) * gpus;
@@ -81,8 +83,6 @@ void fill_cost(const ReplicaShape& s, int gpus, double tok_s, double single_tok_
     per_mtok(tok_s, c.usd_per_mtok_own_batched, c.usd_per_mtok_rent_batched, c.wh_per_mtok_batched);
     per_mtok(single_tok_s, c.usd_per_mtok_own_single, c.usd_per_mtok_rent_single, c.wh_per_mtok_single);
 }
-
-}  // namespace
 
 // [SECTION] Command lines --------------------------------------------------------------------------------
 
@@ -130,10 +130,10 @@ std::string command_line(const ServeRequest& req, const ReplicaShape& s, const S
 
 // [SECTION] serve() --------------------------------------------------------------------------------------
 
-ServeResult serve_with(const Catalog& cat, const ServeRequest& req, const SpeedTable& table) {
+ServeResult serve_with(const Catalog& cat, const ServeRequest& req, const SpeedTable& table, const ParamCounts* counts) {
     ServeResult r;
     ReplicaShape s;
-    if (!build_shape(cat, req, s, r.error)) return r;
+    if (!build_shape(cat, req, s, r.error, counts)) return r;
     if (!validate_workload(req.workload, r.error)) return r;
     if (!plan_memory(cat, req, s, r.memory, r.error)) return r;
     if (!r.memory.fits) {
@@ -157,7 +157,7 @@ ServeResult serve_with(const Catalog& cat, const ServeRequest& req, const SpeedT
     // the load divides over the data-parallel replicas
     ServeWorkload w = req.workload;
     int rep = std::max(1, s.replicas);
-    if (w.num_prompts <= 0) w.num_prompts = std::max(200, 8 * std::max(1, w.concurrency));
+    if (w.num_prompts <= 0) w.num_prompts = default_num_prompts(w);
     w.num_prompts = std::max(1, (w.num_prompts + rep - 1) / rep);
     if (w.concurrency > 0) w.concurrency = std::max(1, (w.concurrency + rep - 1) / rep);
     if (w.request_rate > 0) w.request_rate /= rep;
@@ -208,93 +208,20 @@ double serve_step_time(const Catalog& cat, const ServeRequest& req, const std::v
     return serving::step_time(s, t.e[(int)s.engine], (int)depths.size(), sum, prefill_tokens, (double)prefill_depth, out);
 }
 
+int default_num_prompts(const ServeWorkload& w) {
+    if (w.concurrency > 0) return std::max(kMinPrompts, kPromptsPerSlot * w.concurrency);
+    return kOpenLoopPrompts;
+}
+
+ServeRequest closed_loop_at(const ServeRequest& req, int c) {
+    ServeRequest q = req;
+    q.workload.concurrency = std::max(1, c); q.workload.request_rate = 0; q.workload.burst = false;
+    q.workload.num_prompts = 0;
+    return q;
+}
+
 ServeResult serve(const Catalog& cat, const ServeRequest& req) {
     return serving::serve_with(cat, req, serving::shipped_speed_table());
-}
-
-// [SECTION] SLA search -----------------------------------------------------------------------------------
-
-namespace {
-bool meets(const ServeSla& sla, const ServeResult& r) {
-    if (!r.ok) return false;
-    if (sla.ttft_p90_ms > 0 && r.load.ttft_ms.p90 > sla.ttft_p90_ms) return false;
-    if (sla.tpot_p90_ms > 0 && r.load.tpot_ms.p90 > sla.tpot_p90_ms) return false;
-    return true;
-}
-}  // namespace
-
-int sla_max_concurrency(const Catalog& cat, const ServeRequest& req, int max_concurrency, ServeResult* at) {
-    // TTFT and TPOT grow with concurrency (more sequences per step, longer queues): bisection over C
-    ServeRequest q = req;
-    q.workload.request_rate = 0; q.workload.burst = false;
-    q.with_single_stream = false;
-    auto run = [&](int c) { q.workload.concurrency = c; q.workload.num_prompts = std::max(16, 3 * c); return serve(cat, q); };
-    ServeResult lo_r = run(1);
-    if (!meets(req.sla, lo_r)) return 0;
-    int lo = 1, hi = std::max(1, max_concurrency);
-    ServeResult hi_r = run(hi);
-    if (meets(req.sla, hi_r)) { if (at) *at = hi_r; return hi; }
-    while (hi - lo > std::max(1, lo / 8)) {       // 1/8 resolution: enough for capacity planning, few runs
-        int mid = (lo + hi) / 2;
-        ServeResult m = run(mid);
-        if (meets(req.sla, m)) { lo = mid; lo_r = m; } else hi = mid;
-    }
-    if (at) *at = lo_r;
-    return lo;
-}
-
-std::vector<SlaPoint> sla_search(const Catalog& cat, const ServeRequest& req, const SlaSearch& space) {
-    std::vector<SlaPoint> out;
-    std::vector<std::string> engines = space.engines.empty() ? std::vector<std::string>{"vllm", "sglang"} : space.engines;
-    const int target = req.workload.concurrency;
-    std::vector<int> counts = space.gpu_counts.empty() ? std::vector<int>{1, 2, 4, 8} : space.gpu_counts;
-    for (const Hardware& h : cat.hardware) {
-        if (space.datacenter_and_workstation_only && h.kind != HardwareKind::Datacenter && h.kind != HardwareKind::Workstation) continue;
-        if (h.vendor != "nvidia" && h.vendor != "amd") continue;
-        std::vector<std::string> precs = space.precisions;
-        if (precs.empty()) precs = {"bf16", "fp8"};
-        for (int g : counts) for (const std::string& e : engines) for (const std::string& pr : precs) {
-            ServeRequest q = req;
-            q.engine = e; q.precision = pr; q.hardware = h.id; q.hardware_override = nullptr;
-            q.gpus = g; q.tp = g; q.pp = 1;
-            ServeMemoryPlan mp; std::string err;
-            if (!serve_memory(cat, q, mp, err) || !mp.fits) continue;
-            ServeResult at;
-            int c = 0;
-            if (target > 0) {   // one run at the target load decides; the largest concurrency comes later for the top few
-                q.workload.concurrency = target; q.workload.request_rate = 0; q.workload.burst = false;
-                q.workload.num_prompts = std::max(16, 3 * target); q.with_single_stream = false;
-                at = serve(cat, q);
-                if (!meets(req.sla, at)) continue;
-                c = target;
-            } else {
-                c = sla_max_concurrency(cat, q, space.max_concurrency, &at);
-                if (c <= 0) continue;
-            }
-            if (req.sla.min_output_tok_s > 0 && at.load.output_tok_s < req.sla.min_output_tok_s) continue;
-            SlaPoint pt;
-            pt.engine = e; pt.hardware = h.id; pt.precision = pr; pt.gpus = g; pt.tp = g;
-            pt.max_concurrency = c; pt.output_tok_s = at.load.output_tok_s;
-            pt.ttft_p90_ms = at.load.ttft_ms.p90; pt.tpot_p90_ms = at.load.tpot_ms.p90;
-            pt.price_usd = h.price_usd * g; pt.rent_usd_per_hour = h.cloud_usd_per_hour * g;
-            pt.usd_per_mtok = at.cost.usd_per_mtok_rent_batched >= 0 ? at.cost.usd_per_mtok_rent_batched : at.cost.usd_per_mtok_own_batched;
-            pt.command = at.command;
-            out.push_back(pt);
-        }
-    }
-    std::stable_sort(out.begin(), out.end(), [](const SlaPoint& a, const SlaPoint& b) {
-        double x = a.usd_per_mtok < 0 ? 1e18 : a.usd_per_mtok, y = b.usd_per_mtok < 0 ? 1e18 : b.usd_per_mtok;
-        return x < y;
-    });
-    if (target > 0)
-        for (size_t i = 0; i < out.size() && (int)i < space.exact_top; ++i) {
-            SlaPoint& p = out[i];
-            ServeRequest q = req;
-            q.engine = p.engine; q.precision = p.precision; q.hardware = p.hardware; q.hardware_override = nullptr;
-            q.gpus = p.gpus; q.tp = p.tp; q.pp = p.pp;
-            p.max_concurrency = sla_max_concurrency(cat, q, space.max_concurrency, nullptr);
-        }
-    return out;
 }
 
 }  // namespace llmsim

@@ -5,6 +5,8 @@
 // [SECTION] Request
 // [SECTION] Result
 // [SECTION] predict lines
+
+#include <chrono>
 #include <cmath>
 
 #include <nlohmann/json.hpp>
@@ -192,20 +194,75 @@ std::string api_serve(const Catalog& cat, const std::string& request_json) {
     return serve_result_json(r, serve(cat, r));
 }
 
+namespace {
+// the optional "search" object of a serveSearch request: {"engines": [...], "precisions": [...], "gpu_counts": [...],
+// "devices": "datacenter" | "all", "limit": N, "exact_top": N}; false + err naming the key
+bool parse_search_space(const json& j, SlaSearch& sp, std::string& err) {
+    if (!j.is_object() || !j.contains("search")) return true;
+    const json& o = j["search"];
+    if (!o.is_object()) { err = "search: must be an object"; return false; }
+    auto strings = [&](const char* k, std::vector<std::string>& out) {
+        if (!o.contains(k)) return true;
+        bool good = o[k].is_array();
+        if (good) for (const json& v : o[k]) good = good && v.is_string();
+        if (!good) { err = std::string("search.") + k + ": must be an array of strings"; return false; }
+        for (const json& v : o[k]) out.push_back(v.get<std::string>());
+        return true;
+    };
+    if (!strings("engines", sp.engines) || !strings("precisions", sp.precisions)) return false;
+    for (const std::string& e : sp.engines)
+        if (!serving::find_engine(e)) { err = "search.engines: unknown engine '" + e + "'"; return false; }
+    if (o.contains("gpu_counts")) {
+        bool good = o["gpu_counts"].is_array();
+        if (good) for (const json& v : o["gpu_counts"]) good = good && v.is_number_integer() && v.get<int64_t>() >= 1 && v.get<int64_t>() <= 64;
+        if (!good) { err = "search.gpu_counts: must be an array of counts 1 to 64"; return false; }
+        for (const json& v : o["gpu_counts"]) sp.gpu_counts.push_back(v.get<int>());
+    }
+    if (o.contains("devices")) {
+        std::string d = o["devices"].is_string() ? o["devices"].get<std::string>() : "";
+        if (d != "datacenter" && d != "all") { err = "search.devices: \"datacenter\" (datacenter and workstation) or \"all\""; return false; }
+        sp.datacenter_and_workstation_only = d == "datacenter";
+    }
+    if (o.contains("exact_top")) {
+        if (!o["exact_top"].is_number_integer() || o["exact_top"].get<int64_t>() < 0 || o["exact_top"].get<int64_t>() > 100) { err = "search.exact_top: 0 to 100"; return false; }
+        sp.exact_top = o["exact_top"].get<int>();
+    }
+    if (o.contains("limit")) {
+        if (!o["limit"].is_number_integer() || o["limit"].get<int64_t>() < 0 || o["limit"].get<int64_t>() > 10000) { err = "search.limit: 0 to 10000"; return false; }
+        sp.limit = o["limit"].get<int>();
+    }
+    return true;
+}
+
+json point_json(const SlaPoint& p) {
+    auto opt = [](double v) { return v < 0 ? json(nullptr) : json(v); };
+    return {{"engine", p.engine}, {"hardware", p.hardware}, {"precision", p.precision}, {"gpus", p.gpus}, {"tp", p.tp},
+            {"pp", p.pp}, {"max_concurrency", p.max_concurrency}, {"output_tok_s", p.output_tok_s},
+            {"ttft_p90_ms", p.ttft_p90_ms}, {"tpot_p90_ms", p.tpot_p90_ms}, {"price_usd", p.price_usd},
+            {"rent_usd_per_hour", p.rent_usd_per_hour}, {"usd_per_mtok", opt(p.usd_per_mtok)},
+            {"usd_per_mtok_own", opt(p.usd_per_mtok_own)}, {"usd_per_mtok_rent", opt(p.usd_per_mtok_rent)},
+            {"wh_per_mtok", p.wh_per_mtok}, {"command", p.command}};
+}
+}  // namespace
+
+std::string sla_point_json(const SlaPoint& p) { return point_json(p).dump(-1, ' ', false, json::error_handler_t::replace); }
+
 std::string api_serve_search(const Catalog& cat, const std::string& request_json) {
     ServeRequest r;
     std::string err;
-    if (!parse_serve_request(request_json, cat, r, err)) return json{{"error", err}}.dump(-1, ' ', false, json::error_handler_t::replace);
+    SlaSearch space;
+    if (!parse_serve_request(request_json, cat, r, err) || !parse_search_space(json::parse(request_json, nullptr, false), space, err))
+        return json{{"error", err}}.dump(-1, ' ', false, json::error_handler_t::replace);
     if (r.sla.ttft_p90_ms <= 0 && r.sla.tpot_p90_ms <= 0) { r.sla.ttft_p90_ms = 1000; r.sla.tpot_p90_ms = 50; }
-    std::vector<SlaPoint> pts = sla_search(cat, r, SlaSearch{});
+    SlaSearchStats st;
+    auto t0 = std::chrono::steady_clock::now();
+    std::vector<SlaPoint> pts = sla_search(cat, r, space, &st);
+    double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     json a = json::array();
-    for (const SlaPoint& p : pts)
-        a.push_back({{"engine", p.engine}, {"hardware", p.hardware}, {"precision", p.precision}, {"gpus", p.gpus}, {"tp", p.tp},
-                     {"pp", p.pp}, {"max_concurrency", p.max_concurrency}, {"output_tok_s", p.output_tok_s},
-                     {"ttft_p90_ms", p.ttft_p90_ms}, {"tpot_p90_ms", p.tpot_p90_ms}, {"price_usd", p.price_usd},
-                     {"rent_usd_per_hour", p.rent_usd_per_hour}, {"usd_per_mtok", p.usd_per_mtok < 0 ? json(nullptr) : json(p.usd_per_mtok)},
-                     {"command", p.command}});
-    return json{{"ok", true}, {"sla", {{"ttft_p90_ms", r.sla.ttft_p90_ms}, {"tpot_p90_ms", r.sla.tpot_p90_ms}}}, {"points", a}}
+    for (const SlaPoint& p : pts) a.push_back(point_json(p));
+    return json{{"ok", true}, {"sla", {{"ttft_p90_ms", r.sla.ttft_p90_ms}, {"tpot_p90_ms", r.sla.tpot_p90_ms}}}, {"points", a},
+                {"ms", ms}, {"candidates", st.candidates}, {"simulated", st.simulated}, {"pruned", st.pruned}, {"infeasible", st.infeasible},
+                {"serve_runs", st.serve_runs}}
         .dump(-1, ' ', false, json::error_handler_t::replace);
 }
 

@@ -103,7 +103,7 @@ bool lora_slots(const ServeRequest& req, ReplicaShape& s, std::string& err) {
     return true;
 }
 
-bool build_shape(const Catalog& cat, const ServeRequest& req, ReplicaShape& s, std::string& err) {
+bool build_shape(const Catalog& cat, const ServeRequest& req, ReplicaShape& s, std::string& err, const ParamCounts* counts) {
     s = ReplicaShape{};
     const EngineRules* er = find_engine(req.engine);
     if (!er) { err = "engine: unknown engine '" + req.engine + "' (vllm, sglang, llamacpp, trtllm, lmdeploy)"; return false; }
@@ -132,7 +132,8 @@ bool build_shape(const Catalog& cat, const ServeRequest& req, ReplicaShape& s, s
         }
     }
     ParamCounts pc;
-    if (!count_params(m, pc, err)) return false;
+    if (counts) pc = *counts;
+    else if (!count_params(m, pc, err)) return false;
     // linear weights shard over TP (ColumnParallelLinear / RowParallelLinear); the embedding and the LM head
     // are vocab-parallel over TP (VocabParallelEmbedding, ParallelLMHead) and stay BF16 in every quantized
     // format above; PP puts whole layers on each stage (vLLM distributed/utils.py get_pp_indices), the

@@ -31,6 +31,8 @@
 #include <string>
 #include <vector>
 
+#include "model/model_tensors.h"
+
 namespace llmsim {
 
 struct Catalog;    // catalog.h
@@ -55,9 +57,18 @@ struct ServeWorkload {
     int concurrency = 0;                 // > 0: closed loop, C requests in flight (--max-concurrency C)
     double request_rate = 0;             // > 0: Poisson arrivals at R requests/s (--request-rate R)
     bool burst = false;                  // request_rate "inf" without concurrency: all num_prompts sent at t = 0
-    int num_prompts = 0;                 // requests simulated; 0 = a default (max(200, 8 x concurrency))
+    int num_prompts = 0;                 // requests simulated; 0 = default_num_prompts() below
     uint64_t seed = 1;                   // arrivals and lengths: deterministic for a seed
 };
+
+// requests a run simulates when workload.num_prompts is 0: the one rule serve(), the SLA search, `serve --sweep` and
+// the Serving section share, so the same point gives the same numbers everywhere. Closed loop at concurrency C:
+// kPromptsPerSlot x C requests (at least kMinPrompts). The first C requests arrive together (a warm-up burst) and
+// the last C finish with a shrinking batch (the drain): with 8 x C the two together are at most 2/8 of the
+// requests and the warm-up burst alone 1/8, so p90 latencies are mostly steady-state requests (3 x C put a third
+// of the requests in the warm-up burst and roughly doubled TTFT p90). Open loop and burst: kOpenLoopPrompts.
+constexpr int kPromptsPerSlot = 8, kMinPrompts = 32, kOpenLoopPrompts = 200;
+int default_num_prompts(const ServeWorkload& w);
 
 struct ServeSla {                        // targets; <= 0 = no target
     double ttft_p90_ms = 0;
@@ -171,6 +182,10 @@ bool serve_memory(const Catalog& cat, const ServeRequest& req, ServeMemoryPlan& 
 // (prefill_depth = tokens of that prompt already cached); fills `out` when non-null
 double serve_step_time(const Catalog& cat, const ServeRequest& req, const std::vector<int64_t>& depths,
                        int64_t prefill_tokens, int64_t prefill_depth, StepBreakdown* out, std::string& err);
+// the closed-loop run of `req` at concurrency c (no rate, no burst, default_num_prompts): the request behind every
+// point of a concurrency sweep (CLI --sweep, the Serving section's curves), the SLA bisection and the search's
+// target load
+ServeRequest closed_loop_at(const ServeRequest& req, int c);
 // memory plan + load simulation + step breakdown + cost + command line
 ServeResult serve(const Catalog& cat, const ServeRequest& req);
 // parse / write a request as JSON (the JS API's and CLI's form; keys as the fields above, workload and sla
@@ -192,28 +207,84 @@ struct SlaPoint {                        // one configuration that meets the SLA
     std::string engine, hardware, precision;
     int gpus = 1, tp = 1, pp = 1;
     int max_concurrency = 0;             // largest closed-loop concurrency that meets the SLA (the first
-                                         // `exact_top` points; the others: the target concurrency they meet)
-    double output_tok_s = 0;             // at that concurrency
+                                         // `exact_top` points; the others: the target concurrency they meet;
+                                         // a request-rate target: 0)
+    double output_tok_s = 0;             // at that concurrency (or the target rate)
     double ttft_p90_ms = 0, tpot_p90_ms = 0;
     double price_usd = 0;                // purchase price of the GPUs (0 = unknown)
     double rent_usd_per_hour = 0;        // 0 = not rentable
-    double usd_per_mtok = -1;            // rent if rentable else own, at that load
+    double usd_per_mtok = -1;            // rent if rentable else own, at that load (the ranking key)
+    double usd_per_mtok_own = -1, usd_per_mtok_rent = -1;   // each alone; -1 = no price / not rentable
+    double wh_per_mtok = 0;              // energy per 1M output tokens at that load (GPU TDP)
     std::string command;
 };
 
 struct SlaSearch {
     std::vector<std::string> engines;    // empty = vllm, sglang
-    std::vector<std::string> precisions; // empty = bf16, fp8 (and nvfp4 on Blackwell)
+    std::vector<std::string> precisions; // empty = bf16, fp8
     std::vector<int> gpu_counts;         // empty = 1, 2, 4, 8
-    bool datacenter_and_workstation_only = true;
+    bool datacenter_and_workstation_only = true;   // false: every NVIDIA / AMD device of the catalog
     int max_concurrency = 256;           // the concurrency search range is 1 .. this
     int exact_top = 5;                   // with a target concurrency: bisect the largest one for the cheapest N only
+    int limit = 0;                       // > 0 with a target load: the cheapest `limit` points only, and candidates
+                                         // whose cost floor cannot beat the limit-th are never simulated (pruned)
+};
+
+struct SlaCandidate {                    // a configuration of the space whose memory plan fits
+    std::string engine, hardware, precision;
+    int gpus = 1, tp = 1, pp = 1;
+    double usd_per_mtok_floor = -1;      // no load can make it cheaper: its cost at an upper bound on output tok/s
+                                         // (every step yields at most one token per decoding sequence and takes at
+                                         // least the step time of that batch at depth 0); -1 = no price
+    double tpot_floor_ms = 0;            // no request's TPOT can be shorter: one decode step of a batch of one
+};
+
+struct SlaSearchStats {                  // what one search did (the bench and the UI print it)
+    int candidates = 0;                  // configurations whose memory plan fits
+    int simulated = 0;                   // of those, run at the target load
+    int pruned = 0;                      // skipped: their floor could not beat the limit-th cheapest point
+    int infeasible = 0;                  // skipped: their TPOT floor is above the SLA already
+    int serve_runs = 0;                  // serve() calls in all (bisections included)
 };
 
 // the largest closed-loop concurrency of `req` that meets req.sla (0 = none); fills `at` with its load
 int sla_max_concurrency(const Catalog& cat, const ServeRequest& req, int max_concurrency, ServeResult* at);
+// the space's configurations that fit req's model and max_model_len, cheapest floor first (no simulation)
+std::vector<SlaCandidate> sla_candidates(const Catalog& cat, const ServeRequest& req, const SlaSearch& space);
+// one candidate at req's target load (workload.concurrency, or workload.request_rate; neither: its largest
+// concurrency within the SLA); true + `out` when it meets req.sla; `runs` counts serve() calls when non-null
+bool sla_evaluate(const Catalog& cat, const ServeRequest& req, const SlaSearch& space, const SlaCandidate& c,
+                  SlaPoint& out, int* runs = nullptr);
+// cheapest first (usd_per_mtok; unknown last); the sort sla_search applies
+void sort_sla_points(std::vector<SlaPoint>& pts);
 // every device x count x engine x precision that serves req's model and workload within req.sla (the
-// workload's concurrency is the target load; 0 = any), cheapest first (price per 1M output tokens)
-std::vector<SlaPoint> sla_search(const Catalog& cat, const ServeRequest& req, const SlaSearch& space);
+// workload's concurrency or request rate is the target load; neither = any), cheapest first (price per 1M output
+// tokens); with space.limit, the cheapest `limit` only. Fills `stats` when non-null
+std::vector<SlaPoint> sla_search(const Catalog& cat, const ServeRequest& req, const SlaSearch& space,
+                                 SlaSearchStats* stats = nullptr);
+// one search point as JSON (an element of serveSearch's "points")
+std::string sla_point_json(const SlaPoint& p);
+// the search in slices, so a UI frame never waits for all of it (sla_search is begin + step until done): begin
+// lists the candidates (no simulation); each step simulates at most `max_candidates` of them (or bisects one of the
+// exact_top points at the end) and returns true once the search is finished, with job.points cheapest first
+struct SlaSearchJob {
+    ServeRequest req;
+    SlaSearch space;
+    std::vector<SlaCandidate> candidates;
+    size_t next = 0;                     // next candidate to simulate
+    size_t next_exact = 0;               // next of the exact_top points to bisect (after the candidates)
+    bool sorted = false, done = false;
+    std::vector<SlaPoint> points;
+    std::vector<double> best;            // the cheapest `limit` ranking keys so far, ascending
+    SlaSearchStats stats;
+    ParamCounts counts;                  // the model's, counted once for every run of the search
+    bool have_counts = false;
+};
+void sla_search_begin(const Catalog& cat, const ServeRequest& req, const SlaSearch& space, SlaSearchJob& job);
+bool sla_search_step(const Catalog& cat, SlaSearchJob& job, int max_candidates);
+// the search `llmsim-cli serve --bench` and `llmsim_bench serving` (native and wasm) time: Llama-3.1-70B, 1024 in /
+// 256 out at 32 in flight, TTFT p90 <= 1 s, TPOT p90 <= 50 ms; the whole space, then the cheapest 20 (pruned, as
+// the Serving section runs it). One line each: points, candidates, simulated, pruned, serve() runs, ms
+std::string sla_bench(const Catalog& cat);
 
 }  // namespace llmsim

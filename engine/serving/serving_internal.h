@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "catalog/catalog.h"
+#include "model/model_tensors.h"
 #include "serving/serving.h"
 
 namespace llmsim::serving {
@@ -71,8 +72,11 @@ struct ReplicaShape {
 
 // [SECTION] Functions ------------------------------------------------------------------------------------
 
-// resolves model, hardware, precision and parallelism; false + err naming the field
-bool build_shape(const Catalog& cat, const ServeRequest& req, ReplicaShape& out, std::string& err);
+// resolves model, hardware, precision and parallelism; false + err naming the field. `counts`: the model's
+// parameter counts when the caller has them (a search asks for one model hundreds of times; counting enumerates
+// every tensor)
+bool build_shape(const Catalog& cat, const ServeRequest& req, ReplicaShape& out, std::string& err,
+                 const ParamCounts* counts = nullptr);
 // the engine's memory plan for the shape (rules cite the engine's source)
 bool plan_memory(const Catalog& cat, const ServeRequest& req, const ReplicaShape& s, ServeMemoryPlan& out,
                  std::string& err);
@@ -103,7 +107,10 @@ ServeLoad simulate_load(const ReplicaShape& s, const EngineSpeed& p, const LoadS
 // steady state comes earlier) and max_model_len from the workload
 void apply_predict_defaults(ServeRequest& r);
 
+// $ and Wh per 1M output tokens at `tok_s` (batched) and `single_tok_s` for `gpus` GPUs of the shape's device
+void fill_cost(const ReplicaShape& s, int gpus, double tok_s, double single_tok_s, ServeCost& c);
+
 // serve() with an explicit speed table (the fit and the leave-one-source-out report use it)
-ServeResult serve_with(const Catalog& cat, const ServeRequest& req, const SpeedTable& table);
+ServeResult serve_with(const Catalog& cat, const ServeRequest& req, const SpeedTable& table, const ParamCounts* counts = nullptr);
 
 }  // namespace llmsim::serving

@@ -14,6 +14,20 @@ const out = path.resolve(args.out || 'build/web/screenshots');
 const checks = new Checks(args.only);
 const check = checks.check.bind(checks);
 
+// scroll the sections (mouse wheel over the canvas) until widget `name` lies inside the viewport
+async function scrollToWidget(page, name) {
+  const vh = page.viewportSize().height;
+  for (let i = 0; i < 30; ++i) {
+    const r = await page.evaluate((n) => window.llmsim._widgetRect(n), name);
+    if (r && r[1] >= 40 && r[3] <= vh - 10) return;
+    await page.mouse.move(page.viewportSize().width / 2, vh / 2);
+    // not drawn yet (a table below the fold is clipped whole): scroll down and look again
+    await page.mouse.wheel(0, r ? Math.max(-600, Math.min(600, r[1] - vh / 3)) : 300);
+    await page.waitForTimeout(150);
+  }
+  throw new Error(`could not scroll ${name} into view`);
+}
+
 async function openPage(browser, base, hash = '', viewport = { width: 1280, height: 800 }, dpr = 1) {
   const context = await browser.newContext({ viewport, deviceScaleFactor: dpr });
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base });
@@ -478,10 +492,13 @@ async function main() {
       eq(sv.shown.tpot_p90, `${sig3(direct.load.tpot_ms.p90)} ms`, 'TPOT p90 shown');
       eq(sv.shown.command, direct.command, 'command shown');
       assert(direct.command.startsWith('vllm serve Qwen/Qwen2.5-7B-Instruct'), `command ${direct.command}`);
-      // each plotted point is serve() at that concurrency (3 x C requests, at least 16)
+      // each plotted point is serve() at that concurrency with the default request count (serving.h
+      // default_num_prompts: 8 x C, at least 32 — the request JSON leaves num_prompts out)
+      eq(sv.request.workload.num_prompts, undefined, 'the chosen point uses the default request count');
+      eq(sv.result.load.completed, Math.max(32, 8 * 16), 'requests simulated at C=16');
       eq(sv.sweep.map((p) => p.concurrency), [1, 2, 4, 8, 16, 32, 64, 128, 256], 'sweep concurrencies');
       for (const p of [sv.sweep[0], sv.sweep[4], sv.sweep[7]]) {
-        const q = { ...sv.request, workload: { ...sv.request.workload, concurrency: p.concurrency, num_prompts: Math.max(16, 3 * p.concurrency) } };
+        const q = { ...sv.request, workload: { ...sv.request.workload, concurrency: p.concurrency } };
         const at = await page.evaluate((x) => window.llmsim.serve(x), q);
         eq([p.output_tok_s, p.ttft_p90_ms, p.tpot_p90_ms], [at.load.output_tok_s, at.load.ttft_ms.p90, at.load.tpot_ms.p90], `sweep point C=${p.concurrency}`);
         eq(p.meets, at.load.ttft_ms.p90 <= 1000 && at.load.tpot_ms.p90 <= 50, `meets at C=${p.concurrency}`);
@@ -489,7 +506,7 @@ async function main() {
       // the SLA answer meets the SLA when re-run, and the sweep's first miss lies above it
       const c = sv.sla_max_concurrency;
       assert(c >= 1, `some concurrency meets TTFT 1 s / TPOT 50 ms on a 4090 (got ${c})`);
-      const atc = await page.evaluate((x) => window.llmsim.serve(x), { ...sv.request, workload: { ...sv.request.workload, concurrency: c, num_prompts: Math.max(16, 3 * c) } });
+      const atc = await page.evaluate((x) => window.llmsim.serve(x), { ...sv.request, workload: { ...sv.request.workload, concurrency: c } });
       assert(atc.load.ttft_ms.p90 <= 1000 && atc.load.tpot_ms.p90 <= 50, `C=${c} re-checked: TTFT ${atc.load.ttft_ms.p90}, TPOT ${atc.load.tpot_ms.p90}`);
       const firstMiss = sv.sweep.find((p) => !p.meets);
       assert(!firstMiss || firstMiss.concurrency > c, `first missing sweep point ${firstMiss && firstMiss.concurrency} above ${c}`);
@@ -529,6 +546,80 @@ async function main() {
       eq(sv2.result, await page.evaluate((q) => window.llmsim.serve(q), sv2.request), 'chosen point C=24 vs serve()');
       console.log(`     serving: recompute after a new concurrency only ${sv2.compute_ms.toFixed(1)} ms`);
       await page.screenshot({ path: path.join(out, 'serving-1280x800.png') });
+    });
+
+    await check('serving: the URL holds the section and search inputs (round trip into a fresh page)', async () => {
+      const st = { model: 'meta-llama/Llama-3.1-8B-Instruct', hardware: 'h100-sxm', embed: 'serving', sv_engine: 'sglang', sv_prec: 'fp8',
+                   sv_c: 24, sv_in: 900, sv_out: 150, sv_ttft: 800, sv_tpot: 40, sv_len: 4096,
+                   sv_s_dev: 'all', sv_s_eng: 'vllm,trtllm', sv_s_prec: 'bf16', sv_s_gpus: '1,2' };
+      await page.evaluate((x) => window.llmsim.setState(x), st);
+      await page.waitForFunction(() => window.location.hash.includes('sv_s_gpus=1,2'), null, { timeout: 5000 });
+      const hash = await page.evaluate(() => window.location.hash);
+      const want = (await page.evaluate(() => window.llmsim.results())).serving;
+      const p2 = await openPage(browser, base, hash);
+      await p2.page.waitForTimeout(300);
+      const s2 = await p2.page.evaluate(() => window.llmsim.getState());
+      for (const k of Object.keys(st)) eq(s2[k], st[k], `state key ${k} after reload`);
+      const got = (await p2.page.evaluate(() => window.llmsim.results())).serving;
+      eq(got.request, want.request, 'serving request after reload');
+      eq(got.result, want.result, 'serving result after reload');
+      eq(p2.errors, [], 'no page errors');
+      await p2.context.close();
+    });
+
+    await check('serving: the search panel runs on the button, equals serveSearch(), and a picked row becomes the configuration', async () => {
+      await page.evaluate(() => window.llmsim.setState({ model: 'meta-llama/Llama-3.1-8B-Instruct', hardware: 'rtx-4090', embed: 'serving',
+        sv_engine: 'vllm', sv_prec: 'bf16', sv_gpus: 0, sv_tp: 0, sv_pp: 1, sv_c: 16, sv_in: 1024, sv_out: 128, sv_len: 4096,
+        sv_ttft: 1000, sv_tpot: 50, sv_s_dev: 'datacenter', sv_s_eng: 'vllm,sglang', sv_s_prec: 'bf16,fp8', sv_s_gpus: '1,2' }));
+      await page.waitForTimeout(300);
+      let ss = (await page.evaluate(() => window.llmsim.results())).serving_search;
+      eq([ss.running, ss.done, ss.points.length], [false, false, 0], 'nothing searched before the button');
+      await scrollToWidget(page, 'serving-search-run');
+      await clickWidget(page, 'serving-search-run');
+      await page.waitForFunction(() => window.llmsim.results().serving_search.done, null, { timeout: 60000 });
+      ss = (await page.evaluate(() => window.llmsim.results())).serving_search;
+      assert(ss.points.length >= 1, `some configuration serves 16 users of 8B within the SLA (${JSON.stringify(ss)})`);
+      assert(ss.simulated + ss.pruned <= ss.candidates, `stats ${ss.simulated} + ${ss.pruned} <= ${ss.candidates}`);
+      const direct = await page.evaluate((q) => window.llmsim.serveSearch(q),
+        { ...ss.request, search: { devices: 'datacenter', engines: ['vllm', 'sglang'], precisions: ['bf16', 'fp8'], gpu_counts: [1, 2], limit: 20, exact_top: 0 } });
+      eq(ss.points.map((p) => [p.hardware, p.gpus, p.engine, p.precision]), direct.points.map((p) => [p.hardware, p.gpus, p.engine, p.precision]), 'rows vs serveSearch()');
+      eq(ss.points.map((p) => [p.usd_per_mtok, p.ttft_p90_ms, p.tpot_p90_ms, p.max_concurrency]),
+         direct.points.map((p) => [p.usd_per_mtok, p.ttft_p90_ms, p.tpot_p90_ms, p.max_concurrency]), 'numbers vs serveSearch()');
+      for (let i = 1; i < ss.points.length; ++i) assert(ss.points[i - 1].usd_per_mtok <= ss.points[i].usd_per_mtok, `row ${i} sorted by $/1M`);
+      console.log(`     serving search: ${ss.points.length} rows, ${ss.candidates} candidates, ${ss.simulated} simulated, ${ss.pruned} pruned, ${ss.ms.toFixed(0)} ms over ${ss.frames} frames (page); serveSearch() ${direct.ms.toFixed(0)} ms`);
+      await page.screenshot({ path: path.join(out, 'serving-search-1280x800.png') });
+      // the first row's configuration becomes the Serving section's, and its numbers re-check with serve()
+      const top = ss.points[0];
+      await scrollToWidget(page, 'serving-search-use-0');
+      await clickWidget(page, 'serving-search-use-0');
+      const s = await page.evaluate(() => window.llmsim.getState());
+      eq([s.hardware, s.sv_gpus, s.sv_tp, s.sv_engine, s.sv_prec], [top.hardware, top.gpus, top.tp, top.engine, top.precision], 'state after Use');
+      const sv = (await page.evaluate(() => window.llmsim.results())).serving;
+      eq([sv.request.hardware, sv.request.gpus, sv.request.engine, sv.request.precision], [top.hardware, top.gpus, top.engine, top.precision], 'serving request after Use');
+      eq([sv.result.load.ttft_ms.p90, sv.result.load.tpot_ms.p90], [top.ttft_p90_ms, top.tpot_p90_ms], 'the chosen point is the search row');
+      // a bad search key from a URL: a message naming it, nothing searched
+      await page.evaluate(() => window.llmsim.setState({ sv_s_eng: 'tgi2' }));
+      await page.waitForTimeout(200);
+      await scrollToWidget(page, 'serving-search-run');
+      await clickWidget(page, 'serving-search-run');
+      ss = (await page.evaluate(() => window.llmsim.results())).serving_search;
+      eq([ss.error, ss.points.length, ss.running], ["sv_s_eng: unknown engine 'tgi2' (vllm, sglang, trtllm, lmdeploy)", 0, false], 'bad engine key');
+      await page.evaluate(() => window.llmsim.setState({ sv_s_eng: 'vllm,sglang' }));
+      await page.waitForFunction(() => !window.location.hash.includes('sv_s_eng=tgi2'), null, { timeout: 5000 });   // the default leaves the hash
+      // screenshots of the section with a finished search: desktop and phone width, both themes
+      for (const theme of ['dark', 'light']) for (const vp of [{ width: 1280, height: 900 }, { width: 390, height: 844 }]) {
+        const p2 = await openPage(browser, base, await page.evaluate(() => window.location.hash), vp, vp.width < 500 ? 2 : 1);
+        await p2.page.evaluate((t) => window.llmsim.setState({ theme: t }), theme);
+        await p2.page.waitForTimeout(200);
+        await scrollToWidget(p2.page, 'serving-search-run');
+        await clickWidget(p2.page, 'serving-search-run');
+        await p2.page.waitForFunction(() => window.llmsim.results().serving_search.done, null, { timeout: 60000 });
+        await p2.page.waitForTimeout(200);
+        await scrollToWidget(p2.page, 'serving-search-stats');
+        await p2.page.screenshot({ path: path.join(out, `serving-search-${theme}-${vp.width}.png`) });
+        eq(p2.errors, [], `no page errors (${theme} ${vp.width})`);
+        await p2.context.close();
+      }
     });
 
     await check('serving: the cost section shows single-stream and batched $/1M tokens from serve()', async () => {
