@@ -146,11 +146,13 @@ ServeResult serve_with(const Catalog& cat, const ServeRequest& req, const SpeedT
     st.pool_blocks = r.memory.kv_pool_blocks;
     st.block_size = std::max(1, r.memory.block_size);
     st.max_model_len = r.memory.max_model_len;
-    // the admission hold-back (vLLM's watermark) applies to the engines that have one; TensorRT-LLM's published
-    // runs do not record their capacity policy (GUARANTEED_NO_EVICT would reserve whole outputs), and both the
-    // hold-back and the reservation scored worse on them held out (accuracy --serving): plain admission there
-    st.reserve_output = false;
-    st.admission_holdback = s.engine != EngineId::TrtLlm;
+    // admission: vLLM / SGLang / LMDeploy hold back the blocks running prompts still need (vLLM's watermark);
+    // TensorRT-LLM's default capacity scheduler is GUARANTEED_NO_EVICT (cpp/include/tensorrt_llm/executor/
+    // executor.h SchedulerConfig: capacitySchedulerPolicy = kGUARANTEED_NO_EVICT): a request is admitted only
+    // when the blocks for its whole prompt + max output fit, so it never preempts (without this, 20k-token
+    // prompts thrashed in recompute preemption and TensorRT-LLM's 20000/2000 rows came out 0.1-0.4x)
+    st.reserve_output = s.engine == EngineId::TrtLlm;
+    st.admission_holdback = true;
     // the load divides over the data-parallel replicas
     ServeWorkload w = req.workload;
     int rep = std::max(1, s.replicas);

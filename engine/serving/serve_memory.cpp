@@ -129,6 +129,8 @@ bool build_shape(const Catalog& cat, const ServeRequest& req, ReplicaShape& s, s
     s.weight_bytes_gpu = linear * bpp * stage / s.tp + s.expert_bytes_gpu + (s.pp == 1 ? (embed + (pc.output ? head : 0)) * 2.0 / s.tp : emb_gpu);
     if (m.is_moe()) { s.n_experts = m.moe->n_experts; s.k_experts = m.moe->n_experts_active; }
     s.active_params_gpu = ((double)pc.active - embed) * stage / s.tp;
+    if (s.n_experts > 0)
+        s.expert_active_params_gpu = std::min(s.active_params_gpu, experts * s.k_experts / s.n_experts * stage / s.tp);
     s.hidden = (double)m.hidden_size; s.vocab = (double)m.vocab_size;
     s.inter_gpu = (double)m.intermediate_size / s.tp;
     s.expert_inter_gpu = m.is_moe() ? (double)m.moe->expert_ffn / s.tp : 0;
@@ -344,8 +346,9 @@ bool plan_memory(const Catalog& cat, const ServeRequest& req, const ReplicaShape
         break;
     }
     case EngineId::TrtLlm: case EngineId::Lmdeploy: {
-        // TensorRT-LLM KvCacheConfig.free_gpu_memory_fraction = 0.9 of the memory free after weights and the
-        // activation workspace (_torch/pyexecutor/_util.py KvCacheCreator); LMDeploy TurbomindEngineConfig
+        // TensorRT-LLM KvCacheConfig.free_gpu_memory_fraction = 0.9 (tensorrt_llm/llmapi/llm_args.py: "Default is
+        // 90%") of the memory free after weights and the activation workspace (_torch/pyexecutor/_util.py
+        // KvCacheCreator); LMDeploy TurbomindEngineConfig
         // cache_max_entry_count = 0.8 of the free memory after the weights
         double f = s.engine == EngineId::TrtLlm ? 0.9 : 0.8;
         double fr = total - 0.5 * kGiBd - s.weight_bytes_gpu - (s.engine == EngineId::TrtLlm ? act : 0.0) - non_torch_bytes(s);
