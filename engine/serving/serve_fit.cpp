@@ -103,7 +103,8 @@ double loss(const Catalog& cat, const std::vector<const ServingRow*>& rows, cons
 }
 
 // the engine's speed scale: one factor s on the prior (bw_eff x s, compute_eff x s, overhead / s) chosen so the
-// median log error of output tok/s over its training rows is zero (three fixed-point passes). One parameter per
+// median log error of output tok/s and TPOT (where measured) over its training rows is zero (three fixed-point
+// passes). One parameter per
 // engine: the sources disagree too much for more to generalise (a three-parameter search went to its bounds
 // and scored worse held out)
 EngineSpeed fit_scale(const Catalog& cat, const std::vector<const ServingRow*>& rows, SpeedTable t, int e) {
@@ -120,6 +121,9 @@ EngineSpeed fit_scale(const Catalog& cat, const std::vector<const ServingRow*>& 
         for (const ServingRow* row : rows) {
             ServingPrediction p = predict_serving_row(cat, *row, t);
             if (p.ok && p.out_tok_s > 0) r.push_back(std::log(row->out_tok_s / p.out_tok_s));
+            // a measured TPOT is the step time itself (a paced run's output tok/s is the offered rate whatever
+            // the speed): it votes too, as the speed ratio predicted / measured TPOT
+            if (p.ok && row->tpot_ms > 0 && p.tpot_ms > 0) r.push_back(std::log(p.tpot_ms / row->tpot_ms));
         }
         if (r.empty()) break;
         scale = std::clamp(scale * std::exp(median(r)), 0.25, 4.0);
@@ -223,6 +227,9 @@ SpeedTable fit_serving(const Catalog& cat, const std::vector<ServingRow>& rows, 
         if (!use[i]) continue;
         const serving::EngineRules* e = serving::find_engine(rows[i].engine);
         if (!e || e->id == serving::EngineId::LlamaCpp) continue;
+        // TP across nodes measures the network (dennislee22's Kubernetes pods: fabric unstated), not the engine:
+        // such rows are predicted and scored, never fitted on
+        if (rows[i].req.interconnect == "network") continue;
         all.push_back(&rows[i]);
         per[(int)e->id].push_back(&rows[i]);
     }
