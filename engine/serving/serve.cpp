@@ -25,11 +25,11 @@ namespace serving {
 // (llama.cpp has no serving rows: its values come from the llama.cpp speed model's HBM/GDDR shares and per-layer
 // launch cost, speed_params.json, and are not validated under load).
 constexpr EngineRules kEngines[kEngineCount] = {   // fitted on all 1107 rows; bands from the held-out errors
-    {EngineId::Vllm, "vllm", "vLLM", 16, {0.808, 0.505, 3.96, -0.66, 0.90}},
-    {EngineId::Sglang, "sglang", "SGLang", 1, {0.742, 0.464, 4.31, -0.26, 0.21}},
+    {EngineId::Vllm, "vllm", "vLLM", 16, {0.772, 0.482, 4.15, -0.64, 0.69}},
+    {EngineId::Sglang, "sglang", "SGLang", 1, {0.742, 0.464, 4.31, -0.29, 0.19}},
     {EngineId::LlamaCpp, "llamacpp", "llama-server", 1, {0.56, 0.35, 6.6, -0.56, 0.52}},
-    {EngineId::TrtLlm, "trtllm", "TensorRT-LLM", 32, {0.809, 0.506, 3.95, -0.57, 0.42}},
-    {EngineId::Lmdeploy, "lmdeploy", "LMDeploy", 64, {0.899, 0.562, 3.56, -0.15, 0.40}},
+    {EngineId::TrtLlm, "trtllm", "TensorRT-LLM", 32, {0.733, 0.458, 4.36, -0.36, 0.21}},
+    {EngineId::Lmdeploy, "lmdeploy", "LMDeploy", 64, {0.900, 0.563, 3.56, -0.13, 0.47}},
 };
 static_assert(sizeof(kEngines) / sizeof(kEngines[0]) == (size_t)kEngineCount, "one row per EngineId");
 

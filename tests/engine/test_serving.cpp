@@ -220,6 +220,19 @@ TEST_CASE("predict: test.kind serving lines", "[serving]") {
     std::string burst = R"({"id": "b", "engine": "sglang", "model": "meta-llama/Llama-3.1-8B-Instruct", "hardware": "h100-sxm",
         "test": {"kind": "serving", "input_len": 128, "output_len": 128, "concurrency": null, "request_rate": "inf", "num_prompts": 100}})";
     CHECK(nlohmann::json::parse(predict_line(cat(), p, burst)).contains("output_tok_s"));
+    // a static batch (concurrency C, request_rate null, no num_prompts: LMDeploy profile_generation) is one burst
+    // of C requests: the same numbers as the explicit burst, and its TTFT covers the whole batch's prefill
+    std::string stat = R"({"id": "st", "engine": "lmdeploy", "model": "meta-llama/Llama-2-7b-hf", "precision": "fp16", "hardware": "a100-sxm-80gb",
+        "test": {"kind": "serving", "input_len": 2048, "output_len": 128, "concurrency": 16, "request_rate": null}})";
+    std::string as_burst = R"({"id": "st", "engine": "lmdeploy", "model": "meta-llama/Llama-2-7b-hf", "precision": "fp16", "hardware": "a100-sxm-80gb",
+        "test": {"kind": "serving", "input_len": 2048, "output_len": 128, "request_rate": "inf", "num_prompts": 16}})";
+    std::string closed = R"({"id": "st", "engine": "lmdeploy", "model": "meta-llama/Llama-2-7b-hf", "precision": "fp16", "hardware": "a100-sxm-80gb",
+        "test": {"kind": "serving", "input_len": 2048, "output_len": 128, "concurrency": 16, "request_rate": "inf", "num_prompts": 160}})";
+    nlohmann::json so = nlohmann::json::parse(predict_line(cat(), p, stat)), bo = nlohmann::json::parse(predict_line(cat(), p, as_burst)),
+                   co = nlohmann::json::parse(predict_line(cat(), p, closed));
+    REQUIRE(so.contains("ttft_ms")); REQUIRE(co.contains("ttft_ms"));
+    CHECK(so.dump() == bo.dump());
+    CHECK(so["ttft_ms"]["median"].get<double>() > 1.5 * co["ttft_ms"]["median"].get<double>());   // staggered closed loop
     std::string bad = R"({"id": "x", "engine": "vllm", "model": "meta-llama/Llama-3.1-8B-Instruct", "hardware": "h100-sxm",
         "test": {"kind": "serving", "input_len": -3, "output_len": 128}})";
     nlohmann::json e = nlohmann::json::parse(predict_line(cat(), p, bad));
