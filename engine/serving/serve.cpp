@@ -28,7 +28,7 @@ constexpr EngineRules kEngines[kEngineCount] = {   // fitted on all 1107 rows; b
     {EngineId::Vllm, "vllm", "vLLM", 16, {0.772, 0.482, 4.15, -0.64, 0.69}},
     {EngineId::Sglang, "sglang", "SGLang", 1, {0.742, 0.464, 4.31, -0.29, 0.19}},
     {EngineId::LlamaCpp, "llamacpp", "llama-server", 1, {0.56, 0.35, 6.6, -0.56, 0.52}},
-    {EngineId::TrtLlm, "trtllm", "TensorRT-LLM", 32, {0.733, 0.458, 4.36, -0.36, 0.21}},
+    {EngineId::TrtLlm, "trtllm", "TensorRT-LLM", 32, {0.735, 0.459, 4.35, -0.36, 0.21}},
     {EngineId::Lmdeploy, "lmdeploy", "LMDeploy", 64, {0.900, 0.563, 3.56, -0.13, 0.47}},
 };
 static_assert(sizeof(kEngines) / sizeof(kEngines[0]) == (size_t)kEngineCount, "one row per EngineId");

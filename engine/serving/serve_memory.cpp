@@ -151,6 +151,12 @@ bool build_shape(const Catalog& cat, const ServeRequest& req, ReplicaShape& s, s
     s.bw_gbs = s.hw->bandwidth_gbs;
     s.tflops = compute_tflops(*s.hw, req.precision);
     if (s.tflops <= 0) s.tflops = s.bw_gbs * 0.2;   // unknown FP16 rate: a conservative 0.2 TFLOPS per GB/s
+    // attention (QK^T, PV) runs on the KV cache's dtype, not the weights': FP16/BF16, or FP8 with an FP8 cache
+    // on FP8 tensor cores when the matmuls run FP8 too (capped at their rate); NVFP4/MXFP4 weights do not make
+    // attention 4-bit
+    s.attn_tflops = s.hw->fp16_tflops > 0 ? s.hw->fp16_tflops * (s.kv_elem_bytes == 1 && has_fp8_tensor(*s.hw) ? 2.0 : 1.0)
+                                          : s.tflops;
+    s.attn_tflops = std::min(s.attn_tflops, s.tflops);
     // the link: NVLink on SXM/OAM parts (NVLink 4: 450 GB/s per direction on H100/H200, NVLink 5: 900 on B200,
     // NVLink 3: 300 on A100 SXM, Infinity Fabric 448 on MI300X), PCIe 4/5 x16 otherwise; beyond a node the network
     std::string ic = req.interconnect;

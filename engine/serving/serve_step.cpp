@@ -3,7 +3,8 @@
 //
 //   memory time  = (dense weights + routed experts the step's tokens touch + Σ KV at each sequence's depth)
 //                  / (spec bandwidth x bw_eff)
-//   compute time = (2 x active params x tokens + attention FLOPs) / (tensor TFLOPS x compute_eff x n/(n+16))
+//   compute time = (2 x active params x tokens / tensor TFLOPS + attention FLOPs / attention TFLOPS)
+//                  / (compute_eff x n/(n+16))   (attention at the KV dtype's rate, the matmuls at the weights')
 //   step         = max(memory, compute) + step_overhead + TP all-reduce (2 per layer, ring over the link)
 // PP: the stages run one after another for one batch (micro-batches keep them busy, so the step is one stage's
 // time x pp for latency, with pp batches in flight); the hand-off is one activation copy per boundary.
@@ -39,7 +40,8 @@ double step_time(const ReplicaShape& s, const EngineSpeed& p, int n_decode, doub
     // attention: decodes attend their depth; a prefill chunk attends what is cached plus half of itself (causal)
     double attn = s.attn_flops_token_ctx * (sum_depth / (s.pp > 1 ? s.pp : 1) +
                                             (double)prefill_tokens * (prefill_depth + 0.5 * prefill_tokens) / (s.pp > 1 ? s.pp : 1));
-    double compute_s = (flops + attn) / (s.tflops * 1e12 * std::max(1e-3, eff));
+    double attn_rate = s.attn_tflops > 0 ? s.attn_tflops : s.tflops;
+    double compute_s = (flops / s.tflops + attn / attn_rate) / (1e12 * std::max(1e-3, eff));
     // routed experts: each touched expert's GEMM sees only its own tokens (mb x k / touched experts), so the
     // grouped GEMM runs at the efficiency of that smaller M, not of the whole batch
     if (s.expert_active_params_gpu > 0) {

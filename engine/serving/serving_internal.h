@@ -61,6 +61,7 @@ struct ReplicaShape {
     double hidden = 0, vocab = 0, inter_gpu = 0, expert_inter_gpu = 0;
     double bw_gbs = 0;                    // per GPU
     double tflops = 0;                    // dense tensor TFLOPS at the compute precision
+    double attn_tflops = 0;               // attention's rate: FP16, or FP8 with an FP8 KV cache where the cores have it
     double link_gbs = 0;                  // per-direction GPU-to-GPU
     double link_latency_us = 0;
     bool crosses_network = false;
