@@ -96,7 +96,8 @@ int cmd_accuracy(int argc, char** argv) {
     if (a.has("serving") && !a.has("help")) return cmd_accuracy_serving(a);
     if (a.has("help")) {
         printf("usage: llmsim-cli accuracy FILE... [--detail] [--rows]\n"
-               "       llmsim-cli accuracy --serving [FILE] [--shipped [--rows]]   serving engines, leave-one-source-out\n"
+               "       llmsim-cli accuracy --serving [FILE] [--by source|publication|device] [--rows] [--shipped]   serving engines,\n"
+               "       leave-one-group-out (--rows: every row's held-out prediction as CSV)\n"
                "Held-out validation of the speed model on measured rows (predict's input shape plus measured_tokens_per_s),\n"
                "three ways: leave-one-device-out (refit without a device, predict its rows), leave-one-source-out (a whole\n"
                "publication held out) and leave-one-class-out (a hardware class held out). Prints MdAPE, the share within\n"

@@ -213,8 +213,19 @@ int cmd_accuracy_serving(const Args& a) {
         std::sort(e.begin(), e.end());
         printf("shipped parameters, every row (in-sample): output tok/s MdAPE %.1f %%\n", e.empty() ? 0 : e[e.size() / 2] * 100);
     } else {
-        ServingValidation v = validate_serving(cat, rows);
+        std::string by = a.get("by") ? *a.get("by") : "source";
+        ServingFold fold = by == "source" ? ServingFold::Source : by == "publication" ? ServingFold::Publication
+                         : by == "device" ? ServingFold::Device : (ServingFold)-1;
+        if ((int)fold < 0) return fail("accuracy: --by: expected source, publication or device, got '" + by + "'");
+        ServingValidation v = validate_serving(cat, rows, fold);
         printf("%s", format_serving_validation(v).c_str());
+        if (a.has("rows"))   // id, engine, group, measured / held-out predicted output tok/s, TPOT, TTFT (ms)
+            for (size_t i = 0; i < rows.size(); ++i) {
+                const ServingRow& r = rows[i]; const ServingPrediction& p = v.held[i];
+                printf("%s,%s,%s,%.1f,%.1f,%.2f,%.2f,%.1f,%.1f\n", r.id.c_str(), r.engine.c_str(),
+                       (by == "device" ? r.device : by == "publication" ? r.publication : r.source).c_str(), r.out_tok_s,
+                       p.ok ? p.out_tok_s : -1.0, r.tpot_ms, p.tpot_ms, r.ttft_ms, p.ttft_ms);
+            }
     }
     printf("time %.1f s\n", std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
     return 0;

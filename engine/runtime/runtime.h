@@ -65,19 +65,21 @@ inline bool runtime_complete(const Runtime& r) {
 // [SECTION] The runtimes ---------------------------------------------------------------------------------
 
 // values index kRuntimes; Count = the number of runtimes
-enum class RuntimeId : int { LlamaCpp = 0, Vllm, Sglang, Count };
+enum class RuntimeId : int { LlamaCpp = 0, Vllm, Sglang, TrtLlm, Count };
 constexpr int kRuntimeCount = (int)RuntimeId::Count;
 
 // each runtime's functions, defined in runtime/<id>.cpp
 namespace llamacpp { MemoryPlan memory_plan; SpeedPlan speed_plan; CommandLine command_line; }
-// vLLM and SGLang: runtime/serving_engines.cpp, adapters to serving/serving.h
+// vLLM, SGLang and TensorRT-LLM: runtime/serving_engines.cpp, adapters to serving/serving.h
 namespace vllm { MemoryPlan memory_plan; SpeedPlan speed_plan; CommandLine command_line; }
 namespace sglang { MemoryPlan memory_plan; SpeedPlan speed_plan; CommandLine command_line; }
+namespace trtllm { MemoryPlan memory_plan; SpeedPlan speed_plan; CommandLine command_line; }
 
 inline constexpr Runtime kRuntimes[] = {
     {RuntimeId::LlamaCpp, "llamacpp", "llama.cpp", llamacpp::memory_plan, llamacpp::speed_plan, llamacpp::command_line},
     {RuntimeId::Vllm, "vllm", "vLLM", vllm::memory_plan, vllm::speed_plan, vllm::command_line},
     {RuntimeId::Sglang, "sglang", "SGLang", sglang::memory_plan, sglang::speed_plan, sglang::command_line},
+    {RuntimeId::TrtLlm, "trtllm", "TensorRT-LLM", trtllm::memory_plan, trtllm::speed_plan, trtllm::command_line},
 };
 
 static_assert(sizeof(kRuntimes) / sizeof(kRuntimes[0]) == (size_t)kRuntimeCount,

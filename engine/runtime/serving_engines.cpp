@@ -1,4 +1,4 @@
-// The vLLM and SGLang runtimes (registry entries of runtime.h): their three functions are thin adapters from a
+// The vLLM, SGLang and TensorRT-LLM runtimes (registry entries of runtime.h): their three functions are thin adapters from a
 // scenario (MemoryRequest / SimRequest: -c as --max-model-len, -np as --max-num-seqs) to the serving engine
 // model (serving/serving.h), which owns the engines' memory rules, step time and command lines. Nothing here
 // computes.
@@ -126,5 +126,13 @@ bool memory_plan(const PreparedWeights&, const Model& m, const MemoryRequest& re
 void speed_plan(const Catalog& c, const Model& m, const SimRequest& req, Evaluation& out) { speed_plan_for(c, "sglang", m, req, out); }
 std::string command_line(const Catalog& c, const Model& m, const SimRequest& req, int port) { return command_for(c, "sglang", m, req, port); }
 }  // namespace sglang
+
+namespace trtllm {
+bool memory_plan(const PreparedWeights&, const Model& m, const MemoryRequest& req, MemoryBreakdown& out, std::string& err) {
+    return memory_plan_for("trtllm", m, req, out, err);
+}
+void speed_plan(const Catalog& c, const Model& m, const SimRequest& req, Evaluation& out) { speed_plan_for(c, "trtllm", m, req, out); }
+std::string command_line(const Catalog& c, const Model& m, const SimRequest& req, int port) { return command_for(c, "trtllm", m, req, port); }
+}  // namespace trtllm
 
 }  // namespace llmsim

@@ -25,11 +25,11 @@ namespace serving {
 // (llama.cpp has no serving rows: its values come from the llama.cpp speed model's HBM/GDDR shares and per-layer
 // launch cost, speed_params.json, and are not validated under load).
 constexpr EngineRules kEngines[kEngineCount] = {   // fitted on all 1107 rows; bands from the held-out errors
-    {EngineId::Vllm, "vllm", "vLLM", 16, {0.808, 0.505, 3.96, -0.66, 0.90}},
-    {EngineId::Sglang, "sglang", "SGLang", 1, {0.742, 0.464, 4.31, -0.26, 0.21}},
+    {EngineId::Vllm, "vllm", "vLLM", 16, {0.772, 0.482, 4.15, -0.64, 0.69}},
+    {EngineId::Sglang, "sglang", "SGLang", 1, {0.742, 0.464, 4.31, -0.29, 0.19}},
     {EngineId::LlamaCpp, "llamacpp", "llama-server", 1, {0.56, 0.35, 6.6, -0.56, 0.52}},
-    {EngineId::TrtLlm, "trtllm", "TensorRT-LLM", 32, {0.809, 0.506, 3.95, -0.57, 0.42}},
-    {EngineId::Lmdeploy, "lmdeploy", "LMDeploy", 64, {0.899, 0.562, 3.56, -0.15, 0.40}},
+    {EngineId::TrtLlm, "trtllm", "TensorRT-LLM", 32, {0.735, 0.459, 4.35, -0.36, 0.21}},
+    {EngineId::Lmdeploy, "lmdeploy", "LMDeploy", 64, {0.900, 0.563, 3.56, -0.13, 0.47}},
 };
 static_assert(sizeof(kEngines) / sizeof(kEngines[0]) == (size_t)kEngineCount, "one row per EngineId");
 
@@ -149,11 +149,13 @@ ServeResult serve_with(const Catalog& cat, const ServeRequest& req, const SpeedT
     st.pool_blocks = r.memory.kv_pool_blocks;
     st.block_size = std::max(1, r.memory.block_size);
     st.max_model_len = r.memory.max_model_len;
-    // the admission hold-back (vLLM's watermark) applies to the engines that have one; TensorRT-LLM's published
-    // runs do not record their capacity policy (GUARANTEED_NO_EVICT would reserve whole outputs), and both the
-    // hold-back and the reservation scored worse on them held out (accuracy --serving): plain admission there
-    st.reserve_output = false;
-    st.admission_holdback = s.engine != EngineId::TrtLlm;
+    // admission: vLLM / SGLang / LMDeploy hold back the blocks running prompts still need (vLLM's watermark);
+    // TensorRT-LLM's default capacity scheduler is GUARANTEED_NO_EVICT (cpp/include/tensorrt_llm/executor/
+    // executor.h SchedulerConfig: capacitySchedulerPolicy = kGUARANTEED_NO_EVICT): a request is admitted only
+    // when the blocks for its whole prompt + max output fit, so it never preempts (without this, 20k-token
+    // prompts thrashed in recompute preemption and TensorRT-LLM's 20000/2000 rows came out 0.1-0.4x)
+    st.reserve_output = s.engine == EngineId::TrtLlm;
+    st.admission_holdback = true;
     // the load divides over the data-parallel replicas
     ServeWorkload w = req.workload;
     int rep = std::max(1, s.replicas);

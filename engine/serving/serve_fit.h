@@ -16,6 +16,8 @@ namespace llmsim {
 
 struct ServingRow {
     std::string id, source, engine;      // source: the publication (GitHub owner/repo, or the host of a URL)
+    std::string publication;             // the source at its commit (owner/repo@commit): one measurement campaign
+    std::string device;                  // the hardware id (or an inline device's name)
     ServeRequest req;                    // as serve_predict_line builds it
     double out_tok_s = -1, tpot_ms = -1, ttft_ms = -1;   // measured (median where published, else mean); -1 = none
 };
@@ -44,9 +46,15 @@ struct ServingValidation {
     ServingGroupErrors all;
     serving::SpeedTable fitted;                  // on every row
     double fit_ms = 0;
+    std::string fold;                            // "source", "publication" or "device"
+    std::vector<ServingPrediction> held;         // per row, predicted with its group held out
 };
-// leave-one-source-out: for each source, fit without it and predict its rows
-ServingValidation validate_serving(const Catalog& cat, const std::vector<ServingRow>& rows);
+// which rows are held out together: a whole source (GitHub owner/repo or host), a publication (the source at
+// one commit: e.g. TensorRT-LLM's v0.17 and v1.0 perf-overview tables are two), or a whole device
+enum class ServingFold { Source, Publication, Device };
+// leave-one-group-out: for each group, fit without it and predict its rows
+ServingValidation validate_serving(const Catalog& cat, const std::vector<ServingRow>& rows,
+                                   ServingFold fold = ServingFold::Source);
 std::string format_serving_validation(const ServingValidation& v);
 
 }  // namespace llmsim

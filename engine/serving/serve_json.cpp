@@ -84,6 +84,14 @@ bool parse_workload(const json& t, ServeWorkload& w, std::string& err, const std
     if (w.concurrency <= 0 && w.request_rate <= 0 && !w.burst) w.burst = true;   // nothing paces the requests
     v = w.num_prompts; if (!integer(t, "num_prompts", v, 1, 1e7, err, where + ".")) return false;
     w.num_prompts = (int)v;
+    // a predict line's {"concurrency": C, "request_rate": null} without num_prompts is a static batch of C
+    // (serving.jsonl README: LMDeploy profile_generation): all C start together, so it is one burst of C and its
+    // TTFT is the whole batch's prefill, not a staggered closed loop's
+    bool rate_null = t.contains("request_rate") && t["request_rate"].is_null();
+    bool prompts_unset = !t.contains("num_prompts") || t["num_prompts"].is_null();
+    if (where == "test" && w.concurrency > 0 && rate_null && prompts_unset) {
+        w.num_prompts = w.concurrency; w.concurrency = 0; w.burst = true;
+    }
     v = (int64_t)w.seed; if (!integer(t, "seed", v, 0, 4e9, err, where + ".")) return false; w.seed = (uint64_t)v;
     return true;
 }

@@ -158,6 +158,8 @@ bool build_shape(const Catalog& cat, const ServeRequest& req, ReplicaShape& s, s
     s.weight_bytes_gpu = linear * bpp * stage / s.tp + s.expert_bytes_gpu + (s.pp == 1 ? (embed + (pc.output ? head : 0)) * 2.0 / s.tp : emb_gpu);
     if (m.is_moe()) { s.n_experts = m.moe->n_experts; s.k_experts = m.moe->n_experts_active; }
     s.active_params_gpu = ((double)pc.active - embed) * stage / s.tp;
+    if (s.n_experts > 0)
+        s.expert_active_params_gpu = std::min(s.active_params_gpu, experts * s.k_experts / s.n_experts * stage / s.tp);
     s.hidden = (double)m.hidden_size; s.vocab = (double)m.vocab_size;
     s.inter_gpu = (double)m.intermediate_size / s.tp;
     s.expert_inter_gpu = m.is_moe() ? (double)m.moe->expert_ffn / s.tp : 0;
@@ -178,6 +180,12 @@ bool build_shape(const Catalog& cat, const ServeRequest& req, ReplicaShape& s, s
     s.bw_gbs = s.hw->bandwidth_gbs;
     s.tflops = compute_tflops(*s.hw, req.precision);
     if (s.tflops <= 0) s.tflops = s.bw_gbs * 0.2;   // unknown FP16 rate: a conservative 0.2 TFLOPS per GB/s
+    // attention (QK^T, PV) runs on the KV cache's dtype, not the weights': FP16/BF16, or FP8 with an FP8 cache
+    // on FP8 tensor cores when the matmuls run FP8 too (capped at their rate); NVFP4/MXFP4 weights do not make
+    // attention 4-bit
+    s.attn_tflops = s.hw->fp16_tflops > 0 ? s.hw->fp16_tflops * (s.kv_elem_bytes == 1 && has_fp8_tensor(*s.hw) ? 2.0 : 1.0)
+                                          : s.tflops;
+    s.attn_tflops = std::min(s.attn_tflops, s.tflops);
     // the link: NVLink on SXM/OAM parts (NVLink 4: 450 GB/s per direction on H100/H200, NVLink 5: 900 on B200,
     // NVLink 3: 300 on A100 SXM, Infinity Fabric 448 on MI300X), PCIe 4/5 x16 otherwise; beyond a node the network
     std::string ic = req.interconnect;
@@ -379,8 +387,9 @@ bool plan_memory(const Catalog& cat, const ServeRequest& req, const ReplicaShape
         break;
     }
     case EngineId::TrtLlm: case EngineId::Lmdeploy: {
-        // TensorRT-LLM KvCacheConfig.free_gpu_memory_fraction = 0.9 of the memory free after weights and the
-        // activation workspace (_torch/pyexecutor/_util.py KvCacheCreator); LMDeploy TurbomindEngineConfig
+        // TensorRT-LLM KvCacheConfig.free_gpu_memory_fraction = 0.9 (tensorrt_llm/llmapi/llm_args.py: "Default is
+        // 90%") of the memory free after weights and the activation workspace (_torch/pyexecutor/_util.py
+        // KvCacheCreator); LMDeploy TurbomindEngineConfig
         // cache_max_entry_count = 0.8 of the free memory after the weights
         double f = s.engine == EngineId::TrtLlm ? 0.9 : 0.8;
         double fr = total - 0.5 * kGiBd - s.weight_bytes_gpu - (s.engine == EngineId::TrtLlm ? act : 0.0) - non_torch_bytes(s);

@@ -3,12 +3,13 @@
 //
 //   memory time  = (dense weights + routed experts the step's tokens touch + Σ KV at each sequence's depth)
 //                  / (spec bandwidth x bw_eff)
-//   compute time = (2 x active params x tokens + attention FLOPs) / (tensor TFLOPS x compute_eff x n/(n+16))
+//   compute time = (2 x active params x tokens / tensor TFLOPS + attention FLOPs / attention TFLOPS)
+//                  / (compute_eff x n/(n+16))   (attention at the KV dtype's rate, the matmuls at the weights')
 //   step         = max(memory, compute) + step_overhead + TP all-reduce (2 per layer, ring over the link)
 // PP: the stages run one after another for one batch (micro-batches keep them busy, so the step is one stage's
 // time x pp for latency, with pp batches in flight); the hand-off is one activation copy per boundary.
 // The matmul efficiency n / (n + 16) at n tokens is the llama.cpp speed model's (speed/speed.h
-// matmul_half_tokens); the MoE coverage E x (1 - (1 - k/E)^n) is the expected number of distinct experts n
+// matmul_half_tokens), applied to the routed experts at the tokens each touched expert gets; the MoE coverage E x (1 - (1 - k/E)^n) is the expected number of distinct experts n
 // tokens route to.
 #include <algorithm>
 #include <cmath>
@@ -44,11 +45,20 @@ double step_time(const ReplicaShape& s, const EngineSpeed& p, int n_decode, doub
     double kv_s = kv_read / bw;
     double mem_s = weights_s + kv_s;
     double eff = p.compute_eff * mb / (mb + 16.0);
-    double flops = 2.0 * s.active_params_gpu * mb + lora_flops;
+    double flops = 2.0 * (s.active_params_gpu - s.expert_active_params_gpu) * mb + lora_flops;
     // attention: decodes attend their depth; a prefill chunk attends what is cached plus half of itself (causal)
     double attn = s.attn_flops_token_ctx * (sum_depth / (s.pp > 1 ? s.pp : 1) +
                                             (double)prefill_tokens * (prefill_depth + 0.5 * prefill_tokens) / (s.pp > 1 ? s.pp : 1));
-    double compute_s = (flops + attn) / (s.tflops * 1e12 * std::max(1e-3, eff));
+    double attn_rate = s.attn_tflops > 0 ? s.attn_tflops : s.tflops;
+    double compute_s = (flops / s.tflops + attn / attn_rate) / (1e12 * std::max(1e-3, eff));
+    // routed experts: each touched expert's GEMM sees only its own tokens (mb x k / touched experts), so the
+    // grouped GEMM runs at the efficiency of that smaller M, not of the whole batch
+    if (s.expert_active_params_gpu > 0) {
+        double touched = std::max(1.0, s.n_experts * (1.0 - std::pow(1.0 - (double)s.k_experts / s.n_experts, mb)));
+        double per_expert = mb * s.k_experts / touched;
+        double eff_e = p.compute_eff * per_expert / (per_expert + 16.0);
+        compute_s += 2.0 * s.expert_active_params_gpu * mb / (s.tflops * 1e12 * std::max(1e-3, eff_e));
+    }
     double core = std::max(mem_s, compute_s);
     // TP all-reduce: 2 per layer of mb x hidden BF16 values, ring: 2 (tp-1)/tp of the bytes over the link
     double ar = 0;

@@ -56,11 +56,13 @@ struct ReplicaShape {
     double expert_bytes_gpu = 0;          // routed-expert bytes per GPU (one stage)
     int n_experts = 0, k_experts = 0;
     double active_params_gpu = 0;         // matmul parameters per token per GPU (one stage)
+    double expert_active_params_gpu = 0;  // of which routed-expert parameters (k experts per token)
     double kv_bytes_token_gpu = 0;        // K + V per cached token, per GPU (its stage's attention layers)
     double attn_flops_token_ctx = 0;      // attention FLOPs per (token x context token) per GPU (one stage)
     double hidden = 0, vocab = 0, inter_gpu = 0, expert_inter_gpu = 0;
     double bw_gbs = 0;                    // per GPU
     double tflops = 0;                    // dense tensor TFLOPS at the compute precision
+    double attn_tflops = 0;               // attention's rate: FP16, or FP8 with an FP8 KV cache where the cores have it
     double link_gbs = 0;                  // per-direction GPU-to-GPU
     double link_latency_us = 0;
     bool crosses_network = false;

@@ -77,7 +77,7 @@ TEST_CASE("runtime registry lists llama.cpp and nothing unknown", "[runtime]") {
     CHECK(SimRequest().runtime == RuntimeId::LlamaCpp);   // the default every existing caller gets
 
     CHECK(find_runtime("") == nullptr);
-    CHECK(find_runtime("tensorrt-llm") == nullptr);   // not registered (vllm and sglang are: issue 14)
+    CHECK(find_runtime("tensorrt-llm") == nullptr);   // the id is "trtllm" (vllm, sglang and trtllm: issue 14)
     CHECK(find_runtime("vLLM") == nullptr);           // ids are exact
     CHECK(find_runtime("LlamaCpp") == nullptr);   // ids are exact
     CHECK(find_runtime("llama.cpp") == nullptr);  // the display name is not an id
@@ -157,6 +157,6 @@ TEST_CASE("evaluate rejects a runtime outside the registry and changes nothing e
     Evaluation ev;
     std::string err;
     CHECK_FALSE(evaluate(cat(), *model, req, ev, err));
-    CHECK(err == "runtime: unknown runtime id 3");   // Count: llama.cpp, vLLM, SGLang registered (issue 14)
+    CHECK(err == "runtime: unknown runtime id 4");   // Count: llama.cpp, vLLM, SGLang, TensorRT-LLM registered (issue 14)
     CHECK(ev.memory.total_bytes == 0);
 }

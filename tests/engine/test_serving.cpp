@@ -220,6 +220,19 @@ TEST_CASE("predict: test.kind serving lines", "[serving]") {
     std::string burst = R"({"id": "b", "engine": "sglang", "model": "meta-llama/Llama-3.1-8B-Instruct", "hardware": "h100-sxm",
         "test": {"kind": "serving", "input_len": 128, "output_len": 128, "concurrency": null, "request_rate": "inf", "num_prompts": 100}})";
     CHECK(nlohmann::json::parse(predict_line(cat(), p, burst)).contains("output_tok_s"));
+    // a static batch (concurrency C, request_rate null, no num_prompts: LMDeploy profile_generation) is one burst
+    // of C requests: the same numbers as the explicit burst, and its TTFT covers the whole batch's prefill
+    std::string stat = R"({"id": "st", "engine": "lmdeploy", "model": "meta-llama/Llama-2-7b-hf", "precision": "fp16", "hardware": "a100-sxm-80gb",
+        "test": {"kind": "serving", "input_len": 2048, "output_len": 128, "concurrency": 16, "request_rate": null}})";
+    std::string as_burst = R"({"id": "st", "engine": "lmdeploy", "model": "meta-llama/Llama-2-7b-hf", "precision": "fp16", "hardware": "a100-sxm-80gb",
+        "test": {"kind": "serving", "input_len": 2048, "output_len": 128, "request_rate": "inf", "num_prompts": 16}})";
+    std::string closed = R"({"id": "st", "engine": "lmdeploy", "model": "meta-llama/Llama-2-7b-hf", "precision": "fp16", "hardware": "a100-sxm-80gb",
+        "test": {"kind": "serving", "input_len": 2048, "output_len": 128, "concurrency": 16, "request_rate": "inf", "num_prompts": 160}})";
+    nlohmann::json so = nlohmann::json::parse(predict_line(cat(), p, stat)), bo = nlohmann::json::parse(predict_line(cat(), p, as_burst)),
+                   co = nlohmann::json::parse(predict_line(cat(), p, closed));
+    REQUIRE(so.contains("ttft_ms")); REQUIRE(co.contains("ttft_ms"));
+    CHECK(so.dump() == bo.dump());
+    CHECK(so["ttft_ms"]["median"].get<double>() > 1.5 * co["ttft_ms"]["median"].get<double>());   // staggered closed loop
     std::string bad = R"({"id": "x", "engine": "vllm", "model": "meta-llama/Llama-3.1-8B-Instruct", "hardware": "h100-sxm",
         "test": {"kind": "serving", "input_len": -3, "output_len": 128}})";
     nlohmann::json e = nlohmann::json::parse(predict_line(cat(), p, bad));
@@ -295,4 +308,71 @@ TEST_CASE("vLLM --max-loras: LoRA slots per GPU come off the KV pool; the punica
     r.engine = "sglang";
     CHECK_FALSE(serve_memory(cat(), r, lora, err));
     CHECK(err.find("vLLM only") != std::string::npos);
+}
+
+TEST_CASE("TensorRT-LLM admits only what its pool can finish (GUARANTEED_NO_EVICT): a burst never preempts", "[serving]") {
+    // 64 requests of 20,000 + 2,000 tokens on one A100-80GB: the pool holds ~20 whole requests. vLLM's scheduler
+    // admits on the prompt and preempts as the outputs grow; TensorRT-LLM's default capacity policy reserves
+    // prompt + max output at admission (executor.h SchedulerConfig: kGUARANTEED_NO_EVICT), so it never evicts and
+    // runs at most pool / (in + out) sequences at once
+    ServeRequest t = base("trtllm", "meta-llama/Llama-3.1-8B-Instruct", "a100-sxm-80gb");
+    t.precision = "fp16"; t.max_model_len = 22000;
+    t.workload.concurrency = 0; t.workload.burst = true; t.workload.num_prompts = 64;
+    t.workload.input_len = 20000; t.workload.output_len = 2000;
+    ServeResult b = serve(cat(), t);
+    REQUIRE(b.ok);
+    CHECK(b.load.completed == 64);
+    CHECK(b.load.preemptions == 0);
+    CHECK(b.load.mean_batch <= (double)b.memory.kv_pool_tokens / 22000.0 + 1e-9);
+    ServeRequest v = t; v.engine = "vllm";
+    ServeResult vb = serve(cat(), v);
+    REQUIRE(vb.ok);
+    CHECK(vb.load.preemptions > 0);
+}
+
+TEST_CASE("MoE step: the routed experts' GEMMs run at the tokens each expert gets, not the whole batch", "[serving]") {
+    // compute time of n tokens ~ n / eff(n), eff(n) = n / (n + 16) for a dense matmul: 8 decodes vs 1 cost
+    // (8 + 16) / (1 + 16) = 1.41x. Mixtral's routed experts (top-2 of 8, ~85 % of its active parameters) see
+    // 2 tokens on 2 experts at n = 1 (eff 1/17) and 16 tokens on 8 (1 - (6/8)^8) = 7.2 experts at n = 8 (eff
+    // 2.22/18.2): their share costs 3.9x, so the whole step's compute grows well past the dense 1.41x
+    std::string err;
+    ServeRequest r = base("vllm", "mistralai/Mixtral-8x7B-Instruct-v0.1", "h100-sxm");
+    r.tp = 2; r.gpus = 2;
+    StepBreakdown m1, m8;
+    serve_step_time(cat(), r, {512}, 0, 0, &m1, err);
+    serve_step_time(cat(), r, std::vector<int64_t>(8, 512), 0, 0, &m8, err);
+    REQUIRE(m1.compute_s > 0);
+    CHECK(m8.compute_s / m1.compute_s > 2.5);
+    CHECK(m8.compute_s / m1.compute_s < 3.9);
+    ServeRequest d = base("vllm", "meta-llama/Llama-3.1-8B-Instruct", "h100-sxm");
+    StepBreakdown d1, d8;
+    serve_step_time(cat(), d, {512}, 0, 0, &d1, err);
+    serve_step_time(cat(), d, std::vector<int64_t>(8, 512), 0, 0, &d8, err);
+    CHECK(d8.compute_s / d1.compute_s == Approx(24.0 / 17.0).epsilon(0.03));   // dense: attention adds < 3 %
+}
+
+TEST_CASE("runtime registry: the TensorRT-LLM entry gives its serving plan and trtllm-serve", "[serving][runtime]") {
+    const Runtime* rt = find_runtime("trtllm");
+    REQUIRE(rt);
+    CHECK(std::string(rt->display_name) == "TensorRT-LLM");
+    const Model* m = cat().find_model("meta-llama/Llama-3.1-8B-Instruct");
+    REQUIRE(m);
+    SimRequest req;
+    req.runtime = RuntimeId::TrtLlm;
+    req.memory.file_type = "BF16"; req.memory.n_ctx = 8192; req.memory.n_parallel = 16;
+    req.memory.hardware = cat().find_hardware("h100-sxm");
+    Evaluation ev; std::string err;
+    REQUIRE(evaluate(cat(), *m, req, ev, err));
+    ServeRequest r = base("trtllm", m->id, "h100-sxm");
+    r.precision = "bf16"; r.max_model_len = 8192; r.max_num_seqs = 16;
+    ServeMemoryPlan p;
+    REQUIRE(serve_memory(cat(), r, p, err));
+    CHECK(ev.memory.kv_cache_bytes == p.kv_pool_bytes);
+    // KvCacheConfig.free_gpu_memory_fraction 0.9 of what is free after weights and activations (llm_args.py)
+    const double free_bytes = (double)p.gpu_total_bytes - (double)p.weights_bytes - (double)p.activation_peak_bytes;
+    CHECK((double)p.kv_pool_bytes < 0.9 * free_bytes);
+    CHECK((double)p.kv_pool_bytes > 0.85 * free_bytes);
+    CHECK(ev.speed.ok);
+    CHECK(ev.speed.aggregate_tps > ev.speed.decode_tps);
+    CHECK(rt->command_line(cat(), *m, req, 8000).find("trtllm-serve meta-llama/Llama-3.1-8B-Instruct --tp_size 1 --pp_size 1 --max_batch_size 16") == 0);
 }
