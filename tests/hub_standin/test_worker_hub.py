@@ -57,9 +57,6 @@ def main(worker, work, app=None):
               "weights %s == the header's tensor bytes %d" % (j.get("tensor_bytes"), exp["q4_k_m"]["tensor_bytes"]))
         check(j.get("variants_read") == 2, "every GGUF variant's header read (the quant table): %s" % j.get("variants_read"))
         check(j.get("license") == exp["license"], "licence from the model card: %r" % j.get("license"))
-        check(j.get("polls_while_running", 0) >= j.get("requests", 99),
-              "the caller kept polling while %d requests ran (%d polls): the UI thread never waits" %
-              (j.get("requests", 0), j.get("polls_while_running", 0)))
         check(j.get("progress_changes", 0) >= 2, "progress reported (%d changes)" % j.get("progress_changes", 0))
         check(j.get("second_start_refused") and j.get("idle_after_take"), "one lookup at a time; idle once taken")
 
@@ -77,6 +74,12 @@ def main(worker, work, app=None):
         check(j["state"] == "cancelled" and j.get("ms_after_cancel", 9e9) < 1500,
               "cancelled while the storage holds its answer: ended %.0f ms after the cancel (%s)" %
               (j.get("ms_after_cancel", -1), j.get("error", "")))
+        # the storage holds its answer for 3 s and the cancel comes at 700 ms: a caller polling every 10 ms that is
+        # never blocked by the request in flight polls well over 30 times before the cancel (a local lookup without
+        # a delay can finish between two polls, so that one says nothing about blocking)
+        check(j.get("polls_while_running", 0) >= 30,
+              "the caller kept polling while a request was held (%d polls before the lookup ended): the UI thread never waits" %
+              j.get("polls_while_running", 0))
 
         j = run("lookup", "org/nope")
         check(j["state"] == "failed" and "no model org/nope on the Hub" in j.get("error", ""), "404: " + j.get("error", ""))
