@@ -595,8 +595,9 @@ void ubatch_fixed_terms(const SpeedScenario& s, const SpeedParams& p, double n, 
                          ? 1.0 - std::pow(1.0 - (double)s.moe_experts_active / s.moe_experts, n) : 1.0;
     double gpu_bytes = (s.weight_bytes - expert_all * (1.0 - touched)) * (1.0 - s.offload_fraction);
     double wfloor = gpu_bytes / bw_eff;
-    // MoE routing around the expert matmuls: n tokens x k routed experts per layer, at a fixed cost each
-    double route = s.moe_experts > 0 ? n * s.n_layers * s.moe_experts_active * std::max(p.moe_route_ns, 0.0) * 1e-9 : 0;
+    // MoE routing around the expert matmuls: a fixed cost per token and layer (per token and routed expert
+    // instead, Qwen3-30B-A3B's k = 8 made the fast cards' rows 40-60 % too slow)
+    double route = s.moe_experts > 0 ? n * s.n_layers * std::max(p.moe_route_ns, 0.0) * 1e-9 : 0;
     u.compute = std::max(lin, wfloor) + route;
     u.compute_bound = lin >= wfloor;
     u.overhead = p.ubatch_overhead_ms * 1e-3 * s.n_layers / 32.0;
