@@ -139,14 +139,17 @@ std::vector<FreeParam> free_params(SpeedParams& p, SpeedTest kind) {
         v.push_back({"matmul_half_tokens", &p.matmul_half_tokens, false, false, 32.0});
         v.push_back({"intel_compute", &p.intel_compute, true, false, 1.0});
         v.push_back({"moe_compute", &p.moe_compute, true, false, 1.0});
+        v.push_back({"moe_route_ns", &p.moe_route_ns, false, false, 1.0});
     }
-    // physical priors: shares near their typical values, costs near their order of magnitude; the near-zero
-    // overheads (ubatch, pipeline hop) have none
+    // physical priors: shares near their typical values, costs near their order of magnitude (the pipeline hop:
+    // ~0.1 ms per ubatch and GPU boundary; without a prior, a fold that holds out the one publication with many
+    // CUDA multi-GPU rows lets the few Arc/T4 multi-GPU rows push it to tens of ms and its 8x 4090 rows come out
+    // 50x too slow); the per-ubatch overhead has none
     static const char* const kPrior[] = {"bw_share.gddr", "bw_share.hbm", "bw_share.unified", "kv_factor",
                                          "no_fa_kv.cuda", "no_fa_kv.rocm", "no_fa_kv.metal", "fixed_ms_per_layer",
                                          "gpu_hop_ms", "alu_flops_per_param", "alu_unified", "moe_bw",
                                          "compute_share", "fa_attn_factor", "no_fa_score_bytes", "matmul_half_tokens",
-                                         "tflops_exponent"};
+                                         "tflops_exponent", "pipeline_hop_ms"};
     for (FreeParam& f : v)
         for (const char* n : kPrior) f.prior = f.prior || strcmp(f.name, n) == 0;
     return v;

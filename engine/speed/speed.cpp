@@ -277,6 +277,7 @@ std::string speed_params_to_json(const SpeedParams& p) {
     f["matmul_half_tokens"] = p.matmul_half_tokens;
     f["intel_compute"] = p.intel_compute;
     f["moe_compute"] = p.moe_compute;
+    f["moe_route_ns"] = p.moe_route_ns;
     json bands = json::object();
     const char* kinds[2] = {"decode", "prefill"};
     for (int k = 0; k < 2; ++k) {
@@ -347,7 +348,8 @@ bool parse_speed_params(const std::string& text, SpeedParams& out, std::string& 
             !read_num(f, "host_share", p.host_share, wf, err) ||
             !read_num(f, "matmul_half_tokens", p.matmul_half_tokens, wf, err) ||
             !read_num(f, "intel_compute", p.intel_compute, wf, err) ||
-            !read_num(f, "moe_compute", p.moe_compute, wf, err))
+            !read_num(f, "moe_compute", p.moe_compute, wf, err) ||
+            !read_num(f, "moe_route_ns", p.moe_route_ns, wf, err))
             return false;
     }
     if (root.contains("bands") && root["bands"].is_object()) {
@@ -619,7 +621,10 @@ void ubatch_fixed_terms(const SpeedScenario& s, const SpeedParams& p, double n, 
                          ? 1.0 - std::pow(1.0 - (double)s.moe_experts_active / s.moe_experts, n) : 1.0;
     double gpu_bytes = (s.weight_bytes - expert_all * (1.0 - touched)) * (1.0 - s.offload_fraction);
     double wfloor = gpu_bytes / bw_eff;
-    u.compute = std::max(lin, wfloor);
+    // MoE routing around the expert matmuls: a fixed cost per token and layer (per token and routed expert
+    // instead, Qwen3-30B-A3B's k = 8 made the fast cards' rows 40-60 % too slow)
+    double route = s.moe_experts > 0 ? n * s.n_layers * std::max(p.moe_route_ns, 0.0) * 1e-9 : 0;
+    u.compute = std::max(lin, wfloor) + route;
     u.compute_bound = lin >= wfloor;
     u.overhead = p.ubatch_overhead_ms * 1e-3 * s.n_layers / 32.0;
     if (s.offload_fraction > 0) {

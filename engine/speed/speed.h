@@ -5,6 +5,7 @@
 //   decode  time/token = weights read / (BW x share) + KV read / (BW x share / kv factor) + per-weight ALU work
 //                        + fixed launch/sync cost per layer + per-GPU hand-off
 //   prefill time/ubatch = max(2 x active params x tokens / effective FLOP/s, weights read once / BW)
+//                        + MoE routing (a fixed cost per token and MoE layer)
 //                        + causal attention (FLOPs with flash attention, score-matrix bytes without)
 //                        + fixed per-ubatch overhead; several GPUs pipeline the ubatches of a batch.
 // The few fitted numbers live in assets/calibration/speed_params.json (fit: calibrate.h), per memory type,
@@ -173,6 +174,10 @@ struct SpeedParams {
     double intel_compute = 1;               // prefill: x on Intel Arc GPUs
     double moe_compute = 1;                 // prefill: routed-expert matmuls run at this x the dense rate on top of
                                           // their smaller size (mul_mat_id: sorting rows by expert, gather/scatter)
+    double moe_route_ns = 2350;             // prefill: ns per token per MoE layer for the routing chain around
+                                          // the expert matmuls (router top-k, row gather by expert id, per-expert
+                                          // activation quantisation, weighting and summing the k outputs): small
+                                          // latency-bound kernels whose time does not shrink with tensor TFLOPS
     double matmul_half_tokens = 16;         // a matmul over n tokens runs at n / (n + this) of the large-n rate
                                           // (dense: n = ubatch; MoE experts: n = ubatch x k / E)
     double intel_bw = 1;                    // decode: x on Intel Arc GPUs

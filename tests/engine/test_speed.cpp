@@ -58,6 +58,7 @@ SpeedParams plain_params() {
     p.matmul_half_tokens = 0;   // matmuls at their large-n rate
     p.moe_bw = 1;
     p.moe_compute = 1;
+    p.moe_route_ns = 0;
     return p;
 }
 
@@ -339,6 +340,40 @@ TEST_CASE("MoE prefill: experts see ubatch x k / E tokens each; a ubatch touches
     CHECK(estimate_decode(s, p, 0, 1).weight_time_s == Approx(5e-3).epsilon(kExact));
 }
 
+TEST_CASE("MoE prefill: the routing chain costs moe_route_ns per token and layer; dense pays none", "[speed]") {
+    SpeedParams p = plain_params();
+    SpeedScenario s = dense_8b();
+    s.moe_experts = 32;
+    s.moe_experts_active = 4;
+    s.moe_expert_bytes = 16e9;
+    s.weight_bytes = 17e9;
+    s.weight_bytes_per_token = 3e9;
+    s.active_params = 3e9;
+    SpeedResult off = estimate_prefill(s, p, 2048, 0);
+    p.moe_route_ns = 500;
+    SpeedResult on = estimate_prefill(s, p, 2048, 0);
+    REQUIRE(off.ok);
+    REQUIRE(on.ok);
+    // 32 layers x 500 ns = 16 us more per prompt token, whatever the GPU's TFLOPS or the experts per token
+    CHECK(on.compute_time_s - off.compute_time_s == Approx(32 * 500e-9).epsilon(1e-9));
+    CHECK(on.time_s - off.time_s == Approx(2048 * 32 * 500e-9).epsilon(1e-9));
+    s.fp16_tflops = 400;   // 4x the tensor throughput: the matmuls shrink, the routing does not
+    SpeedResult fast = estimate_prefill(s, p, 2048, 0);
+    p.moe_route_ns = 0;
+    SpeedResult fast_off = estimate_prefill(s, p, 2048, 0);
+    CHECK(fast.compute_time_s - fast_off.compute_time_s == Approx(32 * 500e-9).epsilon(1e-9));
+    s.moe_experts_active = 8;   // twice the experts per token: the same routing cost per token and layer
+    SpeedResult k8_off = estimate_prefill(s, p, 2048, 0);
+    p.moe_route_ns = 500;
+    CHECK(estimate_prefill(s, p, 2048, 0).compute_time_s - k8_off.compute_time_s == Approx(32 * 500e-9).epsilon(1e-9));
+    // a dense model has no routing: the parameter changes nothing
+    SpeedScenario d = dense_8b();
+    p.moe_route_ns = 0;
+    double t0 = estimate_prefill(d, p, 2048, 0).time_s;
+    p.moe_route_ns = 500;
+    CHECK(estimate_prefill(d, p, 2048, 0).time_s == Approx(t0).epsilon(kExact));
+}
+
 TEST_CASE("weight classes and memory kinds", "[speed]") {
     CHECK(weight_class_of("Q4_K_M") == WeightClass::KQuant);
     CHECK(weight_class_of("q4_0") == WeightClass::Legacy);
@@ -372,12 +407,14 @@ TEST_CASE("speed params: JSON round trip, bad input, builtin equals the asset", 
     SpeedParams a = builtin_speed_params();
     a.kv_factor = 1.2345;
     a.fa_attn_backend[(int)Backend::Metal] = 1.75;
+    a.moe_route_ns = 321.5;
     a.band[0][0].rows = 7; a.band[0][0].low = -0.1; a.band[0][0].high = 0.2;
     SpeedParams b;
     std::string err;
     REQUIRE(parse_speed_params(speed_params_to_json(a), b, err));
     CHECK(b.kv_factor == Approx(1.2345).epsilon(kExact));
     CHECK(b.fa_attn_backend[(int)Backend::Metal] == Approx(1.75).epsilon(kExact));
+    CHECK(b.moe_route_ns == Approx(321.5).epsilon(kExact));
     CHECK(b.band[0][0].rows == 7);
     CHECK(b.band[0][0].high == Approx(0.2).epsilon(kExact));
     a.band_fp16_estimated[1] = {12, -0.3, 0.8, 0.25, 0.5};
