@@ -129,13 +129,7 @@ void draw_lora(AppState& app) {
     update_lora(app);
     if (draw_inputs(app)) { mark_changed(app); update_lora(app); }
     const LoraState& st = app.lora;
-    if (!st.error.empty()) {
-        ImGui::PushTextWrapPos(0.0f);
-        ImGui::TextColored(ink_vec4(Ink::Bad), "%s", st.error.c_str());
-        ImGui::PopTextWrapPos();
-        note_widget(app, "lora-error");
-        return;
-    }
+    if (section_error(app, st.error, "lora-error")) return;
     if (ImGui::BeginTable("lora-size", 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingFixedFit)) {
         row2(app, "parameters per adapter", std::to_string(st.size.params), "lora_size");
         row2(app, "one adapter", mib(st.size.bytes), "lora_size");

@@ -319,13 +319,7 @@ void draw_spec(AppState& app) {
     update_spec(app);
     if (draw_inputs(app)) { mark_changed(app); update_spec(app); }
     const SpecState& st = app.spec;
-    if (!st.error.empty()) {
-        ImGui::PushTextWrapPos(0.0f);
-        ImGui::TextColored(ink_vec4(Ink::Bad), "%s", st.error.c_str());
-        ImGui::PopTextWrapPos();
-        note_widget(app, "spec-error");
-        return;
-    }
+    if (section_error(app, st.error, "spec-error")) return;
     if (st.draft_suggested) text_disabled_after("Suggested draft: not in the command until you pick it (Use it).");
     draw_memory(app);
     draw_speed(app);

@@ -273,13 +273,7 @@ void draw_train(AppState& app) {
     update_train(app);
     if (draw_inputs(app)) { mark_changed(app); update_train(app); }
     const TrainState& st = app.train;
-    if (!st.error.empty()) {
-        ImGui::PushTextWrapPos(0.0f);
-        ImGui::TextColored(ink_vec4(Ink::Bad), "%s", st.error.c_str());
-        ImGui::PopTextWrapPos();
-        note_widget(app, "train-error");
-        return;
-    }
+    if (section_error(app, st.error, "train-error")) return;
     draw_breakdown(app);
     draw_bars(app);
     for (const std::string& n : st.memory.notes) { ImGui::PushTextWrapPos(0.0f); ImGui::TextDisabled("note: %s", n.c_str()); ImGui::PopTextWrapPos(); }

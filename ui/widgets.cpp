@@ -221,6 +221,15 @@ void text_disabled_after(const char* text) {
     ImGui::PopTextWrapPos();
 }
 
+bool section_error(AppState& app, const std::string& error, const char* name) {
+    if (error.empty()) return false;
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextColored(ink_vec4(Ink::Bad), "%s", error.c_str());
+    ImGui::PopTextWrapPos();
+    note_widget(app, name);
+    return true;
+}
+
 void text_wrapped_words(const char* fmt, ...) {
     char buf[2048];
     va_list args;

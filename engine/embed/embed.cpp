@@ -10,6 +10,7 @@
 #include <cmath>
 
 #include "memory/memory.h"
+#include "model/arch_table.h"
 #include "model/model_tensors.h"
 #include "quant/quant_types.h"
 #include "runtime/command.h"
@@ -87,8 +88,8 @@ Model decoder_model(const EmbeddingModel& e) {
     m.head_dim = e.head_dim;
     m.vocab_size = e.vocab;
     m.tie_embeddings = true;
-    m.qkv_bias = std::string(e.arch) == "qwen2";
-    m.qk_norm = std::string(e.arch) == "qwen3";
+    // q/k/v bias (Qwen2) and q/k norms (Qwen3) are the architecture's defaults, as in a config.json import
+    if (const HfModelType* t = find_hf_model_type(e.arch)) { m.qkv_bias = t->qkv_bias; m.qk_norm = t->qk_norm; }
     m.gated_ffn = e.gated_ffn;
     m.native_context = e.max_tokens;
     return m;
