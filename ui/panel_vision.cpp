@@ -150,7 +150,9 @@ void draw_vision(AppState& app) {
         note_widget(app, "vision-tokens");
         row2(app, "mmproj weights", mib(v.encoder.weights_bytes), "vision_weights");
         row2(app, "compute buffer", mib(v.gpu_compute_bytes), "vision_compute");
-        row2(app, (std::to_string(st.request.images) + " image(s) in the KV cache").c_str(), mib(v.image_kv_bytes), "vision_kv");
+        const double share = v.kv_cache_bytes ? 100.0 * (double)v.image_kv_bytes / (double)v.kv_cache_bytes : 0.0;
+        row2(app, (std::to_string(st.request.images) + " image(s) in the KV cache").c_str(),
+             mib(v.image_kv_bytes) + " (" + llmsim::format_sig(share) + " % of " + mib(v.kv_cache_bytes) + ")", "vision_kv");
         if (v.encode_ok) {
             row2(app, "encode time per image", llmsim::format_sig(v.encode_s * 1000) + " ms", "vision_encode");
             note_widget(app, "vision-encode");
