@@ -27,6 +27,8 @@
 #include "panel_lora.h"
 #include "panel_spec.h"
 #include "panel_train.h"
+#include "panel_vision.h"
+#include "panel_embed.h"
 #include "panel_serving_search.h"
 
 struct ImFont;
@@ -103,6 +105,14 @@ struct Scenario {
     int tr_rank = 16;                                  // LoRA / QLoRA rank
     std::string tr_targets = "all";                    // LoRA / QLoRA target modules
     double tr_mfu = 0.40;                              // model FLOPs utilisation assumed for tokens/s
+    // vision projector (panel_vision.cpp); vi_images = 0: no --mmproj in the command
+    int vi_images = 0;                                 // images per request
+    int vi_w = 0, vi_h = 0;                            // image size in px (0 = the encoder's native size)
+    // embedding / reranker model (panel_embed.cpp) on the device above
+    std::string em_model = "BAAI/bge-m3";              // an id of engine/embed's table
+    std::string em_quant = "F16";                      // F32, F16, BF16, Q8_0
+    int em_batch = 32;                                 // documents per batch
+    int64_t em_doc = 512;                              // tokens per document
     // the cheapest-configuration search (panel_serving_search.cpp) at the load and SLA above
     std::string sv_s_dev = "datacenter";               // datacenter (+ workstation) | all (every NVIDIA / AMD device)
     std::string sv_s_eng = "vllm,sglang";              // engines searched, comma-separated
@@ -154,6 +164,8 @@ struct AppState {
     SpecState spec;                // panel_spec.h
     LoraState lora;                // panel_lora.h
     TrainState train;              // panel_train.h
+    VisionState vision;            // panel_vision.h
+    EmbedState embed;              // panel_embed.h
     ServingSearchState serving_search;   // panel_serving_search.h
     bool scroll_to_section = false;     // scroll to scenario.section on the next frame
     std::string status_line;

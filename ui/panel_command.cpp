@@ -11,7 +11,7 @@ std::string page_command(const AppState& app) {
     if (!app.derived.model) return "";
     const llmsim::SimRequest req = command_request(app);
     std::string cmd = llmsim::runtime(req.runtime)->command_line(app.catalog, *app.derived.model, req, 8080);
-    if (req.runtime == llmsim::RuntimeId::LlamaCpp) cmd += spec_command_flags(app) + lora_command_flags(app);   // llama-server flags
+    if (req.runtime == llmsim::RuntimeId::LlamaCpp) cmd += spec_command_flags(app) + lora_command_flags(app) + vision_command_flags(app);   // llama-server flags
     return cmd;
 }
 
@@ -20,6 +20,7 @@ void draw_command(AppState& app) {
     if (!d.model) return;
     update_spec(app);   // the draft's and the adapters' flags, when the scenario sets them
     update_lora(app);
+    update_vision(app);
     const llmsim::SimRequest req = command_request(app);
     const std::string cmd = page_command(app);
     ImGui::PushFont(app.font_mono);

@@ -25,6 +25,8 @@ void draw_serving(AppState& app);        // panel_serving.cpp: many users under 
 void draw_spec(AppState& app);           // panel_spec.cpp: speculative decoding with a draft model (-md)
 void draw_lora(AppState& app);           // panel_lora.cpp: LoRA adapters at inference (--lora)
 void draw_train(AppState& app);          // panel_train.cpp: fine-tuning memory and speed
+void draw_vision(AppState& app);         // panel_vision.cpp: a VLM's projector (--mmproj): image tokens, memory, encode
+void draw_embed(AppState& app);          // panel_embed.cpp: embedding / reranker models (--embedding, --reranking)
 void draw_faq(AppState& app);            // panel_faq.cpp: generated answers
 void draw_import(AppState& app);         // panel_import.cpp: config.json / .gguf import
 void draw_compare(AppState& app);        // panel_compare.cpp: setups side by side
@@ -44,8 +46,8 @@ std::string leaderboard_text(const AppState& app, bool csv);
 std::string my_runs_json(const AppState& app);
 bool my_runs_restore(AppState& app, const std::string& profile_json, std::string& err);
 
-// panel_command.cpp: the llama-server command of the scenario, with the draft's (-md) and the adapters' (--lora)
-// flags when the scenario sets them (call update_spec / update_lora first)
+// panel_command.cpp: the llama-server command of the scenario, with the draft's (-md), the adapters' (--lora)
+// and the projector's (--mmproj) flags when the scenario sets them (call update_spec / update_lora / update_vision first)
 std::string page_command(const AppState& app);
 
 // every section in page order

@@ -249,6 +249,8 @@ EMSCRIPTEN_KEEPALIVE const char* llmsim_results() {
     update_serving(g.app);   // results().serving (panel_serving.h), computed here if the section was never drawn
     update_spec(g.app);      // results().spec / lora / train and the command's -md / --lora flags, likewise
     update_lora(g.app);
+    update_vision(g.app);    // results().vision / embed and the command's --mmproj
+    update_embed(g.app);
     update_train(g.app);
     g.ret = derived_to_json(g.app);
     return g.ret.c_str();

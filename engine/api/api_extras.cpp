@@ -268,12 +268,11 @@ json vision_to_json(const Model& m, const VisionRequest& r, const VisionEstimate
     return j;
 }
 
-std::string api_vision(const Catalog& cat, const std::string& text) {
+bool parse_vision_request(const Catalog& cat, const std::string& text, VisionCall& out, std::string& err) {
     json j;
-    const Model* m = nullptr;
-    std::string err;
-    if (!parse_request(cat, text, j, "model", m, err)) return error_text(err);
-    VisionRequest r;
+    out = VisionCall();
+    if (!parse_request(cat, text, j, "model", out.model, err)) return false;
+    VisionRequest& r = out.req;
     double ctx = 8192, np = 1, ub = 512, images = 1, w = 0, h = 0;
     bool fa = true;
     if (!hardware(cat, j, r.text.memory.hardware, err) || !quant(cat, j, "quant", r.text.memory.file_type, err) ||
@@ -281,7 +280,7 @@ std::string api_vision(const Catalog& cat, const std::string& text) {
         !num(j, "ubatch", 1, 1 << 20, true, ub, err) || !num(j, "images", 0, 10000, true, images, err) ||
         !num(j, "image_w", 1, 16384, true, w, err) || !num(j, "image_h", 1, 16384, true, h, err) ||
         !flag(j, "flash_attn", fa, err))
-        return error_text(err);
+        return false;
     r.text.memory.n_ctx = (int64_t)ctx;
     r.text.memory.n_parallel = (int)np;
     r.text.memory.n_ubatch = (int)ub;
@@ -289,11 +288,20 @@ std::string api_vision(const Catalog& cat, const std::string& text) {
     r.images = (int)images;
     r.image_w = (int)w;
     r.image_h = (int)h;
+    return true;
+}
+
+std::string vision_mmproj_flags(const Model& m) { return " --mmproj " + vision_mmproj_file_name(m); }
+
+std::string api_vision(const Catalog& cat, const std::string& text) {
+    VisionCall c;
+    std::string err;
+    if (!parse_vision_request(cat, text, c, err)) return error_text(err);
     VisionEncoder enc;
     VisionEstimate v;
-    if (!vision_encoder_for_model(*m, enc, err) || !estimate_vision(cat, *m, enc, r, v, err)) return error_text(err);
-    const std::string command = llama_server_command(cat, *m, r.text) + " --mmproj " + vision_mmproj_file_name(*m);
-    return vision_to_json(*m, r, v, command).dump(-1, ' ', false, json::error_handler_t::replace);
+    if (!vision_encoder_for_model(*c.model, enc, err) || !estimate_vision(cat, *c.model, enc, c.req, v, err)) return error_text(err);
+    const std::string command = llama_server_command(cat, *c.model, c.req.text) + vision_mmproj_flags(*c.model);
+    return vision_to_json(*c.model, c.req, v, command).dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
 }  // namespace llmsim
@@ -313,27 +321,35 @@ json embed_to_json(const EmbeddingModel& m, const EmbedRequest& r, const EmbedEs
                 {"command", e.command}, {"warnings", e.warnings}};
 }
 
-std::string api_embed(const Catalog& cat, const std::string& text) {
+bool parse_embed_request(const Catalog& cat, const std::string& text, EmbedCall& out, std::string& err) {
+    out = EmbedCall();
     json j = json::parse(text, nullptr, false);
-    if (j.is_discarded() || !j.is_object()) return error_text("request must be a JSON object such as {\"model\": \"BAAI/bge-m3\"}");
-    std::string err, id;
-    if (!str(j, "model", id, err)) return error_text(err);
-    const EmbeddingModel* m = find_embedding_model(id);
-    if (!m) return error_text("unknown embedding model '" + id + "' (llmsim-cli embed --list)");
-    EmbedRequest r;
+    if (j.is_discarded() || !j.is_object()) { err = "request must be a JSON object such as {\"model\": \"BAAI/bge-m3\"}"; return false; }
+    std::string id;
+    if (!str(j, "model", id, err)) return false;
+    out.model = find_embedding_model(id);
+    if (!out.model) { err = "unknown embedding model '" + id + "' (llmsim-cli embed --list)"; return false; }
+    EmbedRequest& r = out.req;
     double doc = 512, batch = 32, ub = 0;
     bool fa = true;
     if (!hardware(cat, j, r.hardware, err) || !str(j, "quant", r.file_type, err) ||
         !num(j, "doc_tokens", 1, 1e6, true, doc, err) || !num(j, "batch", 1, 4096, true, batch, err) ||
         !num(j, "ubatch", 0, 1 << 20, true, ub, err) || !flag(j, "flash_attn", fa, err))
-        return error_text(err);
+        return false;
     r.doc_tokens = (int64_t)doc;
     r.batch_docs = (int)batch;
     r.n_ubatch = (int)ub;
     r.flash_attn = fa;
+    return true;
+}
+
+std::string api_embed(const Catalog& cat, const std::string& text) {
+    EmbedCall c;
+    std::string err;
+    if (!parse_embed_request(cat, text, c, err)) return error_text(err);
     EmbedEstimate e;
-    if (!estimate_embedding(cat, *m, r, e, err)) return error_text(err);
-    return embed_to_json(*m, r, e).dump(-1, ' ', false, json::error_handler_t::replace);
+    if (!estimate_embedding(cat, *c.model, c.req, e, err)) return error_text(err);
+    return embed_to_json(*c.model, c.req, e).dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
 }  // namespace llmsim

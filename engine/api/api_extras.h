@@ -43,9 +43,15 @@ std::string api_train(const Catalog& cat, const std::string& request_json);
 // vision {model, hardware, quant, ctx, parallel, ubatch, images, image_w, image_h, flash_attn}: the catalog VLM's
 // projector (llmsim-cli vision --mmproj auto); the layout `llmsim-cli vision --json` prints
 nlohmann::json vision_to_json(const Model& m, const VisionRequest& req, const VisionEstimate& v, const std::string& command);
+struct VisionCall { const Model* model = nullptr; VisionRequest req; };
+bool parse_vision_request(const Catalog& cat, const std::string& request_json, VisionCall& out, std::string& err);
+// " --mmproj mmproj-<model>-f16.gguf": the projector flag the command gains (vision_mmproj_file_name)
+std::string vision_mmproj_flags(const Model& m);
 std::string api_vision(const Catalog& cat, const std::string& request_json);
 // embed {model, hardware, quant, doc_tokens, batch, ubatch, flash_attn}: an embedding/reranker model of the table
 // in embed.cpp (llmsim-cli embed); the layout `llmsim-cli embed --json` prints
 nlohmann::json embed_to_json(const EmbeddingModel& m, const EmbedRequest& req, const EmbedEstimate& e);
+struct EmbedCall { const EmbeddingModel* model = nullptr; EmbedRequest req; };
+bool parse_embed_request(const Catalog& cat, const std::string& request_json, EmbedCall& out, std::string& err);
 std::string api_embed(const Catalog& cat, const std::string& request_json);
 }  // namespace llmsim

@@ -825,8 +825,90 @@ async function main() {
       await p2.context.close();
     });
 
+    // Vision and embeddings (ui/panel_vision.cpp, panel_embed.cpp): each section shows what window.llmsim.vision/embed
+    // returns for its request, and (with --cli) what `llmsim-cli vision|embed --json` prints
+    await check('vision: a link with vi_* keys; the section equals vision() and the CLI; the command gains --mmproj', async () => {
+      const hash = '#model=google/gemma-3-4b-it&hardware=rtx-4090&quant=Q4_K_M&ctx=8192&vi_n=2&vi_w=1024&vi_h=768&embed=vision';
+      const p2 = await openPage(browser, base, hash);
+      const s = await p2.page.evaluate(() => window.llmsim.getState());
+      eq([s.vi_n, s.vi_w, s.vi_h], [2, 1024, 768], 'state from the link');
+      const back = await p2.page.evaluate(() => window.location.hash);
+      for (const kv of hash.slice(1).split('&').filter((k) => k.startsWith('vi_'))) assert(back.includes(kv), `${kv} in ${back}`);
+      await p2.page.waitForTimeout(300);
+      for (const w of ['vision-images', 'vision-w', 'vision-tokens', 'vision-encode'])
+        assert(await p2.page.evaluate((n) => window.llmsim._widgetRect(n), w), `widget ${w} drawn`);
+      const r = await p2.page.evaluate(() => window.llmsim.results());
+      eq(r.vision.error, '', 'no vision error');
+      const direct = await p2.page.evaluate((q) => window.llmsim.vision(q), r.vision.request);
+      eq(r.vision.result, direct, 'results().vision.result vs vision(request)');
+      // Gemma 3: every image is resized to 896x896 and pooled to 256 soft tokens (Gemma 3 technical report)
+      eq(r.vision.result.image.tokens, 256, 'Gemma 3 tokens per image');
+      eq(r.vision.result.image_tokens_total, 512, 'two images');
+      assert(r.vision.result.image_kv_bytes > 0 && r.vision.result.image_kv_bytes < r.vision.result.kv_cache_bytes, 'the images fill a share of the KV cache');
+      assert(r.command.endsWith(' --mmproj ' + r.vision.result.command.split(' --mmproj ')[1]), `page command ${r.command}`);
+      const c = await fromCli('vision', ['--model', 'google/gemma-3-4b-it', '--hardware', 'rtx-4090', '--quant', 'Q4_K_M', '--ctx', '8192',
+        '--images', '2', '--image', '1024x768'], 'vision');
+      if (c) { assert(near(c, r.vision.result), `llmsim-cli vision --json differs: ${JSON.stringify(c)} vs ${JSON.stringify(r.vision.result)}`); console.log('     vision: the CLI gives the page\'s numbers'); }
+      console.log(`     vision: Gemma 3 4B, 2 images 1024x768: ${r.vision.result.image.tokens} tokens each, mmproj ${(r.vision.result.weights_bytes / 2 ** 20).toFixed(1)} MiB, compute ${(r.vision.result.gpu_compute_bytes / 2 ** 20).toFixed(1)} MiB, encode ${(r.vision.result.encode_s * 1000).toFixed(1)} ms`);
+      await clickWidget(p2.page, 'explain-vision_tokens');
+      eq((await p2.page.evaluate(() => window.llmsim.results())).pinned_explanation, 'vision_tokens', 'pinned explanation');
+      await p2.page.keyboard.press('Escape');
+      await shots(p2.page, 'vision', 'vision');
+      await p2.page.evaluate(() => window.llmsim.setState({ vi_n: 0 }));
+      const none = await p2.page.evaluate(() => window.llmsim.results());
+      assert(!none.command.includes('--mmproj'), `no --mmproj with vi_n=0: ${none.command}`);
+      const err = await p2.page.evaluate(() => { try { window.llmsim.setState({ vi_n: -1 }); return ''; } catch (e) { return e.message; } });
+      assert(err.includes('vi_n') && err.includes('out of range'), `error: ${err}`);
+      eq((await p2.page.evaluate(() => window.llmsim.getState())).vi_n, 0, 'a bad value changes nothing');
+      await p2.page.evaluate(() => window.llmsim.setState({ model: 'Qwen/Qwen2.5-7B-Instruct', vi_n: 1 }));
+      const text = await p2.page.evaluate(() => window.llmsim.results());
+      assert(text.vision.not_vlm && text.vision.error.includes('no vision encoder') && !text.vision.result, `a text model is not a VLM: ${text.vision.error}`);
+      assert(!text.command.includes('--mmproj'), `no --mmproj for a text model: ${text.command}`);
+      await shots(p2.page, 'vision', 'vision-not-vlm');
+      eq(p2.errors, [], 'console errors');
+      await p2.context.close();
+    });
+
+    await check('embeddings: a link with em_* keys; the section equals embed() and the CLI; --embedding / --reranking', async () => {
+      const hash = '#model=Qwen/Qwen2.5-7B-Instruct&hardware=rtx-4090&em_model=Qwen/Qwen3-Embedding-0.6B&em_q=Q8_0&em_batch=16&em_doc=1024&embed=embeddings';
+      const p2 = await openPage(browser, base, hash);
+      const s = await p2.page.evaluate(() => window.llmsim.getState());
+      eq([s.em_model, s.em_q, s.em_batch, s.em_doc], ['Qwen/Qwen3-Embedding-0.6B', 'Q8_0', 16, 1024], 'state from the link');
+      const back = await p2.page.evaluate(() => window.location.hash);
+      for (const kv of hash.slice(1).split('&').filter((k) => k.startsWith('em_'))) assert(back.includes(kv), `${kv} in ${back}`);
+      await p2.page.waitForTimeout(300);
+      for (const w of ['embed-model', 'embed-batch', 'embed-total', 'embed-speed', 'embed-copy'])
+        assert(await p2.page.evaluate((n) => window.llmsim._widgetRect(n), w), `widget ${w} drawn`);
+      const r = await p2.page.evaluate(() => window.llmsim.results());
+      eq(r.embed.error, '', 'no embed error');
+      const direct = await p2.page.evaluate((q) => window.llmsim.embed(q), r.embed.request);
+      eq(r.embed.result, direct, 'results().embed.result vs embed(request)');
+      eq(r.embed.request.hardware, 'rtx-4090', 'the app\'s device');
+      // Qwen3-Embedding-0.6B: 0.6B parameters (its model card; 596M on the Hugging Face page)
+      assert(Math.abs(r.embed.result.params / 595776512 - 1) < 0.02, `params ${r.embed.result.params}`);
+      assert(r.embed.result.command.includes('--embedding') && r.embed.result.command.includes('--pooling last'), `command ${r.embed.result.command}`);
+      // the RTX 4090 has 24 GiB; usable is less
+      assert(r.embed.usable_bytes > 20 * 2 ** 30 && r.embed.usable_bytes <= 24 * 2 ** 30, `usable ${r.embed.usable_bytes}`);
+      const c = await fromCli('embed', ['--model', 'Qwen/Qwen3-Embedding-0.6B', '--quant', 'Q8_0', '--batch', '16', '--doc-tokens', '1024', '--hardware', 'rtx-4090'], 'embed');
+      if (c) { assert(near(c, r.embed.result), `llmsim-cli embed --json differs: ${JSON.stringify(c)} vs ${JSON.stringify(r.embed.result)}`); console.log('     embed: the CLI gives the page\'s numbers'); }
+      console.log(`     embed: Qwen3-Embedding-0.6B Q8_0, 16 x 1024 tokens on rtx-4090: total ${(r.embed.result.total_bytes / 2 ** 20).toFixed(1)} MiB, ${Math.round(r.embed.result.tokens_per_s)} tok/s, ${r.embed.result.docs_per_s.toFixed(1)} docs/s`);
+      await clickWidget(p2.page, 'explain-embed_total');
+      eq((await p2.page.evaluate(() => window.llmsim.results())).pinned_explanation, 'embed_total', 'pinned explanation');
+      await p2.page.keyboard.press('Escape');
+      await shots(p2.page, 'embeddings', 'embeddings');
+      await p2.page.evaluate(() => window.llmsim.setState({ em_model: 'BAAI/bge-reranker-v2-m3', em_q: 'F16' }));
+      const rr = (await p2.page.evaluate(() => window.llmsim.results())).embed;
+      assert(rr.result && rr.result.command.includes('--reranking'), `reranker command ${rr.result && rr.result.command}`);
+      await p2.page.evaluate(() => window.llmsim.setState({ em_model: 'nobody/no-such-embedder' }));
+      const bad = (await p2.page.evaluate(() => window.llmsim.results())).embed;
+      eq(bad.error, "unknown embedding model 'nobody/no-such-embedder' (llmsim-cli embed --list)", 'an unknown model is an error in the section');
+      assert(!bad.result, 'no result for an unknown model');
+      eq(p2.errors, [], 'console errors');
+      await p2.context.close();
+    });
+
     await check('budgets: frame time per section (printed, not asserted)', async () => {
-      const keys = ['verdict', 'simulator', 'quants', 'leaderboard', 'recommend', 'context', 'accuracy', 'serving', 'spec', 'lora', 'train'];
+      const keys = ['verdict', 'simulator', 'quants', 'leaderboard', 'recommend', 'context', 'accuracy', 'serving', 'spec', 'lora', 'train', 'vision', 'embeddings'];
       const out = [];
       for (const k of keys) {
         await page.evaluate((key) => window.llmsim.setState({ embed: key }), k);
@@ -839,7 +921,7 @@ async function main() {
     });
 
     await check('screenshots: every section at 1280x800 and 390x844, dark and light', async () => {
-      const keys = ['verdict', 'model', 'simulator', 'quants', 'leaderboard', 'recommend', 'compare', 'context', 'command', 'serving', 'spec', 'lora', 'train', 'cost', 'faq', 'accuracy', 'import', 'myruns'];
+      const keys = ['verdict', 'model', 'simulator', 'quants', 'leaderboard', 'recommend', 'compare', 'context', 'command', 'serving', 'spec', 'lora', 'train', 'vision', 'embeddings', 'cost', 'faq', 'accuracy', 'import', 'myruns'];
       for (const [w, h, theme] of [[1280, 800, 'dark'], [390, 844, 'dark'], [1280, 800, 'light'], [390, 844, 'light']]) {
         const p2 = await openPage(browser, base, `#model=Qwen/Qwen2.5-7B-Instruct&hardware=rtx-4090&theme=${theme}`, { width: w, height: h });
         const suffix = theme === 'dark' ? '' : '-light';

@@ -132,6 +132,15 @@ async function main() {
       }
     });
 
+    await check('app: axe-core finds 0 violations with the vision and embeddings sections (issue 16)', async () => {
+      for (const k of ['vision', 'embeddings']) {
+        const { page, context, errors } = await openApp(browser, `${base}/index.html#model=google/gemma-3-4b-it&vi_n=1&em_model=Qwen/Qwen3-Embedding-0.6B&embed=${k}`);
+        await axe(page, `index.html embed=${k}`);
+        assert(errors.length === 0, errors.join(' | '));
+        await context.close();
+      }
+    });
+
     await check('site: the index search filters with JS; without JS every model is listed and no dead search field', async () => {
       const { page, context } = await newPage(browser);
       await page.goto(`${base}/models/index.html`);

@@ -314,6 +314,31 @@ TEST_CASE("messages: URL state round-trips the spec, lora and train keys", "[mes
     CHECK(url_error("tr_ckpt=maybe") == "tr_ckpt: 'maybe' is not on/off (use on, off, 1 or 0)");
 }
 
+// the vision and embeddings sections' keys (ui/panel_vision.cpp, panel_embed.cpp)
+TEST_CASE("messages: URL state round-trips the vision and embeddings keys", "[messages]") {
+    const std::string pairs = "vi_n=3&vi_w=1920&vi_h=1080&em_model=Qwen/Qwen3-Reranker-0.6B&em_q=Q8_0&em_batch=64&em_doc=2048";
+    Scenario s;
+    std::string err;
+    REQUIRE(decode_url_state("model=google/gemma-3-4b-it&quant=Q4_K_M&" + pairs, s, err));
+    CHECK(s.vi_images == 3);
+    CHECK(s.vi_w == 1920);
+    CHECK(s.vi_h == 1080);
+    CHECK(s.em_model == "Qwen/Qwen3-Reranker-0.6B");
+    CHECK(s.em_quant == "Q8_0");
+    CHECK(s.em_batch == 64);
+    CHECK(s.em_doc == 2048);
+    const std::string back = encode_url_state(s);
+    CHECK(back.find(pairs) != std::string::npos);
+    Scenario again;
+    REQUIRE(decode_url_state(back, again, err));
+    CHECK(encode_url_state(again) == back);
+    const std::string defaults = encode_url_state(Scenario());   // defaults stay out of links
+    for (const char* k : {"vi_", "em_"}) CHECK(defaults.find(k) == std::string::npos);
+    CHECK(url_error("vi_n=-1") == "vi_n: -1 is out of range (0 to 10000 images (0 = none))");
+    CHECK(url_error("em_batch=0") == "em_batch: 0 is out of range (1 to 4096 documents)");
+    CHECK(url_error("vi_w=wide").rfind("vi_w: ", 0) == 0);
+}
+
 // a link may name a multi-GPU combination ("2x-rtx-3090", gpu_combos.h): the key keeps the id as written and the
 // catalog resolves it to the two-card rig the recommender proposes; the recommender's TTFT floor has its own key
 TEST_CASE("messages: URL state takes combination ids and rec_ttft", "[messages]") {
