@@ -157,13 +157,7 @@ void draw_embed(AppState& app) {
     update_embed(app);
     if (draw_inputs(app)) { mark_changed(app); update_embed(app); }
     const EmbedState& st = app.embed;
-    if (!st.error.empty()) {
-        ImGui::PushTextWrapPos(0.0f);
-        ImGui::TextColored(ink_vec4(Ink::Bad), "%s", st.error.c_str());
-        ImGui::PopTextWrapPos();
-        note_widget(app, "embed-error");
-        return;
-    }
+    if (section_error(app, st.error, "embed-error")) return;
     draw_results(app, st);
 }
 
