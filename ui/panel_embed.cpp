@@ -19,8 +19,6 @@
 #include "widgets.h"
 
 namespace {
-constexpr double kMiBd = 1048576.0;
-std::string mib(uint64_t b) { return llmsim::format_fixed(b / kMiBd, 1) + " MiB"; }
 void build_explanations(EmbedState& st);
 }  // namespace
 
@@ -65,18 +63,18 @@ void build_explanations(EmbedState& st) {
     auto add = [&](const char* key, std::string value, std::string text, std::vector<std::string> inputs) {
         st.explanations.push_back({key, std::move(value), std::move(text), std::move(inputs)});
     };
-    add("embed_weights", mib(e.weights_bytes),
+    add("embed_weights", mib_text(e.weights_bytes),
         std::to_string(e.params) + " parameters in " + st.request.file_type + " (" + m.arch + ", " + std::to_string(m.n_layer) +
             " layers of width " + std::to_string(m.n_embd) + ")",
         {m.source});
-    add("embed_compute", mib(e.compute_bytes),
+    add("embed_compute", mib_text(e.compute_bytes),
         "one ubatch's graph at -ub " + std::to_string(e.n_ubatch) + " (the smallest llama-server accepts here: " +
             std::to_string(e.min_ubatch) + "); a document must fit in one ubatch",
-        {"KV cache " + mib(e.kv_cache_bytes) + (m.causal ? " (decoder embedder)" : " (encoders keep none)"),
-         "pooled outputs " + mib(e.output_bytes)});
-    add("embed_total", mib(e.total_bytes),
+        {"KV cache " + mib_text(e.kv_cache_bytes) + (m.causal ? " (decoder embedder)" : " (encoders keep none)"),
+         "pooled outputs " + mib_text(e.output_bytes)});
+    add("embed_total", mib_text(e.total_bytes),
         "weights + KV cache + compute buffer + pooled outputs" +
-            (st.usable_bytes ? ", against " + mib(st.usable_bytes) + " usable on the device" : std::string()),
+            (st.usable_bytes ? ", against " + mib_text(st.usable_bytes) + " usable on the device" : std::string()),
         {});
     if (e.speed_ok)
         add("embed_speed", llmsim::format_sig(e.docs_per_s) + " docs/s",
@@ -114,23 +112,16 @@ bool draw_inputs(AppState& app) {
     return changed;
 }
 
-void row2(AppState& app, const char* name, const std::string& value, const char* key) {
-    ImGui::TableNextRow();
-    ImGui::TableNextColumn(); ImGui::TextUnformatted(name);
-    ImGui::TableNextColumn(); text_right(value.c_str());
-    if (key) explain_item(app, key);
-}
-
 void draw_results(AppState& app, const EmbedState& st) {
     const llmsim::EmbedEstimate& e = st.estimate;
     if (ImGui::BeginTable("embed-table", 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingFixedFit)) {
-        row2(app, "weights", mib(e.weights_bytes), "embed_weights");
-        row2(app, "compute buffer", mib(e.compute_bytes), "embed_compute");
-        row2(app, "total / usable", mib(e.total_bytes) + " / " + (st.usable_bytes ? mib(st.usable_bytes) : std::string("-")), "embed_total");
+        explained_row(app, "weights", mib_text(e.weights_bytes), "embed_weights");
+        explained_row(app, "compute buffer", mib_text(e.compute_bytes), "embed_compute");
+        explained_row(app, "total / usable", mib_text(e.total_bytes) + " / " + (st.usable_bytes ? mib_text(st.usable_bytes) : std::string("-")), "embed_total");
         note_widget(app, "embed-total");
         if (e.speed_ok) {
-            row2(app, "tokens/s", llmsim::format_sig(e.tokens_per_s), "embed_speed");
-            row2(app, "documents/s", llmsim::format_sig(e.docs_per_s), "embed_speed");
+            explained_row(app, "tokens/s", llmsim::format_sig(e.tokens_per_s), "embed_speed");
+            explained_row(app, "documents/s", llmsim::format_sig(e.docs_per_s), "embed_speed");
             note_widget(app, "embed-speed");
         }
         ImGui::EndTable();

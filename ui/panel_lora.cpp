@@ -18,8 +18,6 @@
 #include "widgets.h"
 
 namespace {
-constexpr double kMiBd = 1048576.0;
-std::string mib(uint64_t b) { return llmsim::format_fixed(b / kMiBd, 1) + " MiB"; }
 void build_explanations(LoraState& st);
 }  // namespace
 
@@ -72,18 +70,18 @@ void build_explanations(LoraState& st) {
     };
     std::vector<std::string> per;
     for (int i = 0; i < llmsim::kLoraTargetCount; ++i)
-        if (st.spec.targets[i]) per.push_back(std::string(llmsim::to_string((llmsim::LoraTarget)i)) + ": " + mib(z.per_target_bytes[i]));
-    add("lora_size", mib(z.bytes),
+        if (st.spec.targets[i]) per.push_back(std::string(llmsim::to_string((llmsim::LoraTarget)i)) + ": " + mib_text(z.per_target_bytes[i]));
+    add("lora_size", mib_text(z.bytes),
         "adapter = r x (in + out) per targeted linear per layer (PEFT: A is r x in, B is out x r) = " + std::to_string(z.params) +
             " parameters in " + llmsim::to_string(st.spec.type) + " (convert_lora_to_gguf --outtype); MoE experts' pairs stacked",
         per);
-    add("lora_memory", mib(st.cost.adapters_bytes),
-        std::to_string(st.adapters) + " adapter(s) x " + mib(z.bytes) + ": llama.cpp keeps every --lora file loaded, each tensor in the "
+    add("lora_memory", mib_text(st.cost.adapters_bytes),
+        std::to_string(st.adapters) + " adapter(s) x " + mib_text(z.bytes) + ": llama.cpp keeps every --lora file loaded, each tensor in the "
         "buffer type of the base tensor it modifies (llama-adapter.cpp)",
         {"adapters compete with the KV cache for the same GPU memory"});
     if (st.with_speed)
         add("lora_speed", llmsim::format_sig(st.cost.lora_tokens_per_s) + " tok/s",
-            "decode with an adapter applied = the speed model with " + mib(z.bytes_per_token) + " more bytes and " +
+            "decode with an adapter applied = the speed model with " + mib_text(z.bytes_per_token) + " more bytes and " +
                 llmsim::format_sig(z.flops_per_token / 1e6) + " MFLOP more per token (y = W x + s B (A x), build_lora_mm); without: " +
                 llmsim::format_sig(st.cost.base_tokens_per_s) + " tok/s, " + llmsim::format_sig(st.cost.slowdown * 100) + " % slower",
             {"physics only: not checked against a measured LoRA decode speed"});
@@ -113,13 +111,6 @@ bool draw_inputs(AppState& app) {
     return changed;
 }
 
-void row2(AppState& app, const char* name, const std::string& value, const char* key) {
-    ImGui::TableNextRow();
-    ImGui::TableNextColumn(); ImGui::TextUnformatted(name);
-    ImGui::TableNextColumn(); text_right(value.c_str());
-    if (key) explain_item(app, key);
-}
-
 }  // namespace
 
 void draw_lora(AppState& app) {
@@ -131,16 +122,16 @@ void draw_lora(AppState& app) {
     const LoraState& st = app.lora;
     if (section_error(app, st.error, "lora-error")) return;
     if (ImGui::BeginTable("lora-size", 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingFixedFit)) {
-        row2(app, "parameters per adapter", std::to_string(st.size.params), "lora_size");
-        row2(app, "one adapter", mib(st.size.bytes), "lora_size");
+        explained_row(app, "parameters per adapter", std::to_string(st.size.params), "lora_size");
+        explained_row(app, "one adapter", mib_text(st.size.bytes), "lora_size");
         note_widget(app, "lora-size");
         for (int i = 0; i < llmsim::kLoraTargetCount; ++i)
-            if (st.spec.targets[i]) row2(app, (std::string("  ") + llmsim::to_string((llmsim::LoraTarget)i)).c_str(), mib(st.size.per_target_bytes[i]), "lora_size");
-        row2(app, (std::to_string(st.adapters) + " adapter(s) loaded").c_str(), mib(st.cost.adapters_bytes), "lora_memory");
+            if (st.spec.targets[i]) explained_row(app, (std::string("  ") + llmsim::to_string((llmsim::LoraTarget)i)).c_str(), mib_text(st.size.per_target_bytes[i]), "lora_size");
+        explained_row(app, (std::to_string(st.adapters) + " adapter(s) loaded").c_str(), mib_text(st.cost.adapters_bytes), "lora_memory");
         if (st.with_speed) {
-            row2(app, "decode without / with", llmsim::format_sig(st.cost.base_tokens_per_s) + " / " + llmsim::format_sig(st.cost.lora_tokens_per_s) + " tok/s", "lora_speed");
+            explained_row(app, "decode without / with", llmsim::format_sig(st.cost.base_tokens_per_s) + " / " + llmsim::format_sig(st.cost.lora_tokens_per_s) + " tok/s", "lora_speed");
             note_widget(app, "lora-speed");
-            row2(app, "slower by", llmsim::format_sig(st.cost.slowdown * 100) + " %", "lora_speed");
+            explained_row(app, "slower by", llmsim::format_sig(st.cost.slowdown * 100) + " %", "lora_speed");
         }
         ImGui::EndTable();
     }
@@ -162,7 +153,7 @@ std::string lora_state_json(const AppState& app) {
         nlohmann::json ex = nlohmann::json::array();
         for (const llmsim::Explanation& e : st.explanations) ex.push_back({{"key", e.key}, {"value", e.value}, {"text", e.text}, {"inputs", e.inputs}});
         j["explanations"] = ex;
-        j["shown"] = {{"one_adapter", mib(st.size.bytes)}, {"loaded", mib(st.cost.adapters_bytes)}};
+        j["shown"] = {{"one_adapter", mib_text(st.size.bytes)}, {"loaded", mib_text(st.cost.adapters_bytes)}};
     }
     return j.dump();
 }

@@ -213,13 +213,6 @@ bool draw_inputs(AppState& app) {
 
 // [SECTION] results -------------------------------------------------------------------------------------------
 
-void row2(AppState& app, const char* name, const std::string& value, const char* key) {
-    ImGui::TableNextRow();
-    ImGui::TableNextColumn(); ImGui::TextUnformatted(name);
-    ImGui::TableNextColumn(); text_right(value.c_str());
-    if (key) explain_item(app, key);
-}
-
 // phone width: one column per device, one row per part (six columns do not fit)
 void draw_memory_narrow(AppState& app) {
     const SpecState& st = app.spec;
@@ -272,15 +265,15 @@ void draw_speed(AppState& app) {
     const llmsim::SpecSpeed& sp = app.spec.speed;
     ImGui::PushFont(app.font_bold); ImGui::TextUnformatted("Decode speed per sequence"); ImGui::PopFont();
     if (!ImGui::BeginTable("spec-speed", 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingFixedFit)) return;
-    row2(app, "tokens per round (E)", llmsim::format_fixed(sp.expected_tokens, 2), "spec_expected");
-    row2(app, "round: k draft steps + verify", ms(sp.round_s), "spec_round");
-    row2(app, "plain decode", llmsim::format_sig(sp.plain_tokens_per_s) + " tok/s", "spec_speed");
-    row2(app, "with the draft", llmsim::format_sig(sp.spec_tokens_per_s) + " tok/s", "spec_speed");
+    explained_row(app, "tokens per round (E)", llmsim::format_fixed(sp.expected_tokens, 2), "spec_expected");
+    explained_row(app, "round: k draft steps + verify", ms(sp.round_s), "spec_round");
+    explained_row(app, "plain decode", llmsim::format_sig(sp.plain_tokens_per_s) + " tok/s", "spec_speed");
+    explained_row(app, "with the draft", llmsim::format_sig(sp.spec_tokens_per_s) + " tok/s", "spec_speed");
     note_widget(app, "spec-speed");
-    row2(app, "speed-up", "x" + llmsim::format_fixed(sp.speedup, 2), "spec_speed");
-    row2(app, "break-even acceptance", sp.break_even_acceptance <= 1 ? llmsim::format_fixed(sp.break_even_acceptance, 3) : "never (k = " + std::to_string(sp.k) + ")", "spec_break_even");
+    explained_row(app, "speed-up", "x" + llmsim::format_fixed(sp.speedup, 2), "spec_speed");
+    explained_row(app, "break-even acceptance", sp.break_even_acceptance <= 1 ? llmsim::format_fixed(sp.break_even_acceptance, 3) : "never (k = " + std::to_string(sp.k) + ")", "spec_break_even");
     note_widget(app, "spec-break-even");
-    row2(app, "best k here", std::to_string(sp.best_k) + " (x" + llmsim::format_fixed(sp.best_k_speedup, 2) + ")", "spec_break_even");
+    explained_row(app, "best k here", std::to_string(sp.best_k) + " (x" + llmsim::format_fixed(sp.best_k_speedup, 2) + ")", "spec_break_even");
     ImGui::EndTable();
 }
 

@@ -19,8 +19,6 @@
 #include "widgets.h"
 
 namespace {
-constexpr double kMiBd = 1048576.0;
-std::string mib(uint64_t b) { return llmsim::format_fixed(b / kMiBd, 1) + " MiB"; }
 void build_explanations(VisionState& st);
 }  // namespace
 
@@ -84,18 +82,18 @@ void build_explanations(VisionState& st) {
             std::to_string(v.plan.encoded_w) + "x" + std::to_string(v.plan.encoded_h) + " px in " + std::to_string(v.plan.tiles) + " tile(s)",
         {"input " + std::to_string(v.plan.input_w) + "x" + std::to_string(v.plan.input_h) + " px",
          "patch " + std::to_string(e.patch_size) + " px, merge " + std::to_string(e.n_merge)});
-    add("vision_weights", mib(e.weights_bytes),
+    add("vision_weights", mib_text(e.weights_bytes),
         "the mmproj file's tensors (" + e.weights_types + "): " + llmsim::format_sig(e.n_params / 1e6) + " M parameters, " +
             std::to_string(e.n_layer) + " encoder layers of width " + std::to_string(e.n_embd) + "; loaded on " + v.device,
         {e.source});
-    add("vision_compute", mib(v.gpu_compute_bytes),
+    add("vision_compute", mib_text(v.gpu_compute_bytes),
         "clip's compute buffer: the graph of its warm-up image (" + std::to_string(v.warmup_size_px) + " px), or of this image when "
-        "larger; the host keeps " + mib(v.cpu_compute_bytes) + " for the f32 input image",
+        "larger; the host keeps " + mib_text(v.cpu_compute_bytes) + " for the f32 input image",
         {"the rule reproduces one published log (Gemma 3 4B), an estimate elsewhere"});
-    add("vision_kv", mib(v.image_kv_bytes),
+    add("vision_kv", mib_text(v.image_kv_bytes),
         std::to_string(st.request.images) + " image(s) x " + std::to_string(v.plan.tokens) + " tokens = " +
             std::to_string(v.image_tokens_total) + " of the " + std::to_string(v.n_ctx) + "-token context; the KV cache (" +
-            mib(v.kv_cache_bytes) + ") is allocated at -c either way, the images fill this share of it",
+            mib_text(v.kv_cache_bytes) + ") is allocated at -c either way, the images fill this share of it",
         {});
     if (v.encode_ok)
         add("vision_encode", llmsim::format_sig(v.encode_s * 1000) + " ms",
@@ -118,13 +116,6 @@ bool draw_inputs(AppState& app) {
     return changed;
 }
 
-void row2(AppState& app, const char* name, const std::string& value, const char* key) {
-    ImGui::TableNextRow();
-    ImGui::TableNextColumn(); ImGui::TextUnformatted(name);
-    ImGui::TableNextColumn(); text_right(value.c_str());
-    if (key) explain_item(app, key);
-}
-
 }  // namespace
 
 void draw_vision(AppState& app) {
@@ -145,16 +136,16 @@ void draw_vision(AppState& app) {
     }
     const llmsim::VisionEstimate& v = st.estimate;
     if (ImGui::BeginTable("vision-table", 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingFixedFit)) {
-        row2(app, "projector", llmsim::projector_type_info(v.encoder.projector).gguf_name, "vision_weights");
-        row2(app, "tokens per image", std::to_string(v.plan.tokens), "vision_tokens");
+        explained_row(app, "projector", llmsim::projector_type_info(v.encoder.projector).gguf_name, "vision_weights");
+        explained_row(app, "tokens per image", std::to_string(v.plan.tokens), "vision_tokens");
         note_widget(app, "vision-tokens");
-        row2(app, "mmproj weights", mib(v.encoder.weights_bytes), "vision_weights");
-        row2(app, "compute buffer", mib(v.gpu_compute_bytes), "vision_compute");
+        explained_row(app, "mmproj weights", mib_text(v.encoder.weights_bytes), "vision_weights");
+        explained_row(app, "compute buffer", mib_text(v.gpu_compute_bytes), "vision_compute");
         const double share = v.kv_cache_bytes ? 100.0 * (double)v.image_kv_bytes / (double)v.kv_cache_bytes : 0.0;
-        row2(app, (std::to_string(st.request.images) + " image(s) in the KV cache").c_str(),
-             mib(v.image_kv_bytes) + " (" + llmsim::format_sig(share) + " % of " + mib(v.kv_cache_bytes) + ")", "vision_kv");
+        explained_row(app, (std::to_string(st.request.images) + " image(s) in the KV cache").c_str(),
+             mib_text(v.image_kv_bytes) + " (" + llmsim::format_sig(share) + " % of " + mib_text(v.kv_cache_bytes) + ")", "vision_kv");
         if (v.encode_ok) {
-            row2(app, "encode time per image", llmsim::format_sig(v.encode_s * 1000) + " ms", "vision_encode");
+            explained_row(app, "encode time per image", llmsim::format_sig(v.encode_s * 1000) + " ms", "vision_encode");
             note_widget(app, "vision-encode");
         }
         ImGui::EndTable();
@@ -179,7 +170,7 @@ std::string vision_state_json(const AppState& app) {
         nlohmann::json ex = nlohmann::json::array();
         for (const llmsim::Explanation& e : st.explanations) ex.push_back({{"key", e.key}, {"value", e.value}, {"text", e.text}, {"inputs", e.inputs}});
         j["explanations"] = ex;
-        j["shown"] = {{"weights", mib(st.estimate.encoder.weights_bytes)}, {"compute", mib(st.estimate.gpu_compute_bytes)}};
+        j["shown"] = {{"weights", mib_text(st.estimate.encoder.weights_bytes)}, {"compute", mib_text(st.estimate.gpu_compute_bytes)}};
     }
     return j.dump();
 }

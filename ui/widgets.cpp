@@ -1,4 +1,5 @@
 #include "widgets.h"
+#include "core/format.h"
 #include "rig/rig.h"
 
 #include <imgui.h>
@@ -219,6 +220,15 @@ void text_disabled_after(const char* text) {
     ImGui::PushTextWrapPos(0.0f);
     ImGui::TextDisabled("%s", text);
     ImGui::PopTextWrapPos();
+}
+
+std::string mib_text(uint64_t bytes) { return llmsim::format_fixed(bytes / 1048576.0, 1) + " MiB"; }
+
+void explained_row(AppState& app, const char* name, const std::string& value, const char* key) {
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn(); ImGui::TextUnformatted(name);
+    ImGui::TableNextColumn(); text_right(value.c_str());
+    if (key) explain_item(app, key);
 }
 
 bool section_error(AppState& app, const std::string& error, const char* name) {

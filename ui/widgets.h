@@ -32,6 +32,10 @@ void note_widget(AppState& app, const char* name);
 void same_line_if_fits(float width);
 // greyed text after the last item: on the same line when it fits, else wrapped on the next lines
 void text_disabled_after(const char* text);
+// bytes as MiB (2^20) with one decimal: "811.8 MiB"
+std::string mib_text(uint64_t bytes);
+// a two-column table row: name, the value right-aligned, and its explanation on hover/click when key is set
+void explained_row(AppState& app, const char* name, const std::string& value, const char* key);
 // a section's error line: wrapped, in the theme's Bad ink, noted as widget `name` (e2e); false when error is empty
 bool section_error(AppState& app, const std::string& error, const char* name);
 // wrapped text (printf format) that breaks only at spaces, never inside a number ("0.647 s", "Q4_K_M")
