@@ -116,7 +116,10 @@ void draw_results(AppState& app, const EmbedState& st) {
     const llmsim::EmbedEstimate& e = st.estimate;
     if (ImGui::BeginTable("embed-table", 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingFixedFit)) {
         explained_row(app, "weights", mib_text(e.weights_bytes), "embed_weights");
+        if (e.kv_cache_bytes > 0)   // decoder embedders keep a KV cache of -c tokens; encoders have none
+            explained_row(app, ("KV cache (-c " + std::to_string(e.n_ctx) + ")").c_str(), mib_text(e.kv_cache_bytes), "embed_total");
         explained_row(app, "compute buffer", mib_text(e.compute_bytes), "embed_compute");
+        if (e.output_bytes > 0) explained_row(app, "pooled outputs (f32)", mib_text(e.output_bytes), "embed_total");
         explained_row(app, "total / usable", mib_text(e.total_bytes) + " / " + (st.usable_bytes ? mib_text(st.usable_bytes) : std::string("-")), "embed_total");
         note_widget(app, "embed-total");
         if (e.speed_ok) {
