@@ -26,9 +26,7 @@ void build_explanations(EmbedState& st);
 
 void update_embed(AppState& app) {
     EmbedState& st = app.embed;
-    if (st.seen_state_version == app.state_version && st.seen_derived_version == app.derived.version) return;
-    st.seen_state_version = app.state_version;
-    st.seen_derived_version = app.derived.version;
+    if (!st.memo.inputs_moved(app.state_version, app.derived.version)) return;
     const Scenario& s = app.scenario;
     std::string hw, err;
     const bool ok = scenario_catalog_hardware(app, hw, err);
@@ -37,11 +35,8 @@ void update_embed(AppState& app) {
         req = nlohmann::json({{"model", s.em_model}, {"quant", s.em_quant}, {"batch", s.em_batch}, {"doc_tokens", s.em_doc},
                               {"hardware", hw}}).dump();
     const std::string key = ok ? req : "error:" + err;
-    if (key == st.key) return;
-    st = EmbedState();
-    st.seen_state_version = app.state_version;
-    st.seen_derived_version = app.derived.version;
-    st.key = key;
+    if (!st.memo.key_changed(key)) return;
+    reset_section(st);
     st.request_json = req;
     if (!ok) { st.error = err; return; }
     llmsim::EmbedCall c;

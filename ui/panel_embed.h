@@ -9,13 +9,12 @@
 
 #include "embed/embed.h"
 #include "sim/explain.h"
+#include "section_memo.h"
 
 struct AppState;
 
 struct EmbedState {
-    std::string key;
-    uint64_t seen_state_version = UINT64_MAX;
-    uint64_t seen_derived_version = UINT64_MAX;
+    SectionMemo memo;                      // the inputs and request the results below are from
     std::string request_json;              // what window.llmsim.embed() takes
     const llmsim::EmbeddingModel* model = nullptr;
     llmsim::EmbedRequest request;

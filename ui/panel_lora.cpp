@@ -25,9 +25,7 @@ void build_explanations(LoraState& st);
 
 void update_lora(AppState& app) {
     LoraState& st = app.lora;
-    if (st.seen_state_version == app.state_version && st.seen_derived_version == app.derived.version) return;
-    st.seen_state_version = app.state_version;
-    st.seen_derived_version = app.derived.version;
+    if (!st.memo.inputs_moved(app.state_version, app.derived.version)) return;
     const Scenario& s = app.scenario;
     std::string hw, err;
     const bool ok = app.derived.model && scenario_catalog_hardware(app, hw, err);
@@ -37,11 +35,8 @@ void update_lora(AppState& app) {
         req = nlohmann::json({{"model", s.model}, {"rank", s.lora_rank}, {"targets", s.lora_targets}, {"lora_type", s.lora_type},
                               {"adapters", std::max(1, s.lora_n)}, {"hardware", hw}, {"quant", s.quant}, {"ctx", s.ctx_tokens}}).dump();
     const std::string key = ok ? req : "error:" + err;
-    if (key == st.key) return;
-    st = LoraState();
-    st.seen_state_version = app.state_version;
-    st.seen_derived_version = app.derived.version;
-    st.key = key;
+    if (!st.memo.key_changed(key)) return;
+    reset_section(st);
     st.request_json = req;
     if (!ok) { st.error = err; return; }
     llmsim::LoraCall c;

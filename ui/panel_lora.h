@@ -8,13 +8,12 @@
 
 #include "adapter/lora.h"
 #include "sim/explain.h"
+#include "section_memo.h"
 
 struct AppState;
 
 struct LoraState {
-    std::string key;
-    uint64_t seen_state_version = UINT64_MAX;
-    uint64_t seen_derived_version = UINT64_MAX;
+    SectionMemo memo;                      // the inputs and request the results below are from
     std::string request_json;              // what window.llmsim.lora() takes
     const llmsim::Model* model = nullptr;
     llmsim::LoraSpec spec;

@@ -205,9 +205,7 @@ void compute_sweep(const AppState& app, const llmsim::ServeRequest& req, Serving
 // load nor the SLA; the SLA answer on the SLA; the chosen point and the cost load on everything
 void update_serving(AppState& app) {
     ServingState& st = app.serving;
-    if (st.seen_state_version == app.state_version && st.seen_derived_version == app.derived.version) return;
-    st.seen_state_version = app.state_version;
-    st.seen_derived_version = app.derived.version;
+    if (!st.memo.inputs_moved(app.state_version, app.derived.version)) return;
     llmsim::ServeRequest req;
     std::string err;
     const bool have = serving_request_from_scenario(app, req, err);
@@ -221,8 +219,7 @@ void update_serving(AppState& app) {
     const std::string sweep_key = have ? serving_request_json(base) + device : "error:" + err;
     const std::string sla_key = sweep_key + "|" + llmsim::format_sig(req.sla.ttft_p90_ms, 9) + "|" + llmsim::format_sig(req.sla.tpot_p90_ms, 9);
     const std::string key = have ? serving_request_json(req) + device : sweep_key;
-    if (key == st.key) return;
-    st.key = key;
+    if (!st.memo.key_changed(key)) return;
     const auto t0 = std::chrono::steady_clock::now();
     st.explanations.clear();
     st.result = llmsim::ServeResult();
@@ -576,7 +573,7 @@ std::string serving_to_json(const AppState& app) {
     j["error"] = st.error;
     j["compute_ms"] = st.compute_ms;
     j["load_words"] = serving_load_words(app);
-    if (!st.key.empty() && st.error.empty()) {
+    if (!st.memo.key.empty() && st.error.empty()) {
         j["result"] = nlohmann::json::parse(llmsim::serve_result_json(st.request, st.result));
         nlohmann::json sw = nlohmann::json::array();
         for (const ServingPoint& p : st.sweep)

@@ -11,6 +11,7 @@
 #include "serving/serving.h"
 #include "sim/cost.h"
 #include "sim/explain.h"
+#include "section_memo.h"
 
 struct AppState;
 
@@ -21,10 +22,8 @@ struct ServingPoint {                  // one closed-loop concurrency of the swe
 };
 
 struct ServingState {
-    std::string key;                   // the request JSON the results below were computed from ("" = never)
+    SectionMemo memo;                  // the inputs and request JSON the results below were computed from
     std::string sweep_key, sla_key;    // what `sweep` and `sla_max_concurrency` were computed from (update_serving)
-    uint64_t seen_state_version = UINT64_MAX;
-    uint64_t seen_derived_version = UINT64_MAX;
     llmsim::ServeRequest request;      // the chosen point's request
     llmsim::ServeResult result;        // serve(request)
     std::vector<ServingPoint> sweep;   // closed loop at kServingSweep concurrencies

@@ -88,9 +88,7 @@ void compute(AppState& app, SpecState& st) {
 
 void update_spec(AppState& app) {
     SpecState& st = app.spec;
-    if (st.seen_state_version == app.state_version && st.seen_derived_version == app.derived.version) return;
-    st.seen_state_version = app.state_version;
-    st.seen_derived_version = app.derived.version;
+    if (!st.memo.inputs_moved(app.state_version, app.derived.version)) return;
     std::string hw, err, draft = app.scenario.sp_draft;
     const llmsim::Model* target = app.derived.model;
     bool ok = target && scenario_catalog_hardware(app, hw, err);
@@ -102,11 +100,8 @@ void update_spec(AppState& app) {
     }
     const std::string req = ok ? spec_request_json(app, hw, draft) : "";
     const std::string key = ok ? req : "error:" + err;
-    if (key == st.key) return;
-    st = SpecState();
-    st.seen_state_version = app.state_version;
-    st.seen_derived_version = app.derived.version;
-    st.key = key;
+    if (!st.memo.key_changed(key)) return;
+    reset_section(st);
     st.request_json = req;
     st.draft_id = draft;
     st.draft_suggested = app.scenario.sp_draft.empty();

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "sim/explain.h"
+#include "section_memo.h"
 #include "spec/spec.h"
 
 struct AppState;
@@ -17,9 +18,7 @@ struct AppState;
 struct SpecCurvePoint { double acceptance = 0, speedup = 0; };   // the speed-up at one acceptance, same k
 
 struct SpecState {
-    std::string key;                       // the request JSON the results are from ("" = never)
-    uint64_t seen_state_version = UINT64_MAX;
-    uint64_t seen_derived_version = UINT64_MAX;
+    SectionMemo memo;                      // the inputs and request the results below are from
     std::string request_json;              // what window.llmsim.spec() takes for the same numbers
     std::string draft_id;                  // the draft computed: the scenario's sp_draft, or the suggested one
     bool draft_suggested = false;          // sp_draft is empty: a suggestion, not in the command

@@ -61,21 +61,16 @@ std::string train_request_json(const AppState& app, const std::string& hw) {
 
 void update_train(AppState& app) {
     TrainState& st = app.train;
-    if (st.seen_state_version == app.state_version && st.seen_derived_version == app.derived.version) return;
-    st.seen_state_version = app.state_version;
-    st.seen_derived_version = app.derived.version;
+    if (!st.memo.inputs_moved(app.state_version, app.derived.version)) return;
     std::string hw, err;
     const bool ok = app.derived.model && scenario_catalog_hardware(app, hw, err);
     if (!app.derived.model) err = "no model: pick one in the top bar";
     const std::string req = ok ? train_request_json(app, hw) : "";
     const std::string key = (ok ? req : "error:" + err) + (st.bars_by_seq ? "|seq" : "|mb");
-    if (key == st.key) return;
+    if (!st.memo.key_changed(key)) return;
     const bool by_seq = st.bars_by_seq;
-    st = TrainState();
+    reset_section(st);
     st.bars_by_seq = by_seq;
-    st.seen_state_version = app.state_version;
-    st.seen_derived_version = app.derived.version;
-    st.key = key;
     st.request_json = req;
     if (!ok) { st.error = err; return; }
     llmsim::TrainCall c;
@@ -201,9 +196,9 @@ void draw_bars(AppState& app) {
     TrainState& st = app.train;
     ImGui::PushFont(app.font_bold); ImGui::TextUnformatted("Memory per GPU against"); ImGui::PopFont();
     same_line_if_fits(button_width("micro-batch") + ImGui::GetFrameHeight());
-    if (ImGui::RadioButton("micro-batch", !st.bars_by_seq)) { st.bars_by_seq = false; st.seen_state_version = UINT64_MAX; update_train(app); }
+    if (ImGui::RadioButton("micro-batch", !st.bars_by_seq)) { st.bars_by_seq = false; st.memo.invalidate(); update_train(app); }
     same_line_if_fits(button_width("sequence length") + ImGui::GetFrameHeight());
-    if (ImGui::RadioButton("sequence length", st.bars_by_seq)) { st.bars_by_seq = true; st.seen_state_version = UINT64_MAX; update_train(app); }
+    if (ImGui::RadioButton("sequence length", st.bars_by_seq)) { st.bars_by_seq = true; st.memo.invalidate(); update_train(app); }
     note_widget(app, "train-bars-axis");
     if (st.bars.empty()) return;
     double top = (double)st.memory.usable_bytes;

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "sim/explain.h"
+#include "section_memo.h"
 #include "train/train.h"
 
 struct AppState;
@@ -14,9 +15,7 @@ struct AppState;
 struct TrainBar { int64_t x = 0; llmsim::TrainMemory memory; };   // one bar: micro-batch or sequence length x
 
 struct TrainState {
-    std::string key;
-    uint64_t seen_state_version = UINT64_MAX;
-    uint64_t seen_derived_version = UINT64_MAX;
+    SectionMemo memo;                      // the inputs and request the results below are from
     std::string request_json;              // what window.llmsim.train() takes
     const llmsim::Model* model = nullptr;
     llmsim::TrainRequest request;

@@ -26,9 +26,7 @@ void build_explanations(VisionState& st);
 
 void update_vision(AppState& app) {
     VisionState& st = app.vision;
-    if (st.seen_state_version == app.state_version && st.seen_derived_version == app.derived.version) return;
-    st.seen_state_version = app.state_version;
-    st.seen_derived_version = app.derived.version;
+    if (!st.memo.inputs_moved(app.state_version, app.derived.version)) return;
     const Scenario& s = app.scenario;
     std::string hw, err;
     const bool ok = app.derived.model && scenario_catalog_hardware(app, hw, err);
@@ -42,11 +40,8 @@ void update_vision(AppState& app) {
         req = j.dump();
     }
     const std::string key = ok ? req : "error:" + err;
-    if (key == st.key) return;
-    st = VisionState();
-    st.seen_state_version = app.state_version;
-    st.seen_derived_version = app.derived.version;
-    st.key = key;
+    if (!st.memo.key_changed(key)) return;
+    reset_section(st);
     st.request_json = req;
     if (!ok) { st.error = err; return; }
     llmsim::VisionCall c;

@@ -8,14 +8,13 @@
 #include <vector>
 
 #include "sim/explain.h"
+#include "section_memo.h"
 #include "vision/vision.h"
 
 struct AppState;
 
 struct VisionState {
-    std::string key;
-    uint64_t seen_state_version = UINT64_MAX;
-    uint64_t seen_derived_version = UINT64_MAX;
+    SectionMemo memo;                      // the inputs and request the results below are from
     std::string request_json;              // what window.llmsim.vision() takes
     const llmsim::Model* model = nullptr;
     llmsim::VisionRequest request;         // computed for max(1, vi_images) images
