@@ -13,33 +13,16 @@ import json
 import os
 import subprocess
 import sys
-import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-FAILS = []
-
-
-def check(cond, what):
-    print(("ok   " if cond else "FAIL ") + what)
-    if not cond:
-        FAILS.append(what)
+sys.path.insert(0, HERE)
+from standin_run import StandIn, check, finish  # noqa: E402
 
 
 def main(cli, work):
-    fx = os.path.join(work, "fixtures")
-    subprocess.check_call([sys.executable, os.path.join(HERE, "fixtures.py"), fx])
-    exp = json.load(open(os.path.join(fx, "expected.json")))
-    ports = os.path.join(work, "ports")
-    if os.path.exists(ports):
-        os.remove(ports)
-    srv = subprocess.Popen([sys.executable, os.path.join(HERE, "hub_standin.py"), os.path.join(fx, "manifest.json"),
-                            "--ports-file", ports], stdout=subprocess.DEVNULL)
-    try:
-        for _ in range(100):
-            if os.path.exists(ports):
-                break
-            time.sleep(0.05)
-        port, cdn_port = open(ports).read().split()
+    with StandIn(work) as hub:
+        exp = hub.exp
+        port, cdn_port = hub.port, hub.cdn_port
         endpoint = "http://127.0.0.1:" + port
 
         def stats():
@@ -133,11 +116,7 @@ def main(cli, work):
         n = len(hub_requests())
         rc, out, err = run(["memory", "--model", "Qwen/Qwen2.5-7B-Instruct", "--ctx", "8192"])
         check(rc == 0 and len(hub_requests()) == n and "hub:" not in err, "a catalog id is not looked up")
-    finally:
-        srv.terminate()
-        srv.wait()
-    print("%d failed" % len(FAILS))
-    return 1 if FAILS else 0
+    return finish()
 
 
 if __name__ == "__main__":

@@ -14,33 +14,16 @@ import json
 import os
 import subprocess
 import sys
-import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-FAILS = []
-
-
-def check(cond, what):
-    print(("ok   " if cond else "FAIL ") + what)
-    if not cond:
-        FAILS.append(what)
+sys.path.insert(0, HERE)
+from standin_run import StandIn, check, finish  # noqa: E402
 
 
 def main(worker, work, app=None):
-    fx = os.path.join(work, "fixtures")
-    subprocess.check_call([sys.executable, os.path.join(HERE, "fixtures.py"), fx])
-    exp = json.load(open(os.path.join(fx, "expected.json")))
-    ports = os.path.join(work, "ports")
-    if os.path.exists(ports):
-        os.remove(ports)
-    srv = subprocess.Popen([sys.executable, os.path.join(HERE, "hub_standin.py"), os.path.join(fx, "manifest.json"),
-                            "--ports-file", ports], stdout=subprocess.DEVNULL)
-    try:
-        for _ in range(100):
-            if os.path.exists(ports):
-                break
-            time.sleep(0.05)
-        port, _cdn = open(ports).read().split()
+    with StandIn(work) as hub:
+        exp = hub.exp
+        port, _cdn = hub.port, hub.cdn_port
         env = dict(os.environ, HF_ENDPOINT="http://127.0.0.1:" + port)
         env.pop("HF_TOKEN", None)
 
@@ -94,11 +77,7 @@ def main(worker, work, app=None):
             check(p.returncode == 0 and "saved" in p.stdout, "desktop app: screenshot after the lookup (%s)" % p.stderr.strip()[-200:])
             check(len(said) == 1 and said[0].startswith("llmsim: hub: org/new-model: read ") and "licence llama3.1" in said[0],
                   "desktop app looked model= up at start: " + (said[0] if said else p.stdout.strip()[-200:]))
-    finally:
-        srv.terminate()
-        srv.wait()
-    print("%d failed" % len(FAILS))
-    return 1 if FAILS else 0
+    return finish()
 
 
 if __name__ == "__main__":
