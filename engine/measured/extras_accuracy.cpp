@@ -119,6 +119,15 @@ double num_of(const json& j, const char* k, double fallback) {
     return j.contains(k) && j[k].is_number() ? j[k].get<double>() : fallback;
 }
 
+// whole numbers for the modules' requests, clamped before the cast (a JSON 1e300 must not overflow an int); the
+// owning module then refuses what is out of its range with its own message
+int64_t i64_of(const json& j, const char* k, int64_t fallback) {
+    return (int64_t)std::max(-1e15, std::min(1e15, num_of(j, k, (double)fallback)));
+}
+int int_of(const json& j, const char* k, int fallback) {
+    return (int)std::max(-1e9, std::min(1e9, num_of(j, k, (double)fallback)));
+}
+
 bool bool_of(const json& j, const char* k, bool fallback) {
     return j.contains(k) && j[k].is_boolean() ? j[k].get<bool>() : fallback;
 }
@@ -155,13 +164,13 @@ bool train_request(RowContext& c, TrainRequest& r, std::string& err) {
     if (!parse_train_method(str_of(s, "method"), r.method)) { err = "setup.method must be full, lora or qlora"; return false; }
     std::string opt = str_of(s, "optimizer");
     if (!opt.empty() && !parse_train_optimizer(opt, r.optimizer)) { err = "setup.optimizer: unknown '" + opt + "'"; return false; }
-    r.seq = (int64_t)num_of(s, "seq", 0);
-    r.micro_batch = (int)num_of(s, "micro_batch", 1);
-    r.gpus = (int)num_of(s, "gpus", 1);
-    r.zero = (int)num_of(s, "zero", 0);
+    r.seq = i64_of(s, "seq", 0);
+    r.micro_batch = int_of(s, "micro_batch", 1);
+    r.gpus = int_of(s, "gpus", 1);
+    r.zero = int_of(s, "zero", 0);
     r.grad_ckpt = bool_of(s, "grad_ckpt", false);
     r.flash_attn = bool_of(s, "flash_attn", true);
-    r.lora.rank = (int)num_of(s, "rank", 16);
+    r.lora.rank = int_of(s, "rank", 16);
     if (!parse_lora_targets(s.contains("targets") ? str_of(s, "targets") : "all", r.lora, err)) return false;
     r.hardware = c.hw;
     return true;
@@ -201,9 +210,9 @@ bool predict_vision(RowContext& c, ExtraScore& out, std::string& err) {
     VisionRequest r;
     r.text.memory.hardware = c.hw;
     r.text.memory.file_type = c.setup.contains("quant") ? str_of(c.setup, "quant") : "Q4_K_M";
-    r.text.memory.n_ctx = (int64_t)num_of(c.setup, "n_ctx", 4096);
-    r.image_w = (int)num_of(c.setup, "image_w", 0);
-    r.image_h = (int)num_of(c.setup, "image_h", 0);
+    r.text.memory.n_ctx = i64_of(c.setup, "n_ctx", 4096);
+    r.image_w = int_of(c.setup, "image_w", 0);
+    r.image_h = int_of(c.setup, "image_h", 0);
     VisionEstimate v;
     if (!estimate_vision(c.cat, *c.model, enc, r, v, err)) return false;
     if (!v.encode_ok) { err = "no encode time for this device"; return false; }
@@ -219,7 +228,7 @@ bool predict_lora(RowContext& c, ExtraScore& out, std::string& err) {
     double base_ms = 0, lora_ms = 0;
     if (!positive(c.measured, "base_ms_per_token", base_ms, err) || !positive(c.measured, "lora_ms_per_token", lora_ms, err)) return false;
     LoraSpec spec;
-    spec.rank = (int)num_of(c.setup, "rank", 16);
+    spec.rank = int_of(c.setup, "rank", 16);
     if (!parse_lora_targets(c.setup.contains("targets") ? str_of(c.setup, "targets") : "q,k,v,o", spec, err)) return false;
     std::string lt = c.setup.contains("lora_type") ? str_of(c.setup, "lora_type") : "F16";
     std::optional<TensorType> tt = parse_tensor_type(lt);
@@ -228,9 +237,9 @@ bool predict_lora(RowContext& c, ExtraScore& out, std::string& err) {
     SimRequest r;
     r.memory.hardware = c.hw;
     r.memory.file_type = c.setup.contains("quant") ? str_of(c.setup, "quant") : "Q4_K_M";
-    r.memory.n_ctx = (int64_t)num_of(c.setup, "n_ctx", 4096);
+    r.memory.n_ctx = i64_of(c.setup, "n_ctx", 4096);
     LoraCost lc;
-    if (!lora_cost(c.cat, *c.model, r, spec, 1, (int64_t)num_of(c.setup, "depth", 0), lc, err)) return false;
+    if (!lora_cost(c.cat, *c.model, r, spec, 1, i64_of(c.setup, "depth", 0), lc, err)) return false;
     out.quantity = "decode speed with / without the adapter";
     out.measured = base_ms / lora_ms;
     out.predicted = lc.lora_tokens_per_s / lc.base_tokens_per_s;
@@ -259,15 +268,15 @@ bool predict_spec(RowContext& c, ExtraScore& out, std::string& err) {
     double n_accept = num_of(c.measured, "n_accept", -1);
     if (n_accept < 0 || n_accept >= n_predict) { err = "measured.n_accept must be from 0 to below n_predict"; return false; }
     double rounds = n_predict - n_accept;
-    int k_max = (int)num_of(c.setup, "draft_max", 16);
-    int k = std::max(1, std::min(k_max, (int)std::lround(n_drafted / rounds)));
+    int k_max = int_of(c.setup, "draft_max", 16);
+    int k = std::max(1, (int)std::lround(std::min((double)std::max(k_max, 1), n_drafted / rounds)));
     SpecRequest r;
     r.target.memory.hardware = c.hw;
     r.target.memory.file_type = c.setup.contains("quant") ? str_of(c.setup, "quant") : "Q4_K_M";
-    r.target.memory.n_ctx = (int64_t)num_of(c.setup, "n_ctx", 4096);
+    r.target.memory.n_ctx = i64_of(c.setup, "n_ctx", 4096);
     r.draft_file_type = c.setup.contains("draft_quant") ? str_of(c.setup, "draft_quant") : "Q8_0";
     r.draft_max = k;
-    r.depth = (int64_t)num_of(c.setup, "depth", 0);
+    r.depth = i64_of(c.setup, "depth", 0);
     r.acceptance = acceptance_for(n_predict / rounds, k);
     SpecSpeed sp;
     if (!estimate_spec_speed(c.cat, *c.model, *draft, r, sp, err)) return false;
@@ -293,9 +302,9 @@ bool predict_embed(RowContext& c, ExtraScore& out, std::string& err) {
     EmbedRequest r;
     r.hardware = c.hw;
     if (c.setup.contains("file_type")) r.file_type = str_of(c.setup, "file_type");
-    r.doc_tokens = (int64_t)num_of(c.setup, "doc_tokens", 512);
-    r.batch_docs = (int)num_of(c.setup, "batch_docs", 32);
-    r.n_ubatch = (int)num_of(c.setup, "n_ubatch", 0);
+    r.doc_tokens = i64_of(c.setup, "doc_tokens", 512);
+    r.batch_docs = int_of(c.setup, "batch_docs", 32);
+    r.n_ubatch = int_of(c.setup, "n_ubatch", 0);
     EmbedEstimate e;
     if (!estimate_embedding(c.cat, *m, r, e, err)) return false;
     if (!e.speed_ok) { err = "no throughput for this device"; return false; }

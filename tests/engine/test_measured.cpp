@@ -100,6 +100,11 @@ TEST_CASE("measured: bad rows are refused with the line and the reason", "[measu
     ExtraScore s = score_extra_row(cat(), rows[0]);
     CHECK_FALSE(s.ok);
     CHECK(s.error == "measured.memory_stat must be allocated, reserved or device");
+    // numbers far outside every range reach the module clamped, and it refuses them with its own message
+    REQUIRE(parse_extra_rows(R"({"id":"f","kind":"train_memory","model":"meta-llama/Llama-2-7b-hf","hardware":"a100-sxm-40gb","source":"s","setup":{"method":"lora","seq":1e300,"micro_batch":-1e300},"measured":{"peak_gb":10,"memory_stat":"device"}})", rows, err));
+    s = score_extra_row(cat(), rows[0]);
+    CHECK_FALSE(s.ok);
+    CHECK_FALSE(s.error.empty());
 }
 
 TEST_CASE("measured: memory is compared on the statistic the source printed", "[measured]") {
