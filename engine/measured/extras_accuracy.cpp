@@ -170,6 +170,7 @@ bool train_request(RowContext& c, TrainRequest& r, std::string& err) {
     r.zero = int_of(s, "zero", 0);
     r.grad_ckpt = bool_of(s, "grad_ckpt", false);
     r.flash_attn = bool_of(s, "flash_attn", true);
+    r.ddp_bucket_view = bool_of(s, "ddp_bucket_view", false);
     r.lora.rank = int_of(s, "rank", 16);
     if (!parse_lora_targets(s.contains("targets") ? str_of(s, "targets") : "all", r.lora, err)) return false;
     r.hardware = c.hw;
@@ -186,6 +187,7 @@ bool predict_train(RowContext& c, ExtraScore& out, std::string& err) {
         if (!positive(c.measured, "tokens_per_s", out.measured, err)) return false;
         out.quantity = "training tokens/s (all GPUs)";
         out.predicted = t.tokens_per_s;
+        if (!(t.tokens_per_s > 0)) { err = "no training tokens/s: the catalog has no FP16 tensor figure for " + c.hw->id; return false; }
         return true;
     }
     std::string stat = str_of(c.measured, "memory_stat");
