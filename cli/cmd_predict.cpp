@@ -92,12 +92,15 @@ bool read_rows(const std::vector<std::string>& files, std::vector<CalibrationRow
 }  // namespace
 
 int cmd_accuracy(int argc, char** argv) {
-    Args a = parse_args(argc, argv, {"help", "rows", "detail", "serving", "shipped"});
+    Args a = parse_args(argc, argv, {"help", "rows", "detail", "serving", "shipped", "extras"});
     if (a.has("serving") && !a.has("help")) return cmd_accuracy_serving(a);
+    if (a.has("extras") && !a.has("help")) return cmd_accuracy_extras(a);
     if (a.has("help")) {
         printf("usage: llmsim-cli accuracy FILE... [--detail] [--rows]\n"
                "       llmsim-cli accuracy --serving [FILE] [--by source|publication|device] [--rows] [--shipped]   serving engines,\n"
                "       leave-one-group-out (--rows: every row's held-out prediction as CSV)\n"
+               "       llmsim-cli accuracy --extras [FILE]   fine-tuning, vision encode, LoRA, speculative decoding and\n"
+               "       embedding models against published measurements (default assets/calibration/extras_measured.jsonl)\n"
                "Held-out validation of the speed model on measured rows (predict's input shape plus measured_tokens_per_s),\n"
                "three ways: leave-one-device-out (refit without a device, predict its rows), leave-one-source-out (a whole\n"
                "publication held out) and leave-one-class-out (a hardware class held out). Prints MdAPE, the share within\n"

@@ -65,6 +65,7 @@ int cmd_detect(int argc, char** argv);     // cmd_detect.cpp
 bool detect_this_machine(const Catalog& cat, std::string& id, uint64_t& ram_bytes, std::string& summary, std::string& err);
 int cmd_serve(int argc, char** argv);      // cmd_serve.cpp
 int cmd_accuracy_serving(const Args& a);   // cmd_serve.cpp: accuracy --serving
+int cmd_accuracy_extras(const Args& a);    // cmd_accuracy_extras.cpp: accuracy --extras
 int cmd_spec(int argc, char** argv);       // cmd_spec.cpp
 int cmd_lora(int argc, char** argv);       // cmd_lora.cpp
 int cmd_train(int argc, char** argv);      // cmd_train.cpp
