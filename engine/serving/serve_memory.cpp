@@ -103,6 +103,24 @@ bool lora_slots(const ServeRequest& req, ReplicaShape& s, std::string& err) {
     return true;
 }
 
+// which collectives cross nodes: TP ranks fill a node first, PP stages follow in order (vLLM / SGLang rank order:
+// tp fastest, parallel_state.py); a TP group larger than a node all-reduces over the fabric, a stage boundary
+// between two nodes hands off over it
+static void place_across_nodes(const FabricChoice& f, int gpn, ReplicaShape& s) {
+    gpn = std::max(1, gpn);
+    if (s.tp * s.pp <= gpn) return;
+    s.crosses_network = true;
+    if (s.tp > gpn) {
+        s.tp_net = true;
+        // NVLink's all-reduce bus bandwidth inside a node caps what the NICs can be fed with
+        s.tp_link = cross_node_link(f, s.tp, gpn, s.link_gbs);
+    }
+    for (int i = 1; i < s.pp; ++i)
+        if ((i * s.tp) / gpn != ((i - 1) * s.tp + s.tp - 1) / gpn) ++s.pp_net_hops;
+    if (s.pp_net_hops > 0) s.pp_link = cross_node_link(f, s.tp * s.pp, gpn, 0);
+    s.net_explain = describe_link(f, s.tp_net ? s.tp_link : s.pp_link);
+}
+
 bool build_shape(const Catalog& cat, const ServeRequest& req, ReplicaShape& s, std::string& err, const ParamCounts* counts) {
     s = ReplicaShape{};
     const EngineRules* er = find_engine(req.engine);
@@ -194,15 +212,32 @@ bool build_shape(const Catalog& cat, const ServeRequest& req, ReplicaShape& s, s
                id.find("mi300") != std::string::npos || id.find("mi325") != std::string::npos ||
                id.find("gh200") != std::string::npos || s.hw->name.find("GB200") != std::string::npos ||
                s.hw->name.find("SXM") != std::string::npos;
+    // a fabric name (ib-ndr, roce-200, ethernet-25, network, ...) is the link between nodes; inside a node the
+    // device's own link stays (serve_network.h)
+    if (!ic.empty() && ic != "nvlink" && ic != "pcie" && !is_fabric_name(ic)) {
+        std::string fe;
+        resolve_fabric(ic, 0, 1, fe);   // the message that lists every accepted value
+        err = fe;
+        return false;
+    }
+    if (req.gpus_per_node < 1 || req.gpus_per_node > 64) { err = "gpus_per_node: " + std::to_string(req.gpus_per_node) + " (1 to 64)"; return false; }
+    std::optional<FabricChoice> fabric;
+    int gpn = req.gpus_per_node;
+    const bool spans_nodes = req.tp * req.pp > req.gpus_per_node;
+    if (is_fabric_name(ic) || spans_nodes) {
+        // "network" without more GPUs than a node holds: the calibration rows' meaning, each GPU on its own node
+        gpn = ic == "network" && !spans_nodes ? 1 : req.gpus_per_node;
+        fabric = resolve_fabric(is_fabric_name(ic) ? ic : "network", req.nics_per_node, gpn, err);
+        if (!fabric) return false;
+        ic.clear();
+    }
     if (ic.empty()) ic = s.hw->link_gbs > 0 ? s.hw->link : (sxm ? "nvlink" : "pcie");
-    if (req.tp * req.pp > req.gpus_per_node && req.gpus_per_node > 0) ic = "network";
-    s.crosses_network = ic == "network";
-    if (ic == "network") { s.link_gbs = 50; s.link_latency_us = 25; }            // 400 Gb/s InfiniBand NDR per GPU
-    else if (ic == "nvlink") {
+    if (ic == "nvlink") {
         s.link_gbs = id.find("b200") != std::string::npos || s.hw->name.find("GB200") != std::string::npos ? 900
                    : id.find("a100") != std::string::npos ? 300 : 450;
         s.link_latency_us = 6;
     } else { s.link_gbs = s.hw->link_gbs > 0 ? s.hw->link_gbs : 25; s.link_latency_us = 15; }
+    if (fabric) place_across_nodes(*fabric, gpn, s);
     return lora_slots(req, s, err);
 }
 
