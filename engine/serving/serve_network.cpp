@@ -4,6 +4,7 @@
 #include "serving/serving_internal.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -58,7 +59,8 @@ std::optional<FabricChoice> resolve_fabric(const std::string& ic, int nics_per_n
     FabricChoice c;
     std::string base = ic;
     int nics = 0;
-    if (size_t x = ic.rfind("-x"); x != std::string::npos && x + 2 < ic.size()) {
+    // "-xN": N NICs per node ("ib-xdr" has an "-x" too: a suffix only when a digit follows)
+    if (size_t x = ic.rfind("-x"); x != std::string::npos && x + 2 < ic.size() && std::isdigit((unsigned char)ic[x + 2])) {
         char* end = nullptr;
         long n = std::strtol(ic.c_str() + x + 2, &end, 10);
         if (*end != '\0' || n < 1 || n > 64) { err = "interconnect: '" + ic + "' has a bad NIC count (-x1 .. -x64)"; return std::nullopt; }
