@@ -19,20 +19,21 @@ namespace {
 // Simple base 8.4 us + one network hop 9.6 us (src/graph/tuning.cc baseLat / hwLat[NET], NVIDIA/nccl@01afd20a) = 18.
 // Per doubling of nodes: the tree's 2 x hwLat[NET][Tree][LL] = 2 x 5.0 us. busbw_eff 0.92: the 120/128 payload of
 // NCCL's LL128 lines (tuning.cc). RoCE: RDMA verbs like IB; no small-message measurement found, the IB latency is
-// assumed and 0.85 of line rate (Ethernet framing + ECN/PFC headroom, an assumption). Ethernet without RDMA goes
+// assumed; 0.71 of line rate is measured: nccl-tests all_reduce_perf between two GH200 nodes over 4 x 200 Gb/s
+// Ethernet RDMA gave busbw 70.83 GB/s of 100 (vllm-project/vllm#6610, 512 KB - 1 GB). Ethernet without RDMA goes
 // through NCCL's socket transport (host copies, a proxy thread); no measurement found: 4x the IB latency and 0.7 of
 // line rate are assumptions, flagged in the source field.
 const char* kIbSrc = "latency: nccl-tests#182 (small all-reduce on InfiniBand 40.6-49.7 us); busbw 0.92 of line rate: NCCL tuning.cc LL128 120/128";
-const char* kRoceSrc = "RDMA like InfiniBand; latency assumed equal to IB's (no measurement found), 0.85 of line rate assumed";
+const char* kRoceSrc = "RDMA like InfiniBand; latency assumed equal to IB's (no measurement found); busbw 0.71 of line rate: vllm#6610 nccl-tests (4 x 200 GbE, 70.83 GB/s)";
 const char* kEthSrc = "NCCL socket transport, no RDMA; latency 4x IB's and 0.7 of line rate are assumptions (no measurement found)";
 
 const std::vector<Fabric> kFabrics = {
     {"ib-xdr", "InfiniBand XDR 800 Gb/s", 800, true, 0.92, 45, 18, 10, true, kIbSrc},
     {"ib-ndr", "InfiniBand NDR 400 Gb/s", 400, true, 0.92, 45, 18, 10, true, kIbSrc},
     {"ib-hdr", "InfiniBand HDR 200 Gb/s", 200, true, 0.92, 45, 18, 10, true, kIbSrc},
-    {"roce-400", "RoCE 400 GbE", 400, true, 0.85, 45, 18, 10, true, kRoceSrc},
-    {"roce-200", "RoCE 200 GbE", 200, true, 0.85, 45, 18, 10, true, kRoceSrc},
-    {"roce-100", "RoCE 100 GbE", 100, true, 0.85, 45, 18, 10, false, kRoceSrc},
+    {"roce-400", "RoCE 400 GbE", 400, true, 0.71, 45, 18, 10, true, kRoceSrc},
+    {"roce-200", "RoCE 200 GbE", 200, true, 0.71, 45, 18, 10, true, kRoceSrc},
+    {"roce-100", "RoCE 100 GbE", 100, true, 0.71, 45, 18, 10, false, kRoceSrc},
     {"ethernet-100", "Ethernet 100 GbE (TCP, no RDMA)", 100, false, 0.70, 180, 72, 40, false, kEthSrc},
     {"ethernet-25", "Ethernet 25 GbE (TCP, no RDMA)", 25, false, 0.70, 180, 72, 40, false, kEthSrc},
     {"ethernet-10", "Ethernet 10 GbE (TCP, no RDMA)", 10, false, 0.70, 180, 72, 40, false, kEthSrc},

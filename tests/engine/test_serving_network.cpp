@@ -44,7 +44,7 @@ TEST_CASE("fabric: NICs per node set the all-reduce bus bandwidth", "[serving][n
     auto roce = resolve_fabric("roce-100", 0, 8, err);   // 100 GbE RoCE: one NIC per node by default
     REQUIRE(roce);
     CHECK(roce->nics_per_node == 1);
-    CHECK(cross_node_link(*roce, 16, 8, 450).busbw_gbs == Approx(12.5 * 0.85));
+    CHECK(cross_node_link(*roce, 16, 8, 450).busbw_gbs == Approx(12.5 * 0.71));
     auto eth = resolve_fabric("ethernet-25-x2", 0, 8, err);
     REQUIRE(eth);
     CHECK(eth->nics_per_node == 2);
