@@ -194,6 +194,7 @@ std::string serve_result_json(const ServeRequest& req, const ServeResult& r) {
     o["low"] = r.low; o["high"] = r.high;
     o["command"] = r.command;
     o["notes"] = r.notes;
+    o["network"] = r.network;
     return o.dump(1, ' ', false, json::error_handler_t::replace);
 }
 

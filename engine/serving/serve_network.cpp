@@ -115,22 +115,22 @@ std::string describe_link(const FabricChoice& f, const NetLink& l) {
 
 namespace llmsim {
 
-bool explain_network(const Catalog& cat, const ServeRequest& req, const StepBreakdown& st, std::vector<std::string>& out,
-                     std::string& err) {
-    serving::ReplicaShape s;
-    if (!serving::build_shape(cat, req, s, err)) return false;
+namespace serving {
+
+std::vector<std::string> network_lines(const ReplicaShape& s, int gpus_per_node, const StepBreakdown& st) {
+    std::vector<std::string> out;
     char b[400];
     if (!s.crosses_network) {
         snprintf(b, sizeof b, "network: none; tp %d x pp %d fits one node of %d GPUs (all-reduce over the in-node link, %.0f GB/s per "
-                 "direction, %.0f us)", s.tp, s.pp, req.gpus_per_node, s.link_gbs, s.link_latency_us);
+                 "direction, %.0f us)", s.tp, s.pp, gpus_per_node, s.link_gbs, s.link_latency_us);
         out.push_back(b);
-        return true;
+        return out;
     }
     out.push_back("network: " + s.net_explain);
     double mb = s.pp > 1 ? std::max(1.0, (double)st.batch / s.pp) : std::max(1, st.batch);
     double bytes = mb * s.hidden * 2.0;
     if (s.tp_net) {
-        double one = serving::allreduce_seconds(s.tp_link, s.tp, bytes);
+        double one = allreduce_seconds(s.tp_link, s.tp, bytes);
         snprintf(b, sizeof b, "  TP all-reduce across %d nodes: 2 per layer x %d layers x pp %d x (%.0f us + %.0f KB x 2 x %d/%d / %.0f GB/s) "
                  "= %.2f ms per decode step at batch %d (NCCL ring busbw rule, nccl-tests PERFORMANCE.md)", s.tp_link.nodes,
                  s.layers_stage, s.pp, s.tp_link.allreduce_lat_us, bytes / 1e3, s.tp - 1, s.tp, s.tp_link.busbw_gbs,
@@ -138,7 +138,7 @@ bool explain_network(const Catalog& cat, const ServeRequest& req, const StepBrea
         out.push_back(b);
     }
     if (s.pp_net_hops > 0) {
-        double one = serving::hop_seconds(s.pp_link, bytes / s.tp);
+        double one = hop_seconds(s.pp_link, bytes / s.tp);
         snprintf(b, sizeof b, "  PP hand-off across nodes: %d boundary(ies) x (%.0f us + %.0f KB per GPU / %.1f GB/s) = %.3f ms per step "
                  "(each TP rank sends 1/tp of the hidden states, vLLM send_tensor_dict)", s.pp_net_hops, s.pp_link.hop_lat_us,
                  bytes / s.tp / 1e3, s.pp_link.hop_gbs, s.pp_net_hops * one * 1e3);
@@ -147,6 +147,16 @@ bool explain_network(const Catalog& cat, const ServeRequest& req, const StepBrea
     snprintf(b, sizeof b, "  network %.2f ms of a %.2f ms step (%.0f %%); in-node communication %.2f ms", st.network_s * 1e3, st.step_s * 1e3,
              st.network_share * 100, (st.allreduce_s - st.network_s) * 1e3);
     out.push_back(b);
+    return out;
+}
+
+}  // namespace serving
+
+bool explain_network(const Catalog& cat, const ServeRequest& req, const StepBreakdown& st, std::vector<std::string>& out,
+                     std::string& err) {
+    serving::ReplicaShape s;
+    if (!serving::build_shape(cat, req, s, err)) return false;
+    out = serving::network_lines(s, req.gpus_per_node, st);
     return true;
 }
 

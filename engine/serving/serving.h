@@ -173,6 +173,7 @@ struct ServeResult {
     StepBreakdown step;
     ServeCost cost;
     double low = 0, high = 0;            // band on load.output_tok_s (held-out errors of the engine's fit)
+    std::vector<std::string> network;    // the network term of `step` explained (explain_network's lines)
     std::string command;                 // "vllm serve ... --tensor-parallel-size 4 --max-model-len ..."
     std::vector<std::string> notes;
 };

@@ -118,6 +118,9 @@ void apply_predict_defaults(ServeRequest& r);
 // $ and Wh per 1M output tokens at `tok_s` (batched) and `single_tok_s` for `gpus` GPUs of the shape's device
 void fill_cost(const ReplicaShape& s, int gpus, double tok_s, double single_tok_s, ServeCost& c);
 
+// the network term of a step, one line per part (explain_network, ServeResult::network)
+std::vector<std::string> network_lines(const ReplicaShape& s, int gpus_per_node, const StepBreakdown& st);
+
 // serve() with an explicit speed table (the fit and the leave-one-source-out report use it)
 ServeResult serve_with(const Catalog& cat, const ServeRequest& req, const SpeedTable& table, const ParamCounts* counts = nullptr);
 
