@@ -140,3 +140,28 @@ TEST_CASE("serve: a fabric named for GPUs that fit one node changes nothing", "[
     // 32 layers x 2 x (45 us + 4096 x 2 B x 1/2 x 2 / (50 GB/s x 0.92)): one NIC per single-GPU node
     CHECK(pods.step.network_s == Approx(64 * (45e-6 + 8192.0 / 46e9)).epsilon(1e-6));
 }
+
+TEST_CASE("serve JSON and predict lines carry the fabric, NIC and node sizes", "[serving][network]") {
+    const std::string req_json = R"({"engine": "sglang", "model": "deepseek-ai/DeepSeek-R1", "precision": "fp8", "hardware": "h100-sxm",
+        "tp": 16, "interconnect": "ib-hdr", "nics_per_node": 4, "gpus_per_node": 8, "max_model_len": 8192,
+        "workload": {"input_len": 256, "output_len": 16, "concurrency": 1, "num_prompts": 2}})";
+    ServeRequest r; std::string err;
+    REQUIRE(parse_serve_request(req_json, cat(), r, err));
+    CHECK(r.interconnect == "ib-hdr");
+    CHECK(r.nics_per_node == 4);
+    CHECK(r.gpus_per_node == 8);
+    std::string out = api_serve(cat(), req_json);
+    // HDR 200 Gb/s = 25 GB/s x 4 NICs x 0.92 = 92 GB/s of bus bandwidth
+    CHECK(out.find("InfiniBand HDR 200 Gb/s x 4 NICs per node, 2 nodes: all-reduce bus bandwidth 92 GB/s") != std::string::npos);
+    CHECK(out.find("\"network_s\":") != std::string::npos);
+    std::string bad = api_serve(cat(), R"({"engine": "sglang", "model": "deepseek-ai/DeepSeek-R1", "hardware": "h100-sxm", "tp": 16, "nics_per_node": 99})");
+    CHECK(bad.find("nics_per_node") != std::string::npos);
+    std::string line = serve_predict_line(cat(), R"({"id": "x", "engine": "sglang", "model": "deepseek-ai/DeepSeek-R1", "precision": "fp8",
+        "hardware": "h100-sxm", "gpus": 16, "tp": 16, "interconnect": "ethernet-25",
+        "test": {"kind": "serving", "input_len": 256, "output_len": 16, "concurrency": 1, "num_prompts": 2}})");
+    std::string line_ib = serve_predict_line(cat(), R"({"id": "x", "engine": "sglang", "model": "deepseek-ai/DeepSeek-R1", "precision": "fp8",
+        "hardware": "h100-sxm", "gpus": 16, "tp": 16, "interconnect": "ib-ndr",
+        "test": {"kind": "serving", "input_len": 256, "output_len": 16, "concurrency": 1, "num_prompts": 2}})");
+    auto tpot = [](const std::string& s) { size_t at = s.find("\"tpot_ms\""); REQUIRE(at != std::string::npos); return std::stod(s.substr(s.find("\"mean\":", at) + 7)); };
+    CHECK(tpot(line) > tpot(line_ib));   // 25 GbE over TCP: 4x the latency per all-reduce
+}
