@@ -64,7 +64,7 @@ bool read_request(const Args& a, const Catalog& cat, ServeRequest& r, std::strin
     v = 0; if (!n("block-size", 1, 1024, v)) return false; r.block_size = (int)v;
     v = 0; if (!n("max-loras", 0, 1024, v)) return false; r.max_loras = (int)v;
     v = 16; if (!n("max-lora-rank", 1, 512, v)) return false; r.max_lora_rank = (int)v;
-    v = 8; if (!n("gpus-per-node", 1, 64, v)) return false; r.gpus_per_node = (int)v;
+    v = 8; if (!n("gpus-per-node", 1, 72, v)) return false; r.gpus_per_node = (int)v;
     v = 0; if (!n("nics-per-node", 1, 64, v)) return false; r.nics_per_node = (int)v;
     ServeWorkload& w = r.workload;
     v = 1024; if (!n("input-len", 1, 1e7, v)) return false; w.input_len = (int64_t)v;
@@ -187,11 +187,8 @@ int cmd_serve(int argc, char** argv) {
     ServeResult r = serve(cat, req);
     if (a.has("json")) { printf("%s\n", serve_result_json(req, r).c_str()); return r.ok ? 0 : 2; }
     print_result(req, r);
-    if (a.has("explain") && r.ok) {
-        std::vector<std::string> lines;
-        if (!explain_network(cat, req, r.step, lines, err)) return fail("serve: " + err);
-        for (const std::string& l : lines) printf("%s\n", l.c_str());
-    }
+    if (a.has("explain") && r.ok)
+        for (const std::string& l : r.network) printf("%s\n", l.c_str());
     return r.ok ? 0 : 2;
 }
 

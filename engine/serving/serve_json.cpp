@@ -132,7 +132,7 @@ bool parse_common(const json& j, const Catalog& cat, ServeRequest& r, std::strin
     v = r.block_size; if (!integer(j, "block_size", v, 1, 1024, err, "")) return false; r.block_size = (int)v;
     v = r.max_loras; if (!integer(j, "max_loras", v, 0, 1024, err, "")) return false; r.max_loras = (int)v;
     v = r.max_lora_rank; if (!integer(j, "max_lora_rank", v, 1, 512, err, "")) return false; r.max_lora_rank = (int)v;
-    v = r.gpus_per_node; if (!integer(j, "gpus_per_node", v, 1, 64, err, "")) return false; r.gpus_per_node = (int)v;
+    v = r.gpus_per_node; if (!integer(j, "gpus_per_node", v, 1, 72, err, "")) return false; r.gpus_per_node = (int)v;
     v = r.nics_per_node; if (!integer(j, "nics_per_node", v, 0, 64, err, "")) return false; r.nics_per_node = (int)v;
     if (j.contains("cuda_graphs") && j["cuda_graphs"].is_boolean()) r.cuda_graphs = j["cuda_graphs"].get<bool>();
     if (j.contains("sla") && j["sla"].is_object()) {

@@ -139,7 +139,7 @@ static bool choose_links(const ServeRequest& req, ReplicaShape& s, std::string& 
         err = fe;
         return false;
     }
-    if (req.gpus_per_node < 1 || req.gpus_per_node > 64) { err = "gpus_per_node: " + std::to_string(req.gpus_per_node) + " (1 to 64)"; return false; }
+    if (req.gpus_per_node < 1 || req.gpus_per_node > 72) { err = "gpus_per_node: " + std::to_string(req.gpus_per_node) + " (1 to 72: an NVL72 rack is one NVLink domain)"; return false; }
     std::optional<FabricChoice> fabric;
     int gpn = req.gpus_per_node;
     const bool spans_nodes = req.tp * req.pp > req.gpus_per_node;

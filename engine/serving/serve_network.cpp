@@ -25,7 +25,7 @@ namespace {
 // line rate are assumptions, flagged in the source field.
 const char* kIbSrc = "latency: nccl-tests#182 (small all-reduce on InfiniBand 40.6-49.7 us); busbw 0.92 of line rate: NCCL tuning.cc LL128 120/128";
 const char* kRoceSrc = "RDMA like InfiniBand; latency assumed equal to IB's (no measurement found); busbw 0.71 of line rate: vllm#6610 nccl-tests (4 x 200 GbE, 70.83 GB/s)";
-const char* kEthSrc = "NCCL socket transport, no RDMA; latency 4x IB's and 0.7 of line rate are assumptions (no measurement found)";
+const char* kEthSrc = "NCCL socket transport, no RDMA ('NET/Socket ... perform poorly for cross-node tensor parallelism', vLLM docs/serving/distributed_serving.md); latency 4x IB's and 0.7 of line rate are assumptions (no measurement found)";
 
 const std::vector<Fabric> kFabrics = {
     {"ib-xdr", "InfiniBand XDR 800 Gb/s", 800, true, 0.92, 45, 18, 10, true, kIbSrc},
