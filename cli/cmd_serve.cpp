@@ -20,7 +20,10 @@ constexpr double kGiBd = 1073741824.0;
 const char* kHelp =
     "usage: llmsim-cli serve --model ID --hardware ID [--engine vllm|sglang|llamacpp|trtllm|lmdeploy]\n"
     "                        [--precision bf16|fp16|fp8|nvfp4|mxfp4|int4-awq|int4-gptq|int8 (llamacpp: Q4_K_M ...)]\n"
-    "                        [--kv-dtype auto|fp8] [--gpus N] [--tp N] [--pp N] [--interconnect nvlink|pcie|network]\n"
+    "                        [--kv-dtype auto|fp8] [--gpus N] [--tp N] [--pp N] [--interconnect nvlink|pcie|FABRIC]\n"
+    "                        [--gpus-per-node N] [--nics-per-node N] [--explain]\n"
+    "                        FABRIC between nodes: ib-xdr|ib-ndr|ib-hdr|roce-400|roce-200|roce-100|ethernet-100|ethernet-25|\n"
+    "                        ethernet-10, -xN = N NICs per node (default: a NIC per GPU on IB / RoCE 200+, else 1)\n"
     "                        [--max-model-len N] [--gpu-memory-utilization F] [--mem-fraction-static F]\n"
     "                        [--max-num-seqs N] [--max-num-batched-tokens N] [--block-size N]\n"
     "                        [--max-loras N --max-lora-rank R]   (vLLM multi-LoRA slots)\n"
@@ -61,6 +64,8 @@ bool read_request(const Args& a, const Catalog& cat, ServeRequest& r, std::strin
     v = 0; if (!n("block-size", 1, 1024, v)) return false; r.block_size = (int)v;
     v = 0; if (!n("max-loras", 0, 1024, v)) return false; r.max_loras = (int)v;
     v = 16; if (!n("max-lora-rank", 1, 512, v)) return false; r.max_lora_rank = (int)v;
+    v = 8; if (!n("gpus-per-node", 1, 72, v)) return false; r.gpus_per_node = (int)v;
+    v = 0; if (!n("nics-per-node", 1, 64, v)) return false; r.nics_per_node = (int)v;
     ServeWorkload& w = r.workload;
     v = 1024; if (!n("input-len", 1, 1e7, v)) return false; w.input_len = (int64_t)v;
     v = 128; if (!n("output-len", 1, 1e6, v)) return false; w.output_len = (int64_t)v;
@@ -138,13 +143,13 @@ int run_search(const Catalog& cat, ServeRequest req) {
 }  // namespace
 
 int cmd_serve(int argc, char** argv) {
-    Args a = parse_args(argc, argv, {"help", "json", "burst", "sweep", "search", "bench"});
+    Args a = parse_args(argc, argv, {"help", "json", "burst", "sweep", "search", "bench", "explain"});
     if (a.has("help")) { printf("%s", kHelp); return 0; }
     static const char* known[] = {"engine", "model", "hardware", "precision", "kv-dtype", "interconnect", "tp", "pp", "gpus",
                                   "max-model-len", "gpu-memory-utilization", "mem-fraction-static", "max-num-seqs",
                                   "max-num-batched-tokens", "block-size", "max-loras", "max-lora-rank", "input-len", "output-len", "dist", "concurrency",
                                   "request-rate", "burst", "num-prompts", "seed", "sla-ttft-ms", "sla-tpot-ms", "sweep",
-                                  "search", "bench", "json", "request"};
+                                  "search", "bench", "json", "request", "gpus-per-node", "nics-per-node", "explain"};
     for (const auto& kv : a.options) {
         bool ok = false;
         for (const char* k : known) ok |= kv.first == k;
@@ -182,6 +187,8 @@ int cmd_serve(int argc, char** argv) {
     ServeResult r = serve(cat, req);
     if (a.has("json")) { printf("%s\n", serve_result_json(req, r).c_str()); return r.ok ? 0 : 2; }
     print_result(req, r);
+    if (a.has("explain") && r.ok)
+        for (const std::string& l : r.network) printf("%s\n", l.c_str());
     return r.ok ? 0 : 2;
 }
 

@@ -75,6 +75,7 @@ struct Scenario {
     int sv_gpus = 0;                                   // GPUs used (0 = the scenario device's count)
     int sv_tp = 0;                                     // --tensor-parallel-size (0 = all GPUs / pp)
     int sv_pp = 1;                                     // --pipeline-parallel-size
+    std::string sv_net = "";                           // fabric between nodes past 8 GPUs, "ib-ndr-x8" (serve_network.h; "" = ib-ndr assumed)
     int64_t sv_max_len = 0;                            // --max-model-len, tokens (0 = the model's native context)
     double sv_gmu = 0;                                 // --gpu-memory-utilization / --mem-fraction-static (0 = engine default)
     int64_t sv_in = 1024, sv_out = 128;                // prompt / generated tokens per request

@@ -10,6 +10,7 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <cmath>
 
@@ -17,6 +18,7 @@
 
 #include "core/format.h"
 #include "core/input_limits.h"
+#include "serving/serve_network.h"
 #include "panels.h"
 #include "plot.h"
 #include "widgets.h"
@@ -87,6 +89,7 @@ bool serving_request_from_scenario(const AppState& app, llmsim::ServeRequest& r,
     r.gpus = s.sv_gpus > 0 ? s.sv_gpus : std::max(1, app.scenario_hardware.gpu_count);
     r.pp = std::max(1, s.sv_pp);
     r.tp = s.sv_tp > 0 ? s.sv_tp : std::max(1, r.gpus / r.pp);
+    r.interconnect = s.sv_net;   // "" = the device's own link in a node, ib-ndr between nodes
     r.max_model_len = s.sv_max_len;
     if (r.engine == "sglang") r.mem_fraction_static = s.sv_gmu;
     else r.gpu_memory_utilization = s.sv_gmu;
@@ -102,6 +105,7 @@ bool serving_request_from_scenario(const AppState& app, llmsim::ServeRequest& r,
 std::string serving_request_json(const llmsim::ServeRequest& r) {
     nlohmann::json j = {{"engine", r.engine}, {"model", r.model}, {"precision", r.precision}, {"kv_dtype", r.kv_dtype},
                         {"hardware", r.hardware}, {"gpus", r.gpus}, {"tp", r.tp}, {"pp", r.pp}};
+    if (!r.interconnect.empty()) j["interconnect"] = r.interconnect;
     if (r.max_model_len > 0) j["max_model_len"] = r.max_model_len;
     if (r.gpu_memory_utilization > 0) j["gpu_memory_utilization"] = r.gpu_memory_utilization;
     if (r.mem_fraction_static > 0) j["mem_fraction_static"] = r.mem_fraction_static;
@@ -281,6 +285,25 @@ bool combo_strings(const char* label, std::string& value, const std::vector<std:
     return changed;
 }
 
+// the network between nodes once TP x PP spans more than one 8-GPU node: the fabric and its NICs per node, kept as one
+// `interconnect` value ("roce-200-x2"; serve_network.h)
+bool draw_fabric_inputs(Scenario& s) {
+    std::string id = s.sv_net.empty() ? "ib-ndr" : s.sv_net;
+    int nics = 0;
+    if (size_t x = id.rfind("-x"); x != std::string::npos && x + 2 < id.size() && std::isdigit((unsigned char)id[x + 2])) {
+        nics = std::atoi(id.c_str() + x + 2); id = id.substr(0, x);
+    }
+    std::vector<std::string> ids;
+    for (const llmsim::serving::Fabric& f : llmsim::serving::fabrics()) ids.push_back(f.id);
+    bool changed = combo_strings("Network between nodes", id, ids);
+    ImGui::SameLine();
+    help_marker("InfiniBand / RoCE / Ethernet between the nodes: TP or PP past 8 GPUs sends its all-reduces or hand-offs over it "
+                "(the step's network share is shown below; the rules and their sources: engine/serving/serve_network.h)");
+    if (ImGui::SliderInt("NICs per node", &nics, 0, 8, nics == 0 ? "fabric default" : "%d")) changed = true;
+    if (changed) s.sv_net = nics > 0 ? id + "-x" + std::to_string(nics) : id;
+    return changed;
+}
+
 bool input_tokens(const char* label, int64_t& v, int64_t lo, int64_t hi) {
     int iv = (int)std::min<int64_t>(v, 2000000000);
     if (!ImGui::InputInt(label, &iv, 0, 0) || !ImGui::IsItemDeactivatedAfterEdit()) {
@@ -318,6 +341,7 @@ bool draw_engine_inputs(AppState& app, float w) {
     int tp = s.sv_tp > 0 ? s.sv_tp : std::max(1, gpus / std::max(1, s.sv_pp));
     if (ImGui::SliderInt("Tensor parallel (TP)", &tp, 1, std::max(1, gpus))) { s.sv_tp = tp; changed = true; }
     if (ImGui::SliderInt("Pipeline parallel (PP)", &s.sv_pp, 1, std::max(1, gpus))) { if (s.sv_tp == 0) s.sv_tp = tp; changed = true; }
+    if (tp * std::max(1, s.sv_pp) > 8) changed |= draw_fabric_inputs(s);
     int64_t len = s.sv_max_len > 0 ? s.sv_max_len : (app.derived.model ? app.derived.model->native_context : 0);
     if (input_tokens("max-model-len (tokens)", len, 1, llmsim::kMaxContextTokens)) { s.sv_max_len = len; changed = true; }
     float gmu = (float)(s.sv_gmu > 0 ? s.sv_gmu : 0.9);

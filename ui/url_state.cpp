@@ -78,6 +78,7 @@ const std::vector<Field>& fields() {
         i32("sv_gpus", &Scenario::sv_gpus, 0, llmsim::kMaxGpus, "GPUs (0 = the device's)"),
         i32("sv_tp", &Scenario::sv_tp, 0, 64, "GPUs (0 = all / pp)"),
         i32("sv_pp", &Scenario::sv_pp, 1, 64, "stages"),
+        str("sv_net", &Scenario::sv_net),
         i64("sv_len", &Scenario::sv_max_len, 0, (double)llmsim::kMaxContextTokens, "tokens (0 = the model's)"),
         num("sv_gmu", &Scenario::sv_gmu, 0, 1, "share of GPU memory (0 = engine default)"),
         i64("sv_in", &Scenario::sv_in, 1, (double)llmsim::kMaxContextTokens, "tokens"),

@@ -180,7 +180,10 @@ ServeResult serve_with(const Catalog& cat, const ServeRequest& req, const SpeedT
     r.command = command_line(req, s, r.memory, st.max_num_seqs, st.max_batched_tokens);
     if (s.engine == EngineId::LlamaCpp) r.notes.push_back("llama-server's step time uses the llama.cpp speed model's shares; no serving measurements validate it");
     if (r.load.preemptions > 0) r.notes.push_back(std::to_string(r.load.preemptions) + " preemptions: the KV pool ran full");
-    if (s.crosses_network) r.notes.push_back("tp x pp spans nodes: all-reduce over the network (" + fmt("%.0f", r.step.network_share * 100) + " % of a step)");
+    r.network = network_lines(s, req.gpus_per_node, r.step);
+    if (s.crosses_network)
+        r.notes.push_back(std::string(s.tp_net ? "tp spans nodes: every all-reduce" : "pp spans nodes: " + std::to_string(s.pp_net_hops) +
+                          " stage hand-off(s)") + " over the network (" + fmt("%.0f", r.step.network_share * 100) + " % of a step); " + s.net_explain);
     r.ok = r.load.completed > 0;
     if (!r.ok) r.error = "no request completed (a request larger than the KV pool?)";
     return r;

@@ -228,8 +228,9 @@ SpeedTable fit_serving(const Catalog& cat, const std::vector<ServingRow>& rows, 
         const serving::EngineRules* e = serving::find_engine(rows[i].engine);
         if (!e || e->id == serving::EngineId::LlamaCpp) continue;
         // TP across nodes measures the network (dennislee22's Kubernetes pods: fabric unstated), not the engine:
-        // such rows are predicted and scored, never fitted on
-        if (rows[i].req.interconnect == "network") continue;
+        // such rows are predicted and scored, never fitted on (nor any run whose TP x PP spans nodes: serve_network.h)
+        const ServeRequest& q = rows[i].req;
+        if (q.interconnect == "network" || q.tp * q.pp > q.gpus_per_node) continue;
         all.push_back(&rows[i]);
         per[(int)e->id].push_back(&rows[i]);
     }

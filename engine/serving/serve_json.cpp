@@ -132,6 +132,8 @@ bool parse_common(const json& j, const Catalog& cat, ServeRequest& r, std::strin
     v = r.block_size; if (!integer(j, "block_size", v, 1, 1024, err, "")) return false; r.block_size = (int)v;
     v = r.max_loras; if (!integer(j, "max_loras", v, 0, 1024, err, "")) return false; r.max_loras = (int)v;
     v = r.max_lora_rank; if (!integer(j, "max_lora_rank", v, 1, 512, err, "")) return false; r.max_lora_rank = (int)v;
+    v = r.gpus_per_node; if (!integer(j, "gpus_per_node", v, 1, 72, err, "")) return false; r.gpus_per_node = (int)v;
+    v = r.nics_per_node; if (!integer(j, "nics_per_node", v, 0, 64, err, "")) return false; r.nics_per_node = (int)v;
     if (j.contains("cuda_graphs") && j["cuda_graphs"].is_boolean()) r.cuda_graphs = j["cuda_graphs"].get<bool>();
     if (j.contains("sla") && j["sla"].is_object()) {
         const json& s = j["sla"];
@@ -182,7 +184,7 @@ std::string serve_result_json(const ServeRequest& req, const ServeResult& r) {
     const StepBreakdown& s = r.step;
     o["step"] = {{"batch", s.batch}, {"prefill_tokens", s.prefill_tokens}, {"weights_s", s.weights_s}, {"kv_s", s.kv_s},
                  {"compute_s", s.compute_s}, {"overhead_s", s.overhead_s}, {"allreduce_s", s.allreduce_s},
-                 {"network_share", s.network_share}, {"step_s", s.step_s}, {"bound", s.bound}};
+                 {"network_s", s.network_s}, {"network_share", s.network_share}, {"step_s", s.step_s}, {"bound", s.bound}};
     const ServeCost& c = r.cost;
     auto opt = [](double v) { return v < 0 ? json(nullptr) : json(v); };
     o["cost"] = {{"usd_per_mtok_own_batched", opt(c.usd_per_mtok_own_batched)}, {"usd_per_mtok_own_single", opt(c.usd_per_mtok_own_single)},
@@ -192,6 +194,7 @@ std::string serve_result_json(const ServeRequest& req, const ServeResult& r) {
     o["low"] = r.low; o["high"] = r.high;
     o["command"] = r.command;
     o["notes"] = r.notes;
+    o["network"] = r.network;
     return o.dump(1, ' ', false, json::error_handler_t::replace);
 }
 

@@ -103,6 +103,63 @@ bool lora_slots(const ServeRequest& req, ReplicaShape& s, std::string& err) {
     return true;
 }
 
+// which collectives cross nodes: TP ranks fill a node first, PP stages follow in order (vLLM / SGLang rank order:
+// tp fastest, parallel_state.py); a TP group larger than a node all-reduces over the fabric, a stage boundary
+// between two nodes hands off over it
+static void place_across_nodes(const FabricChoice& f, int gpn, ReplicaShape& s) {
+    gpn = std::max(1, gpn);
+    if (s.tp * s.pp <= gpn) return;
+    s.crosses_network = true;
+    if (s.tp > gpn) {
+        s.tp_net = true;
+        // NVLink's all-reduce bus bandwidth inside a node caps what the NICs can be fed with
+        s.tp_link = cross_node_link(f, s.tp, gpn, s.link_gbs);
+    }
+    for (int i = 1; i < s.pp; ++i)
+        if ((i * s.tp) / gpn != ((i - 1) * s.tp + s.tp - 1) / gpn) ++s.pp_net_hops;
+    if (s.pp_net_hops > 0) s.pp_link = cross_node_link(f, s.tp * s.pp, gpn, 0);
+    s.net_explain = describe_link(f, s.tp_net ? s.tp_link : s.pp_link);
+}
+
+// the links between the replica's GPUs: in a node and, past gpus_per_node, the fabric between nodes
+static bool choose_links(const ServeRequest& req, ReplicaShape& s, std::string& err) {
+    // the link: NVLink on SXM/OAM parts (NVLink 4: 450 GB/s per direction on H100/H200, NVLink 5: 900 on B200,
+    // NVLink 3: 300 on A100 SXM, Infinity Fabric 448 on MI300X), PCIe 4/5 x16 otherwise; beyond a node the network
+    std::string ic = req.interconnect;
+    const std::string& id = s.hw->id;
+    bool sxm = id.find("sxm") != std::string::npos || id.find("b200") != std::string::npos ||
+               id.find("mi300") != std::string::npos || id.find("mi325") != std::string::npos ||
+               id.find("gh200") != std::string::npos || s.hw->name.find("GB200") != std::string::npos ||
+               s.hw->name.find("SXM") != std::string::npos;
+    // a fabric name (ib-ndr, roce-200, ethernet-25, network, ...) is the link between nodes; inside a node the
+    // device's own link stays (serve_network.h)
+    if (!ic.empty() && ic != "nvlink" && ic != "pcie" && !is_fabric_name(ic)) {
+        std::string fe;
+        resolve_fabric(ic, 0, 1, fe);   // the message that lists every accepted value
+        err = fe;
+        return false;
+    }
+    if (req.gpus_per_node < 1 || req.gpus_per_node > 72) { err = "gpus_per_node: " + std::to_string(req.gpus_per_node) + " (1 to 72: an NVL72 rack is one NVLink domain)"; return false; }
+    std::optional<FabricChoice> fabric;
+    int gpn = req.gpus_per_node;
+    const bool spans_nodes = req.tp * req.pp > req.gpus_per_node;
+    if (is_fabric_name(ic) || spans_nodes) {
+        // "network" without more GPUs than a node holds: the calibration rows' meaning, each GPU on its own node
+        gpn = ic == "network" && !spans_nodes ? 1 : req.gpus_per_node;
+        fabric = resolve_fabric(is_fabric_name(ic) ? ic : "network", req.nics_per_node, gpn, err);
+        if (!fabric) return false;
+        ic.clear();
+    }
+    if (ic.empty()) ic = s.hw->link_gbs > 0 ? s.hw->link : (sxm ? "nvlink" : "pcie");
+    if (ic == "nvlink") {
+        s.link_gbs = id.find("b200") != std::string::npos || s.hw->name.find("GB200") != std::string::npos ? 900
+                   : id.find("a100") != std::string::npos ? 300 : 450;
+        s.link_latency_us = 6;
+    } else { s.link_gbs = s.hw->link_gbs > 0 ? s.hw->link_gbs : 25; s.link_latency_us = 15; }
+    if (fabric) place_across_nodes(*fabric, gpn, s);
+    return true;
+}
+
 bool build_shape(const Catalog& cat, const ServeRequest& req, ReplicaShape& s, std::string& err, const ParamCounts* counts) {
     s = ReplicaShape{};
     const EngineRules* er = find_engine(req.engine);
@@ -186,23 +243,7 @@ bool build_shape(const Catalog& cat, const ServeRequest& req, ReplicaShape& s, s
     s.attn_tflops = s.hw->fp16_tflops > 0 ? s.hw->fp16_tflops * (s.kv_elem_bytes == 1 && has_fp8_tensor(*s.hw) ? 2.0 : 1.0)
                                           : s.tflops;
     s.attn_tflops = std::min(s.attn_tflops, s.tflops);
-    // the link: NVLink on SXM/OAM parts (NVLink 4: 450 GB/s per direction on H100/H200, NVLink 5: 900 on B200,
-    // NVLink 3: 300 on A100 SXM, Infinity Fabric 448 on MI300X), PCIe 4/5 x16 otherwise; beyond a node the network
-    std::string ic = req.interconnect;
-    const std::string& id = s.hw->id;
-    bool sxm = id.find("sxm") != std::string::npos || id.find("b200") != std::string::npos ||
-               id.find("mi300") != std::string::npos || id.find("mi325") != std::string::npos ||
-               id.find("gh200") != std::string::npos || s.hw->name.find("GB200") != std::string::npos ||
-               s.hw->name.find("SXM") != std::string::npos;
-    if (ic.empty()) ic = s.hw->link_gbs > 0 ? s.hw->link : (sxm ? "nvlink" : "pcie");
-    if (req.tp * req.pp > req.gpus_per_node && req.gpus_per_node > 0) ic = "network";
-    s.crosses_network = ic == "network";
-    if (ic == "network") { s.link_gbs = 50; s.link_latency_us = 25; }            // 400 Gb/s InfiniBand NDR per GPU
-    else if (ic == "nvlink") {
-        s.link_gbs = id.find("b200") != std::string::npos || s.hw->name.find("GB200") != std::string::npos ? 900
-                   : id.find("a100") != std::string::npos ? 300 : 450;
-        s.link_latency_us = 6;
-    } else { s.link_gbs = s.hw->link_gbs > 0 ? s.hw->link_gbs : 25; s.link_latency_us = 15; }
+    if (!choose_links(req, s, err)) return false;
     return lora_slots(req, s, err);
 }
 

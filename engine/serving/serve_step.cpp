@@ -5,7 +5,8 @@
 //                  / (spec bandwidth x bw_eff)
 //   compute time = (2 x active params x tokens / tensor TFLOPS + attention FLOPs / attention TFLOPS)
 //                  / (compute_eff x n/(n+16))   (attention at the KV dtype's rate, the matmuls at the weights')
-//   step         = max(memory, compute) + step_overhead + TP all-reduce (2 per layer, ring over the link)
+//   step         = max(memory, compute) + step_overhead + TP all-reduce (2 per layer, ring over the link; a TP
+//                  group wider than a node: NCCL over the fabric between nodes, serve_network.h)
 // PP: the stages run one after another for one batch (micro-batches keep them busy, so the step is one stage's
 // time x pp for latency, with pp batches in flight); the hand-off is one activation copy per boundary.
 // The matmul efficiency n / (n + 16) at n tokens is the llama.cpp speed model's (speed/speed.h
@@ -61,14 +62,19 @@ double step_time(const ReplicaShape& s, const EngineSpeed& p, int n_decode, doub
     }
     double core = std::max(mem_s, compute_s);
     // TP all-reduce: 2 per layer of mb x hidden BF16 values, ring: 2 (tp-1)/tp of the bytes over the link
+    // (a TP group that spans nodes: NCCL over the fabric, latency + bytes x 2 (n-1)/n / bus bandwidth, serve_network.h)
     double ar = 0;
     if (s.tp > 1) {
         double bytes = mb * s.hidden * 2.0;
-        double per = 2.0 * (s.tp - 1) / s.tp * bytes / (s.link_gbs * 1e9) + s.link_latency_us * 1e-6;
+        double per = s.tp_net ? allreduce_seconds(s.tp_link, s.tp, bytes)
+                              : 2.0 * (s.tp - 1) / s.tp * bytes / (s.link_gbs * 1e9) + s.link_latency_us * 1e-6;
         ar = 2.0 * s.layers_stage * per;
     }
     double stage = core + ar;
-    double hop = s.pp > 1 ? (s.pp - 1) * (mb * s.hidden * 2.0 / (s.link_gbs * 1e9) + s.link_latency_us * 1e-6) : 0;
+    // PP hand-off per stage boundary: in a node over the link; across nodes each TP rank sends its 1/tp share
+    int in_node_hops = s.pp > 1 ? s.pp - 1 - s.pp_net_hops : 0;
+    double net_hop = s.pp_net_hops > 0 ? s.pp_net_hops * hop_seconds(s.pp_link, mb * s.hidden * 2.0 / s.tp) : 0;
+    double hop = in_node_hops * (mb * s.hidden * 2.0 / (s.link_gbs * 1e9) + s.link_latency_us * 1e-6) + net_hop;
     double step = stage * s.pp + hop + p.step_overhead_ms * 1e-3;
     if (out) {
         out->batch = n_decode;
@@ -79,8 +85,9 @@ double step_time(const ReplicaShape& s, const EngineSpeed& p, int n_decode, doub
         out->compute_s = compute_s * k;
         out->overhead_s = p.step_overhead_ms * 1e-3;
         out->allreduce_s = ar * k + hop;
+        out->network_s = (s.tp_net ? ar * k : 0) + net_hop;
         out->step_s = step;
-        out->network_share = step > 0 ? out->allreduce_s / step : 0;
+        out->network_share = step > 0 ? out->network_s / step : 0;
         out->bound = compute_s > mem_s ? "compute" : "memory";
     }
     return step;

@@ -87,8 +87,12 @@ struct ServeRequest {
     int gpus = 1;                        // GPUs used; gpus / (tp * pp) data-parallel replicas share the load
     int tp = 1;                          // --tensor-parallel-size / --tp
     int pp = 1;                          // --pipeline-parallel-size
-    std::string interconnect;            // "nvlink" | "pcie" | "network" | "" (= the device's own: NVLink on SXM)
-    int gpus_per_node = 8;               // TP/PP beyond this crosses the network
+    std::string interconnect;            // "nvlink" | "pcie" | "" (= the device's own: NVLink on SXM) inside a node, or the
+                                         // fabric between nodes: ib-xdr | ib-ndr | ib-hdr | roce-400 | roce-200 | roce-100 |
+                                         // ethernet-100 | ethernet-25 | ethernet-10, "-xN" = N NICs per node (serve_network.h);
+                                         // "network" = every GPU on its own node over ib-ndr (the calibration rows' meaning)
+    int gpus_per_node = 8;               // TP/PP beyond this crosses the network (default fabric: ib-ndr, a NIC per GPU)
+    int nics_per_node = 0;               // NICs per node on the fabric; 0 = "-xN" or the fabric's default
     int64_t max_model_len = 0;           // --max-model-len / --context-length; 0 = the model's native context
     double gpu_memory_utilization = 0;   // vLLM; 0 = 0.9 (vLLM's default)
     double mem_fraction_static = 0;      // SGLang; 0 = SGLang's default for the GPU size and TP (server_args.py)
@@ -147,8 +151,9 @@ struct StepBreakdown {                   // one representative decode step at th
     double kv_s = 0;                     // Σ KV bytes at each sequence's depth / effective bandwidth
     double compute_s = 0;                // FLOPs / effective compute (when it, not memory, bounds the step)
     double overhead_s = 0;               // per-step scheduling / launch overhead
-    double allreduce_s = 0;              // TP all-reduce (and PP hand-off) over the link
-    double network_share = 0;            // allreduce_s / step_s
+    double allreduce_s = 0;              // TP all-reduce (and PP hand-off) over the links, in-node and across nodes
+    double network_s = 0;                // of which across nodes (the fabric between nodes); 0 in one node
+    double network_share = 0;            // network_s / step_s
     double step_s = 0;
     std::string bound;                   // "memory" | "compute"
 };
@@ -168,6 +173,7 @@ struct ServeResult {
     StepBreakdown step;
     ServeCost cost;
     double low = 0, high = 0;            // band on load.output_tok_s (held-out errors of the engine's fit)
+    std::vector<std::string> network;    // the network term of `step` explained (explain_network's lines)
     std::string command;                 // "vllm serve ... --tensor-parallel-size 4 --max-model-len ..."
     std::vector<std::string> notes;
 };
@@ -188,6 +194,11 @@ double serve_step_time(const Catalog& cat, const ServeRequest& req, const std::v
 ServeRequest closed_loop_at(const ServeRequest& req, int c);
 // memory plan + load simulation + step breakdown + cost + command line
 ServeResult serve(const Catalog& cat, const ServeRequest& req);
+// the network term of a result's step, one line per part: which links cross nodes, the fabric, NICs, bus bandwidth
+// and latency, and each collective's seconds with its formula (`serve --explain`); one line saying it stays in one
+// node otherwise. false + err on a request that does not resolve
+bool explain_network(const Catalog& cat, const ServeRequest& req, const StepBreakdown& step, std::vector<std::string>& out,
+                     std::string& err);
 // parse / write a request as JSON (the JS API's and CLI's form; keys as the fields above, workload and sla
 // nested; "request_rate": "inf" = burst); false + err naming the key on bad input
 bool parse_serve_request(const std::string& json, const Catalog& cat, ServeRequest& out, std::string& err);

@@ -11,6 +11,7 @@
 #include "catalog/catalog.h"
 #include "model/model_tensors.h"
 #include "serving/serving.h"
+#include "serving/serve_network.h"
 
 namespace llmsim::serving {
 
@@ -65,7 +66,12 @@ struct ReplicaShape {
     double attn_tflops = 0;               // attention's rate: FP16, or FP8 with an FP8 KV cache where the cores have it
     double link_gbs = 0;                  // per-direction GPU-to-GPU
     double link_latency_us = 0;
-    bool crosses_network = false;
+    bool crosses_network = false;         // some collective or hand-off crosses a node boundary (serve_network.h)
+    bool tp_net = false;                  // the TP group spans nodes: every all-reduce goes over tp_link
+    NetLink tp_link;
+    int pp_net_hops = 0;                  // PP stage boundaries that cross nodes (over pp_link; the rest in-node)
+    NetLink pp_link;
+    std::string net_explain;              // the fabric and what it gives (describe_link), empty in one node
     int kv_elem_bytes = 2;
     double weight_bytes_per_param = 2;    // linear layers
     int lora_slots = 0;                   // vLLM max_loras (0 = LoRA off)
@@ -111,6 +117,9 @@ void apply_predict_defaults(ServeRequest& r);
 
 // $ and Wh per 1M output tokens at `tok_s` (batched) and `single_tok_s` for `gpus` GPUs of the shape's device
 void fill_cost(const ReplicaShape& s, int gpus, double tok_s, double single_tok_s, ServeCost& c);
+
+// the network term of a step, one line per part (explain_network, ServeResult::network)
+std::vector<std::string> network_lines(const ReplicaShape& s, int gpus_per_node, const StepBreakdown& st);
 
 // serve() with an explicit speed table (the fit and the leave-one-source-out report use it)
 ServeResult serve_with(const Catalog& cat, const ServeRequest& req, const SpeedTable& table, const ParamCounts* counts = nullptr);
