@@ -205,3 +205,31 @@ TEST_CASE("spec: verify step over n tokens against llama-bench pp1..pp11 on an A
         last = predicted;
     }
 }
+
+// The Metal kernel choice of ggml_metal_op_mul_mat (ggml/src/ggml-metal/ggml-metal-ops.cpp) by hand: Q4_K weights take
+// kernel_mul_mv for 2-3 columns (one column per threadgroup row: the weights stream once per column) and
+// kernel_mul_mv_ext for 4-8 (r1ptg = 4, 5, 3, 4, 4 columns per pass for n = 4..8: 1, 1, 2, 2, 2 passes); Q8_0 takes
+// mul_mv_ext from 2 columns (r1ptg 2: one pass). So the verify step over 3 tokens costs more than over 4.
+TEST_CASE("spec: Metal verify steps follow ggml_metal_op_mul_mat's small-batch kernels", "[spec]") {
+    const Model* t = cat().find_model("Qwen/Qwen2.5-72B-Instruct");
+    const Model* d = cat().find_model("Qwen/Qwen2.5-0.5B-Instruct");
+    REQUIRE(t); REQUIRE(d);
+    auto ratio = [&](const char* quant, int n) {          // verify step over n tokens / plain step, sampling removed
+        SpecRequest r;
+        r.target.memory.hardware = cat().find_hardware("m2-ultra-192");
+        r.target.memory.file_type = quant;
+        r.target.memory.n_ctx = 8192;
+        r.depth = 1024;
+        r.draft_max = n - 1;
+        SpecSpeed sp;
+        std::string err;
+        REQUIRE(estimate_spec_speed(cat(), *t, *d, r, sp, err));
+        return (sp.verify_step_s - n * sp.sample_s) / (sp.target_step_s - sp.sample_s);
+    };
+    CHECK(ratio("Q4_K_M", 3) > 2.5);                     // mul_mv: three weight passes
+    CHECK(ratio("Q4_K_M", 4) < 1.3);                     // mul_mv_ext: one pass, dequant once, four dots
+    CHECK(ratio("Q4_K_M", 5) < 1.3);
+    CHECK(ratio("Q4_K_M", 6) > 1.7);                     // r1ptg 3: two passes
+    CHECK(ratio("Q4_K_M", 6) < 2.4);
+    CHECK(ratio("Q8_0", 2) < 1.2);                       // legacy types use mul_mv_ext from 2 columns
+}
