@@ -73,6 +73,9 @@ int cmd_lora(int argc, char** argv) {
     if (req.memory.hardware)
         printf("decode at depth %d on %s: %.1f tok/s without, %.1f tok/s with one adapter applied (-%.1f %%)\n",
                (int)depth, req.memory.hardware->id.c_str(), cost.base_tokens_per_s, cost.lora_tokens_per_s, cost.slowdown * 100);
+    if (req.memory.hardware)
+        printf("  of which %llu extra graph nodes (mul_mat A, mul_mat B, scale, add per adapted tensor): %.2f ms per token\n",
+               (unsigned long long)sz.extra_graph_nodes, cost.dispatch_s_per_token * 1e3);
     printf("\n%s\n", cmd.c_str());
     return 0;
 }

@@ -77,9 +77,11 @@ void build_explanations(LoraState& st) {
     if (st.with_speed)
         add("lora_speed", llmsim::format_sig(st.cost.lora_tokens_per_s) + " tok/s",
             "decode with an adapter applied = the speed model with " + mib_text(z.bytes_per_token) + " more bytes and " +
-                llmsim::format_sig(z.flops_per_token / 1e6) + " MFLOP more per token (y = W x + s B (A x), build_lora_mm); without: " +
+                llmsim::format_sig(z.flops_per_token / 1e6) + " MFLOP more per token (y = W x + s B (A x), build_lora_mm), plus " +
+                std::to_string(z.extra_graph_nodes) + " extra graph nodes (mul_mat A, mul_mat B, scale, add per adapted tensor) at the "
+                "speed model's launch cost per node = " + llmsim::format_sig(st.cost.dispatch_s_per_token * 1e3) + " ms per token; without: " +
                 llmsim::format_sig(st.cost.base_tokens_per_s) + " tok/s, " + llmsim::format_sig(st.cost.slowdown * 100) + " % slower",
-            {"physics only: not checked against a measured LoRA decode speed"});
+            {"checked against the one published timing (llama.cpp#8056, M2): still 6-21 % too optimistic on the speed ratio"});
 }
 
 // [SECTION] panel ---------------------------------------------------------------------------------------------

@@ -141,14 +141,17 @@ void build_explanations(SpecState& st) {
         "round = k draft steps + one target step over k + 1 tokens = " + std::to_string(sp.k) + " x " + ms(sp.draft_step_s) + " + " +
             ms(sp.verify_step_s),
         {"draft step = the draft's calibrated decode step at this depth, plus host sampling of the drafted token",
-         "verify step = the larger of the target's batched decode step and the prefill model's whole time for the k + 1 "
-         "tokens (MoE: the experts all k + 1 tokens route to), plus host sampling at every verified position",
+         "verify step, up to 8 columns on llama.cpp's small-batch kernels (dense target; CUDA MMVQ for quantized weights, "
+         "Metal mul_mv_ext / mul_mv) = the decode step with those kernels' weight passes and per-column dequant/dot work; "
+         "otherwise the larger of the target's batched decode step and the prefill model's whole time for the k + 1 "
+         "tokens (MoE: the experts all k + 1 tokens route to); plus host sampling at every verified position",
          "plain target step = " + ms(sp.target_step_s)});
     add("spec_speed", llmsim::format_sig(sp.spec_tokens_per_s) + " tok/s",
         "speculative tok/s = E / round = " + llmsim::format_fixed(sp.expected_tokens, 2) + " / " + ms(sp.round_s) + "; plain = 1 / target step = " +
             llmsim::format_sig(sp.plain_tokens_per_s) + " tok/s; speed-up x" + llmsim::format_fixed(sp.speedup, 2),
-        {"against two llama.cpp measurements (RTX 3060 k = 5, M4 Pro k = 16; the verify and sampling rules were set from them): "
-         "+17 % and +4 %; on CUDA, verify batches of 5-9 tokens are still under-priced: read it as an upper bound"});
+        {"against three llama.cpp measurements (RTX 3060 k = 5, M4 Pro k = 16, M1 Pro k = 3; the verify and sampling rules "
+         "were set from them): +6.6 %, +5 %, -0.4 %; on CUDA a step over 2-8 tokens is 6-28 % under-priced and over 9-11 "
+         "tokens far more (A100 llama-bench): read it as an upper bound"});
     add("spec_break_even", sp.break_even_acceptance <= 1 ? llmsim::format_fixed(sp.break_even_acceptance, 3) : std::string("never"),
         "break-even acceptance: the a at which E(a, k) = round / plain step = " + llmsim::format_sig(sp.round_s / sp.target_step_s) +
             "; below it the draft slows decoding down" + (sp.break_even_acceptance > 1 ? " (here even a = 1 is slower)" : ""),

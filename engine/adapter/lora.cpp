@@ -17,6 +17,17 @@ static_assert(sizeof kTargetNames / sizeof kTargetNames[0] == kLoraTargetCount, 
 
 struct Linear { int64_t in, out; };
 
+// kernel nodes build_lora_mm adds per adapted base tensor: ggml_mul_mat(A), ggml_mul_mat(B), ggml_scale, ggml_add
+// (src/llama-graph.cpp llm_graph_context::build_lora_mm; llama_adapter_lora::get_n_nodes counts 6 with the two leaf
+// tensors A and B, which dispatch nothing)
+constexpr uint64_t kLoraNodesPerTensor = 4;
+// kernel nodes of one decoder layer of llama.cpp's llama graph in a decode step with flash attention
+// (src/models/llama.cpp llm_build_llama): rms_norm + mul, Q/K/V mul_mat, 2 rope, 2 set_rows (K and V cache writes),
+// flash_attn_ext, Wo mul_mat, residual add, rms_norm + mul, up/gate mul_mat, swiglu, down mul_mat, residual add = 19
+// (views, reshapes and permutes dispatch nothing). The speed model's fixed_ms_per_layer is the launch/sync cost of
+// those nodes, so one node costs fixed_ms_per_layer / 19.
+constexpr double kDecodeNodesPerLayer = 19;
+
 // in x out of each targeted linear of one attention block (standard GQA attention)
 Linear attn_linear(const Model& m, LoraTarget t) {
     const int64_t h = m.hidden_size, q = (int64_t)m.n_heads * m.head_dim;
@@ -99,6 +110,7 @@ bool lora_size(const Model& m, const LoraSpec& spec, LoraSize& out, std::string&
                 if (t == LoraTarget::Gate && !m.gated_ffn) continue;
                 mats.push_back({ffn_linear(m.hidden_size, m.intermediate_size, t), {1, 1}});
             }
+            out.adapted_tensors += mats.size();
             for (const auto& x : mats) {
                 const Linear l = x.first;
                 const uint64_t b = pair_bytes(l);
@@ -110,6 +122,7 @@ bool lora_size(const Model& m, const LoraSpec& spec, LoraSize& out, std::string&
             }
         }
     }
+    out.extra_graph_nodes = out.adapted_tensors * kLoraNodesPerTensor;
     return true;
 }
 
@@ -130,16 +143,17 @@ bool lora_cost(const Catalog& cat, const Model& m, const SimRequest& req, const 
     SpeedScenario s;
     if (!build_speed_scenario(m, r, ev, s, err)) return false;
     SpeedResult base = estimate_decode(s, default_speed_params(), depth, 128);
-    // the adapter's tensors are read and multiplied at the base weights' rates (one more weight stream; the extra
-    // kernel launches of the two small matmuls per linear are not modelled)
+    // the adapter's tensors are read and multiplied at the base weights' rates (one more weight stream), and its
+    // extra graph nodes each cost one node's share of the per-layer launch cost (kDecodeNodesPerLayer)
     s.weight_bytes += (double)sz.bytes;
     s.weight_bytes_per_token += (double)sz.bytes_per_token;
     s.active_params += (double)sz.flops_per_token / 2.0;
     SpeedResult with = estimate_decode(s, default_speed_params(), depth, 128);
     if (!base.ok || !with.ok) { err = !base.ok ? base.error : with.error; return false; }
+    out.dispatch_s_per_token = (double)sz.extra_graph_nodes * default_speed_params().fixed_ms_per_layer * 1e-3 / kDecodeNodesPerLayer;
     out.base_tokens_per_s = base.tokens_per_s;
-    out.lora_tokens_per_s = with.tokens_per_s;
-    out.slowdown = 1.0 - with.tokens_per_s / base.tokens_per_s;
+    out.lora_tokens_per_s = 1.0 / (1.0 / with.tokens_per_s + out.dispatch_s_per_token);
+    out.slowdown = 1.0 - out.lora_tokens_per_s / base.tokens_per_s;
     return true;
 }
 

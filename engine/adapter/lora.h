@@ -8,7 +8,10 @@
 // llama.cpp (src/llama-adapter.cpp, llama_adapter_lora_init_impl) puts each adapter tensor in the buffer type of
 // the base tensor it modifies, and build_lora_mm (src/llama-graph.cpp) computes y = W x + scale * B (A x): every
 // decoded token reads every adapter tensor of a dense model (MoE: the active experts' ones) and does
-// 2 r (in + out) extra FLOPs per targeted linear.
+// 2 r (in + out) extra FLOPs per targeted linear. The graph gains 4 nodes per adapted base tensor and adapter
+// (mul_mat A, mul_mat B, scale, add; build_lora_mm / build_lora_mm_id), each a kernel dispatch of its own; they are
+// priced at the speed model's per-layer launch cost (SpeedParams::fixed_ms_per_layer) over the kernel nodes of one
+// decoder layer of llama.cpp's llama graph (kDecodeNodesPerLayer, lora.cpp).
 #pragma once
 #include <cstdint>
 #include <string>
@@ -36,6 +39,8 @@ struct LoraSize {
     uint64_t bytes_per_token = 0;           // read per decoded token (MoE: active experts only)
     uint64_t flops_per_token = 0;           // 2 r (in + out) per targeted linear (MoE: active experts)
     uint64_t per_target_bytes[kLoraTargetCount] = {};
+    uint64_t adapted_tensors = 0;           // base tensors with an A/B pair (MoE: one per stacked expert tensor)
+    uint64_t extra_graph_nodes = 0;         // 4 per adapted tensor: the kernel nodes one adapter adds per step
 };
 
 // "q,k,v,o" / "all" / "attn" / "mlp" or PEFT names ("q_proj,v_proj") into spec.targets; false + err on an unknown name
@@ -47,6 +52,7 @@ struct LoraCost {
     uint64_t adapters_bytes = 0;            // n adapters x LoraSize::bytes (all loaded, as llama.cpp keeps them)
     double base_tokens_per_s = 0;           // decode without adapters
     double lora_tokens_per_s = 0;           // decode with one adapter applied (the active one)
+    double dispatch_s_per_token = 0;        // the adapter's extra graph nodes x the per-node launch cost
     double slowdown = 0;                    // 1 - lora / base
 };
 // memory of n_adapters and the decode cost of applying one, on req.memory.hardware at depth tokens

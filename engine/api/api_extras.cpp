@@ -111,12 +111,13 @@ json lora_to_json(const Model& m, const LoraSpec& spec, const LoraSize& sz, cons
                   bool with_speed, const std::string& command) {
     json j = {{"model", m.id}, {"rank", spec.rank}, {"type", to_string(spec.type)}, {"params", sz.params}, {"bytes", sz.bytes},
               {"bytes_per_token", sz.bytes_per_token}, {"flops_per_token", sz.flops_per_token},
+              {"extra_graph_nodes", sz.extra_graph_nodes},
               {"adapters", adapters}, {"adapters_bytes", cost.adapters_bytes}, {"command", command}};
     j["per_target_bytes"] = json::object();
     for (int i = 0; i < kLoraTargetCount; ++i)
         if (spec.targets[i]) j["per_target_bytes"][to_string((LoraTarget)i)] = sz.per_target_bytes[i];
     j["decode"] = with_speed ? json{{"base_tokens_per_s", cost.base_tokens_per_s}, {"lora_tokens_per_s", cost.lora_tokens_per_s},
-                                    {"slowdown", cost.slowdown}} : json();
+                                    {"dispatch_s_per_token", cost.dispatch_s_per_token}, {"slowdown", cost.slowdown}} : json();
     return j;
 }
 

@@ -138,6 +138,7 @@ struct StepModel {
     SpeedScenario target, draft;
     int slots = 1;
     int64_t depth = 0;
+    TensorType target_base = TensorType::Q4_K;   // the target file type's main tensor type (the matmul kernel)
 };
 
 bool build_steps(const Catalog& cat, const Model& target, const Model& draft, const SpecRequest& req, StepModel& sm,
@@ -157,6 +158,8 @@ bool build_steps(const Catalog& cat, const Model& target, const Model& draft, co
     if (!build_speed_scenario(draft, d, evd, sm.draft, e)) { err = "draft: " + e; return false; }
     sm.slots = std::max(1, req.target.memory.n_parallel);
     sm.depth = req.depth > 0 ? req.depth : std::max<int64_t>(0, req.target.prompt_tokens);
+    const LlamaFtypeInfo* ft = find_llama_ftype(req.target.memory.file_type);
+    sm.target_base = ft ? ft->base : TensorType::Count;   // not a llama.cpp file type: no small-batch kernel rule
     return true;
 }
 
@@ -175,12 +178,83 @@ bool concurrency_step(const Model& m, const StepModel& sm, int tokens_per_slot, 
     return true;
 }
 
-// one target step over tokens_per_slot tokens of each slot: the larger of the batched-decode step (weights read
-// once, the slots' KV) and the prefill model's whole time for the B n tokens (matmuls over n tokens at its
+// How llama.cpp multiplies the weights by a batch of n activation columns when n is small (n = the B (k + 1) tokens
+// of a verify step): which kernel, how many times it streams the weights and how much of the per-weight ALU work it
+// repeats per column. Read from the dispatch code:
+//  - CUDA/ROCm, quantized weights: ggml_cuda_should_use_mmvq (ggml/src/ggml-cuda/mmvq.cu) takes the mat-vec kernel
+//    for ne11 <= MMVQ_MAX_BATCH_SIZE = 8 (mmvq.cuh; newer builds keep other limits per type on Ada/Blackwell/CDNA),
+//    above it MMQ. mul_mat_vec_q reads each weight block once for all ncols_dst columns but calls vec_dot_q_cuda per
+//    (column, row): the unpacking and dot work repeats for every column.
+//  - Metal: ggml_metal_op_mul_mat (ggml/src/ggml-metal/ggml-metal-ops.cpp), ne11_mm_min = 8: the small-batch
+//    kernel_mul_mv_ext for ne11 in [2, 8] (F32, F16, Q4_0, Q4_1, Q5_0, Q5_1, Q8_0, MXFP4, IQ4_NL) or [4, 8] (Q4_K,
+//    Q5_K, Q6_K), r1ptg = 2, 3, 4, 5, 3, 4, 4 columns per threadgroup for ne11 = 2..8, so the weights stream
+//    ceil(ne11 / r1ptg) times; it dequantizes a block once (deq_t4 / deq_t4x4) and does one dot per column.
+//    Other types and ne11 below those ranges take kernel_mul_mv, one column per threadgroup row (the weights stream
+//    ne11 times); mul_mm above 8.
+// Other backends (Vulkan, SYCL, CPU), F16/BF16 on CUDA and MoE targets (mul_mat_id has its own thresholds) keep
+// the prefill/batched rule below.
+struct SmallBatchKernel {
+    bool applies = false;
+    double weight_passes = 1;   // times the weights are streamed
+    double alu_repeats = 1;     // times the decode step's whole per-weight ALU work (dequant + dot) is done
+    double dot_columns = 0;     // extra columns that cost only the dot (2 FLOPs per weight)
+};
+
+SmallBatchKernel small_batch_kernel(Backend backend, TensorType base, int n) {
+    SmallBatchKernel k;
+    if (n < 2 || n > 8 || base == TensorType::Count) return k;
+    const bool quantized = tensor_type_info(base).quantized;
+    if (backend == Backend::Cuda || backend == Backend::Rocm) {
+        if (!quantized) return k;
+        k.applies = true;
+        k.alu_repeats = n;                                   // vec_dot_q_cuda per column
+        return k;
+    }
+    if (backend != Backend::Metal) return k;
+    using T = TensorType;
+    const bool ext_2 = base == T::F32 || base == T::F16 || base == T::Q4_0 || base == T::Q4_1 || base == T::Q5_0 ||
+                       base == T::Q5_1 || base == T::Q8_0 || base == T::MXFP4 || base == T::IQ4_NL;
+    const bool ext_4 = base == T::Q4_K || base == T::Q5_K || base == T::Q6_K;
+    k.applies = true;
+    if (ext_2 || (ext_4 && n >= 4)) {
+        static const int kR1ptg[9] = {0, 0, 2, 3, 4, 5, 3, 4, 4};   // the switch (ne11) in ggml_metal_op_mul_mat
+        const int passes = (n + kR1ptg[n] - 1) / kR1ptg[n];
+        k.weight_passes = passes;
+        k.alu_repeats = passes;                              // one dequant per weight per pass
+        k.dot_columns = n - passes;                          // the other columns reuse the dequantized block
+        return k;
+    }
+    k.weight_passes = n;                                     // kernel_mul_mv: one column per threadgroup row
+    k.alu_repeats = n;
+    return k;
+}
+
+// one step over n = B tokens_per_slot columns on a small-batch kernel (small_batch_kernel): the decode step's
+// weight read and ALU work scaled as the kernel does them (matmul time = hypot(read, ALU), as in the decode model),
+// each slot's KV read once, launches once
+bool small_batch_step(const StepModel& sm, const SmallBatchKernel& k, double& step_s, std::string& err) {
+    const SpeedScenario& s = sm.target;
+    const SpeedResult one = estimate_decode(s, default_speed_params(), sm.depth, 1);
+    if (!one.ok) { err = "target: " + one.error; return false; }
+    const double w = one.weight_time_s;
+    const double alu = std::sqrt(std::max(0.0, (w + one.alu_time_s) * (w + one.alu_time_s) - w * w));
+    const double tf = (s.fp16_tflops > 0 ? s.fp16_tflops : estimate_fp16_tflops(s.kind, s.bandwidth_gbs)) * 1e12;
+    const double dot = k.dot_columns * 2.0 * s.active_params * (1.0 - s.offload_fraction) / tf;
+    const double matmul = std::hypot(k.weight_passes * w, k.alu_repeats * alu + dot);
+    step_s = matmul + sm.slots * one.kv_time_s + one.fixed_time_s + one.sync_time_s + one.offload_time_s;
+    return true;
+}
+
+// one target step over tokens_per_slot tokens of each slot. Up to 8 columns on a small-batch kernel
+// (small_batch_kernel, dense targets): small_batch_step. Otherwise the larger of the batched-decode step (weights
+// read once, the slots' KV) and the prefill model's whole time for the B n tokens (matmuls over n tokens at its
 // small-matmul efficiency n / (n + 16), never below one weight read; MoE: the union of the experts they route to).
 // The earlier rule (the decode step + prefill(B n) - prefill(B)) dropped most of the matmul cost of n tokens: a
 // 17-token verify on an M4 Pro came out at 2.3 plain steps where llama.cpp#10455's log shows 4.9 (README).
 bool target_step(const Model& m, const StepModel& sm, int tokens_per_slot, double& step_s, std::string& err) {
+    const int n = sm.slots * tokens_per_slot;
+    const SmallBatchKernel k = small_batch_kernel(sm.target.backend, sm.target_base, n);
+    if (k.applies && !m.is_moe()) return small_batch_step(sm, k, step_s, err);
     double batched = 0;
     if (!concurrency_step(m, sm, tokens_per_slot, batched, err)) return false;
     step_s = batched;

@@ -9,10 +9,13 @@
 //   shares the process, so the CUDA/Metal context and host runtime are counted once (the target's).
 // Speed (Leviathan, Kalman, Matias 2023, "Fast Inference from Transformers via Speculative Decoding", ICML, eq. 1):
 //   with per-token acceptance a and k drafted tokens, a round yields E = (1 - a^(k+1)) / (1 - a) tokens
-//   (k + 1 at a = 1). A round costs k draft decode steps + one target step over k + 1 tokens; the verify step is the
-//   larger of the prefill model's time for the k + 1 tokens (its small-matmul efficiency n / (n + 16), the MoE
-//   union of the experts they route to) and the batched-decode step (estimate_concurrency: weights read once,
-//   matmul FLOPs of k + 1 tokens, the one sequence's KV read once). Every sampled position (each drafted token, each
+//   (k + 1 at a = 1). A round costs k draft decode steps + one target step over k + 1 tokens. Up to 8 columns on
+//   llama.cpp's small-batch kernels (dense targets; CUDA/ROCm MMVQ for quantized weights, Metal mul_mv_ext /
+//   mul_mv) the verify step is the decode step with the weight passes and per-column ALU work those kernels do
+//   (spec.cpp small_batch_kernel, with the dispatch code it follows); otherwise it is the larger of the prefill
+//   model's time for the k + 1 tokens (its small-matmul efficiency n / (n + 16), the MoE union of the experts they
+//   route to) and the batched-decode step (estimate_concurrency: weights read once, matmul FLOPs of k + 1 tokens,
+//   the one sequence's KV read once). Every sampled position (each drafted token, each
 //   of the k + 1 verified positions, each plain decode token) costs host sampling over the vocabulary
 //   (sampling_s_per_position). tokens/s = E / (k t_draft + t_verify(k+1)); plain decode = 1 / t_target;
 //   break-even a: E(a) = round / t_target.

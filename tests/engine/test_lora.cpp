@@ -1,10 +1,11 @@
 // LoRA adapters (engine/adapter/lora.h): parameter counts against PEFT's print_trainable_parameters() for
 // Llama-3-8B (r = 8, q_proj + v_proj: "trainable params: 3,407,872", widely reproduced in PEFT tutorials) and
-// a hand count; bytes in the adapter's type; the speed cost is small and positive.
+// a hand count; bytes in the adapter's type; the speed cost = the bytes + 4 graph nodes per adapted tensor (build_lora_mm).
 #include <catch2/catch.hpp>
 
 #include "adapter/lora.h"
 #include "catalog/catalog.h"
+#include "speed/speed.h"
 
 using namespace llmsim;
 
@@ -61,7 +62,7 @@ TEST_CASE("lora: MoE adapters count every expert but a token reads the active on
     CHECK(z.bytes_per_token * m->moe->n_experts == z.bytes * m->moe->n_experts_active);
 }
 
-TEST_CASE("lora: decode cost is small and bad input is refused", "[lora]") {
+TEST_CASE("lora: decode cost = adapter bytes + 4 graph nodes per adapted tensor; bad input is refused", "[lora]") {
     const Model* m = cat().find_model("meta-llama/Meta-Llama-3-8B");
     SimRequest req;
     req.memory.hardware = cat().find_hardware("rtx-4090");
@@ -70,8 +71,18 @@ TEST_CASE("lora: decode cost is small and bad input is refused", "[lora]") {
     std::string err;
     REQUIRE(lora_cost(cat(), *m, req, s, 4, 1024, c, err));
     CHECK(c.adapters_bytes == 4u * 2 * 16 * 32 * ((4096 + 4096) * 2 + (4096 + 1024) * 2));
-    CHECK(c.slowdown > 0);
-    CHECK(c.slowdown < 0.05);                       // ~14 MiB more per token against ~4.6 GB of Q4_K_M weights
+    // build_lora_mm adds mul_mat A, mul_mat B, scale, add per adapted tensor: q, k, v, o of 32 layers = 128 tensors
+    LoraSize q;
+    REQUIRE(lora_size(*m, s, q, err));
+    CHECK(q.adapted_tensors == 32u * 4);
+    CHECK(q.extra_graph_nodes == 32u * 4 * 4);
+    // each node at one of the 19 kernel nodes' share of the per-layer launch cost (lora.cpp kDecodeNodesPerLayer)
+    CHECK(c.dispatch_s_per_token == Approx(512 * builtin_speed_params().fixed_ms_per_layer * 1e-3 / 19));
+    // the bytes (~14 MiB more per token against ~4.6 GB of Q4_K_M weights) add little on top of the dispatches
+    const double extra_s = 1 / c.lora_tokens_per_s - 1 / c.base_tokens_per_s;
+    CHECK(extra_s > c.dispatch_s_per_token);
+    CHECK(extra_s < 1.1 * c.dispatch_s_per_token);
+    CHECK(c.slowdown == Approx(1 - c.lora_tokens_per_s / c.base_tokens_per_s));
     CHECK_FALSE(parse_lora_targets("qkv", s, err));
     CHECK(err == "lora targets: unknown module 'qkv' (q, k, v, o, gate, up, down, attn, mlp or all)");
     s.rank = 8;
