@@ -64,6 +64,10 @@ double compute_tflops(const Hardware& h, const std::string& precision) {
     return f;
 }
 
+// GeForce parts: the driver exposes no peer-to-peer access between GPUs (datacenter and workstation parts have it)
+bool no_gpu_p2p(const Hardware& h) { return h.vendor == "nvidia" && h.name.find("GeForce") != std::string::npos; }
+constexpr double kNoP2pAllreduceUs = 40;
+
 int kv_elem_bytes(const std::string& kv, const std::string& precision, EngineId e) {
     if (kv == "fp8" || kv == "fp8_e4m3" || kv == "fp8_e5m2" || kv == "q8_0") return 1;
     if (kv == "fp16" || kv == "bf16" || kv == "f16") return 2;
@@ -202,7 +206,14 @@ bool build_shape(const Catalog& cat, const ServeRequest& req, ReplicaShape& s, s
         s.link_gbs = id.find("b200") != std::string::npos || s.hw->name.find("GB200") != std::string::npos ? 900
                    : id.find("a100") != std::string::npos ? 300 : 450;
         s.link_latency_us = 6;
-    } else { s.link_gbs = s.hw->link_gbs > 0 ? s.hw->link_gbs : 25; s.link_latency_us = 15; }
+    } else {
+        s.link_gbs = s.hw->link_gbs > 0 ? s.hw->link_gbs : 25;
+        // GeForce cards have no GPU peer-to-peer over PCIe: vLLM's custom all-reduce turns itself off
+        // (distributed/device_communicators/custom_all_reduce.py: "Custom allreduce is disabled because your
+        // platform lacks GPU P2P capability") and NCCL stages every all-reduce through host memory; a small
+        // all-reduce then takes ~40 us (NVIDIA/nccl#1530: all_reduce_perf on 8x RTX 4090, 8 bytes, 40-42 us)
+        s.link_latency_us = no_gpu_p2p(*s.hw) ? kNoP2pAllreduceUs : 15;
+    }
     return lora_slots(req, s, err);
 }
 
