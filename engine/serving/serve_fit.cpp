@@ -162,6 +162,22 @@ void lengths_from_notes(const std::string& notes, ServeWorkload& w) {
                                                                      // it would double-count the spread
 }
 
+// the server flags a row's notes state for the run ("max-num-batched-tokens=512, max-num-seqs=512" in dstack's file
+// names, "gpu-memory-utilization 0.5" in dennislee22's logs) where the row's own fields leave them unset: they are
+// the run's configuration (inputs), so the simulation uses what the server really ran with. Not max-model-len:
+// dennislee22's 16384 does not fit the memory plan for Qwen2-72B at TP 2 (the log shows 6.77 GiB of KV per GPU
+// left where the plan leaves ~2), so those rows would fail instead of being scored
+void flags_from_notes(const std::string& notes, ServeRequest& r) {
+    auto flag = [&](const char* name) {
+        double v = number_after(notes, std::string(name) + "=");
+        return v > 0 ? v : number_after(notes, std::string(name) + " ");
+    };
+    double v;
+    if (r.max_num_batched_tokens == 0 && (v = flag("max-num-batched-tokens")) >= 1) r.max_num_batched_tokens = (int)v;
+    if (r.max_num_seqs == 0 && (v = flag("max-num-seqs")) >= 1) r.max_num_seqs = (int)v;
+    if (r.gpu_memory_utilization == 0 && (v = flag("gpu-memory-utilization")) > 0 && v <= 1) r.gpu_memory_utilization = v;
+}
+
 }  // namespace
 
 bool read_serving_rows(const Catalog& cat, const std::string& text, std::vector<ServingRow>& out, std::string& err,
@@ -195,6 +211,7 @@ bool read_serving_rows(const Catalog& cat, const std::string& text, std::vector<
             for (const char* k : {"num_local_experts", "num_experts", "n_routed_experts"})
                 if (j["config"].contains(k) && j["config"][k].is_number() && j["config"][k].get<double>() > 0) r.moe = true;
         lengths_from_notes(j.value("notes", ""), r.req.workload);
+        if (!getenv("SA14_NOFLAGS")) flags_from_notes(j.value("notes", ""), r.req);
         serving::apply_predict_defaults(r.req);   // exactly what a predict serving line simulates
         const json& m = j.contains("measured") ? j["measured"] : json::object();
         auto val = [&](const char* a, const char* b) {

@@ -64,8 +64,8 @@ double compute_tflops(const Hardware& h, const std::string& precision) {
     return f;
 }
 
-// GeForce parts: the driver exposes no peer-to-peer access between GPUs (datacenter and workstation parts have it)
-bool no_gpu_p2p(const Hardware& h) { return h.vendor == "nvidia" && h.name.find("GeForce") != std::string::npos; }
+// GeForce parts: no GPU peer-to-peer over PCIe (datacenter and workstation parts have it)
+bool is_geforce(const Hardware& h) { return h.vendor == "nvidia" && h.name.find("GeForce") != std::string::npos; }
 constexpr double kNoP2pAllreduceUs = 40;
 
 int kv_elem_bytes(const std::string& kv, const std::string& precision, EngineId e) {
@@ -212,7 +212,7 @@ bool build_shape(const Catalog& cat, const ServeRequest& req, ReplicaShape& s, s
         // (distributed/device_communicators/custom_all_reduce.py: "Custom allreduce is disabled because your
         // platform lacks GPU P2P capability") and NCCL stages every all-reduce through host memory; a small
         // all-reduce then takes ~40 us (NVIDIA/nccl#1530: all_reduce_perf on 8x RTX 4090, 8 bytes, 40-42 us)
-        s.link_latency_us = no_gpu_p2p(*s.hw) ? kNoP2pAllreduceUs : 15;
+        s.link_latency_us = is_geforce(*s.hw) ? kNoP2pAllreduceUs : 15;
     }
     return lora_slots(req, s, err);
 }
