@@ -110,8 +110,6 @@ double loss(const Catalog& cat, const std::vector<const ServingRow*>& rows, cons
 // and scored worse held out)
 EngineSpeed fit_scale(const Catalog& cat, const std::vector<const ServingRow*>& rows, SpeedTable t, int e) {
     double scale = 1;
-    EngineSpeed kPrior = llmsim::kPrior;
-    if (const char* x = getenv("SA14_PRIOR")) sscanf(x, "%lf,%lf,%lf", &kPrior.bw_eff, &kPrior.compute_eff, &kPrior.step_overhead_ms);
     auto at = [&](double sc) {
         EngineSpeed p = kPrior;
         p.bw_eff = std::min(1.0, kPrior.bw_eff * sc); p.compute_eff = std::min(1.0, kPrior.compute_eff * sc);
@@ -211,7 +209,7 @@ bool read_serving_rows(const Catalog& cat, const std::string& text, std::vector<
             for (const char* k : {"num_local_experts", "num_experts", "n_routed_experts"})
                 if (j["config"].contains(k) && j["config"][k].is_number() && j["config"][k].get<double>() > 0) r.moe = true;
         lengths_from_notes(j.value("notes", ""), r.req.workload);
-        if (!getenv("SA14_NOFLAGS")) flags_from_notes(j.value("notes", ""), r.req);
+        flags_from_notes(j.value("notes", ""), r.req);
         serving::apply_predict_defaults(r.req);   // exactly what a predict serving line simulates
         const json& m = j.contains("measured") ? j["measured"] : json::object();
         auto val = [&](const char* a, const char* b) {

@@ -220,13 +220,20 @@ bool build_shape(const Catalog& cat, const ServeRequest& req, ReplicaShape& s, s
 // [SECTION] Defaults -------------------------------------------------------------------------------------
 
 // vLLM V1 (engine/arg_utils.py EngineArgs._set_default_args_v1): max_num_seqs 1024 and 8192 batched tokens for
-// `vllm serve` on GPUs with >= 70 GiB, else 256 and 2048. SGLang: --max-running-requests from the pool, chunked
-// prefill 8192 on large GPUs (server_args.py). TensorRT-LLM trtllm-bench: max_batch_size 2048, max_num_tokens
-// 8192 by default for its throughput runs. LMDeploy TurbomindEngineConfig max_batch_size 256, chunked 8192.
+// `vllm serve` on GPUs with >= 70 GiB except A100s, else 256 and 2048. SGLang: --max-running-requests from the
+// pool, chunked prefill 8192 on large GPUs (server_args.py). TensorRT-LLM trtllm-bench: max_batch_size 2048,
+// max_num_tokens 8192 by default for its throughput runs. LMDeploy TurbomindEngineConfig max_batch_size 256,
+// chunked 8192. vLLM keeps the small defaults on A100s whatever their memory (arg_utils.py: `device_memory >= 70 *
+// GiB_bytes and "a100" not in device_name`, NOTE(Kuntai): a large max_num_batched_tokens on A100 reduces
+// throughput, PR #17885; before it the large values were for "h100" / "h200" device names only)
+bool vllm_large_defaults(const ReplicaShape& s) {
+    return (double)s.hw->memory_bytes >= 70.0 * kGiBd && s.hw->id.find("a100") == std::string::npos &&
+           s.hw->name.find("A100") == std::string::npos;
+}
 int default_max_num_seqs(EngineId e, const ReplicaShape& s) {
     bool big = (double)s.hw->memory_bytes >= 70.0 * kGiBd;
     switch (e) {
-    case EngineId::Vllm: return big ? 1024 : 256;
+    case EngineId::Vllm: return vllm_large_defaults(s) ? 1024 : 256;
     case EngineId::Sglang: return big ? 1024 : 256;
     case EngineId::TrtLlm: return 2048;
     case EngineId::Lmdeploy: return 256;
@@ -237,7 +244,7 @@ int default_max_num_seqs(EngineId e, const ReplicaShape& s) {
 int default_max_batched_tokens(EngineId e, const ReplicaShape& s) {
     bool big = (double)s.hw->memory_bytes >= 70.0 * kGiBd;
     switch (e) {
-    case EngineId::Vllm: return big ? 8192 : 2048;
+    case EngineId::Vllm: return vllm_large_defaults(s) ? 8192 : 2048;
     case EngineId::Sglang: return big ? 8192 : 2048;
     case EngineId::TrtLlm: return 8192;
     case EngineId::Lmdeploy: return 8192;
