@@ -4,7 +4,8 @@
 // strided); the prior (kPrior) is the same for every fold, so no fold starts from values fitted on the rows it
 // holds out. fit_one (a three-parameter coordinate search) is kept for experiments; it generalised worse. An engine with
 // fewer than 20 training rows uses the geometric mean of the fitted engines' parameters.
-// The band: the 10th / 90th percentile of the held-out output tok/s errors of that engine.
+// The band: the 10th / 90th percentile of the held-out output tok/s errors of that engine (shipped: over all
+// groups; scored on a held-out group: over the other groups only, so its coverage is not by construction).
 #include "serving/serve_fit.h"
 
 #include <algorithm>
@@ -159,6 +160,22 @@ void lengths_from_notes(const std::string& notes, ServeWorkload& w) {
                                                                      // it would double-count the spread
 }
 
+// the server flags a row's notes state for the run ("max-num-batched-tokens=512, max-num-seqs=512" in dstack's file
+// names, "gpu-memory-utilization 0.5" in dennislee22's logs) where the row's own fields leave them unset: they are
+// the run's configuration (inputs), so the simulation uses what the server really ran with. Not max-model-len:
+// dennislee22's 16384 does not fit the memory plan for Qwen2-72B at TP 2 (the log shows 6.77 GiB of KV per GPU
+// left where the plan leaves ~2), so those rows would fail instead of being scored
+void flags_from_notes(const std::string& notes, ServeRequest& r) {
+    auto flag = [&](const char* name) {
+        double v = number_after(notes, std::string(name) + "=");
+        return v > 0 ? v : number_after(notes, std::string(name) + " ");
+    };
+    double v;
+    if (r.max_num_batched_tokens == 0 && (v = flag("max-num-batched-tokens")) >= 1) r.max_num_batched_tokens = (int)v;
+    if (r.max_num_seqs == 0 && (v = flag("max-num-seqs")) >= 1) r.max_num_seqs = (int)v;
+    if (r.gpu_memory_utilization == 0 && (v = flag("gpu-memory-utilization")) > 0 && v <= 1) r.gpu_memory_utilization = v;
+}
+
 }  // namespace
 
 bool read_serving_rows(const Catalog& cat, const std::string& text, std::vector<ServingRow>& out, std::string& err,
@@ -188,7 +205,11 @@ bool read_serving_rows(const Catalog& cat, const std::string& text, std::vector<
         r.device = j.contains("hardware") && j["hardware"].is_string() ? j["hardware"].get<std::string>()
                  : j.contains("hardware") && j["hardware"].is_object() ? j["hardware"].value("name", "inline") : "?";
         r.engine = r.req.engine;
+        if (j.contains("config") && j["config"].is_object())
+            for (const char* k : {"num_local_experts", "num_experts", "n_routed_experts"})
+                if (j["config"].contains(k) && j["config"][k].is_number() && j["config"][k].get<double>() > 0) r.moe = true;
         lengths_from_notes(j.value("notes", ""), r.req.workload);
+        flags_from_notes(j.value("notes", ""), r.req);
         serving::apply_predict_defaults(r.req);   // exactly what a predict serving line simulates
         const json& m = j.contains("measured") ? j["measured"] : json::object();
         auto val = [&](const char* a, const char* b) {
@@ -310,19 +331,33 @@ ServingValidation validate_serving(const Catalog& cat, const std::vector<Serving
             }
         }
     }
-    // the band: each engine's 10th / 90th percentile of held-out errors (fewer than 20 rows: all rows pooled)
+    // the shipped band: each engine's 10th / 90th percentile of all held-out errors (fewer than 20 rows: all rows
+    // pooled); predicted = measured x (1 + err) -> measured = predicted / (1 + err)
+    auto band_from = [](const std::vector<double>& own, const std::vector<double>& pooled, double& lo, double& hi) {
+        const std::vector<double>& src = own.size() >= 20 ? own : pooled;
+        lo = 1.0 / (1 + quantile(src, 0.9)) - 1; hi = 1.0 / (1 + quantile(src, 0.1)) - 1;
+    };
     std::vector<double> pooled;
     for (auto& e : err_by_engine) pooled.insert(pooled.end(), e.begin(), e.end());
-    double lo[serving::kEngineCount], hi[serving::kEngineCount];
-    for (int e = 0; e < serving::kEngineCount; ++e) {
-        const std::vector<double>& src = err_by_engine[e].size() >= 20 ? err_by_engine[e] : pooled;
-        // predicted = measured x (1 + err) -> measured = predicted / (1 + err)
-        lo[e] = 1.0 / (1 + quantile(src, 0.9)) - 1; hi[e] = 1.0 / (1 + quantile(src, 0.1)) - 1;
-        v.fitted.e[e].band_low = lo[e]; v.fitted.e[e].band_high = hi[e];
-    }
-    for (size_t i = 0; i < rows.size(); ++i) {
-        const serving::EngineRules* e = serving::find_engine(rows[i].engine);
-        if (held[i].ok && e) { held[i].low = held[i].out_tok_s * (1 + lo[(int)e->id]); held[i].high = held[i].out_tok_s * (1 + hi[(int)e->id]); }
+    for (int e = 0; e < serving::kEngineCount; ++e) band_from(err_by_engine[e], pooled, v.fitted.e[e].band_low, v.fitted.e[e].band_high);
+    // the band scored on a group's rows comes from the other groups' held-out errors only (its own rows' errors
+    // never widen or centre it), so the coverage printed is what a source never seen would get
+    for (const auto& kv : by_src) {
+        std::vector<double> other[serving::kEngineCount], other_pooled;
+        for (size_t i = 0; i < rows.size(); ++i) {
+            if (group_of(rows[i]) == kv.first || !held[i].ok) continue;
+            const serving::EngineRules* e = serving::find_engine(rows[i].engine);
+            if (!e) continue;
+            double err = held[i].out_tok_s / rows[i].out_tok_s - 1;
+            other[(int)e->id].push_back(err); other_pooled.push_back(err);
+        }
+        for (size_t i : kv.second) {
+            const serving::EngineRules* e = serving::find_engine(rows[i].engine);
+            if (!held[i].ok || !e) continue;
+            double lo = 0, hi = 0;
+            band_from(other[(int)e->id], other_pooled, lo, hi);
+            held[i].low = held[i].out_tok_s * (1 + lo); held[i].high = held[i].out_tok_s * (1 + hi);
+        }
     }
     std::vector<const ServingRow*> all;
     for (const ServingRow& r : rows) all.push_back(&r);
@@ -337,6 +372,15 @@ ServingValidation validate_serving(const Catalog& cat, const std::vector<Serving
         std::vector<const ServingRow*> rs; std::vector<ServingPrediction> ps;
         for (size_t i = 0; i < rows.size(); ++i) if (rows[i].engine == en) { rs.push_back(&rows[i]); ps.push_back(held[i]); }
         if (!rs.empty()) v.by_engine.push_back(group_errors(en, rs, ps));
+    }
+    auto regime_of = [](const ServingRow& r) {
+        const ServeWorkload& w = r.req.workload;
+        return std::string(w.burst ? "burst" : w.concurrency > 0 ? "closed loop" : "Poisson") + (r.moe ? ", MoE" : ", dense");
+    };
+    for (const char* g : {"burst, dense", "burst, MoE", "closed loop, dense", "closed loop, MoE", "Poisson, dense", "Poisson, MoE"}) {
+        std::vector<const ServingRow*> rs; std::vector<ServingPrediction> ps;
+        for (size_t i = 0; i < rows.size(); ++i) if (regime_of(rows[i]) == g) { rs.push_back(&rows[i]); ps.push_back(held[i]); }
+        if (!rs.empty()) v.by_regime.push_back(group_errors(g, rs, ps));
     }
     return v;
 }
@@ -355,6 +399,8 @@ std::string format_serving_validation(const ServingValidation& v) {
     for (const ServingGroupErrors& g : v.by_source) line(g);
     s += "| **by engine (same held-out predictions)** | | | | | | | |\n";
     for (const ServingGroupErrors& g : v.by_engine) line(g);
+    s += "| **by load and model kind (same held-out predictions)** | | | | | | | |\n";
+    for (const ServingGroupErrors& g : v.by_regime) line(g);
     line(v.all);
     s += "fitted on every row (shipped in engine/serving/serve.cpp kEngines):\n";
     for (int e = 0; e < serving::kEngineCount; ++e) {

@@ -20,6 +20,7 @@ struct ServingRow {
     std::string device;                  // the hardware id (or an inline device's name)
     ServeRequest req;                    // as serve_predict_line builds it
     double out_tok_s = -1, tpot_ms = -1, ttft_ms = -1;   // measured (median where published, else mean); -1 = none
+    bool moe = false;                    // the row's config names routed experts
 };
 
 // parse the rows (lines without a usable prediction input are counted in *skipped with the first reason)
@@ -43,11 +44,13 @@ struct ServingGroupErrors {             // one group of held-out predictions
 struct ServingValidation {
     std::vector<ServingGroupErrors> by_source;   // each source held out in turn
     std::vector<ServingGroupErrors> by_engine;   // the same held-out predictions grouped by engine
+    std::vector<ServingGroupErrors> by_regime;   // ... by load (burst, closed loop, Poisson) and model kind (dense, MoE)
     ServingGroupErrors all;
     serving::SpeedTable fitted;                  // on every row
     double fit_ms = 0;
     std::string fold;                            // "source", "publication" or "device"
-    std::vector<ServingPrediction> held;         // per row, predicted with its group held out
+    std::vector<ServingPrediction> held;         // per row, predicted with its group held out; its low..high band
+                                                 // comes from the held-out errors of the other groups only
 };
 // which rows are held out together: a whole source (GitHub owner/repo or host), a publication (the source at
 // one commit: e.g. TensorRT-LLM's v0.17 and v1.0 perf-overview tables are two), or a whole device

@@ -64,6 +64,10 @@ double compute_tflops(const Hardware& h, const std::string& precision) {
     return f;
 }
 
+// GeForce parts: no GPU peer-to-peer over PCIe (datacenter and workstation parts have it)
+bool is_geforce(const Hardware& h) { return h.vendor == "nvidia" && h.name.find("GeForce") != std::string::npos; }
+constexpr double kNoP2pAllreduceUs = 40;
+
 int kv_elem_bytes(const std::string& kv, const std::string& precision, EngineId e) {
     if (kv == "fp8" || kv == "fp8_e4m3" || kv == "fp8_e5m2" || kv == "q8_0") return 1;
     if (kv == "fp16" || kv == "bf16" || kv == "f16") return 2;
@@ -155,7 +159,14 @@ static bool choose_links(const ServeRequest& req, ReplicaShape& s, std::string& 
         s.link_gbs = id.find("b200") != std::string::npos || s.hw->name.find("GB200") != std::string::npos ? 900
                    : id.find("a100") != std::string::npos ? 300 : 450;
         s.link_latency_us = 6;
-    } else { s.link_gbs = s.hw->link_gbs > 0 ? s.hw->link_gbs : 25; s.link_latency_us = 15; }
+    } else {
+        s.link_gbs = s.hw->link_gbs > 0 ? s.hw->link_gbs : 25;
+        // GeForce cards have no GPU peer-to-peer over PCIe: vLLM's custom all-reduce turns itself off
+        // (distributed/device_communicators/custom_all_reduce.py: "Custom allreduce is disabled because your
+        // platform lacks GPU P2P capability") and NCCL stages every all-reduce through host memory; a small
+        // all-reduce then takes ~40 us (NVIDIA/nccl#1530: all_reduce_perf on 8x RTX 4090, 8 bytes, 40-42 us)
+        s.link_latency_us = is_geforce(*s.hw) ? kNoP2pAllreduceUs : 15;
+    }
     if (fabric) place_across_nodes(*fabric, gpn, s);
     return true;
 }
@@ -250,13 +261,20 @@ bool build_shape(const Catalog& cat, const ServeRequest& req, ReplicaShape& s, s
 // [SECTION] Defaults -------------------------------------------------------------------------------------
 
 // vLLM V1 (engine/arg_utils.py EngineArgs._set_default_args_v1): max_num_seqs 1024 and 8192 batched tokens for
-// `vllm serve` on GPUs with >= 70 GiB, else 256 and 2048. SGLang: --max-running-requests from the pool, chunked
-// prefill 8192 on large GPUs (server_args.py). TensorRT-LLM trtllm-bench: max_batch_size 2048, max_num_tokens
-// 8192 by default for its throughput runs. LMDeploy TurbomindEngineConfig max_batch_size 256, chunked 8192.
+// `vllm serve` on GPUs with >= 70 GiB except A100s, else 256 and 2048. SGLang: --max-running-requests from the
+// pool, chunked prefill 8192 on large GPUs (server_args.py). TensorRT-LLM trtllm-bench: max_batch_size 2048,
+// max_num_tokens 8192 by default for its throughput runs. LMDeploy TurbomindEngineConfig max_batch_size 256,
+// chunked 8192. vLLM keeps the small defaults on A100s whatever their memory (arg_utils.py: `device_memory >= 70 *
+// GiB_bytes and "a100" not in device_name`, NOTE(Kuntai): a large max_num_batched_tokens on A100 reduces
+// throughput, PR #17885; before it the large values were for "h100" / "h200" device names only)
+bool vllm_large_defaults(const ReplicaShape& s) {
+    return (double)s.hw->memory_bytes >= 70.0 * kGiBd && s.hw->id.find("a100") == std::string::npos &&
+           s.hw->name.find("A100") == std::string::npos;
+}
 int default_max_num_seqs(EngineId e, const ReplicaShape& s) {
     bool big = (double)s.hw->memory_bytes >= 70.0 * kGiBd;
     switch (e) {
-    case EngineId::Vllm: return big ? 1024 : 256;
+    case EngineId::Vllm: return vllm_large_defaults(s) ? 1024 : 256;
     case EngineId::Sglang: return big ? 1024 : 256;
     case EngineId::TrtLlm: return 2048;
     case EngineId::Lmdeploy: return 256;
@@ -267,7 +285,7 @@ int default_max_num_seqs(EngineId e, const ReplicaShape& s) {
 int default_max_batched_tokens(EngineId e, const ReplicaShape& s) {
     bool big = (double)s.hw->memory_bytes >= 70.0 * kGiBd;
     switch (e) {
-    case EngineId::Vllm: return big ? 8192 : 2048;
+    case EngineId::Vllm: return vllm_large_defaults(s) ? 8192 : 2048;
     case EngineId::Sglang: return big ? 8192 : 2048;
     case EngineId::TrtLlm: return 8192;
     case EngineId::Lmdeploy: return 8192;

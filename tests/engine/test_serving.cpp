@@ -376,3 +376,19 @@ TEST_CASE("runtime registry: the TensorRT-LLM entry gives its serving plan and t
     CHECK(ev.speed.aggregate_tps > ev.speed.decode_tps);
     CHECK(rt->command_line(cat(), *m, req, 8000).find("trtllm-serve meta-llama/Llama-3.1-8B-Instruct --tp_size 1 --pp_size 1 --max_batch_size 16") == 0);
 }
+
+TEST_CASE("TP over PCIe on GeForce (no GPU P2P): each all-reduce pays NCCL's host-staged latency", "[serving]") {
+    // Llama-3.1-8B: 32 layers, hidden 4096; one decode at depth 0 on 2 GPUs: 2 all-reduces per layer of
+    // 1 x 4096 BF16 values, ring 2 (tp - 1) / tp of the 8192 bytes over the 25 GB/s PCIe link, plus the latency:
+    // 40 us without P2P (NVIDIA/nccl#1530: all_reduce_perf, 8 x RTX 4090, 8 bytes: 40-43 us), 15 us with it
+    std::string err;
+    const double bytes_s = 2.0 * (2 - 1) / 2 * 8192 / 25e9;
+    ServeRequest r = base("vllm", "meta-llama/Llama-3.1-8B-Instruct", "rtx-4090");
+    r.gpus = 2; r.tp = 2; r.max_model_len = 4096;
+    StepBreakdown geforce, ada;
+    REQUIRE(serve_step_time(cat(), r, {0}, 0, 0, &geforce, err) > 0);
+    CHECK(geforce.allreduce_s == Approx(2 * 32 * (bytes_s + 40e-6)).epsilon(1e-9));
+    r.hardware = "rtx-6000-ada";   // a workstation part: P2P over PCIe, vLLM's custom all-reduce
+    REQUIRE(serve_step_time(cat(), r, {0}, 0, 0, &ada, err) > 0);
+    CHECK(ada.allreduce_s == Approx(2 * 32 * (bytes_s + 15e-6)).epsilon(1e-9));
+}

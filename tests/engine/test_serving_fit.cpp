@@ -1,0 +1,48 @@
+// engine/serving/serve_fit: how a published serving row becomes the simulated request (the run's stated server
+// flags and mean lengths are inputs; its measured numbers never are).
+#include <catch2/catch.hpp>
+
+#include <string>
+#include <vector>
+
+#include "catalog/catalog.h"
+#include "serving/serve_fit.h"
+
+using namespace llmsim;
+
+namespace {
+const Catalog& cat() {
+    const Catalog* c = embedded_catalog();
+    REQUIRE(c);
+    return *c;
+}
+// a serving.jsonl row (its format: ../shared/calibration/serving-README.md) with the given notes and extra fields
+std::string row(const std::string& notes, const std::string& extra = "") {
+    return R"({"id": "t1", "engine": "vllm", "model": "meta-llama/Llama-3.1-8B-Instruct", "precision": "bf16",)"
+           R"( "hardware": "h100-sxm", "gpus": 1, "tp": 1, "pp": 1,)" + extra +
+           R"( "test": {"kind": "serving", "input_len": 1000, "output_len": 200, "dataset": "random", "concurrency": null,)"
+           R"( "request_rate": 4, "num_prompts": 100}, "measured": {"output_tok_s": 800}, "source": "example/src@abc",)"
+           R"( "notes": ")" + notes + R"("})";
+}
+}  // namespace
+
+TEST_CASE("serving rows: the server flags a row's notes state are the simulated run's configuration", "[serving]") {
+    std::vector<ServingRow> rows;
+    std::string err;
+    // dstack's file names carry the server flags; dennislee22's logs the memory utilisation
+    REQUIRE(read_serving_rows(cat(), row("server flags: num-scheduler-step=1, enable-chunked-prefill=TRUE, "
+                                         "max-num-batched-tokens=512, max-num-seqs=256; gpu-memory-utilization 0.5"),
+                              rows, err));
+    REQUIRE(rows.size() == 1);
+    CHECK(rows[0].req.max_num_batched_tokens == 512);
+    CHECK(rows[0].req.max_num_seqs == 256);
+    CHECK(rows[0].req.gpu_memory_utilization == 0.5);
+    // "default" is no number: the engine default stays; a field the row sets itself wins over its notes
+    rows.clear();
+    REQUIRE(read_serving_rows(cat(), row("max-num-batched-tokens=default, max-num-seqs=1024", R"( "max_num_seqs": 64,)"),
+                              rows, err));
+    REQUIRE(rows.size() == 1);
+    CHECK(rows[0].req.max_num_batched_tokens == 0);
+    CHECK(rows[0].req.max_num_seqs == 64);
+    CHECK(rows[0].out_tok_s == 800);
+}
