@@ -170,7 +170,7 @@ void draw_mmproj_file(AppState& app) {
     }
     if (f.loaded) {
         ImGui::TextDisabled("Sizing %s (its own tensor types).", f.file_name.c_str());
-        ImGui::SameLine();
+        same_line_if_fits(button_width("Use the built-in table"));   // phone width: the button on the next line
         if (ImGui::SmallButton("Use the built-in table")) clear_vision_file(app);
         note_widget(app, "vision-clear-mmproj");
     }

@@ -909,25 +909,25 @@ async function main() {
 
     // Serving section, vLLM multi-LoRA (issue 16): the slots are in the memory plan, the command and the URL
     await check('serving: multi-LoRA slots equal serve() and the CLI; --enable-lora in the command; URL round trip; bad input refused', async () => {
-      const hash = '#model=meta-llama/Llama-3.1-8B-Instruct&hardware=h100-sxm&sv_loras=4&sv_lora_r=32&sv_c=16&embed=serving';
+      const hash = '#model=meta-llama/Llama-3.1-8B-Instruct&hardware=h100-sxm&sv_loras=3&sv_lora_r=32&sv_c=16&embed=serving';
       const p2 = await openPage(browser, base, hash);
       const s = await p2.page.evaluate(() => window.llmsim.getState());
-      eq([s.sv_loras, s.sv_lora_r], [4, 32], 'state from the link');
+      eq([s.sv_loras, s.sv_lora_r], [3, 32], 'state from the link');
       await p2.page.waitForTimeout(300);
       const back = await p2.page.evaluate(() => window.location.hash);
-      for (const kv of ['sv_loras=4', 'sv_lora_r=32']) assert(back.includes(kv), `${kv} in ${back}`);
+      for (const kv of ['sv_loras=3', 'sv_lora_r=32']) assert(back.includes(kv), `${kv} in ${back}`);
       for (const w of ['serving-lora-on', 'serving-lora-slots', 'serving-lora-rank', 'serving-lora'])
         assert(await p2.page.evaluate((n) => window.llmsim._widgetRect(n), w), `widget ${w} drawn`);
       const sv = (await p2.page.evaluate(() => window.llmsim.results())).serving;
       eq(sv.error, '', 'no serving error');
-      eq([sv.request.max_loras, sv.request.max_lora_rank], [4, 32], 'the request carries the LoRA slots');
+      eq([sv.request.max_loras, sv.request.max_lora_rank], [3, 32], 'the request carries the LoRA slots');
       const direct = await p2.page.evaluate((q) => window.llmsim.serve(q), sv.request);
       eq(sv.result, direct, 'results().serving.result vs serve(request)');
       // Llama-3.1-8B, TP 1: r x (in + out) per wrapped linear (qkv as 3 slices, o, gate_up as 2, down) x 32 layers =
-      // 41,943,040 x (r / 16) elements per slot (PEFT's all-linear count at r = 16), 2 bytes (bf16), 4 slots
-      eq(direct.memory.lora_bytes, 4 * 41943040 * 2 * 2, 'LoRA slot bytes at rank 32');
+      // 41,943,040 x (r / 16) elements per slot (PEFT's all-linear count at r = 16), 2 bytes (bf16), 3 slots
+      eq(direct.memory.lora_bytes, 3 * 41943040 * 2 * 2, 'LoRA slot bytes at rank 32');
       eq(sv.shown.lora, gib2(direct.memory.lora_bytes), 'LoRA slots shown');
-      assert(direct.command.includes(' --enable-lora --max-loras 4 --max-lora-rank 32'), `command ${direct.command}`);
+      assert(direct.command.includes(' --enable-lora --max-loras 3 --max-lora-rank 32'), `command ${direct.command}`);
       eq(sv.shown.command, direct.command, 'command shown');
       const off = await p2.page.evaluate((q) => window.llmsim.serve({ ...q, max_loras: 0 }), sv.request);
       const freed = off.memory.kv_pool_bytes - direct.memory.kv_pool_bytes;
@@ -941,15 +941,15 @@ async function main() {
         const viaFile = JSON.parse(execFileSync(cli, ['serve', '--request', f, '--json'], { encoding: 'utf8' }));
         assert(near(viaFile, sv.result), `llmsim-cli serve --request --json differs: ${JSON.stringify(viaFile.memory)} vs ${JSON.stringify(sv.result.memory)}`);
         const viaFlags = JSON.parse(execFileSync(cli, ['serve', '--model', 'meta-llama/Llama-3.1-8B-Instruct', '--hardware', 'h100-sxm',
-          '--max-loras', '4', '--max-lora-rank', '32', '--concurrency', '16', '--json'], { encoding: 'utf8' }));
+          '--max-loras', '3', '--max-lora-rank', '32', '--concurrency', '16', '--json'], { encoding: 'utf8' }));
         eq([viaFlags.memory.lora_bytes, viaFlags.memory.kv_pool_bytes], [sv.result.memory.lora_bytes, sv.result.memory.kv_pool_bytes], 'CLI flags: LoRA slots and KV pool');
         console.log(`     serving LoRA: the CLI (--request and --max-loras flags) gives the page's numbers`);
       } else console.log('     serving LoRA: CLI comparison not run (pass --cli build/native/llmsim-cli)');
-      console.log(`     serving LoRA: 4 slots x rank 32 on Llama-3.1-8B / H100: ${gib2(direct.memory.lora_bytes)}, KV pool ${gib2(direct.memory.kv_pool_bytes)} (${gib2(off.memory.kv_pool_bytes)} without)`);
+      console.log(`     serving LoRA: 3 slots x rank 32 on Llama-3.1-8B / H100: ${gib2(direct.memory.lora_bytes)}, KV pool ${gib2(direct.memory.kv_pool_bytes)} (${gib2(off.memory.kv_pool_bytes)} without)`);
       await clickWidget(p2.page, 'explain-serve_lora');
       eq((await p2.page.evaluate(() => window.llmsim.results())).pinned_explanation, 'serve_lora', 'pinned explanation');
       const ex = (await p2.page.evaluate(() => window.llmsim.results())).serving.explanations.find((e) => e.key === 'serve_lora');
-      assert(ex && ex.text.includes('4 slots (--max-loras)') && ex.text.includes('rank 32'), `explanation ${ex && ex.text}`);
+      assert(ex && ex.text.includes('3 slots (--max-loras)') && ex.text.includes('rank 32'), `explanation ${ex && ex.text}`);
       await p2.page.keyboard.press('Escape');
       await shots(p2.page, 'serving', 'serving-lora');
       // a fresh page from the address computes the same
@@ -961,7 +961,7 @@ async function main() {
       // bad input: out of range is refused with the state unchanged; a rank vLLM rejects or another engine is an error
       const err = await p2.page.evaluate(() => { try { window.llmsim.setState({ sv_loras: 5000 }); return ''; } catch (e) { return e.message; } });
       assert(err.includes('sv_loras') && err.includes('out of range'), `error: ${err}`);
-      eq((await p2.page.evaluate(() => window.llmsim.getState())).sv_loras, 4, 'sv_loras unchanged after a bad value');
+      eq((await p2.page.evaluate(() => window.llmsim.getState())).sv_loras, 3, 'sv_loras unchanged after a bad value');
       eq((await p2.page.evaluate(() => window.llmsim.results())).serving.result, sv.result, 'result unchanged after a bad value');
       await p2.page.evaluate(() => window.llmsim.setState({ sv_lora_r: 7 }));
       let bad = (await p2.page.evaluate(() => window.llmsim.results())).serving;
@@ -988,7 +988,7 @@ async function main() {
       const made = JSON.parse(execFileSync('python3', [path.join(here, 'make_mmproj.py'), fx], { encoding: 'utf8' }));
       const p2 = await openPage(browser, base, '#model=google/gemma-3-4b-it&hardware=rtx-4090&quant=Q4_K_M&ctx=8192&vi_n=1&embed=vision');
       await p2.page.waitForTimeout(300);
-      const hashBefore = await p2.page.evaluate(() => window.location.hash);
+      const stateBefore = await p2.page.evaluate(() => window.llmsim.getState());
       const table = (await p2.page.evaluate(() => window.llmsim.results())).vision.result;
       const sent = [];
       p2.page.on('request', (r) => sent.push(r.url()));
@@ -1009,10 +1009,10 @@ async function main() {
       const r = await p2.page.evaluate(() => window.llmsim.results());
       assert(r.command.endsWith(' --mmproj ' + made.mmproj), `the command section names the file: ${r.command}`);
       if (cli) {
-        const c = JSON.parse(execFileSync(cli, ['vision', '--model', 'google/gemma-3-4b-it', '--hardware', 'rtx-4090', '--quant', 'Q4_K_M', '--ctx', '8192',
+        const c = JSON.parse(execFileSync(path.resolve(cli), ['vision', '--model', 'google/gemma-3-4b-it', '--hardware', 'rtx-4090', '--quant', 'Q4_K_M', '--ctx', '8192',
           '--images', '1', '--mmproj', made.mmproj, '--json'], { encoding: 'utf8', cwd: fx }));
         assert(near(c, v.result), `llmsim-cli vision --mmproj --json differs: ${JSON.stringify(c)} vs ${JSON.stringify(v.result)}`);
-        eq(v.shown.weights, `${(c.weights_bytes / 2 ** 20).toFixed(2)} MiB`, 'weights shown vs the CLI');
+        eq(v.shown.weights, `${(c.weights_bytes / 2 ** 20).toFixed(1)} MiB`, 'weights shown vs the CLI');
         console.log('     vision mmproj: the CLI on the same file gives the page\'s numbers');
       } else console.log('     vision mmproj: CLI comparison not run (pass --cli build/native/llmsim-cli)');
       console.log(`     vision mmproj: ${made.mmproj} weights ${v.shown.weights} (table layout ${(table.weights_bytes / 2 ** 20).toFixed(2)} MiB), compute ${v.shown.compute}`);
@@ -1024,7 +1024,9 @@ async function main() {
       eq((await p2.page.evaluate(() => window.llmsim.getState())).model, 'google/gemma-3-4b-it', 'the model stays');
       await p2.page.screenshot({ path: path.join(out, 'vision-mmproj-refused-1280x800.png') });
       eq(sent, [], 'no request while reading the files');
-      eq(await p2.page.evaluate(() => window.location.hash), hashBefore, 'nothing of the file in the address');
+      eq(await p2.page.evaluate(() => window.llmsim.getState()), stateBefore, 'the scenario (the URL state) is unchanged by the files');
+      const href = decodeURIComponent(await p2.page.evaluate(() => window.location.href));
+      for (const t of ['mmproj', 'tiny', 'gguf']) assert(!href.includes(t), `URL has '${t}': ${href}`);
       await clickWidget(p2.page, 'vision-clear-mmproj');
       const cleared = (await p2.page.evaluate(() => window.llmsim.results())).vision;
       eq([cleared.mmproj.loaded, cleared.result.weights_bytes], [false, table.weights_bytes], 'back to the table');
