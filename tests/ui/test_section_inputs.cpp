@@ -3,6 +3,7 @@
 // header read through the Import path, ui/import.cpp). Expected values are derived by hand from the sources named.
 #include <catch2/catch.hpp>
 
+#include <cstdio>
 #include <cstring>
 
 #include <nlohmann/json.hpp>
@@ -121,4 +122,17 @@ TEST_CASE("ui: an mmproj GGUF opened through the import path sizes the Vision se
     update_derived(app);
     update_vision(app);
     CHECK(app.vision.estimate.encoder.weights_bytes == table_bytes);
+    // the desktop's route: a path (the section's path box, or a dropped file) through import_path
+    const std::string path = "ui_section_inputs_mmproj.gguf";
+    FILE* f = fopen(path.c_str(), "wb");
+    REQUIRE(f);
+    fwrite(file.data(), 1, file.size(), f);
+    fclose(f);
+    CHECK(import_path(app, path));
+    std::remove(path.c_str());
+    update_derived(app);
+    update_vision(app);
+    CHECK(app.vision_file.file_name == path);
+    CHECK(app.vision.estimate.encoder.weights_bytes == 8192 + 256);
+    CHECK(app.catalog.models.size() == models_before);
 }
