@@ -84,7 +84,8 @@ bool load_vision_file(AppState& app, const llmsim::GgufInfo& info, const std::st
     ++f.version;
     f.message = "Read " + file_name + ": projector " + llmsim::projector_type_info(enc.projector).gguf_name + ", " +
                 std::to_string(enc.n_layer) + " layers, weights " + mib_text(enc.weights_bytes) + " (" + enc.weights_types +
-                "; header read: " + llmsim::format_sig((double)info.data_offset / 1048576.0) + " MiB of the file)";
+                "; header read: " + (info.data_offset < 1048576 ? std::to_string(info.data_offset) + " bytes"
+                                                                 : llmsim::format_sig((double)info.data_offset / 1048576.0) + " MiB") + " of the file)";
     mark_changed(app);
     return true;
 }
