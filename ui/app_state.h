@@ -82,6 +82,8 @@ struct Scenario {
     int sv_conc = 32;                                  // closed loop: requests in flight (--max-concurrency)
     double sv_rate = 0;                                // open loop: Poisson requests/s (> 0 wins over sv_conc)
     double sv_ttft_ms = 1000, sv_tpot_ms = 50;         // SLA: TTFT p90 and TPOT p90 targets, ms (0 = none)
+    int sv_loras = 0;                                  // vLLM --enable-lora --max-loras: adapter slots (0 = LoRA off)
+    int sv_lora_rank = 16;                             // vLLM --max-lora-rank (vLLM's default 16)
     // speculative decoding (panel_spec.cpp): the draft model and its llama-server flags; "" = no draft (-md off)
     std::string sp_draft = "";                         // -md: catalog id of the draft model ("" = none)
     std::string sp_draft_quant = "Q8_0";               // the draft GGUF's file type
@@ -166,6 +168,7 @@ struct AppState {
     LoraState lora;                // panel_lora.h
     TrainState train;              // panel_train.h
     VisionState vision;            // panel_vision.h
+    VisionFile vision_file;        // panel_vision.h: an opened mmproj GGUF (session only)
     EmbedState embed;              // panel_embed.h
     ServingSearchState serving_search;   // panel_serving_search.h
     bool scroll_to_section = false;     // scroll to scenario.section on the next frame

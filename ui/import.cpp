@@ -6,6 +6,7 @@
 #include "core/format.h"
 #include "io/gguf.h"
 #include "model/hf_config.h"
+#include "vision/vision.h"
 
 namespace {
 
@@ -19,7 +20,25 @@ done:
     mark_changed(app);
 }
 
+// the Vision section asked for an mmproj and got something else: say so there and in the Import section, import
+// nothing (the picker is shared, so a text model opened from the Vision button must not replace the top bar's model)
+bool refuse_for_vision(AppState& app, const std::string& message) {
+    app.vision_file.expect_mmproj = false;
+    app.vision_file.ok = false;
+    app.vision_file.message = message;
+    app.import.ok = false;
+    app.import.message = message;
+    request_frames(app);
+    return false;
+}
+
 }  // namespace
+
+bool import_not_gguf_for_vision(AppState& app, const std::string& file_name) {
+    if (!app.vision_file.expect_mmproj) return false;
+    refuse_for_vision(app, file_name + " not used: not a GGUF file (no GGUF magic), so not an mmproj");
+    return true;
+}
 
 bool import_hf_config(AppState& app, const std::string& json_text, const std::string& id_in) {
     llmsim::Model m;
@@ -50,7 +69,16 @@ int import_gguf_prefix(AppState& app, const void* data, size_t size, uint64_t fi
         if (need > size && need_bytes) { *need_bytes = need; return -1; }
         app.import.message = file_name + " not imported: " + err;
         app.import.ok = false;
+        if (app.vision_file.expect_mmproj) refuse_for_vision(app, file_name + " not used: " + err);
         return 0;
+    }
+    // an mmproj (vision projector) is no language model: the Vision section takes it (panel_vision.h)
+    if (info.architecture == "clip" || app.vision_file.expect_mmproj) {
+        app.vision_file.expect_mmproj = false;
+        const bool ok = load_vision_file(app, info, file_name);
+        app.import.ok = ok;
+        app.import.message = app.vision_file.message + (ok ? " — used by the Vision section" : "");
+        return ok ? 1 : 0;
     }
     llmsim::Model m;
     if (!llmsim::model_from_gguf(info, m, err)) {
@@ -119,6 +147,7 @@ bool import_path(AppState& app, const std::string& path) {
         app.import.message = name + " not imported: header larger than the limit";
         return false;
     }
+    if (import_not_gguf_for_vision(app, name)) { fclose(f); return false; }
     if (file_size > (long long)llmsim::kHfConfigMaxBytes) {
         fclose(f);
         app.import.message = name + " is neither a GGUF file (no GGUF magic) nor a config.json (larger than 4 MiB)";

@@ -18,5 +18,9 @@ int import_gguf_prefix(AppState& app, const void* data, size_t size, uint64_t fi
 // GGUF file whose header was read gives its file type's exact weights (app.hub_tensor_bytes), the chosen file's
 // type becomes the scenario's quant; app.hub_status says what was read
 void import_hub_result(AppState& app, const llmsim::HubResult& r);
-// native: import a .gguf or config.json from a path (reads only the GGUF header)
+// a file without GGUF magic while the Vision section waits for an mmproj: true (refused, messages set)
+bool import_not_gguf_for_vision(AppState& app, const std::string& file_name);
+// native: import a .gguf or config.json from a path (reads only the GGUF header); an mmproj GGUF goes to the
+// Vision section (load_vision_file) instead of the model list
+
 bool import_path(AppState& app, const std::string& path);

@@ -9,6 +9,20 @@
 #include "plot.h"
 #include "widgets.h"
 
+namespace {
+// phone width: the fit in one short word, coloured as status_badge colours it
+const char* status_short(llmsim::FitStatus s) {
+    switch (s) {
+    case llmsim::FitStatus::Comfortable: return "fits";
+    case llmsim::FitStatus::Tight: return "tight";
+    case llmsim::FitStatus::TunableUma: return "UMA";
+    case llmsim::FitStatus::PartialOffload: return "offload";
+    case llmsim::FitStatus::Oom: return "OOM";
+    default: return "?";
+    }
+}
+}  // namespace
+
 void draw_context(AppState& app) {
     const Derived& d = app.derived;
     if (d.context.empty()) { ImGui::TextDisabled("No context points (%s)", d.error.c_str()); return; }
@@ -48,28 +62,30 @@ void draw_context(AppState& app) {
     if (wide) ImGui::EndTable();
 
     ImGuiTableFlags tflags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingStretchProp;
-    ImVec2 outer(0, 0);
-    if (ImGui::GetContentRegionAvail().x < ImGui::GetFontSize() * 34) {   // phone: whole columns, sideways scroll
-        tflags = (tflags & ~ImGuiTableFlags_SizingStretchProp) | ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_ScrollX;
-        outer = ImVec2(0, ImGui::GetFrameHeight() * 10);
-    }
-    if (ImGui::BeginTable("ctxtable", 5, tflags, outer)) {
+    // phone: the units move into the headers and the fit into one word, so all five columns fit without scrolling
+    const bool phone = phone_width(ImGui::GetContentRegionAvail().x);
+    if (ImGui::BeginTable("ctxtable", 5, tflags)) {
         ImGui::TableSetupColumn("Context");
-        ImGui::TableSetupColumn("KV cache");
-        ImGui::TableSetupColumn("Total");
-        ImGui::TableSetupColumn("Decode at full ctx");   // tg128 at a depth of the row's whole context
-        ImGui::TableSetupColumn("Status");
+        ImGui::TableSetupColumn(phone ? "KV GiB" : "KV cache");
+        ImGui::TableSetupColumn(phone ? "Total GiB" : "Total");
+        ImGui::TableSetupColumn(phone ? "tok/s at full" : "Decode at full ctx");   // tg128 at a depth of the row's whole context
+        ImGui::TableSetupColumn(phone ? "Fit" : "Status");
         table_header_row(app, "ctxtable", "rrrrl");
         int row = 0;
         for (const ContextPoint& p : d.context) {
             if ((p.ctx_tokens & (p.ctx_tokens - 1)) != 0) continue;   // table: powers of two; the plot has all points
             ImGui::TableNextRow();
             ImGui::TableNextColumn(); text_right(llmsim::format_tokens(p.ctx_tokens).c_str()); note_cell(app, "ctxtable", row, 0);
-            ImGui::TableNextColumn(); text_right(llmsim::format_gib((double)p.kv_bytes).c_str()); note_cell(app, "ctxtable", row, 1);
-            ImGui::TableNextColumn(); text_right(llmsim::format_gib((double)p.total_bytes).c_str()); note_cell(app, "ctxtable", row, 2);
-            ImGui::TableNextColumn(); text_right(p.decode_tokens_per_s > 0 ? (llmsim::format_sig(p.decode_tokens_per_s) + " tok/s").c_str() : "—");
+            std::string kv = llmsim::format_gib((double)p.kv_bytes), total = llmsim::format_gib((double)p.total_bytes);
+            if (phone) { kv.resize(kv.size() - 4); total.resize(total.size() - 4); }   // " GiB" is in the header
+            const std::string dec = p.decode_tokens_per_s > 0 ? llmsim::format_sig(p.decode_tokens_per_s) + (phone ? "" : " tok/s") : "—";
+            ImGui::TableNextColumn(); text_right(kv.c_str()); note_cell(app, "ctxtable", row, 1);
+            ImGui::TableNextColumn(); text_right(total.c_str()); note_cell(app, "ctxtable", row, 2);
+            ImGui::TableNextColumn(); text_right(dec.c_str());
             note_cell(app, "ctxtable", row, 3);
-            ImGui::TableNextColumn(); status_badge(p.status);
+            ImGui::TableNextColumn();
+            if (phone) ImGui::TextColored(status_color(p.status), "%s", status_short(p.status));
+            else status_badge(p.status);
             ++row;
         }
         ImGui::EndTable();

@@ -16,13 +16,13 @@ void draw_import(AppState& app) {
     note_widget(app, "import-button");
     same_line_if_fits(button_width("Open .gguf or config.json file…"));
     if (app.open_file_dialog) {
-        if (ImGui::Button("Open .gguf or config.json file…")) app.open_file_dialog();
+        if (ImGui::Button("Open .gguf or config.json file…")) { app.vision_file.expect_mmproj = false; app.open_file_dialog(); }
         text_disabled_after("or drop a file on the page");
     } else {
         ImGui::SetNextItemWidth(ImGui::GetFontSize() * 18);
         ImGui::InputTextWithHint("##path", "/path/to/model.gguf or config.json", &app.import.path);
         ImGui::SameLine();
-        if (ImGui::Button("Open file")) import_path(app, app.import.path);
+        if (ImGui::Button("Open file")) { app.vision_file.expect_mmproj = false; import_path(app, app.import.path); }
         ImGui::SameLine();
         ImGui::TextDisabled("or drop a file on the window");
     }

@@ -114,6 +114,42 @@ void update_order(AppState& app, ImGuiTableSortSpecs* ss) {
     });
 }
 
+// the row's menu: right-click on the row, or (phone width, no right-click on a touch screen) the row's "…" button
+void row_menu_popup(AppState& app, const DeviceRow& r) {
+    if (!ImGui::BeginPopup("row-menu")) return;
+    if (ImGui::MenuItem("Add to compare")) {
+        auto setups = parse_compare(app.scenario.compare);
+        if (setups.size() < 4) {
+            setups.push_back({app.scenario.model, r.hardware->id, app.scenario.quant});
+            app.scenario.compare = format_compare(setups);
+            mark_changed(app);
+        }
+    }
+    note_widget(app, "leaderboard-menu-compare");
+    if (ImGui::MenuItem("Simulate")) {
+        app.scenario.hardware = r.hardware->id;
+        mark_changed(app);
+    }
+    ImGui::EndPopup();
+}
+
+// phone width: the name wrapped, its fit, then memory / TTFT / max context / price stacked in the Hardware cell
+// (those columns are hidden) and a "…" button for the row menu. Returns true when the row was clicked.
+bool phone_hardware_cell(AppState& app, const DeviceRow& r, const std::string& label, bool selected) {
+    const llmsim::MemoryBreakdown& mb = r.eval.memory;
+    std::string details = r.error;
+    if (r.error.empty()) {
+        const bool runs = decode_of(r) > 0;
+        details = llmsim::format_fixed(llmsim::limit_side_bytes(mb) / (double)llmsim::kGiB, 1) + " / " +
+                  llmsim::format_fixed(mb.usable_bytes / (double)llmsim::kGiB, 1) + " GiB";
+        if (runs) details += " · TTFT " + llmsim::format_sig(r.eval.speed.ttft_s) + " s";
+        details += " · max ctx " + (mb.max_context > 0 ? llmsim::format_tokens(mb.max_context) : std::string("OOM"));
+        if (runs && r.usd_per_decode_tps > 0) details += " · $" + llmsim::format_sig(r.usd_per_decode_tps) + " per tok/s";
+    }
+    return stacked_row_cell(app, "leaderboard-row-" + r.hardware->id, label, r.error.empty() ? &mb.status : nullptr, details, selected,
+                            "leaderboard-menu-" + r.hardware->id);
+}
+
 }  // namespace
 
 std::string leaderboard_text(const AppState& app, bool csv) {
@@ -164,8 +200,11 @@ void draw_leaderboard(AppState& app) {
     ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingStretchProp |
                             ImGuiTableFlags_Sortable | ImGuiTableFlags_ScrollY | ImGuiTableFlags_Hideable;
     const float height = app.scenario.embed.empty() ? ImGui::GetTextLineHeightWithSpacing() * 18 : 0;
-    const bool narrow = ImGui::GetContentRegionAvail().x < ImGui::GetFontSize() * 50;
-    if (narrow)   // phone: whole columns, sideways scroll
+    // phone (under 34 em): two columns, the rest stacked in the Hardware cell; tablet (under 50 em): whole columns,
+    // sideways scroll
+    const bool phone = phone_width(ImGui::GetContentRegionAvail().x);
+    const bool narrow = !phone && ImGui::GetContentRegionAvail().x < ImGui::GetFontSize() * 50;
+    if (narrow)
         flags = (flags & ~ImGuiTableFlags_SizingStretchProp) | ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_ScrollX;
     if (ImGui::BeginTable("leaderboard", 7, flags, ImVec2(0, height))) {
         ImGui::TableSetupScrollFreeze(1, 1);
@@ -174,14 +213,16 @@ void draw_leaderboard(AppState& app) {
         // phone width: explicit widths in em (right-aligned cells cannot auto-fit a column)
         const float em = ImGui::GetFontSize();
         const ImGuiTableColumnFlags fixed = narrow ? ImGuiTableColumnFlags_WidthFixed : 0;
-        ImGui::TableSetupColumn("Status", fixed, narrow ? em * 9.5f : 1.3f);
-        ImGui::TableSetupColumn("Total / Limit", fixed, narrow ? em * 8.5f : 1.5f);
-        const std::string dec_head = decode_header(app);
-        ImGui::TableSetupColumn(dec_head.c_str(), fixed | ImGuiTableColumnFlags_DefaultSort | ImGuiTableColumnFlags_PreferSortDescending,
-                                narrow ? ImGui::CalcTextSize(dec_head.c_str()).x + em * 1.5f : 2.6f);
-        ImGui::TableSetupColumn("TTFT", fixed, narrow ? em * 4.5f : 0.9f);
-        ImGui::TableSetupColumn("Max ctx", fixed, narrow ? em * 4.5f : 0.9f);
-        ImGui::TableSetupColumn("$ per tok/s", fixed, narrow ? em * 5 : 1.0f);
+        const ImGuiTableColumnFlags stacked = phone ? ImGuiTableColumnFlags_Disabled : 0;   // shown in the Hardware cell
+        ImGui::TableSetupColumn("Status", fixed | stacked, narrow ? em * 9.5f : 1.3f);
+        ImGui::TableSetupColumn("Total / Limit", fixed | stacked, narrow ? em * 8.5f : 1.5f);
+        const std::string dec_head = phone ? std::string("Decode tok/s") : decode_header(app);
+        ImGui::TableSetupColumn(dec_head.c_str(), (phone ? ImGuiTableColumnFlags_WidthFixed : fixed) | ImGuiTableColumnFlags_DefaultSort |
+                                ImGuiTableColumnFlags_PreferSortDescending,
+                                narrow || phone ? ImGui::CalcTextSize(dec_head.c_str()).x + em * 1.5f : 2.6f);
+        ImGui::TableSetupColumn("TTFT", fixed | stacked, narrow ? em * 4.5f : 0.9f);
+        ImGui::TableSetupColumn("Max ctx", fixed | stacked, narrow ? em * 4.5f : 0.9f);
+        ImGui::TableSetupColumn("$ per tok/s", fixed | stacked, narrow ? em * 5 : 1.0f);
         const char* tips[] = {"device (rigs: GPU count x card); click a row to simulate it",
                               "COMFORTABLE ≤ 90 % of usable; TIGHT ≤ 100 %; TUNABLE_UMA fits under the raised unified-memory limit; PARTIAL_OFFLOAD only with layers on the CPU; OOM does not fit",
                               "memory needed / usable memory, GiB (usable = reported minus driver/OS reserve, or the unified-memory GPU limit)",
@@ -200,29 +241,22 @@ void draw_leaderboard(AppState& app) {
             ImGui::PushID(r.hardware->id.c_str());
             // a device profile in use marks its row (short, the column is narrow); "calibrated on your N rows ..." on hover
             const std::string label = r.eval.speed.calibrated.empty() ? r.hardware->name : r.hardware->name + " (calibrated)";
-            if (ImGui::Selectable(label.c_str(), r.hardware->id == app.scenario.hardware, ImGuiSelectableFlags_SpanAllColumns)) {
+            const bool selected = r.hardware->id == app.scenario.hardware;
+            bool clicked = false;
+            if (phone) clicked = phone_hardware_cell(app, r, label, selected);
+            else {
+                clicked = ImGui::Selectable(label.c_str(), selected, ImGuiSelectableFlags_SpanAllColumns);
+                note_widget(app, ("leaderboard-row-" + r.hardware->id).c_str());
+                if (!r.eval.speed.calibrated.empty() && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", r.eval.speed.calibrated.c_str());
+                ImGui::OpenPopupOnItemClick("row-menu", ImGuiPopupFlags_MouseButtonRight);
+            }
+            if (clicked) {
                 app.scenario.hardware = r.hardware->id;
                 app.scenario.section = "simulator";
                 app.scroll_to_section = true;
                 mark_changed(app);
             }
-            note_widget(app, ("leaderboard-row-" + r.hardware->id).c_str());
-            if (!r.eval.speed.calibrated.empty() && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", r.eval.speed.calibrated.c_str());
-            if (ImGui::BeginPopupContextItem("row-menu")) {
-                if (ImGui::MenuItem("Add to compare")) {
-                    auto setups = parse_compare(app.scenario.compare);
-                    if (setups.size() < 4) {
-                        setups.push_back({app.scenario.model, r.hardware->id, app.scenario.quant});
-                        app.scenario.compare = format_compare(setups);
-                        mark_changed(app);
-                    }
-                }
-                if (ImGui::MenuItem("Simulate")) {
-                    app.scenario.hardware = r.hardware->id;
-                    mark_changed(app);
-                }
-                ImGui::EndPopup();
-            }
+            row_menu_popup(app, r);
             ImGui::PopID();
             ImGui::TableNextColumn();
             if (!r.error.empty()) { ImGui::TextDisabled("—"); if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", r.error.c_str()); continue; }

@@ -33,7 +33,10 @@ void draw_quants(AppState& app) {
     std::string cb = "Total @ " + llmsim::format_tokens(swap ? s.ctx_tokens : s.ctx_b_tokens);
     ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingStretchProp;
     ImVec2 outer(0, 0);
-    if (ImGui::GetContentRegionAvail().x < ImGui::GetFontSize() * 40) {   // phone: keep columns whole, scroll sideways
+    // phone: name (BPW, the second context and quality stacked under it), weights and the first context's total;
+    // tablet: keep columns whole, scroll sideways
+    const bool phone = phone_width(ImGui::GetContentRegionAvail().x);
+    if (!phone && ImGui::GetContentRegionAvail().x < ImGui::GetFontSize() * 40) {
         flags = (flags & ~ImGuiTableFlags_SizingStretchProp) | ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_ScrollX;
         int rows = 1;
         for (const QuantRow& q : d.quants)
@@ -41,12 +44,13 @@ void draw_quants(AppState& app) {
         outer = ImVec2(0, ImGui::GetFrameHeight() * (rows + 1.5f));
     }
     if (ImGui::BeginTable("quants", 6, flags, outer)) {
-        ImGui::TableSetupColumn("Quantization");
-        ImGui::TableSetupColumn("BPW");
+        const ImGuiTableColumnFlags stacked = phone ? ImGuiTableColumnFlags_Disabled : 0;   // in the name cell
+        ImGui::TableSetupColumn("Quantization", 0, phone ? 2.0f : 0.0f);
+        ImGui::TableSetupColumn("BPW", stacked);
         ImGui::TableSetupColumn("Weights");
         ImGui::TableSetupColumn(ca.c_str());
-        ImGui::TableSetupColumn(cb.c_str());
-        ImGui::TableSetupColumn("Quality");
+        ImGui::TableSetupColumn(cb.c_str(), stacked);
+        ImGui::TableSetupColumn("Quality", stacked);
         const char* tips[] = {"llama.cpp file type (per-tensor rules, as llama-quantize applies them) or another format",
                               "bits per weight over all tensors, from the per-tensor types (not a flat figure)",
                               "weights in GiB (2^30 bytes): the GGUF tensor data",
@@ -62,13 +66,23 @@ void draw_quants(AppState& app) {
             ImGui::TableNextColumn();
             ImGui::PushID(f.name.c_str());
             std::string label = f.name == "F16" ? "FP16" : f.name;
-            if (ImGui::Selectable(label.c_str(), f.name == s.quant, ImGuiSelectableFlags_SpanAllColumns)) {
+            bool clicked = false;
+            if (phone) {
+                std::string details = q.error.empty() ? llmsim::format_fixed(q.bits_per_weight, 2) + " bpw · " + cb + ": " +
+                                                            llmsim::format_gib((double)(swap ? q.total_a_bytes : q.total_b_bytes)) + " · " + f.quality_label
+                                                      : q.error;
+                clicked = stacked_row_cell(app, "quant-row-" + f.name, f.name == released ? label + " (as released)" : label, nullptr,
+                                           details, f.name == s.quant);
+            } else {
+                clicked = ImGui::Selectable(label.c_str(), f.name == s.quant, ImGuiSelectableFlags_SpanAllColumns);
+                note_widget(app, ("quant-row-" + f.name).c_str());
+            }
+            if (clicked) {
                 app.scenario.quant = f.name;
                 mark_changed(app);
             }
-            note_widget(app, ("quant-row-" + f.name).c_str());
             ImGui::PopID();
-            if (f.name == released) {
+            if (f.name == released && !phone) {
                 ImGui::SameLine();
                 ImGui::TextDisabled("as released");
                 if (ImGui::IsItemHovered())

@@ -48,7 +48,9 @@ void draw_recommend(AppState& app) {
                 s.rec_max_price > 0 ? (" for at most $" + llmsim::format_sig(s.rec_max_price, 4)).c_str() : "");
     ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingStretchProp;
     ImVec2 outer(0, 0);
-    const bool narrow = ImGui::GetContentRegionAvail().x < ImGui::GetFontSize() * 44;
+    // phone: Hardware (price, rent, TTFT and fit stacked under the name) and decode; tablet: sideways scroll
+    const bool phone = phone_width(ImGui::GetContentRegionAvail().x);
+    const bool narrow = !phone && ImGui::GetContentRegionAvail().x < ImGui::GetFontSize() * 44;
     if (narrow) {   // phone: whole columns sized to their content, sideways scroll (as the other tables)
         flags = (flags & ~ImGuiTableFlags_SizingStretchProp) | ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_ScrollX;
         outer = ImVec2(0, ImGui::GetFrameHeight() * (std::min<size_t>(r.accepted.size(), 12) + 2.5f));
@@ -56,12 +58,15 @@ void draw_recommend(AppState& app) {
     if (ImGui::BeginTable("rec", 6, flags, outer)) {
         if (narrow) ImGui::TableSetupScrollFreeze(1, 0);
         ImGui::TableSetupColumn("Hardware", narrow ? ImGuiTableColumnFlags_WidthFixed : 0, narrow ? ImGui::GetFontSize() * 10 : 3.0f);
-        ImGui::TableSetupColumn("Price");
-        ImGui::TableSetupColumn("Rent");
-        const std::string dec_head = "Decode tok/s, empty \u2192 " + full, ttft_head = "TTFT, " + llmsim::format_tokens(s.prompt_tokens) + " prompt";
-        ImGui::TableSetupColumn(dec_head.c_str(), 0, narrow ? 0.0f : 2.0f);
-        ImGui::TableSetupColumn(ttft_head.c_str());
-        ImGui::TableSetupColumn("Status", 0, narrow ? 0.0f : 1.2f);
+        const ImGuiTableColumnFlags stacked = phone ? ImGuiTableColumnFlags_Disabled : 0;   // in the Hardware cell
+        ImGui::TableSetupColumn("Price", stacked);
+        ImGui::TableSetupColumn("Rent", stacked);
+        const std::string dec_head = phone ? std::string("Decode tok/s") : "Decode tok/s, empty \u2192 " + full;
+        const std::string ttft_head = "TTFT, " + llmsim::format_tokens(s.prompt_tokens) + " prompt";
+        ImGui::TableSetupColumn(dec_head.c_str(), phone ? ImGuiTableColumnFlags_WidthFixed : 0,
+                                phone ? ImGui::CalcTextSize(dec_head.c_str()).x + ImGui::GetFontSize() : narrow ? 0.0f : 2.0f);
+        ImGui::TableSetupColumn(ttft_head.c_str(), stacked);
+        ImGui::TableSetupColumn("Status", stacked, narrow ? 0.0f : 1.2f);
         table_header_row(app, "rec", "lrrrrl");
         int shown = 0;
         for (const llmsim::Candidate& c : r.accepted) {
@@ -69,7 +74,13 @@ void draw_recommend(AppState& app) {
             ImGui::TableNextRow();
             ImGui::TableNextColumn();
             ImGui::PushID(c.hardware.id.c_str());
-            if (ImGui::Selectable(c.hardware.name.c_str(), false, ImGuiSelectableFlags_SpanAllColumns)) {
+            const std::string price = c.price_usd > 0 ? "$" + llmsim::format_fixed(c.price_usd, 0) : "—";
+            const std::string rent = c.cloud_usd_per_hour > 0 ? "$" + llmsim::format_fixed(c.cloud_usd_per_hour, 2) + "/h" : "—";
+            const std::string ttft = c.eval.speed.ok ? llmsim::format_sig(c.eval.speed.ttft_s) + " s" : "—";
+            const bool clicked = phone ? stacked_row_cell(app, "rec-row-" + c.hardware.id, c.hardware.name, &c.eval.memory.status,
+                                                          "price " + price + " · rent " + rent + " · TTFT " + ttft, false)
+                                       : ImGui::Selectable(c.hardware.name.c_str(), false, ImGuiSelectableFlags_SpanAllColumns);
+            if (clicked) {
                 // simulate it: a catalog device or a combination id ("2x-arc-b580"), which find_hardware resolves
                 s.hardware = c.hardware.id;
                 s.gpus = 0;
@@ -79,14 +90,14 @@ void draw_recommend(AppState& app) {
             }
             ImGui::PopID();
             const int row = shown - 1;
-            ImGui::TableNextColumn(); text_right(c.price_usd > 0 ? ("$" + llmsim::format_fixed(c.price_usd, 0)).c_str() : "—"); note_cell(app, "rec", row, 1);
-            ImGui::TableNextColumn(); text_right(c.cloud_usd_per_hour > 0 ? ("$" + llmsim::format_fixed(c.cloud_usd_per_hour, 2) + "/h").c_str() : "—");
+            ImGui::TableNextColumn(); text_right(price.c_str()); note_cell(app, "rec", row, 1);
+            ImGui::TableNextColumn(); text_right(rent.c_str());
             note_cell(app, "rec", row, 2);
             ImGui::TableNextColumn();
             text_right(c.eval.speed.ok ? (llmsim::format_sig(c.eval.speed.decode_empty_tps) + " \u2192 " +
                                           llmsim::format_sig(c.eval.speed.decode_full_tps)).c_str() : "—");
             note_cell(app, "rec", row, 3);
-            ImGui::TableNextColumn(); text_right(c.eval.speed.ok ? (llmsim::format_sig(c.eval.speed.ttft_s) + " s").c_str() : "—"); note_cell(app, "rec", row, 4);
+            ImGui::TableNextColumn(); text_right(ttft.c_str()); note_cell(app, "rec", row, 4);
             ImGui::TableNextColumn(); status_badge(c.eval.memory.status);
         }
         ImGui::EndTable();

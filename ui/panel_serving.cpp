@@ -99,6 +99,8 @@ bool serving_request_from_scenario(const AppState& app, llmsim::ServeRequest& r,
     else { r.workload.concurrency = s.sv_conc; r.workload.num_prompts = 0; }   // 0: default_num_prompts(), as everywhere
     r.sla.ttft_p90_ms = s.sv_ttft_ms;
     r.sla.tpot_p90_ms = s.sv_tpot_ms;
+    r.max_loras = s.sv_loras;            // 0 = LoRA off; the engine refuses it for anything but vLLM and odd ranks
+    r.max_lora_rank = s.sv_lora_rank;
     return true;
 }
 
@@ -109,6 +111,7 @@ std::string serving_request_json(const llmsim::ServeRequest& r) {
     if (r.max_model_len > 0) j["max_model_len"] = r.max_model_len;
     if (r.gpu_memory_utilization > 0) j["gpu_memory_utilization"] = r.gpu_memory_utilization;
     if (r.mem_fraction_static > 0) j["mem_fraction_static"] = r.mem_fraction_static;
+    if (r.max_loras > 0) { j["max_loras"] = r.max_loras; j["max_lora_rank"] = r.max_lora_rank; }
     nlohmann::json w = {{"input_len", r.workload.input_len}, {"output_len", r.workload.output_len}};
     if (r.workload.concurrency > 0) w["concurrency"] = r.workload.concurrency;
     if (r.workload.request_rate > 0) w["request_rate"] = r.workload.request_rate;
@@ -122,6 +125,7 @@ std::string serving_load_words(const AppState& app) {
     const llmsim::ServeRequest& r = app.serving.request;
     std::string w = std::string(engine_name(r.engine)) + " · " + r.precision + " · " + std::to_string(r.gpus) + (r.gpus == 1 ? " GPU" : " GPUs");
     if (r.tp > 1 || r.pp > 1) w += " (TP " + std::to_string(r.tp) + ", PP " + std::to_string(r.pp) + ")";
+    if (r.max_loras > 0) w += " · " + std::to_string(r.max_loras) + " LoRA slots (rank " + std::to_string(r.max_lora_rank) + ")";
     if (r.workload.request_rate > 0) w += " · " + llmsim::format_sig(r.workload.request_rate) + " requests/s";
     else w += " · " + std::to_string(r.workload.concurrency) + " in flight";
     w += " · " + std::to_string(r.workload.input_len) + " in / " + std::to_string(r.workload.output_len) + " out tokens";
@@ -144,10 +148,23 @@ void build_explanations(ServingState& st) {
     add("serve_kv_pool", llmsim::format_fixed(m.kv_pool_bytes / kGiBd, 2) + " GiB",
         "KV pool per GPU = budget " + llmsim::format_fixed(m.budget_bytes / kGiBd, 2) + " GiB - weights " +
             llmsim::format_fixed(m.weights_bytes / kGiBd, 2) + " GiB - activation peak " + llmsim::format_fixed(m.activation_peak_bytes / kGiBd, 2) +
-            " GiB - runtime " + llmsim::format_fixed(m.runtime_bytes / kGiBd, 2) + " GiB (the engine's own rules below); " +
+            " GiB - runtime " + llmsim::format_fixed(m.runtime_bytes / kGiBd, 2) + " GiB" +
+            (m.lora_bytes > 0 ? " - LoRA slots " + llmsim::format_fixed(m.lora_bytes / kGiBd, 2) + " GiB" : std::string()) +
+            " (the engine's own rules below); " +
             std::to_string(m.kv_pool_blocks) + " blocks x " + std::to_string(m.block_size) + " tokens = " + std::to_string(m.kv_pool_tokens) +
             " tokens at " + std::to_string(m.kv_bytes_per_token) + " bytes per token",
         m.rules);
+    if (m.lora_bytes > 0) {
+        const llmsim::ServeRequest& q = st.request;
+        std::vector<std::string> rules;
+        for (const std::string& rule : m.rules) if (rule.rfind("LoRA", 0) == 0) rules.push_back(rule);
+        rules.push_back("vLLM accepts max-lora-rank 1, 8, 16, 32, 64, 128, 256, 320 or 512; a smaller adapter still fills a full-rank slot");
+        add("serve_lora", llmsim::format_fixed(m.lora_bytes / kGiBd, 2) + " GiB",
+            "LoRA slots per GPU = " + std::to_string(q.max_loras) + " slots (--max-loras) x the A and B buffers of every wrapped linear at rank " +
+                std::to_string(q.max_lora_rank) + " (--max-lora-rank), in the activations' 16-bit type, sharded like the layer under TP " +
+                std::to_string(q.tp) + "; vLLM allocates them before profiling, so they come off the KV pool",
+            rules);
+    }
     add("serve_max_concurrency", llmsim::format_fixed(m.max_concurrency, 2) + "x",
         "max concurrency = KV pool tokens / tokens one request may hold (max-model-len " + std::to_string(m.max_model_len) +
             ", rounded up to whole blocks); largest max-model-len = " + std::to_string(m.largest_max_model_len) + " tokens (one sequence fills the pool)",
@@ -314,6 +331,28 @@ bool input_tokens(const char* label, int64_t& v, int64_t lo, int64_t hi) {
     return true;
 }
 
+// vLLM multi-LoRA: --enable-lora --max-loras N --max-lora-rank R (off by default)
+bool draw_lora_inputs(AppState& app) {
+    Scenario& s = app.scenario;
+    bool changed = false;
+    bool on = s.sv_loras > 0;
+    if (ImGui::Checkbox("Multi-LoRA (--enable-lora)", &on)) { s.sv_loras = on ? 1 : 0; changed = true; }   // vLLM's default: 1 slot
+    note_widget(app, "serving-lora-on");
+    if (!on) return changed;
+    int n = s.sv_loras;
+    if (ImGui::SliderInt("LoRA slots (--max-loras)", &n, 1, 256, "%d", ImGuiSliderFlags_Logarithmic)) { s.sv_loras = std::clamp(n, 1, 256); changed = true; }
+    note_widget(app, "serving-lora-slots");
+    static const int kRanks[] = {1, 8, 16, 32, 64, 128, 256, 320, 512};   // vllm/config/lora.py MaxLoRARanks
+    const std::string shown = std::to_string(s.sv_lora_rank);
+    if (ImGui::BeginCombo("--max-lora-rank", shown.c_str())) {
+        for (int r : kRanks)
+            if (ImGui::Selectable(std::to_string(r).c_str(), r == s.sv_lora_rank)) { s.sv_lora_rank = r; changed = true; }
+        ImGui::EndCombo();
+    }
+    note_widget(app, "serving-lora-rank");
+    return changed;
+}
+
 bool draw_engine_inputs(AppState& app, float w) {
     Scenario& s = app.scenario;
     bool changed = false;
@@ -324,6 +363,7 @@ bool draw_engine_inputs(AppState& app, float w) {
     if (s.sv_engine != engine_before) {   // precision and KV dtype vocabularies differ between llama-server and the rest
         if (s.sv_engine == "llamacpp") { s.sv_precision = s.quant; s.sv_kv = "auto"; }
         else if (engine_before == "llamacpp") { s.sv_precision = "bf16"; s.sv_kv = "auto"; }
+        if (s.sv_engine != "vllm") s.sv_loras = 0;   // multi-LoRA slots are modelled for vLLM only
     }
     std::vector<std::string> precs, kvs;
     if (s.sv_engine == "llamacpp") {
@@ -348,6 +388,7 @@ bool draw_engine_inputs(AppState& app, float w) {
     const char* gmu_label = s.sv_engine == "sglang" ? "--mem-fraction-static" : "GPU memory utilization";
     if (ImGui::SliderFloat(gmu_label, &gmu, 0.5f, 0.98f, s.sv_gmu > 0 ? "%.2f" : "engine default")) { s.sv_gmu = std::round(gmu * 100) / 100; changed = true; }
     if (s.sv_gmu > 0) { ImGui::SameLine(); if (ImGui::SmallButton("default")) { s.sv_gmu = 0; changed = true; } }
+    if (s.sv_engine == "vllm") changed |= draw_lora_inputs(app);
     ImGui::PopItemWidth();
     return changed;
 }
@@ -415,6 +456,11 @@ void draw_memory_plan(AppState& app) {
     row2("activation peak", gib(m.activation_peak_bytes), app);
     row2("CUDA graphs", gib(m.cuda_graph_bytes), app);
     row2("runtime (CUDA, NCCL)", gib(m.runtime_bytes), app);
+    if (m.lora_bytes > 0) {
+        const llmsim::ServeRequest& q = app.serving.request;
+        row2(("LoRA slots (" + std::to_string(q.max_loras) + " x rank " + std::to_string(q.max_lora_rank) + ")").c_str(), gib(m.lora_bytes), app, "serve_lora");
+        note_widget(app, "serving-lora");
+    }
     row2("KV pool", gib(m.kv_pool_bytes), app, "serve_kv_pool");
     note_widget(app, "serving-kv-pool");
     row2("KV pool tokens", std::to_string(m.kv_pool_tokens) + " (" + std::to_string(m.kv_pool_blocks) + " blocks x " + std::to_string(m.block_size) + ")", app, "serve_kv_pool");
@@ -611,7 +657,7 @@ std::string serving_to_json(const AppState& app) {
         j["explanations"] = ex;
         // the texts the panel shows for the memory plan and the load (e2e compares them with serve()'s numbers)
         const llmsim::ServeMemoryPlan& m = st.result.memory;
-        j["shown"] = {{"kv_pool", gib(m.kv_pool_bytes)}, {"weights", gib(m.weights_bytes)},
+        j["shown"] = {{"kv_pool", gib(m.kv_pool_bytes)}, {"weights", gib(m.weights_bytes)}, {"lora", m.lora_bytes > 0 ? gib(m.lora_bytes) : ""},
                       {"max_concurrency", llmsim::format_fixed(m.max_concurrency, 2) + "x at " + llmsim::format_tokens(m.max_model_len)},
                       {"output_tok_s", llmsim::format_sig(st.result.load.output_tok_s) + " tok/s"},
                       {"ttft_p90", llmsim::format_sig(st.result.load.ttft_ms.p90) + " ms"},

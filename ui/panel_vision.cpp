@@ -11,8 +11,11 @@
 
 #include <nlohmann/json.hpp>
 
+#include <imgui_stdlib.h>
+
 #include "api/api_extras.h"
 #include "core/format.h"
+#include "import.h"
 #include "panels.h"
 #include "runtime/command.h"
 #include "theme.h"
@@ -39,7 +42,8 @@ void update_vision(AppState& app) {
         if (s.vi_h > 0) j["image_h"] = s.vi_h;
         req = j.dump();
     }
-    const std::string key = ok ? req : "error:" + err;
+    const VisionFile& file = app.vision_file;   // an opened mmproj replaces the table's encoder
+    const std::string key = (ok ? req : "error:" + err) + (file.loaded ? "|mmproj " + std::to_string(file.version) : "");
     if (!st.memo.key_changed(key)) return;
     reset_section(st);
     st.request_json = req;
@@ -47,18 +51,50 @@ void update_vision(AppState& app) {
     llmsim::VisionCall c;
     llmsim::VisionEncoder enc;
     if (!llmsim::parse_vision_request(app.catalog, req, c, err)) { st.error = err; return; }
-    if (!llmsim::vision_encoder_for_model(*c.model, enc, err)) { st.error = err; st.not_vlm = true; return; }
+    if (file.loaded) enc = file.encoder;
+    else if (!llmsim::vision_encoder_for_model(*c.model, enc, err)) { st.error = err; st.not_vlm = true; return; }
     if (!llmsim::estimate_vision(app.catalog, *c.model, enc, c.req, st.estimate, err)) { st.error = err; return; }
     st.model = c.model;
     st.request = c.req;
-    st.command = llmsim::llama_server_command(app.catalog, *c.model, c.req.text) + llmsim::vision_mmproj_flags(*c.model);
+    st.command = llmsim::llama_server_command(app.catalog, *c.model, c.req.text) +
+                 (file.loaded ? " --mmproj " + file.file_name : llmsim::vision_mmproj_flags(*c.model));
     build_explanations(st);
 }
 
 std::string vision_command_flags(const AppState& app) {
     const VisionState& st = app.vision;
     if (app.scenario.vi_images <= 0 || !st.error.empty() || !st.model) return "";
+    if (app.vision_file.loaded) return " --mmproj " + app.vision_file.file_name;
     return llmsim::vision_mmproj_flags(*st.model);
+}
+
+bool load_vision_file(AppState& app, const llmsim::GgufInfo& info, const std::string& file_name) {
+    VisionFile& f = app.vision_file;
+    llmsim::VisionEncoder enc;
+    std::string err;
+    if (!llmsim::vision_encoder_from_gguf(info, enc, err)) {
+        f.ok = false;
+        f.message = file_name + " not used: " + err;
+        return false;
+    }
+    f.loaded = f.ok = true;
+    f.encoder = enc;
+    f.file_name = file_name;
+    f.tensor_bytes = info.tensor_data_bytes;
+    ++f.version;
+    f.message = "Read " + file_name + ": projector " + llmsim::projector_type_info(enc.projector).gguf_name + ", " +
+                std::to_string(enc.n_layer) + " layers, weights " + mib_text(enc.weights_bytes) + " (" + enc.weights_types +
+                "; header read: " + (info.data_offset < 1048576 ? std::to_string(info.data_offset) + " bytes"
+                                                                 : llmsim::format_sig((double)info.data_offset / 1048576.0) + " MiB") + " of the file)";
+    mark_changed(app);
+    return true;
+}
+
+void clear_vision_file(AppState& app) {
+    const uint64_t v = app.vision_file.version;
+    app.vision_file = VisionFile();
+    app.vision_file.version = v + 1;
+    mark_changed(app);
 }
 
 // [SECTION] explanations --------------------------------------------------------------------------------------
@@ -111,6 +147,42 @@ bool draw_inputs(AppState& app) {
     return changed;
 }
 
+// the mmproj file: web, the browser's picker (read locally, header only: llmsim-page.js importFile); desktop, a
+// typed path through import_path. Both end in import_gguf_prefix -> load_vision_file, as the Import section does.
+void draw_mmproj_file(AppState& app) {
+    VisionFile& f = app.vision_file;
+    if (app.open_file_dialog) {
+        if (ImGui::Button("Open mmproj .gguf…")) { f.expect_mmproj = true; app.open_file_dialog(); }
+        note_widget(app, "vision-open-mmproj");
+        text_disabled_after("read on this machine, header only; nothing is uploaded");
+    } else {
+        ImGui::SetNextItemWidth(std::min(ImGui::GetContentRegionAvail().x * 0.55f, ImGui::GetFontSize() * 18));
+        ImGui::InputTextWithHint("##mmproj-path", "/path/to/mmproj.gguf", &f.path_text);
+        ImGui::SameLine();
+        if (ImGui::Button("Open mmproj")) {
+            f.expect_mmproj = true;
+            const uint64_t before = f.version;
+            const std::string msg = f.message;
+            // a path that cannot be opened never reaches the GGUF reader: its message is the Import section's
+            if (!import_path(app, f.path_text) && f.version == before && f.message == msg) { f.ok = false; f.message = app.import.message; }
+            f.expect_mmproj = false;
+        }
+        note_widget(app, "vision-open-mmproj");
+    }
+    if (f.loaded) {
+        ImGui::TextDisabled("Sizing %s (its own tensor types).", f.file_name.c_str());
+        same_line_if_fits(button_width("Use the built-in table"));   // phone width: the button on the next line
+        if (ImGui::SmallButton("Use the built-in table")) clear_vision_file(app);
+        note_widget(app, "vision-clear-mmproj");
+    }
+    if (!f.message.empty()) {
+        ImGui::PushTextWrapPos(0.0f);
+        ImGui::TextColored(ink_vec4(f.ok ? Ink::Good : Ink::Bad), "%s", f.message.c_str());
+        ImGui::PopTextWrapPos();
+        note_widget(app, "vision-mmproj-message");
+    }
+}
+
 }  // namespace
 
 void draw_vision(AppState& app) {
@@ -119,6 +191,8 @@ void draw_vision(AppState& app) {
     ImGui::PopTextWrapPos();
     update_vision(app);
     if (draw_inputs(app)) { mark_changed(app); update_vision(app); }
+    draw_mmproj_file(app);
+    update_vision(app);
     const VisionState& st = app.vision;
     if (!st.error.empty()) {
         ImGui::PushTextWrapPos(0.0f);
@@ -148,6 +222,7 @@ void draw_vision(AppState& app) {
     ImGui::PushTextWrapPos(0.0f);
     for (const std::string& w : v.warnings) ImGui::TextColored(ink_vec4(Ink::Warn), "%s", w.c_str());
     if (app.scenario.vi_images == 0) ImGui::TextDisabled("Sizes are for one image; --mmproj is not in the command until Images per request is 1 or more.");
+    else if (app.vision_file.loaded) ImGui::TextDisabled("The command section adds --mmproj %s.", app.vision_file.file_name.c_str());
     else ImGui::TextDisabled("The command section adds --mmproj (the file name is the usual mmproj-<model>-f16.gguf).");
     ImGui::PopTextWrapPos();
 }
@@ -160,6 +235,8 @@ std::string vision_state_json(const AppState& app) {
     j["request"] = st.request_json.empty() ? nlohmann::json() : nlohmann::json::parse(st.request_json);
     j["error"] = st.error;
     j["not_vlm"] = st.not_vlm;
+    const VisionFile& f = app.vision_file;   // the opened mmproj (not part of the JS request: vision() takes no file)
+    j["mmproj"] = {{"loaded", f.loaded}, {"file", f.file_name}, {"tensor_bytes", f.tensor_bytes}, {"message", f.message}, {"ok", f.ok}};
     if (st.error.empty() && st.model) {
         j["result"] = llmsim::vision_to_json(*st.model, st.request, st.estimate, st.command);
         nlohmann::json ex = nlohmann::json::array();

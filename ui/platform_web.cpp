@@ -332,6 +332,7 @@ EMSCRIPTEN_KEEPALIVE int llmsim_import_file(const unsigned char* data, int size,
         g.import_need_bytes = need;
         return rc;
     }
+    if (import_not_gguf_for_vision(g.app, n)) return 0;
     if ((double)size < file_size) {
         g.app.import.message = n + " is not a GGUF file (no GGUF magic) and too large for a config.json (over 4 MiB)";
         g.app.import.ok = false;

@@ -301,6 +301,31 @@ void status_badge(llmsim::FitStatus s) {
     ImGui::TextColored(status_color(s), "%s %s", sym, llmsim::to_string(s));
 }
 
+bool stacked_row_cell(AppState& app, const std::string& row_widget, const std::string& name, const llmsim::FitStatus* status,
+                      const std::string& details, bool selected, const std::string& menu_widget) {
+    const ImGuiStyle& style = ImGui::GetStyle();
+    const float x0 = ImGui::GetCursorPosX(), y0 = ImGui::GetCursorPosY();
+    const float button_w = menu_widget.empty() ? 0 : ImGui::CalcTextSize("…").x + style.FramePadding.x * 2 + style.ItemSpacing.x;
+    const float wrap_w = std::max(ImGui::GetFontSize() * 4, ImGui::GetContentRegionAvail().x - button_w);
+    const float h = ImGui::CalcTextSize(name.c_str(), nullptr, false, wrap_w).y + (status ? ImGui::GetTextLineHeight() + style.ItemSpacing.y : 0) +
+                    (details.empty() ? 0 : ImGui::CalcTextSize(details.c_str(), nullptr, false, wrap_w).y + style.ItemSpacing.y);
+    const bool clicked = ImGui::Selectable("##row", selected, ImGuiSelectableFlags_SpanAllColumns | ImGuiSelectableFlags_AllowItemOverlap, ImVec2(0, h));
+    note_widget(app, row_widget.c_str());
+    if (!menu_widget.empty()) ImGui::OpenPopupOnItemClick("row-menu", ImGuiPopupFlags_MouseButtonRight);
+    ImGui::SetCursorPos(ImVec2(x0, y0));
+    ImGui::PushTextWrapPos(x0 + wrap_w);
+    ImGui::TextUnformatted(name.c_str());
+    if (status) status_badge(*status);
+    if (!details.empty()) ImGui::TextDisabled("%s", details.c_str());
+    ImGui::PopTextWrapPos();
+    if (!menu_widget.empty()) {
+        ImGui::SetCursorPos(ImVec2(x0 + wrap_w + style.ItemSpacing.x, y0));
+        if (ImGui::SmallButton("…")) ImGui::OpenPopup("row-menu");
+        note_widget(app, menu_widget.c_str());
+    }
+    return clicked;
+}
+
 const char* status_words(llmsim::FitStatus s) {
     switch (s) {
     case llmsim::FitStatus::Comfortable: return "fits comfortably";

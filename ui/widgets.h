@@ -50,6 +50,14 @@ void help_marker(const char* text);
 ImVec4 status_color(llmsim::FitStatus s);
 // "● COMFORTABLE" in the status colour
 void status_badge(llmsim::FitStatus s);
+// a table's width under which it shows a phone layout (fewer columns, the rest stacked in the first cell)
+inline bool phone_width(float avail_x) { return avail_x < ImGui::GetFontSize() * 34; }
+// phone width: a row's first cell holding the wrapped name, a fit badge (when status is given) and a details line
+// (the values of the columns a phone hides), under one selectable spanning the row, noted as row_widget. With
+// menu_widget, a "…" button (noted under that name) and right-click open the popup "row-menu": touch screens have
+// no right-click. Returns true when the row was clicked.
+bool stacked_row_cell(AppState& app, const std::string& row_widget, const std::string& name, const llmsim::FitStatus* status,
+                      const std::string& details, bool selected, const std::string& menu_widget = "");
 // the status in words a person can repeat ("fits comfortably")
 const char* status_words(llmsim::FitStatus s);
 // Copy button that puts `text` on the clipboard (the browser's, on the web); shows "copied" briefly

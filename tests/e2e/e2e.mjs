@@ -907,6 +907,179 @@ async function main() {
       await p2.context.close();
     });
 
+    // Serving section, vLLM multi-LoRA (issue 16): the slots are in the memory plan, the command and the URL
+    await check('serving: multi-LoRA slots equal serve() and the CLI; --enable-lora in the command; URL round trip; bad input refused', async () => {
+      const hash = '#model=meta-llama/Llama-3.1-8B-Instruct&hardware=h100-sxm&sv_loras=3&sv_lora_r=32&sv_c=16&embed=serving';
+      const p2 = await openPage(browser, base, hash);
+      const s = await p2.page.evaluate(() => window.llmsim.getState());
+      eq([s.sv_loras, s.sv_lora_r], [3, 32], 'state from the link');
+      await p2.page.waitForTimeout(300);
+      const back = await p2.page.evaluate(() => window.location.hash);
+      for (const kv of ['sv_loras=3', 'sv_lora_r=32']) assert(back.includes(kv), `${kv} in ${back}`);
+      for (const w of ['serving-lora-on', 'serving-lora-slots', 'serving-lora-rank', 'serving-lora'])
+        assert(await p2.page.evaluate((n) => window.llmsim._widgetRect(n), w), `widget ${w} drawn`);
+      const sv = (await p2.page.evaluate(() => window.llmsim.results())).serving;
+      eq(sv.error, '', 'no serving error');
+      eq([sv.request.max_loras, sv.request.max_lora_rank], [3, 32], 'the request carries the LoRA slots');
+      const direct = await p2.page.evaluate((q) => window.llmsim.serve(q), sv.request);
+      eq(sv.result, direct, 'results().serving.result vs serve(request)');
+      // Llama-3.1-8B, TP 1: r x (in + out) per wrapped linear (qkv as 3 slices, o, gate_up as 2, down) x 32 layers =
+      // 41,943,040 x (r / 16) elements per slot (PEFT's all-linear count at r = 16), 2 bytes (bf16), 3 slots
+      eq(direct.memory.lora_bytes, 3 * 41943040 * 2 * 2, 'LoRA slot bytes at rank 32');
+      eq(sv.shown.lora, gib2(direct.memory.lora_bytes), 'LoRA slots shown');
+      assert(direct.command.includes(' --enable-lora --max-loras 3 --max-lora-rank 32'), `command ${direct.command}`);
+      eq(sv.shown.command, direct.command, 'command shown');
+      const off = await p2.page.evaluate((q) => window.llmsim.serve({ ...q, max_loras: 0 }), sv.request);
+      const freed = off.memory.kv_pool_bytes - direct.memory.kv_pool_bytes;
+      assert(Math.abs(freed - direct.memory.lora_bytes) <= off.memory.kv_bytes_per_token * off.memory.block_size,
+             `the slots come off the KV pool: ${freed} vs ${direct.memory.lora_bytes}`);
+      if (cli) {
+        const { execFileSync } = await import('node:child_process');
+        const { writeFileSync } = await import('node:fs');
+        const f = path.join(out, 'serving-lora-request.json');
+        writeFileSync(f, JSON.stringify(sv.request));
+        const viaFile = JSON.parse(execFileSync(cli, ['serve', '--request', f, '--json'], { encoding: 'utf8' }));
+        assert(near(viaFile, sv.result), `llmsim-cli serve --request --json differs: ${JSON.stringify(viaFile.memory)} vs ${JSON.stringify(sv.result.memory)}`);
+        const viaFlags = JSON.parse(execFileSync(cli, ['serve', '--model', 'meta-llama/Llama-3.1-8B-Instruct', '--hardware', 'h100-sxm',
+          '--max-loras', '3', '--max-lora-rank', '32', '--concurrency', '16', '--json'], { encoding: 'utf8' }));
+        eq([viaFlags.memory.lora_bytes, viaFlags.memory.kv_pool_bytes], [sv.result.memory.lora_bytes, sv.result.memory.kv_pool_bytes], 'CLI flags: LoRA slots and KV pool');
+        console.log(`     serving LoRA: the CLI (--request and --max-loras flags) gives the page's numbers`);
+      } else console.log('     serving LoRA: CLI comparison not run (pass --cli build/native/llmsim-cli)');
+      console.log(`     serving LoRA: 3 slots x rank 32 on Llama-3.1-8B / H100: ${gib2(direct.memory.lora_bytes)}, KV pool ${gib2(direct.memory.kv_pool_bytes)} (${gib2(off.memory.kv_pool_bytes)} without)`);
+      await clickWidget(p2.page, 'explain-serve_lora');
+      eq((await p2.page.evaluate(() => window.llmsim.results())).pinned_explanation, 'serve_lora', 'pinned explanation');
+      const ex = (await p2.page.evaluate(() => window.llmsim.results())).serving.explanations.find((e) => e.key === 'serve_lora');
+      assert(ex && ex.text.includes('3 slots (--max-loras)') && ex.text.includes('rank 32'), `explanation ${ex && ex.text}`);
+      await p2.page.keyboard.press('Escape');
+      await shots(p2.page, 'serving', 'serving-lora');
+      // a fresh page from the address computes the same
+      const p3 = await openPage(browser, base, await p2.page.evaluate(() => window.location.hash));
+      await p3.page.waitForTimeout(300);
+      const again = (await p3.page.evaluate(() => window.llmsim.results())).serving;
+      eq([again.request, again.result], [sv.request, sv.result], 'request and result after reload');
+      await p3.context.close();
+      // bad input: out of range is refused with the state unchanged; a rank vLLM rejects or another engine is an error
+      const err = await p2.page.evaluate(() => { try { window.llmsim.setState({ sv_loras: 5000 }); return ''; } catch (e) { return e.message; } });
+      assert(err.includes('sv_loras') && err.includes('out of range'), `error: ${err}`);
+      eq((await p2.page.evaluate(() => window.llmsim.getState())).sv_loras, 3, 'sv_loras unchanged after a bad value');
+      eq((await p2.page.evaluate(() => window.llmsim.results())).serving.result, sv.result, 'result unchanged after a bad value');
+      await p2.page.evaluate(() => window.llmsim.setState({ sv_lora_r: 7 }));
+      let bad = (await p2.page.evaluate(() => window.llmsim.results())).serving;
+      eq([bad.error, bad.result], ['max_lora_rank: vLLM accepts 1, 8, 16, 32, 64, 128, 256, 320 or 512', undefined], 'rank 7 is an error in the section');
+      await p2.page.evaluate(() => window.llmsim.setState({ sv_lora_r: 32, sv_engine: 'sglang' }));
+      bad = (await p2.page.evaluate(() => window.llmsim.results())).serving;
+      eq(bad.error, 'max_loras: multi-LoRA serving is modelled for vLLM only', 'LoRA slots under SGLang');
+      // the checkbox turns it off: no slots, no --enable-lora
+      await p2.page.evaluate(() => window.llmsim.setState({ sv_engine: 'vllm' }));
+      await p2.page.waitForTimeout(300);
+      await clickWidget(p2.page, 'serving-lora-on');
+      eq((await p2.page.evaluate(() => window.llmsim.getState())).sv_loras, 0, 'unticked: LoRA off');
+      const plain = (await p2.page.evaluate(() => window.llmsim.results())).serving;
+      assert(!plain.result.command.includes('--enable-lora') && plain.result.memory.lora_bytes === 0, `off: ${plain.result.command}`);
+      eq(p2.errors, [], 'console errors');
+      await p2.context.close();
+    });
+
+    // Vision section, a real mmproj file (issue 16): the page reads its header locally through the same path as the
+    // Import section and sizes the file's own tensors; the CLI reads the same file
+    await check('vision: an mmproj GGUF opened in the section equals llmsim-cli vision --mmproj on the same file; nothing sent', async () => {
+      const { execFileSync } = await import('node:child_process');
+      const fx = path.join(out, 'mmproj-fixture');
+      const made = JSON.parse(execFileSync('python3', [path.join(here, 'make_mmproj.py'), fx], { encoding: 'utf8' }));
+      const p2 = await openPage(browser, base, '#model=google/gemma-3-4b-it&hardware=rtx-4090&quant=Q4_K_M&ctx=8192&vi_n=1&embed=vision');
+      await p2.page.waitForTimeout(300);
+      const stateBefore = await p2.page.evaluate(() => window.llmsim.getState());
+      const table = (await p2.page.evaluate(() => window.llmsim.results())).vision.result;
+      const sent = [];
+      p2.page.on('request', (r) => sent.push(r.url()));
+      const pick = async (file) => {
+        const [chooser] = await Promise.all([p2.page.waitForEvent('filechooser', { timeout: 10000 }), clickWidget(p2.page, 'vision-open-mmproj')]);
+        await chooser.setFiles(path.join(fx, file));
+        await p2.page.waitForFunction((f) => { const m = window.llmsim.results().vision.mmproj; return m.message.includes(f); }, file, { timeout: 10000 });
+        await p2.page.waitForTimeout(200);
+        return (await p2.page.evaluate(() => window.llmsim.results())).vision;
+      };
+      const v = await pick(made.mmproj);
+      eq([v.mmproj.loaded, v.mmproj.ok, v.mmproj.file], [true, true, made.mmproj], `file taken (${v.mmproj.message})`);
+      eq(v.error, '', 'no vision error');
+      eq(v.result.weights_bytes, made.mmproj_tensor_bytes, 'mmproj weights = the file\'s tensor bytes (F16 + F32 + Q8_0, summed by the fixture)');
+      eq(v.mmproj.tensor_bytes, made.mmproj_tensor_bytes, 'tensor bytes of the header');
+      assert(v.result.weights_bytes !== table.weights_bytes, 'not the table\'s F16 layout');
+      assert(v.result.command.endsWith(' --mmproj ' + made.mmproj), `command ${v.result.command}`);
+      const r = await p2.page.evaluate(() => window.llmsim.results());
+      assert(r.command.endsWith(' --mmproj ' + made.mmproj), `the command section names the file: ${r.command}`);
+      if (cli) {
+        const c = JSON.parse(execFileSync(path.resolve(cli), ['vision', '--model', 'google/gemma-3-4b-it', '--hardware', 'rtx-4090', '--quant', 'Q4_K_M', '--ctx', '8192',
+          '--images', '1', '--mmproj', made.mmproj, '--json'], { encoding: 'utf8', cwd: fx }));
+        assert(near(c, v.result), `llmsim-cli vision --mmproj --json differs: ${JSON.stringify(c)} vs ${JSON.stringify(v.result)}`);
+        eq(v.shown.weights, `${(c.weights_bytes / 2 ** 20).toFixed(1)} MiB`, 'weights shown vs the CLI');
+        console.log('     vision mmproj: the CLI on the same file gives the page\'s numbers');
+      } else console.log('     vision mmproj: CLI comparison not run (pass --cli build/native/llmsim-cli)');
+      console.log(`     vision mmproj: ${made.mmproj} weights ${v.shown.weights} (table layout ${(table.weights_bytes / 2 ** 20).toFixed(2)} MiB), compute ${v.shown.compute}`);
+      await shots(p2.page, 'vision', 'vision-mmproj');
+      // a text model's GGUF from the Vision button: refused, the mmproj and the model stay
+      const t = await pick(made.text);
+      assert(t.mmproj.message.includes('not an mmproj') && !t.mmproj.ok, `text GGUF message: ${t.mmproj.message}`);
+      eq([t.mmproj.loaded, t.mmproj.file, t.result.weights_bytes], [true, made.mmproj, made.mmproj_tensor_bytes], 'the opened mmproj stays');
+      eq((await p2.page.evaluate(() => window.llmsim.getState())).model, 'google/gemma-3-4b-it', 'the model stays');
+      await p2.page.screenshot({ path: path.join(out, 'vision-mmproj-refused-1280x800.png') });
+      eq(sent, [], 'no request while reading the files');
+      eq(await p2.page.evaluate(() => window.llmsim.getState()), stateBefore, 'the scenario (the URL state) is unchanged by the files');
+      const href = decodeURIComponent(await p2.page.evaluate(() => window.location.href));
+      for (const t of ['mmproj', 'tiny', 'gguf']) assert(!href.includes(t), `URL has '${t}': ${href}`);
+      await clickWidget(p2.page, 'vision-clear-mmproj');
+      const cleared = (await p2.page.evaluate(() => window.llmsim.results())).vision;
+      eq([cleared.mmproj.loaded, cleared.result.weights_bytes], [false, table.weights_bytes], 'back to the table');
+      eq(p2.errors, [], 'console errors');
+      await p2.context.close();
+    });
+
+    // Phone width (390 px): the leaderboard, recommend, context and quants tables keep their essential columns on
+    // screen (the others stacked under the name), and the leaderboard's row menu has a button
+    await check('phone: the four tables fit 390 px without sideways scrolling; the leaderboard row menu has a button', async () => {
+      const p2 = await openPage(browser, base, '#model=Qwen/Qwen2.5-7B-Instruct&hardware=rtx-4090&quant=Q4_K_M&ctx=32768&embed=leaderboard', { width: 390, height: 844 });
+      const tables = { leaderboard: ['leaderboard-head-0', 'leaderboard-head-3'], recommend: ['rec-head-0', 'rec-head-3'],
+                       context: ['ctxtable-head-0', 'ctxtable-head-1', 'ctxtable-head-2', 'ctxtable-head-3', 'ctxtable-head-4'],
+                       quants: ['quants-head-0', 'quants-head-2', 'quants-head-3'] };
+      const hidden = { leaderboard: ['leaderboard-head-1', 'leaderboard-head-2', 'leaderboard-head-6'], recommend: ['rec-head-1', 'rec-head-5'],
+                       context: [], quants: ['quants-head-1', 'quants-head-5'] };
+      for (const k of Object.keys(tables)) {
+        await p2.page.evaluate((key) => window.llmsim.setState({ embed: key }), k);
+        await p2.page.waitForTimeout(300);
+        for (const h of tables[k]) {
+          const r = await p2.page.evaluate((n) => window.llmsim._widgetRect(n), h);
+          assert(r && r[0] >= 0 && r[2] <= 390, `${k}: ${h} inside the 390 px screen: ${JSON.stringify(r)}`);
+        }
+        for (const h of hidden[k]) eq(await p2.page.evaluate((n) => window.llmsim._widgetRect(n), h), null, `${k}: ${h} stacked, not a column`);
+      }
+      await p2.page.evaluate(() => window.llmsim.setState({ embed: 'leaderboard', compare: '' }));
+      await p2.page.waitForTimeout(300);
+      const rows = (await p2.page.evaluate(() => window.llmsim.results())).leaderboard;
+      let id = null;
+      for (const row of rows) {
+        const r = await p2.page.evaluate((n) => window.llmsim._widgetRect(n), 'leaderboard-menu-' + row.hardware);
+        if (r && r[1] > 40 && r[3] < 800 && r[2] <= 390) { id = row.hardware; break; }
+      }
+      assert(id, 'a row menu button on screen');
+      const name = await p2.page.evaluate((n) => window.llmsim._widgetRect(n), 'leaderboard-row-' + id);
+      assert(name && name[2] <= 390, `row ${id} inside the screen: ${JSON.stringify(name)}`);
+      await clickWidget(p2.page, 'leaderboard-menu-' + id);
+      await clickWidget(p2.page, 'leaderboard-menu-compare');
+      const st = await p2.page.evaluate(() => window.llmsim.getState());
+      assert(st.compare.includes(id), `"Add to compare" from the row button: compare = ${st.compare}`);
+      for (const [w, h, theme] of [[1280, 800, 'dark'], [390, 844, 'dark'], [1280, 800, 'light'], [390, 844, 'light']]) {
+        await p2.page.setViewportSize({ width: w, height: h });
+        await p2.page.evaluate((t) => window.llmsim.setState({ theme: t, compare: '' }), theme);
+        for (const k of Object.keys(tables)) {
+          await p2.page.evaluate((key) => window.llmsim.setState({ embed: key }), k);
+          await p2.page.waitForTimeout(250);
+          await p2.page.screenshot({ path: path.join(out, `tables-${k}-${w}x${h}-${theme}.png`) });
+        }
+      }
+      eq(p2.errors, [], 'console errors');
+      await p2.context.close();
+    });
+
     await check('budgets: frame time per section (printed, not asserted)', async () => {
       const keys = ['verdict', 'simulator', 'quants', 'leaderboard', 'recommend', 'context', 'accuracy', 'serving', 'spec', 'lora', 'train', 'vision', 'embeddings'];
       const out = [];

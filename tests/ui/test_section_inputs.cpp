@@ -1,0 +1,138 @@
+// Section inputs that reach the engine without a browser: the Serving section's multi-LoRA keys (sv_loras,
+// sv_lora_r -> vLLM --enable-lora --max-loras --max-lora-rank) and the Vision section's mmproj file (a GGUF
+// header read through the Import path, ui/import.cpp). Expected values are derived by hand from the sources named.
+#include <catch2/catch.hpp>
+
+#include <cstdio>
+#include <cstring>
+
+#include <nlohmann/json.hpp>
+
+#include "../engine/mini_gguf.h"
+#include "app_state.h"
+#include "import.h"
+#include "url_state.h"
+
+namespace {
+
+AppState app_from(const std::string& hash) {
+    AppState app;
+    init_app(app);
+    REQUIRE(app.catalog_error.empty());
+    std::string err;
+    REQUIRE(decode_url_state(hash, app.scenario, err));
+    mark_changed(app);
+    update_derived(app);
+    return app;
+}
+
+}  // namespace
+
+TEST_CASE("ui: the Serving section's multi-LoRA inputs reach serve() and its command", "[ui][serving]") {
+    AppState app = app_from("model=meta-llama/Llama-3.1-8B-Instruct&hardware=h100-sxm&sv_loras=4&sv_lora_r=16&sv_c=8");
+    update_serving(app);
+    REQUIRE(app.serving.error.empty());
+    const llmsim::ServeRequest& r = app.serving.request;
+    CHECK(r.max_loras == 4);
+    CHECK(r.max_lora_rank == 16);
+    const nlohmann::json j = nlohmann::json::parse(serving_request_json(r));
+    CHECK(j["max_loras"] == 4);
+    CHECK(j["max_lora_rank"] == 16);
+    // Llama-3.1-8B at rank 16, TP 1: per layer qkv 3*16*4096 + (4096 + 2*1024)*16, o 16*4096 + 4096*16,
+    // gate_up 2*(16*4096 + 14336*16), down 16*14336 + 4096*16 = 1,310,720 elements; x 32 layers = 41,943,040
+    // (= PEFT's all-linear r=16 count) per slot, 2 bytes each (bf16 lora_dtype), 4 slots
+    CHECK(app.serving.result.memory.lora_bytes == 4ull * 41943040ull * 2ull);
+    const std::string& cmd = app.serving.result.command;
+    CHECK(cmd.find(" --enable-lora --max-loras 4 --max-lora-rank 16") != std::string::npos);
+    bool explained = false;
+    for (const llmsim::Explanation& e : app.serving.explanations) explained |= e.key == "serve_lora";
+    CHECK(explained);
+    // the slots come off the KV pool: the same request without LoRA has a larger pool by exactly the slots
+    AppState off = app_from("model=meta-llama/Llama-3.1-8B-Instruct&hardware=h100-sxm&sv_c=8");
+    update_serving(off);
+    REQUIRE(off.serving.error.empty());
+    CHECK(off.serving.result.memory.lora_bytes == 0);
+    CHECK(off.serving.result.command.find("--enable-lora") == std::string::npos);
+    CHECK(nlohmann::json::parse(serving_request_json(off.serving.request)).count("max_loras") == 0);
+    const double diff = (double)off.serving.result.memory.kv_pool_bytes - (double)app.serving.result.memory.kv_pool_bytes;
+    CHECK(diff == Approx((double)app.serving.result.memory.lora_bytes).epsilon(0.01));   // pool rounded to whole blocks
+    // the keys round-trip through the URL; the default (off) leaves it
+    CHECK(encode_url_state(app.scenario).find("sv_loras=4") != std::string::npos);
+    CHECK(encode_url_state(off.scenario).find("sv_loras") == std::string::npos);
+}
+
+TEST_CASE("ui: bad multi-LoRA input is refused with a reason and the state unchanged", "[ui][serving]") {
+    AppState app = app_from("model=meta-llama/Llama-3.1-8B-Instruct&hardware=h100-sxm&sv_loras=2");
+    std::string err;
+    Scenario s = app.scenario;
+    CHECK_FALSE(decode_url_state("sv_loras=5000", s, err));
+    CHECK(err.find("sv_loras") != std::string::npos);
+    CHECK(s.sv_loras == 2);
+    // a rank vLLM does not accept: the section says so and computes nothing
+    REQUIRE(decode_url_state("sv_lora_r=7", app.scenario, err));
+    mark_changed(app);
+    update_derived(app);
+    update_serving(app);
+    CHECK(app.serving.error == "max_lora_rank: vLLM accepts 1, 8, 16, 32, 64, 128, 256, 320 or 512");
+    // LoRA slots under another engine: modelled for vLLM only
+    REQUIRE(decode_url_state("sv_lora_r=16&sv_engine=sglang", app.scenario, err));
+    mark_changed(app);
+    update_derived(app);
+    update_serving(app);
+    CHECK(app.serving.error == "max_loras: multi-LoRA serving is modelled for vLLM only");
+}
+
+TEST_CASE("ui: an mmproj GGUF opened through the import path sizes the Vision section with its own tensors", "[ui][vision]") {
+    AppState app = app_from("model=google/gemma-3-4b-it&hardware=rtx-4090&quant=Q4_K_M&ctx=8192&vi_n=1");
+    update_vision(app);
+    REQUIRE(app.vision.error.empty());
+    const uint64_t table_bytes = app.vision.estimate.encoder.weights_bytes;
+    const size_t models_before = app.catalog.models.size();
+    // Gemma 3's encoder keys over two tensors: F16 64 x 64 (8192 bytes) + F32 64 (256 bytes)
+    MiniGguf w;
+    w.str("general.architecture", "clip").str("clip.projector_type", "gemma3")
+        .u32("clip.vision.block_count", 27).u32("clip.vision.embedding_length", 1152)
+        .u32("clip.vision.feed_forward_length", 4304).u32("clip.vision.attention.head_count", 16)
+        .u32("clip.vision.patch_size", 14).u32("clip.vision.projection_dim", 2560).u32("clip.vision.image_size", 896)
+        .tensor("mm.input_projection.weight", 64, 64, 1).tensor("v.post_layernorm.weight", 64, 1, 0);
+    const std::vector<uint8_t> file = w.build();
+    uint64_t need = 0;
+    CHECK(import_gguf_prefix(app, file.data(), file.size(), file.size(), "mmproj-test.gguf", &need) == 1);
+    CHECK(app.vision_file.loaded);
+    CHECK(app.catalog.models.size() == models_before);             // not imported as a language model
+    CHECK(app.scenario.model == "google/gemma-3-4b-it");
+    update_derived(app);
+    update_vision(app);
+    REQUIRE(app.vision.error.empty());
+    CHECK(app.vision.estimate.encoder.weights_bytes == 8192 + 256);   // the file's tensor types, not the table's
+    CHECK(table_bytes != 8192 + 256);
+    CHECK(app.vision.estimate.plan.tokens == 256);                    // (896 / 14)^2 / 4^2
+    CHECK(vision_command_flags(app) == " --mmproj mmproj-test.gguf");
+    // a text model's GGUF while the section waits for an mmproj: refused, nothing imported, the mmproj stays
+    MiniGguf text;
+    text.str("general.architecture", "llama");
+    const std::vector<uint8_t> tf = text.build();
+    app.vision_file.expect_mmproj = true;
+    CHECK(import_gguf_prefix(app, tf.data(), tf.size(), tf.size(), "model.gguf", &need) == 0);
+    CHECK(app.vision_file.message.find("not an mmproj") != std::string::npos);
+    CHECK(app.vision_file.file_name == "mmproj-test.gguf");
+    CHECK(app.catalog.models.size() == models_before);
+    // back to the table
+    clear_vision_file(app);
+    update_derived(app);
+    update_vision(app);
+    CHECK(app.vision.estimate.encoder.weights_bytes == table_bytes);
+    // the desktop's route: a path (the section's path box, or a dropped file) through import_path
+    const std::string path = "ui_section_inputs_mmproj.gguf";
+    FILE* f = fopen(path.c_str(), "wb");
+    REQUIRE(f);
+    fwrite(file.data(), 1, file.size(), f);
+    fclose(f);
+    CHECK(import_path(app, path));
+    std::remove(path.c_str());
+    update_derived(app);
+    update_vision(app);
+    CHECK(app.vision_file.file_name == path);
+    CHECK(app.vision.estimate.encoder.weights_bytes == 8192 + 256);
+    CHECK(app.catalog.models.size() == models_before);
+}
