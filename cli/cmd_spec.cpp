@@ -79,7 +79,7 @@ void print_mtp_speed(const SpecSpeed& sp, int64_t depth) {
     if (sp.break_even_acceptance <= 1) printf("  break-even acceptance at k = %d: %.3f\n", sp.k, sp.break_even_acceptance);
     else printf("  break-even: never pays off at k = %d (even a = 1 is slower)\n", sp.k);
     printf("  best k at this acceptance: %d (x%.2f)\n", sp.best_k, sp.best_k_speedup);
-    printf("  physics: no llama.cpp MTP timing of a catalog model was matched; on CUDA read it as an upper bound (README)\n");
+    printf("  %s\n", kMtpSpeedCaveat);
 }
 
 int print_mtp(const Model& tm, const SpecRequest& r, const MtpMemory& mem, const SpecSpeed* sp, const std::string& command,

@@ -132,7 +132,7 @@ json mtp_to_json(const Model& tm, const SpecRequest& r, const MtpMemory& mem, co
                            {"speedup", sp->speedup},
                            {"break_even_acceptance", sp->break_even_acceptance <= 1 ? json(sp->break_even_acceptance) : json()},
                            {"pays_off_ever", sp->break_even_acceptance <= 1}, {"best_k", sp->best_k},
-                           {"best_k_speedup", sp->best_k_speedup}}
+                           {"best_k_speedup", sp->best_k_speedup}, {"caveat", kMtpSpeedCaveat}}
                     : json();
     int n = 0;
     const AcceptanceRange* ranges = mtp_acceptance_ranges(n);

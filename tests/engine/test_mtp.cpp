@@ -205,3 +205,22 @@ TEST_CASE("mtp: bad input is refused with a message", "[mtp]") {
     CHECK(nlohmann::json::parse(api_spec(cat(), R"({"model":"Qwen/Qwen2.5-7B-Instruct","hardware":"rtx-4090","mtp":true})"))["error"]
               .get<std::string>().find("has no MTP heads") != std::string::npos);
 }
+
+TEST_CASE("mtp: held-out speed check, GLM-4.5-Air on 4x RTX 3090 (llama.cpp#26534), a known miss", "[mtp][speed]") {
+    // #26534 (jacekpoplawski, 2026-08-03): GLM-4.5-Air trunk Q4_K_M + its MTP block Q4_K_M, 4x RTX 3090, full
+    // offload, --spec-draft-n-max 1: "~1.17-1.20x speedup". The post gives no acceptance, so the model is run at
+    // a = 1, its most favourable point: it stays below the measurement, because it prices the 2-token verify of an
+    // MoE target at about 2 plain steps. Not fitted to it; kMtpSpeedCaveat says so wherever the speed is shown.
+    // If this starts failing the verify model changed: re-check the comparison and update kMtpSpeedCaveat + README.
+    const Model* m = cat().find_model("zai-org/GLM-4.5-Air");
+    REQUIRE(m);
+    SpecRequest r = request("4x-rtx-3090", "Q4_K_M", 16384);
+    r.draft_max = 1;
+    r.acceptance = 1.0;
+    SpecSpeed sp;
+    std::string err;
+    REQUIRE(estimate_mtp_speed(cat(), *m, r, sp, err));
+    INFO("model x" << sp.speedup << " at a = 1 vs measured x1.17-1.20");
+    CHECK(sp.speedup < 1.17);
+    CHECK(sp.speedup > 0.8);   // the size of the miss the caveat states (x0.94 at the time of writing)
+}
