@@ -19,6 +19,8 @@ const AcceptanceRange kMtpAcceptance[] = {
      "DeepSeek-V3 Technical Report (arXiv:2412.19437) sec. 5.4.3: 'between 85% and 90%'"},
     {"llama.cpp draft-mtp, Qwen3.6, 3 draft tokens", 0.65, 0.90,
      "ggml-org/llama.cpp#22673: 'steady-state acceptance of around 75%'; 65-90 % in its 2026-05-16 comment"},
+    {"llama.cpp draft-mtp, DeepSeek V3.2, code, n-max 2", 0.80, 0.80,
+     "ggml-org/llama.cpp#26457: 'draft acceptance is around 80%'"},
     {"llama.cpp draft-mtp, Qwen3.8-27B, n-max 2-3", 0.56, 0.79,
      "sudoingX/qwen38-mtp#5 (0.56), #73 (0.718), #78 (0.786): community A/B runs"},
 };

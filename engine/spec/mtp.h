@@ -59,7 +59,7 @@ struct MtpMemory {
 // MTP speed
 constexpr const char* kMtpSpeedCaveat =
     "physics, and low on MoE targets: llama.cpp#26534 measured x1.17-1.20 for GLM-4.5-Air Q4_K_M on 4x RTX 3090 at "
-    "--spec-draft-n-max 1, where this model gives at most x0.94 (even at acceptance 1): the verify step of a few "
+    "--spec-draft-n-max 1, where this model gives at most x0.91 (even at acceptance 1): the verify step of a few "
     "tokens on an MoE target is over-priced, so read MoE speed-ups as a lower bound";
 
 // per-token acceptance of MTP drafts reported by the sources cited in mtp.cpp

@@ -120,7 +120,8 @@ TEST_CASE("mtp: the MTP context caches the NextN layer only, over the target's c
     // the same log prints "ROCm0 compute buffer size = 490.00 MiB" for the MTP context at n_ubatch 512: the
     // logits of a whole ubatch (512 x 248320 x 4 bytes = 485 MiB) dominate; a comparison, the rule was not fitted to it
     INFO("MTP compute " << (double)mem.mtp_compute_bytes / kMiB << " MiB vs 490.00 MiB");
-    CHECK(std::fabs((double)mem.mtp_compute_bytes / kMiB - 490.0) <= 0.15 * 490.0);
+    constexpr double kTolMtpCompute = 0.05;   // 5 %: llmsim's compute buffers are fitted allocator high-water marks
+    CHECK(std::fabs((double)mem.mtp_compute_bytes / kMiB - 490.0) <= kTolMtpCompute * 490.0);
 }
 
 TEST_CASE("mtp: before the layer filter the MTP KV grows with the trunk (llama.cpp#28630's table)", "[mtp][memory]") {
@@ -164,7 +165,9 @@ TEST_CASE("mtp: speed through the draft step-time model, the command and the JS 
     // one NextN block + head against 46 blocks + head: the draft step is a small fraction of the target step
     CHECK(sp.draft_step_s < 0.25 * sp.target_step_s);
     CHECK(sp.speedup == Approx(sp.spec_tokens_per_s / sp.plain_tokens_per_s));
-    CHECK(sp.break_even_acceptance < 0.75);
+    // break-even: E(a*, k) = round / plain step (GLM-4.5-Air on an H200 needs a* ~ 0.9: the MoE verify reads more experts)
+    REQUIRE(sp.break_even_acceptance <= 1);
+    CHECK(expected_accepted_tokens(sp.break_even_acceptance, 3) == Approx(sp.round_s / sp.target_step_s).epsilon(1e-6));
     r.acceptance = 0;                 // nothing accepted: the round costs more than a plain step
     SpecSpeed none;
     REQUIRE(estimate_mtp_speed(cat(), *m, r, none, err));
@@ -222,5 +225,5 @@ TEST_CASE("mtp: held-out speed check, GLM-4.5-Air on 4x RTX 3090 (llama.cpp#2653
     REQUIRE(estimate_mtp_speed(cat(), *m, r, sp, err));
     INFO("model x" << sp.speedup << " at a = 1 vs measured x1.17-1.20");
     CHECK(sp.speedup < 1.17);
-    CHECK(sp.speedup > 0.8);   // the size of the miss the caveat states (x0.94 at the time of writing)
+    CHECK(sp.speedup > 0.8);   // the size of the miss the caveat states (x0.91 at the time of writing)
 }
