@@ -92,6 +92,7 @@ struct Scenario {
     double sp_accept = 0.7;                            // per-token acceptance rate (0..1), a user estimate
     int64_t sp_draft_ctx = 0;                          // -cd, tokens (0 = the target's context per sequence)
     int sp_draft_ngl = -1;                             // -ngld (-1 = all)
+    int sp_mtp = 0;                                    // 1: the model's own MTP heads are the draft (--spec-type draft-mtp)
     // LoRA adapters at inference (panel_lora.cpp); lora_n = 0: no --lora in the command
     int lora_n = 0;                                    // adapters loaded (--lora per file)
     int lora_rank = 16;                                // r

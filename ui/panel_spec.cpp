@@ -1,4 +1,5 @@
-// Speculative decoding (llama-server -md DRAFT --draft-max K): memory of target + draft on the scenario's device,
+// Speculative decoding (llama-server -md DRAFT --draft-max K, or the model's own MTP heads with --spec-type
+// draft-mtp when it has them): memory of target + draft on the scenario's device,
 // the expected decode speed-up at an acceptance rate the user sets, the break-even acceptance, and a plot of the
 // speed-up against the acceptance. Numbers from engine/spec (not changed here), request parsed as the JS API does.
 // [SECTION] request and compute
@@ -57,6 +58,10 @@ namespace {
 
 std::string spec_request_json(const AppState& app, const std::string& hardware, const std::string& draft) {
     const Scenario& s = app.scenario;
+    if (s.sp_mtp)   // the MTP request: no draft model, its flags do not apply
+        return nlohmann::json{{"model", s.model}, {"mtp", true}, {"hardware", hardware}, {"quant", s.quant},
+                              {"ctx", s.ctx_tokens}, {"parallel", s.parallel}, {"draft_max", s.sp_draft_max},
+                              {"accept", s.sp_accept}}.dump();
     nlohmann::json j = {{"model", s.model}, {"draft", draft}, {"hardware", hardware}, {"quant", s.quant},
                         {"draft_quant", s.sp_draft_quant}, {"ctx", s.ctx_tokens}, {"parallel", s.parallel},
                         {"draft_max", s.sp_draft_max}, {"draft_min", s.sp_draft_min}, {"accept", s.sp_accept},
@@ -65,6 +70,34 @@ std::string spec_request_json(const AppState& app, const std::string& hardware, 
 }
 
 void build_explanations(SpecState& st);
+void build_mtp_explanations(SpecState& st);
+
+void fill_curve(SpecState& st) {
+    // tokens/s = E(a, k) / round time, and the round (k draft steps + one verify step) does not depend on a
+    for (int i = 0; i <= 40; ++i) {
+        const double a = std::min(0.995, i / 40.0);
+        st.curve.push_back({a, llmsim::expected_accepted_tokens(a, st.speed.k) / st.speed.round_s / st.speed.plain_tokens_per_s});
+    }
+}
+
+// the MTP heads as the draft: the engine's MTP breakdown, shown in the same table as a draft model's
+void compute_mtp(AppState& app, SpecState& st, const llmsim::SpecCall& call) {
+    std::string err;
+    if (!llmsim::estimate_mtp_memory(app.catalog, *call.target, call.req, st.mtp_memory, err)) { st.error = err; return; }
+    const llmsim::MtpMemory& mm = st.mtp_memory;
+    st.memory.target = mm.target;
+    st.memory.devices = mm.devices;
+    st.memory.total_bytes = mm.total_bytes;
+    st.memory.draft_extra_bytes = mm.mtp_extra_bytes;
+    st.memory.fits = mm.fits;
+    st.memory.known_limit = mm.known_limit;
+    st.has_speed = mm.support.runs;
+    if (st.has_speed && !llmsim::estimate_mtp_speed(app.catalog, *call.target, call.req, st.speed, err)) { st.error = err; return; }
+    st.command = llmsim::llama_server_command(app.catalog, *call.target, call.req.target) +
+                 (st.has_speed ? llmsim::mtp_server_flags(call.req) : std::string());
+    if (st.has_speed) fill_curve(st);
+    build_mtp_explanations(st);
+}
 
 void compute(AppState& app, SpecState& st) {
     std::string err;
@@ -73,14 +106,12 @@ void compute(AppState& app, SpecState& st) {
     st.target = call.target;
     st.draft = call.draft;
     st.request = call.req;
+    st.mtp = call.mtp;
+    if (call.mtp) { compute_mtp(app, st, call); return; }
     if (!llmsim::estimate_spec_memory(app.catalog, *call.target, *call.draft, call.req, st.memory, err) ||
         !llmsim::estimate_spec_speed(app.catalog, *call.target, *call.draft, call.req, st.speed, err)) { st.error = err; return; }
     st.command = llmsim::llama_server_command(app.catalog, *call.target, call.req.target) + llmsim::spec_server_flags(*call.draft, call.req);
-    // tokens/s = E(a, k) / round time, and the round (k draft steps + one verify step) does not depend on a
-    for (int i = 0; i <= 40; ++i) {
-        const double a = std::min(0.995, i / 40.0);
-        st.curve.push_back({a, llmsim::expected_accepted_tokens(a, st.speed.k) / st.speed.round_s / st.speed.plain_tokens_per_s});
-    }
+    fill_curve(st);
     build_explanations(st);
 }
 
@@ -93,7 +124,12 @@ void update_spec(AppState& app) {
     const llmsim::Model* target = app.derived.model;
     bool ok = target && scenario_catalog_hardware(app, hw, err);
     if (!target) err = "no model: pick one in the top bar";
-    if (ok && draft.empty()) {   // no draft chosen: the smallest compatible one, as a suggestion
+    if (ok && app.scenario.sp_mtp && target->nextn_layers <= 0) {
+        ok = false;
+        err = target->name + " has no MTP heads (no num_nextn_predict_layers): switch the draft back to a draft model";
+    }
+    if (app.scenario.sp_mtp) draft.clear();
+    if (ok && !app.scenario.sp_mtp && draft.empty()) {   // no draft chosen: the smallest compatible one, as a suggestion
         const auto c = spec_draft_candidates(app, *target);
         if (c.empty()) { ok = false; err = "no catalog model shares " + target->name + "'s vocabulary (within 128 tokens): no draft to suggest"; }
         else draft = c.front()->id;
@@ -104,13 +140,14 @@ void update_spec(AppState& app) {
     reset_section(st);
     st.request_json = req;
     st.draft_id = draft;
-    st.draft_suggested = app.scenario.sp_draft.empty();
+    st.draft_suggested = app.scenario.sp_draft.empty() && !app.scenario.sp_mtp;
     if (!ok) { st.error = err; return; }
     compute(app, st);
 }
 
 std::string spec_command_flags(const AppState& app) {
     const SpecState& st = app.spec;
+    if (app.scenario.sp_mtp) return st.error.empty() && st.mtp && st.has_speed ? llmsim::mtp_server_flags(st.request) : "";
     if (app.scenario.sp_draft.empty() || st.draft_suggested || !st.error.empty() || !st.draft) return "";
     return llmsim::spec_server_flags(*st.draft, st.request);
 }
@@ -159,6 +196,31 @@ void build_explanations(SpecState& st) {
          "large -np batches and MoE targets (the verify step reads more experts) move it up"});
 }
 
+// the MTP mode's memory line and the same speed lines as a draft model's (the NextN block is the draft)
+void build_mtp_explanations(SpecState& st) {
+    const llmsim::MtpMemory& m = st.mtp_memory;
+    std::vector<std::string> in = {
+        "NextN weights = " + gib(m.nextn_weights_bytes) + ": the block(s) in the target's file and quant, loaded only "
+        "with --spec-type draft-mtp (ggml-org/llama.cpp#26296)",
+        "MTP KV = " + std::to_string(m.mtp_cells) + " cells x " + std::to_string(m.support.nextn_layers) + " NextN layer(s) = " +
+            gib(m.mtp_kv_bytes) + " (-ctkd/-ctvd f16)",
+        "MTP compute buffer = " + gib(m.mtp_compute_bytes) + " (reserved at the target's -ub, llama.cpp#22673)",
+        m.support.message};
+    if (m.mtp_kv_unfiltered_bytes != m.mtp_kv_bytes)
+        in.push_back("a build before " + m.support.kv_filter_since + " caches every layer: " + gib(m.mtp_kv_unfiltered_bytes));
+    st.explanations.push_back({"spec_memory", gib(m.total_bytes),
+        "total = target alone " + gib(m.target.total_bytes) + " + what the MTP heads add " + gib(m.mtp_extra_bytes) +
+            ": the NextN weights, and the MTP context's KV cache and compute buffer (a second context on the same model: "
+            "no second copy of the weights, llama.cpp#22673)", in});
+    if (!st.has_speed) return;
+    build_explanations(st);   // the speed lines; its memory line is replaced by the one above
+    auto it = std::find_if(st.explanations.begin() + 1, st.explanations.end(),
+                           [](const llmsim::Explanation& e) { return e.key == "spec_memory"; });
+    if (it != st.explanations.end()) st.explanations.erase(it);
+    for (llmsim::Explanation& e : st.explanations)
+        if (e.key == "spec_speed") e.inputs = {llmsim::kMtpSpeedCaveat};
+}
+
 // [SECTION] inputs --------------------------------------------------------------------------------------------
 
 bool draft_picker(AppState& app, float w) {
@@ -185,9 +247,37 @@ bool draft_picker(AppState& app, float w) {
     return changed;
 }
 
+// the MTP mode switch, shown when the model has MTP heads (or the mode is on); turning it on sets the lengths and
+// acceptance llama.cpp#22673 reports (3 tokens, 0.75)
+bool mtp_switch(AppState& app) {
+    Scenario& s = app.scenario;
+    const llmsim::Model* m = app.derived.model;
+    if (!s.sp_mtp && !(m && m->nextn_layers > 0)) return false;
+    bool on = s.sp_mtp != 0;
+    if (!ImGui::Checkbox("Draft: the model's MTP heads (--spec-type draft-mtp)", &on)) { note_widget(app, "spec-mtp"); return false; }
+    note_widget(app, "spec-mtp");
+    s.sp_mtp = on ? 1 : 0;
+    if (on) { s.sp_draft_max = 3; s.sp_accept = 0.75; }
+    return true;
+}
+
+bool draw_mtp_inputs(AppState& app, float w) {
+    Scenario& s = app.scenario;
+    ImGui::PushItemWidth(w);
+    bool changed = ImGui::SliderInt("--spec-draft-n-max (tokens)", &s.sp_draft_max, 1, 16);
+    note_widget(app, "spec-k");
+    float acc = (float)s.sp_accept;
+    if (ImGui::SliderFloat("Acceptance rate", &acc, 0.0f, 0.99f, "%.2f")) { s.sp_accept = std::round(acc * 100) / 100; changed = true; }
+    note_widget(app, "spec-accept");
+    ImGui::PopItemWidth();
+    return changed;
+}
+
 bool draw_inputs(AppState& app) {
     Scenario& s = app.scenario;
     const float w = std::min(ImGui::GetContentRegionAvail().x * 0.55f, ImGui::GetFontSize() * 16);
+    if (mtp_switch(app)) return true;
+    if (s.sp_mtp) return draw_mtp_inputs(app, w);
     bool changed = draft_picker(app, w);
     ImGui::PushItemWidth(w);
     if (ImGui::BeginCombo("Draft file type", s.sp_draft_quant.c_str())) {
@@ -219,7 +309,8 @@ void draw_memory_narrow(AppState& app) {
     ImGui::TableSetupColumn("");
     for (const llmsim::SpecDevice& d : st.memory.devices) ImGui::TableSetupColumn(d.name.c_str());
     table_header_row(app, "spec-mem-narrow", ("l" + std::string(n, 'r')).c_str());
-    const char* names[] = {"target", "draft weights", "draft KV", "draft compute", "total", "usable"};
+    const char* names[] = {"target", st.mtp ? "NextN weights" : "draft weights", st.mtp ? "MTP KV" : "draft KV",
+                           st.mtp ? "MTP compute" : "draft compute", "total", "usable"};
     for (int row = 0; row < 6; ++row) {
         ImGui::TableNextRow();
         ImGui::TableNextColumn(); ImGui::TextUnformatted(names[row]);
@@ -235,11 +326,15 @@ void draw_memory_narrow(AppState& app) {
 
 void draw_memory(AppState& app) {
     const SpecState& st = app.spec;
-    ImGui::PushFont(app.font_bold); ImGui::TextUnformatted("Memory of target + draft (GiB = 2^30 bytes)"); ImGui::PopFont();
+    ImGui::PushFont(app.font_bold);
+    ImGui::TextUnformatted(st.mtp ? "Memory of target + its MTP heads (GiB = 2^30 bytes)" : "Memory of target + draft (GiB = 2^30 bytes)");
+    ImGui::PopFont();
     if (ImGui::GetContentRegionAvail().x < ImGui::GetFontSize() * 36) draw_memory_narrow(app);
     else if (ImGui::BeginTable("spec-mem", 6, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingFixedFit)) {
-        ImGui::TableSetupColumn("device"); ImGui::TableSetupColumn("target"); ImGui::TableSetupColumn("draft weights");
-        ImGui::TableSetupColumn("draft KV"); ImGui::TableSetupColumn("draft compute"); ImGui::TableSetupColumn("total / usable");
+        ImGui::TableSetupColumn("device"); ImGui::TableSetupColumn("target");
+        ImGui::TableSetupColumn(st.mtp ? "NextN weights" : "draft weights");
+        ImGui::TableSetupColumn(st.mtp ? "MTP KV" : "draft KV"); ImGui::TableSetupColumn(st.mtp ? "MTP compute" : "draft compute");
+        ImGui::TableSetupColumn("total / usable");
         table_header_row(app, "spec-mem", "lrrrrr");
         for (const llmsim::SpecDevice& d : st.memory.devices) {
             ImGui::TableNextRow();
@@ -253,8 +348,9 @@ void draw_memory(AppState& app) {
         }
         ImGui::EndTable();
     }
-    ImGui::TextColored(st.memory.fits ? ink_vec4(Ink::Good) : ink_vec4(Ink::Bad), "%s total %s, the draft adds %s",
-                       st.memory.fits ? "+ fits:" : "x does not fit:", gib(st.memory.total_bytes).c_str(), gib(st.memory.draft_extra_bytes).c_str());
+    ImGui::TextColored(st.memory.fits ? ink_vec4(Ink::Good) : ink_vec4(Ink::Bad), "%s total %s, %s adds %s",
+                       st.memory.fits ? "+ fits:" : "x does not fit:", gib(st.memory.total_bytes).c_str(),
+                       st.mtp ? "MTP" : "the draft", gib(st.memory.draft_extra_bytes).c_str());
     explain_item(app, "spec_memory");
     note_widget(app, "spec-memory");
 }
@@ -293,10 +389,17 @@ void draw_curve(AppState& app) {
     draw_plot("spec-plot", ImVec2(-1, ImGui::GetFontSize() * 12), x, y, series, lines);
     note_widget(app, "spec-plot");
     int n = 0;
-    const llmsim::AcceptanceRange* r = llmsim::acceptance_ranges(n);
+    const llmsim::AcceptanceRange* r = st.mtp ? llmsim::mtp_acceptance_ranges(n) : llmsim::acceptance_ranges(n);
     ImGui::PushTextWrapPos(0.0f);
-    ImGui::TextDisabled("Typical per-token acceptance (estimates, not measurements of this pair):");
+    ImGui::TextDisabled(st.mtp ? "Reported MTP acceptance per drafted token (other models, not this one):"
+                               : "Typical per-token acceptance (estimates, not measurements of this pair):");
     for (int i = 0; i < n; ++i) ImGui::TextDisabled("  %s: %.2f-%.2f (%s)", r[i].task, r[i].low, r[i].high, r[i].source);
+    ImGui::PopTextWrapPos();
+}
+
+void wrapped_note(const char* text) {
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextDisabled("%s", text);
     ImGui::PopTextWrapPos();
 }
 
@@ -312,8 +415,11 @@ void draw_spec(AppState& app) {
     const SpecState& st = app.spec;
     if (section_error(app, st.error, "spec-error")) return;
     if (st.draft_suggested) text_disabled_after("Suggested draft: not in the command until you pick it (Use it).");
+    if (st.mtp) wrapped_note(st.mtp_memory.support.message.c_str());
     draw_memory(app);
+    if (st.mtp && !st.has_speed) { wrapped_note("No speed: llama.cpp cannot run these heads as a draft (memory only)."); return; }
     draw_speed(app);
+    if (st.mtp) wrapped_note(llmsim::kMtpSpeedCaveat);
     draw_curve(app);
     ImGui::PushTextWrapPos(0.0f);
     ImGui::TextDisabled("Target as `llmsim-cli spec` runs it: the top bar's quant, context and -np, f16 KV cache, every layer on the GPU; decode at depth %lld.",
@@ -329,8 +435,9 @@ std::string spec_state_json(const AppState& app) {
     j["request"] = st.request_json.empty() ? nlohmann::json() : nlohmann::json::parse(st.request_json);
     j["error"] = st.error;
     j["draft_suggested"] = st.draft_suggested;
-    if (st.error.empty() && st.target && st.draft) {
-        j["result"] = llmsim::spec_to_json(*st.target, *st.draft, st.request, st.memory, st.speed, st.command);
+    if (st.error.empty() && st.target && (st.draft || st.mtp)) {
+        j["result"] = st.mtp ? llmsim::mtp_to_json(*st.target, st.request, st.mtp_memory, st.has_speed ? &st.speed : nullptr, st.command)
+                             : llmsim::spec_to_json(*st.target, *st.draft, st.request, st.memory, st.speed, st.command);
         nlohmann::json c = nlohmann::json::array();
         for (const SpecCurvePoint& p : st.curve) c.push_back({{"acceptance", p.acceptance}, {"speedup", p.speedup}});
         j["curve"] = c;

@@ -11,6 +11,7 @@
 
 #include "sim/explain.h"
 #include "section_memo.h"
+#include "spec/mtp.h"
 #include "spec/spec.h"
 
 struct AppState;
@@ -27,6 +28,9 @@ struct SpecState {
     llmsim::SpecRequest request;
     llmsim::SpecMemory memory;
     llmsim::SpecSpeed speed;
+    bool mtp = false;                      // the model's MTP heads are the draft (scenario sp_mtp)
+    llmsim::MtpMemory mtp_memory;          // mtp: the engine's MTP breakdown (memory above holds the same per device)
+    bool has_speed = true;                 // false: llama.cpp cannot run these MTP heads (memory only)
     std::string command;                   // llama-server command with the draft's flags
     std::vector<SpecCurvePoint> curve;     // speed-up against acceptance at speed.k (round time does not depend on a)
     std::vector<llmsim::Explanation> explanations;   // "spec_*" keys

@@ -97,6 +97,7 @@ const std::vector<Field>& fields() {
         num("sp_acc", &Scenario::sp_accept, 0, 1, "acceptance rate"),
         i64("sp_cd", &Scenario::sp_draft_ctx, 0, (double)llmsim::kMaxContextTokens, "tokens (0 = the target's per sequence)"),
         i32("sp_ngld", &Scenario::sp_draft_ngl, -1, 1000, "layers (-1 = all)"),
+        i32("sp_mtp", &Scenario::sp_mtp, 0, 1, "(0 = a draft model, 1 = the model's MTP heads)"),
         i32("lora_n", &Scenario::lora_n, 0, 1024, "adapters (0 = none)"),
         i32("lora_r", &Scenario::lora_rank, 1, 4096, "rank"),
         str("lora_t", &Scenario::lora_targets),

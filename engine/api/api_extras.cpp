@@ -107,6 +107,43 @@ json spec_to_json(const Model& tm, const Model& dm, const SpecRequest& r, const 
     return j;
 }
 
+json mtp_to_json(const Model& tm, const SpecRequest& r, const MtpMemory& mem, const SpecSpeed* sp, const std::string& command) {
+    json j;
+    j["target"] = tm.id;
+    j["draft"] = "MTP heads";
+    j["mtp"] = {{"nextn_layers", mem.support.nextn_layers}, {"runs", mem.support.runs}, {"since", mem.support.since},
+                {"kv_filter_since", mem.support.kv_filter_since}, {"own_embed_head", mem.support.own_embed_head},
+                {"message", mem.support.message}, {"nextn_weights_bytes", mem.nextn_weights_bytes},
+                {"kv_bytes", mem.mtp_kv_bytes}, {"kv_unfiltered_bytes", mem.mtp_kv_unfiltered_bytes},
+                {"compute_bytes", mem.mtp_compute_bytes}, {"cells", mem.mtp_cells}};
+    j["depth"] = r.depth;
+    j["devices"] = json::array();
+    for (const SpecDevice& d : mem.devices)
+        j["devices"].push_back({{"name", d.name}, {"target_bytes", d.target_bytes}, {"draft_weights_bytes", d.draft_weights_bytes},
+                                {"draft_kv_bytes", d.draft_kv_bytes}, {"draft_compute_bytes", d.draft_compute_bytes},
+                                {"total_bytes", d.total_bytes}, {"usable_bytes", d.usable_bytes}});
+    j["total_bytes"] = mem.total_bytes;
+    j["draft_extra_bytes"] = mem.mtp_extra_bytes;
+    j["fits"] = mem.fits;
+    j["speed"] = sp ? json{{"k", sp->k}, {"acceptance", sp->acceptance}, {"expected_tokens", sp->expected_tokens},
+                           {"target_step_s", sp->target_step_s}, {"draft_step_s", sp->draft_step_s},
+                           {"verify_step_s", sp->verify_step_s}, {"sample_s", sp->sample_s}, {"round_s", sp->round_s},
+                           {"plain_tokens_per_s", sp->plain_tokens_per_s}, {"spec_tokens_per_s", sp->spec_tokens_per_s},
+                           {"speedup", sp->speedup},
+                           {"break_even_acceptance", sp->break_even_acceptance <= 1 ? json(sp->break_even_acceptance) : json()},
+                           {"pays_off_ever", sp->break_even_acceptance <= 1}, {"best_k", sp->best_k},
+                           {"best_k_speedup", sp->best_k_speedup}, {"caveat", kMtpSpeedCaveat}}
+                    : json();
+    int n = 0;
+    const AcceptanceRange* ranges = mtp_acceptance_ranges(n);
+    j["acceptance_ranges"] = json::array();
+    for (int i = 0; i < n; ++i)
+        j["acceptance_ranges"].push_back({{"task", ranges[i].task}, {"low", ranges[i].low}, {"high", ranges[i].high},
+                                          {"source", ranges[i].source}});
+    j["command"] = command;
+    return j;
+}
+
 json lora_to_json(const Model& m, const LoraSpec& spec, const LoraSize& sz, const LoraCost& cost, int adapters,
                   bool with_speed, const std::string& command) {
     json j = {{"model", m.id}, {"rank", spec.rank}, {"type", to_string(spec.type)}, {"params", sz.params}, {"bytes", sz.bytes},
@@ -138,9 +175,10 @@ json train_to_json(const Model& m, const TrainRequest& r, const TrainMemory& t) 
 bool parse_spec_request(const Catalog& cat, const std::string& text, SpecCall& out, std::string& err) {
     json j;
     out = SpecCall();
-    if (!parse_request(cat, text, j, "model", out.target, err) || !parse_request(cat, text, j, "draft", out.draft, err)) return false;
+    if (!parse_request(cat, text, j, "model", out.target, err) || !flag(j, "mtp", out.mtp, err)) return false;
+    if (!out.mtp && !parse_request(cat, text, j, "draft", out.draft, err)) return false;
     SpecRequest& r = out.req;
-    double ctx = 8192, np = 1, kmax = 16, kmin = 0, acc = 0.7, dctx = 0, dngl = -1, depth = -1;
+    double ctx = 8192, np = 1, kmax = out.mtp ? 3 : 16, kmin = 0, acc = out.mtp ? 0.75 : 0.7, dctx = 0, dngl = -1, depth = -1;
     if (!hardware(cat, j, r.target.memory.hardware, err) || !quant(cat, j, "quant", r.target.memory.file_type, err) ||
         !quant(cat, j, "draft_quant", r.draft_file_type, err) || !num(j, "ctx", 1, 1e7, true, ctx, err) ||
         !num(j, "parallel", 1, 1024, true, np, err) || !num(j, "draft_max", 1, 256, true, kmax, err) ||
@@ -161,6 +199,15 @@ std::string api_spec(const Catalog& cat, const std::string& text) {
     SpecCall c;
     std::string err;
     if (!parse_spec_request(cat, text, c, err)) return error_text(err);
+    if (c.mtp) {
+        MtpMemory mm;
+        SpecSpeed msp;
+        if (!estimate_mtp_memory(cat, *c.target, c.req, mm, err)) return error_text(err);
+        const bool runs = mm.support.runs;
+        if (runs && !estimate_mtp_speed(cat, *c.target, c.req, msp, err)) return error_text(err);
+        const std::string cmd = llama_server_command(cat, *c.target, c.req.target) + (runs ? mtp_server_flags(c.req) : std::string());
+        return mtp_to_json(*c.target, c.req, mm, runs ? &msp : nullptr, cmd).dump(-1, ' ', false, json::error_handler_t::replace);
+    }
     SpecMemory mem;
     SpecSpeed sp;
     if (!estimate_spec_memory(cat, *c.target, *c.draft, c.req, mem, err) || !estimate_spec_speed(cat, *c.target, *c.draft, c.req, sp, err))

@@ -3,7 +3,8 @@
 //   llmsim::api_train(cat, R"({"model":"Qwen/Qwen2.5-7B-Instruct","method":"qlora","seq":2048,"grad_ckpt":true})");
 // Requests (every key but model optional; the CLI's defaults):
 //   spec  {model, draft, hardware, quant, draft_quant, ctx, parallel, draft_max, draft_min, accept, draft_ctx,
-//          draft_ngl, depth}
+//          draft_ngl, depth}; with "mtp": true the model's own MTP heads are the draft (no "draft"; draft_max
+//          defaults to 3, accept to 0.75; engine/spec/mtp.h) and the answer is mtp_to_json's
 //   lora  {model, rank, targets, lora_type, adapters, hardware, quant, ctx, depth}
 //   train {model, method, optimizer, seq, micro_batch, gpus, zero, grad_ckpt, flash_attn, dropout, rank, targets,
 //          hardware, mfu}
@@ -16,6 +17,7 @@
 
 #include "adapter/lora.h"
 #include "catalog/catalog.h"
+#include "spec/mtp.h"
 #include "spec/spec.h"
 #include "train/train.h"
 #include "embed/embed.h"
@@ -24,12 +26,16 @@
 namespace llmsim {
 nlohmann::json spec_to_json(const Model& target, const Model& draft, const SpecRequest& req, const SpecMemory& mem,
                             const SpecSpeed& sp, const std::string& command);
+// the MTP answer: support (what llama.cpp runs, from which change), memory per device, speed (null when llama.cpp
+// cannot run the heads: memory only), the acceptance ranges and the command
+nlohmann::json mtp_to_json(const Model& target, const SpecRequest& req, const MtpMemory& mem, const SpecSpeed* sp,
+                           const std::string& command);
 nlohmann::json lora_to_json(const Model& m, const LoraSpec& spec, const LoraSize& sz, const LoraCost& cost, int adapters,
                             bool with_speed, const std::string& command);
 nlohmann::json train_to_json(const Model& m, const TrainRequest& req, const TrainMemory& t);
 // a parsed request: the models it names and the engine request it makes (the page's sections compute from these,
 // so they show what the JS API returns for the same JSON); false + err naming the key
-struct SpecCall { const Model* target = nullptr; const Model* draft = nullptr; SpecRequest req; };
+struct SpecCall { const Model* target = nullptr; const Model* draft = nullptr; SpecRequest req; bool mtp = false; };
 struct LoraCall { const Model* model = nullptr; LoraSpec spec; SimRequest req; int adapters = 1; int64_t depth = 1024; };
 struct TrainCall { const Model* model = nullptr; TrainRequest req; };
 bool parse_spec_request(const Catalog& cat, const std::string& request_json, SpecCall& out, std::string& err);

@@ -381,6 +381,7 @@ bool parse_model(Entry& r, Model& m) {
     r.integer("extended_context", m.extended_context, false, 0, kMaxI64);
     r.str("rope_scaling", m.rope_scaling, false);
     r.number("published_params_b", m.published_params_b, false, 0);
+    r.integer("nextn_layers", m.nextn_layers, false, 0, 16);
     r.number("published_active_params_b", m.published_active_params_b, false, 0);
     r.strings("sources", m.sources, true);
     r.strings("notes", m.notes, false);

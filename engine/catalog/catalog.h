@@ -87,6 +87,7 @@ struct Model {
     std::optional<MlaConfig> mla;
     std::optional<SlidingWindow> swa;
     std::optional<HybridConfig> hybrid;
+    int nextn_layers = 0;          // NextN / MTP layers beside n_layers (num_nextn_predict_layers); not in the params
     double published_params_b = 0; // total parameters in billions as the model card states (0 = none published)
     double published_active_params_b = 0;
     double api_price_in_usd_per_mtok = -1;  // serverless API, cheapest listed provider; -1 = none

@@ -25,7 +25,10 @@ constexpr ArchInfo kArchs[] = {
     {.arch = A::Qwen2Moe, .name = "qwen2moe", .shexp_gate = true},
     {.arch = A::Qwen3, .name = "qwen3", .qk_norm = QkNorm::PerHead},
     {.arch = A::Qwen3Moe, .name = "qwen3moe", .qk_norm = QkNorm::PerHead},
-    {.arch = A::Qwen3Next, .name = "qwen3next", .mixer = RecurrentMixer::GatedDeltaNet},
+    {.arch = A::Qwen3Next, .name = "qwen3next", .mixer = RecurrentMixer::GatedDeltaNet,
+     // MTP block = one full-attention trunk block + eh_proj, embeddings/head shared (llama.cpp#25589); a hybrid
+     // model's memory has the per-context KV layer filter (llama.cpp#24125: "the filter that Qwen3.5 already has")
+     .mtp_draft_since = "ggml-org/llama.cpp#25589 (merged 2026-08)"},
     {.arch = A::Gemma, .name = "gemma"},
     {.arch = A::Gemma2, .name = "gemma2", .post_norms = true, .swa = SwaRule::Window, .swa_pattern = 2,
      .hf_defaults = R"({"vocab_size": 256000, "hidden_size": 2304, "intermediate_size": 9216,
@@ -39,7 +42,10 @@ constexpr ArchInfo kArchs[] = {
     {.arch = A::Phi3, .name = "phi3", .fused_qkv = true, .fused_up_gate = true},
     {.arch = A::PhiMoe, .name = "phimoe"},
     {.arch = A::Phi2, .name = "phi2"},
-    {.arch = A::Deepseek2, .name = "deepseek2"},
+    {.arch = A::Deepseek2, .name = "deepseek2",
+     // src/models/deepseek2.cpp builds the MTP graph (n_layer_nextn == 1) at b10820 (llama.cpp#28626, commit 74a7c89)
+     .mtp_draft_since = "ggml-org/llama.cpp b10820 (src/models/deepseek2.cpp MTP graph, cited in #28626)",
+     .mtp_kv_filter_since = "ggml-org/llama.cpp#28630 (merged 2026-09-09)", .nextn_own_embed_head = true},
     {.arch = A::GptOss, .name = "gpt-oss", .gpt_oss_layout = true, .swa = SwaRule::Window, .swa_pattern = 2,
      .router_bias = true},
     {.arch = A::Llama4, .name = "llama4", .swa = SwaRule::Chunked, .swa_pattern = 4, .chunk_window = 8192,
@@ -61,7 +67,9 @@ constexpr ArchInfo kArchs[] = {
         "num_attention_heads": 71, "max_position_embeddings": 2048})",
      .falcon_rules = true},
     {.arch = A::Glm4, .name = "glm4", .post_norms = true, .fused_qkv = true, .fused_up_gate = true},
-    {.arch = A::Glm4Moe, .name = "glm4moe", .router_bias = true, .nextn_kept = true},  // Glm4MoeModel: block_count += nextn
+    {.arch = A::Glm4Moe, .name = "glm4moe", .router_bias = true, .nextn_kept = true,  // Glm4MoeModel: block_count += nextn
+     .mtp_draft_since = "ggml-org/llama.cpp#26534 (merged 2026-08-03)",
+     .mtp_kv_filter_since = "ggml-org/llama.cpp#28630 (merged 2026-09-09)", .nextn_own_embed_head = true},
     {.arch = A::ChatGlm, .name = "chatglm", .fused_qkv = true, .fused_up_gate = true},
     {.arch = A::Jamba, .name = "jamba", .mixer = RecurrentMixer::Mamba},
     {.arch = A::Starcoder2, .name = "starcoder2"},

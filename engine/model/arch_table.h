@@ -77,6 +77,14 @@ struct ArchInfo {
     bool shared_expert_always = false;     // one shared expert as wide as a routed one, not in the config
     bool router_bias = false;              // the MoE router has a bias (exp_probs_b) whatever the config says
     bool nextn_kept = false;               // convert_hf_to_gguf keeps the NextN/MTP layers as extra blocks (loaded)
+    // multi-token prediction (engine/spec/mtp.h): the llama.cpp change that runs the NextN block(s) as the draft
+    // (llama-server --spec-type draft-mtp), nullptr = llama.cpp has no MTP graph for this architecture; the change
+    // from which the MTP context's KV cache holds only the NextN layer(s) (before it: every layer), nullptr = the
+    // filter was always there; whether the NextN block carries its own embedding and head copies
+    // (blk.N.nextn.embed_tokens / shared_head_head) or reuses the trunk's
+    const char* mtp_draft_since = nullptr;
+    const char* mtp_kv_filter_since = nullptr;
+    bool nextn_own_embed_head = false;
     const char* hf_defaults = nullptr;     // transformers defaults for keys configs omit (JSON object text)
     // quantizer rules (quant_rules.cpp)
     Type70b type_70b = Type70b::Never;

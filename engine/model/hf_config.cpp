@@ -822,11 +822,16 @@ bool import_unmodelled(Import& x) {
     const bool known = x.known;
     const std::string& model_type = x.model_type;
     const std::string& arch = x.arch;
-    if (auto nextn = c.integer({"num_nextn_predict_layers"}, 0, 100); nextn && *nextn > 0)
-        warn.push_back(std::to_string(*nextn) + " multi-token-prediction layer(s) not counted" +
-                       (x.row.nextn_kept ? std::string(" although llama.cpp's GGUF keeps them as extra block(s) whose weights are "
-                                                       "loaded (each with its own embedding and head copy): real files are larger")
-                                         : std::string(" (llama.cpp skips them)")));
+    // DeepSeek / GLM: num_nextn_predict_layers; Qwen3-Next / Qwen3.5: mtp_num_hidden_layers
+    if (auto nextn = c.integer({"num_nextn_predict_layers", "mtp_num_hidden_layers"}, 0, 16); nextn && *nextn > 0) {
+        m.nextn_layers = (int)*nextn;
+        warn.push_back(std::to_string(*nextn) + " multi-token-prediction layer(s) not counted in the weights: llama.cpp "
+                       "loads them only with --spec-type draft-mtp (ggml-org/llama.cpp#26296); llmsim-cli spec --mtp "
+                       "sizes them" +
+                       (x.row.nextn_kept ? std::string("; llama.cpp's GGUF keeps them as extra block(s) (each with its own "
+                                                       "embedding and head copy): real files are larger")
+                                         : std::string()));
+    }
     if (!c.ok()) return false;
     if (!known)
         warn.push_back("model_type '" + model_type + "' is not one llmsim knows; imported as a llama-like "

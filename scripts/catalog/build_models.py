@@ -873,6 +873,33 @@ def sort_key(m):
     return (m["family"].lower(), size, m["id"].lower())
 
 
+# NextN / multi-token-prediction layers the checkpoint ships beside its n_layers (config.json num_nextn_predict_layers;
+# Qwen3-Next / Qwen3.5 call it mtp_num_hidden_layers). Not counted in n_layers or the params; engine/spec/mtp.cpp
+# sizes them when the user runs them as the draft (llama-server --spec-type draft-mtp). Emitted only when > 0.
+NEXTN_ADDED = {
+    "zai-org/GLM-4.5-Air": "num_nextn_predict_layers 1 (" + "zai-org/GLM-4.5-Air config.json, as the entry's notes say; "
+                           "the published GGUF's 110.47 B params include it: tests/engine/test_catalog_sizes.cpp)",
+    "zai-org/GLM-4.5": "num_nextn_predict_layers 1 (zai-org/GLM-4.5 config.json, as the entry's notes say)",
+    "zai-org/GLM-4.7-Flash": "num_nextn_predict_layers 1 (" + "blap/Mod@06d6cd1ef26080025752bc1dc2c6545a3d9177d0:"
+                             "src/inference_pio/models/glm_4_7_flash/config.py, 'from real config')",
+    "Qwen/Qwen3-Next-80B-A3B-Instruct": "one MTP layer (model card 'Multi-Token Prediction (MTP)'; config mtp_num_hidden_layers 1; "
+                                        "ggml-org/llama.cpp#25589 loads it as one extra full-attention block)",
+}
+
+
+def apply_nextn_layers(models, ref):
+    ref_nextn = {r["id"]: r.get("num_nextn_predict_layers") or 0 for r in ref["models"]}
+    for m in models:
+        n, src = ref_nextn.get(m["id"], 0), None
+        if n:
+            src = f"num_nextn_predict_layers {n} (the checkpoint's config.json, as the entry's sources list it)"
+        elif m["id"] in NEXTN_ADDED:
+            n, src = 1, NEXTN_ADDED[m["id"]]
+        if n:
+            m["nextn_layers"] = n
+            m["notes"].append("nextn_layers " + str(n) + ": " + src)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--ref", default=os.path.join(HERE, "..", "..", "..", "shared", "reference"),
@@ -897,6 +924,7 @@ def main():
     models.extend(ADDED)
     apply_prices(models, prices)
     apply_release_formats(models)
+    apply_nextn_layers(models, ref)
     for m in models:
         if m["published_active_params_b"] and m["moe"]:
             act = check_models.count_params(m, active=True) / 1e9

@@ -271,6 +271,15 @@ TEST_CASE("messages: URL state round-trips the serving keys", "[messages]") {
     CHECK(url_error("sv_in=lots") == "sv_in: 'lots' is not a number (valid: 1 to 10000000 tokens; 32k and 1M work too)");
 }
 
+// the Spec section's MTP mode (ui/panel_spec.cpp): 1 = the model's own MTP heads are the draft
+TEST_CASE("messages: URL key sp_mtp", "[messages][mtp]") {
+    Scenario s;
+    std::string err;
+    REQUIRE(decode_url_state("model=zai-org/GLM-4.5-Air&sp_mtp=1", s, err));
+    CHECK(s.sp_mtp == 1);
+    CHECK(url_error("sp_mtp=2") == "sp_mtp: 2 is out of range (0 to 1 (0 = a draft model, 1 = the model's MTP heads))");
+}
+
 // the speculative decoding, LoRA and fine-tuning sections' keys (ui/panel_spec.cpp, panel_lora.cpp, panel_train.cpp)
 TEST_CASE("messages: URL state round-trips the spec, lora and train keys", "[messages]") {
     const std::string pairs = "sp_draft=Qwen/Qwen2.5-0.5B-Instruct&sp_dq=Q4_K_M&sp_k=8&sp_kmin=2&sp_acc=0.8&sp_cd=4096&sp_ngld=10"
