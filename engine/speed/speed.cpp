@@ -267,6 +267,7 @@ std::string speed_params_to_json(const SpeedParams& p) {
     d["alu_unified"] = p.alu_unified;
     d["moe_bw"] = p.moe_bw;
     d["intel_bw"] = p.intel_bw;
+    d["sycl_expert_call_us"] = p.sycl_expert_call_us;
     json f = json::object();
     f["compute_share"] = p.compute_share;
     f["compute_kind"] = table(p.compute_kind, kKindNames, kHardwareKindCount);
@@ -334,7 +335,8 @@ bool parse_speed_params(const std::string& text, SpeedParams& out, std::string& 
             !read_num(d, "alu_flops_per_param", p.alu_flops_per_param, wd, err) ||
             !read_table(d, "alu_weight", p.alu_weight, kWeightClassNames, kWeightClassCount, wd, err) ||
             !read_num(d, "alu_unified", p.alu_unified, wd, err) ||
-            !read_num(d, "moe_bw", p.moe_bw, wd, err) || !read_num(d, "intel_bw", p.intel_bw, wd, err))
+            !read_num(d, "moe_bw", p.moe_bw, wd, err) || !read_num(d, "intel_bw", p.intel_bw, wd, err) ||
+            !read_num(d, "sycl_expert_call_us", p.sycl_expert_call_us, wd, err))
             return false;
     }
     if (root.contains("prefill")) {
@@ -459,6 +461,13 @@ double linear_time(const SpeedScenario& s, const SpeedParams& p, double n, doubl
            comp;
 }
 
+// seconds of the SYCL backend's host loop over experts (SpeedParams::sycl_expert_call_us): 3 MUL_MAT_ID nodes per
+// MoE layer, `calls` expert matmuls each; 0 on other backends and for dense models
+double sycl_expert_loop_s(const SpeedScenario& s, const SpeedParams& p, double calls) {
+    if (s.backend != Backend::Sycl || s.moe_experts <= 0) return 0;
+    return s.n_layers * 3.0 * calls * std::max(p.sycl_expert_call_us, 0.0) * 1e-6;
+}
+
 double bw_share(const SpeedScenario& s, const SpeedParams& p) {
     return p.bw_share[(int)s.memory] * p.backend_bw[(int)s.backend] * (s.intel_gpu ? p.intel_bw : 1.0);
 }
@@ -531,7 +540,7 @@ DecodeFixed decode_fixed_terms(const SpeedScenario& s, const SpeedParams& p) {
                  (unified ? p.alu_unified : 1.0) / tf;
     // the dequant/dot work partly overlaps the reads: matmul time = hypot(read, alu), the ALU term is the excess
     r.alu_time_s = std::hypot(r.weight_time_s, alu) - r.weight_time_s;
-    r.fixed_time_s = s.n_layers * p.fixed_ms_per_layer * 1e-3;
+    r.fixed_time_s = s.n_layers * p.fixed_ms_per_layer * 1e-3 + sycl_expert_loop_s(s, p, s.moe_experts_active);
     r.sync_time_s = (s.gpus - 1) * p.gpu_hop_ms * 1e-3;
     if (s.offload_fraction > 0)
         r.offload_time_s = s.weight_bytes_per_token * s.offload_fraction / (s.host_bandwidth_gbs * 1e9 * p.host_share);
@@ -632,7 +641,8 @@ void ubatch_fixed_terms(const SpeedScenario& s, const SpeedParams& p, double n, 
     double route = s.moe_experts > 0 ? n * s.n_layers * std::max(p.moe_route_ns, 0.0) * 1e-9 : 0;
     u.compute = std::max(lin, wfloor) + route;
     u.compute_bound = lin >= wfloor;
-    u.overhead = p.ubatch_overhead_ms * 1e-3 * s.n_layers / 32.0;
+    // SYCL: one gather + mul_mat + scatter per expert the ubatch routes rows to
+    u.overhead = p.ubatch_overhead_ms * 1e-3 * s.n_layers / 32.0 + sycl_expert_loop_s(s, p, s.moe_experts * touched);
     if (s.offload_fraction > 0) {
         // llama.cpp runs large-batch matmuls of host-resident weights on the GPU: the weights cross the link once
         double link = s.host_link_gbs > 0 ? s.host_link_gbs : (s.link_gbs > 0 ? s.link_gbs : kDefaultPcieGbs);

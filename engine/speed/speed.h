@@ -190,6 +190,11 @@ struct SpeedParams {
     double intel_bw = 1;                    // decode: x on Intel Arc GPUs
     double moe_bw = 1;                      // decode: routed-expert bytes are read at this x the dense share
                                           // (many small matrices gathered by expert id, mul_mat_id)
+    double sycl_expert_call_us = 20;        // SYCL MoE, decode and prefill: us per expert matmul call. The SYCL backend's
+                                          // ggml_sycl_mul_mat_id copies the expert ids to the host, waits, and loops on
+                                          // the host: one mul_mat per selected expert (one token), or per expert with
+                                          // rows a gather + mul_mat + scatter (a ubatch); 3 such nodes per MoE layer.
+                                          // CUDA, ROCm and Vulkan run one grouped kernel (fitted with decode)
     // bands, [0] decode [1] prefill, by hardware class: the harder of the held-out validations (calibrate.h)
     SpeedBand band[2][kHardwareKindCount];
     // [0] decode [1] prefill with an estimated fp16_tflops: errors of held-out rows re-predicted with the figure
