@@ -59,8 +59,8 @@ const Fp16Family kFp16Families[] = {
     {"nvidia-blackwell-pro",     "nvidia", -1, "blackwell|rtx pro|b200|b100|gb200|b300", 0.281},
     {"nvidia-ada-geforce",       "nvidia", 0, "rtx 40",                          0.295},
     {"nvidia-ada-pro",           "nvidia", -1, " ada|l40|l4 |l4$",               0.391},
-    {"nvidia-hopper-h20",        "nvidia", -1, "h20 ",                           0.037},  // H20 148 / 4000 (catalog): export-limited tensor rate
-    {"nvidia-hopper",            "nvidia", -1, "h100|h200|h800|gh200",           0.247},
+    {"nvidia-hopper-h20",        "nvidia", -1, "h20 ",                           0.037, 2.0 / 3},  // H20 148 / 4000 (catalog): export-limited tensor rate
+    {"nvidia-hopper",            "nvidia", -1, "h100|h200|h800|gh200",           0.247, 2.0 / 3},
     {"nvidia-ampere-geforce",    "nvidia", 0, "rtx 30",                          0.157},
     {"nvidia-ampere-pro",        "nvidia", -1, "rtx a|a100|a10|a30|a40|a16|a800", 0.189},
     {"nvidia-turing",            "nvidia", -1, "rtx 20|t4|quadro rtx|titan rtx", 0.189},
@@ -176,6 +176,11 @@ const Fp16Family* fp16_family_of(const std::string& vendor, HardwareKind kind, c
     return m.family;
 }
 
+double mma_share_of(const std::string& vendor, HardwareKind kind, const std::string& name) {
+    const Fp16Family* f = fp16_family_of(vendor, kind, name);
+    return f ? f->mma_share : 1.0;
+}
+
 Fp16Estimate estimate_fp16_tflops(const std::string& vendor, HardwareKind kind, const std::string& name,
                                   double bandwidth_gbs) {
     Fp16Estimate e;
@@ -262,6 +267,7 @@ std::string speed_params_to_json(const SpeedParams& p) {
     d["alu_unified"] = p.alu_unified;
     d["moe_bw"] = p.moe_bw;
     d["intel_bw"] = p.intel_bw;
+    d["sycl_expert_call_us"] = p.sycl_expert_call_us;
     json f = json::object();
     f["compute_share"] = p.compute_share;
     f["compute_kind"] = table(p.compute_kind, kKindNames, kHardwareKindCount);
@@ -329,7 +335,8 @@ bool parse_speed_params(const std::string& text, SpeedParams& out, std::string& 
             !read_num(d, "alu_flops_per_param", p.alu_flops_per_param, wd, err) ||
             !read_table(d, "alu_weight", p.alu_weight, kWeightClassNames, kWeightClassCount, wd, err) ||
             !read_num(d, "alu_unified", p.alu_unified, wd, err) ||
-            !read_num(d, "moe_bw", p.moe_bw, wd, err) || !read_num(d, "intel_bw", p.intel_bw, wd, err))
+            !read_num(d, "moe_bw", p.moe_bw, wd, err) || !read_num(d, "intel_bw", p.intel_bw, wd, err) ||
+            !read_num(d, "sycl_expert_call_us", p.sycl_expert_call_us, wd, err))
             return false;
     }
     if (root.contains("prefill")) {
@@ -428,10 +435,11 @@ double tflops(const SpeedScenario& s, bool& estimated) {
 // parts get (TFLOPS/100)^exponent on top (the bigger the tensor units, the harder llama.cpp's kernels feed them);
 // Apple/APU figures are vector-ALU rates that the Metal/HIP kernels reach in proportion.
 double effective_flops(const SpeedScenario& s, const SpeedParams& p, double tf) {
+    const double usable = tf * s.mma_share;   // the rate llama.cpp's instruction path can issue (Fp16Family::mma_share)
     double share = p.compute_share * p.compute_kind[(int)s.kind] * p.compute_backend[(int)s.backend] *
                    p.compute_weight[(int)s.weight_class] * (s.intel_gpu ? p.intel_compute : 1.0);
-    if (s.memory != MemoryKind::Unified) share *= std::pow(tf / 100.0, p.tflops_exponent);
-    return tf * 1e12 * share;
+    if (s.memory != MemoryKind::Unified) share *= std::pow(usable / 100.0, p.tflops_exponent);
+    return usable * 1e12 * share;
 }
 
 // routed-expert bytes one token reads (k of E experts), capped at what it reads in all
@@ -451,6 +459,13 @@ double linear_time(const SpeedScenario& s, const SpeedParams& p, double n, doubl
     double n_e = expert_frac > 0 ? std::max(1.0, n * s.moe_experts_active / s.moe_experts) : n;
     return 2.0 * n * (dense_params / matmul_efficiency(p, n) + expert_params / (matmul_efficiency(p, n_e) * p.moe_compute)) /
            comp;
+}
+
+// seconds of the SYCL backend's host loop over experts (SpeedParams::sycl_expert_call_us): 3 MUL_MAT_ID nodes per
+// MoE layer, `calls` expert matmuls each; 0 on other backends and for dense models
+double sycl_expert_loop_s(const SpeedScenario& s, const SpeedParams& p, double calls) {
+    if (s.backend != Backend::Sycl || s.moe_experts <= 0) return 0;
+    return s.n_layers * 3.0 * calls * std::max(p.sycl_expert_call_us, 0.0) * 1e-6;
 }
 
 double bw_share(const SpeedScenario& s, const SpeedParams& p) {
@@ -525,7 +540,7 @@ DecodeFixed decode_fixed_terms(const SpeedScenario& s, const SpeedParams& p) {
                  (unified ? p.alu_unified : 1.0) / tf;
     // the dequant/dot work partly overlaps the reads: matmul time = hypot(read, alu), the ALU term is the excess
     r.alu_time_s = std::hypot(r.weight_time_s, alu) - r.weight_time_s;
-    r.fixed_time_s = s.n_layers * p.fixed_ms_per_layer * 1e-3;
+    r.fixed_time_s = s.n_layers * p.fixed_ms_per_layer * 1e-3 + sycl_expert_loop_s(s, p, s.moe_experts_active);
     r.sync_time_s = (s.gpus - 1) * p.gpu_hop_ms * 1e-3;
     if (s.offload_fraction > 0)
         r.offload_time_s = s.weight_bytes_per_token * s.offload_fraction / (s.host_bandwidth_gbs * 1e9 * p.host_share);
@@ -626,7 +641,8 @@ void ubatch_fixed_terms(const SpeedScenario& s, const SpeedParams& p, double n, 
     double route = s.moe_experts > 0 ? n * s.n_layers * std::max(p.moe_route_ns, 0.0) * 1e-9 : 0;
     u.compute = std::max(lin, wfloor) + route;
     u.compute_bound = lin >= wfloor;
-    u.overhead = p.ubatch_overhead_ms * 1e-3 * s.n_layers / 32.0;
+    // SYCL: one gather + mul_mat + scatter per expert the ubatch routes rows to
+    u.overhead = p.ubatch_overhead_ms * 1e-3 * s.n_layers / 32.0 + sycl_expert_loop_s(s, p, s.moe_experts * touched);
     if (s.offload_fraction > 0) {
         // llama.cpp runs large-batch matmuls of host-resident weights on the GPU: the weights cross the link once
         double link = s.host_link_gbs > 0 ? s.host_link_gbs : (s.link_gbs > 0 ? s.link_gbs : kDefaultPcieGbs);
@@ -722,16 +738,17 @@ bool same_scenario(const SpeedScenario& a, const SpeedScenario& b) {
            same_bits(a.kv_bytes_per_token_swa, b.kv_bytes_per_token_swa) && a.weight_class == b.weight_class &&
            a.moe_experts == b.moe_experts && a.moe_experts_active == b.moe_experts_active &&
            same_bits(a.moe_expert_bytes, b.moe_expert_bytes) && same_bits(a.bandwidth_gbs, b.bandwidth_gbs) &&
-           same_bits(a.fp16_tflops, b.fp16_tflops) && a.fp16_tflops_estimated == b.fp16_tflops_estimated &&
+           same_bits(a.fp16_tflops, b.fp16_tflops) && same_bits(a.mma_share, b.mma_share) &&
+           a.fp16_tflops_estimated == b.fp16_tflops_estimated &&
            a.kind == b.kind && a.backend == b.backend && a.intel_gpu == b.intel_gpu && a.memory == b.memory &&
            a.gpus == b.gpus && same_bits(a.link_gbs, b.link_gbs) && same_bits(a.offload_fraction, b.offload_fraction) &&
            same_bits(a.host_bandwidth_gbs, b.host_bandwidth_gbs) && same_bits(a.host_link_gbs, b.host_link_gbs) &&
            a.flash_attn == b.flash_attn && a.test == b.test && a.tokens == b.tokens && a.depth == b.depth &&
            a.ubatch == b.ubatch && a.batch == b.batch && a.parallel == b.parallel;
 }
-// same_scenario() must name every field: a new field changes this size (208 B on x86-64 and wasm32), and the
+// same_scenario() must name every field: a new field changes this size (216 B on x86-64 and wasm32), and the
 // assert says to add its line above
-static_assert(sizeof(SpeedScenario) == 208, "SpeedScenario changed: compare the new field in same_scenario()");
+static_assert(sizeof(SpeedScenario) == 216, "SpeedScenario changed: compare the new field in same_scenario()");
 
 const SpeedResult& estimate_prefill(const SpeedScenario& s, const SpeedParams& p, int64_t n_tokens, int64_t depth,
                                     PrefillMemo& memo) {

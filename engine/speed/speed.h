@@ -70,11 +70,17 @@ struct Fp16Family {
     int kind;                           // HardwareKind index, -1 = any class
     const char* name_tokens;            // '|'-separated lower-case substrings of the name, "" = vendor/class median
     double tflops_per_gbs;
+    // share of the rated dense FP16 tensor rate that llama.cpp's CUDA matmuls can issue: they use mma.sync
+    // (ggml-cuda/mma.cuh), which on Hopper reaches about 2/3 of the wgmma peak the datasheet rates (FlashAttention-3,
+    // Shah et al. 2024, arXiv:2407.08608, sec. 1); 1 elsewhere
+    double mma_share = 1.0;
 };
 const Fp16Family* fp16_families(int& count);
 // the first family row that matches (estimate_fp16_tflops' lookup without building the family string): its
 // tflops_per_gbs x bandwidth is estimate_fp16_tflops(...).tflops
 const Fp16Family* fp16_family_of(const std::string& vendor, HardwareKind kind, const std::string& name);
+// the family's mma_share (1 when no family matches)
+double mma_share_of(const std::string& vendor, HardwareKind kind, const std::string& name);
 
 enum class SpeedTest { Prefill, Decode };
 
@@ -106,6 +112,7 @@ struct SpeedScenario {
     // -- hardware, per GPU
     double bandwidth_gbs = 0;            // vendor spec, decimal GB/s
     double fp16_tflops = 0;              // dense FP16 tensor TFLOPS; 0 = unknown (estimated, see estimate_fp16_tflops)
+    double mma_share = 1.0;              // share of fp16_tflops llama.cpp's tensor instructions reach (Fp16Family)
     bool fp16_tflops_estimated = false;  // fp16_tflops came from estimate_fp16_tflops (the band widens)
     HardwareKind kind = HardwareKind::Consumer;
     Backend backend = Backend::Cuda;
@@ -183,6 +190,11 @@ struct SpeedParams {
     double intel_bw = 1;                    // decode: x on Intel Arc GPUs
     double moe_bw = 1;                      // decode: routed-expert bytes are read at this x the dense share
                                           // (many small matrices gathered by expert id, mul_mat_id)
+    double sycl_expert_call_us = 20;        // SYCL MoE, decode and prefill: us per expert matmul call. The SYCL backend's
+                                          // ggml_sycl_mul_mat_id copies the expert ids to the host, waits, and loops on
+                                          // the host: one mul_mat per selected expert (one token), or per expert with
+                                          // rows a gather + mul_mat + scatter (a ubatch); 3 such nodes per MoE layer.
+                                          // CUDA, ROCm and Vulkan run one grouped kernel (fitted with decode)
     // bands, [0] decode [1] prefill, by hardware class: the harder of the held-out validations (calibrate.h)
     SpeedBand band[2][kHardwareKindCount];
     // [0] decode [1] prefill with an estimated fp16_tflops: errors of held-out rows re-predicted with the figure

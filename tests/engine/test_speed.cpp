@@ -59,6 +59,7 @@ SpeedParams plain_params() {
     p.moe_bw = 1;
     p.moe_compute = 1;
     p.moe_route_ns = 0;
+    p.sycl_expert_call_us = 0;
     return p;
 }
 
@@ -374,6 +375,54 @@ TEST_CASE("MoE prefill: the routing chain costs moe_route_ns per token and layer
     CHECK(estimate_prefill(d, p, 2048, 0).time_s == Approx(t0).epsilon(kExact));
 }
 
+TEST_CASE("SYCL MoE: the host loop over experts costs sycl_expert_call_us per expert matmul call", "[speed]") {
+    // ggml_sycl_mul_mat_id: per MUL_MAT_ID node (3 per MoE layer) one mul_mat per selected expert for one token,
+    // one gather + mul_mat + scatter per expert with rows for a ubatch; CUDA runs one grouped kernel
+    SpeedParams p = plain_params();
+    SpeedScenario s = dense_8b();
+    s.moe_experts = 32;
+    s.moe_experts_active = 4;
+    s.moe_expert_bytes = 16e9;
+    s.weight_bytes = 17e9;
+    s.weight_bytes_per_token = 3e9;
+    s.active_params = 3e9;
+    s.backend = Backend::Sycl;
+    SpeedResult dec_off = estimate_decode(s, p, 0, 128);
+    SpeedResult pre_off = estimate_prefill(s, p, 512, 0);
+    p.sycl_expert_call_us = 10;
+    SpeedResult dec_on = estimate_decode(s, p, 0, 128);
+    SpeedResult pre_on = estimate_prefill(s, p, 512, 0);
+    REQUIRE(dec_on.ok);
+    REQUIRE(pre_on.ok);
+    // decode: 32 layers x 3 nodes x 4 selected experts x 10 us = 3.84 ms more per token
+    CHECK(dec_on.time_s / 128 - dec_off.time_s / 128 == Approx(32 * 3 * 4 * 10e-6).epsilon(1e-9));
+    // one ubatch of 512 tokens touches 1 - (1 - 4/32)^512 of the 32 experts (all but ~1e-30): 32 x 3 x 32 x 10 us
+    double touched = 1 - std::pow(1 - 4.0 / 32, 512);
+    CHECK(pre_on.time_s - pre_off.time_s == Approx(32 * 3 * 32 * touched * 10e-6).epsilon(1e-9));
+    // CUDA and dense models pay nothing
+    s.backend = Backend::Cuda;
+    CHECK(estimate_decode(s, p, 0, 128).time_s == Approx(estimate_decode(s, plain_params(), 0, 128).time_s).epsilon(kExact));
+    SpeedScenario d = dense_8b();
+    d.backend = Backend::Sycl;
+    CHECK(estimate_prefill(d, p, 512, 0).time_s == Approx(estimate_prefill(d, plain_params(), 512, 0).time_s).epsilon(kExact));
+}
+
+TEST_CASE("Hopper: llama.cpp's mma.sync path reaches 2/3 of the rated tensor rate", "[speed]") {
+    // FlashAttention-3 (arXiv:2407.08608) sec. 1: mma.sync reaches about 2/3 of H100's wgmma peak; ggml-cuda uses mma.sync
+    CHECK(mma_share_of("nvidia", HardwareKind::Datacenter, "NVIDIA H100 PCIe 80GB") == Approx(2.0 / 3).epsilon(kExact));
+    CHECK(mma_share_of("nvidia", HardwareKind::Datacenter, "NVIDIA H200 SXM 141GB") == Approx(2.0 / 3).epsilon(kExact));
+    CHECK(mma_share_of("nvidia", HardwareKind::Datacenter, "NVIDIA A100 PCIe 80GB") == 1.0);
+    CHECK(mma_share_of("nvidia", HardwareKind::Consumer, "NVIDIA GeForce RTX 4090") == 1.0);
+    CHECK(mma_share_of("amd", HardwareKind::Consumer, "AMD Radeon RX 7900 XTX") == 1.0);
+    // a compute-bound prefill (no overheads, flash attention at the matmul rate) takes 3/2 the time at mma_share 2/3
+    SpeedParams p = plain_params();
+    SpeedScenario s = dense_8b();
+    s.bandwidth_gbs = 1e6;   // the weight-read floor far below the matmuls
+    double full = estimate_prefill(s, p, 4096, 0).time_s;
+    s.mma_share = 2.0 / 3;
+    CHECK(estimate_prefill(s, p, 4096, 0).time_s == Approx(full * 1.5).epsilon(1e-9));
+}
+
 TEST_CASE("weight classes and memory kinds", "[speed]") {
     CHECK(weight_class_of("Q4_K_M") == WeightClass::KQuant);
     CHECK(weight_class_of("q4_0") == WeightClass::Legacy);
@@ -408,6 +457,7 @@ TEST_CASE("speed params: JSON round trip, bad input, builtin equals the asset", 
     a.kv_factor = 1.2345;
     a.fa_attn_backend[(int)Backend::Metal] = 1.75;
     a.moe_route_ns = 321.5;
+    a.sycl_expert_call_us = 17.25;
     a.band[0][0].rows = 7; a.band[0][0].low = -0.1; a.band[0][0].high = 0.2;
     SpeedParams b;
     std::string err;
@@ -415,6 +465,7 @@ TEST_CASE("speed params: JSON round trip, bad input, builtin equals the asset", 
     CHECK(b.kv_factor == Approx(1.2345).epsilon(kExact));
     CHECK(b.fa_attn_backend[(int)Backend::Metal] == Approx(1.75).epsilon(kExact));
     CHECK(b.moe_route_ns == Approx(321.5).epsilon(kExact));
+    CHECK(b.sycl_expert_call_us == Approx(17.25).epsilon(kExact));
     CHECK(b.band[0][0].rows == 7);
     CHECK(b.band[0][0].high == Approx(0.2).epsilon(kExact));
     a.band_fp16_estimated[1] = {12, -0.3, 0.8, 0.25, 0.5};
