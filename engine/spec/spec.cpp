@@ -195,11 +195,12 @@ bool concurrency_step(const Model& m, const StepModel& sm, int tokens_per_slot, 
 // (token, expert slot) pair, so each token reads its own k experts and repeats their ALU work (no sharing of an
 // expert two tokens picked; small_batch_step):
 //  - CUDA/ROCm: ggml_cuda_mul_mat_id (ggml/src/ggml-cuda/ggml-cuda.cu) calls ggml_cuda_mul_mat_vec_q with the ids
-//    for quantized experts when ne2 <= MMVQ_MAX_BATCH_SIZE and ne2 <= get_mmvq_mmid_max_batch(type, cc) (mmvq.cu:
-//    8 on Volta/Ada/Blackwell and for Q4_K/Q5_K/Q6_K/Q8_0 on Turing/Ampere; per-type limits of 4-7 on Pascal, AMD
-//    and some low-bit types on Turing+, not modelled: above them MMQ reads each distinct expert once).
-//    mul_mat_vec_q_switch_ncols_dst's "Multi-token MUL_MAT_ID path" launches c_ncols_dst = 1 with the token as
-//    blockIdx.z, each block reading ids[slot + token * ids_stride]'s rows. Tokens are the grid's slowest axis, and
+//    for quantized experts when ne2 <= MMVQ_MAX_BATCH_SIZE and ne2 <= get_mmvq_mmid_max_batch(type, cc) (mmvq.cu,
+//    tables from ggml-org/llama.cpp#20905: 8 on Volta/Ada/Blackwell and for Q4_K/Q5_K/Q6_K/Q8_0 on Turing/Ampere;
+//    per-type limits of 4-7 on Pascal, AMD and some low-bit types on Turing+, not modelled: above them MMQ reads
+//    each distinct expert once; older builds took MMVQ for ne2 == 1 only).
+//    mul_mat_vec_q_switch_ncols_dst's "Multi-token MUL_MAT_ID path" (ggml-org/llama.cpp@000f4625) launches
+//    c_ncols_dst = 1 with the token as blockIdx.z, each block reading ids[slot + token * ids_stride]'s rows. Tokens are the grid's slowest axis, and
 //    one expert matmul's k slots (GLM-4.5-Air Q4_K: 8 x 3.2 MB) outgrow a consumer L2 between two tokens' turns.
 //  - Metal: ggml_metal_op_mul_mat_id (ggml-metal-ops.cpp) runs kernel_mul_mv_id below ne21_mm_id_min = 32 tokens:
 //    one mat-vec per (token, expert slot).
