@@ -191,8 +191,20 @@ bool concurrency_step(const Model& m, const StepModel& sm, int tokens_per_slot, 
 //    ceil(ne11 / r1ptg) times; it dequantizes a block once (deq_t4 / deq_t4x4) and does one dot per column.
 //    Other types and ne11 below those ranges take kernel_mul_mv, one column per threadgroup row (the weights stream
 //    ne11 times); mul_mm above 8.
-// Other backends (Vulkan, SYCL, CPU), F16/BF16 on CUDA and MoE targets (mul_mat_id has its own thresholds) keep
-// the prefill/batched rule below.
+// MoE targets: the routed experts go through MUL_MAT_ID, which at these sizes also runs mat-vec kernels, one per
+// (token, expert slot) pair, so each token reads its own k experts and repeats their ALU work (no sharing of an
+// expert two tokens picked; small_batch_step):
+//  - CUDA/ROCm: ggml_cuda_mul_mat_id (ggml/src/ggml-cuda/ggml-cuda.cu) calls ggml_cuda_mul_mat_vec_q with the ids
+//    for quantized experts when ne2 <= MMVQ_MAX_BATCH_SIZE and ne2 <= get_mmvq_mmid_max_batch(type, cc) (mmvq.cu,
+//    tables from ggml-org/llama.cpp#20905: 8 on Volta/Ada/Blackwell and for Q4_K/Q5_K/Q6_K/Q8_0 on Turing/Ampere;
+//    per-type limits of 4-7 on Pascal, AMD and some low-bit types on Turing+, not modelled: above them MMQ reads
+//    each distinct expert once; older builds took MMVQ for ne2 == 1 only).
+//    mul_mat_vec_q_switch_ncols_dst's "Multi-token MUL_MAT_ID path" (ggml-org/llama.cpp@000f4625) launches
+//    c_ncols_dst = 1 with the token as blockIdx.z, each block reading ids[slot + token * ids_stride]'s rows. Tokens are the grid's slowest axis, and
+//    one expert matmul's k slots (GLM-4.5-Air Q4_K: 8 x 3.2 MB) outgrow a consumer L2 between two tokens' turns.
+//  - Metal: ggml_metal_op_mul_mat_id (ggml-metal-ops.cpp) runs kernel_mul_mv_id below ne21_mm_id_min = 32 tokens:
+//    one mat-vec per (token, expert slot).
+// Other backends (Vulkan, SYCL, CPU) and F16/BF16 on CUDA keep the prefill/batched rule below.
 struct SmallBatchKernel {
     bool applies = false;
     double weight_passes = 1;   // times the weights are streamed
@@ -231,22 +243,37 @@ SmallBatchKernel small_batch_kernel(Backend backend, TensorType base, int n) {
 
 // one step over n = B tokens_per_slot columns on a small-batch kernel (small_batch_kernel): the decode step's
 // weight read and ALU work scaled as the kernel does them (matmul time = hypot(read, ALU), as in the decode model),
-// each slot's KV read once, launches once
-bool small_batch_step(const StepModel& sm, const SmallBatchKernel& k, double& step_s, std::string& err) {
+// each slot's KV read once, launches once. MoE: that scaling for the dense part (attention, shared experts, dense
+// layers, output) only; the routed experts' read and ALU n times (MUL_MAT_ID mat-vec per token and slot, above),
+// split off the decode step by their bytes (k / E of the routed-expert bytes, read at moe_bw as the decode model
+// does). Host-offloaded weights: the CPU's mul_mat_id groups the rows by expert (ggml-cpu.c
+// ggml_compute_forward_mul_mat_id, matrix_row_counts), so each distinct expert is read once
+// (expected_distinct_experts), the dense part once.
+bool small_batch_step(const StepModel& sm, const SmallBatchKernel& k, int n, double& step_s, std::string& err) {
     const SpeedScenario& s = sm.target;
-    const SpeedResult one = estimate_decode(s, default_speed_params(), sm.depth, 1);
+    const SpeedParams p = default_speed_params();
+    const SpeedResult one = estimate_decode(s, p, sm.depth, 1);
     if (!one.ok) { err = "target: " + one.error; return false; }
+    const bool moe = s.moe_experts > 0 && s.moe_experts_active > 0 && s.moe_expert_bytes > 0;
+    const double e_bytes =
+        moe ? std::min(s.weight_bytes_per_token, s.moe_expert_bytes * s.moe_experts_active / s.moe_experts) : 0;
+    const double f = e_bytes / s.weight_bytes_per_token;   // the routed experts' share of the bytes and matmul params
+    const double e_read = e_bytes / p.moe_bw;
     const double w = one.weight_time_s;
+    const double w_exp = moe ? w * e_read / (s.weight_bytes_per_token - e_bytes + e_read) : 0;
     const double alu = std::sqrt(std::max(0.0, (w + one.alu_time_s) * (w + one.alu_time_s) - w * w));
     const double tf = (s.fp16_tflops > 0 ? s.fp16_tflops : estimate_fp16_tflops(s.kind, s.bandwidth_gbs)) * 1e12;
-    const double dot = k.dot_columns * 2.0 * s.active_params * (1.0 - s.offload_fraction) / tf;
-    const double matmul = std::hypot(k.weight_passes * w, k.alu_repeats * alu + dot);
-    step_s = matmul + sm.slots * one.kv_time_s + one.fixed_time_s + one.sync_time_s + one.offload_time_s;
+    const double dot = k.dot_columns * 2.0 * s.active_params * (1.0 - f) * (1.0 - s.offload_fraction) / tf;
+    const double matmul =
+        std::hypot(k.weight_passes * (w - w_exp) + n * w_exp, k.alu_repeats * (alu - alu * f) + n * (alu * f) + dot);
+    const double distinct = moe ? expected_distinct_experts(s.moe_experts, s.moe_experts_active, n) : 0;
+    const double off = moe ? one.offload_time_s * ((1.0 - f) + f * distinct / s.moe_experts_active) : one.offload_time_s;
+    step_s = matmul + sm.slots * one.kv_time_s + one.fixed_time_s + one.sync_time_s + off;
     return true;
 }
 
 // one target step over tokens_per_slot tokens of each slot. Up to 8 columns on a small-batch kernel
-// (small_batch_kernel, dense targets): small_batch_step. Otherwise the larger of the batched-decode step (weights
+// (small_batch_kernel; MoE targets with their MUL_MAT_ID mat-vecs): small_batch_step. Otherwise the larger of the batched-decode step (weights
 // read once, the slots' KV) and the prefill model's whole time for the B n tokens (matmuls over n tokens at its
 // small-matmul efficiency n / (n + 16), never below one weight read; MoE: the union of the experts they route to).
 // The earlier rule (the decode step + prefill(B n) - prefill(B)) dropped most of the matmul cost of n tokens: a
@@ -254,7 +281,7 @@ bool small_batch_step(const StepModel& sm, const SmallBatchKernel& k, double& st
 bool target_step(const Model& m, const StepModel& sm, int tokens_per_slot, double& step_s, std::string& err) {
     const int n = sm.slots * tokens_per_slot;
     const SmallBatchKernel k = small_batch_kernel(sm.target.backend, sm.target_base, n);
-    if (k.applies && !m.is_moe()) return small_batch_step(sm, k, step_s, err);
+    if (k.applies) return small_batch_step(sm, k, n, step_s, err);
     double batched = 0;
     if (!concurrency_step(m, sm, tokens_per_slot, batched, err)) return false;
     step_s = batched;
@@ -266,6 +293,12 @@ bool target_step(const Model& m, const StepModel& sm, int tokens_per_slot, doubl
 }
 
 }  // namespace
+
+double expected_distinct_experts(int n_experts, int k_used, int n_tokens) {
+    if (n_experts <= 0 || k_used <= 0 || n_tokens <= 0) return 0;
+    const double k = std::min(k_used, n_experts);
+    return n_experts * (1.0 - std::pow(1.0 - k / n_experts, n_tokens));
+}
 
 double sampling_s_per_position(int64_t vocab_size) {
     return (double)std::max<int64_t>(vocab_size, 0) * kSamplingSecondsPerVocabEntry;

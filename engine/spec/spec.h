@@ -10,9 +10,11 @@
 // Speed (Leviathan, Kalman, Matias 2023, "Fast Inference from Transformers via Speculative Decoding", ICML, eq. 1):
 //   with per-token acceptance a and k drafted tokens, a round yields E = (1 - a^(k+1)) / (1 - a) tokens
 //   (k + 1 at a = 1). A round costs k draft decode steps + one target step over k + 1 tokens. Up to 8 columns on
-//   llama.cpp's small-batch kernels (dense targets; CUDA/ROCm MMVQ for quantized weights, Metal mul_mv_ext /
-//   mul_mv) the verify step is the decode step with the weight passes and per-column ALU work those kernels do
-//   (spec.cpp small_batch_kernel, with the dispatch code it follows); otherwise it is the larger of the prefill
+//   llama.cpp's small-batch kernels (CUDA/ROCm MMVQ for quantized weights, Metal mul_mv_ext / mul_mv) the verify
+//   step is the decode step with the weight passes and per-column ALU work those kernels do (spec.cpp
+//   small_batch_kernel, with the dispatch code it follows); on MoE targets that holds for the dense part and the
+//   routed experts are read once per token (MUL_MAT_ID's small-batch mat-vecs, one per token and expert slot;
+//   host-offloaded experts once per distinct expert, expected_distinct_experts); otherwise it is the larger of the prefill
 //   model's time for the k + 1 tokens (its small-matmul efficiency n / (n + 16), the MoE union of the experts they
 //   route to) and the batched-decode step (estimate_concurrency: weights read once, matmul FLOPs of k + 1 tokens,
 //   the one sequence's KV read once). Every sampled position (each drafted token, each
@@ -102,6 +104,10 @@ const AcceptanceRange* acceptance_ranges(int& count);
 constexpr double kSamplingSecondsPerVocabEntry = 601.84e-3 / 913.0 / 128256.0;
 double sampling_s_per_position(int64_t vocab_size);
 
+// expected distinct experts per MoE layer that n tokens route to when each picks k_used of n_experts uniformly at
+// random (uniform routing is an assumption: real routers favour some experts, which lowers the count):
+// E (1 - (1 - k/E)^n); 0 when any input is <= 0
+double expected_distinct_experts(int n_experts, int k_used, int n_tokens);
 // E = (1 - a^(k+1)) / (1 - a), k + 1 at a = 1 (Leviathan et al. 2023, eq. 1); NaN for a outside [0, 1] or k < 0
 double expected_accepted_tokens(double a, int k);
 // the acceptance at which E(a, k) equals `ratio` (= round time / plain step time); > 1 (returned as 2) when even

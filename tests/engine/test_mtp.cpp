@@ -209,11 +209,14 @@ TEST_CASE("mtp: bad input is refused with a message", "[mtp]") {
               .get<std::string>().find("has no MTP heads") != std::string::npos);
 }
 
-TEST_CASE("mtp: held-out speed check, GLM-4.5-Air on 4x RTX 3090 (llama.cpp#26534), a known miss", "[mtp][speed]") {
+TEST_CASE("mtp: speed check, GLM-4.5-Air on 4x RTX 3090 (llama.cpp#26534), guided", "[mtp][speed]") {
     // #26534 (jacekpoplawski, 2026-08-03): GLM-4.5-Air trunk Q4_K_M + its MTP block Q4_K_M, 4x RTX 3090, full
     // offload, --spec-draft-n-max 1: "~1.17-1.20x speedup". The post gives no acceptance, so the model is run at
-    // a = 1, its most favourable point: it stays below the measurement, because it prices the 2-token verify of an
-    // MoE target at about 2 plain steps. Not fitted to it; kMtpSpeedCaveat says so wherever the speed is shown.
+    // a = 1, its most favourable point, which must not fall below the measurement. GUIDED, not held out: the MoE
+    // small-batch verify rule (spec.cpp small_batch_step: dense part once, routed experts per token, read from
+    // ggml_cuda_mul_mat_id / mul_mat_vec_q) was written knowing this row and its old miss (x0.91 at a = 1, when
+    // the 2-token verify cost ~2 plain steps; now ~1.47). `llmsim-cli spec --mtp` (depth = its prompt) meets
+    // x1.17-1.20 at a ~0.88-0.93.
     // If this starts failing the verify model changed: re-check the comparison and update kMtpSpeedCaveat + README.
     const Model* m = cat().find_model("zai-org/GLM-4.5-Air");
     REQUIRE(m);
@@ -224,6 +227,10 @@ TEST_CASE("mtp: held-out speed check, GLM-4.5-Air on 4x RTX 3090 (llama.cpp#2653
     std::string err;
     REQUIRE(estimate_mtp_speed(cat(), *m, r, sp, err));
     INFO("model x" << sp.speedup << " at a = 1 vs measured x1.17-1.20");
+    CHECK(sp.speedup >= 1.17);                          // a = 1 is an upper bound on the measured run
+    CHECK(sp.speedup == Approx(1.222).epsilon(0.03));   // x1.222 when this rule was written
+    r.acceptance = 0.75;                                // the draft-mtp default acceptance (mtp.h): below the measurement
+    REQUIRE(estimate_mtp_speed(cat(), *m, r, sp, err));
+    CHECK(sp.speedup > 1.0);
     CHECK(sp.speedup < 1.17);
-    CHECK(sp.speedup > 0.8);   // the size of the miss the caveat states (x0.91 at the time of writing)
 }

@@ -233,3 +233,50 @@ TEST_CASE("spec: Metal verify steps follow ggml_metal_op_mul_mat's small-batch k
     CHECK(ratio("Q4_K_M", 6) < 2.4);
     CHECK(ratio("Q8_0", 2) < 1.2);                       // legacy types use mul_mv_ext from 2 columns
 }
+
+// Distinct experts per layer that n tokens touch, each routing to k of E uniformly: E (1 - (1 - k/E)^n), by hand.
+TEST_CASE("spec: expected distinct experts under uniform routing", "[spec]") {
+    CHECK(expected_distinct_experts(128, 8, 1) == Approx(8.0));                   // one token: its own k
+    CHECK(expected_distinct_experts(128, 8, 2) == Approx(15.5));                  // 128 (1 - (120/128)^2)
+    CHECK(expected_distinct_experts(8, 2, 3) == Approx(4.625));                   // 8 (1 - 0.75^3)
+    CHECK(expected_distinct_experts(4, 4, 5) == Approx(4.0));                     // every expert, whatever n
+    CHECK(expected_distinct_experts(0, 8, 2) == 0.0);
+    CHECK(expected_distinct_experts(128, 0, 2) == 0.0);
+    CHECK(expected_distinct_experts(128, 8, 0) == 0.0);
+}
+
+// MoE verify steps of up to 8 tokens on CUDA and Metal: the dense part as for dense targets, the routed experts once
+// per token (MUL_MAT_ID's mat-vec per token and expert slot: spec.cpp small_batch_kernel), so a step over n tokens
+// costs more than one plain step and less than n, and grows with n. The earlier rule (the prefill model) priced the
+// 2-token verify of GLM-4.5-Air on 4x RTX 3090 at ~2 plain steps.
+TEST_CASE("spec: MoE verify steps read the dense part once and the routed experts per token", "[spec]") {
+    const Model* t = cat().find_model("zai-org/GLM-4.5-Air");
+    const Model* d = cat().find_model("Qwen/Qwen2.5-0.5B-Instruct");
+    REQUIRE(t); REQUIRE(d);
+    auto ratio = [&](const char* hw, int n) {            // verify step over n tokens / plain step, sampling removed
+        SpecRequest r;
+        r.target.memory.hardware = cat().find_hardware(hw);
+        REQUIRE(r.target.memory.hardware);
+        r.target.memory.file_type = "Q4_K_M";
+        r.target.memory.n_ctx = 8192;
+        r.depth = 512;
+        r.draft_max = n - 1;
+        SpecSpeed sp;
+        std::string err;
+        REQUIRE(estimate_spec_speed(cat(), *t, *d, r, sp, err));
+        return (sp.verify_step_s - n * sp.sample_s) / (sp.target_step_s - sp.sample_s);
+    };
+    double last = 1;
+    for (int n = 2; n <= 8; ++n) {                       // CUDA: MMVQ, one weight pass for the dense part
+        const double q = ratio("4x-rtx-3090", n);
+        INFO("4x RTX 3090 n " << n << ": step(n)/step(1) " << q);
+        CHECK(q > last);
+        CHECK(q < n);
+        last = q;
+    }
+    CHECK(ratio("4x-rtx-3090", 2) < 1.75);               // the routed experts are about half of the bytes per token
+    // Metal (Q4_K): the dense part on mul_mv_ext from 4 columns (one pass for 4-5, two for 6-8), experts per token
+    CHECK(ratio("m2-ultra-192", 4) < ratio("m2-ultra-192", 5));
+    CHECK(ratio("m2-ultra-192", 5) < ratio("m2-ultra-192", 6));
+    CHECK(ratio("m2-ultra-192", 4) < 4);
+}
