@@ -32,6 +32,29 @@ const char* kUsage =
 
 double gib(uint64_t b) { return (double)b / (double)kGiB; }
 
+// the per-device rows under a memory table's header (the same columns for a draft model and MTP heads)
+void print_device_rows(const std::vector<SpecDevice>& devices) {
+    printf("|---|---:|---:|---:|---:|---:|---:|\n");
+    for (const SpecDevice& d : devices)
+        printf("| %s | %.2f | %.2f | %.2f | %.2f | %.2f | %s |\n", d.name.c_str(), gib(d.target_bytes), gib(d.draft_weights_bytes),
+               gib(d.draft_kv_bytes), gib(d.draft_compute_bytes), gib(d.total_bytes),
+               d.usable_bytes ? format_sig(gib(d.usable_bytes)).c_str() : "-");
+}
+
+// one speculative round: its steps, the speed-up, break-even and the best k; `draft` names the draft's step,
+// `mode` the speculative speed ("speculative", "MTP")
+void print_round(const SpecSpeed& sp, int64_t depth, const char* draft, const char* mode) {
+    printf("\ndecode at depth %lld, k = %d, acceptance %.2f: E = %.2f tokens per round\n", (long long)depth, sp.k,
+           sp.acceptance, sp.expected_tokens);
+    printf("  target step %.2f ms, %s step %.2f ms, verify step (%d tokens) %.2f ms, round %.2f ms\n",
+           sp.target_step_s * 1e3, draft, sp.draft_step_s * 1e3, sp.k + 1, sp.verify_step_s * 1e3, sp.round_s * 1e3);
+    printf("  plain %.1f tok/s -> %s %.1f tok/s per sequence (x%.2f)\n", sp.plain_tokens_per_s, mode,
+           sp.spec_tokens_per_s, sp.speedup);
+    if (sp.break_even_acceptance <= 1) printf("  break-even acceptance at k = %d: %.3f\n", sp.k, sp.break_even_acceptance);
+    else printf("  break-even: never pays off at k = %d (even a = 1 is slower)\n", sp.k);
+    printf("  best k at this acceptance: %d (x%.2f)\n", sp.best_k, sp.best_k_speedup);
+}
+
 int print_spec(const Model& tm, const Model& dm, const SpecRequest& r, const SpecMemory& mem, const SpecSpeed& sp,
                const std::string& command, bool as_json) {
     int n_ranges = 0;
@@ -43,22 +66,10 @@ int print_spec(const Model& tm, const Model& dm, const SpecRequest& r, const Spe
     printf("target %s (%s) + draft %s (%s), draft context %lld tokens x %d slot(s)\n\n", tm.id.c_str(),
            r.target.memory.file_type.c_str(), dm.id.c_str(), r.draft_file_type.c_str(), (long long)mem.draft_ctx, mem.slots);
     printf("| device | target GiB | draft weights GiB | draft KV GiB | draft compute GiB | total GiB | usable GiB |\n");
-    printf("|---|---:|---:|---:|---:|---:|---:|\n");
-    for (const SpecDevice& d : mem.devices)
-        printf("| %s | %.2f | %.2f | %.2f | %.2f | %.2f | %s |\n", d.name.c_str(), gib(d.target_bytes), gib(d.draft_weights_bytes),
-               gib(d.draft_kv_bytes), gib(d.draft_compute_bytes), gib(d.total_bytes),
-               d.usable_bytes ? format_sig(gib(d.usable_bytes)).c_str() : "-");
+    print_device_rows(mem.devices);
     printf("\ntotal %.2f GiB (draft adds %.2f GiB): %s\n", gib(mem.total_bytes), gib(mem.draft_extra_bytes),
            mem.fits ? "fits" : "does NOT fit");
-    printf("\ndecode at depth %lld, k = %d, acceptance %.2f: E = %.2f tokens per round\n", (long long)r.depth, sp.k,
-           sp.acceptance, sp.expected_tokens);
-    printf("  target step %.2f ms, draft step %.2f ms, verify step (%d tokens) %.2f ms, round %.2f ms\n",
-           sp.target_step_s * 1e3, sp.draft_step_s * 1e3, sp.k + 1, sp.verify_step_s * 1e3, sp.round_s * 1e3);
-    printf("  plain %.1f tok/s -> speculative %.1f tok/s per sequence (x%.2f)\n", sp.plain_tokens_per_s,
-           sp.spec_tokens_per_s, sp.speedup);
-    if (sp.break_even_acceptance <= 1) printf("  break-even acceptance at k = %d: %.3f\n", sp.k, sp.break_even_acceptance);
-    else printf("  break-even: never pays off at k = %d (even a = 1 is slower)\n", sp.k);
-    printf("  best k at this acceptance: %d (x%.2f)\n", sp.best_k, sp.best_k_speedup);
+    print_round(sp, r.depth, "draft", "speculative");
     printf("  steps include host sampling, %.3f ms per target position (vocabulary-proportional estimate)\n", sp.sample_s * 1e3);
     printf("  on CUDA the verify batch is still under-priced (README): read the speed-up as an upper bound\n");
     printf("  MTP heads instead of a draft model: llmsim-cli spec --mtp (models with num_nextn_predict_layers)\n");
@@ -70,15 +81,7 @@ int print_spec(const Model& tm, const Model& dm, const SpecRequest& r, const Spe
 }
 
 void print_mtp_speed(const SpecSpeed& sp, int64_t depth) {
-    printf("\ndecode at depth %lld, k = %d, acceptance %.2f: E = %.2f tokens per round\n", (long long)depth, sp.k,
-           sp.acceptance, sp.expected_tokens);
-    printf("  target step %.2f ms, MTP draft step %.2f ms, verify step (%d tokens) %.2f ms, round %.2f ms\n",
-           sp.target_step_s * 1e3, sp.draft_step_s * 1e3, sp.k + 1, sp.verify_step_s * 1e3, sp.round_s * 1e3);
-    printf("  plain %.1f tok/s -> MTP %.1f tok/s per sequence (x%.2f)\n", sp.plain_tokens_per_s, sp.spec_tokens_per_s,
-           sp.speedup);
-    if (sp.break_even_acceptance <= 1) printf("  break-even acceptance at k = %d: %.3f\n", sp.k, sp.break_even_acceptance);
-    else printf("  break-even: never pays off at k = %d (even a = 1 is slower)\n", sp.k);
-    printf("  best k at this acceptance: %d (x%.2f)\n", sp.best_k, sp.best_k_speedup);
+    print_round(sp, depth, "MTP draft", "MTP");
     printf("  %s\n", kMtpSpeedCaveat);
 }
 
@@ -90,11 +93,7 @@ int print_mtp(const Model& tm, const SpecRequest& r, const MtpMemory& mem, const
     }
     printf("target %s (%s) + its MTP heads: %s\n\n", tm.id.c_str(), r.target.memory.file_type.c_str(), mem.support.message.c_str());
     printf("| device | target GiB | NextN weights GiB | MTP KV GiB | MTP compute GiB | total GiB | usable GiB |\n");
-    printf("|---|---:|---:|---:|---:|---:|---:|\n");
-    for (const SpecDevice& d : mem.devices)
-        printf("| %s | %.2f | %.2f | %.2f | %.2f | %.2f | %s |\n", d.name.c_str(), gib(d.target_bytes), gib(d.draft_weights_bytes),
-               gib(d.draft_kv_bytes), gib(d.draft_compute_bytes), gib(d.total_bytes),
-               d.usable_bytes ? format_sig(gib(d.usable_bytes)).c_str() : "-");
+    print_device_rows(mem.devices);
     printf("\ntotal %.2f GiB (MTP adds %.2f GiB): %s\n", gib(mem.total_bytes), gib(mem.mtp_extra_bytes),
            mem.fits ? "fits" : "does NOT fit");
     printf("  MTP KV: %lld cells x %d NextN layer(s) = %.3f GiB", (long long)mem.mtp_cells, mem.support.nextn_layers, gib(mem.mtp_kv_bytes));

@@ -73,6 +73,30 @@ bool quant(const Catalog& cat, const json& j, const char* key, std::string& out,
     return true;
 }
 
+// the per-device memory rows, the speed block and the acceptance table: one layout for the draft-model and MTP answers
+json spec_devices_json(const std::vector<SpecDevice>& devices) {
+    json a = json::array();
+    for (const SpecDevice& d : devices)
+        a.push_back({{"name", d.name}, {"target_bytes", d.target_bytes}, {"draft_weights_bytes", d.draft_weights_bytes},
+                     {"draft_kv_bytes", d.draft_kv_bytes}, {"draft_compute_bytes", d.draft_compute_bytes},
+                     {"total_bytes", d.total_bytes}, {"usable_bytes", d.usable_bytes}});
+    return a;
+}
+json spec_speed_json(const SpecSpeed& sp) {
+    return {{"k", sp.k}, {"acceptance", sp.acceptance}, {"expected_tokens", sp.expected_tokens},
+            {"target_step_s", sp.target_step_s}, {"draft_step_s", sp.draft_step_s},
+            {"verify_step_s", sp.verify_step_s}, {"sample_s", sp.sample_s}, {"round_s", sp.round_s},
+            {"plain_tokens_per_s", sp.plain_tokens_per_s}, {"spec_tokens_per_s", sp.spec_tokens_per_s},
+            {"speedup", sp.speedup}, {"break_even_acceptance", sp.break_even_acceptance <= 1 ? json(sp.break_even_acceptance) : json()},
+            {"pays_off_ever", sp.break_even_acceptance <= 1}, {"best_k", sp.best_k}, {"best_k_speedup", sp.best_k_speedup}};
+}
+json acceptance_json(const AcceptanceRange* ranges, int n) {
+    json a = json::array();
+    for (int i = 0; i < n; ++i)
+        a.push_back({{"task", ranges[i].task}, {"low", ranges[i].low}, {"high", ranges[i].high}, {"source", ranges[i].source}});
+    return a;
+}
+
 }  // namespace
 
 json spec_to_json(const Model& tm, const Model& dm, const SpecRequest& r, const SpecMemory& mem, const SpecSpeed& sp,
@@ -83,26 +107,14 @@ json spec_to_json(const Model& tm, const Model& dm, const SpecRequest& r, const 
     j["draft_ctx"] = mem.draft_ctx;
     j["slots"] = mem.slots;
     j["depth"] = r.depth;
-    j["devices"] = json::array();
-    for (const SpecDevice& d : mem.devices)
-        j["devices"].push_back({{"name", d.name}, {"target_bytes", d.target_bytes}, {"draft_weights_bytes", d.draft_weights_bytes},
-                                {"draft_kv_bytes", d.draft_kv_bytes}, {"draft_compute_bytes", d.draft_compute_bytes},
-                                {"total_bytes", d.total_bytes}, {"usable_bytes", d.usable_bytes}});
+    j["devices"] = spec_devices_json(mem.devices);
     j["total_bytes"] = mem.total_bytes;
     j["draft_extra_bytes"] = mem.draft_extra_bytes;
     j["fits"] = mem.fits;
-    j["speed"] = {{"k", sp.k}, {"acceptance", sp.acceptance}, {"expected_tokens", sp.expected_tokens},
-                  {"target_step_s", sp.target_step_s}, {"draft_step_s", sp.draft_step_s},
-                  {"verify_step_s", sp.verify_step_s}, {"sample_s", sp.sample_s}, {"round_s", sp.round_s},
-                  {"plain_tokens_per_s", sp.plain_tokens_per_s}, {"spec_tokens_per_s", sp.spec_tokens_per_s},
-                  {"speedup", sp.speedup}, {"break_even_acceptance", sp.break_even_acceptance <= 1 ? json(sp.break_even_acceptance) : json()},
-                  {"pays_off_ever", sp.break_even_acceptance <= 1}, {"best_k", sp.best_k}, {"best_k_speedup", sp.best_k_speedup}};
+    j["speed"] = spec_speed_json(sp);
     int n = 0;
     const AcceptanceRange* ranges = acceptance_ranges(n);
-    j["acceptance_ranges"] = json::array();
-    for (int i = 0; i < n; ++i)
-        j["acceptance_ranges"].push_back({{"task", ranges[i].task}, {"low", ranges[i].low}, {"high", ranges[i].high},
-                                          {"source", ranges[i].source}});
+    j["acceptance_ranges"] = acceptance_json(ranges, n);
     j["command"] = command;
     return j;
 }
@@ -117,29 +129,19 @@ json mtp_to_json(const Model& tm, const SpecRequest& r, const MtpMemory& mem, co
                 {"kv_bytes", mem.mtp_kv_bytes}, {"kv_unfiltered_bytes", mem.mtp_kv_unfiltered_bytes},
                 {"compute_bytes", mem.mtp_compute_bytes}, {"cells", mem.mtp_cells}};
     j["depth"] = r.depth;
-    j["devices"] = json::array();
-    for (const SpecDevice& d : mem.devices)
-        j["devices"].push_back({{"name", d.name}, {"target_bytes", d.target_bytes}, {"draft_weights_bytes", d.draft_weights_bytes},
-                                {"draft_kv_bytes", d.draft_kv_bytes}, {"draft_compute_bytes", d.draft_compute_bytes},
-                                {"total_bytes", d.total_bytes}, {"usable_bytes", d.usable_bytes}});
+    j["devices"] = spec_devices_json(mem.devices);
     j["total_bytes"] = mem.total_bytes;
     j["draft_extra_bytes"] = mem.mtp_extra_bytes;
     j["fits"] = mem.fits;
-    j["speed"] = sp ? json{{"k", sp->k}, {"acceptance", sp->acceptance}, {"expected_tokens", sp->expected_tokens},
-                           {"target_step_s", sp->target_step_s}, {"draft_step_s", sp->draft_step_s},
-                           {"verify_step_s", sp->verify_step_s}, {"sample_s", sp->sample_s}, {"round_s", sp->round_s},
-                           {"plain_tokens_per_s", sp->plain_tokens_per_s}, {"spec_tokens_per_s", sp->spec_tokens_per_s},
-                           {"speedup", sp->speedup},
-                           {"break_even_acceptance", sp->break_even_acceptance <= 1 ? json(sp->break_even_acceptance) : json()},
-                           {"pays_off_ever", sp->break_even_acceptance <= 1}, {"best_k", sp->best_k},
-                           {"best_k_speedup", sp->best_k_speedup}, {"caveat", kMtpSpeedCaveat}}
-                    : json();
+    json speed;
+    if (sp) {
+        speed = spec_speed_json(*sp);
+        speed["caveat"] = kMtpSpeedCaveat;
+    }
+    j["speed"] = speed;
     int n = 0;
     const AcceptanceRange* ranges = mtp_acceptance_ranges(n);
-    j["acceptance_ranges"] = json::array();
-    for (int i = 0; i < n; ++i)
-        j["acceptance_ranges"].push_back({{"task", ranges[i].task}, {"low", ranges[i].low}, {"high", ranges[i].high},
-                                          {"source", ranges[i].source}});
+    j["acceptance_ranges"] = acceptance_json(ranges, n);
     j["command"] = command;
     return j;
 }

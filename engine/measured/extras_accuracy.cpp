@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "adapter/lora.h"
+#include "core/lines.h"
 #include "core/units.h"
 #include "embed/embed.h"
 #include "model/hf_config.h"
@@ -84,20 +85,16 @@ bool parse_extra_row(const std::string& line, ExtraRow& row, std::string& err) {
 bool parse_extra_rows(const std::string& text, std::vector<ExtraRow>& rows, std::string& err) {
     rows.clear();
     std::set<std::string> ids;
-    size_t pos = 0;
-    int line_no = 0;
-    while (pos < text.size()) {
-        size_t nl = text.find('\n', pos);
-        std::string line = text.substr(pos, nl == std::string::npos ? std::string::npos : nl - pos);
-        pos = nl == std::string::npos ? text.size() : nl + 1;
-        ++line_no;
-        if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+    const bool ok = for_each_line(text, [&](const std::string& line, int line_no) {
+        if (blank_line(line)) return true;
         ExtraRow row;
         std::string e;
         if (!parse_extra_row(line, row, e)) { err = "line " + std::to_string(line_no) + ": " + e; return false; }
         if (!ids.insert(row.id).second) { err = "line " + std::to_string(line_no) + ": duplicate id " + row.id; return false; }
         rows.push_back(std::move(row));
-    }
+        return true;
+    });
+    if (!ok) return false;
     if (rows.empty()) { err = "no measurement rows"; return false; }
     return true;
 }

@@ -8,6 +8,7 @@
 #include "speed/calibrate.h"
 
 #include "api/predict.h"
+#include "core/lines.h"
 
 #include <algorithm>
 #include <cmath>
@@ -57,14 +58,8 @@ bool parse_calibration_row(const std::string& line, CalibrationRow& row, std::st
 
 bool parse_calibration_jsonl(const std::string& text, std::vector<CalibrationRow>& rows, std::string& err) {
     rows.clear();
-    size_t pos = 0;
-    int line_no = 0;
-    while (pos < text.size()) {
-        size_t nl = text.find('\n', pos);
-        std::string line = text.substr(pos, nl == std::string::npos ? std::string::npos : nl - pos);
-        pos = nl == std::string::npos ? text.size() : nl + 1;
-        ++line_no;
-        if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+    const bool ok = for_each_line(text, [&](const std::string& line, int line_no) {
+        if (blank_line(line)) return true;
         CalibrationRow row;
         std::string e;
         if (!parse_calibration_row(line, row, e)) {
@@ -72,7 +67,9 @@ bool parse_calibration_jsonl(const std::string& text, std::vector<CalibrationRow
             return false;
         }
         rows.push_back(std::move(row));
-    }
+        return true;
+    });
+    if (!ok) return false;
     if (rows.empty()) { err = "calibration data has no rows"; return false; }
     return true;
 }

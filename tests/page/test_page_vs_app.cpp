@@ -8,24 +8,13 @@
 #include "derived.h"
 #include "page.h"
 #include "url_state.h"
+#include "../ui/open_app.h"
 
 using namespace llmsim;
 
 namespace {
 
-// the app as the page's link opens it (platform_web.cpp llmsim_set_hash)
-void open_app(AppState& app, const std::string& hash) {
-    init_app(app);
-    REQUIRE(app.catalog_error.empty());
-    Scenario s;
-    std::string err;
-    std::vector<std::string> keys;
-    REQUIRE(decode_url_state(hash, s, err, &keys));
-    app.scenario = s;
-    apply_model_defaults_for_keys(app, Scenario().model, keys);
-    ++app.state_version;
-    update_derived(app);
-}
+using llmsim::test::open_app;
 
 // the app's answer with its hint at the Recommended hardware section taken out is the page's
 std::string without_app_hints(std::string a) {

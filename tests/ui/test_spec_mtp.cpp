@@ -11,23 +11,9 @@
 #include "derived.h"
 #include "panel_spec.h"
 #include "url_state.h"
+#include "open_app.h"
 
-namespace {
-
-void open_app(AppState& app, const std::string& hash) {
-    init_app(app);
-    REQUIRE(app.catalog_error.empty());
-    Scenario s;
-    std::string err;
-    std::vector<std::string> keys;
-    REQUIRE(decode_url_state(hash, s, err, &keys));
-    app.scenario = s;
-    apply_model_defaults_for_keys(app, Scenario().model, keys);
-    ++app.state_version;
-    update_derived(app);
-}
-
-}  // namespace
+using llmsim::test::open_app;
 
 TEST_CASE("spec section: MTP mode = the JS API, and its command flags", "[ui][mtp]") {
     AppState app;
