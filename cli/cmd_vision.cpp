@@ -28,19 +28,6 @@ const char* kUsage =
 
 double mib(uint64_t b) { return (double)b / (double)kMiB; }
 
-bool read_mmproj(const std::string& path, GgufInfo& info, std::string& err) {
-    FILE* f = fopen(path.c_str(), "rb");
-    if (!f) { err = "cannot open " + path + ": " + std::strerror(errno); return false; }
-    GgufReadFn rd = [f](uint64_t off, void* dst, size_t n) -> size_t {
-        if (off > (uint64_t)INT64_MAX || fseeko(f, (off_t)off, SEEK_SET) != 0) return 0;
-        return fread(dst, 1, n, f);
-    };
-    const bool ok = read_gguf(rd, info, err);
-    fclose(f);
-    if (!ok) err = path + ": " + err;
-    return ok;
-}
-
 bool parse_image_size(const std::string& s, int& w, int& h) {
     char x = 0;
     return sscanf(s.c_str(), "%d%c%d", &w, &x, &h) == 3 && (x == 'x' || x == 'X') && w > 0 && h > 0;
@@ -115,7 +102,7 @@ int cmd_vision(int argc, char** argv) {
     std::string mmproj_name;
     if (mp && *mp != "auto") {
         GgufInfo info;
-        if (!read_mmproj(*mp, info, err) || !vision_encoder_from_gguf(info, enc, err)) return fail("vision: " + err);
+        if (!read_gguf_header_file(*mp, info, err) || !vision_encoder_from_gguf(info, enc, err)) return fail("vision: " + err);
         mmproj_name = *mp;
     } else {
         if (!vision_encoder_for_model(*m, enc, err)) return fail("vision: " + err);
