@@ -20,7 +20,7 @@ const char* kUsage =
     "Audio input as llama.cpp's mtmd runs it: the clip becomes 16 kHz mel frames (100 per second), cut into 30 s\n"
     "chunks of 3000 frames (a clip up to 31 s makes two, the second silent); each chunk becomes tokens per the\n"
     "projector type (clip_n_output_tokens). --mmproj FILE reads an mmproj GGUF header (its real tensor types; a file\n"
-    "with a vision tower loads both); auto (default) uses llmsim's table (Qwen2.5-Omni 3B/7B, Voxtral Mini/Small,\n"
+    "with a vision tower loads both); auto (default) uses llmsim's table (Qwen2.5-Omni 3B/7B with its vision tower,\n"
     "Ultravox v0.5 on Llama 3.2 1B / 3.1 8B) at ggml-org's F16 layout. Prints tokens per clip, the encoder's weights\n"
     "and compute buffer (on GPU 0), the clips' share of the KV cache and the encode time (speed model, physics).\n"
     "--seconds defaults to 30, --clips to 1.\n";
@@ -42,6 +42,8 @@ void print_audio(const Model& m, const AudioRequest& r, const AudioEstimate& a, 
     printf("| mmproj weights (%s) | %.2f | %s |\n", e.weights_types.c_str(), mib(e.weights_bytes), a.device.c_str());
     printf("| clip compute buffer (warm-up: one 3000-frame chunk, %s; estimate) | %.2f | %s |\n",
            r.text.memory.flash_attn ? "flash attention" : "no flash attention", mib(a.gpu_compute_bytes), a.device.c_str());
+    if (a.vision_compute_bytes > 0)
+        printf("| the same file's vision tower: its warm-up compute buffer | %.2f | %s |\n", mib(a.vision_compute_bytes), a.device.c_str());
     printf("| input mel f32 | %.2f | host |\n", mib(a.cpu_compute_bytes));
     printf("| encoder total on the GPU | %.2f (%.2f GiB) | %s |\n\n", mib(a.gpu_total_bytes),
            (double)a.gpu_total_bytes / (double)kGiB, a.device.c_str());

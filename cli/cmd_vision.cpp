@@ -22,7 +22,7 @@ const char* kUsage =
     "                         [--quant Q4_K_M] [--ctx N] [--parallel N] [--ubatch N] [--no-fa] [--json]\n"
     "A vision model's projector as llama.cpp's mtmd/clip loads it: --mmproj FILE reads an mmproj GGUF header (its\n"
     "real tensor types); auto (default) uses llmsim's table of catalog VLMs (Gemma 3 4B/12B/27B, Mistral Small\n"
-    "3.1/3.2, Llama 4 Scout/Maverick, Qwen2.5-VL) at ggml-org's F16 layout. Prints image tokens per image (per\n"
+    "3.1/3.2, Llama 4 Scout/Maverick, Qwen2.5-VL, Qwen2.5-Omni) at ggml-org's F16 layout. Prints image tokens per image (per\n"
     "projector type), the encoder's weights and compute buffer (on GPU 0), the images' share of the KV cache and\n"
     "the time to encode one image (speed model, physics). --image defaults to 896x896 (Pixtral: 1540x1540).\n";
 

@@ -61,10 +61,6 @@ constexpr const char* kQwenOmniSrc =
     "encoder_layers 32, encoder_attention_heads 20, encoder_ffn_dim 5120, d_model 1280, max_source_positions 1500, "
     "output_dim 3584 for 7B / 2048 for 3B); projector qwen2a: avg-pool 2 + one linear (clip.cpp load_tensors "
     "PROJECTOR_TYPE_QWEN2A: mm_fc weight + bias)";
-constexpr const char* kVoxtralSrc =
-    "tenstorrent/tt-metal#47059 (Voxtral-Mini-3B-2507: audio_tower is a Whisper-large-v3 encoder, 1280 / 32 layers / "
-    "20 heads / 128 mel; projector 2 bias-free linears + GELU 5120 -> 3072 -> 3072); llama.cpp convert_hf_to_gguf.py "
-    "VoxtralWhisperEncoderModel: add_audio_stack_factor(4); Whisper-large-v3 FFN 5120";
 constexpr const char* kUltravoxSrc =
     "ggml-org/ultravox-v0_5-llama-3_*-GGUF (the mmproj runs with Meta's own Llama 3.x Instruct, llama.cpp#13623); "
     "encoder Whisper-large-v3-turbo (32 x 1280, 20 heads, ffn 5120, 128 mel); stack_factor 8 and projector hidden "
@@ -73,8 +69,6 @@ constexpr const char* kUltravoxSrc =
 const AudioRow kAudioRows[] = {
     {"Qwen/Qwen2.5-Omni-7B", AudioProjector::Qwen2A, 32, 1280, 5120, 20, 128, 0, 0, "mmproj-Qwen2.5-Omni-7B-f16.gguf", kQwenOmniSrc},
     {"Qwen/Qwen2.5-Omni-3B", AudioProjector::Qwen2A, 32, 1280, 5120, 20, 128, 0, 0, "mmproj-Qwen2.5-Omni-3B-f16.gguf", kQwenOmniSrc},
-    {"mistralai/Voxtral-Mini-3B-2507", AudioProjector::Voxtral, 32, 1280, 5120, 20, 128, 4, 0, "mmproj-Voxtral-Mini-3B-2507-f16.gguf", kVoxtralSrc},
-    {"mistralai/Voxtral-Small-24B-2507", AudioProjector::Voxtral, 32, 1280, 5120, 20, 128, 4, 0, "mmproj-Voxtral-Small-24B-2507-f16.gguf", kVoxtralSrc},
     {"meta-llama/Llama-3.2-1B-Instruct", AudioProjector::Ultravox, 32, 1280, 5120, 20, 128, 8, 4096, "mmproj-ultravox-v0_5-llama-3_2-1b-f16.gguf", kUltravoxSrc},
     {"meta-llama/Llama-3.1-8B-Instruct", AudioProjector::Ultravox, 32, 1280, 5120, 20, 128, 8, 4096, "mmproj-ultravox-v0_5-llama-3_1-8b-f16.gguf", kUltravoxSrc},
 };
@@ -143,10 +137,20 @@ bool audio_encoder_for_model(const Model& text_model, AudioEncoder& out, std::st
         out.mmproj_file = r.mmproj_file;
         out.source = r.source;
         fill_weights_from_layout(out);
+        // a mixed file (Qwen2.5-Omni's qwen2.5o) holds the vision tower too, and clip_init loads both contexts
+        VisionEncoder v;
+        std::string verr;
+        if (vision_encoder_for_model(text_model, v, verr)) {
+            out.vision_tower_bytes = v.weights_bytes;
+            out.weights_bytes += v.weights_bytes;
+            out.n_params += v.n_params;
+            out.weights_types += "; + the vision tower in the same file, " + std::to_string(v.n_params / 1000000) +
+                                 "M params (loaded by clip_init too)";
+        }
         return true;
     }
-    err = "'" + text_model.id + "' has no audio encoder in llmsim's table (Qwen2.5-Omni 3B/7B, Voxtral Mini/Small, "
-          "Ultravox v0.5 on Llama 3.2 1B / 3.1 8B); pass --mmproj FILE to read its projector";
+    err = "'" + text_model.id + "' has no audio encoder in llmsim's table (Qwen2.5-Omni 3B/7B, Ultravox v0.5 on "
+          "Llama 3.2 1B / 3.1 8B); pass --mmproj FILE to read its projector";
     return false;
 }
 
@@ -318,7 +322,17 @@ bool estimate_audio(const Catalog& cat, const Model& text_model, const AudioEnco
     const int64_t frames = std::max<int64_t>(kAudioChunkFrames, out.plan.frames_per_chunk);
     out.gpu_compute_bytes = chunk_compute_bytes(enc, frames, req.text.memory.flash_attn);
     out.cpu_compute_bytes = (uint64_t)frames * enc.n_mel_bins * 4;     // inp_raw, f32 mel
-    out.gpu_total_bytes = enc.weights_bytes + out.gpu_compute_bytes;
+    if (enc.vision_tower_bytes > 0) {     // the mixed file's vision clip_ctx warms up too (its own compute buffer)
+        VisionEncoder v;
+        VisionRequest vr;
+        vr.text = req.text;
+        vr.images = 0;
+        VisionEstimate ve;
+        std::string verr;
+        if (vision_encoder_for_model(text_model, v, verr) && estimate_vision(cat, text_model, v, vr, ve, verr))
+            out.vision_compute_bytes = ve.gpu_compute_bytes;
+    }
+    out.gpu_total_bytes = enc.weights_bytes + out.gpu_compute_bytes + out.vision_compute_bytes;
     const Hardware* hw = req.text.memory.hardware;
     out.device = hw && hw->kind != HardwareKind::Cpu ? "GPU 0 (" + hw->name + ")" : "host";
     const int64_t n = encoder_positions(enc, out.plan.frames_per_chunk);

@@ -64,7 +64,8 @@ struct AudioEncoder {                  // the clip_hparams of the audio clip_ctx
     int64_t proj_hidden = 0;           // the projector MLP's hidden width (ultravox / voxtral / glma), 0 = one linear
     int64_t projection_dim = 0;        // clip.audio.projection_dim = the text model's hidden size
     int64_t n_params = 0;              // parameters of the audio encoder (table) or of the whole mmproj file
-    uint64_t weights_bytes = 0;
+    uint64_t weights_bytes = 0;        // everything clip_init loads from the file (audio tower + any vision tower)
+    uint64_t vision_tower_bytes = 0;   // the vision tower's share of weights_bytes (mixed files, table rows)
     bool weights_from_file = false;
     std::string weights_types;
     std::string mmproj_file;           // the ggml-org mmproj file name the command line names (table rows)
@@ -122,8 +123,9 @@ struct AudioEstimate {
     uint64_t kv_cache_bytes = 0;
     uint64_t audio_kv_bytes = 0;       // the share of the KV cache the audio tokens fill
     uint64_t gpu_compute_bytes = 0;    // the audio clip_ctx's compute buffer (warm-up: one 3000-frame chunk)
+    uint64_t vision_compute_bytes = 0; // a mixed file's vision clip_ctx warm-up buffer (clip_init warms up both)
     uint64_t cpu_compute_bytes = 0;    // the f32 mel input on the host
-    uint64_t gpu_total_bytes = 0;      // weights + compute buffer
+    uint64_t gpu_total_bytes = 0;      // weights + both compute buffers
     std::string device;
     double encode_gflop = 0;           // one clip (all its chunks)
     double encode_s = 0;
