@@ -142,6 +142,7 @@ bool audio_encoder_for_model(const Model& text_model, AudioEncoder& out, std::st
         std::string verr;
         if (vision_encoder_for_model(text_model, v, verr)) {
             out.vision_tower_bytes = v.weights_bytes;
+            out.mmproj_file = vision_mmproj_file_name(text_model);    // the one file (the vision section names it so)
             out.weights_bytes += v.weights_bytes;
             out.n_params += v.n_params;
             out.weights_types += "; + the vision tower in the same file, " + std::to_string(v.n_params / 1000000) +
