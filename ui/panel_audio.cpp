@@ -102,7 +102,7 @@ void build_explanations(AudioState& st) {
 void draw_audio_part(AppState& app) {
     ImGui::Separator();
     ImGui::PushItemWidth(std::min(ImGui::GetContentRegionAvail().x * 0.55f, ImGui::GetFontSize() * 16));
-    const bool changed = ImGui::SliderInt("Seconds of audio per request", &app.scenario.au_s, 0, 3600, app.scenario.au_s == 0 ? "none" : "%d s");
+    const bool changed = ImGui::SliderInt("Audio per request (s)", &app.scenario.au_s, 0, 3600, app.scenario.au_s == 0 ? "none" : "%d s");
     note_widget(app, "audio-seconds");
     ImGui::PopItemWidth();
     if (changed) { mark_changed(app); }
@@ -123,7 +123,7 @@ void draw_audio_part(AppState& app) {
         explained_row(app, (llmsim::format_sig(a.plan.seconds) + " s of audio").c_str(),
                       std::to_string(a.plan.tokens) + " tokens (" + std::to_string(a.plan.chunks) + " chunks of 30 s)", "audio_tokens");
         note_widget(app, "audio-tokens");
-        explained_row(app, a.encoder.vision_tower_bytes ? "mmproj weights (the one file: audio + vision towers)" : "audio mmproj weights",
+        explained_row(app, a.encoder.vision_tower_bytes ? "mmproj file (audio + vision)" : "audio mmproj weights",
                       mib_text(a.encoder.weights_bytes), "audio_weights");
         explained_row(app, "audio compute buffer", mib_text(a.gpu_compute_bytes + a.vision_compute_bytes), "audio_compute");
         const double share = a.kv_cache_bytes ? 100.0 * (double)a.audio_kv_bytes / (double)a.kv_cache_bytes : 0.0;
