@@ -22,24 +22,11 @@ const char* kUsage =
     "                         [--quant Q4_K_M] [--ctx N] [--parallel N] [--ubatch N] [--no-fa] [--json]\n"
     "A vision model's projector as llama.cpp's mtmd/clip loads it: --mmproj FILE reads an mmproj GGUF header (its\n"
     "real tensor types); auto (default) uses llmsim's table of catalog VLMs (Gemma 3 4B/12B/27B, Mistral Small\n"
-    "3.1/3.2, Llama 4 Scout/Maverick, Qwen2.5-VL) at ggml-org's F16 layout. Prints image tokens per image (per\n"
+    "3.1/3.2, Llama 4 Scout/Maverick, Qwen2.5-VL, Qwen2.5-Omni) at ggml-org's F16 layout. Prints image tokens per image (per\n"
     "projector type), the encoder's weights and compute buffer (on GPU 0), the images' share of the KV cache and\n"
     "the time to encode one image (speed model, physics). --image defaults to 896x896 (Pixtral: 1540x1540).\n";
 
 double mib(uint64_t b) { return (double)b / (double)kMiB; }
-
-bool read_mmproj(const std::string& path, GgufInfo& info, std::string& err) {
-    FILE* f = fopen(path.c_str(), "rb");
-    if (!f) { err = "cannot open " + path + ": " + std::strerror(errno); return false; }
-    GgufReadFn rd = [f](uint64_t off, void* dst, size_t n) -> size_t {
-        if (off > (uint64_t)INT64_MAX || fseeko(f, (off_t)off, SEEK_SET) != 0) return 0;
-        return fread(dst, 1, n, f);
-    };
-    const bool ok = read_gguf(rd, info, err);
-    fclose(f);
-    if (!ok) err = path + ": " + err;
-    return ok;
-}
 
 bool parse_image_size(const std::string& s, int& w, int& h) {
     char x = 0;
@@ -115,7 +102,7 @@ int cmd_vision(int argc, char** argv) {
     std::string mmproj_name;
     if (mp && *mp != "auto") {
         GgufInfo info;
-        if (!read_mmproj(*mp, info, err) || !vision_encoder_from_gguf(info, enc, err)) return fail("vision: " + err);
+        if (!read_gguf_header_file(*mp, info, err) || !vision_encoder_from_gguf(info, enc, err)) return fail("vision: " + err);
         mmproj_name = *mp;
     } else {
         if (!vision_encoder_for_model(*m, enc, err)) return fail("vision: " + err);

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "catalog/catalog.h"
+#include "io/gguf.h"
 #include "memory/memory.h"
 #include "speed/device_profile.h"
 
@@ -71,5 +72,8 @@ int cmd_lora(int argc, char** argv);       // cmd_lora.cpp
 int cmd_train(int argc, char** argv);      // cmd_train.cpp
 int cmd_vision(int argc, char** argv);     // cmd_vision.cpp
 int cmd_embed(int argc, char** argv);      // cmd_embed.cpp
+int cmd_audio(int argc, char** argv);      // cmd_audio.cpp
+// a GGUF file's header (an mmproj for vision/audio); false + err naming the path (cannot open, not a GGUF, ...)
+bool read_gguf_header_file(const std::string& path, GgufInfo& info, std::string& err);
 
 }  // namespace llmsim::cli

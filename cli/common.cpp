@@ -1,4 +1,6 @@
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 
 #include "commands.h"
 
@@ -96,6 +98,19 @@ bool read_speed_params(const Args& a, const char* cmd, SpeedParams& out, std::st
     if (!read_text_file(*path, 16u << 20, text, err)) { err = std::string(cmd) + ": " + err; return false; }
     if (!parse_speed_params(text, out, err)) { err = std::string(cmd) + ": " + *path + ": " + err; return false; }
     return true;
+}
+
+bool read_gguf_header_file(const std::string& path, GgufInfo& info, std::string& err) {
+    FILE* f = fopen(path.c_str(), "rb");
+    if (!f) { err = "cannot open " + path + ": " + std::strerror(errno); return false; }
+    GgufReadFn rd = [f](uint64_t off, void* dst, size_t n) -> size_t {
+        if (off > (uint64_t)INT64_MAX || fseeko(f, (off_t)off, SEEK_SET) != 0) return 0;
+        return fread(dst, 1, n, f);
+    };
+    const bool ok = read_gguf(rd, info, err);
+    fclose(f);
+    if (!ok) err = path + ": " + err;
+    return ok;
 }
 
 }  // namespace llmsim::cli

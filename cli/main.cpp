@@ -33,6 +33,7 @@ const Command kCommands[] = {
     {"spec", llmsim::cli::cmd_spec, "speculative decoding: memory of target + draft, expected speed-up, break-even acceptance"},
     {"lora", llmsim::cli::cmd_lora, "LoRA adapters at inference: adapter size by rank and targets, memory, decode cost"},
     {"vision", llmsim::cli::cmd_vision, "vision projectors (--mmproj): image tokens per image, encoder memory, KV share, encode time"},
+    {"audio", llmsim::cli::cmd_audio, "audio projectors (--mmproj): audio tokens per second and per clip, encoder memory, KV share, encode time"},
     {"embed", llmsim::cli::cmd_embed, "embedding and reranker models: memory (no KV for encoders), the -ub rule, tokens/s and docs/s"},
     {"train", llmsim::cli::cmd_train, "fine-tuning memory per GPU (full, LoRA, QLoRA; ZeRO; checkpointing) and tokens/s"},
     {"bench", llmsim::cli::cmd_bench, "time a full sweep of the engine (models x devices x quants x contexts)"},

@@ -40,7 +40,7 @@ const std::vector<SectionInfo>& sections() {
         {"spec", "Speculative decoding (draft model)", draw_spec},
         {"lora", "LoRA adapters at inference", draw_lora},
         {"train", "Fine-tuning memory (full, LoRA, QLoRA)", draw_train},
-        {"vision", "Vision: images through the projector (--mmproj)", draw_vision},
+        {"vision", "Vision & audio: images and audio through the projector (--mmproj)", draw_vision},
         {"embeddings", "Embeddings and rerankers", draw_embed},
         {"cost", "Buy vs cloud vs API", draw_cost},
         {"faq", "FAQ", draw_faq},

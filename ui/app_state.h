@@ -28,6 +28,7 @@
 #include "panel_spec.h"
 #include "panel_train.h"
 #include "panel_vision.h"
+#include "panel_audio.h"
 #include "panel_embed.h"
 #include "panel_serving_search.h"
 
@@ -112,6 +113,7 @@ struct Scenario {
     // vision projector (panel_vision.cpp); vi_images = 0: no --mmproj in the command
     int vi_images = 0;                                 // images per request
     int vi_w = 0, vi_h = 0;                            // image size in px (0 = the encoder's native size)
+    int au_s = 0;                                      // seconds of audio per request (panel_audio.cpp); 0 = none
     // embedding / reranker model (panel_embed.cpp) on the device above
     std::string em_model = "BAAI/bge-m3";              // an id of engine/embed's table
     std::string em_quant = "F16";                      // F32, F16, BF16, Q8_0
@@ -170,6 +172,7 @@ struct AppState {
     TrainState train;              // panel_train.h
     VisionState vision;            // panel_vision.h
     VisionFile vision_file;        // panel_vision.h: an opened mmproj GGUF (session only)
+    AudioState audio;              // panel_audio.h (drawn in the Vision & audio section)
     EmbedState embed;              // panel_embed.h
     ServingSearchState serving_search;   // panel_serving_search.h
     bool scroll_to_section = false;     // scroll to scenario.section on the next frame

@@ -390,6 +390,7 @@ std::string derived_to_json(const AppState& app) {
     j["lora"] = json::parse(lora_state_json(app));
     j["train"] = json::parse(train_state_json(app));
     j["vision"] = json::parse(vision_state_json(app));
+    j["audio"] = json::parse(audio_state_json(app));
     j["embed"] = json::parse(embed_state_json(app));
     j["serving_search"] = json::parse(serving_search_to_json(app));
     return j.dump();

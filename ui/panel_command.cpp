@@ -21,6 +21,7 @@ void draw_command(AppState& app) {
     update_spec(app);   // the draft's and the adapters' flags, when the scenario sets them
     update_lora(app);
     update_vision(app);
+    update_audio(app);
     const llmsim::SimRequest req = command_request(app);
     const std::string cmd = page_command(app);
     ImGui::PushFont(app.font_mono);

@@ -63,7 +63,8 @@ void update_vision(AppState& app) {
 
 std::string vision_command_flags(const AppState& app) {
     const VisionState& st = app.vision;
-    if (app.scenario.vi_images <= 0 || !st.error.empty() || !st.model) return "";
+    // one --mmproj file holds the model's vision and/or audio towers (Qwen2.5-Omni's holds both)
+    if (app.scenario.vi_images <= 0 || !st.error.empty() || !st.model) return audio_command_flags(app);
     if (app.vision_file.loaded) return " --mmproj " + app.vision_file.file_name;
     return llmsim::vision_mmproj_flags(*st.model);
 }
@@ -187,7 +188,7 @@ void draw_mmproj_file(AppState& app) {
 
 void draw_vision(AppState& app) {
     ImGui::PushTextWrapPos(0.0f);
-    ImGui::TextDisabled("Images through the top bar's model's vision projector (llama-server --mmproj). MiB = 2^20 bytes.");
+    ImGui::TextDisabled("Images and audio through the top bar's model's projector (llama-server --mmproj). MiB = 2^20 bytes.");
     ImGui::PopTextWrapPos();
     update_vision(app);
     if (draw_inputs(app)) { mark_changed(app); update_vision(app); }
@@ -201,6 +202,7 @@ void draw_vision(AppState& app) {
         else ImGui::TextColored(ink_vec4(Ink::Bad), "%s", st.error.c_str());
         ImGui::PopTextWrapPos();
         note_widget(app, "vision-error");
+        draw_audio_part(app);
         return;
     }
     const llmsim::VisionEstimate& v = st.estimate;
@@ -225,6 +227,7 @@ void draw_vision(AppState& app) {
     else if (app.vision_file.loaded) ImGui::TextDisabled("The command section adds --mmproj %s.", app.vision_file.file_name.c_str());
     else ImGui::TextDisabled("The command section adds --mmproj (the file name is the usual mmproj-<model>-f16.gguf).");
     ImGui::PopTextWrapPos();
+    draw_audio_part(app);
 }
 
 // [SECTION] JSON ----------------------------------------------------------------------------------------------

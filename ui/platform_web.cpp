@@ -250,6 +250,7 @@ EMSCRIPTEN_KEEPALIVE const char* llmsim_results() {
     update_spec(g.app);      // results().spec / lora / train and the command's -md / --lora flags, likewise
     update_lora(g.app);
     update_vision(g.app);    // results().vision / embed and the command's --mmproj
+    update_audio(g.app);     // results().audio (and --mmproj for audio)
     update_embed(g.app);
     update_train(g.app);
     g.ret = derived_to_json(g.app);
@@ -293,6 +294,11 @@ EMSCRIPTEN_KEEPALIVE const char* llmsim_train(const char* request_json) {
 // window.llmsim.embed(request): same keys as `llmsim-cli embed --json` (api_extras.h)
 EMSCRIPTEN_KEEPALIVE const char* llmsim_embed(const char* request_json) {
     g.ret = llmsim::api_embed(g.app.catalog, request_json ? request_json : "");
+    return g.ret.c_str();
+}
+// window.llmsim.audio(request): same keys as `llmsim-cli audio --json` (api_extras.h)
+EMSCRIPTEN_KEEPALIVE const char* llmsim_audio(const char* request_json) {
+    g.ret = llmsim::api_audio(g.app.catalog, request_json ? request_json : "");
     return g.ret.c_str();
 }
 // window.llmsim.vision(request): same keys as `llmsim-cli vision --json` (api_extras.h)

@@ -116,6 +116,7 @@ const std::vector<Field>& fields() {
         i32("vi_n", &Scenario::vi_images, 0, 10000, "images (0 = none)"),
         i32("vi_w", &Scenario::vi_w, 0, 16384, "px (0 = native)"),
         i32("vi_h", &Scenario::vi_h, 0, 16384, "px (0 = native)"),
+        i32("au_s", &Scenario::au_s, 0, 14400, "s of audio (0 = none)"),
         str("em_model", &Scenario::em_model),
         str("em_q", &Scenario::em_quant),
         i32("em_batch", &Scenario::em_batch, 1, 4096, "documents"),

@@ -364,7 +364,7 @@ const llmsim::Explanation* find_explanation(const AppState& app, const std::stri
     for (const llmsim::Explanation& e : app.serving.explanations)   // the Serving section's "serve_*" numbers
         if (e.key == key) return &e;
     for (const auto* list : {&app.spec.explanations, &app.lora.explanations, &app.train.explanations,   // spec_*, lora_*, train_*
-                             &app.vision.explanations, &app.embed.explanations})                        // vision_*, embed_*
+                             &app.vision.explanations, &app.audio.explanations, &app.embed.explanations})   // vision_*, audio_*, embed_*
         for (const llmsim::Explanation& e : *list)
             if (e.key == key) return &e;
     return nullptr;

@@ -218,7 +218,7 @@
       _widgetRect: function (name) { return JSON.parse(Module.ccall('llmsim_widget_rect', 'string', ['string'], [name])); },
       _module: Module
     };
-    ['predict', 'memory', 'serve', 'serveSearch', 'spec', 'lora', 'train', 'vision', 'embed'].forEach(function (name) {
+    ['predict', 'memory', 'serve', 'serveSearch', 'spec', 'lora', 'train', 'vision', 'audio', 'embed'].forEach(function (name) {
       var fn = 'llmsim_' + name.replace('serveSearch', 'serve_search');
       api[name] = function (arg) {
         if (!Module['_' + fn]) throw new Error(name + '() is not available in this build');
@@ -226,7 +226,7 @@
         var parsed = JSON.parse(out);
         // memory(), spec(), lora(), train() and serve() throw on a bad request; predict() returns {id, error}
         // lines, like the CLI; serve() of a request that parses but does not fit returns {ok: false, error, memory}
-        if ((name === 'memory' || name === 'spec' || name === 'lora' || name === 'train' || name === 'vision' || name === 'embed') && parsed && parsed.error) throw new Error(parsed.error);
+        if ((name === 'memory' || name === 'spec' || name === 'lora' || name === 'train' || name === 'vision' || name === 'audio' || name === 'embed') && parsed && parsed.error) throw new Error(parsed.error);
         if ((name === 'serve' || name === 'serveSearch') && parsed && parsed.error && parsed.ok === undefined) throw new Error(parsed.error);
         return parsed;
       };

@@ -354,6 +354,64 @@ std::string api_vision(const Catalog& cat, const std::string& text) {
     return vision_to_json(*c.model, c.req, v, command).dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
+// [audio] (issue 16: audio projectors, engine/audio/audio.h) ------------------------------------------------
+
+json audio_to_json(const Model& m, const AudioRequest& r, const AudioEstimate& a, const std::string& cmd) {
+    const AudioEncoder& e = a.encoder;
+    const AudioProjectorInfo& pt = audio_projector_info(e.projector);
+    return json{
+        {"model", m.id}, {"projector_type", pt.gguf_name},
+        {"encoder", {{"n_layer", e.n_layer}, {"n_embd", e.n_embd}, {"n_ff", e.n_ff}, {"n_head", e.n_head},
+                     {"n_mel_bins", e.n_mel_bins}, {"stack_factor", e.stack_factor}, {"params", e.n_params},
+                     {"source", e.source}}},
+        {"weights_bytes", e.weights_bytes}, {"weights_from_file", e.weights_from_file}, {"weights_types", e.weights_types},
+        {"clip", {{"seconds", a.plan.seconds}, {"samples", a.plan.samples}, {"mel_frames", a.plan.mel_frames},
+                  {"chunks", a.plan.chunks}, {"frames_per_chunk", a.plan.frames_per_chunk},
+                  {"tokens_per_chunk", a.plan.tokens_per_chunk}, {"tokens", a.plan.tokens},
+                  {"tokens_per_s", a.plan.tokens_per_s}, {"token_rule", pt.token_rule}}},
+        {"clips", r.clips}, {"audio_tokens_total", a.audio_tokens_total}, {"n_ctx", a.n_ctx},
+        {"kv_cache_bytes", a.kv_cache_bytes}, {"audio_kv_bytes", a.audio_kv_bytes},
+        {"gpu_compute_bytes", a.gpu_compute_bytes}, {"vision_tower_bytes", e.vision_tower_bytes},
+        {"vision_compute_bytes", a.vision_compute_bytes}, {"cpu_compute_bytes", a.cpu_compute_bytes},
+        {"encoder_gpu_total_bytes", a.gpu_total_bytes}, {"device", a.device},
+        {"encode_gflop", a.encode_gflop}, {"encode_s", a.encode_ok ? json(a.encode_s) : json()},
+        {"compute_buffer_basis", "clip warm-up graph of one 3000-frame chunk; the vision transformer rule over the encoder's positions, no audio log checked"},
+        {"encode_basis", "physics: encoder FLOPs through the speed model's prefill rate, one pass per chunk, not validated"},
+        {"command", cmd}, {"warnings", a.warnings}};
+}
+
+bool parse_audio_request(const Catalog& cat, const std::string& text, AudioCall& out, std::string& err) {
+    json j;
+    out = AudioCall();
+    if (!parse_request(cat, text, j, "model", out.model, err)) return false;
+    AudioRequest& r = out.req;
+    double ctx = 8192, np = 1, ub = 512, clips = 1, seconds = 30;
+    bool fa = true;
+    if (!hardware(cat, j, r.text.memory.hardware, err) || !quant(cat, j, "quant", r.text.memory.file_type, err) ||
+        !num(j, "ctx", 1, 1e7, true, ctx, err) || !num(j, "parallel", 1, 1024, true, np, err) ||
+        !num(j, "ubatch", 1, 1 << 20, true, ub, err) || !num(j, "clips", 0, 1000, true, clips, err) ||
+        !num(j, "seconds", 0.01, kAudioMaxSeconds, false, seconds, err) || !flag(j, "flash_attn", fa, err))
+        return false;
+    r.text.memory.n_ctx = (int64_t)ctx;
+    r.text.memory.n_parallel = (int)np;
+    r.text.memory.n_ubatch = (int)ub;
+    r.text.memory.flash_attn = fa;
+    r.clips = (int)clips;
+    r.seconds = seconds;
+    return true;
+}
+
+std::string api_audio(const Catalog& cat, const std::string& text) {
+    AudioCall c;
+    std::string err;
+    if (!parse_audio_request(cat, text, c, err)) return error_text(err);
+    AudioEncoder enc;
+    AudioEstimate a;
+    if (!audio_encoder_for_model(*c.model, enc, err) || !estimate_audio(cat, *c.model, enc, c.req, a, err)) return error_text(err);
+    const std::string command = llama_server_command(cat, *c.model, c.req.text) + " --mmproj " + enc.mmproj_file;
+    return audio_to_json(*c.model, c.req, a, command).dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
 }  // namespace llmsim
 
 // [embed] -------------------------------------------------------------------------------------------------

@@ -22,6 +22,7 @@
 #include "train/train.h"
 #include "embed/embed.h"
 #include "vision/vision.h"
+#include "audio/audio.h"
 
 namespace llmsim {
 nlohmann::json spec_to_json(const Model& target, const Model& draft, const SpecRequest& req, const SpecMemory& mem,
@@ -54,6 +55,12 @@ bool parse_vision_request(const Catalog& cat, const std::string& request_json, V
 // " --mmproj mmproj-<model>-f16.gguf": the projector flag the command gains (vision_mmproj_file_name)
 std::string vision_mmproj_flags(const Model& m);
 std::string api_vision(const Catalog& cat, const std::string& request_json);
+// audio {model, hardware, quant, ctx, parallel, ubatch, clips, seconds, flash_attn}: the catalog model's audio
+// projector (llmsim-cli audio --mmproj auto); the layout `llmsim-cli audio --json` prints
+nlohmann::json audio_to_json(const Model& m, const AudioRequest& req, const AudioEstimate& a, const std::string& command);
+struct AudioCall { const Model* model = nullptr; AudioRequest req; };
+bool parse_audio_request(const Catalog& cat, const std::string& request_json, AudioCall& out, std::string& err);
+std::string api_audio(const Catalog& cat, const std::string& request_json);
 // embed {model, hardware, quant, doc_tokens, batch, ubatch, flash_attn}: an embedding/reranker model of the table
 // in embed.cpp (llmsim-cli embed); the layout `llmsim-cli embed --json` prints
 nlohmann::json embed_to_json(const EmbeddingModel& m, const EmbedRequest& req, const EmbedEstimate& e);

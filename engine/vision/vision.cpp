@@ -68,6 +68,12 @@ constexpr const char* kQwen25Src =
     "Qwen2.5-VL vision_config as shipped (depth 32, hidden 1280, intermediate 3420 SwiGLU, 16 heads, patch 14, "
     "spatial_merge_size 2, fullatt_block_indexes every 8th); recalled from the Hugging Face config, not re-read";
 
+constexpr const char* kQwenOmniSrc =
+    "Qwen2.5-Omni's vision tower is Qwen2.5-VL's ViT (transformers configuration_qwen2_5_omni.py "
+    "Qwen2_5OmniVisionEncoderConfig: depth 32, intermediate 3420, 16 heads, patch 14, spatial_merge_size 2, "
+    "fullatt_block_indexes 7/15/23/31; width 1280 as Qwen2.5-VL, not re-read); it ships in the qwen2.5o mmproj with "
+    "the audio tower (engine/audio)";
+
 const EncoderRow kEncoders[] = {
     {"google/gemma-3-4b-it", ProjectorType::Gemma3, 27, 1152, 4304, 16, 14, 896, 4, false, kSiglipSrc},
     {"google/gemma-3-12b-it", ProjectorType::Gemma3, 27, 1152, 4304, 16, 14, 896, 4, false, kSiglipSrc},
@@ -80,6 +86,8 @@ const EncoderRow kEncoders[] = {
     {"Qwen/Qwen2.5-VL-7B-Instruct", ProjectorType::Qwen25VL, 32, 1280, 3420, 16, 14, 0, 2, true, kQwen25Src},
     {"Qwen/Qwen2.5-VL-32B-Instruct", ProjectorType::Qwen25VL, 32, 1280, 3456, 16, 14, 0, 2, true, kQwen25Src},
     {"Qwen/Qwen2.5-VL-72B-Instruct", ProjectorType::Qwen25VL, 32, 1280, 3456, 16, 14, 0, 2, true, kQwen25Src},
+    {"Qwen/Qwen2.5-Omni-7B", ProjectorType::Qwen25VL, 32, 1280, 3420, 16, 14, 0, 2, true, kQwenOmniSrc},
+    {"Qwen/Qwen2.5-Omni-3B", ProjectorType::Qwen25VL, 32, 1280, 3420, 16, 14, 0, 2, true, kQwenOmniSrc},
 };
 
 // tensor elements of an mmproj file, split by the type ggml-org's conversions store them in: 2-D matrices F16,
@@ -150,7 +158,7 @@ bool vision_encoder_for_model(const Model& text_model, VisionEncoder& out, std::
         return true;
     }
     err = "'" + text_model.id + "' has no vision encoder in llmsim's table (Gemma 3 4B/12B/27B, Mistral Small 3.1/3.2, "
-          "Llama 4 Scout/Maverick, Qwen2.5-VL); pass --mmproj FILE to read its projector";
+          "Llama 4 Scout/Maverick, Qwen2.5-VL, Qwen2.5-Omni); pass --mmproj FILE to read its projector";
     return false;
 }
 
@@ -341,43 +349,54 @@ double pass_flops(const VisionEncoder& e, int64_t n) {
     return 2.0 * n * linear_params_per_position(e) + attn;
 }
 
+bool encode_time(const Catalog& cat, const Model& text_model, const VisionRequest& req, VisionEstimate& out,
+                 std::string& err) {
+    const VisionEncoder& e = out.encoder;
+    EncoderPass pass;
+    pass.weights_bytes = e.weights_bytes;
+    pass.linear_params = linear_params_per_position(e);
+    pass.n_layer = e.n_layer;
+    pass.n_head = e.n_head;
+    pass.head_dim = e.n_embd / e.n_head;
+    pass.full_attn_layers = full_attention_layers(e);
+    pass.window = 64;
+    double s = 0;
+    if (!encoder_pass_seconds(cat, text_model, req.text, pass, out.plan.patches_per_pass, s, err)) return false;
+    out.encode_s = s * out.plan.tiles;
+    return true;
+}
+
+}  // namespace
+
 // the encoder as a speed-model scenario on the text model's device: weights F16, one GPU, bidirectional attention
 // counted as twice the heads of the causal prefill term
-SpeedScenario encoder_scenario(const VisionEncoder& e, const SpeedScenario& text) {
-    SpeedScenario s = text;
+bool encoder_pass_seconds(const Catalog& cat, const Model& text_model, const SimRequest& text, const EncoderPass& e,
+                          int64_t n_positions, double& seconds, std::string& err) {
+    SimRequest t = text;
+    t.with_speed = false;
+    Evaluation ev;
+    SpeedScenario s;
+    if (!evaluate(cat, text_model, t, ev, err) || !build_speed_scenario(text_model, t, ev, s, err)) return false;
     s.weight_bytes = s.weight_bytes_per_token = (double)e.weights_bytes;
-    s.active_params = linear_params_per_position(e);
+    s.active_params = e.linear_params;
     s.n_layers = e.n_layer;
     s.n_heads = 2 * e.n_head;
-    s.head_dim_qk = s.head_dim_v = e.n_embd / e.n_head;
-    s.full_attn_layers = full_attention_layers(e);
-    s.swa_layers = e.n_layer - s.full_attn_layers;
-    s.swa_window = 64;
+    s.head_dim_qk = s.head_dim_v = e.head_dim;
+    s.full_attn_layers = e.full_attn_layers;
+    s.swa_layers = e.n_layer - e.full_attn_layers;
+    s.swa_window = e.window;
     s.kv_bytes_per_token_full = s.kv_bytes_per_token_swa = 0;
     s.weight_class = WeightClass::F16;
     s.moe_experts = s.moe_experts_active = 0;
     s.moe_expert_bytes = 0;
     s.gpus = 1;
     s.offload_fraction = 0;
-    return s;
-}
-
-bool encode_time(const Catalog& cat, const Model& text_model, const VisionRequest& req, VisionEstimate& out,
-                 std::string& err) {
-    SimRequest t = req.text;
-    t.with_speed = false;
-    Evaluation ev;
-    SpeedScenario ts;
-    if (!evaluate(cat, text_model, t, ev, err) || !build_speed_scenario(text_model, t, ev, ts, err)) return false;
-    SpeedScenario s = encoder_scenario(out.encoder, ts);
-    s.ubatch = s.batch = (int)std::min<int64_t>(out.plan.patches_per_pass, 1 << 20);   // one graph per pass
-    const SpeedResult r = estimate_prefill(s, default_speed_params(), out.plan.patches_per_pass, 0);
+    s.ubatch = s.batch = (int)std::min<int64_t>(n_positions, 1 << 20);   // one graph per pass
+    const SpeedResult r = estimate_prefill(s, default_speed_params(), n_positions, 0);
     if (!r.ok) { err = r.error; return false; }
-    out.encode_s = r.time_s * out.plan.tiles;
+    seconds = r.time_s;
     return true;
 }
-
-}  // namespace
 
 bool estimate_vision(const Catalog& cat, const Model& text_model, const VisionEncoder& enc, const VisionRequest& req,
                      VisionEstimate& out, std::string& err) {

@@ -95,6 +95,19 @@ int warmup_image_size(const VisionEncoder& enc);
 uint64_t transformer_graph_peak_bytes(int64_t n_tokens, int n_embd, int n_ff, bool gated_ffn, int n_head,
                                       int64_t kv_len, bool flash_attn);
 
+// one pass of a bidirectional transformer encoder (vision or audio tower) through the speed model: its weights read
+// once, linear_params matmul parameters per position, attention over all positions in full_attn_layers and within
+// `window` positions elsewhere; on the text request's device (one GPU, F16). Physics, not validated.
+struct EncoderPass {
+    uint64_t weights_bytes = 0;
+    double linear_params = 0;          // matmul parameters one position passes through
+    int n_layer = 0, n_head = 0, head_dim = 0;
+    int full_attn_layers = 0;
+    int window = 64;
+};
+bool encoder_pass_seconds(const Catalog& cat, const Model& text_model, const SimRequest& text, const EncoderPass& e,
+                          int64_t n_positions, double& seconds, std::string& err);
+
 // [SECTION] Estimate ---------------------------------------------------------------------------------------
 
 struct VisionRequest {

@@ -795,6 +795,26 @@ def add_models_catalog12():
            notes=["text decoder only: llama.cpp converts it to a text GGUF (arch 'qwen2vl': qwen2's tensors with M-RoPE sections, "
                   "same sizes as qwen2) plus an mmproj GGUF for the vision tower, which this entry does not count",
                   "head_dim 128 = 3584 / 28; KV heads 4 (k_proj 512 = 4 x 128)"]))
+    # --- Qwen2.5-Omni 7B / 3B: the thinker's text decoder (vision and audio towers ship in one mmproj GGUF, type
+    # qwen2.5o; engine/audio has the audio encoder). Issue 16 (audio projectors).
+    OMNI_CFG = FS_IDS + "65859722544 (transformers configuration_qwen2_5_omni.py, checkpoint Qwen/Qwen2.5-Omni-7B: Qwen2_5OmniTextConfig "
+    OMNI_CFG_3B = FS_IDS + "53306828262 (a Qwen2.5-Omni-3B port's config dataclasses: Qwen2_5OmniTextConfig "
+    A(base("Qwen/Qwen2.5-Omni-7B", "Qwen2.5-Omni 7B (thinker text decoder)", "Qwen2.5-Omni", "Apache-2.0", "qwen2",
+           28, 3584, 18944, 28, 4, 152064, False, 32768, qkv_bias=True,
+           sources=[OMNI_CFG + "vocab 152064, hidden 3584, intermediate 18944, 28 layers, 28 heads, 4 KV heads, max_position_embeddings 32768; "
+                               "Qwen2_5OmniThinkerConfig tie_word_embeddings False; Qwen2_5OmniAudioEncoderConfig output_dim 3584)"],
+           notes=["text decoder only: llama.cpp converts the thinker to a text GGUF plus an mmproj GGUF (projector qwen2.5o) holding "
+                  "the vision and audio towers, which this entry does not count; the talker / token2wav (speech output) are not run by llama.cpp",
+                  "q/k/v bias as Qwen2 (the thinker's decoder is Qwen2.5-7B's); head_dim 128 = 3584 / 28",
+                  "published count not recorded (the card's 7B counts the towers and the talker)"]))
+    A(base("Qwen/Qwen2.5-Omni-3B", "Qwen2.5-Omni 3B (thinker text decoder)", "Qwen2.5-Omni", "Qwen-Research", "qwen2",
+           36, 2048, 11008, 16, 2, 151936, False, 32768, qkv_bias=True,
+           sources=[OMNI_CFG_3B + "vocab 151936, hidden 2048, intermediate 11008, 36 layers, 16 heads, 2 KV heads, max_position_embeddings 32768, "
+                                  "tie_word_embeddings False; Qwen2_5OmniAudioEncoderConfig output_dim 2048)"],
+           notes=["text decoder only (see Qwen2.5-Omni 7B): the mmproj GGUF (qwen2.5o) holds the vision and audio towers",
+                  "q/k/v bias as Qwen2; head_dim 128 = 2048 / 16",
+                  "license: Qwen-Research as the Qwen2.5-3B release (not re-read for the Omni card)",
+                  "published count not recorded"]))
     # --- Seed-OSS-36B (SeedOssForCausalLM, llama.cpp seed_oss): dense GQA with q/k/v bias
     SEED_README = "ByteDance-Seed/seed-oss@02d7aaaa998a311582b2a74e2b02bd1b68c92461:README.md"
     A(base("ByteDance-Seed/Seed-OSS-36B-Instruct", "Seed-OSS 36B Instruct", "Seed-OSS", "Apache-2.0", "seed_oss",

@@ -869,6 +869,52 @@ async function main() {
       await p2.context.close();
     });
 
+    // Audio in the Vision & audio section (ui/panel_audio.cpp): what window.llmsim.audio returns for its request, and
+    // (with --cli) what `llmsim-cli audio --json` prints; token counts worked out by hand from llama.cpp's source
+    await check('audio: a link with au_s; the section equals audio() and the CLI; the command gains --mmproj for audio', async () => {
+      const hash = '#model=Qwen/Qwen2.5-Omni-7B&hardware=rtx-4090&quant=Q4_K_M&ctx=8192&au_s=60&embed=vision';
+      const p2 = await openPage(browser, base, hash);
+      eq((await p2.page.evaluate(() => window.llmsim.getState())).au_s, 60, 'state from the link');
+      assert((await p2.page.evaluate(() => window.location.hash)).includes('au_s=60'), 'au_s in the link');
+      await p2.page.waitForTimeout(300);
+      for (const w of ['audio-seconds', 'audio-tokens'])
+        assert(await p2.page.evaluate((n) => window.llmsim._widgetRect(n), w), `widget ${w} drawn`);
+      const r = await p2.page.evaluate(() => window.llmsim.results());
+      eq(r.audio.error, '', 'no audio error');
+      const direct = await p2.page.evaluate((q) => window.llmsim.audio(q), r.audio.request);
+      eq(r.audio.result, direct, 'results().audio.result vs audio(request)');
+      // mtmd-audio.cpp: 60 s -> (960,000 + 480,000) / 160 + 1 = 9001 mel frames = 3 chunks of 3000; qwen2a: 3000 / 2 / 2 = 750
+      eq([r.audio.result.clip.chunks, r.audio.result.clip.tokens_per_chunk, r.audio.result.audio_tokens_total], [3, 750, 2250], 'Qwen2.5-Omni 60 s');
+      assert(r.audio.result.audio_kv_bytes > 0 && r.audio.result.audio_kv_bytes < r.audio.result.kv_cache_bytes, 'the audio fills a share of the KV cache');
+      assert(r.audio.result.vision_tower_bytes > 0, 'the qwen2.5o file carries the vision tower too');
+      assert(r.command.endsWith(' --mmproj ' + r.audio.result.command.split(' --mmproj ')[1]), `page command ${r.command}`);
+      const c = await fromCli('audio', ['--model', 'Qwen/Qwen2.5-Omni-7B', '--hardware', 'rtx-4090', '--quant', 'Q4_K_M', '--ctx', '8192',
+        '--seconds', '60', '--clips', '1'], 'audio');
+      if (c) { assert(near(c, r.audio.result), `llmsim-cli audio --json differs: ${JSON.stringify(c)} vs ${JSON.stringify(r.audio.result)}`); console.log('     audio: the CLI gives the page\'s numbers'); }
+      console.log(`     audio: Qwen2.5-Omni 7B, 60 s: ${r.audio.result.audio_tokens_total} tokens, mmproj ${(r.audio.result.weights_bytes / 2 ** 20).toFixed(1)} MiB, compute ${(r.audio.result.gpu_compute_bytes / 2 ** 20).toFixed(1)} MiB, encode ${(r.audio.result.encode_s * 1000).toFixed(1)} ms`);
+      await clickWidget(p2.page, 'explain-audio_tokens');
+      eq((await p2.page.evaluate(() => window.llmsim.results())).pinned_explanation, 'audio_tokens', 'pinned explanation');
+      await p2.page.keyboard.press('Escape');
+      await shots(p2.page, 'vision', 'audio');
+      // the ultravox mmproj on Meta's Llama 3.2 1B: 10 s = 2 chunks (the second silent) x 187 tokens (stack 8)
+      await p2.page.evaluate(() => window.llmsim.setState({ model: 'meta-llama/Llama-3.2-1B-Instruct', au_s: 10 }));
+      const u = await p2.page.evaluate(() => window.llmsim.results());
+      eq(u.audio.result.audio_tokens_total, 374, 'ultravox 10 s');
+      assert(u.command.includes(' --mmproj mmproj-ultravox-v0_5-llama-3_2-1b-f16.gguf'), `ultravox command ${u.command}`);
+      assert(u.vision.not_vlm, 'Llama 3.2 1B takes no images');
+      const err = await p2.page.evaluate(() => { try { window.llmsim.setState({ au_s: -1 }); return ''; } catch (e) { return e.message; } });
+      assert(err.includes('au_s') && err.includes('out of range'), `error: ${err}`);
+      eq((await p2.page.evaluate(() => window.llmsim.getState())).au_s, 10, 'a bad value changes nothing');
+      await p2.page.evaluate(() => window.llmsim.setState({ au_s: 0 }));
+      assert(!(await p2.page.evaluate(() => window.llmsim.results())).command.includes('--mmproj'), 'no --mmproj with au_s=0');
+      await p2.page.evaluate(() => window.llmsim.setState({ model: 'Qwen/Qwen2.5-7B-Instruct', au_s: 30 }));
+      const text = await p2.page.evaluate(() => window.llmsim.results());
+      assert(text.audio.no_audio && text.audio.error.includes('no audio encoder') && !text.audio.result, `a text model takes no audio: ${text.audio.error}`);
+      assert(!text.command.includes('--mmproj'), `no --mmproj for a text model: ${text.command}`);
+      eq(p2.errors, [], 'console errors');
+      await p2.context.close();
+    });
+
     await check('embeddings: a link with em_* keys; the section equals embed() and the CLI; --embedding / --reranking', async () => {
       const hash = '#model=Qwen/Qwen2.5-7B-Instruct&hardware=rtx-4090&em_model=Qwen/Qwen3-Embedding-0.6B&em_q=Q8_0&em_batch=16&em_doc=1024&embed=embeddings';
       const p2 = await openPage(browser, base, hash);
