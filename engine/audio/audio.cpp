@@ -12,6 +12,7 @@
 #include <cstdio>
 
 #include "memory/memory.h"
+#include "vision/mmproj.h"
 #include "vision/vision.h"
 
 namespace llmsim {
@@ -73,10 +74,6 @@ const AudioRow kAudioRows[] = {
     {"meta-llama/Llama-3.1-8B-Instruct", AudioProjector::Ultravox, 32, 1280, 5120, 20, 128, 8, 4096, "mmproj-ultravox-v0_5-llama-3_1-8b-f16.gguf", kUltravoxSrc},
 };
 
-struct ParamLayout {
-    int64_t f16 = 0, f32 = 0;
-};
-
 // tensor elements of a Whisper-encoder mmproj (the ggml-org F16 conversions): matrices and conv kernels F16, norms and
 // biases F32. Whisper has no k bias (whisper-enc.cpp asserts !k_b). Checked against one published file size
 // (test_audio.cpp).
@@ -115,12 +112,7 @@ ParamLayout whisper_layout(const AudioEncoder& e) {
 
 void fill_weights_from_layout(AudioEncoder& e) {
     const ParamLayout l = whisper_layout(e);
-    e.n_params = l.f16 + l.f32;
-    e.weights_bytes = (uint64_t)l.f16 * 2 + (uint64_t)l.f32 * 4;
-    e.weights_from_file = false;
-    char buf[160];
-    snprintf(buf, sizeof buf, "F16 %.1fM + F32 %.1fM params (ggml-org mmproj layout, no file read)", l.f16 / 1e6, l.f32 / 1e6);
-    e.weights_types = buf;
+    set_mmproj_weights(e, mmproj_weights_from_layout(l));
 }
 
 }  // namespace
@@ -165,10 +157,7 @@ std::vector<std::string> audio_model_ids() {
 
 bool audio_encoder_from_gguf(const GgufInfo& info, AudioEncoder& out, std::string& err) {
     out = AudioEncoder();
-    if (info.architecture != "clip") {
-        err = "not an mmproj file: general.architecture is '" + info.architecture + "', not 'clip'";
-        return false;
-    }
+    if (!mmproj_is_clip(info, err)) return false;
     const std::optional<uint64_t> has_audio = info.get_uint("clip.has_audio_encoder");
     if (!has_audio || *has_audio == 0) { err = "mmproj: the file has no audio encoder (clip.has_audio_encoder)"; return false; }
     const std::string* pt = info.get_string("clip.audio.projector_type");    // mixed files (KEY_AUDIO_PROJ_TYPE)
@@ -179,15 +168,7 @@ bool audio_encoder_from_gguf(const GgufInfo& info, AudioEncoder& out, std::strin
               "qwen3a, voxtral, glma, musicflamingo, lfm2a)";
         return false;
     }
-    auto need = [&](const char* key, int& dst, int64_t lo, int64_t hi) {
-        std::optional<uint64_t> v = info.get_uint(key);
-        if (!v || (int64_t)*v < lo || (int64_t)*v > hi) {
-            err = std::string("mmproj: ") + key + (v ? " is out of range" : " is missing");
-            return false;
-        }
-        dst = (int)*v;
-        return true;
-    };
+    auto need = [&](const char* key, int& dst, int64_t lo, int64_t hi) { return mmproj_uint(info, key, dst, lo, hi, err); };
     int proj_dim = 0;
     if (!need("clip.audio.block_count", out.n_layer, 1, 1024) || !need("clip.audio.embedding_length", out.n_embd, 1, 65536) ||
         !need("clip.audio.feed_forward_length", out.n_ff, 1, 262144) ||
@@ -199,17 +180,8 @@ bool audio_encoder_from_gguf(const GgufInfo& info, AudioEncoder& out, std::strin
     const bool needs_stack = t == AudioProjector::Ultravox || t == AudioProjector::Voxtral || t == AudioProjector::GlmA;
     if (needs_stack && !need("clip.audio.projector.stack_factor", out.stack_factor, 1, 64)) return false;  // required there
     out.projection_dim = proj_dim;
-    out.n_params = (int64_t)info.n_elements;
-    out.weights_bytes = info.tensor_data_bytes;
-    out.weights_from_file = true;
-    std::string types;
-    for (const GgufTypeTotal& tt : info.by_type) {
-        char buf[96];
-        snprintf(buf, sizeof buf, "%s%s %.1fM", types.empty() ? "" : " + ", tt.type_name, tt.n_elements / 1e6);
-        types += buf;
-    }
-    out.weights_types = types + " params (from the file)";
-    out.source = "mmproj GGUF header" + (info.name.empty() ? std::string() : " '" + info.name + "'");
+    set_mmproj_weights(out, mmproj_weights_from_file(info));
+    out.source = mmproj_source(info);
     return true;
 }
 

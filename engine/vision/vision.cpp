@@ -14,6 +14,7 @@
 #include "runtime/command.h"
 #include "speed/speed.h"
 #include "speed/speed_glue.h"
+#include "vision/mmproj.h"
 
 namespace llmsim {
 
@@ -94,10 +95,6 @@ const EncoderRow kEncoders[] = {
 // 1-D norms/biases F32, and Gemma 3's patch and position embeddings F32 (convert_hf_to_gguf.py
 // Gemma3VisionModel.tensor_force_quant: ".embeddings." -> F32). Checked against two published mmproj load logs
 // (test_vision.cpp).
-struct ParamLayout {
-    int64_t f16 = 0, f32 = 0;
-};
-
 ParamLayout encoder_layout(const VisionEncoder& e) {
     const int64_t E = e.n_embd, F = e.n_ff, T = e.projection_dim, p = e.patch_size, m = e.n_merge;
     ParamLayout l;
@@ -134,12 +131,7 @@ ParamLayout encoder_layout(const VisionEncoder& e) {
 
 void fill_weights_from_layout(VisionEncoder& e) {
     const ParamLayout l = encoder_layout(e);
-    e.n_params = l.f16 + l.f32;
-    e.weights_bytes = (uint64_t)l.f16 * 2 + (uint64_t)l.f32 * 4;
-    e.weights_from_file = false;
-    char buf[160];
-    snprintf(buf, sizeof buf, "F16 %.1fM + F32 %.1fM params (ggml-org mmproj layout, no file read)", l.f16 / 1e6, l.f32 / 1e6);
-    e.weights_types = buf;
+    set_mmproj_weights(e, mmproj_weights_from_layout(l));
 }
 
 }  // namespace
@@ -174,10 +166,7 @@ std::vector<std::string> vision_model_ids() {
 
 bool vision_encoder_from_gguf(const GgufInfo& info, VisionEncoder& out, std::string& err) {
     out = VisionEncoder();
-    if (info.architecture != "clip") {
-        err = "not an mmproj file: general.architecture is '" + info.architecture + "', not 'clip'";
-        return false;
-    }
+    if (!mmproj_is_clip(info, err)) return false;
     const std::string* pt = info.get_string("clip.projector_type");
     if (!pt) pt = info.get_string("clip.vision.projector_type");
     if (!pt) { err = "mmproj: clip.projector_type is missing"; return false; }
@@ -185,15 +174,7 @@ bool vision_encoder_from_gguf(const GgufInfo& info, VisionEncoder& out, std::str
         err = "mmproj: projector type '" + *pt + "' is not modelled (llmsim knows gemma3, qwen2.5vl_merger, pixtral, llama4)";
         return false;
     }
-    auto need = [&](const char* key, int& dst, int64_t lo, int64_t hi) {
-        std::optional<uint64_t> v = info.get_uint(key);
-        if (!v || (int64_t)*v < lo || (int64_t)*v > hi) {
-            err = std::string("mmproj: ") + key + (v ? " is out of range" : " is missing");
-            return false;
-        }
-        dst = (int)*v;
-        return true;
-    };
+    auto need = [&](const char* key, int& dst, int64_t lo, int64_t hi) { return mmproj_uint(info, key, dst, lo, hi, err); };
     int proj_dim = 0;
     if (!need("clip.vision.block_count", out.n_layer, 1, 1024) || !need("clip.vision.embedding_length", out.n_embd, 1, 65536) ||
         !need("clip.vision.feed_forward_length", out.n_ff, 1, 262144) ||
@@ -213,17 +194,8 @@ bool vision_encoder_from_gguf(const GgufInfo& info, VisionEncoder& out, std::str
     for (const char* k : {"clip.vision.projector.scale_factor", "clip.vision.spatial_merge_size"})
         if (std::optional<uint64_t> v = info.get_uint(k); v && *v >= 1 && *v <= 64) out.n_merge = (int)*v;
     out.gated_ffn = out.projector == ProjectorType::Pixtral || out.projector == ProjectorType::Qwen25VL;
-    out.n_params = (int64_t)info.n_elements;
-    out.weights_bytes = info.tensor_data_bytes;
-    out.weights_from_file = true;
-    std::string types;
-    for (const GgufTypeTotal& t : info.by_type) {
-        char buf[96];
-        snprintf(buf, sizeof buf, "%s%s %.1fM", types.empty() ? "" : " + ", t.type_name, t.n_elements / 1e6);
-        types += buf;
-    }
-    out.weights_types = types + " params (from the file)";
-    out.source = "mmproj GGUF header" + (info.name.empty() ? std::string() : " '" + info.name + "'");
+    set_mmproj_weights(out, mmproj_weights_from_file(info));
+    out.source = mmproj_source(info);
     return true;
 }
 
