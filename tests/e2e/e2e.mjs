@@ -567,6 +567,40 @@ async function main() {
       await p2.context.close();
     });
 
+    await check('serving: two nodes over RoCE from a link (sv_net); the network term equals serve(), the CLI and the NCCL rule by hand', async () => {
+      const hash = '#model=meta-llama/Llama-3.1-70B-Instruct&hardware=h100-sxm&quant=BF16&embed=serving&sv_gpus=16&sv_tp=16&sv_net=roce-200&sv_c=8';
+      const p2 = await openPage(browser, base, hash);
+      const s = await p2.page.evaluate(() => window.llmsim.getState());
+      eq([s.sv_gpus, s.sv_tp, s.sv_net], [16, 16, 'roce-200'], 'state from the link');
+      assert((await p2.page.evaluate(() => window.location.hash)).includes('sv_net=roce-200'), 'sv_net in the URL');
+      await p2.page.waitForTimeout(300);
+      const sv = (await p2.page.evaluate(() => window.llmsim.results())).serving;
+      eq(sv.error, '', 'no serving error');
+      eq([sv.request.interconnect, sv.request.tp, sv.request.gpus], ['roce-200', 16, 16], 'request');
+      const direct = await p2.page.evaluate((q) => window.llmsim.serve(q), sv.request);
+      eq(sv.result, direct, 'results().serving.result vs serve(request)');
+      // TP16 over 2 nodes of 8: 2 all-reduces per layer x 80 layers of batch 8 x 8192 x 2 bytes, ring busbw rule
+      // (nccl-tests PERFORMANCE.md) over 8 RoCE 200 GbE NICs at 0.71 (vllm#6610's nccl-tests), 45 us each (nccl-tests#182)
+      const st = direct.step;
+      eq(st.batch, 8, 'decode batch at C = 8');
+      const hand = 2 * 80 * (45e-6 + 8 * 8192 * 2 * 2 * 15 / 16 / (8 * 25e9 * 0.71));
+      assert(Math.abs(st.network_s - hand) <= 0.005 * hand, `network ${st.network_s} s vs ${hand} s by hand`);
+      assert(Math.abs(st.network_share - st.network_s / st.step_s) < 1e-9, 'network share = network / step');
+      assert(direct.network.some((l) => l.includes('RoCE 200 GbE')), `network lines ${JSON.stringify(direct.network)}`);
+      const c = await fromCli('serve', ['--model', 'meta-llama/Llama-3.1-70B-Instruct', '--hardware', 'h100-sxm', '--gpus', '16', '--tp', '16',
+        '--interconnect', 'roce-200', '--concurrency', '8'], 'serve over RoCE');
+      if (c) { assert(Math.abs(c.step.network_s - st.network_s) <= 1e-9 * st.network_s, `CLI network ${c.step.network_s} vs ${st.network_s}`); console.log('     serving network: the CLI gives the page\'s network term'); }
+      console.log(`     serving network: ${(st.network_s * 1e3).toFixed(2)} ms of a ${(st.step_s * 1e3).toFixed(2)} ms step (${(100 * st.network_share).toFixed(0)} %)`);
+      await shots(p2.page, 'serving', 'serving-network');
+      // an unknown fabric is the engine's error in the section, listing what it accepts
+      await p2.page.evaluate(() => window.llmsim.setState({ sv_net: 'token-ring' }));
+      await p2.page.waitForTimeout(200);
+      const bad = (await p2.page.evaluate(() => window.llmsim.results())).serving;
+      assert(bad.error.includes('token-ring') && bad.error.includes('ib-ndr'), `error ${bad.error}`);
+      eq(p2.errors, [], 'console errors');
+      await p2.context.close();
+    });
+
     await check('serving: the search panel runs on the button, equals serveSearch(), and a picked row becomes the configuration', async () => {
       await page.evaluate(() => window.llmsim.setState({ model: 'meta-llama/Llama-3.1-8B-Instruct', hardware: 'rtx-4090', embed: 'serving',
         sv_engine: 'vllm', sv_prec: 'bf16', sv_gpus: 0, sv_tp: 0, sv_pp: 1, sv_c: 16, sv_in: 1024, sv_out: 128, sv_len: 4096,
@@ -748,6 +782,45 @@ async function main() {
       const sug = await p2.page.evaluate(() => window.llmsim.results());
       eq([sug.spec.error, sug.spec.draft_suggested], ['', true], 'a suggested draft');
       assert(!sug.command.includes(' -md '), `no -md without sp_draft: ${sug.command}`);
+      eq(p2.errors, [], 'console errors');
+      await p2.context.close();
+    });
+
+    await check('spec: MTP heads from a link (sp_mtp=1); the section equals spec({mtp}) and the CLI; --spec-type draft-mtp', async () => {
+      const hash = '#model=zai-org/GLM-4.5-Air&hardware=h200-sxm&quant=Q4_K_M&ctx=16384&sp_mtp=1&sp_k=3&sp_acc=0.75&embed=spec';
+      const p2 = await openPage(browser, base, hash);
+      const s = await p2.page.evaluate(() => window.llmsim.getState());
+      eq([s.sp_mtp, s.sp_k, s.sp_acc], [1, 3, 0.75], 'state from the link');
+      const back = await p2.page.evaluate(() => window.location.hash);
+      assert(back.includes('sp_mtp=1'), `sp_mtp in ${back}`);
+      await p2.page.waitForTimeout(300);
+      for (const w of ['spec-memory', 'spec-speed'])
+        assert(await p2.page.evaluate((n) => window.llmsim._widgetRect(n), w), `widget ${w} drawn`);
+      const r = await p2.page.evaluate(() => window.llmsim.results());
+      const sp = r.spec;
+      eq(sp.error, '', 'no spec error');
+      eq([sp.request.mtp, sp.request.draft_max, sp.request.accept, sp.request.ctx], [true, 3, 0.75, 16384], 'the MTP request');
+      const direct = await p2.page.evaluate((q) => window.llmsim.spec(q), sp.request);
+      eq(sp.result, direct, 'results().spec.result vs spec(request)');
+      // GLM-4.5-Air ships one NextN layer (its config.json: num_nextn_predict_layers = 1)
+      eq(direct.mtp.nextn_layers, 1, 'NextN layers of GLM-4.5-Air');
+      eq(direct.draft, 'MTP heads', 'the draft is the model itself');
+      assert(r.command.endsWith(' --spec-type draft-mtp --spec-draft-n-max 3'), `page command ${r.command}`);
+      assert(!r.command.includes(' -md '), `no -md with MTP heads: ${r.command}`);
+      const c = await fromCli('spec', ['--mtp', '--model', 'zai-org/GLM-4.5-Air', '--hardware', 'h200-sxm', '--quant', 'Q4_K_M',
+        '--ctx', '16384', '--draft-max', '3', '--accept', '0.75'], 'spec --mtp');
+      if (c) { assert(near(c, sp.result), `llmsim-cli spec --mtp --json differs: ${JSON.stringify(c.mtp)} vs ${JSON.stringify(sp.result.mtp)}`); console.log('     spec --mtp: the CLI gives the page\'s numbers'); }
+      console.log(`     spec MTP: NextN weights ${(direct.mtp.nextn_weights_bytes / 2 ** 30).toFixed(2)} GiB, x${direct.speed.speedup.toFixed(2)} at a = 0.75, k = 3`);
+      await shots(p2.page, 'spec', 'spec-mtp');
+      // bad input changes nothing; a model without MTP heads is the section's error, and the command has no MTP flags
+      const err = await p2.page.evaluate(() => { try { window.llmsim.setState({ sp_mtp: 2 }); return ''; } catch (e) { return e.message; } });
+      assert(err.includes('sp_mtp') && err.includes('out of range'), `error: ${err}`);
+      eq((await p2.page.evaluate(() => window.llmsim.getState())).sp_mtp, 1, 'sp_mtp unchanged');
+      await p2.page.evaluate(() => window.llmsim.setState({ model: 'Qwen/Qwen2.5-7B-Instruct', hardware: 'rtx-4090' }));
+      await p2.page.waitForTimeout(200);
+      const bad = await p2.page.evaluate(() => window.llmsim.results());
+      assert(bad.spec.error.includes('has no MTP heads'), `error ${bad.spec.error}`);
+      assert(!bad.command.includes('--spec-type'), `no MTP flags: ${bad.command}`);
       eq(p2.errors, [], 'console errors');
       await p2.context.close();
     });
