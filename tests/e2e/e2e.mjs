@@ -567,40 +567,6 @@ async function main() {
       await p2.context.close();
     });
 
-    await check('serving: two nodes over RoCE from a link (sv_net); the network term equals serve(), the CLI and the NCCL rule by hand', async () => {
-      const hash = '#model=meta-llama/Llama-3.1-70B-Instruct&hardware=h100-sxm&quant=BF16&embed=serving&sv_gpus=16&sv_tp=16&sv_net=roce-200&sv_c=8';
-      const p2 = await openPage(browser, base, hash);
-      const s = await p2.page.evaluate(() => window.llmsim.getState());
-      eq([s.sv_gpus, s.sv_tp, s.sv_net], [16, 16, 'roce-200'], 'state from the link');
-      assert((await p2.page.evaluate(() => window.location.hash)).includes('sv_net=roce-200'), 'sv_net in the URL');
-      await p2.page.waitForTimeout(300);
-      const sv = (await p2.page.evaluate(() => window.llmsim.results())).serving;
-      eq(sv.error, '', 'no serving error');
-      eq([sv.request.interconnect, sv.request.tp, sv.request.gpus], ['roce-200', 16, 16], 'request');
-      const direct = await p2.page.evaluate((q) => window.llmsim.serve(q), sv.request);
-      eq(sv.result, direct, 'results().serving.result vs serve(request)');
-      // TP16 over 2 nodes of 8: 2 all-reduces per layer x 80 layers of batch 8 x 8192 x 2 bytes, ring busbw rule
-      // (nccl-tests PERFORMANCE.md) over 8 RoCE 200 GbE NICs at 0.71 (vllm#6610's nccl-tests), 45 us each (nccl-tests#182)
-      const st = direct.step;
-      eq(st.batch, 8, 'decode batch at C = 8');
-      const hand = 2 * 80 * (45e-6 + 8 * 8192 * 2 * 2 * 15 / 16 / (8 * 25e9 * 0.71));
-      assert(Math.abs(st.network_s - hand) <= 0.005 * hand, `network ${st.network_s} s vs ${hand} s by hand`);
-      assert(Math.abs(st.network_share - st.network_s / st.step_s) < 1e-9, 'network share = network / step');
-      assert(direct.network.some((l) => l.includes('RoCE 200 GbE')), `network lines ${JSON.stringify(direct.network)}`);
-      const c = await fromCli('serve', ['--model', 'meta-llama/Llama-3.1-70B-Instruct', '--hardware', 'h100-sxm', '--gpus', '16', '--tp', '16',
-        '--interconnect', 'roce-200', '--concurrency', '8'], 'serve over RoCE');
-      if (c) { assert(Math.abs(c.step.network_s - st.network_s) <= 1e-9 * st.network_s, `CLI network ${c.step.network_s} vs ${st.network_s}`); console.log('     serving network: the CLI gives the page\'s network term'); }
-      console.log(`     serving network: ${(st.network_s * 1e3).toFixed(2)} ms of a ${(st.step_s * 1e3).toFixed(2)} ms step (${(100 * st.network_share).toFixed(0)} %)`);
-      await shots(p2.page, 'serving', 'serving-network');
-      // an unknown fabric is the engine's error in the section, listing what it accepts
-      await p2.page.evaluate(() => window.llmsim.setState({ sv_net: 'token-ring' }));
-      await p2.page.waitForTimeout(200);
-      const bad = (await p2.page.evaluate(() => window.llmsim.results())).serving;
-      assert(bad.error.includes('token-ring') && bad.error.includes('ib-ndr'), `error ${bad.error}`);
-      eq(p2.errors, [], 'console errors');
-      await p2.context.close();
-    });
-
     await check('serving: the search panel runs on the button, equals serveSearch(), and a picked row becomes the configuration', async () => {
       await page.evaluate(() => window.llmsim.setState({ model: 'meta-llama/Llama-3.1-8B-Instruct', hardware: 'rtx-4090', embed: 'serving',
         sv_engine: 'vllm', sv_prec: 'bf16', sv_gpus: 0, sv_tp: 0, sv_pp: 1, sv_c: 16, sv_in: 1024, sv_out: 128, sv_len: 4096,
@@ -821,6 +787,40 @@ async function main() {
       const bad = await p2.page.evaluate(() => window.llmsim.results());
       assert(bad.spec.error.includes('has no MTP heads'), `error ${bad.spec.error}`);
       assert(!bad.command.includes('--spec-type'), `no MTP flags: ${bad.command}`);
+      eq(p2.errors, [], 'console errors');
+      await p2.context.close();
+    });
+
+    await check('serving: two nodes over RoCE from a link (sv_net); the network term equals serve(), the CLI and the NCCL rule by hand', async () => {
+      const hash = '#model=meta-llama/Llama-3.1-70B-Instruct&hardware=h100-sxm&quant=BF16&embed=serving&sv_gpus=16&sv_tp=16&sv_net=roce-200&sv_c=8';
+      const p2 = await openPage(browser, base, hash);
+      const s = await p2.page.evaluate(() => window.llmsim.getState());
+      eq([s.sv_gpus, s.sv_tp, s.sv_net], [16, 16, 'roce-200'], 'state from the link');
+      assert((await p2.page.evaluate(() => window.location.hash)).includes('sv_net=roce-200'), 'sv_net in the URL');
+      await p2.page.waitForTimeout(300);
+      const sv = (await p2.page.evaluate(() => window.llmsim.results())).serving;
+      eq(sv.error, '', 'no serving error');
+      eq([sv.request.interconnect, sv.request.tp, sv.request.gpus], ['roce-200', 16, 16], 'request');
+      const direct = await p2.page.evaluate((q) => window.llmsim.serve(q), sv.request);
+      eq(sv.result, direct, 'results().serving.result vs serve(request)');
+      // TP16 over 2 nodes of 8: 2 all-reduces per layer x 80 layers of batch 8 x 8192 x 2 bytes, ring busbw rule
+      // (nccl-tests PERFORMANCE.md) over 8 RoCE 200 GbE NICs at 0.71 (vllm#6610's nccl-tests), 45 us each (nccl-tests#182)
+      const st = direct.step;
+      eq(st.batch, 8, 'decode batch at C = 8');
+      const hand = 2 * 80 * (45e-6 + 8 * 8192 * 2 * 2 * 15 / 16 / (8 * 25e9 * 0.71));
+      assert(Math.abs(st.network_s - hand) <= 0.005 * hand, `network ${st.network_s} s vs ${hand} s by hand`);
+      assert(Math.abs(st.network_share - st.network_s / st.step_s) < 1e-9, 'network share = network / step');
+      assert(direct.network.some((l) => l.includes('RoCE 200 GbE')), `network lines ${JSON.stringify(direct.network)}`);
+      const c = await fromCli('serve', ['--model', 'meta-llama/Llama-3.1-70B-Instruct', '--hardware', 'h100-sxm', '--gpus', '16', '--tp', '16',
+        '--interconnect', 'roce-200', '--concurrency', '8'], 'serve over RoCE');
+      if (c) { assert(Math.abs(c.step.network_s - st.network_s) <= 1e-9 * st.network_s, `CLI network ${c.step.network_s} vs ${st.network_s}`); console.log('     serving network: the CLI gives the page\'s network term'); }
+      console.log(`     serving network: ${(st.network_s * 1e3).toFixed(2)} ms of a ${(st.step_s * 1e3).toFixed(2)} ms step (${(100 * st.network_share).toFixed(0)} %)`);
+      await shots(p2.page, 'serving', 'serving-network');
+      // an unknown fabric is the engine's error in the section, listing what it accepts
+      await p2.page.evaluate(() => window.llmsim.setState({ sv_net: 'token-ring' }));
+      await p2.page.waitForTimeout(200);
+      const bad = (await p2.page.evaluate(() => window.llmsim.results())).serving;
+      assert(bad.error.includes('token-ring') && bad.error.includes('ib-ndr'), `error ${bad.error}`);
       eq(p2.errors, [], 'console errors');
       await p2.context.close();
     });
