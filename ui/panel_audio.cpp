@@ -28,8 +28,7 @@ void update_audio(AppState& app) {
     if (!st.memo.inputs_moved(app.state_version, app.derived.version)) return;
     const Scenario& s = app.scenario;
     std::string hw, err;
-    const bool ok = app.derived.model && scenario_catalog_hardware(app, hw, err);
-    if (!app.derived.model) err = "no model: pick one in the top bar";
+    const bool ok = scenario_model_and_hardware(app, hw, err);
     std::string req;
     if (ok) {   // the part sizes one 30 s clip while no audio is sent (au_s = 0: no --mmproj for audio)
         nlohmann::json j = {{"model", s.model}, {"seconds", s.au_s > 0 ? s.au_s : 30}, {"clips", 1}, {"hardware", hw},

@@ -28,8 +28,7 @@ void update_lora(AppState& app) {
     if (!st.memo.inputs_moved(app.state_version, app.derived.version)) return;
     const Scenario& s = app.scenario;
     std::string hw, err;
-    const bool ok = app.derived.model && scenario_catalog_hardware(app, hw, err);
-    if (!app.derived.model) err = "no model: pick one in the top bar";
+    const bool ok = scenario_model_and_hardware(app, hw, err);
     std::string req;
     if (ok)   // the panel sizes one adapter while none is loaded (lora_n = 0: no --lora in the command)
         req = nlohmann::json({{"model", s.model}, {"rank", s.lora_rank}, {"targets", s.lora_targets}, {"lora_type", s.lora_type},

@@ -46,6 +46,11 @@ bool scenario_catalog_hardware(const AppState& app, std::string& id, std::string
     return true;
 }
 
+bool scenario_model_and_hardware(const AppState& app, std::string& id, std::string& err) {
+    if (!app.derived.model) { err = "no model: pick one in the top bar"; return false; }
+    return scenario_catalog_hardware(app, id, err);
+}
+
 std::vector<const llmsim::Model*> spec_draft_candidates(const AppState& app, const llmsim::Model& target) {
     std::vector<const llmsim::Model*> out;
     for (const llmsim::Model& m : app.catalog.models)

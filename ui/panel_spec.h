@@ -49,3 +49,6 @@ std::string spec_state_json(const AppState& app);
 // the scenario's device as a catalog id, which the spec / lora / train requests (and the CLI) take; false + err for a
 // custom device, N of a card or a mixed rig
 bool scenario_catalog_hardware(const AppState& app, std::string& id, std::string& err);
+// the scenario's model and catalog device, as the lora / train / vision / audio requests need them: false + err
+// ("no model: ..." first, then what scenario_catalog_hardware says)
+bool scenario_model_and_hardware(const AppState& app, std::string& id, std::string& err);

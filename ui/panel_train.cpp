@@ -63,8 +63,7 @@ void update_train(AppState& app) {
     TrainState& st = app.train;
     if (!st.memo.inputs_moved(app.state_version, app.derived.version)) return;
     std::string hw, err;
-    const bool ok = app.derived.model && scenario_catalog_hardware(app, hw, err);
-    if (!app.derived.model) err = "no model: pick one in the top bar";
+    const bool ok = scenario_model_and_hardware(app, hw, err);
     const std::string req = ok ? train_request_json(app, hw) : "";
     const std::string key = (ok ? req : "error:" + err) + (st.bars_by_seq ? "|seq" : "|mb");
     if (!st.memo.key_changed(key)) return;

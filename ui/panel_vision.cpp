@@ -32,8 +32,7 @@ void update_vision(AppState& app) {
     if (!st.memo.inputs_moved(app.state_version, app.derived.version)) return;
     const Scenario& s = app.scenario;
     std::string hw, err;
-    const bool ok = app.derived.model && scenario_catalog_hardware(app, hw, err);
-    if (!app.derived.model) err = "no model: pick one in the top bar";
+    const bool ok = scenario_model_and_hardware(app, hw, err);
     std::string req;
     if (ok) {   // the panel sizes one image while none is sent (vi_images = 0: no --mmproj in the command)
         nlohmann::json j = {{"model", s.model}, {"images", std::max(1, s.vi_images)}, {"hardware", hw}, {"quant", s.quant},
