@@ -689,6 +689,7 @@ async function main() {
       }
       await p.setViewportSize({ width: 1280, height: 800 });
       await p.evaluate(() => window.llmsim.setState({ theme: 'dark' }));
+      await p.waitForTimeout(250);
     }
 
     await check('spec: a link with sp_* keys; the section equals spec() and the CLI; the command gains -md', async () => {
@@ -1112,7 +1113,14 @@ async function main() {
       const sent = [];
       p2.page.on('request', (r) => sent.push(r.url()));
       const pick = async (file) => {
-        const [chooser] = await Promise.all([p2.page.waitForEvent('filechooser', { timeout: 10000 }), clickWidget(p2.page, 'vision-open-mmproj')]);
+        // the browser opens its file chooser only inside a user gesture; a click that landed on a stale layout (the
+        // screenshots just resized the page) opens nothing, so click again, at most three times
+        let chooser = null;
+        for (let attempt = 0; attempt < 3 && !chooser; ++attempt) {
+          const [c] = await Promise.all([p2.page.waitForEvent('filechooser', { timeout: 5000 }).catch(() => null), clickWidget(p2.page, 'vision-open-mmproj')]);
+          chooser = c;
+        }
+        assert(chooser, 'the "Open mmproj .gguf…" button opened no file chooser in three clicks');
         await chooser.setFiles(path.join(fx, file));
         await p2.page.waitForFunction((f) => { const m = window.llmsim.results().vision.mmproj; return m.message.includes(f); }, file, { timeout: 10000 });
         await p2.page.waitForTimeout(200);

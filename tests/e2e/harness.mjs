@@ -79,9 +79,24 @@ export function launchChromium() {
   });
 }
 
+// the widget's rectangle once the layout has settled: the rectangle is the one the last drawn frame recorded, so
+// after a viewport or theme change it can still be the old layout's; read it until two reads a few frames apart agree
+export async function stableWidgetRect(page, name, timeoutMs = 3000) {
+  const read = () => page.evaluate((n) => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() =>
+    done(window.llmsim._widgetRect(n))))), name);
+  let r = await read();
+  for (const until = Date.now() + timeoutMs; Date.now() < until;) {
+    await page.waitForTimeout(50);
+    const again = await read();
+    if (JSON.stringify(again) === JSON.stringify(r)) return r;
+    r = again;
+  }
+  return r;
+}
+
 // click an ImGui widget the app registered under `name` (mouse move, pause, down, pause, up, then settleMs)
 export async function clickWidget(page, name, settleMs = 150) {
-  const r = await page.evaluate((n) => window.llmsim._widgetRect(n), name);
+  const r = await stableWidgetRect(page, name);
   assert(r, `widget ${name} was not drawn`);
   await page.mouse.move((r[0] + r[2]) / 2, (r[1] + r[3]) / 2);
   await page.waitForTimeout(100);
