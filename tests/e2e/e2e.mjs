@@ -1119,6 +1119,7 @@ async function main() {
         for (let attempt = 0; attempt < 3 && !chooser; ++attempt) {
           const [c] = await Promise.all([p2.page.waitForEvent('filechooser', { timeout: 5000 }).catch(() => null), clickWidget(p2.page, 'vision-open-mmproj')]);
           chooser = c;
+          if (!chooser) console.log(`     vision mmproj: click ${attempt + 1} on "Open mmproj .gguf…" opened no file chooser`);
         }
         assert(chooser, 'the "Open mmproj .gguf…" button opened no file chooser in three clicks');
         await chooser.setFiles(path.join(fx, file));
