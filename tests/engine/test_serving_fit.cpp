@@ -46,3 +46,17 @@ TEST_CASE("serving rows: the server flags a row's notes state are the simulated 
     CHECK(rows[0].req.max_num_seqs == 64);
     CHECK(rows[0].out_tok_s == 800);
 }
+
+TEST_CASE("serving rows: a startup log that reports no GPU P2P makes the run host-staged", "[serving]") {
+    std::vector<ServingRow> rows;
+    std::string err;
+    // dennislee22's notes quote vLLM's custom_all_reduce.py warning
+    REQUIRE(read_serving_rows(cat(), row("startup log: 'Custom allreduce is disabled because your platform lacks GPU P2P capability'"),
+                              rows, err));
+    REQUIRE(rows.size() == 1);
+    CHECK(rows[0].req.no_p2p);
+    rows.clear();
+    REQUIRE(read_serving_rows(cat(), row("prefix caching ON"), rows, err));
+    REQUIRE(rows.size() == 1);
+    CHECK_FALSE(rows[0].req.no_p2p);
+}
