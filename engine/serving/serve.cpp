@@ -25,7 +25,7 @@ namespace serving {
 // (llama.cpp has no serving rows: its values come from the llama.cpp speed model's HBM/GDDR shares and per-layer
 // launch cost, speed_params.json, and are not validated under load).
 constexpr EngineRules kEngines[kEngineCount] = {   // fitted on all 1107 rows; bands from the held-out errors
-    {EngineId::Vllm, "vllm", "vLLM", 16, {0.795, 0.497, 4.03, -0.64, 0.58}},
+    {EngineId::Vllm, "vllm", "vLLM", 16, {0.845, 0.528, 3.79, -0.66, 0.46}},
     {EngineId::Sglang, "sglang", "SGLang", 1, {0.742, 0.464, 4.31, -0.29, 0.19}},
     {EngineId::LlamaCpp, "llamacpp", "llama-server", 1, {0.56, 0.35, 6.6, -0.56, 0.52}},
     {EngineId::TrtLlm, "trtllm", "TensorRT-LLM", 32, {0.735, 0.459, 4.35, -0.36, 0.20}},
@@ -40,7 +40,7 @@ const EngineRules* find_engine(const std::string& name) {
 }
 // vLLM before v0.8.0 (V0 engine), fitted on its rows like kEngines (dstack's vLLM 0.6.3/0.6.4, sgl-project's 0.6.0)
 // (12 + 6 usable rows, fewer than the fit's 20: it takes V1's values until more V0 runs are collected)
-constexpr EngineSpeed kVllmV0Speed = {0.795, 0.497, 4.03, -0.64, 0.58};
+constexpr EngineSpeed kVllmV0Speed = {0.845, 0.528, 3.79, -0.66, 0.46};
 SpeedTable shipped_speed_table() {
     SpeedTable t;
     for (int i = 0; i < kEngineCount; ++i) t.e[i] = kEngines[i].speed;
