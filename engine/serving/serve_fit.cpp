@@ -227,6 +227,10 @@ bool read_serving_rows(const Catalog& cat, const std::string& text, std::vector<
         r.out_tok_s = val("output_tok_s", nullptr);
         r.tpot_ms = val("tpot_ms_median", "tpot_ms_mean");
         r.ttft_ms = val("ttft_ms_median", "ttft_ms_mean");
+        // LMDeploy's profile_generation prints the mean first-token latency ("FTL ave"), TensorRT-LLM's tables the
+        // mean TTFT: a skewed distribution's mean is not its median, so such a row is scored against the mean
+        r.tpot_is_mean = r.tpot_ms > 0 && val("tpot_ms_median", nullptr) <= 0;
+        r.ttft_is_mean = r.ttft_ms > 0 && val("ttft_ms_median", nullptr) <= 0;
         if (r.out_tok_s <= 0) { ++skip; continue; }
         out.push_back(std::move(r));
     }
@@ -240,8 +244,8 @@ ServingPrediction predict_serving_row(const Catalog& cat, const ServingRow& row,
     if (!r.ok) return p;
     p.ok = true;
     p.out_tok_s = r.load.output_tok_s;
-    p.tpot_ms = r.load.tpot_ms.median;
-    p.ttft_ms = r.load.ttft_ms.median;
+    p.tpot_ms = row.tpot_is_mean ? r.load.tpot_ms.mean : r.load.tpot_ms.median;
+    p.ttft_ms = row.ttft_is_mean ? r.load.ttft_ms.mean : r.load.ttft_ms.median;
     p.low = r.low; p.high = r.high;
     return p;
 }
