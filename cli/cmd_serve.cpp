@@ -21,7 +21,9 @@ const char* kHelp =
     "usage: llmsim-cli serve --model ID --hardware ID [--engine vllm|sglang|llamacpp|trtllm|lmdeploy]\n"
     "                        [--precision bf16|fp16|fp8|nvfp4|mxfp4|int4-awq|int4-gptq|int8 (llamacpp: Q4_K_M ...)]\n"
     "                        [--kv-dtype auto|fp8] [--gpus N] [--tp N] [--pp N] [--interconnect nvlink|pcie|FABRIC]\n"
-    "                        [--gpus-per-node N] [--nics-per-node N] [--explain]\n"
+    "                        [--gpus-per-node N] [--nics-per-node N] [--no-p2p] [--engine-version V] [--explain]\n"
+    "                        --no-p2p: the GPUs lack peer-to-peer access (all-reduce staged through host memory);\n"
+    "                        --engine-version: vLLM below 0.8 runs the V0 engine's speed\n"
     "                        FABRIC between nodes: ib-xdr|ib-ndr|ib-hdr|roce-400|roce-200|roce-100|ethernet-100|ethernet-25|\n"
     "                        ethernet-10, -xN = N NICs per node (default: a NIC per GPU on IB / RoCE 200+, else 1)\n"
     "                        [--max-model-len N] [--gpu-memory-utilization F] [--mem-fraction-static F]\n"
@@ -50,7 +52,8 @@ bool read_request(const Args& a, const Catalog& cat, ServeRequest& r, std::strin
     }
     auto s = [&](const char* k, std::string& out) { if (const std::string* v = a.get(k)) out = *v; };
     s("engine", r.engine); s("model", r.model); s("hardware", r.hardware); s("precision", r.precision);
-    s("kv-dtype", r.kv_dtype); s("interconnect", r.interconnect);
+    s("kv-dtype", r.kv_dtype); s("interconnect", r.interconnect); s("engine-version", r.engine_version);
+    r.no_p2p = a.has("no-p2p");
     if (r.model.empty() || r.hardware.empty()) { err = "serve: --model ID and --hardware ID are required"; return false; }
     double v;
     auto n = [&](const char* k, double lo, double hi, double& out) { return option_number(a, "serve", k, lo, hi, out, err); };
@@ -143,13 +146,14 @@ int run_search(const Catalog& cat, ServeRequest req) {
 }  // namespace
 
 int cmd_serve(int argc, char** argv) {
-    Args a = parse_args(argc, argv, {"help", "json", "burst", "sweep", "search", "bench", "explain"});
+    Args a = parse_args(argc, argv, {"help", "json", "burst", "sweep", "search", "bench", "explain", "no-p2p"});
     if (a.has("help")) { printf("%s", kHelp); return 0; }
     static const char* known[] = {"engine", "model", "hardware", "precision", "kv-dtype", "interconnect", "tp", "pp", "gpus",
                                   "max-model-len", "gpu-memory-utilization", "mem-fraction-static", "max-num-seqs",
                                   "max-num-batched-tokens", "block-size", "max-loras", "max-lora-rank", "input-len", "output-len", "dist", "concurrency",
                                   "request-rate", "burst", "num-prompts", "seed", "sla-ttft-ms", "sla-tpot-ms", "sweep",
-                                  "search", "bench", "json", "request", "gpus-per-node", "nics-per-node", "explain"};
+                                  "search", "bench", "json", "request", "gpus-per-node", "nics-per-node", "explain",
+                                  "no-p2p", "engine-version"};
     for (const auto& kv : a.options) {
         bool ok = false;
         for (const char* k : known) ok |= kv.first == k;

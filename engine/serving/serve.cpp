@@ -25,7 +25,7 @@ namespace serving {
 // (llama.cpp has no serving rows: its values come from the llama.cpp speed model's HBM/GDDR shares and per-layer
 // launch cost, speed_params.json, and are not validated under load).
 constexpr EngineRules kEngines[kEngineCount] = {   // fitted on all 1107 rows; bands from the held-out errors
-    {EngineId::Vllm, "vllm", "vLLM", 16, {0.784, 0.490, 4.08, -0.64, 0.75}},
+    {EngineId::Vllm, "vllm", "vLLM", 16, {0.845, 0.528, 3.79, -0.66, 0.46}},
     {EngineId::Sglang, "sglang", "SGLang", 1, {0.742, 0.464, 4.31, -0.29, 0.19}},
     {EngineId::LlamaCpp, "llamacpp", "llama-server", 1, {0.56, 0.35, 6.6, -0.56, 0.52}},
     {EngineId::TrtLlm, "trtllm", "TensorRT-LLM", 32, {0.735, 0.459, 4.35, -0.36, 0.20}},
@@ -38,10 +38,25 @@ const EngineRules* find_engine(const std::string& name) {
     for (const EngineRules& e : kEngines) if (name == e.name) return &e;
     return nullptr;
 }
+// vLLM before v0.8.0 (V0 engine), fitted on its rows like kEngines (dstack's vLLM 0.6.3/0.6.4, sgl-project's 0.6.0)
+// (12 + 6 usable rows, fewer than the fit's 20: it takes V1's values until more V0 runs are collected)
+constexpr EngineSpeed kVllmV0Speed = {0.845, 0.528, 3.79, -0.66, 0.46};
 SpeedTable shipped_speed_table() {
     SpeedTable t;
     for (int i = 0; i < kEngineCount; ++i) t.e[i] = kEngines[i].speed;
+    t.vllm_v0 = kVllmV0Speed;
     return t;
+}
+bool runs_vllm_v0(const ServeRequest& r) {
+    if (r.engine != "vllm") return false;
+    const std::string& v = r.engine_version;
+    size_t i = 0; int major = 0, minor = 0;
+    if (v.empty() || v[0] < '0' || v[0] > '9') return false;
+    while (i < v.size() && v[i] >= '0' && v[i] <= '9') major = major * 10 + (v[i++] - '0');
+    if (i >= v.size() || v[i] != '.' || i + 1 >= v.size() || v[i + 1] < '0' || v[i + 1] > '9') return false;
+    ++i;
+    while (i < v.size() && v[i] >= '0' && v[i] <= '9') minor = minor * 10 + (v[i++] - '0');
+    return major == 0 && minor < 8;   // v0.8.0 made V1 the default engine (VLLM_USE_V1=1)
 }
 
 namespace {
@@ -141,7 +156,7 @@ ServeResult serve_with(const Catalog& cat, const ServeRequest& req, const SpeedT
                   std::to_string(r.memory.max_model_len) + "-token sequence; lower max_model_len, add GPUs or raise tp";
         return r;
     }
-    const EngineSpeed& p = table.e[(int)s.engine];
+    const EngineSpeed& p = runs_vllm_v0(req) ? table.vllm_v0 : table.e[(int)s.engine];
     LoadSetup st;
     st.max_num_seqs = req.max_num_seqs > 0 ? req.max_num_seqs : default_max_num_seqs(s.engine, s);
     st.max_batched_tokens = req.max_num_batched_tokens > 0 ? req.max_num_batched_tokens : default_max_batched_tokens(s.engine, s);

@@ -109,6 +109,7 @@ double loss(const Catalog& cat, const std::vector<const ServingRow*>& rows, cons
 // engine: the sources disagree too much for more to generalise (a three-parameter search went to its bounds
 // and scored worse held out)
 EngineSpeed fit_scale(const Catalog& cat, const std::vector<const ServingRow*>& rows, SpeedTable t, int e) {
+    EngineSpeed& target = e == serving::kEngineCount ? t.vllm_v0 : t.e[e];
     double scale = 1;
     auto at = [&](double sc) {
         EngineSpeed p = kPrior;
@@ -117,7 +118,7 @@ EngineSpeed fit_scale(const Catalog& cat, const std::vector<const ServingRow*>& 
         return p;
     };
     for (int pass = 0; pass < 3; ++pass) {
-        t.e[e] = at(scale);
+        target = at(scale);
         std::vector<double> r;
         for (const ServingRow* row : rows) {
             ServingPrediction p = predict_serving_row(cat, *row, t);
@@ -131,6 +132,10 @@ EngineSpeed fit_scale(const Catalog& cat, const std::vector<const ServingRow*>& 
     }
     return at(scale);
 }
+
+// the speed slot a row is fitted in: its engine's, or vLLM V0's (kEngineCount) for vLLM before v0.8
+constexpr int kVllmV0Slot = serving::kEngineCount;
+int slot_of(const ServingRow& r, int engine) { return serving::runs_vllm_v0(r.req) ? kVllmV0Slot : engine; }
 
 // the number after `key` in `s` (digits, '.'), -1 when absent
 double number_after(const std::string& s, const std::string& key) {
@@ -174,6 +179,8 @@ void flags_from_notes(const std::string& notes, ServeRequest& r) {
     if (r.max_num_batched_tokens == 0 && (v = flag("max-num-batched-tokens")) >= 1) r.max_num_batched_tokens = (int)v;
     if (r.max_num_seqs == 0 && (v = flag("max-num-seqs")) >= 1) r.max_num_seqs = (int)v;
     if (r.gpu_memory_utilization == 0 && (v = flag("gpu-memory-utilization")) > 0 && v <= 1) r.gpu_memory_utilization = v;
+    // the run's startup log reports no GPU P2P (vLLM custom_all_reduce.py: "platform lacks GPU P2P capability")
+    if (notes.find("no GPU P2P") != std::string::npos || notes.find("lacks GPU P2P") != std::string::npos) r.no_p2p = true;
 }
 
 }  // namespace
@@ -220,6 +227,10 @@ bool read_serving_rows(const Catalog& cat, const std::string& text, std::vector<
         r.out_tok_s = val("output_tok_s", nullptr);
         r.tpot_ms = val("tpot_ms_median", "tpot_ms_mean");
         r.ttft_ms = val("ttft_ms_median", "ttft_ms_mean");
+        // LMDeploy's profile_generation prints the mean first-token latency ("FTL ave"), TensorRT-LLM's tables the
+        // mean TTFT: a skewed distribution's mean is not its median, so such a row is scored against the mean
+        r.tpot_is_mean = r.tpot_ms > 0 && val("tpot_ms_median", nullptr) <= 0;
+        r.ttft_is_mean = r.ttft_ms > 0 && val("ttft_ms_median", nullptr) <= 0;
         if (r.out_tok_s <= 0) { ++skip; continue; }
         out.push_back(std::move(r));
     }
@@ -233,8 +244,8 @@ ServingPrediction predict_serving_row(const Catalog& cat, const ServingRow& row,
     if (!r.ok) return p;
     p.ok = true;
     p.out_tok_s = r.load.output_tok_s;
-    p.tpot_ms = r.load.tpot_ms.median;
-    p.ttft_ms = r.load.ttft_ms.median;
+    p.tpot_ms = row.tpot_is_mean ? r.load.tpot_ms.mean : r.load.tpot_ms.median;
+    p.ttft_ms = row.ttft_is_mean ? r.load.ttft_ms.mean : r.load.ttft_ms.median;
     p.low = r.low; p.high = r.high;
     return p;
 }
@@ -253,7 +264,7 @@ SpeedTable fit_serving(const Catalog& cat, const std::vector<ServingRow>& rows, 
         const ServeRequest& q = rows[i].req;
         if (q.interconnect == "network" || q.tp * q.pp > q.gpus_per_node) continue;
         all.push_back(&rows[i]);
-        per[(int)e->id].push_back(&rows[i]);
+        per[slot_of(rows[i], (int)e->id)].push_back(&rows[i]);
     }
     std::vector<int> fitted = {(int)serving::EngineId::Vllm, (int)serving::EngineId::Sglang, (int)serving::EngineId::TrtLlm,
                                (int)serving::EngineId::Lmdeploy};
@@ -269,6 +280,22 @@ SpeedTable fit_serving(const Catalog& cat, const std::vector<ServingRow>& rows, 
         size_t stride = std::max<size_t>(1, it->second.size() / 150);   // at most ~150 rows per engine
         for (size_t i = 0; i < it->second.size(); i += stride) rs.push_back(it->second[i]);
         t.e[e] = fit_scale(cat, rs, t, e);
+    }
+    // vLLM V0 (before v0.8): its own scale on its own rows; with fewer than kMinEngineRows, V1's (the same
+    // engine without the version's difference)
+    {
+        auto it = per.find(kVllmV0Slot);
+        bool wanted = !only || std::find(only->begin(), only->end(), std::string("vllm")) != only->end();
+        if (it != per.end() && it->second.size() >= kMinEngineRows) {
+            if (wanted) {
+                std::vector<const ServingRow*> rs;
+                size_t stride = std::max<size_t>(1, it->second.size() / 150);
+                for (size_t i = 0; i < it->second.size(); i += stride) rs.push_back(it->second[i]);
+                t.vllm_v0 = fit_scale(cat, rs, t, kVllmV0Slot);
+            }
+        } else if (wanted) {
+            t.vllm_v0 = t.e[(int)serving::EngineId::Vllm];
+        }
     }
     // an engine without training rows: the geometric mean of the fitted engines' parameters
     if (!have.empty())
@@ -340,6 +367,8 @@ ServingValidation validate_serving(const Catalog& cat, const std::vector<Serving
     std::vector<double> pooled;
     for (auto& e : err_by_engine) pooled.insert(pooled.end(), e.begin(), e.end());
     for (int e = 0; e < serving::kEngineCount; ++e) band_from(err_by_engine[e], pooled, v.fitted.e[e].band_low, v.fitted.e[e].band_high);
+    v.fitted.vllm_v0.band_low = v.fitted.e[(int)serving::EngineId::Vllm].band_low;
+    v.fitted.vllm_v0.band_high = v.fitted.e[(int)serving::EngineId::Vllm].band_high;
     // the band scored on a group's rows comes from the other groups' held-out errors only (its own rows' errors
     // never widen or centre it), so the coverage printed is what a source never seen would get
     for (const auto& kv : by_src) {
@@ -409,6 +438,10 @@ std::string format_serving_validation(const ServingValidation& v) {
                  serving::engine_rules((serving::EngineId)e).name, p.bw_eff, p.compute_eff, p.step_overhead_ms, p.band_low, p.band_high);
         s += b;
     }
+    const EngineSpeed& p = v.fitted.vllm_v0;
+    snprintf(b, sizeof b, "  %-9s bw_eff %.3f  compute_eff %.3f  step_overhead_ms %.2f  (vLLM before v0.8, V0 engine; band: vllm's)\n",
+             "vllm-v0", p.bw_eff, p.compute_eff, p.step_overhead_ms);
+    s += b;
     return s;
 }
 

@@ -20,6 +20,7 @@ struct ServingRow {
     std::string device;                  // the hardware id (or an inline device's name)
     ServeRequest req;                    // as serve_predict_line builds it
     double out_tok_s = -1, tpot_ms = -1, ttft_ms = -1;   // measured (median where published, else mean); -1 = none
+    bool tpot_is_mean = false, ttft_is_mean = false;     // only the mean was published: the prediction's mean is compared
     bool moe = false;                    // the row's config names routed experts
 };
 
@@ -27,6 +28,7 @@ struct ServingRow {
 bool read_serving_rows(const Catalog& cat, const std::string& text, std::vector<ServingRow>& out, std::string& err,
                        int* skipped = nullptr, std::string* first_skip = nullptr);
 
+// tpot_ms / ttft_ms: the simulated median, or the mean where the row published only a mean (the same statistic)
 struct ServingPrediction { bool ok = false; double out_tok_s = 0, tpot_ms = 0, ttft_ms = 0, low = 0, high = 0; };
 ServingPrediction predict_serving_row(const Catalog& cat, const ServingRow& row, const serving::SpeedTable& table);
 

@@ -99,7 +99,8 @@ bool parse_workload(const json& t, ServeWorkload& w, std::string& err, const std
 bool parse_common(const json& j, const Catalog& cat, ServeRequest& r, std::string& err) {
     if (!j.is_object()) { err = "request must be a JSON object"; return false; }
     if (!str(j, "engine", r.engine, err) || !str(j, "model", r.model, err) || !str(j, "precision", r.precision, err) ||
-        !str(j, "kv_dtype", r.kv_dtype, err) || !str(j, "interconnect", r.interconnect, err))
+        !str(j, "kv_dtype", r.kv_dtype, err) || !str(j, "interconnect", r.interconnect, err) ||
+        !str(j, "engine_version", r.engine_version, err))
         return false;
     if (r.kv_dtype.empty()) r.kv_dtype = "auto";
     if (j.contains("config") && j["config"].is_object()) {
@@ -135,6 +136,10 @@ bool parse_common(const json& j, const Catalog& cat, ServeRequest& r, std::strin
     v = r.gpus_per_node; if (!integer(j, "gpus_per_node", v, 1, 72, err, "")) return false; r.gpus_per_node = (int)v;
     v = r.nics_per_node; if (!integer(j, "nics_per_node", v, 0, 64, err, "")) return false; r.nics_per_node = (int)v;
     if (j.contains("cuda_graphs") && j["cuda_graphs"].is_boolean()) r.cuda_graphs = j["cuda_graphs"].get<bool>();
+    if (j.contains("no_p2p") && !j["no_p2p"].is_null()) {
+        if (!j["no_p2p"].is_boolean()) { err = "no_p2p: must be true or false"; return false; }
+        r.no_p2p = j["no_p2p"].get<bool>();
+    }
     if (j.contains("sla") && j["sla"].is_object()) {
         const json& s = j["sla"];
         if (!num(s, "ttft_p90_ms", r.sla.ttft_p90_ms, 0, 1e9, err, "sla.") || !num(s, "tpot_p90_ms", r.sla.tpot_p90_ms, 0, 1e9, err, "sla.") ||

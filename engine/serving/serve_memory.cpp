@@ -67,6 +67,7 @@ double compute_tflops(const Hardware& h, const std::string& precision) {
 // GeForce parts: no GPU peer-to-peer over PCIe (datacenter and workstation parts have it)
 bool is_geforce(const Hardware& h) { return h.vendor == "nvidia" && h.name.find("GeForce") != std::string::npos; }
 constexpr double kNoP2pAllreduceUs = 40;
+constexpr double kNoP2pLinkShare = 0.25;
 
 int kv_elem_bytes(const std::string& kv, const std::string& precision, EngineId e) {
     if (kv == "fp8" || kv == "fp8_e4m3" || kv == "fp8_e5m2" || kv == "q8_0") return 1;
@@ -165,7 +166,14 @@ static bool choose_links(const ServeRequest& req, ReplicaShape& s, std::string& 
         // (distributed/device_communicators/custom_all_reduce.py: "Custom allreduce is disabled because your
         // platform lacks GPU P2P capability") and NCCL stages every all-reduce through host memory; a small
         // all-reduce then takes ~40 us (NVIDIA/nccl#1530: all_reduce_perf on 8x RTX 4090, 8 bytes, 40-42 us)
-        s.link_latency_us = is_geforce(*s.hw) ? kNoP2pAllreduceUs : 15;
+        // (the same for any GPUs whose driver or container denies P2P: req.no_p2p). Host staging also costs
+        // bandwidth: NCCL's SHM transport moves every chunk into host memory and out again, both directions at
+        // once through the CPU's root complex; all_reduce_perf over it reaches 3.9 GB/s bus bandwidth on two
+        // GPUs on PCIe 3.0 x16 (NVIDIA/nccl#384, NCCL_P2P_DISABLE=1: a quarter of the link's 15.75 GB/s; the
+        // maintainer: some CPUs handle bidirectional traffic poorly), so the link runs at a quarter
+        const bool host_staged = is_geforce(*s.hw) || req.no_p2p;
+        s.link_latency_us = host_staged ? kNoP2pAllreduceUs : 15;
+        if (host_staged) s.link_gbs *= kNoP2pLinkShare;
     }
     if (fabric) place_across_nodes(*fabric, gpn, s);
     return true;

@@ -78,6 +78,8 @@ struct ServeSla {                        // targets; <= 0 = no target
 
 struct ServeRequest {
     std::string engine = "vllm";         // serve_engines(): "vllm", "sglang", "llamacpp", "trtllm", "lmdeploy"
+    std::string engine_version;          // vLLM: "0.6.3" ...; below 0.8 runs the V0 engine (V1 is the default from v0.8.0);
+                                         // "" or text that does not start with a version number = current (V1)
     std::string model;                   // catalog id (or the model below)
     std::shared_ptr<const Model> model_override;        // an imported config.json model (wins over `model`)
     std::string precision = "bf16";      // bf16|fp16|fp8|nvfp4|mxfp4|int4-awq|int4-gptq|int8; llamacpp: a GGUF file type
@@ -100,6 +102,8 @@ struct ServeRequest {
     int max_num_batched_tokens = 0;      // chunked-prefill budget per step; 0 = the engine default
     int block_size = 0;                  // KV block (page) size in tokens; 0 = engine default (vLLM 16, SGLang 1)
     bool cuda_graphs = true;             // false = --enforce-eager / --disable-cuda-graph
+    bool no_p2p = false;                 // the GPUs lack peer-to-peer access (vLLM logs "platform lacks GPU P2P capability":
+                                         // containers, some virtualised hosts); GeForce parts never have it
     int max_loras = 0;                   // vLLM --enable-lora --max-loras (0 = no LoRA): adapter slots on the GPU
     int max_lora_rank = 16;              // vLLM --max-lora-rank (vLLM's default 16); every slot is allocated at this rank
     bool with_single_stream = true;      // false: skip the single-stream run behind cost.*_single (searches)

@@ -40,7 +40,11 @@ const EngineRules& engine_rules(EngineId id);
 // nullptr for an unknown id
 const EngineRules* find_engine(const std::string& name);
 // the engines' speed parameters as a mutable table (the fit writes a copy; serve() reads the shipped one)
-struct SpeedTable { EngineSpeed e[kEngineCount]; };
+// vllm_v0: vLLM before v0.8.0 (the V0 engine: scheduling, input preparation and output processing run in the
+// GPU worker's loop between steps; V1 moved them off the critical path) has its own speed, fitted on its rows
+struct SpeedTable { EngineSpeed e[kEngineCount]; EngineSpeed vllm_v0; };
+// true for a vLLM request whose engine_version is below 0.8 (a leading "major.minor"; anything else = current)
+bool runs_vllm_v0(const ServeRequest& r);
 SpeedTable shipped_speed_table();
 
 // [SECTION] Shape of one replica -------------------------------------------------------------------------

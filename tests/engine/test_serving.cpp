@@ -12,6 +12,7 @@
 #include "catalog/catalog.h"
 #include "runtime/runtime.h"
 #include "serving/serving.h"
+#include "serving/serving_internal.h"
 #include "sim/simulate.h"
 #include "speed/speed.h"
 
@@ -380,15 +381,51 @@ TEST_CASE("runtime registry: the TensorRT-LLM entry gives its serving plan and t
 TEST_CASE("TP over PCIe on GeForce (no GPU P2P): each all-reduce pays NCCL's host-staged latency", "[serving]") {
     // Llama-3.1-8B: 32 layers, hidden 4096; one decode at depth 0 on 2 GPUs: 2 all-reduces per layer of
     // 1 x 4096 BF16 values, ring 2 (tp - 1) / tp of the 8192 bytes over the 25 GB/s PCIe link, plus the latency:
-    // 40 us without P2P (NVIDIA/nccl#1530: all_reduce_perf, 8 x RTX 4090, 8 bytes: 40-43 us), 15 us with it
+    // 40 us without P2P (NVIDIA/nccl#1530: all_reduce_perf, 8 x RTX 4090, 8 bytes: 40-43 us), 15 us with it.
+    // Without P2P NCCL's SHM transport stages every chunk through host memory at a quarter of the link
+    // (NVIDIA/nccl#384: all_reduce_perf with NCCL_P2P_DISABLE=1, 2 GPUs on PCIe 3.0 x16, 3.9 GB/s): 6.25 GB/s
     std::string err;
     const double bytes_s = 2.0 * (2 - 1) / 2 * 8192 / 25e9;
     ServeRequest r = base("vllm", "meta-llama/Llama-3.1-8B-Instruct", "rtx-4090");
     r.gpus = 2; r.tp = 2; r.max_model_len = 4096;
-    StepBreakdown geforce, ada;
+    StepBreakdown geforce, ada, ada_no_p2p;
     REQUIRE(serve_step_time(cat(), r, {0}, 0, 0, &geforce, err) > 0);
-    CHECK(geforce.allreduce_s == Approx(2 * 32 * (bytes_s + 40e-6)).epsilon(1e-9));
+    CHECK(geforce.allreduce_s == Approx(2 * 32 * (4 * bytes_s + 40e-6)).epsilon(1e-9));
     r.hardware = "rtx-6000-ada";   // a workstation part: P2P over PCIe, vLLM's custom all-reduce
     REQUIRE(serve_step_time(cat(), r, {0}, 0, 0, &ada, err) > 0);
     CHECK(ada.allreduce_s == Approx(2 * 32 * (bytes_s + 15e-6)).epsilon(1e-9));
+    // the same part in a container that denies P2P (vLLM logs "platform lacks GPU P2P capability"): host-staged
+    r.no_p2p = true;
+    REQUIRE(serve_step_time(cat(), r, {0}, 0, 0, &ada_no_p2p, err) > 0);
+    CHECK(ada_no_p2p.allreduce_s == Approx(geforce.allreduce_s).epsilon(1e-9));
+}
+
+TEST_CASE("no_p2p and engine_version in a request: parsed, a wrong type is an error naming the key", "[serving]") {
+    ServeRequest r;
+    std::string err;
+    const std::string head = R"({"engine": "vllm", "model": "meta-llama/Llama-3.1-8B-Instruct", "hardware": "a100-pcie-80gb", )";
+    REQUIRE(parse_serve_request(head + R"("no_p2p": true, "engine_version": "0.6.3.post1"})", cat(), r, err));
+    CHECK(r.no_p2p);
+    CHECK(r.engine_version == "0.6.3.post1");
+    CHECK_FALSE(parse_serve_request(head + R"("no_p2p": "yes"})", cat(), r, err));
+    CHECK(err == "no_p2p: must be true or false");
+    CHECK_FALSE(parse_serve_request(head + R"("engine_version": 6})", cat(), r, err));
+    CHECK(err == "engine_version: must be a string");
+}
+
+TEST_CASE("vLLM before v0.8 runs the V0 engine's speed; unparsed version text is the current engine", "[serving]") {
+    ServeRequest r;
+    r.engine = "vllm";
+    for (const char* v0 : {"0.6.3.post2.dev308+gb489fc3c (nightly wheel)", "0.6.0 (--num-scheduler-steps 10)", "0.7.3"}) {
+        r.engine_version = v0;
+        CHECK(serving::runs_vllm_v0(r));
+    }
+    // v0.8.0 made V1 the default (VLLM_USE_V1=1); text that starts with no version number is "not stated"
+    for (const char* v1 : {"0.8.5 (vllm/vllm-openai:v0.8.5)", "0.10.1.1 (from startup logs)", "1.0", "",
+                           "not stated for 4x run", "AMD MLPerf v4.1 vLLM-based SUT", "0.", "0.x"}) {
+        r.engine_version = v1;
+        CHECK_FALSE(serving::runs_vllm_v0(r));
+    }
+    r.engine = "sglang"; r.engine_version = "0.3.0";   // only vLLM has the V0/V1 split
+    CHECK_FALSE(serving::runs_vllm_v0(r));
 }
