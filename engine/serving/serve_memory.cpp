@@ -245,6 +245,14 @@ bool build_shape(const Catalog& cat, const ServeRequest& req, ReplicaShape& s, s
     double heads_gpu = std::max(1.0, (double)m.n_heads / s.tp);
     int hd = m.mla ? (m.mla->qk_nope_head_dim + m.mla->qk_rope_head_dim) : m.head_dim;
     s.attn_flops_token_ctx = 2.0 * heads_gpu * (hd + m.kv_head_dim_v()) * attn_layers;
+    s.attn_flops_decode_ctx = s.attn_flops_token_ctx;
+    // MLA decode is the "data-movement friendly" path (vllm/v1/attention/backends/mla/common.py; SGLang
+    // DeepseekV2AttentionMLA forward_absorb): q_nope is absorbed into W_UK, so every head attends the cached latent
+    // itself, scores over Lkv + R = kv_lora_rank + qk_rope_head_dim and the output over Lkv, then W_UV; per head and
+    // context token 2 (Lkv + R) + 2 Lkv FLOPs (DeepSeek-V3: 2176, vs 640 for the expanded heads prefill uses). The
+    // absorbed W_UK / W_UV products are kv_b_proj's parameters, counted with the matmuls already
+    if (m.mla)
+        s.attn_flops_decode_ctx = 2.0 * heads_gpu * (2.0 * m.mla->kv_lora_rank + m.mla->qk_rope_head_dim) * attn_layers;
     s.bw_gbs = s.hw->bandwidth_gbs;
     s.tflops = compute_tflops(*s.hw, req.precision);
     if (s.tflops <= 0) s.tflops = s.bw_gbs * 0.2;   // unknown FP16 rate: a conservative 0.2 TFLOPS per GB/s

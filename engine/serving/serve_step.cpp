@@ -48,8 +48,8 @@ double step_time(const ReplicaShape& s, const EngineSpeed& p, int n_decode, doub
     double eff = p.compute_eff * mb / (mb + 16.0);
     double flops = 2.0 * (s.active_params_gpu - s.expert_active_params_gpu) * mb + lora_flops;
     // attention: decodes attend their depth; a prefill chunk attends what is cached plus half of itself (causal)
-    double attn = s.attn_flops_token_ctx * (sum_depth / (s.pp > 1 ? s.pp : 1) +
-                                            (double)prefill_tokens * (prefill_depth + 0.5 * prefill_tokens) / (s.pp > 1 ? s.pp : 1));
+    double attn = (s.attn_flops_decode_ctx * sum_depth +
+                   s.attn_flops_token_ctx * (double)prefill_tokens * (prefill_depth + 0.5 * prefill_tokens)) / (s.pp > 1 ? s.pp : 1);
     double attn_rate = s.attn_tflops > 0 ? s.attn_tflops : s.tflops;
     double compute_s = (flops / s.tflops + attn / attn_rate) / (1e12 * std::max(1e-3, eff));
     // routed experts: each touched expert's GEMM sees only its own tokens (mb x k / touched experts), so the

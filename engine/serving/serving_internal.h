@@ -59,7 +59,8 @@ struct ReplicaShape {
     double active_params_gpu = 0;         // matmul parameters per token per GPU (one stage)
     double expert_active_params_gpu = 0;  // of which routed-expert parameters (k experts per token)
     double kv_bytes_token_gpu = 0;        // K + V per cached token, per GPU (its stage's attention layers)
-    double attn_flops_token_ctx = 0;      // attention FLOPs per (token x context token) per GPU (one stage)
+    double attn_flops_token_ctx = 0;      // attention FLOPs per (token x context token) per GPU (one stage): prefill
+    double attn_flops_decode_ctx = 0;     // the same for a decode: MLA decodes run absorbed over the latent (> prefill's)
     double hidden = 0, vocab = 0, inter_gpu = 0, expert_inter_gpu = 0;
     double bw_gbs = 0;                    // per GPU
     double tflops = 0;                    // dense tensor TFLOPS at the compute precision
