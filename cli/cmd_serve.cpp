@@ -21,7 +21,7 @@ const char* kHelp =
     "usage: llmsim-cli serve --model ID --hardware ID [--engine vllm|sglang|llamacpp|trtllm|lmdeploy]\n"
     "                        [--precision bf16|fp16|fp8|nvfp4|mxfp4|int4-awq|int4-gptq|int8 (llamacpp: Q4_K_M ...)]\n"
     "                        [--kv-dtype auto|fp8] [--gpus N] [--tp N] [--pp N] [--interconnect nvlink|pcie|FABRIC]\n"
-    "                        [--gpus-per-node N] [--nics-per-node N] [--explain]\n"
+    "                        [--gpus-per-node N] [--nics-per-node N] [--enable-expert-parallel] [--explain]\n"
     "                        FABRIC between nodes: ib-xdr|ib-ndr|ib-hdr|roce-400|roce-200|roce-100|ethernet-100|ethernet-25|\n"
     "                        ethernet-10, -xN = N NICs per node (default: a NIC per GPU on IB / RoCE 200+, else 1)\n"
     "                        [--max-model-len N] [--gpu-memory-utilization F] [--mem-fraction-static F]\n"
@@ -72,6 +72,7 @@ bool read_request(const Args& a, const Catalog& cat, ServeRequest& r, std::strin
     v = 0; if (!n("concurrency", 1, 100000, v)) return false; w.concurrency = (int)v;
     if (!n("request-rate", 1e-6, 1e6, w.request_rate)) return false;
     w.burst = a.has("burst");
+    r.expert_parallel = a.has("enable-expert-parallel");
     if (w.concurrency == 0 && w.request_rate == 0 && !w.burst) w.concurrency = 16;
     v = 0; if (!n("num-prompts", 1, 200000, v)) return false; w.num_prompts = (int)v;
     v = 1; if (!n("seed", 0, 4e9, v)) return false; w.seed = (uint64_t)v;
@@ -143,13 +144,14 @@ int run_search(const Catalog& cat, ServeRequest req) {
 }  // namespace
 
 int cmd_serve(int argc, char** argv) {
-    Args a = parse_args(argc, argv, {"help", "json", "burst", "sweep", "search", "bench", "explain"});
+    Args a = parse_args(argc, argv, {"help", "json", "burst", "sweep", "search", "bench", "explain", "enable-expert-parallel"});
     if (a.has("help")) { printf("%s", kHelp); return 0; }
     static const char* known[] = {"engine", "model", "hardware", "precision", "kv-dtype", "interconnect", "tp", "pp", "gpus",
                                   "max-model-len", "gpu-memory-utilization", "mem-fraction-static", "max-num-seqs",
                                   "max-num-batched-tokens", "block-size", "max-loras", "max-lora-rank", "input-len", "output-len", "dist", "concurrency",
                                   "request-rate", "burst", "num-prompts", "seed", "sla-ttft-ms", "sla-tpot-ms", "sweep",
-                                  "search", "bench", "json", "request", "gpus-per-node", "nics-per-node", "explain"};
+                                  "search", "bench", "json", "request", "gpus-per-node", "nics-per-node", "explain",
+                                  "enable-expert-parallel"};
     for (const auto& kv : a.options) {
         bool ok = false;
         for (const char* k : known) ok |= kv.first == k;

@@ -96,6 +96,21 @@ bool parse_workload(const json& t, ServeWorkload& w, std::string& err, const std
     return true;
 }
 
+// "ep": true / false, or the EP size, which must equal tp (the EP group is the TP group: no DP attention here);
+// "enable_expert_parallel" is the same switch under vLLM's flag name
+bool parse_ep(const json& j, ServeRequest& r, std::string& err) {
+    for (const char* k : {"ep", "enable_expert_parallel"}) {
+        if (!j.contains(k) || j[k].is_null()) continue;
+        const json& v = j[k];
+        if (v.is_boolean()) { r.expert_parallel = v.get<bool>(); continue; }
+        if (v.is_number_integer() && (v.get<int64_t>() == 1 || v.get<int64_t>() == r.tp)) { r.expert_parallel = v.get<int64_t>() > 1; continue; }
+        err = std::string(k) + ": expected true, false or the EP size = tp (" + std::to_string(r.tp) +
+              "); an EP group wider than TP needs data-parallel attention, which is not modelled";
+        return false;
+    }
+    return true;
+}
+
 bool parse_common(const json& j, const Catalog& cat, ServeRequest& r, std::string& err) {
     if (!j.is_object()) { err = "request must be a JSON object"; return false; }
     if (!str(j, "engine", r.engine, err) || !str(j, "model", r.model, err) || !str(j, "precision", r.precision, err) ||
@@ -135,6 +150,7 @@ bool parse_common(const json& j, const Catalog& cat, ServeRequest& r, std::strin
     v = r.gpus_per_node; if (!integer(j, "gpus_per_node", v, 1, 72, err, "")) return false; r.gpus_per_node = (int)v;
     v = r.nics_per_node; if (!integer(j, "nics_per_node", v, 0, 64, err, "")) return false; r.nics_per_node = (int)v;
     if (j.contains("cuda_graphs") && j["cuda_graphs"].is_boolean()) r.cuda_graphs = j["cuda_graphs"].get<bool>();
+    if (!parse_ep(j, r, err)) return false;
     if (j.contains("sla") && j["sla"].is_object()) {
         const json& s = j["sla"];
         if (!num(s, "ttft_p90_ms", r.sla.ttft_p90_ms, 0, 1e9, err, "sla.") || !num(s, "tpot_p90_ms", r.sla.tpot_p90_ms, 0, 1e9, err, "sla.") ||

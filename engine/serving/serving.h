@@ -100,6 +100,9 @@ struct ServeRequest {
     int max_num_batched_tokens = 0;      // chunked-prefill budget per step; 0 = the engine default
     int block_size = 0;                  // KV block (page) size in tokens; 0 = engine default (vLLM 16, SGLang 1)
     bool cuda_graphs = true;             // false = --enforce-eager / --disable-cuda-graph
+    bool expert_parallel = false;        // MoE experts whole on EP = tp ranks (vLLM --enable-expert-parallel, SGLang
+                                         // --ep-size tp, TensorRT-LLM --ep_size tp) instead of each expert sharded over TP;
+                                         // attention stays TP (no DP attention). Physics only: no serving row uses it
     int max_loras = 0;                   // vLLM --enable-lora --max-loras (0 = no LoRA): adapter slots on the GPU
     int max_lora_rank = 16;              // vLLM --max-lora-rank (vLLM's default 16); every slot is allocated at this rank
     bool with_single_stream = true;      // false: skip the single-stream run behind cost.*_single (searches)

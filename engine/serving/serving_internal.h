@@ -56,8 +56,11 @@ struct ReplicaShape {
     double dense_read_bytes_gpu = 0;      // weights read every step except routed experts (per GPU, one stage)
     double expert_bytes_gpu = 0;          // routed-expert bytes per GPU (one stage)
     int n_experts = 0, k_experts = 0;
+    int ep = 1;                           // expert-parallel ranks (1 = experts sharded over TP); = tp when on
+    int local_experts = 0;                // experts on the busiest EP rank: ceil(E / ep) (vLLM determine_expert_map)
     double active_params_gpu = 0;         // matmul parameters per token per GPU (one stage)
-    double expert_active_params_gpu = 0;  // of which routed-expert parameters (k experts per token)
+    double expert_active_params_gpu = 0;  // of which routed-expert parameters (k experts per token), TP-sharded
+    double expert_params_one = 0;         // one whole routed expert's parameters (one stage; EP ranks hold whole experts)
     double kv_bytes_token_gpu = 0;        // K + V per cached token, per GPU (its stage's attention layers)
     double attn_flops_token_ctx = 0;      // attention FLOPs per (token x context token) per GPU (one stage): prefill
     double attn_flops_decode_ctx = 0;     // the same for a decode: MLA decodes run absorbed over the latent (> prefill's)
@@ -92,6 +95,13 @@ bool plan_memory(const Catalog& cat, const ServeRequest& req, const ReplicaShape
 // default max_num_seqs / max_num_batched_tokens of the engine for this GPU
 int default_max_num_seqs(EngineId e, const ReplicaShape& s);
 int default_max_batched_tokens(EngineId e, const ReplicaShape& s);
+
+// what the routed experts of one MoE step cost on the busiest GPU (serve_step.cpp): bytes read and FLOPs at the
+// grouped GEMM's efficiency, for `mb` tokens per stage
+struct ExpertStep { double read_bytes = 0, compute_s = 0, touched = 0, tokens_per_expert = 0; };
+ExpertStep expert_step(const ReplicaShape& s, const EngineSpeed& p, double mb);
+// E[max of n iid standard normals] (n >= 1): the busiest of n EP ranks sits this many sigmas above the mean
+double expected_max_normal(int n);
 
 // one step of `n_decode` sequences whose depths sum to `sum_depth`, plus `prefill_tokens` chunk tokens at
 // `prefill_depth` cached tokens; O(1)
