@@ -110,6 +110,9 @@ void print_result(const ServeRequest& req, const ServeResult& r) {
     printf("a decode step at batch %d: %.2f ms = max(weights %.2f + KV %.2f, compute %.2f) + overhead %.2f + all-reduce/PP %.2f ms "
            "(%s-bound, network %.0f %%)\n", s.batch, s.step_s * 1e3, s.weights_s * 1e3, s.kv_s * 1e3, s.compute_s * 1e3,
            s.overhead_s * 1e3, s.allreduce_s * 1e3, s.bound.c_str(), s.network_share * 100);
+    if (s.moe_fixed_s > 0)
+        printf("  of the overhead, %.2f ms is the MoE layers' fixed kernel-chain latency (35 us per MoE layer, vllm#24700 "
+               "benchmark_moe: Qwen3-30B-A3B FP8 on H100 minus its weight reads)\n", s.moe_fixed_s * 1e3);
     const ServeCost& c = r.cost;
     auto usd = [](double v) { static char b[4][32]; static int i = 0; i = (i + 1) % 4; if (v < 0) snprintf(b[i], 32, "n/a"); else snprintf(b[i], 32, "$%.3f", v); return b[i]; };
     printf("cost per 1M output tokens: own %s batched vs %s single stream (%.1f tok/s); rent %s vs %s; %.0f vs %.0f Wh\n",

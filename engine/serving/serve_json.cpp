@@ -199,7 +199,7 @@ std::string serve_result_json(const ServeRequest& req, const ServeResult& r) {
                  {"mean_batch", l.mean_batch}, {"preemptions", l.preemptions}, {"completed", l.completed}};
     const StepBreakdown& s = r.step;
     o["step"] = {{"batch", s.batch}, {"prefill_tokens", s.prefill_tokens}, {"weights_s", s.weights_s}, {"kv_s", s.kv_s},
-                 {"compute_s", s.compute_s}, {"overhead_s", s.overhead_s}, {"allreduce_s", s.allreduce_s},
+                 {"compute_s", s.compute_s}, {"overhead_s", s.overhead_s}, {"moe_fixed_s", s.moe_fixed_s}, {"allreduce_s", s.allreduce_s},
                  {"network_s", s.network_s}, {"network_share", s.network_share}, {"step_s", s.step_s}, {"bound", s.bound}};
     const ServeCost& c = r.cost;
     auto opt = [](double v) { return v < 0 ? json(nullptr) : json(v); };

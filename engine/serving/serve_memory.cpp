@@ -240,7 +240,10 @@ bool build_shape(const Catalog& cat, const ServeRequest& req, ReplicaShape& s, s
     }
     double emb_gpu = std::max(embed, head) * 2.0 / s.tp;
     s.dense_read_bytes_gpu = linear * bpp * stage / s.tp + head * 2.0 / s.tp * (s.pp == 1 ? 1.0 : 1.0);
-    if (m.is_moe()) { s.n_experts = m.moe->n_experts; s.k_experts = m.moe->n_experts_active; }
+    if (m.is_moe()) {
+        s.n_experts = m.moe->n_experts; s.k_experts = m.moe->n_experts_active;
+        for (int il = 0; il < s.layers_stage; ++il) s.moe_layers_stage += layer_is_moe(m, il) ? 1 : 0;
+    }
     if (!expert_parallel_shape(req, s, err)) return false;
     // TP: every expert sharded 1/tp on each rank; EP: ceil(E / ep) whole experts on the busiest rank
     s.expert_bytes_gpu = s.ep > 1 ? experts * expert_bpp * stage * s.local_experts / s.n_experts : experts * expert_bpp * stage / s.tp;

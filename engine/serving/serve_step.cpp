@@ -109,12 +109,15 @@ double step_time(const ReplicaShape& s, const EngineSpeed& p, int n_decode, doub
                               : 2.0 * (s.tp - 1) / s.tp * bytes / (s.link_gbs * 1e9) + s.link_latency_us * 1e-6;
         ar = 2.0 * s.layers_stage * per;
     }
-    double stage = core + ar;
+    // each MoE layer's kernel chain (router top-k, moe_align_block_size, two grouped GEMMs, activation, moe_sum)
+    // costs a fixed latency on top of its weight reads (kMoeLayerFixedUs, serving_internal.h)
+    const double moe_fixed = s.moe_layers_stage * kMoeLayerFixedUs * 1e-6;
+    double stage = core + ar + moe_fixed;
     // PP hand-off per stage boundary: in a node over the link; across nodes each TP rank sends its 1/tp share
     int in_node_hops = s.pp > 1 ? s.pp - 1 - s.pp_net_hops : 0;
     double net_hop = s.pp_net_hops > 0 ? s.pp_net_hops * hop_seconds(s.pp_link, mb * s.hidden * 2.0 / s.tp) : 0;
     double hop = in_node_hops * (mb * s.hidden * 2.0 / (s.link_gbs * 1e9) + s.link_latency_us * 1e-6) + net_hop;
-    double step = stage * s.pp + hop + p.step_overhead_ms * 1e-3;
+    double step = stage * s.pp + hop + p.step_overhead_ms * 1e-3;   // moe_fixed is in stage (once per stage)
     if (out) {
         out->batch = n_decode;
         out->prefill_tokens = prefill_tokens;
@@ -122,7 +125,8 @@ double step_time(const ReplicaShape& s, const EngineSpeed& p, int n_decode, doub
         out->weights_s = weights_s * k;
         out->kv_s = kv_s * k;
         out->compute_s = compute_s * k;
-        out->overhead_s = p.step_overhead_ms * 1e-3;
+        out->overhead_s = p.step_overhead_ms * 1e-3 + moe_fixed * k;
+        out->moe_fixed_s = moe_fixed * k;
         out->allreduce_s = ar * k + hop;
         out->network_s = (s.tp_net ? ar * k : 0) + net_hop;
         out->step_s = step;

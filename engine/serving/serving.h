@@ -153,7 +153,8 @@ struct StepBreakdown {                   // one representative decode step at th
     double weights_s = 0;                // weight bytes read / effective bandwidth
     double kv_s = 0;                     // Σ KV bytes at each sequence's depth / effective bandwidth
     double compute_s = 0;                // FLOPs / effective compute (when it, not memory, bounds the step)
-    double overhead_s = 0;               // per-step scheduling / launch overhead
+    double overhead_s = 0;               // per-step scheduling / launch overhead (with moe_fixed_s)
+    double moe_fixed_s = 0;              // of which the MoE layers' fixed kernel-chain latency (35 us per MoE layer)
     double allreduce_s = 0;              // TP all-reduce (and PP hand-off) over the links, in-node and across nodes
     double network_s = 0;                // of which across nodes (the fabric between nodes); 0 in one node
     double network_share = 0;            // network_s / step_s

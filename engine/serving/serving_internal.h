@@ -43,6 +43,14 @@ const EngineRules* find_engine(const std::string& name);
 struct SpeedTable { EngineSpeed e[kEngineCount]; };
 SpeedTable shipped_speed_table();
 
+// Fixed latency of one MoE layer's kernel chain beyond its weight reads, measured, not fitted on serving rows:
+// vLLM's benchmarks/kernels/benchmark_moe.py on H100 for Qwen3-30B-A3B FP8 TP1 (vllm-project/vllm#24700, "main"
+// column) takes 44.5 / 59.9 / 90.5 / 129.8 / 185.4 / 238.4 / 262.7 / 273.7 us at batch 1 / 2 / 4 / 8 / 16 / 32 / 64 /
+// 128, while reading the experts those tokens touch at this model's bandwidth rule takes 14.4 / 27.8 / 52.3 / 92.7 /
+// 148.1 / 200.8 / 226.3 / 229.9 us: 30 to 44 us more at every batch (35 us at the median). Mixtral BF16 TP2 in the
+// same PR runs within 10 % of the bandwidth rule from batch 2 up, so this is a floor rather than an efficiency
+constexpr double kMoeLayerFixedUs = 35.0;
+
 // [SECTION] Shape of one replica -------------------------------------------------------------------------
 
 // every per-GPU quantity the memory plan and the step time need, for one request (one TP x PP replica)
@@ -56,6 +64,7 @@ struct ReplicaShape {
     double dense_read_bytes_gpu = 0;      // weights read every step except routed experts (per GPU, one stage)
     double expert_bytes_gpu = 0;          // routed-expert bytes per GPU (one stage)
     int n_experts = 0, k_experts = 0;
+    int moe_layers_stage = 0;             // layers with a routed-expert FFN on the busiest stage
     int ep = 1;                           // expert-parallel ranks (1 = experts sharded over TP); = tp when on
     int local_experts = 0;                // experts on the busiest EP rank: ceil(E / ep) (vLLM determine_expert_map)
     double active_params_gpu = 0;         // matmul parameters per token per GPU (one stage)

@@ -128,3 +128,26 @@ TEST_CASE("expert parallel: request keys, command lines, and errors that name th
     CHECK(j.contains("output_tok_s"));
     CHECK_FALSE(j.contains("error"));
 }
+
+TEST_CASE("each MoE layer adds a fixed 35 us kernel-chain latency to the step (vllm#24700 benchmark_moe)", "[serving][moe]") {
+    // counted per layer with routed experts on the busiest stage: DeepSeek-V3 61 layers, the first 3 dense -> 58;
+    // Llama-4 Maverick every 2nd of 48 -> 24; under PP 2 Mixtral's 32 layers run as 2 stages of 16 one after another
+    // (the step is pp x one stage) -> 32; a dense model none. It is part of overhead_s, so the parts still add up
+    auto fixed = [](const std::string& model, const std::string& prec, int tp, int pp, StepBreakdown* b = nullptr) {
+        ServeRequest r;
+        r.engine = "vllm"; r.model = model; r.hardware = "h200-sxm"; r.precision = prec; r.tp = tp; r.pp = pp; r.gpus = tp * pp;
+        std::string err;
+        StepBreakdown s;
+        serve_step_time(cat(), r, {512}, 0, 0, &s, err);
+        REQUIRE(err.empty());
+        if (b) *b = s;
+        return s.moe_fixed_s;
+    };
+    StepBreakdown ds;
+    CHECK(fixed("deepseek-ai/DeepSeek-V3", "fp8", 8, 1, &ds) == Approx(58 * 35e-6));
+    CHECK(fixed("meta-llama/Llama-4-Maverick-17B-128E-Instruct", "fp8", 8, 1) == Approx(24 * 35e-6));
+    CHECK(fixed("mistralai/Mixtral-8x7B-Instruct-v0.1", "bf16", 2, 2) == Approx(32 * 35e-6));
+    CHECK(fixed("meta-llama/Llama-3.1-8B-Instruct", "bf16", 1, 1) == 0);
+    CHECK(ds.overhead_s > ds.moe_fixed_s);
+    CHECK(ds.step_s == Approx(std::max(ds.weights_s + ds.kv_s, ds.compute_s) + ds.overhead_s + ds.allreduce_s).epsilon(1e-9));
+}
