@@ -5,8 +5,11 @@
 //                  / (spec bandwidth x bw_eff)
 //   compute time = (2 x active params x tokens / tensor TFLOPS + attention FLOPs / attention TFLOPS)
 //                  / (compute_eff x n/(n+16))   (attention at the KV dtype's rate, the matmuls at the weights')
-//   step         = max(memory, compute) + step_overhead + TP all-reduce (2 per layer, ring over the link; a TP
-//                  group wider than a node: NCCL over the fabric between nodes, serve_network.h)
+//   step         = max(memory, compute) + step_overhead + 35 us per MoE layer (its kernel chain, kMoeLayerFixedUs)
+//                  + TP all-reduce (2 per layer, ring over the link; a TP group wider than a node: NCCL over the
+//                  fabric between nodes, serve_network.h)
+// MoE: expert_step() below (TP-sharded experts, or whole experts per GPU under expert parallel); MLA decodes attend
+// the latent (absorbed), prefill chunks the expanded heads (serve_memory.cpp build_shape).
 // PP: the stages run one after another for one batch (micro-batches keep them busy, so the step is one stage's
 // time x pp for latency, with pp batches in flight); the hand-off is one activation copy per boundary.
 // The matmul efficiency n / (n + 16) at n tokens is the llama.cpp speed model's (speed/speed.h
