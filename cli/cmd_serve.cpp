@@ -21,7 +21,8 @@ const char* kHelp =
     "usage: llmsim-cli serve --model ID --hardware ID [--engine vllm|sglang|llamacpp|trtllm|lmdeploy]\n"
     "                        [--precision bf16|fp16|fp8|nvfp4|mxfp4|int4-awq|int4-gptq|int8 (llamacpp: Q4_K_M ...)]\n"
     "                        [--kv-dtype auto|fp8] [--gpus N] [--tp N] [--pp N] [--interconnect nvlink|pcie|FABRIC]\n"
-    "                        [--gpus-per-node N] [--nics-per-node N] [--no-p2p] [--engine-version V] [--explain]\n"
+    "                        [--gpus-per-node N] [--nics-per-node N] [--no-p2p] [--engine-version V]\n"
+    "                        [--enable-expert-parallel] [--explain]\n"
     "                        --no-p2p: the GPUs lack peer-to-peer access (all-reduce staged through host memory);\n"
     "                        --engine-version: vLLM below 0.8 runs the V0 engine's speed\n"
     "                        FABRIC between nodes: ib-xdr|ib-ndr|ib-hdr|roce-400|roce-200|roce-100|ethernet-100|ethernet-25|\n"
@@ -75,6 +76,7 @@ bool read_request(const Args& a, const Catalog& cat, ServeRequest& r, std::strin
     v = 0; if (!n("concurrency", 1, 100000, v)) return false; w.concurrency = (int)v;
     if (!n("request-rate", 1e-6, 1e6, w.request_rate)) return false;
     w.burst = a.has("burst");
+    r.expert_parallel = a.has("enable-expert-parallel");
     if (w.concurrency == 0 && w.request_rate == 0 && !w.burst) w.concurrency = 16;
     v = 0; if (!n("num-prompts", 1, 200000, v)) return false; w.num_prompts = (int)v;
     v = 1; if (!n("seed", 0, 4e9, v)) return false; w.seed = (uint64_t)v;
@@ -112,6 +114,9 @@ void print_result(const ServeRequest& req, const ServeResult& r) {
     printf("a decode step at batch %d: %.2f ms = max(weights %.2f + KV %.2f, compute %.2f) + overhead %.2f + all-reduce/PP %.2f ms "
            "(%s-bound, network %.0f %%)\n", s.batch, s.step_s * 1e3, s.weights_s * 1e3, s.kv_s * 1e3, s.compute_s * 1e3,
            s.overhead_s * 1e3, s.allreduce_s * 1e3, s.bound.c_str(), s.network_share * 100);
+    if (s.moe_fixed_s > 0)
+        printf("  of the overhead, %.2f ms is the MoE layers' fixed kernel-chain latency (35 us per MoE layer, vllm#24700 "
+               "benchmark_moe: Qwen3-30B-A3B FP8 on H100 minus its weight reads)\n", s.moe_fixed_s * 1e3);
     const ServeCost& c = r.cost;
     auto usd = [](double v) { static char b[4][32]; static int i = 0; i = (i + 1) % 4; if (v < 0) snprintf(b[i], 32, "n/a"); else snprintf(b[i], 32, "$%.3f", v); return b[i]; };
     printf("cost per 1M output tokens: own %s batched vs %s single stream (%.1f tok/s); rent %s vs %s; %.0f vs %.0f Wh\n",
@@ -146,14 +151,15 @@ int run_search(const Catalog& cat, ServeRequest req) {
 }  // namespace
 
 int cmd_serve(int argc, char** argv) {
-    Args a = parse_args(argc, argv, {"help", "json", "burst", "sweep", "search", "bench", "explain", "no-p2p"});
+    Args a = parse_args(argc, argv, {"help", "json", "burst", "sweep", "search", "bench", "explain", "no-p2p", "enable-expert-parallel"});
     if (a.has("help")) { printf("%s", kHelp); return 0; }
     static const char* known[] = {"engine", "model", "hardware", "precision", "kv-dtype", "interconnect", "tp", "pp", "gpus",
                                   "max-model-len", "gpu-memory-utilization", "mem-fraction-static", "max-num-seqs",
                                   "max-num-batched-tokens", "block-size", "max-loras", "max-lora-rank", "input-len", "output-len", "dist", "concurrency",
                                   "request-rate", "burst", "num-prompts", "seed", "sla-ttft-ms", "sla-tpot-ms", "sweep",
                                   "search", "bench", "json", "request", "gpus-per-node", "nics-per-node", "explain",
-                                  "no-p2p", "engine-version"};
+                                  "no-p2p", "engine-version",
+                                  "enable-expert-parallel"};
     for (const auto& kv : a.options) {
         bool ok = false;
         for (const char* k : known) ok |= kv.first == k;

@@ -26,10 +26,10 @@ namespace serving {
 // launch cost, speed_params.json, and are not validated under load).
 constexpr EngineRules kEngines[kEngineCount] = {   // fitted on all 1107 rows; bands from the held-out errors
     {EngineId::Vllm, "vllm", "vLLM", 16, {0.845, 0.528, 3.79, -0.66, 0.46}},
-    {EngineId::Sglang, "sglang", "SGLang", 1, {0.742, 0.464, 4.31, -0.29, 0.19}},
+    {EngineId::Sglang, "sglang", "SGLang", 1, {0.742, 0.464, 4.31, -0.30, 0.18}},
     {EngineId::LlamaCpp, "llamacpp", "llama-server", 1, {0.56, 0.35, 6.6, -0.56, 0.52}},
-    {EngineId::TrtLlm, "trtllm", "TensorRT-LLM", 32, {0.735, 0.459, 4.35, -0.36, 0.20}},
-    {EngineId::Lmdeploy, "lmdeploy", "LMDeploy", 64, {0.900, 0.563, 3.56, -0.13, 0.46}},
+    {EngineId::TrtLlm, "trtllm", "TensorRT-LLM", 32, {0.746, 0.466, 4.29, -0.36, 0.20}},
+    {EngineId::Lmdeploy, "lmdeploy", "LMDeploy", 64, {0.900, 0.563, 3.56, -0.16, 0.42}},
 };
 static_assert(sizeof(kEngines) / sizeof(kEngines[0]) == (size_t)kEngineCount, "one row per EngineId");
 
@@ -114,6 +114,7 @@ std::string command_line(const ServeRequest& req, const ReplicaShape& s, const S
                  req.gpu_memory_utilization > 0 ? req.gpu_memory_utilization : 0.9, seqs, tokens, kv.c_str(),
                  req.cuda_graphs ? "" : " --enforce-eager");
         c = b;
+        if (s.ep > 1) c += " --enable-expert-parallel";
         if (req.max_loras > 0)
             c += " --enable-lora --max-loras " + std::to_string(req.max_loras) + " --max-lora-rank " + std::to_string(req.max_lora_rank);
         break;
@@ -123,7 +124,9 @@ std::string command_line(const ServeRequest& req, const ReplicaShape& s, const S
                  s.pp > 1 ? (" --pp-size " + std::to_string(s.pp)).c_str() : "", (long long)m.max_model_len,
                  req.mem_fraction_static > 0 ? fmt(" --mem-fraction-static %.2f", req.mem_fraction_static).c_str() : "",
                  seqs, tokens, req.kv_dtype == "fp8" ? " --kv-cache-dtype fp8_e4m3" : "", req.cuda_graphs ? "" : " --disable-cuda-graph");
-        c = b; break;
+        c = b;
+        if (s.ep > 1) c += " --ep-size " + std::to_string(s.ep);
+        break;
     case EngineId::LlamaCpp:
         snprintf(b, sizeof b, "llama-server -hf %s:%s -np %d -c %lld --kv-unified --cont-batching -ngl 99 -b %d%s", id.c_str(),
                  req.precision.c_str(), seqs, (long long)m.max_model_len, tokens,
@@ -132,7 +135,9 @@ std::string command_line(const ServeRequest& req, const ReplicaShape& s, const S
     case EngineId::TrtLlm:
         snprintf(b, sizeof b, "trtllm-serve %s --tp_size %d --pp_size %d --max_batch_size %d --max_num_tokens %d --max_seq_len %lld",
                  id.c_str(), s.tp, s.pp, seqs, tokens, (long long)m.max_model_len);
-        c = b; break;
+        c = b;
+        if (s.ep > 1) c += " --ep_size " + std::to_string(s.ep);
+        break;
     case EngineId::Lmdeploy:
         snprintf(b, sizeof b, "lmdeploy serve api_server %s --tp %d --session-len %lld --max-batch-size %d", id.c_str(), s.tp,
                  (long long)m.max_model_len, seqs);
@@ -141,6 +146,21 @@ std::string command_line(const ServeRequest& req, const ReplicaShape& s, const S
     }
     if (s.replicas > 1) c += "   # x" + std::to_string(s.replicas) + " replicas behind a load balancer";
     return c;
+}
+
+// what expert parallel does to the typical step, next to TP's sharded experts (the explanation of the EP terms)
+static std::string expert_parallel_note(const ReplicaShape& s, const EngineSpeed& p, const StepBreakdown& st) {
+    const double mb = std::max(1.0, (double)(st.batch + st.prefill_tokens) / s.pp);
+    ReplicaShape tp = s;
+    tp.ep = 1; tp.local_experts = s.n_experts; tp.expert_bytes_gpu = s.expert_bytes_gpu / s.local_experts * s.n_experts / s.tp;
+    const ExpertStep e = expert_step(s, p, mb), t = expert_step(tp, p, mb);
+    char b[640];
+    snprintf(b, sizeof b, "expert parallel over %d GPUs (physics only: no serving measurement with EP validates it): %d of %d experts "
+               "whole per GPU; at %.0f tokens a step the busiest GPU touches %.1f of its experts and reads %.2f GB of them "
+               "(%.2f GB with the experts sharded over TP), %.1f tokens per expert; the MoE output is still summed by the TP "
+               "all-reduce (attention stays TP; the all-to-all of data-parallel attention is not modelled)",
+               s.ep, s.local_experts, s.n_experts, mb, e.touched, e.read_bytes / 1e9, t.read_bytes / 1e9, e.tokens_per_expert);
+    return b;
 }
 
 // [SECTION] serve() --------------------------------------------------------------------------------------
@@ -196,6 +216,7 @@ ServeResult serve_with(const Catalog& cat, const ServeRequest& req, const SpeedT
     if (s.engine == EngineId::LlamaCpp) r.notes.push_back("llama-server's step time uses the llama.cpp speed model's shares; no serving measurements validate it");
     if (r.load.preemptions > 0) r.notes.push_back(std::to_string(r.load.preemptions) + " preemptions: the KV pool ran full");
     r.network = network_lines(s, req.gpus_per_node, r.step);
+    if (s.ep > 1) r.notes.push_back(expert_parallel_note(s, p, r.step));
     if (s.crosses_network)
         r.notes.push_back(std::string(s.tp_net ? "tp spans nodes: every all-reduce" : "pp spans nodes: " + std::to_string(s.pp_net_hops) +
                           " stage hand-off(s)") + " over the network (" + fmt("%.0f", r.step.network_share * 100) + " % of a step); " + s.net_explain);

@@ -96,6 +96,21 @@ bool parse_workload(const json& t, ServeWorkload& w, std::string& err, const std
     return true;
 }
 
+// "ep": true / false, or the EP size, which must equal tp (the EP group is the TP group: no DP attention here);
+// "enable_expert_parallel" is the same switch under vLLM's flag name
+bool parse_ep(const json& j, ServeRequest& r, std::string& err) {
+    for (const char* k : {"ep", "enable_expert_parallel"}) {
+        if (!j.contains(k) || j[k].is_null()) continue;
+        const json& v = j[k];
+        if (v.is_boolean()) { r.expert_parallel = v.get<bool>(); continue; }
+        if (v.is_number_integer() && (v.get<int64_t>() == 1 || v.get<int64_t>() == r.tp)) { r.expert_parallel = v.get<int64_t>() > 1; continue; }
+        err = std::string(k) + ": expected true, false or the EP size = tp (" + std::to_string(r.tp) +
+              "); an EP group wider than TP needs data-parallel attention, which is not modelled";
+        return false;
+    }
+    return true;
+}
+
 bool parse_common(const json& j, const Catalog& cat, ServeRequest& r, std::string& err) {
     if (!j.is_object()) { err = "request must be a JSON object"; return false; }
     if (!str(j, "engine", r.engine, err) || !str(j, "model", r.model, err) || !str(j, "precision", r.precision, err) ||
@@ -140,6 +155,7 @@ bool parse_common(const json& j, const Catalog& cat, ServeRequest& r, std::strin
         if (!j["no_p2p"].is_boolean()) { err = "no_p2p: must be true or false"; return false; }
         r.no_p2p = j["no_p2p"].get<bool>();
     }
+    if (!parse_ep(j, r, err)) return false;
     if (j.contains("sla") && j["sla"].is_object()) {
         const json& s = j["sla"];
         if (!num(s, "ttft_p90_ms", r.sla.ttft_p90_ms, 0, 1e9, err, "sla.") || !num(s, "tpot_p90_ms", r.sla.tpot_p90_ms, 0, 1e9, err, "sla.") ||
@@ -188,7 +204,7 @@ std::string serve_result_json(const ServeRequest& req, const ServeResult& r) {
                  {"mean_batch", l.mean_batch}, {"preemptions", l.preemptions}, {"completed", l.completed}};
     const StepBreakdown& s = r.step;
     o["step"] = {{"batch", s.batch}, {"prefill_tokens", s.prefill_tokens}, {"weights_s", s.weights_s}, {"kv_s", s.kv_s},
-                 {"compute_s", s.compute_s}, {"overhead_s", s.overhead_s}, {"allreduce_s", s.allreduce_s},
+                 {"compute_s", s.compute_s}, {"overhead_s", s.overhead_s}, {"moe_fixed_s", s.moe_fixed_s}, {"allreduce_s", s.allreduce_s},
                  {"network_s", s.network_s}, {"network_share", s.network_share}, {"step_s", s.step_s}, {"bound", s.bound}};
     const ServeCost& c = r.cost;
     auto opt = [](double v) { return v < 0 ? json(nullptr) : json(v); };

@@ -179,6 +179,24 @@ static bool choose_links(const ServeRequest& req, ReplicaShape& s, std::string& 
     return true;
 }
 
+// expert parallel (vLLM --enable-expert-parallel with DP 1: EP size = tp; fused_moe/layer.py determine_expert_map puts
+// E // ep experts on each rank and one more on the first E % ep, so the busiest holds ceil(E / ep)). The FusedMoE
+// output is still summed with tensor_model_parallel_all_reduce (layer.py forward: reduce_results and tp_size > 1):
+// with attention TP, every rank sees every token and computes its own experts' share, so the communication stays
+// the TP all-reduce; the all-to-all dispatch (DeepEP, pplx) belongs to data-parallel attention, not modelled
+static bool expert_parallel_shape(const ServeRequest& req, ReplicaShape& s, std::string& err) {
+    s.ep = 1; s.local_experts = s.n_experts;
+    if (!req.expert_parallel) return true;
+    if (s.n_experts <= 0) { err = "ep: expert parallel needs a MoE model ('" + s.model->id + "' has no routed experts)"; return false; }
+    if (s.engine == EngineId::LlamaCpp || s.engine == EngineId::Lmdeploy) {
+        err = std::string("ep: expert parallel is modelled for vllm, sglang and trtllm, not ") + engine_rules(s.engine).name;
+        return false;
+    }
+    s.ep = s.tp;
+    s.local_experts = (s.n_experts + s.ep - 1) / s.ep;
+    return true;
+}
+
 bool build_shape(const Catalog& cat, const ServeRequest& req, ReplicaShape& s, std::string& err, const ParamCounts* counts) {
     s = ReplicaShape{};
     const EngineRules* er = find_engine(req.engine);
@@ -230,15 +248,22 @@ bool build_shape(const Catalog& cat, const ServeRequest& req, ReplicaShape& s, s
     }
     double emb_gpu = std::max(embed, head) * 2.0 / s.tp;
     s.dense_read_bytes_gpu = linear * bpp * stage / s.tp + head * 2.0 / s.tp * (s.pp == 1 ? 1.0 : 1.0);
-    s.expert_bytes_gpu = experts * expert_bpp * stage / s.tp;
+    if (m.is_moe()) {
+        s.n_experts = m.moe->n_experts; s.k_experts = m.moe->n_experts_active;
+        for (int il = 0; il < s.layers_stage; ++il) s.moe_layers_stage += layer_is_moe(m, il) ? 1 : 0;
+    }
+    if (!expert_parallel_shape(req, s, err)) return false;
+    // TP: every expert sharded 1/tp on each rank; EP: ceil(E / ep) whole experts on the busiest rank
+    s.expert_bytes_gpu = s.ep > 1 ? experts * expert_bpp * stage * s.local_experts / s.n_experts : experts * expert_bpp * stage / s.tp;
     s.weight_bytes_gpu = linear * bpp * stage / s.tp + s.expert_bytes_gpu + (s.pp == 1 ? (embed + (pc.output ? head : 0)) * 2.0 / s.tp : emb_gpu);
-    if (m.is_moe()) { s.n_experts = m.moe->n_experts; s.k_experts = m.moe->n_experts_active; }
     s.active_params_gpu = ((double)pc.active - embed) * stage / s.tp;
     if (s.n_experts > 0)
         s.expert_active_params_gpu = std::min(s.active_params_gpu, experts * s.k_experts / s.n_experts * stage / s.tp);
     s.hidden = (double)m.hidden_size; s.vocab = (double)m.vocab_size;
     s.inter_gpu = (double)m.intermediate_size / s.tp;
-    s.expert_inter_gpu = m.is_moe() ? (double)m.moe->expert_ffn / s.tp : 0;
+    // EP keeps each expert whole: fused_moe's workspace rows carry the full intermediate (w1.shape[1] = 2 x I)
+    s.expert_inter_gpu = m.is_moe() ? (double)m.moe->expert_ffn / (s.ep > 1 ? 1 : s.tp) : 0;
+    s.expert_params_one = s.n_experts > 0 ? experts * stage / s.n_experts : 0;
     // KV heads per GPU: max(1, n_kv / tp) — vLLM replicates a KV head when tp > n_kv
     // (config.py ModelConfig.get_num_kv_heads); MLA caches the latent once per token on every TP rank
     int attn_layers = s.layers_stage;
@@ -253,6 +278,14 @@ bool build_shape(const Catalog& cat, const ServeRequest& req, ReplicaShape& s, s
     double heads_gpu = std::max(1.0, (double)m.n_heads / s.tp);
     int hd = m.mla ? (m.mla->qk_nope_head_dim + m.mla->qk_rope_head_dim) : m.head_dim;
     s.attn_flops_token_ctx = 2.0 * heads_gpu * (hd + m.kv_head_dim_v()) * attn_layers;
+    s.attn_flops_decode_ctx = s.attn_flops_token_ctx;
+    // MLA decode is the "data-movement friendly" path (vllm/v1/attention/backends/mla/common.py; SGLang
+    // DeepseekV2AttentionMLA forward_absorb): q_nope is absorbed into W_UK, so every head attends the cached latent
+    // itself, scores over Lkv + R = kv_lora_rank + qk_rope_head_dim and the output over Lkv, then W_UV; per head and
+    // context token 2 (Lkv + R) + 2 Lkv FLOPs (DeepSeek-V3: 2176, vs 640 for the expanded heads prefill uses). The
+    // absorbed W_UK / W_UV products are kv_b_proj's parameters, counted with the matmuls already
+    if (m.mla)
+        s.attn_flops_decode_ctx = 2.0 * heads_gpu * (2.0 * m.mla->kv_lora_rank + m.mla->qk_rope_head_dim) * attn_layers;
     s.bw_gbs = s.hw->bandwidth_gbs;
     s.tflops = compute_tflops(*s.hw, req.precision);
     if (s.tflops <= 0) s.tflops = s.bw_gbs * 0.2;   // unknown FP16 rate: a conservative 0.2 TFLOPS per GB/s

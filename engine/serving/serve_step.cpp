@@ -5,8 +5,11 @@
 //                  / (spec bandwidth x bw_eff)
 //   compute time = (2 x active params x tokens / tensor TFLOPS + attention FLOPs / attention TFLOPS)
 //                  / (compute_eff x n/(n+16))   (attention at the KV dtype's rate, the matmuls at the weights')
-//   step         = max(memory, compute) + step_overhead + TP all-reduce (2 per layer, ring over the link; a TP
-//                  group wider than a node: NCCL over the fabric between nodes, serve_network.h)
+//   step         = max(memory, compute) + step_overhead + 35 us per MoE layer (its kernel chain, kMoeLayerFixedUs)
+//                  + TP all-reduce (2 per layer, ring over the link; a TP group wider than a node: NCCL over the
+//                  fabric between nodes, serve_network.h)
+// MoE: expert_step() below (TP-sharded experts, or whole experts per GPU under expert parallel); MLA decodes attend
+// the latent (absorbed), prefill chunks the expanded heads (serve_memory.cpp build_shape).
 // PP: the stages run one after another for one batch (micro-batches keep them busy, so the step is one stage's
 // time x pp for latency, with pp batches in flight); the hand-off is one activation copy per boundary.
 // The matmul efficiency n / (n + 16) at n tokens is the llama.cpp speed model's (speed/speed.h
@@ -19,17 +22,63 @@
 
 namespace llmsim::serving {
 
+double expected_max_normal(int n) {
+    // E[max of n iid N(0,1)] (tabulated order statistics; linear in ln n between entries, sqrt(2 ln n) beyond 64)
+    static const double kN[] = {1, 2, 3, 4, 5, 6, 7, 8, 16, 32, 64};
+    static const double kE[] = {0, 0.5642, 0.8463, 1.0294, 1.1630, 1.2672, 1.3522, 1.4236, 1.7660, 2.0697, 2.3302};
+    if (n <= 1) return 0;
+    if (n >= 64) return std::max(kE[10], std::sqrt(2.0 * std::log((double)n)) - 0.49);   // 64: 2.884 - 0.49 = 2.39
+    for (int i = 1; i < 11; ++i)
+        if (n <= kN[i]) {
+            double t = (std::log((double)n) - std::log(kN[i - 1])) / (std::log(kN[i]) - std::log(kN[i - 1]));
+            return kE[i - 1] + t * (kE[i] - kE[i - 1]);
+        }
+    return kE[10];
+}
+
+// Routed experts of one step of mb tokens. Each token picks k of E experts: a given expert is touched with
+// p = 1 - (1 - k/E)^mb, and a touched expert's weights are read once.
+//   TP (each expert sharded 1/tp on every rank): every rank reads p x all its shards; each touched expert's GEMM sees
+//   its own tokens (mb k / touched), so the grouped GEMM runs at the efficiency of that smaller M.
+//   EP (whole experts, ceil(E/ep) per rank): the step waits for the busiest rank. Its touched experts ~ Binomial(L, p)
+//   and its token-expert pairs ~ Binomial(mb k, 1/ep); the busiest of ep ranks is mean + E[max of ep normals] x sigma
+//   (capped by L and mb k). At a small batch EP reads more per step than TP (batch 1, k 8 of 256 on 8 ranks: the
+//   busiest rank holds ~2.7 of the 8 experts whole, TP reads 8 x 1/8), at a large one the two converge.
+ExpertStep expert_step(const ReplicaShape& s, const EngineSpeed& p, double mb) {
+    ExpertStep e;
+    if (s.n_experts <= 0 || s.k_experts <= 0) return e;
+    const double cover = 1.0 - std::pow(1.0 - (double)s.k_experts / s.n_experts, mb);
+    auto gemm_s = [&](double pairs, double params_per_pair, double per_expert) {
+        double eff = p.compute_eff * per_expert / (per_expert + 16.0);
+        return 2.0 * params_per_pair * pairs / (s.tflops * 1e12 * std::max(1e-3, eff));
+    };
+    if (s.ep <= 1) {
+        e.read_bytes = s.expert_bytes_gpu * cover;
+        e.touched = std::max(1.0, s.n_experts * cover);
+        e.tokens_per_expert = mb * s.k_experts / e.touched;
+        if (s.expert_active_params_gpu > 0)
+            e.compute_s = gemm_s(mb, s.expert_active_params_gpu, e.tokens_per_expert);
+        return e;
+    }
+    const double L = s.local_experts, z = expected_max_normal(s.ep);
+    const double touched = std::min(L, L * cover + z * std::sqrt(L * cover * (1.0 - cover)));
+    const double pairs_mean = mb * s.k_experts / s.ep;
+    const double pairs = std::min(mb * s.k_experts, pairs_mean + z * std::sqrt(pairs_mean * (1.0 - 1.0 / s.ep)));
+    e.touched = std::max(1.0, touched);
+    e.read_bytes = s.expert_bytes_gpu / L * touched;
+    e.tokens_per_expert = std::max(1.0, pairs / e.touched);
+    e.compute_s = gemm_s(pairs, s.expert_params_one, e.tokens_per_expert);
+    return e;
+}
+
 double step_time(const ReplicaShape& s, const EngineSpeed& p, int n_decode, double sum_depth, int64_t prefill_tokens,
                  double prefill_depth, StepBreakdown* out) {
     double n = (double)n_decode + (double)prefill_tokens;
     if (n <= 0) { if (out) *out = StepBreakdown{}; return 0; }
     // per pipeline stage: the batch is split into pp micro-batches (one per stage in flight)
     double mb = s.pp > 1 ? std::max(1.0, n / s.pp) : n;
-    double expert_read = 0;
-    if (s.n_experts > 0 && s.k_experts > 0) {
-        double cover = 1.0 - std::pow(1.0 - (double)s.k_experts / s.n_experts, mb);
-        expert_read = s.expert_bytes_gpu * cover;
-    }
+    const ExpertStep ex = expert_step(s, p, mb);
+    const double expert_read = ex.read_bytes;
     // KV read: each decode reads its whole context once; a prefill chunk reads its cached prefix once
     double kv_read = (sum_depth + (prefill_tokens > 0 ? prefill_depth : 0.0)) * s.kv_bytes_token_gpu / (s.pp > 1 ? (double)s.pp : 1.0);
     double bw = s.bw_gbs * 1e9 * p.bw_eff;
@@ -48,18 +97,11 @@ double step_time(const ReplicaShape& s, const EngineSpeed& p, int n_decode, doub
     double eff = p.compute_eff * mb / (mb + 16.0);
     double flops = 2.0 * (s.active_params_gpu - s.expert_active_params_gpu) * mb + lora_flops;
     // attention: decodes attend their depth; a prefill chunk attends what is cached plus half of itself (causal)
-    double attn = s.attn_flops_token_ctx * (sum_depth / (s.pp > 1 ? s.pp : 1) +
-                                            (double)prefill_tokens * (prefill_depth + 0.5 * prefill_tokens) / (s.pp > 1 ? s.pp : 1));
+    double attn = (s.attn_flops_decode_ctx * sum_depth +
+                   s.attn_flops_token_ctx * (double)prefill_tokens * (prefill_depth + 0.5 * prefill_tokens)) / (s.pp > 1 ? s.pp : 1);
     double attn_rate = s.attn_tflops > 0 ? s.attn_tflops : s.tflops;
     double compute_s = (flops / s.tflops + attn / attn_rate) / (1e12 * std::max(1e-3, eff));
-    // routed experts: each touched expert's GEMM sees only its own tokens (mb x k / touched experts), so the
-    // grouped GEMM runs at the efficiency of that smaller M, not of the whole batch
-    if (s.expert_active_params_gpu > 0) {
-        double touched = std::max(1.0, s.n_experts * (1.0 - std::pow(1.0 - (double)s.k_experts / s.n_experts, mb)));
-        double per_expert = mb * s.k_experts / touched;
-        double eff_e = p.compute_eff * per_expert / (per_expert + 16.0);
-        compute_s += 2.0 * s.expert_active_params_gpu * mb / (s.tflops * 1e12 * std::max(1e-3, eff_e));
-    }
+    compute_s += ex.compute_s;
     double core = std::max(mem_s, compute_s);
     // TP all-reduce: 2 per layer of mb x hidden BF16 values, ring: 2 (tp-1)/tp of the bytes over the link
     // (a TP group that spans nodes: NCCL over the fabric, latency + bytes x 2 (n-1)/n / bus bandwidth, serve_network.h)
@@ -70,12 +112,15 @@ double step_time(const ReplicaShape& s, const EngineSpeed& p, int n_decode, doub
                               : 2.0 * (s.tp - 1) / s.tp * bytes / (s.link_gbs * 1e9) + s.link_latency_us * 1e-6;
         ar = 2.0 * s.layers_stage * per;
     }
-    double stage = core + ar;
+    // each MoE layer's kernel chain (router top-k, moe_align_block_size, two grouped GEMMs, activation, moe_sum)
+    // costs a fixed latency on top of its weight reads (kMoeLayerFixedUs, serving_internal.h)
+    const double moe_fixed = s.moe_layers_stage * kMoeLayerFixedUs * 1e-6;
+    double stage = core + ar + moe_fixed;
     // PP hand-off per stage boundary: in a node over the link; across nodes each TP rank sends its 1/tp share
     int in_node_hops = s.pp > 1 ? s.pp - 1 - s.pp_net_hops : 0;
     double net_hop = s.pp_net_hops > 0 ? s.pp_net_hops * hop_seconds(s.pp_link, mb * s.hidden * 2.0 / s.tp) : 0;
     double hop = in_node_hops * (mb * s.hidden * 2.0 / (s.link_gbs * 1e9) + s.link_latency_us * 1e-6) + net_hop;
-    double step = stage * s.pp + hop + p.step_overhead_ms * 1e-3;
+    double step = stage * s.pp + hop + p.step_overhead_ms * 1e-3;   // moe_fixed is in stage (once per stage)
     if (out) {
         out->batch = n_decode;
         out->prefill_tokens = prefill_tokens;
@@ -83,7 +128,8 @@ double step_time(const ReplicaShape& s, const EngineSpeed& p, int n_decode, doub
         out->weights_s = weights_s * k;
         out->kv_s = kv_s * k;
         out->compute_s = compute_s * k;
-        out->overhead_s = p.step_overhead_ms * 1e-3;
+        out->overhead_s = p.step_overhead_ms * 1e-3 + moe_fixed * k;
+        out->moe_fixed_s = moe_fixed * k;
         out->allreduce_s = ar * k + hop;
         out->network_s = (s.tp_net ? ar * k : 0) + net_hop;
         out->step_s = step;

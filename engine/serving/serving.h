@@ -104,6 +104,9 @@ struct ServeRequest {
     bool cuda_graphs = true;             // false = --enforce-eager / --disable-cuda-graph
     bool no_p2p = false;                 // the GPUs lack peer-to-peer access (vLLM logs "platform lacks GPU P2P capability":
                                          // containers, some virtualised hosts); GeForce parts never have it
+    bool expert_parallel = false;        // MoE experts whole on EP = tp ranks (vLLM --enable-expert-parallel, SGLang
+                                         // --ep-size tp, TensorRT-LLM --ep_size tp) instead of each expert sharded over TP;
+                                         // attention stays TP (no DP attention). Physics only: no serving row uses it
     int max_loras = 0;                   // vLLM --enable-lora --max-loras (0 = no LoRA): adapter slots on the GPU
     int max_lora_rank = 16;              // vLLM --max-lora-rank (vLLM's default 16); every slot is allocated at this rank
     bool with_single_stream = true;      // false: skip the single-stream run behind cost.*_single (searches)
@@ -154,7 +157,8 @@ struct StepBreakdown {                   // one representative decode step at th
     double weights_s = 0;                // weight bytes read / effective bandwidth
     double kv_s = 0;                     // Σ KV bytes at each sequence's depth / effective bandwidth
     double compute_s = 0;                // FLOPs / effective compute (when it, not memory, bounds the step)
-    double overhead_s = 0;               // per-step scheduling / launch overhead
+    double overhead_s = 0;               // per-step scheduling / launch overhead (with moe_fixed_s)
+    double moe_fixed_s = 0;              // of which the MoE layers' fixed kernel-chain latency (35 us per MoE layer)
     double allreduce_s = 0;              // TP all-reduce (and PP hand-off) over the links, in-node and across nodes
     double network_s = 0;                // of which across nodes (the fabric between nodes); 0 in one node
     double network_share = 0;            // network_s / step_s

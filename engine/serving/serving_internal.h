@@ -47,6 +47,14 @@ struct SpeedTable { EngineSpeed e[kEngineCount]; EngineSpeed vllm_v0; };
 bool runs_vllm_v0(const ServeRequest& r);
 SpeedTable shipped_speed_table();
 
+// Fixed latency of one MoE layer's kernel chain beyond its weight reads, measured, not fitted on serving rows:
+// vLLM's benchmarks/kernels/benchmark_moe.py on H100 for Qwen3-30B-A3B FP8 TP1 (vllm-project/vllm#24700, "main"
+// column) takes 44.5 / 59.9 / 90.5 / 129.8 / 185.4 / 238.4 / 262.7 / 273.7 us at batch 1 / 2 / 4 / 8 / 16 / 32 / 64 /
+// 128, while reading the experts those tokens touch at this model's bandwidth rule takes 14.4 / 27.8 / 52.3 / 92.7 /
+// 148.1 / 200.8 / 226.3 / 229.9 us: 30 to 44 us more at every batch (35 us at the median). Mixtral BF16 TP2 in the
+// same PR runs within 10 % of the bandwidth rule from batch 2 up, so this is a floor rather than an efficiency
+constexpr double kMoeLayerFixedUs = 35.0;
+
 // [SECTION] Shape of one replica -------------------------------------------------------------------------
 
 // every per-GPU quantity the memory plan and the step time need, for one request (one TP x PP replica)
@@ -60,10 +68,15 @@ struct ReplicaShape {
     double dense_read_bytes_gpu = 0;      // weights read every step except routed experts (per GPU, one stage)
     double expert_bytes_gpu = 0;          // routed-expert bytes per GPU (one stage)
     int n_experts = 0, k_experts = 0;
+    int moe_layers_stage = 0;             // layers with a routed-expert FFN on the busiest stage
+    int ep = 1;                           // expert-parallel ranks (1 = experts sharded over TP); = tp when on
+    int local_experts = 0;                // experts on the busiest EP rank: ceil(E / ep) (vLLM determine_expert_map)
     double active_params_gpu = 0;         // matmul parameters per token per GPU (one stage)
-    double expert_active_params_gpu = 0;  // of which routed-expert parameters (k experts per token)
+    double expert_active_params_gpu = 0;  // of which routed-expert parameters (k experts per token), TP-sharded
+    double expert_params_one = 0;         // one whole routed expert's parameters (one stage; EP ranks hold whole experts)
     double kv_bytes_token_gpu = 0;        // K + V per cached token, per GPU (its stage's attention layers)
-    double attn_flops_token_ctx = 0;      // attention FLOPs per (token x context token) per GPU (one stage)
+    double attn_flops_token_ctx = 0;      // attention FLOPs per (token x context token) per GPU (one stage): prefill
+    double attn_flops_decode_ctx = 0;     // the same for a decode: MLA decodes run absorbed over the latent (> prefill's)
     double hidden = 0, vocab = 0, inter_gpu = 0, expert_inter_gpu = 0;
     double bw_gbs = 0;                    // per GPU
     double tflops = 0;                    // dense tensor TFLOPS at the compute precision
@@ -95,6 +108,13 @@ bool plan_memory(const Catalog& cat, const ServeRequest& req, const ReplicaShape
 // default max_num_seqs / max_num_batched_tokens of the engine for this GPU
 int default_max_num_seqs(EngineId e, const ReplicaShape& s);
 int default_max_batched_tokens(EngineId e, const ReplicaShape& s);
+
+// what the routed experts of one MoE step cost on the busiest GPU (serve_step.cpp): bytes read and FLOPs at the
+// grouped GEMM's efficiency, for `mb` tokens per stage
+struct ExpertStep { double read_bytes = 0, compute_s = 0, touched = 0, tokens_per_expert = 0; };
+ExpertStep expert_step(const ReplicaShape& s, const EngineSpeed& p, double mb);
+// E[max of n iid standard normals] (n >= 1): the busiest of n EP ranks sits this many sigmas above the mean
+double expected_max_normal(int n);
 
 // one step of `n_decode` sequences whose depths sum to `sum_depth`, plus `prefill_tokens` chunk tokens at
 // `prefill_depth` cached tokens; O(1)

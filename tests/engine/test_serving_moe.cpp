@@ -1,0 +1,153 @@
+// engine/serving MoE and MLA step terms: MLA's absorbed decode attention, expert parallel (whole experts per GPU,
+// the busiest rank, the request keys and the command lines). Expected values are worked by hand in each case.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "catalog/catalog.h"
+#include "serving/serving.h"
+
+using namespace llmsim;
+
+namespace {
+const Catalog& cat() {
+    const Catalog* c = embedded_catalog();
+    REQUIRE(c);
+    return *c;
+}
+ServeRequest deepseek(bool ep) {
+    ServeRequest r;
+    r.engine = "vllm"; r.model = "deepseek-ai/DeepSeek-V3"; r.hardware = "h200-sxm"; r.precision = "fp8";
+    r.tp = 8; r.gpus = 8; r.expert_parallel = ep;
+    r.workload.concurrency = 1; r.workload.num_prompts = 1;
+    return r;
+}
+// compute seconds of one step: 8 decodes at `depth` each, or one 8-token prefill chunk at `depth` cached tokens
+double compute_s(const ServeRequest& r, bool decode, int64_t depth) {
+    std::string err;
+    StepBreakdown b;
+    if (decode) serve_step_time(cat(), r, std::vector<int64_t>(8, depth), 0, 0, &b, err);
+    else serve_step_time(cat(), r, {}, 8, depth, &b, err);
+    REQUIRE(err.empty());
+    return b.compute_s;
+}
+}  // namespace
+
+TEST_CASE("MLA decode attends the latent: 2 (kv_lora_rank + rope) + 2 kv_lora_rank FLOPs per head and context token", "[serving][moe]") {
+    // vllm/v1/attention/backends/mla/common.py: decode runs the absorbed ("data-movement friendly") path, scores over
+    // Lkv + R = 512 + 64 and values over Lkv = 512; prefill the expanded heads, (P + R) + V = 192 + 128. The same 8
+    // tokens (same matmuls, same efficiency) 4096 context tokens deeper cost (1088 / 320) = 3.4x more attention as
+    // decodes than as a prefill chunk
+    ServeRequest r = deepseek(false);
+    double dec = compute_s(r, true, 4097) - compute_s(r, true, 1);
+    double pre = compute_s(r, false, 4097) - compute_s(r, false, 1);
+    REQUIRE(pre > 0);
+    CHECK(dec / pre == Approx(1088.0 / 320.0).epsilon(1e-6));
+    // GQA has one attention form: the same ratio is 1
+    ServeRequest d = r;
+    d.model = "meta-llama/Llama-3.1-8B-Instruct"; d.precision = "bf16"; d.tp = 1; d.gpus = 1;
+    double ddec = compute_s(d, true, 4097) - compute_s(d, true, 1);
+    double dpre = compute_s(d, false, 4097) - compute_s(d, false, 1);
+    CHECK(ddec / dpre == Approx(1.0).epsilon(1e-6));
+}
+
+TEST_CASE("expert parallel: whole experts per GPU, the step waits for the busiest rank", "[serving][moe]") {
+    std::string err;
+    ServeMemoryPlan tp_plan, ep_plan;
+    REQUIRE(serve_memory(cat(), deepseek(false), tp_plan, err));
+    REQUIRE(serve_memory(cat(), deepseek(true), ep_plan, err));
+    // 256 experts over 8 ranks: 32 whole experts each = 1/8 of every expert; the same bytes per GPU
+    CHECK(ep_plan.weights_bytes == tp_plan.weights_bytes);
+    // batch 1, top-8 of 256: TP reads p = 8/256 of its 32 expert-equivalents = 1 expert's bytes (b1). EP: each rank's
+    // touched experts ~ Binomial(32, 1/32), mean 1, sigma sqrt(32 x (1/32) x (31/32)) = 0.98425; the busiest of 8 is
+    // mean + 1.4236 sigma (E[max of 8 normals]) = 2.40118 experts -> 1.40118 b1 more. An 8192-token chunk touches
+    // every expert (1 - (31/32)^8192 ~ 1): 32 b1 on either, so (EP1 - TP1) / (TPbig - TP1) = 1.40118 / 31
+    auto weights_s = [&](bool ep, bool big) {
+        StepBreakdown b;
+        if (big) serve_step_time(cat(), deepseek(ep), {}, 8192, 0, &b, err);
+        else serve_step_time(cat(), deepseek(ep), {512}, 0, 0, &b, err);
+        REQUIRE(err.empty());
+        return b;
+    };
+    StepBreakdown tp1 = weights_s(false, false), ep1 = weights_s(true, false), tpb = weights_s(false, true), epb = weights_s(true, true);
+    CHECK((ep1.weights_s - tp1.weights_s) / (tpb.weights_s - tp1.weights_s) == Approx(1.40118 / 31.0).epsilon(1e-3));
+    CHECK(epb.weights_s == Approx(tpb.weights_s).epsilon(1e-9));
+    // attention stays TP and vLLM's FusedMoE still sums its output with the TP all-reduce: the same collective
+    CHECK(ep1.allreduce_s == Approx(tp1.allreduce_s).epsilon(1e-12));
+}
+
+TEST_CASE("expert parallel: request keys, command lines, and errors that name the key", "[serving][moe]") {
+    std::string err;
+    const std::string row = R"({"engine": "%E", "model": "deepseek-ai/DeepSeek-V3", "precision": "fp8", "hardware": "h200-sxm",
+        "gpus": 8, "tp": 8, %K "workload": {"input_len": 256, "output_len": 16, "concurrency": 2}})";
+    auto req = [&](const std::string& engine, const std::string& key) {
+        std::string s = row;
+        s.replace(s.find("%E"), 2, engine);
+        s.replace(s.find("%K"), 2, key);
+        return s;
+    };
+    ServeRequest r;
+    REQUIRE(parse_serve_request(req("vllm", R"("ep": true,)"), cat(), r, err));
+    CHECK(r.expert_parallel);
+    ServeResult vr = serve(cat(), r);
+    REQUIRE(vr.ok);
+    CHECK(vr.command.find("--enable-expert-parallel") != std::string::npos);
+    bool noted = false;
+    for (const std::string& n : vr.notes) noted |= n.find("expert parallel over 8 GPUs (physics only") != std::string::npos;
+    CHECK(noted);
+    REQUIRE(parse_serve_request(req("sglang", R"("ep": 8,)"), cat(), r, err));
+    CHECK(serve(cat(), r).command.find("--ep-size 8") != std::string::npos);
+    REQUIRE(parse_serve_request(req("trtllm", R"("enable_expert_parallel": true,)"), cat(), r, err));
+    CHECK(serve(cat(), r).command.find("--ep_size 8") != std::string::npos);
+    REQUIRE(parse_serve_request(req("vllm", R"("ep": false,)"), cat(), r, err));
+    CHECK(serve(cat(), r).command.find("expert") == std::string::npos);
+    // an EP group wider than TP needs DP attention (not modelled): refused, naming the key
+    CHECK_FALSE(parse_serve_request(req("vllm", R"("ep": 4,)"), cat(), r, err));
+    CHECK(err.find("ep: expected true, false or the EP size = tp (8)") == 0);
+    CHECK_FALSE(parse_serve_request(req("vllm", R"("ep": "yes",)"), cat(), r, err));
+    // a dense model or an engine without EP: serve() says why and predicts nothing
+    ServeRequest d = deepseek(true);
+    d.model = "meta-llama/Llama-3.1-8B-Instruct"; d.precision = "bf16";
+    ServeResult dr = serve(cat(), d);
+    CHECK_FALSE(dr.ok);
+    CHECK(dr.error.find("ep: expert parallel needs a MoE model") == 0);
+    ServeRequest l = deepseek(true);
+    l.engine = "lmdeploy";
+    ServeResult lr = serve(cat(), l);
+    CHECK_FALSE(lr.ok);
+    CHECK(lr.error.find("ep: expert parallel is modelled for vllm, sglang and trtllm") == 0);
+    // a predict serving line takes the same key
+    std::string out = serve_predict_line(cat(), R"({"id": "e1", "engine": "vllm", "model": "deepseek-ai/DeepSeek-V3", "precision": "fp8",
+        "hardware": "h200-sxm", "gpus": 8, "tp": 8, "ep": true,
+        "test": {"kind": "serving", "input_len": 256, "output_len": 16, "concurrency": 2, "request_rate": "inf", "num_prompts": 4}})");
+    nlohmann::json j = nlohmann::json::parse(out);
+    CHECK(j.value("id", "") == "e1");
+    CHECK(j.contains("output_tok_s"));
+    CHECK_FALSE(j.contains("error"));
+}
+
+TEST_CASE("each MoE layer adds a fixed 35 us kernel-chain latency to the step (vllm#24700 benchmark_moe)", "[serving][moe]") {
+    // counted per layer with routed experts on the busiest stage: DeepSeek-V3 61 layers, the first 3 dense -> 58;
+    // Llama-4 Maverick every 2nd of 48 -> 24; under PP 2 Mixtral's 32 layers run as 2 stages of 16 one after another
+    // (the step is pp x one stage) -> 32; a dense model none. It is part of overhead_s, so the parts still add up
+    auto fixed = [](const std::string& model, const std::string& prec, int tp, int pp, StepBreakdown* b = nullptr) {
+        ServeRequest r;
+        r.engine = "vllm"; r.model = model; r.hardware = "h200-sxm"; r.precision = prec; r.tp = tp; r.pp = pp; r.gpus = tp * pp;
+        std::string err;
+        StepBreakdown s;
+        serve_step_time(cat(), r, {512}, 0, 0, &s, err);
+        REQUIRE(err.empty());
+        if (b) *b = s;
+        return s.moe_fixed_s;
+    };
+    StepBreakdown ds;
+    CHECK(fixed("deepseek-ai/DeepSeek-V3", "fp8", 8, 1, &ds) == Approx(58 * 35e-6));
+    CHECK(fixed("meta-llama/Llama-4-Maverick-17B-128E-Instruct", "fp8", 8, 1) == Approx(24 * 35e-6));
+    CHECK(fixed("mistralai/Mixtral-8x7B-Instruct-v0.1", "bf16", 2, 2) == Approx(32 * 35e-6));
+    CHECK(fixed("meta-llama/Llama-3.1-8B-Instruct", "bf16", 1, 1) == 0);
+    CHECK(ds.overhead_s > ds.moe_fixed_s);
+    CHECK(ds.step_s == Approx(std::max(ds.weights_s + ds.kv_s, ds.compute_s) + ds.overhead_s + ds.allreduce_s).epsilon(1e-9));
+}
