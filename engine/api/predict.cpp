@@ -1,8 +1,10 @@
 #include "api/predict.h"
 #include "rig/rig_speed.h"
 
+#include <cctype>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <vector>
 
@@ -47,14 +49,16 @@ std::string device_key(const std::string& name) {
 // a device name reduced for matching: lower-case letters and digits only, without the vendor/brand words and
 // "(...)" details ("NVIDIA GeForce RTX 4090" == "RTX 4090"; "Tesla T4" == "T4"); keep_memory = false also drops
 // "16GB"-style sizes, which then only break ties between catalog entries
-std::string match_key(const std::string& name, bool keep_memory) {
+// drop_sxm = true also drops the SXM form factor, the one nvidia-smi leaves out of its names ("NVIDIA H100 80GB
+// HBM3", "NVIDIA H200" are the SXM parts; PCIe and NVL parts say so), tried only when nothing else matched
+std::string match_key(const std::string& name, bool keep_memory, bool drop_sxm = false) {
     std::string n = device_key(name), w, out;
     for (char c : n) w += (char)((c >= 'A' && c <= 'Z') ? c - 'A' + 'a' : c);
     for (const char* machine : {"macbook pro ", "macbook air ", "mac studio ", "mac mini "})   // Apple: the chip names it
         for (size_t at; (at = w.find(machine)) != std::string::npos;) w.erase(at, strlen(machine));
     // "(R)", "(TM)" and "Graphics" come with driver strings ("Intel(R) Arc(TM) A750 Graphics" from Level Zero / Windows)
     static const char* const kDrop[] = {"nvidia", "geforce", "tesla", "amd", "intel", "apple", "workstation", "edition",
-                                        "r", "tm", "graphics"};
+                                        "r", "tm", "graphics", "hbm2", "hbm2e", "hbm3", "hbm3e"};
     std::string word;
     auto flush = [&]() {
         bool drop = false;
@@ -62,6 +66,8 @@ std::string match_key(const std::string& name, bool keep_memory) {
         size_t nd = 0;
         while (nd < word.size() && word[nd] >= '0' && word[nd] <= '9') ++nd;
         if (!keep_memory && nd > 0 && word.compare(nd, std::string::npos, "gb") == 0) drop = true;
+        if (word.size() == 4 && word.compare(0, 3, "sxm") == 0 && word[3] >= '0' && word[3] <= '9') word = "sxm";   // SXM2/4/5
+        if (drop_sxm && word == "sxm") drop = true;
         if (!drop) out += word;
         word.clear();
     };
@@ -73,19 +79,36 @@ std::string match_key(const std::string& name, bool keep_memory) {
     return out;
 }
 
+// the memory size a device name states outside its "(...)" details ("A100-SXM4-80GB" -> 80), 0 when none
+double name_memory_gib(const std::string& name) {
+    const std::string n = device_key(name);
+    double gib = 0;
+    for (size_t i = 0; i + 1 < n.size(); ++i) {
+        if ((n[i] != 'G' && n[i] != 'g') || (n[i + 1] != 'B' && n[i + 1] != 'b')) continue;
+        if (i + 2 < n.size() && std::isalnum((unsigned char)n[i + 2])) continue;   // "GBps" and the like
+        size_t b = i;
+        while (b > 0 && n[b - 1] >= '0' && n[b - 1] <= '9') --b;
+        if (b == i || (b > 0 && std::isalpha((unsigned char)n[b - 1]))) continue;   // a digit run of its own
+        gib = std::atof(n.substr(b, i - b).c_str());
+    }
+    return gib;
+}
+
 // the catalog device an inline hardware object names (id, name, seed alias or calibration name; single GPUs only),
 // nullptr when none or when the name fits several devices that memory_gib cannot tell apart
 const Hardware* match_catalog_hardware(const Catalog& cat, const std::string& name, double memory_gib) {
     if (name.empty()) return nullptr;
-    for (bool keep_memory : {true, false}) {
-        const std::string key = match_key(name, keep_memory);
+    if (memory_gib <= 0) memory_gib = name_memory_gib(name);   // "NVIDIA A100-SXM4-80GB": the size the name states
+    for (int pass = 0; pass < 3; ++pass) {
+        const bool keep_memory = pass == 0, drop_sxm = pass == 2;
+        const std::string key = match_key(name, keep_memory, drop_sxm);
         if (key.empty()) continue;
         std::vector<const Hardware*> hits;
         for (const Hardware& h : cat.hardware) {
             if (h.gpu_count != 1) continue;
-            bool hit = match_key(h.id, keep_memory) == key || match_key(h.name, keep_memory) == key;
+            bool hit = match_key(h.id, keep_memory, drop_sxm) == key || match_key(h.name, keep_memory, drop_sxm) == key;
             for (const auto* list : {&h.seed_aliases, &h.calibration_names})
-                for (const auto& a : *list) hit = hit || match_key(a, keep_memory) == key;
+                for (const auto& a : *list) hit = hit || match_key(a, keep_memory, drop_sxm) == key;
             if (hit) hits.push_back(&h);
         }
         if (hits.empty()) continue;
@@ -214,7 +237,18 @@ bool parse_predict_input(const Catalog& cat, const json& j, PredictInput& out, s
     double gpus = 1;
     if (!number_field(j, "gpus", gpus, false, err, 1, 1024)) return false;
     if (gpus != std::floor(gpus)) { err = "gpus must be a whole number"; return false; }
-    if (j.contains("gpus") && j["gpus"].is_number()) out.hardware.gpu_count = (int)gpus;
+    if (j.contains("gpus") && j["gpus"].is_number()) {
+        // a combination id ("2x-arc-b580") names its GPU count; another "gpus" would silently change the rig
+        const Hardware* named = j["hardware"].is_string() ? cat.find_hardware(j["hardware"].get<std::string>()) : nullptr;
+        bool combo = false;
+        for (const Hardware& c : cat.combinations) combo |= &c == named;
+        if (combo && (int)gpus != out.hardware.gpu_count) {
+            err = "gpus " + std::to_string((int)gpus) + " contradicts hardware '" + j["hardware"].get<std::string>() + "' (" +
+                  std::to_string(out.hardware.gpu_count) + " GPUs); drop gpus or use the single card's id with gpus";
+            return false;
+        }
+        out.hardware.gpu_count = (int)gpus;
+    }
     if (j.contains("backend") && !j["backend"].is_null()) {
         if (!j["backend"].is_string()) { err = "backend must be cuda|rocm|metal|vulkan|sycl|cpu or null"; return false; }
         std::string b = j["backend"].get<std::string>();

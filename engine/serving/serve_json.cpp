@@ -333,8 +333,9 @@ std::string serve_predict_line(const Catalog& cat, const std::string& line) {
     out["output_tok_s"] = l.output_tok_s;
     out["total_tok_s"] = l.total_tok_s;
     out["req_s"] = l.req_s;
-    out["ttft_ms"] = {{"mean", l.ttft_ms.mean}, {"median", l.ttft_ms.median}, {"p99", l.ttft_ms.p99}};
-    out["tpot_ms"] = {{"mean", l.tpot_ms.mean}, {"median", l.tpot_ms.median}};
+    // p90 too: the SLA search's targets are p90s, so its answer can be re-checked with a predict line
+    out["ttft_ms"] = {{"mean", l.ttft_ms.mean}, {"median", l.ttft_ms.median}, {"p90", l.ttft_ms.p90}, {"p99", l.ttft_ms.p99}};
+    out["tpot_ms"] = {{"mean", l.tpot_ms.mean}, {"median", l.tpot_ms.median}, {"p90", l.tpot_ms.p90}};
     out["itl_ms"] = {{"mean", l.itl_ms.mean}, {"median", l.itl_ms.median}};
     out["low"] = s.low; out["high"] = s.high;
     out["max_concurrency_fit"] = s.memory.max_concurrency;

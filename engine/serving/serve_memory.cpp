@@ -216,6 +216,13 @@ bool build_shape(const Catalog& cat, const ServeRequest& req, ReplicaShape& s, s
     }
     const Model& m = *s.model;
     if (m.n_layers <= 0 || m.hidden_size <= 0 || m.n_heads <= 0) { err = "model: has no layers"; return false; }
+    // vLLM refuses to start otherwise (config ModelConfig.verify_with_parallel_config: "Total number of attention
+    // heads (...) must be divisible by tensor parallel size"); SGLang asserts the same in its attention layers
+    if ((s.engine == EngineId::Vllm || s.engine == EngineId::Sglang) && m.n_heads % req.tp != 0) {
+        err = "tp: " + std::to_string(m.n_heads) + " attention heads are not divisible by tp " + std::to_string(req.tp) +
+              " (the engine refuses to start); pick a tp that divides " + std::to_string(m.n_heads);
+        return false;
+    }
     s.tp = req.tp; s.pp = req.pp; s.replicas = gpus / (req.tp * req.pp);
     s.layers_stage = (m.n_layers + s.pp - 1) / s.pp;
     if (s.engine != EngineId::LlamaCpp) {
