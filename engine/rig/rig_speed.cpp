@@ -51,7 +51,7 @@ SpeedScenario device_scenario(const SpeedScenario& s, const Hardware& h, double 
     d.kind = h.kind;
     d.backend = h.backends.empty() ? Backend::Vulkan : h.backends.front();
     d.intel_gpu = h.vendor == "intel";
-    d.mma_share = mma_share_of(h.vendor, h.kind, h.name, d.backend);
+    d.mma_share = mma_share_of(h.vendor, h.kind, h.name);
     d.memory = h.memory_kind == "hbm" ? MemoryKind::Hbm : h.memory_kind == "gddr" ? MemoryKind::Gddr
              : h.memory_kind == "unified" ? MemoryKind::Unified : guess_memory_kind(h.kind, h.bandwidth_gbs);
     return d;

@@ -74,7 +74,7 @@ const Fp16Family kFp16Families[] = {
     {"amd-cdna1",                "amd",    2, "mi100",                           0.150},  // MI100 184.6 / 1228.8 (catalog)
     {"amd-strix-halo",           "amd",    4, "ai max|8060s|strix halo",         0.232},
     {"intel-xe2",                "intel",  -1, "b580|b570|b60|b70|b50|battlemage", 0.257},
-    {"intel-alchemist",          "intel",  -1, "a770|a750|a580|a380|alchemist",  0.246, 1.0, 39.3 / 137.6},  // A770 137.6 / 560 (Intel XMX)
+    {"intel-alchemist",          "intel",  -1, "a770|a750|a580|a380|alchemist",  0.246},  // A770 137.6 / 560 (Intel XMX)
     // vendor / class medians when no family matches
     {"nvidia-consumer",          "nvidia", 0, "",                                0.196},
     {"nvidia-workstation",       "nvidia", 1, "",                                0.281},
@@ -176,10 +176,9 @@ const Fp16Family* fp16_family_of(const std::string& vendor, HardwareKind kind, c
     return m.family;
 }
 
-double mma_share_of(const std::string& vendor, HardwareKind kind, const std::string& name, Backend backend) {
+double mma_share_of(const std::string& vendor, HardwareKind kind, const std::string& name) {
     const Fp16Family* f = fp16_family_of(vendor, kind, name);
-    if (!f) return 1.0;
-    return f->mma_share * (backend == Backend::Vulkan ? f->vulkan_share : 1.0);
+    return f ? f->mma_share : 1.0;
 }
 
 Fp16Estimate estimate_fp16_tflops(const std::string& vendor, HardwareKind kind, const std::string& name,

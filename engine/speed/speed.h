@@ -74,18 +74,13 @@ struct Fp16Family {
     // (ggml-cuda/mma.cuh), which on Hopper reaches about 2/3 of the wgmma peak the datasheet rates (FlashAttention-3,
     // Shah et al. 2024, arXiv:2407.08608, sec. 1); 1 elsewhere
     double mma_share = 1.0;
-    // the same under llama.cpp's Vulkan backend: ggml-vulkan uses cooperative matrices (XMX) on Intel only for Xe2
-    // (ggml_vk_khr_cooperative_matrix_support, PR #14001: A770 ran pp512 at 27 % with them forced on); Alchemist's
-    // Vulkan matmuls run on the vector ALUs, 2 x 19.66 FP32 TFLOPS = 39.3 FP16 against 137.6 on XMX (A770, Intel)
-    double vulkan_share = 1.0;
 };
 const Fp16Family* fp16_families(int& count);
 // the first family row that matches (estimate_fp16_tflops' lookup without building the family string): its
 // tflops_per_gbs x bandwidth is estimate_fp16_tflops(...).tflops
 const Fp16Family* fp16_family_of(const std::string& vendor, HardwareKind kind, const std::string& name);
-// the family's mma_share (1 when no family matches); under Vulkan times the family's vulkan_share
-double mma_share_of(const std::string& vendor, HardwareKind kind, const std::string& name,
-                    Backend backend = Backend::Cuda);
+// the family's mma_share (1 when no family matches)
+double mma_share_of(const std::string& vendor, HardwareKind kind, const std::string& name);
 
 enum class SpeedTest { Prefill, Decode };
 

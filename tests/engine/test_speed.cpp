@@ -447,16 +447,6 @@ TEST_CASE("Hopper: llama.cpp's mma.sync path reaches 2/3 of the rated tensor rat
     CHECK(estimate_prefill(s, p, 4096, 0).time_s == Approx(full * 1.5).epsilon(1e-9));
 }
 
-TEST_CASE("Alchemist under Vulkan: no cooperative matrices, the vector FP16 rate", "[speed]") {
-    // ggml_vk_khr_cooperative_matrix_support enables KHR_coopmat on Intel for Xe2 only; an A770's Vulkan matmuls run
-    // on its vector ALUs: 2 x 19.66 FP32 TFLOPS = 39.3 FP16 of the 137.6 XMX TFLOPS the family figure is based on
-    CHECK(mma_share_of("intel", HardwareKind::Consumer, "Intel Arc A770 16GB", Backend::Vulkan) ==
-          Approx(39.3 / 137.6).epsilon(kExact));
-    CHECK(mma_share_of("intel", HardwareKind::Consumer, "Intel Arc A770 16GB", Backend::Sycl) == 1.0);
-    CHECK(mma_share_of("intel", HardwareKind::Workstation, "Intel Arc Pro B70 32GB", Backend::Vulkan) == 1.0);
-    CHECK(mma_share_of("nvidia", HardwareKind::Consumer, "NVIDIA GeForce RTX 4090", Backend::Vulkan) == 1.0);
-}
-
 TEST_CASE("weight classes and memory kinds", "[speed]") {
     CHECK(weight_class_of("Q4_K_M") == WeightClass::KQuant);
     CHECK(weight_class_of("q4_0") == WeightClass::Legacy);
