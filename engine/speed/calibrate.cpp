@@ -112,6 +112,7 @@ std::vector<FreeParam> free_params(SpeedParams& p, SpeedTest kind) {
         v.push_back({"alu_unified", &p.alu_unified, false, false, 1.0});
         v.push_back({"moe_bw", &p.moe_bw, false, false, 1.0});
         v.push_back({"intel_bw", &p.intel_bw, true, false, 1.0});
+        v.push_back({"intel_vulkan_bw", &p.intel_vulkan_bw, true, false, 1.0});
         v.push_back({"sycl_expert_call_us", &p.sycl_expert_call_us, false, false, 20.0});
     } else {
         v.push_back({"compute_share", &p.compute_share, false, false, 0.4});

@@ -267,6 +267,7 @@ std::string speed_params_to_json(const SpeedParams& p) {
     d["alu_unified"] = p.alu_unified;
     d["moe_bw"] = p.moe_bw;
     d["intel_bw"] = p.intel_bw;
+    d["intel_vulkan_bw"] = p.intel_vulkan_bw;
     d["sycl_expert_call_us"] = p.sycl_expert_call_us;
     json f = json::object();
     f["compute_share"] = p.compute_share;
@@ -336,6 +337,7 @@ bool parse_speed_params(const std::string& text, SpeedParams& out, std::string& 
             !read_table(d, "alu_weight", p.alu_weight, kWeightClassNames, kWeightClassCount, wd, err) ||
             !read_num(d, "alu_unified", p.alu_unified, wd, err) ||
             !read_num(d, "moe_bw", p.moe_bw, wd, err) || !read_num(d, "intel_bw", p.intel_bw, wd, err) ||
+            !read_num(d, "intel_vulkan_bw", p.intel_vulkan_bw, wd, err) ||
             !read_num(d, "sycl_expert_call_us", p.sycl_expert_call_us, wd, err))
             return false;
     }
@@ -469,7 +471,8 @@ double sycl_expert_loop_s(const SpeedScenario& s, const SpeedParams& p, double c
 }
 
 double bw_share(const SpeedScenario& s, const SpeedParams& p) {
-    return p.bw_share[(int)s.memory] * p.backend_bw[(int)s.backend] * (s.intel_gpu ? p.intel_bw : 1.0);
+    const double intel = !s.intel_gpu ? 1.0 : p.intel_bw * (s.backend == Backend::Vulkan ? p.intel_vulkan_bw : 1.0);
+    return p.bw_share[(int)s.memory] * p.backend_bw[(int)s.backend] * intel;
 }
 
 bool check(const SpeedScenario& s, std::string& err) {

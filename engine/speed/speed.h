@@ -188,6 +188,12 @@ struct SpeedParams {
     double matmul_half_tokens = 16;         // a matmul over n tokens runs at n / (n + this) of the large-n rate
                                           // (dense: n = ubatch; MoE experts: n = ubatch x k / E)
     double intel_bw = 1;                    // decode: x on Intel Arc GPUs
+    double intel_vulkan_bw = 1;             // decode: x on Intel Arc GPUs under Vulkan, on top of intel_bw and
+                                          // backend_bw[vulkan]. The Arc Pro B70 reads 33-38 % of its 608 GB/s under
+                                          // Vulkan (Mesa ANV) and ~2x that under SYCL, A770 Vulkan likewise: the
+                                          // Vulkan pipelines' default subgroup/block sizes do not suit Xe (llama.cpp
+                                          // PR #17374 retunes them for Xe2, unmerged as of b9837); one intel_bw for
+                                          // both backends left Vulkan 2x too fast. Fitted; 1 without such rows
     double moe_bw = 1;                      // decode: routed-expert bytes are read at this x the dense share
                                           // (many small matrices gathered by expert id, mul_mat_id)
     double sycl_expert_call_us = 20;        // SYCL MoE, decode and prefill: us per expert matmul call. The SYCL backend's

@@ -525,11 +525,16 @@ strix("AMD Ryzen AI Max+ 395 (Strix Halo) 128GB", "strix-halo-128", "AMD Ryzen A
       calibration_names=["AMD Ryzen AI Max+ 395 (Strix Halo, Radeon 8060S gfx1151, 128GB LPDDR5X-8000)",
                          "AMD Ryzen AI Max+ 395 / Radeon 8060S (128GB)"])
 
+# the GPU FP16 peak of RDNA 3/3.5 iGPUs (the APU convention): the WMMA rate, one rule for every such chip
+RDNA3_WMMA_SOURCE = "https://gpuopen.com/learn/using_matrix_core_amd_rdna4 (theoretical FP16 FLOPS/clock/CU: RDNA 2 256, RDNA 3 512 with WMMA)"
+
 def hx370(refname, aid, name, gb, **kw):
     d = from_ref(refname, id=aid, name=name, kind="apu", vendor="amd", backends=["vulkan", "rocm"],
                  memory_mib=gb * 1024, memory_basis="total system RAM (unified)",
-                 bandwidth_gbs=120, bandwidth_gbs_estimated=True, fp16_tflops=11.88, fp16_tflops_estimated=True,
-                 fp16_tflops_basis="Hugging Face hub 'Radeon 890M' entry (approximate iGPU FP16 TFLOPS)",
+                 bandwidth_gbs=120, bandwidth_gbs_estimated=True, fp16_tflops=23.76, fp16_tflops_estimated=True,
+                 fp16_tflops_basis="derived: 16 CU x 512 FP16 ops/clk/CU (RDNA 3/3.5 WMMA, " + RDNA3_WMMA_SOURCE + ") x 2.9 GHz = "
+                                   "23.76, the rule of the Strix Halo entries (40 x 512 x 2.9 = 59.39); the Hugging Face hub's 11.88 "
+                                   "is the packed-FP16 VALU rate without dual issue (256 ops/clk/CU), half of it",
                  int8_tops=None, tdp_w=54, price_usd=None,
                  price_source="no system price sourced (reference 500 is the HF chip-family figure)",
                  gpu_limit_default_mib=round(63968 * gb / 128, 1), gpu_limit_default_mib_estimated=True,
@@ -921,12 +926,12 @@ new_dev("rtx-a4500", "NVIDIA RTX A4500 20GB", "nvidia", "workstation", ["cuda", 
         "gddr", fp16_estimated=True,
         fp16_basis="derived: 4 x 23.65 FP32 TFLOPS, the Ampere workstation dense FP16 tensor rate (the catalog's rtx-a6000 154.8 = 4 x 38.7)",
         price_usd=1699, price_source="launch MSRP $1,699 (chipversus); sold used today")
-new_dev("ryzen-7-7840u-32", "AMD Ryzen 7 7840U (Radeon 780M) 32GB laptop", "amd", "apu", ["vulkan", "rocm"], 32, 120, 8.29, 28,
+new_dev("ryzen-7-7840u-32", "AMD Ryzen 7 7840U (Radeon 780M) 32GB laptop", "amd", "apu", ["vulkan", "rocm"], 32, 120, 16.59, 28,
         ["https://cputronic.com/cpu/amd-ryzen-7-7840u (Zen 4, 8 cores; Radeon 780M RDNA 3, 12 compute units, 768 stream processors, up to 2.7 GHz; "
          "DDR5-5600 and LPDDR5x-7500; TDP 28 W, 15-30 W configurable)",
          "https://www.io-tech.fi/uutinen/amd-julkaisi-ryzen-7040u-sarjan-zen-4-prosessorit-vahavirtaisiin-kannettaviin/ (7840U: full Phoenix die, 12 CU Radeon 780M at 2.7 GHz, 15-30 W)"],
         "unified", fp16_estimated=True,
-        fp16_basis="derived: 12 CUs x 64 x 4 (FMA, dual-issue) x 2.7 GHz = 8.29, the rule behind the catalog's Radeon 890M figure (16 x 64 x 4 x 2.9 = 11.88)",
+        fp16_basis="derived: 12 CU x 512 FP16 ops/clk/CU (RDNA 3 WMMA, " + RDNA3_WMMA_SOURCE + ") x 2.7 GHz = 16.59, the rule of the Strix Halo and Radeon 890M entries",
         system_ram_gib=32, system_ram_bandwidth_gbs=120, system_ram_gib_estimated=True, system_ram_bandwidth_gbs_estimated=True,
         notes=["bandwidth 120 GB/s assumes LPDDR5X-7500 on the 128-bit bus (7500 MT/s x 16 B); DDR5-5600 SO-DIMM laptops have 89.6 GB/s",
                "memory 32 GB is a common laptop configuration, not a property of the chip; the GPU's share is set by the BIOS/driver (not sourced)",

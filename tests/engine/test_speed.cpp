@@ -375,6 +375,30 @@ TEST_CASE("MoE prefill: the routing chain costs moe_route_ns per token and layer
     CHECK(estimate_prefill(d, p, 2048, 0).time_s == Approx(t0).epsilon(kExact));
 }
 
+TEST_CASE("intel_vulkan_bw scales the weight reads of Intel GPUs under Vulkan only", "[speed]") {
+    SpeedParams p = plain_params();
+    SpeedScenario s = dense_8b();
+    s.intel_gpu = true;
+    s.backend = Backend::Vulkan;
+    SpeedResult base = estimate_decode(s, p, 0, 128);
+    p.intel_vulkan_bw = 0.5;
+    SpeedResult half = estimate_decode(s, p, 0, 128);
+    REQUIRE(base.ok);
+    REQUIRE(half.ok);
+    // the weight read runs at half the bandwidth share: twice the time
+    CHECK(half.weight_time_s == Approx(2 * base.weight_time_s).epsilon(kExact));
+    // the same GPU under SYCL, and a non-Intel GPU under Vulkan, do not see it
+    s.backend = Backend::Sycl;
+    SpeedResult sycl = estimate_decode(s, p, 0, 128);
+    p.intel_vulkan_bw = 1;
+    CHECK(estimate_decode(s, p, 0, 128).weight_time_s == Approx(sycl.weight_time_s).epsilon(kExact));
+    s.backend = Backend::Vulkan;
+    s.intel_gpu = false;
+    SpeedResult other = estimate_decode(s, p, 0, 128);
+    p.intel_vulkan_bw = 0.5;
+    CHECK(estimate_decode(s, p, 0, 128).weight_time_s == Approx(other.weight_time_s).epsilon(kExact));
+}
+
 TEST_CASE("SYCL MoE: the host loop over experts costs sycl_expert_call_us per expert matmul call", "[speed]") {
     // ggml_sycl_mul_mat_id: per MUL_MAT_ID node (3 per MoE layer) one mul_mat per selected expert for one token,
     // one gather + mul_mat + scatter per expert with rows for a ubatch; CUDA runs one grouped kernel
@@ -458,6 +482,7 @@ TEST_CASE("speed params: JSON round trip, bad input, builtin equals the asset", 
     a.fa_attn_backend[(int)Backend::Metal] = 1.75;
     a.moe_route_ns = 321.5;
     a.sycl_expert_call_us = 17.25;
+    a.intel_vulkan_bw = 0.4375;
     a.band[0][0].rows = 7; a.band[0][0].low = -0.1; a.band[0][0].high = 0.2;
     SpeedParams b;
     std::string err;
@@ -466,6 +491,7 @@ TEST_CASE("speed params: JSON round trip, bad input, builtin equals the asset", 
     CHECK(b.fa_attn_backend[(int)Backend::Metal] == Approx(1.75).epsilon(kExact));
     CHECK(b.moe_route_ns == Approx(321.5).epsilon(kExact));
     CHECK(b.sycl_expert_call_us == Approx(17.25).epsilon(kExact));
+    CHECK(b.intel_vulkan_bw == Approx(0.4375).epsilon(kExact));
     CHECK(b.band[0][0].rows == 7);
     CHECK(b.band[0][0].high == Approx(0.2).epsilon(kExact));
     a.band_fp16_estimated[1] = {12, -0.3, 0.8, 0.25, 0.5};
