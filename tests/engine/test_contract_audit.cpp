@@ -15,6 +15,7 @@
 #include "report/sections.h"
 #include "serving/serving.h"
 #include "sim/recommend.h"
+#include "speed/calibrate.h"
 #include "speed/profile_validation.h"
 #include "speed/speed_glue.h"
 
@@ -156,14 +157,27 @@ TEST_CASE("audit: a device profile fitted on one model corrects the other models
     CHECK(rep.after[0].mdape < 1e-6);
     CHECK(rep.before[1].mdape < 1e-6);
     CHECK(rep.after[1].mdape < 1e-6);
-    // the published 2025-26 rows (10 devices with >= 2 models): decode gets closer with the profile than without
-    std::ifstream f(std::string(LLMSIM_SOURCE_DIR) + "/assets/calibration/llamacpp_speed_2025.jsonl", std::ios::binary);
-    REQUIRE(f);
-    const std::string real((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
-    REQUIRE(profile_holdout(cat(), real, default_speed_params(), rep, err));
+    // the published 2025-26 rows (10 devices with >= 2 models) on a model that never saw them: fitted on the 2024
+    // rows only, from the physical priors (the shipped fit saw the 2025-26 rows, so its residuals there are in-sample
+    // and a profile from one model mostly adds that model's noise). The user's case is a device the model got wrong:
+    // decode and prefill of the other models get closer with the profile than without
+    auto slurp = [](const char* name) {
+        std::ifstream f(std::string(LLMSIM_SOURCE_DIR) + "/assets/calibration/" + name, std::ios::binary);
+        REQUIRE(f);
+        return std::string((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+    };
+    std::vector<CalibrationRow> rows_2024;
+    REQUIRE(parse_calibration_jsonl(slurp("llamacpp_speed.jsonl"), rows_2024, err));
+    FitOptions opt;
+    opt.from_priors = true;
+    const SpeedParams fit_2024 = fit_speed_params(rows_2024, default_speed_params(), opt);
+    REQUIRE(profile_holdout(cat(), slurp("llamacpp_speed_2025.jsonl"), fit_2024, rep, err));
     CHECK(rep.splits >= 20);
-    CHECK(rep.after[0].mdape < rep.before[0].mdape);
-    CHECK(rep.after[0].within25 > rep.before[0].within25);
+    for (int k : {0, 1}) {
+        INFO((k == 0 ? "decode" : "prefill") << ": MdAPE " << rep.before[k].mdape << " -> " << rep.after[k].mdape);
+        CHECK(rep.after[k].mdape < rep.before[k].mdape);
+        CHECK(rep.after[k].within25 > rep.before[k].within25);
+    }
     // one model's line on a device with no second model: nothing to hold out, said so
     CHECK_FALSE(profile_holdout(cat(), jsonl.substr(0, jsonl.find('\n') + 1), default_speed_params(), rep, err));
     CHECK(err == "no device has measured rows of two models: nothing to hold out");
