@@ -39,7 +39,7 @@ std::string row_label(const llmsim::ServingAccuracy& a, const llmsim::ServingAcc
     return s;
 }
 
-void draw_serving_plot(const llmsim::ServingAccuracy& a) {
+void draw_serving_plot(AppState& app, const llmsim::ServingAccuracy& a) {
     std::vector<PlotSeries> series;
     double lo = 1e30, hi = 0;
     for (const EngineInk& e : kEngineInks) {
@@ -63,6 +63,7 @@ void draw_serving_plot(const llmsim::ServingAccuracy& a) {
     series.insert(series.begin(), {ideal, up, down});
     draw_plot("accuracy-serving", ImVec2(-1, ImGui::GetFontSize() * 18), PlotAxis{"measured output", "tok/s", lo, hi, true},
               PlotAxis{"predicted, source held out", "tok/s", lo, hi, true}, series);
+    note_widget(app, "accuracy-serving-plot");   // the e2e test hovers it for the read-out
 }
 
 void draw_serving_table(AppState& app, const llmsim::ServingAccuracy& a) {
@@ -143,7 +144,7 @@ void draw_accuracy_serving(AppState& app) {
     ImGui::TextUnformatted("Serving many users: vLLM, SGLang, TensorRT-LLM, LMDeploy");
     if (!app.accuracy.serving_error.empty()) { ImGui::TextWrapped("%s", app.accuracy.serving_error.c_str()); return; }
     if (a.groups.empty()) { ImGui::TextDisabled("No serving accuracy in this build."); return; }
-    draw_serving_plot(a);
+    draw_serving_plot(app, a);
     draw_serving_table(app, a);
     size_t no_pred = 0;
     for (const llmsim::ServingAccuracyRow& r : a.rows) no_pred += !r.ok;
