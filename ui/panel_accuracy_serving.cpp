@@ -61,8 +61,17 @@ void draw_serving_plot(AppState& app, const llmsim::ServingAccuracy& a) {
     PlotSeries up{"±25 %", {lo, hi}, {lo * 1.25, hi * 1.25}, ink_u32(Ink::Reference, kReferenceBandAlpha)};
     PlotSeries down{"", {lo, hi}, {lo * 0.75, hi * 0.75}, ink_u32(Ink::Reference, kReferenceBandAlpha)};
     series.insert(series.begin(), {ideal, up, down});
-    draw_plot("accuracy-serving", ImVec2(-1, ImGui::GetFontSize() * 18), PlotAxis{"measured output", "tok/s", lo, hi, true},
-              PlotAxis{"predicted, source held out", "tok/s", lo, hi, true}, series);
+    // ticks as 100, 10k, 1M: seven digits do not fit the y labels' margin at phone width
+    auto short_num = [](double v) {
+        char b[32];
+        if (v >= 1e6) snprintf(b, sizeof b, "%gM", v / 1e6);
+        else if (v >= 1e3) snprintf(b, sizeof b, "%gk", v / 1e3);
+        else snprintf(b, sizeof b, "%g", v);
+        return std::string(b);
+    };
+    PlotAxis xa{"measured", "tok/s", lo, hi, true}, ya{"predicted", "tok/s", lo, hi, true};   // output tok/s, source held out
+    xa.format = ya.format = short_num;
+    draw_plot("accuracy-serving", ImVec2(-1, ImGui::GetFontSize() * 18), xa, ya, series);
     note_widget(app, "accuracy-serving-plot");   // the e2e test hovers it for the read-out
 }
 
@@ -141,14 +150,14 @@ void draw_accuracy_serving(AppState& app) {
     const llmsim::ServingAccuracy& a = app.accuracy.serving;
     ImGui::Spacing();
     ImGui::Separator();
-    ImGui::TextUnformatted("Serving many users: vLLM, SGLang, TensorRT-LLM, LMDeploy");
+    text_wrapped_words("Serving many users: vLLM, SGLang, TensorRT-LLM, LMDeploy");
     if (!app.accuracy.serving_error.empty()) { ImGui::TextWrapped("%s", app.accuracy.serving_error.c_str()); return; }
     if (a.groups.empty()) { ImGui::TextDisabled("No serving accuracy in this build."); return; }
     draw_serving_plot(app, a);
     draw_serving_table(app, a);
     size_t no_pred = 0;
     for (const llmsim::ServingAccuracyRow& r : a.rows) no_pred += !r.ok;
-    text_wrapped_words("Every published serving run in assets/calibration/serving.jsonl (%d rows; %d lines without a usable "
+    text_wrapped_words("The plot: output tok/s of every published serving run in assets/calibration/serving.jsonl (%d rows; %d lines without a usable "
                        "input skipped), each predicted by a fit that never saw its source: each whole source (a GitHub "
                        "repository or a site) is held out in turn and the engines' speed scales refitted without it. "
                        "MdAPE is the median |predicted / measured − 1|; TPOT and TTFT only where the source published "
