@@ -64,9 +64,9 @@ void draw_serving_plot(AppState& app, const llmsim::ServingAccuracy& a) {
     // ticks as 100, 10k, 1M: seven digits do not fit the y labels' margin at phone width
     auto short_num = [](double v) {
         char b[32];
-        if (v >= 1e6) snprintf(b, sizeof b, "%gM", v / 1e6);
-        else if (v >= 1e3) snprintf(b, sizeof b, "%gk", v / 1e3);
-        else snprintf(b, sizeof b, "%g", v);
+        if (v >= 1e6) snprintf(b, sizeof b, "%.3gM", v / 1e6);
+        else if (v >= 1e3) snprintf(b, sizeof b, "%.3gk", v / 1e3);
+        else snprintf(b, sizeof b, "%.3g", v);
         return std::string(b);
     };
     PlotAxis xa{"measured", "tok/s", lo, hi, true}, ya{"predicted", "tok/s", lo, hi, true};   // output tok/s, source held out
