@@ -92,13 +92,15 @@ bool read_rows(const std::vector<std::string>& files, std::vector<CalibrationRow
 }  // namespace
 
 int cmd_accuracy(int argc, char** argv) {
-    Args a = parse_args(argc, argv, {"help", "rows", "detail", "serving", "shipped", "extras"});
+    Args a = parse_args(argc, argv, {"help", "rows", "detail", "serving", "shipped", "extras", "json", "check-asset"});
     if (a.has("serving") && !a.has("help")) return cmd_accuracy_serving(a);
     if (a.has("extras") && !a.has("help")) return cmd_accuracy_extras(a);
     if (a.has("help")) {
         printf("usage: llmsim-cli accuracy FILE... [--detail] [--rows]\n"
                "       llmsim-cli accuracy --serving [FILE] [--by source|publication|device] [--rows] [--shipped]   serving engines,\n"
-               "       leave-one-group-out (--rows: every row's held-out prediction as CSV)\n"
+               "       leave-one-group-out (--rows: every row's held-out prediction as CSV; --json: the report as\n"
+               "       assets/calibration/serving_accuracy.json holds it, made by scripts/calibration/make_serving_accuracy.sh;\n"
+               "       --check-asset: is the embedded serving_accuracy.json current for FILE and this build's model, in ~2 s)\n"
                "       llmsim-cli accuracy --extras [FILE]   fine-tuning, vision encode, LoRA, speculative decoding and\n"
                "       embedding models against published measurements (default assets/calibration/extras_measured.jsonl)\n"
                "Held-out validation of the speed model on measured rows (predict's input shape plus measured_tokens_per_s),\n"

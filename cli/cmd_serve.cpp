@@ -8,6 +8,7 @@
 
 #include "catalog/catalog.h"
 #include "commands.h"
+#include "serving/serve_accuracy.h"
 #include "serving/serve_fit.h"
 #include "serving/serving.h"
 
@@ -207,6 +208,23 @@ int cmd_serve(int argc, char** argv) {
 namespace llmsim::cli {
 
 // llmsim-cli accuracy --serving [FILE] [--shipped]: leave-one-source-out on published serving measurements
+namespace {
+// accuracy --serving --check-asset: the embedded serving_accuracy.json against serving.jsonl and this build's model
+int check_serving_accuracy_asset(const Catalog& cat, const std::vector<ServingRow>& rows, const std::string& text,
+                                 std::chrono::steady_clock::time_point t0) {
+    ServingAccuracy shipped;
+    std::string err;
+    if (!load_builtin_serving_accuracy(shipped, err)) return fail("accuracy: " + err);
+    std::vector<ServingFingerprintRow> now = serving_fingerprint(cat, rows);
+    std::string why = serving_accuracy_stale(shipped, text, now);
+    double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    if (!why.empty()) return fail("accuracy: assets/calibration/serving_accuracy.json is stale: " + why);
+    printf("serving_accuracy.json is current: serving.jsonl FNV-1a %s, %zu fingerprint rows predicted as recorded (%.0f ms)\n",
+           shipped.jsonl_fnv1a.c_str(), now.size(), ms);
+    return 0;
+}
+}  // namespace
+
 int cmd_accuracy_serving(const Args& a) {
     std::string path = a.positional.empty() ? "assets/calibration/serving.jsonl" : a.positional[0];
     std::string text, err;
@@ -216,8 +234,14 @@ int cmd_accuracy_serving(const Args& a) {
     std::vector<ServingRow> rows;
     int skipped = 0; std::string first;
     if (!read_serving_rows(cat, text, rows, err, &skipped, &first)) return fail("accuracy: " + err);
-    printf("%zu serving rows (%d skipped%s%s)\n", rows.size(), skipped, first.empty() ? "" : ", first: ", first.c_str());
     auto t0 = std::chrono::steady_clock::now();
+    if (a.has("check-asset")) return check_serving_accuracy_asset(cat, rows, text, t0);
+    if (a.has("json")) {   // the leave-one-source-out report as the page's asset (scripts/calibration/make_serving_accuracy.sh)
+        ServingValidation v = validate_serving(cat, rows, ServingFold::Source);
+        printf("%s", serving_accuracy_to_json(serving_accuracy_from(cat, v, rows, text, skipped)).c_str());
+        return 0;
+    }
+    printf("%zu serving rows (%d skipped%s%s)\n", rows.size(), skipped, first.empty() ? "" : ", first: ", first.c_str());
     if (a.has("shipped")) {   // the shipped parameters on every row (not held out: a check of the shipped table)
         std::vector<double> e;
         serving::SpeedTable t = serving::shipped_speed_table();

@@ -393,5 +393,6 @@ std::string derived_to_json(const AppState& app) {
     j["audio"] = json::parse(audio_state_json(app));
     j["embed"] = json::parse(embed_state_json(app));
     j["serving_search"] = json::parse(serving_search_to_json(app));
+    j["accuracy"] = json::parse(accuracy_state_json(app));
     return j.dump();
 }

@@ -1,6 +1,7 @@
 // Accuracy: how the speed model compares with measurements — predicted vs measured for every calibration row
 // (log-log, by hardware class, the ±25 % corridor), the held-out error per class stored with the fit (the harder
-// of leave-one-device/source/class-out), its band and that band's coverage, and the seed formula on the same rows.
+// of leave-one-device/source/class-out), its band and that band's coverage, and the seed formula on the same rows;
+// then the serving engines held out by source (panel_accuracy_serving.cpp).
 #include <imgui.h>
 
 #include <algorithm>
@@ -100,4 +101,5 @@ void draw_accuracy(AppState& app) {
                        "A device without a published FP16 figure gets a wider band, measured by re-predicting rows with "
                        "the figure replaced by its chip family's estimate. llmsim-cli accuracy prints the full report; "
                        "the plot shows the shipped fit on every row (2024 and 2025–26 llama.cpp builds).");
+    draw_accuracy_serving(app);   // panel_accuracy_serving.cpp
 }

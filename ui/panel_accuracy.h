@@ -1,11 +1,26 @@
 // The accuracy panel's own state (Tracy keeps each view's state with its view). Owned by AppState
 // (app.accuracy); never in the URL.
 #pragma once
+#include <string>
 #include <vector>
 
+#include "serving/serve_accuracy.h"
 #include "speed/evidence.h"
+
+struct AppState;
 
 struct AccuracyState {
     int kind = 0;                              // 0 decode, 1 prefill
     std::vector<llmsim::EvidenceRow> rows;     // every measured row with its prediction (computed on first view)
+    // the serving part: the CLI's leave-one-source-out report, embedded (assets/calibration/serving_accuracy.json);
+    // recomputing it takes about a minute natively, so the page reads it (panel_accuracy_serving.cpp)
+    llmsim::ServingAccuracy serving;
+    bool serving_loaded = false;
+    std::string serving_error;
+    double serving_load_ms = 0;                // parsing the embedded file
 };
+
+// panel_accuracy_serving.cpp: load the embedded serving report once (also for results() before the section is drawn)
+void update_accuracy_serving(AppState& app);
+// results().accuracy: {"serving": {fold, groups: [...], rows_plotted, load_ms, error}} (call update_accuracy_serving first)
+std::string accuracy_state_json(const AppState& app);

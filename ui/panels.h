@@ -32,6 +32,7 @@ void draw_import(AppState& app);         // panel_import.cpp: config.json / .ggu
 void draw_compare(AppState& app);        // panel_compare.cpp: setups side by side
 void draw_recommend(AppState& app);      // panel_recommend.cpp: what to buy, cheapest first
 void draw_accuracy(AppState& app);       // panel_accuracy.cpp: predicted vs measured, LODO errors
+void draw_accuracy_serving(AppState& app); // panel_accuracy_serving.cpp: the serving engines held out by source
 void draw_my_runs(AppState& app);        // panel_my_runs.cpp: your llama-bench rows next to ours, device profile
 void draw_machine_offer(AppState& app);  // panel_detect.cpp: "Is this your machine? [Use it] [Pick another]"
 // panel_detect.cpp: the platform's reading of this machine's GPU -> app.machine (matched against the catalog)

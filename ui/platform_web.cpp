@@ -253,6 +253,7 @@ EMSCRIPTEN_KEEPALIVE const char* llmsim_results() {
     update_audio(g.app);     // results().audio (and --mmproj for audio)
     update_embed(g.app);
     update_train(g.app);
+    update_accuracy_serving(g.app);   // results().accuracy.serving (the embedded held-out report)
     g.ret = derived_to_json(g.app);
     return g.ret.c_str();
 }

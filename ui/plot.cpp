@@ -154,9 +154,26 @@ bool draw_plot(const char* id, ImVec2 size, const PlotAxis& x, const PlotAxis& y
             double xv = from_unit(x, (m.x - a.x) / (b.x - a.x));
             ImGui::BeginTooltip();
             ImGui::Text("%s: %s %s", x.label, label_of(x, xv).c_str(), x.unit);
+            // labelled scatter series: the one point nearest the cursor in both directions, with its label
+            const PlotSeries* near_s = nullptr;
+            size_t near_i = 0;
+            float near_d = 1e30f;
+            for (const PlotSeries& s : series) {
+                if (!s.points_only || s.labels.empty()) continue;
+                for (size_t i = 0; i < std::min({s.x.size(), s.y.size(), s.labels.size()}); ++i) {
+                    const float dx = sx(s.x[i]) - m.x, dy = sy(s.y[i]) - m.y, d = dx * dx + dy * dy;
+                    if (d < near_d) { near_d = d; near_s = &s; near_i = i; }
+                }
+            }
+            if (near_s) {
+                dl->AddCircle(ImVec2(sx(near_s->x[near_i]), sy(near_s->y[near_i])), fh * 0.45f, text, 12, 2.0f);
+                ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(color_of(*near_s)), "%s: %s %s at %s %s", near_s->name.c_str(),
+                                   label_of(y, near_s->y[near_i]).c_str(), y.unit, label_of(x, near_s->x[near_i]).c_str(), x.unit);
+                ImGui::TextUnformatted(near_s->labels[near_i].c_str());
+            }
             for (const PlotSeries& s : series) {
                 size_t n = std::min(s.x.size(), s.y.size());
-                if (n == 0) continue;
+                if (n == 0 || (s.points_only && !s.labels.empty())) continue;
                 size_t best = 0;
                 for (size_t i = 1; i < n; ++i)
                     if (std::fabs(sx(s.x[i]) - m.x) < std::fabs(sx(s.x[best]) - m.x)) best = i;

@@ -1,5 +1,6 @@
 // Line plots drawn with ImGui draw lists (Debian has no ImPlot): axes with units and ticks, several series,
-// point markers, vertical reference lines, and a hover cross-hair with a read-out of every series.
+// point markers, vertical reference lines, and a hover cross-hair with a read-out of every series (labelled
+// scatter series: the one point nearest the cursor, named).
 //   PlotAxis x{"context", "tokens", 1024, 131072, true}, y{"memory", "GiB", 0, 80, false};
 //   draw_plot("ctx", ImVec2(-1, 240), x, y, {{"total", xs, ys, ink_u32(Ink::Weights)}}, {}, {{32768, "max safe"}});
 #pragma once
@@ -24,6 +25,7 @@ struct PlotSeries {
     ImU32 color = 0;             // 0: the theme's Ink::Weights (theme.h)
     bool points_only = false;    // markers instead of a line
     float thickness = 1.6f;
+    std::vector<std::string> labels;   // points_only: what each point is; the read-out names the point nearest the cursor
 };
 
 struct PlotVLine {

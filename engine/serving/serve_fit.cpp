@@ -313,11 +313,12 @@ namespace {
 ServingGroupErrors group_errors(const std::string& name, const std::vector<const ServingRow*>& rows,
                                 const std::vector<ServingPrediction>& preds) {
     ServingGroupErrors g; g.name = name;
-    std::vector<double> o, tp, tf; int in_band = 0;
+    std::vector<double> o, tp, tf; int in_band = 0, within25 = 0;
     for (size_t i = 0; i < rows.size(); ++i) {
         const ServingPrediction& p = preds[i];
         if (!p.ok) { o.push_back(1.0); continue; }
         o.push_back(std::fabs(p.out_tok_s / rows[i]->out_tok_s - 1));
+        if (o.back() <= 0.25) ++within25;
         if (rows[i]->out_tok_s >= p.low && rows[i]->out_tok_s <= p.high) ++in_band;
         if (rows[i]->tpot_ms > 0) tp.push_back(std::fabs(p.tpot_ms / rows[i]->tpot_ms - 1));
         if (rows[i]->ttft_ms > 0) tf.push_back(std::fabs(p.ttft_ms / rows[i]->ttft_ms - 1));
@@ -325,6 +326,7 @@ ServingGroupErrors group_errors(const std::string& name, const std::vector<const
     g.rows = (int)rows.size(); g.tpot_rows = (int)tp.size(); g.ttft_rows = (int)tf.size();
     g.out_mdape = median(o); g.tpot_mdape = median(tp); g.ttft_mdape = median(tf);
     g.coverage = rows.empty() ? 0 : (double)in_band / rows.size();
+    g.within25 = rows.empty() ? 0 : (double)within25 / rows.size();
     return g;
 }
 }  // namespace

@@ -42,6 +42,7 @@ struct ServingGroupErrors {             // one group of held-out predictions
     std::string name;
     int rows = 0, tpot_rows = 0, ttft_rows = 0;
     double out_mdape = 0, tpot_mdape = 0, ttft_mdape = 0, coverage = 0;
+    double within25 = 0;                // share of rows whose held-out output tok/s is within +-25 % (no prediction: outside)
 };
 struct ServingValidation {
     std::vector<ServingGroupErrors> by_source;   // each source held out in turn

@@ -5,7 +5,7 @@
 import { readFile, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs, serve, Checks, assert, eq, launchChromium, clickWidget } from './harness.mjs';
+import { parseArgs, serve, Checks, assert, eq, launchChromium, clickWidget, stableWidgetRect } from './harness.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const args = parseArgs();
@@ -691,6 +691,65 @@ async function main() {
       await p.evaluate(() => window.llmsim.setState({ theme: 'dark' }));
       await p.waitForTimeout(250);
     }
+
+    // Accuracy, serving part (ui/panel_accuracy_serving.cpp): the held-out numbers `llmsim-cli accuracy --serving` printed,
+    // shipped as assets/calibration/serving_accuracy.json. With --cli the file is checked current for this build
+    // (--check-asset, ~2 s); LLMSIM_E2E_SERVING_ACCURACY=1 also reruns the full leave-one-source-out (~1 min) and
+    // compares its printed table with the section.
+    await check('accuracy: the serving part shows the CLI\'s leave-one-source-out numbers per engine; read-out names the row', async () => {
+      const p2 = await openPage(browser, base, '#embed=accuracy');
+      await p2.page.waitForTimeout(400);
+      const acc = (await p2.page.evaluate(() => window.llmsim.results())).accuracy.serving;
+      eq(acc.error, '', 'no error loading the embedded report');
+      eq(acc.fold, 'source', 'held out by whole source');
+      eq(acc.groups.map((g) => g.name), ['vllm', 'sglang', 'trtllm', 'lmdeploy', 'all'], 'engine rows, then overall');
+      const { readFileSync } = await import('node:fs');
+      const file = JSON.parse(readFileSync(path.join(here, '..', '..', 'assets', 'calibration', 'serving_accuracy.json'), 'utf8'));
+      eq(acc.serving_jsonl_fnv1a, file.inputs.serving_jsonl_fnv1a, 'the page embeds the committed file');
+      for (const g of file.groups) {
+        const shown = acc.groups.find((x) => x.name === g.name);
+        assert(shown && near(shown, g), `${g.name}: page ${JSON.stringify(shown)} vs file ${JSON.stringify(g)}`);
+      }
+      eq(acc.rows, file.rows.length, 'every row of the file');
+      assert(acc.rows_plotted > 0.95 * acc.rows, `plotted ${acc.rows_plotted} of ${acc.rows}`);
+      console.log(`     accuracy serving: embedded report parsed in ${acc.load_ms.toFixed(1)} ms; ${acc.rows_plotted} of ${acc.rows} rows plotted`);
+      if (cli) {
+        const { execFileSync } = await import('node:child_process');
+        const jsonl = path.join(here, '..', '..', 'assets', 'calibration', 'serving.jsonl');
+        const ok = execFileSync(cli, ['accuracy', '--serving', jsonl, '--check-asset'], { encoding: 'utf8' });
+        assert(ok.includes('serving_accuracy.json is current'), `check-asset: ${ok}`);
+        if (process.env.LLMSIM_E2E_SERVING_ACCURACY === '1') {
+          const t0 = Date.now();
+          const text = execFileSync(cli, ['accuracy', '--serving', jsonl], { encoding: 'utf8', maxBuffer: 1 << 24 });
+          for (const g of acc.groups) {   // | vllm | 226 | 21.9 % | 221 | 36.0 % | 221 | 49.2 % | 51 % |
+            const line = text.split('\n').find((l) => new RegExp(`^\\| ${g.name} +\\|`).test(l));
+            assert(line, `CLI line for ${g.name}`);
+            const c = line.split('|').slice(2, 9).map((x) => parseFloat(x));
+            eq(c, [g.rows, +(g.out_mdape * 100).toFixed(1), g.tpot_rows, +(g.tpot_mdape * 100).toFixed(1), g.ttft_rows,
+                   +(g.ttft_mdape * 100).toFixed(1), +(g.coverage * 100).toFixed(0)], `${g.name}: CLI printout vs the section`);
+            if (g.band_low !== undefined) {   // "  vllm      bw_eff ... band -0.64..+0.75"
+              const b = text.split('\n').find((l) => l.startsWith(`  ${g.name} `) && l.includes(' band '));
+              const m = b && b.match(/band ([-+][0-9.]+)\.\.([-+][0-9.]+)/);
+              eq(m && [parseFloat(m[1]), parseFloat(m[2])], [+g.band_low.toFixed(2), +g.band_high.toFixed(2)], `${g.name}: band`);
+            }
+          }
+          console.log(`     accuracy serving: llmsim-cli accuracy --serving (${((Date.now() - t0) / 1000).toFixed(0)} s) prints the section's numbers`);
+        } else console.log('     accuracy serving: the file is current (--check-asset); full CLI rerun skipped (LLMSIM_E2E_SERVING_ACCURACY=1)');
+      } else console.log('     accuracy serving: CLI comparison not run (pass --cli build/native/llmsim-cli)');
+      await scrollToWidget(p2.page, 'accsv-head-8');
+      for (let i = 0; i < 9; ++i) assert(await p2.page.evaluate((n) => window.llmsim._widgetRect(n), `accsv-head-${i}`), `table column ${i} drawn`);
+      // the read-out: hover the plot's middle; a screenshot shows the named row
+      await scrollToWidget(p2.page, 'accuracy-serving-plot');
+      const r = await stableWidgetRect(p2.page, 'accuracy-serving-plot');
+      assert(r, 'serving plot drawn');
+      await p2.page.mouse.move((r[0] + r[2]) / 2, (r[1] + r[3]) / 2);
+      await p2.page.waitForTimeout(300);
+      await p2.page.screenshot({ path: path.join(out, 'accuracy-serving-readout-1280x800.png') });
+      await p2.page.mouse.move(1, 1);
+      await shots(p2.page, 'accuracy', 'accuracy-serving');
+      eq(p2.errors, [], 'console errors');
+      await p2.context.close();
+    });
 
     await check('spec: a link with sp_* keys; the section equals spec() and the CLI; the command gains -md', async () => {
       const hash = '#model=Qwen/Qwen2.5-7B-Instruct&hardware=rtx-4090&quant=Q4_K_M&ctx=32768&sp_draft=Qwen/Qwen2.5-0.5B-Instruct' +

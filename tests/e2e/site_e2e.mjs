@@ -141,9 +141,10 @@ async function main() {
       }
     });
 
-    await check('app: axe-core finds 0 violations with multi-LoRA serving and the phone-width tables (issues 14, 16)', async () => {
+    await check('app: axe-core finds 0 violations with multi-LoRA serving, the phone-width tables and the Accuracy section (issues 14, 16)', async () => {
       for (const [k, vp] of [['serving', { width: 1280, height: 800 }], ['leaderboard', { width: 390, height: 844 }], ['recommend', { width: 390, height: 844 }],
-                             ['context', { width: 390, height: 844 }], ['quants', { width: 390, height: 844 }]]) {
+                             ['context', { width: 390, height: 844 }], ['quants', { width: 390, height: 844 }],
+                             ['accuracy', { width: 390, height: 844 }], ['accuracy', { width: 1280, height: 800 }]]) {
         const { page, context, errors } = await openApp(browser, `${base}/index.html#model=meta-llama/Llama-3.1-8B-Instruct&hardware=h100-sxm&sv_loras=4&embed=${k}`, { viewport: vp });
         await axe(page, `index.html embed=${k} at ${vp.width} px`);
         assert(errors.length === 0, errors.join(' | '));
