@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "io/bench_import.h"
+#include "test_support.h"
 
 using namespace llmsim;
 
@@ -17,11 +18,6 @@ std::string fixture(const char* name) {
     std::stringstream ss;
     ss << f.rdbuf();
     return ss.str();
-}
-const Catalog& cat() {
-    const Catalog* c = embedded_catalog();
-    REQUIRE(c);
-    return *c;
 }
 std::string parse_error(const std::string& text) {
     BenchImport imp;

@@ -8,18 +8,12 @@
 #include "sim/recommend.h"
 #include "api/predict.h"
 #include "speed/speed_glue.h"
+#include "test_support.h"
 
 #include <nlohmann/json.hpp>
 
 using namespace llmsim;
 
-namespace {
-const Catalog& cat() {
-    const Catalog* c = embedded_catalog();
-    REQUIRE(c);
-    return *c;
-}
-}  // namespace
 
 TEST_CASE("llama-server command carries every simulated flag", "[command]") {
     const Model* m = cat().find_model("Qwen/Qwen3-30B-A3B");

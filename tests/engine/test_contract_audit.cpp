@@ -18,16 +18,12 @@
 #include "speed/calibrate.h"
 #include "speed/profile_validation.h"
 #include "speed/speed_glue.h"
+#include "test_support.h"
 
 using namespace llmsim;
 using nlohmann::json;
 
 namespace {
-const Catalog& cat() {
-    const Catalog* c = embedded_catalog();
-    REQUIRE(c);
-    return *c;
-}
 json run(const std::string& line) { return json::parse(predict_line(cat(), default_speed_params(), line)); }
 }  // namespace
 

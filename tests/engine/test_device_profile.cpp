@@ -7,15 +7,11 @@
 #include "sim/simulate.h"
 #include "speed/speed_glue.h"
 #include "speed/speed_labels.h"
+#include "test_support.h"
 
 using namespace llmsim;
 
 namespace {
-const Catalog& cat() {
-    const Catalog* c = embedded_catalog();
-    REQUIRE(c);
-    return *c;
-}
 Evaluation eval_on(const char* model, const char* hw, const DeviceProfile* prof, int64_t ctx = 32768) {
     const Model* m = cat().find_model(model);
     REQUIRE(m);

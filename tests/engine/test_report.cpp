@@ -4,15 +4,11 @@
 #include <catch2/catch.hpp>
 
 #include "report/sections.h"
+#include "test_support.h"
 
 using namespace llmsim;
 
 namespace {
-const Catalog& cat() {
-    const Catalog* c = embedded_catalog();
-    REQUIRE(c);
-    return *c;
-}
 SimRequest request(const std::string& quant, int64_t ctx) {
     SimRequest r;
     r.memory.file_type = quant;

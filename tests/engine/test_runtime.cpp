@@ -12,17 +12,13 @@
 #include "runtime/runtime.h"
 #include "sim/simulate.h"
 #include "speed/speed_glue.h"
+#include "test_support.h"
 
 #include <nlohmann/json.hpp>
 
 using namespace llmsim;
 
 namespace {
-const Catalog& cat() {
-    const Catalog* c = embedded_catalog();
-    REQUIRE(c);
-    return *c;
-}
 
 // two scenarios: a dense model fully on one GPU, and an MoE split over two GPUs with experts in host memory
 SimRequest scenario(int which, const Model*& model) {

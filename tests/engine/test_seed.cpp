@@ -7,15 +7,11 @@
 #include "core/format.h"
 #include "memory/memory.h"
 #include "model/model_tensors.h"
+#include "test_support.h"
 
 using namespace llmsim;
 
 namespace {
-const Catalog& cat() {
-    const Catalog* c = embedded_catalog();
-    REQUIRE(c);
-    return *c;
-}
 double kv_gib(const Model& m, int64_t ctx) {
     MemoryRequest r;
     r.file_type = "Q4_K_M";

@@ -15,15 +15,11 @@
 #include "serving/serving_internal.h"
 #include "sim/simulate.h"
 #include "speed/speed.h"
+#include "test_support.h"
 
 using namespace llmsim;
 
 namespace {
-const Catalog& cat() {
-    const Catalog* c = embedded_catalog();
-    REQUIRE(c);
-    return *c;
-}
 // tolerance for the engines' own logged KV pools (issue 14: within 5 %)
 constexpr double kLogTolerance = 0.05;
 

@@ -13,22 +13,13 @@
 
 #include "catalog/catalog.h"
 #include "serving/serve_accuracy.h"
+#include "test_support.h"
 
 using namespace llmsim;
 
 namespace {
 constexpr double kStored = 1e-12;   // a stored number read back
 
-std::string read_source_file(const std::string& rel) {
-#ifdef LLMSIM_SOURCE_DIR
-    std::ifstream f(std::string(LLMSIM_SOURCE_DIR) + "/" + rel);
-#else
-    std::ifstream f(rel);
-#endif
-    std::stringstream ss;
-    ss << f.rdbuf();
-    return ss.str();
-}
 const ServingAccuracy& shipped() {
     static ServingAccuracy a;
     static bool loaded = false;

@@ -7,15 +7,11 @@
 
 #include "catalog/catalog.h"
 #include "serving/serve_fit.h"
+#include "test_support.h"
 
 using namespace llmsim;
 
 namespace {
-const Catalog& cat() {
-    const Catalog* c = embedded_catalog();
-    REQUIRE(c);
-    return *c;
-}
 // a serving.jsonl row (its format: ../shared/calibration/serving-README.md) with the given notes and extra fields
 std::string row(const std::string& notes, const std::string& extra = "") {
     return R"({"id": "t1", "engine": "vllm", "model": "meta-llama/Llama-3.1-8B-Instruct", "precision": "bf16",)"

@@ -9,15 +9,11 @@
 
 #include "catalog/catalog.h"
 #include "serving/serving.h"
+#include "test_support.h"
 
 using namespace llmsim;
 
 namespace {
-const Catalog& cat() {
-    const Catalog* c = embedded_catalog();
-    REQUIRE(c);
-    return *c;
-}
 ServeRequest deepseek(bool ep) {
     ServeRequest r;
     r.engine = "vllm"; r.model = "deepseek-ai/DeepSeek-V3"; r.hardware = "h200-sxm"; r.precision = "fp8";

@@ -8,16 +8,12 @@
 #include "catalog/catalog.h"
 #include "serving/serve_network.h"
 #include "serving/serving.h"
+#include "test_support.h"
 
 using namespace llmsim;
 using namespace llmsim::serving;
 
 namespace {
-const Catalog& cat() {
-    const Catalog* c = embedded_catalog();
-    REQUIRE(c);
-    return *c;
-}
 ServeRequest req(const std::string& model, int tp, int pp) {
     ServeRequest r;
     r.engine = "sglang"; r.model = model; r.hardware = "h100-sxm"; r.precision = "fp8";

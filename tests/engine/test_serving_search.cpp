@@ -9,15 +9,11 @@
 
 #include "catalog/catalog.h"
 #include "serving/serving.h"
+#include "test_support.h"
 
 using namespace llmsim;
 
 namespace {
-const Catalog& cat() {
-    const Catalog* c = embedded_catalog();
-    REQUIRE(c);
-    return *c;
-}
 ServeRequest point(const std::string& model, int concurrency) {
     ServeRequest r;
     r.engine = "vllm"; r.model = model; r.hardware = "h100-sxm"; r.precision = "bf16";

@@ -12,6 +12,7 @@
 
 #include "speed/calibrate.h"
 #include "speed/speed.h"
+#include "test_support.h"
 
 using namespace llmsim;
 
@@ -21,16 +22,6 @@ namespace {
 constexpr double kExact = 1e-9;          // pure arithmetic
 constexpr double kGoldenDecode = 0.15;   // a measured decode row with the fitted parameters
 
-std::string read_text(const std::string& rel) {
-#ifdef LLMSIM_SOURCE_DIR
-    std::ifstream f(std::string(LLMSIM_SOURCE_DIR) + "/" + rel);
-#else
-    std::ifstream f(rel);
-#endif
-    std::stringstream ss;
-    ss << f.rdbuf();
-    return ss.str();
-}
 
 // parameters where only the named term is on: bandwidth share 1, nothing else
 SpeedParams plain_params() {
@@ -504,7 +495,7 @@ TEST_CASE("speed params: JSON round trip, bad input, builtin equals the asset", 
     CHECK(err.find("kv_factor") != std::string::npos);
 
     // the build uses the fitted numbers of assets/calibration/speed_params.json (embedded), not the struct defaults
-    std::string text = read_text("assets/calibration/speed_params.json");
+    std::string text = read_source_file("assets/calibration/speed_params.json");
     REQUIRE_FALSE(text.empty());
     SpeedParams asset;
     REQUIRE(parse_speed_params(text, asset, err));
@@ -566,7 +557,7 @@ TEST_CASE("source_key: one publication per repository, thread or file id", "[cal
 TEST_CASE("held-out validation: three schemes, bands from the harder, coverage counted", "[calibrate]") {
     // a small fit-free check: rows of two devices from two sources; the reports group as asked and the coverage
     // of a band wide enough for every error is 1
-    std::string text = read_text("assets/calibration/llamacpp_speed_2025.jsonl");
+    std::string text = read_source_file("assets/calibration/llamacpp_speed_2025.jsonl");
     REQUIRE_FALSE(text.empty());
     std::vector<CalibrationRow> all, rows;
     std::string err;
@@ -602,7 +593,7 @@ TEST_CASE("calibration rows: bad lines are reported with their line number", "[c
 }
 
 TEST_CASE("LODO targets hold on the measured rows", "[calibrate][slow]") {
-    std::string text = read_text("assets/calibration/llamacpp_speed.jsonl");
+    std::string text = read_source_file("assets/calibration/llamacpp_speed.jsonl");
     REQUIRE_FALSE(text.empty());
     std::vector<CalibrationRow> rows;
     std::string err;
