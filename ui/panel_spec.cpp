@@ -411,10 +411,11 @@ void wrapped_note(const char* text) {
 }  // namespace
 
 void draw_spec(AppState& app) {
-    ImGui::PushTextWrapPos(0.0f);
-    ImGui::TextDisabled("A small draft model proposes k tokens, the target checks them in one step (llama-server -md). The speed "
-                        "model is physics checked against two measurements, where it over-predicted: read the speed-up as an upper bound.");
-    ImGui::PopTextWrapPos();
+    wrapped_note(app.scenario.sp_mtp
+        ? "The model's own MTP (NextN) heads propose k tokens, the model checks them in one step (llama-server --spec-type "
+          "draft-mtp). The verify step follows llama.cpp's small-batch kernels; the one MTP measurement guided that rule."
+        : "A small draft model proposes k tokens, the target checks them in one step (llama-server -md). The verify step "
+          "follows llama.cpp's small-batch kernels; on CUDA it is still under-priced, so read the speed-up as an upper bound.");
     update_spec(app);
     if (draw_inputs(app)) { mark_changed(app); update_spec(app); }
     const SpecState& st = app.spec;
