@@ -173,7 +173,9 @@ bool draw_plot(const char* id, ImVec2 size, const PlotAxis& x, const PlotAxis& y
             }
             for (const PlotSeries& s : series) {
                 size_t n = std::min(s.x.size(), s.y.size());
-                if (n == 0 || (s.points_only && !s.labels.empty())) continue;
+                // a series without a name has no line to write; next to a labelled point the reference lines' nearest
+                // end points (the y = x line at x = 10) say nothing about the cursor
+                if (n == 0 || s.name.empty() || (s.points_only && !s.labels.empty()) || (near_s && !s.points_only)) continue;
                 size_t best = 0;
                 for (size_t i = 1; i < n; ++i)
                     if (std::fabs(sx(s.x[i]) - m.x) < std::fabs(sx(s.x[best]) - m.x)) best = i;
