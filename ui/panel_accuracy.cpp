@@ -24,6 +24,19 @@ double median(std::vector<double> v) {
 }
 }  // namespace
 
+void draw_parity_plot(const char* id, std::vector<PlotSeries> series, double lo, double hi,
+                      std::function<std::string(double)> format) {
+    lo = std::pow(10.0, std::floor(std::log10(lo)));
+    hi = std::pow(10.0, std::ceil(std::log10(hi)));
+    PlotSeries ideal{"predicted = measured", {lo, hi}, {lo, hi}, ink_u32(Ink::Reference)};
+    PlotSeries up{"±25 %", {lo, hi}, {lo * 1.25, hi * 1.25}, ink_u32(Ink::Reference, kReferenceBandAlpha)};
+    PlotSeries down{"", {lo, hi}, {lo * 0.75, hi * 0.75}, ink_u32(Ink::Reference, kReferenceBandAlpha)};
+    series.insert(series.begin(), {ideal, up, down});
+    PlotAxis xa{"measured", "tok/s", lo, hi, true}, ya{"predicted", "tok/s", lo, hi, true};
+    xa.format = ya.format = std::move(format);
+    draw_plot(id, ImVec2(-1, ImGui::GetFontSize() * 18), xa, ya, series);
+}
+
 void draw_accuracy(AppState& app) {
     if (app.accuracy.rows.empty()) app.accuracy.rows = llmsim::all_evidence();   // once: 879 estimates
     const auto& rows = app.accuracy.rows;
@@ -47,14 +60,7 @@ void draw_accuracy(AppState& app) {
         if (!s.x.empty()) series.push_back(s);
     }
     if (hi <= 0) return;
-    lo = std::pow(10.0, std::floor(std::log10(lo)));
-    hi = std::pow(10.0, std::ceil(std::log10(hi)));
-    PlotSeries ideal{"predicted = measured", {lo, hi}, {lo, hi}, ink_u32(Ink::Reference)};
-    PlotSeries up{"±25 %", {lo, hi}, {lo * 1.25, hi * 1.25}, ink_u32(Ink::Reference, kReferenceBandAlpha)};
-    PlotSeries down{"", {lo, hi}, {lo * 0.75, hi * 0.75}, ink_u32(Ink::Reference, kReferenceBandAlpha)};
-    series.insert(series.begin(), {ideal, up, down});
-    draw_plot("accuracy", ImVec2(-1, ImGui::GetFontSize() * 18), PlotAxis{"measured", "tok/s", lo, hi, true},
-              PlotAxis{"predicted", "tok/s", lo, hi, true}, series);
+    draw_parity_plot("accuracy", std::move(series), lo, hi);
 
     // per class: the held-out numbers stored with the fit (the harder of device / source / class held out), the
     // band they set and its coverage with whole publications held out, and the seed formula on the same rows

@@ -1,6 +1,7 @@
 // The accuracy panel's own state (Tracy keeps each view's state with its view). Owned by AppState
 // (app.accuracy); never in the URL.
 #pragma once
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -8,6 +9,7 @@
 #include "speed/evidence.h"
 
 struct AppState;
+struct PlotSeries;
 
 struct AccuracyState {
     int kind = 0;                              // 0 decode, 1 prefill
@@ -24,3 +26,8 @@ struct AccuracyState {
 void update_accuracy_serving(AppState& app);
 // results().accuracy: {"serving": {fold, groups: [...], rows_plotted, load_ms, error}} (call update_accuracy_serving first)
 std::string accuracy_state_json(const AppState& app);
+
+// panel_accuracy.cpp: a measured-vs-predicted plot (log-log, both axes in tok/s) of `series` over the decades that
+// hold [lo, hi], under the y = x line and the ±25 % corridor; `format` labels the ticks (default 3 significant figures)
+void draw_parity_plot(const char* id, std::vector<PlotSeries> series, double lo, double hi,
+                      std::function<std::string(double)> format = {});

@@ -55,13 +55,7 @@ void draw_serving_plot(AppState& app, const llmsim::ServingAccuracy& a) {
         if (!s.x.empty()) series.push_back(std::move(s));
     }
     if (hi <= 0) return;
-    lo = std::pow(10.0, std::floor(std::log10(lo)));
-    hi = std::pow(10.0, std::ceil(std::log10(hi)));
-    PlotSeries ideal{"predicted = measured", {lo, hi}, {lo, hi}, ink_u32(Ink::Reference)};
-    PlotSeries up{"±25 %", {lo, hi}, {lo * 1.25, hi * 1.25}, ink_u32(Ink::Reference, kReferenceBandAlpha)};
-    PlotSeries down{"", {lo, hi}, {lo * 0.75, hi * 0.75}, ink_u32(Ink::Reference, kReferenceBandAlpha)};
-    series.insert(series.begin(), {ideal, up, down});
-    // ticks as 100, 10k, 1M: seven digits do not fit the y labels' margin at phone width
+    // ticks as 100, 10k, 1M: seven digits do not fit the y labels' margin at phone width (output tok/s, source held out)
     auto short_num = [](double v) {
         char b[32];
         if (v >= 1e6) snprintf(b, sizeof b, "%.3gM", v / 1e6);
@@ -69,9 +63,7 @@ void draw_serving_plot(AppState& app, const llmsim::ServingAccuracy& a) {
         else snprintf(b, sizeof b, "%.3g", v);
         return std::string(b);
     };
-    PlotAxis xa{"measured", "tok/s", lo, hi, true}, ya{"predicted", "tok/s", lo, hi, true};   // output tok/s, source held out
-    xa.format = ya.format = short_num;
-    draw_plot("accuracy-serving", ImVec2(-1, ImGui::GetFontSize() * 18), xa, ya, series);
+    draw_parity_plot("accuracy-serving", std::move(series), lo, hi, short_num);
     note_widget(app, "accuracy-serving-plot");   // the e2e test hovers it for the read-out
 }
 
