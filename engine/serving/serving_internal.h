@@ -64,7 +64,8 @@ constexpr double kMoeLayerFixedUs = 35.0;
 // 0.17; 912 us measured at batch 2048, 907 us by this law, 248 us by the old n/(n+16) rule) and Mixtral-8x7B BF16
 // TP2 (P = 88 M, factor 0.79). Held out: SGLang#6825 A100 BF16 and SGLang#11730 H200 FP8 (small batches, weight-read
 // bound) 3.3 % / 16 % MdAPE; vllm#53710 L40S FP8 fits to batch 512 but is 1.3-2.6x too slow at 1024-8192 (Ada's
-// small-expert GEMM reaches 33 % of its FP8 peak, Hopper's 11 %: the law is Hopper-fitted)
+// small-expert GEMM reaches 33 % of its FP8 peak, Hopper's 11 %: the law is Hopper-fitted). Why small experts are
+// slow is this law's reading, not measured per tile: the fit only says how far below the tensor rate they run
 constexpr double kMoeGemmEff = 0.67;
 constexpr double kMoeGemmHalfParams = 23.5e6;
 
@@ -128,8 +129,9 @@ struct ExpertStep { double read_bytes = 0, compute_s = 0, touched = 0, tokens_pe
 ExpertStep expert_step(const ReplicaShape& s, const EngineSpeed& p, double mb);
 // share of the tensor rate a grouped GEMM of experts with `params_per_expert_gpu` parameters each reaches
 double moe_gemm_efficiency(double params_per_expert_gpu);
-// fused_moe's BLOCK_SIZE_M without a tuned config: 16 while the tokens do not outnumber the experts, else 64
-// (vllm fused_moe.py get_default_config; the config SGLang#6825 logs: 'BLOCK_SIZE_M': 16 up to batch 96 of E = 128)
+// fused_moe's BLOCK_SIZE_M without a tuned config: 16 while the tokens do not outnumber the experts (M <= E), else 64
+// (vllm-project/vllm@13cb3e44:vllm/model_executor/layers/fused_moe/fused_moe.py get_default_config; block-FP8
+// checkpoints always 64; the config SGLang#6825 logs: 'BLOCK_SIZE_M': 16 up to batch 96 of E = 128)
 int moe_block_m(double tokens, int experts);
 // rows one touched expert occupies after moe_align_block_size pads it to block_m: at least one block, else its
 // tokens plus half a block on average
