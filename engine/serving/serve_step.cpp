@@ -13,8 +13,10 @@
 // PP: the stages run one after another for one batch (micro-batches keep them busy, so the step is one stage's
 // time x pp for latency, with pp batches in flight); the hand-off is one activation copy per boundary.
 // The matmul efficiency n / (n + 16) at n tokens is the llama.cpp speed model's (speed/speed.h
-// matmul_half_tokens), applied to the routed experts at the tokens each touched expert gets; the MoE coverage E x (1 - (1 - k/E)^n) is the expected number of distinct experts n
-// tokens route to.
+// matmul_half_tokens), for the dense matmuls; the MoE coverage E x (1 - (1 - k/E)^n) is the expected number of
+// distinct experts n tokens route to. The routed experts' grouped GEMM has its own law (moe_gemm_efficiency,
+// serving_internal.h): rows padded per expert to block_m, at an efficiency set by one expert's size on the GPU,
+// fitted on fused-MoE kernel benchmarks (assets/calibration/moe_kernels.jsonl, scripts/calibration/fit_moe_gemm.py).
 #include <algorithm>
 #include <cmath>
 
@@ -47,17 +49,21 @@ double expected_max_normal(int n) {
 ExpertStep expert_step(const ReplicaShape& s, const EngineSpeed& p, double mb) {
     ExpertStep e;
     if (s.n_experts <= 0 || s.k_experts <= 0) return e;
+    (void)p;   // the grouped GEMM's efficiency is the kernel benchmarks' (moe_gemm_efficiency), not the engine's dense one
     const double cover = 1.0 - std::pow(1.0 - (double)s.k_experts / s.n_experts, mb);
-    auto gemm_s = [&](double pairs, double params_per_pair, double per_expert) {
-        double eff = p.compute_eff * per_expert / (per_expert + 16.0);
-        return 2.0 * params_per_pair * pairs / (s.tflops * 1e12 * std::max(1e-3, eff));
-    };
+    // one expert's parameters on one GPU in one layer (EP ranks hold whole experts, TP ranks 1/tp of each)
+    const double per_layer = s.moe_layers_stage > 0 ? (double)s.moe_layers_stage : 1.0;
+    const double p_expert = s.expert_params_one / per_layer / (s.ep > 1 ? 1.0 : (double)s.tp);
+    const double eff = moe_gemm_efficiency(p_expert);
+    const int block_m = moe_block_m(mb, s.ep > 1 ? s.local_experts : s.n_experts);
     if (s.ep <= 1) {
         e.read_bytes = s.expert_bytes_gpu * cover;
         e.touched = std::max(1.0, s.n_experts * cover);
         e.tokens_per_expert = mb * s.k_experts / e.touched;
+        // padded rows / real rows: each touched expert's rows are padded up to block_m (moe_align_block_size)
+        const double pad = moe_padded_rows(e.tokens_per_expert, block_m) / e.tokens_per_expert;
         if (s.expert_active_params_gpu > 0)
-            e.compute_s = gemm_s(mb, s.expert_active_params_gpu, e.tokens_per_expert);
+            e.compute_s = 2.0 * s.expert_active_params_gpu * mb * pad / (s.tflops * 1e12 * eff);
         return e;
     }
     const double L = s.local_experts, z = expected_max_normal(s.ep);
@@ -67,8 +73,20 @@ ExpertStep expert_step(const ReplicaShape& s, const EngineSpeed& p, double mb) {
     e.touched = std::max(1.0, touched);
     e.read_bytes = s.expert_bytes_gpu / L * touched;
     e.tokens_per_expert = std::max(1.0, pairs / e.touched);
-    e.compute_s = gemm_s(pairs, s.expert_params_one, e.tokens_per_expert);
+    const double rows = e.touched * moe_padded_rows(e.tokens_per_expert, block_m);
+    e.compute_s = 2.0 * s.expert_params_one * rows / (s.tflops * 1e12 * eff);
     return e;
+}
+
+double moe_gemm_efficiency(double params_per_expert_gpu) {
+    const double P = std::max(0.0, params_per_expert_gpu);
+    return std::max(1e-3, kMoeGemmEff * P / (P + kMoeGemmHalfParams));
+}
+
+int moe_block_m(double tokens, int experts) { return tokens <= experts ? 16 : 64; }
+
+double moe_padded_rows(double tokens_per_expert, int block_m) {
+    return std::max((double)block_m, tokens_per_expert + 0.5 * block_m);
 }
 
 double step_time(const ReplicaShape& s, const EngineSpeed& p, int n_decode, double sum_depth, int64_t prefill_tokens,

@@ -55,6 +55,20 @@ SpeedTable shipped_speed_table();
 // same PR runs within 10 % of the bandwidth rule from batch 2 up, so this is a floor rather than an efficiency
 constexpr double kMoeLayerFixedUs = 35.0;
 
+// The routed experts' grouped GEMM (fused_moe Triton kernel, CUTLASS grouped GEMM) runs far below the dense matmul
+// rate when the experts are small: each (expert, tile) does only K / BLOCK_K steps and re-reads its gathered token
+// rows once per N tile, so a small expert's tiles are latency- and operand-bound rather than tensor-bound. Law:
+// efficiency = kMoeGemmEff x P / (P + kMoeGemmHalfParams), P = one expert's gate+up+down parameters on one GPU in
+// one layer, applied to the rows after padding each expert to block_m. Fitted (scripts/calibration/fit_moe_gemm.py)
+// on benchmark_moe.py kernel times from vllm-project/vllm#24700 on H100: Qwen3-30B-A3B FP8 TP1 (P = 4.7 M, factor
+// 0.17; 912 us measured at batch 2048, 907 us by this law, 248 us by the old n/(n+16) rule) and Mixtral-8x7B BF16
+// TP2 (P = 88 M, factor 0.79). Held out: SGLang#6825 A100 BF16 and SGLang#11730 H200 FP8 (small batches, weight-read
+// bound) 3.3 % / 16 % MdAPE; vllm#53710 L40S FP8 fits to batch 512 but is 1.3-2.6x too slow at 1024-8192 (Ada's
+// small-expert GEMM reaches 33 % of its FP8 peak, Hopper's 11 %: the law is Hopper-fitted). Why small experts are
+// slow is this law's reading, not measured per tile: the fit only says how far below the tensor rate they run
+constexpr double kMoeGemmEff = 0.67;
+constexpr double kMoeGemmHalfParams = 23.5e6;
+
 // [SECTION] Shape of one replica -------------------------------------------------------------------------
 
 // every per-GPU quantity the memory plan and the step time need, for one request (one TP x PP replica)
@@ -113,6 +127,15 @@ int default_max_batched_tokens(EngineId e, const ReplicaShape& s);
 // grouped GEMM's efficiency, for `mb` tokens per stage
 struct ExpertStep { double read_bytes = 0, compute_s = 0, touched = 0, tokens_per_expert = 0; };
 ExpertStep expert_step(const ReplicaShape& s, const EngineSpeed& p, double mb);
+// share of the tensor rate a grouped GEMM of experts with `params_per_expert_gpu` parameters each reaches
+double moe_gemm_efficiency(double params_per_expert_gpu);
+// fused_moe's BLOCK_SIZE_M without a tuned config: 16 while the tokens do not outnumber the experts (M <= E), else 64
+// (vllm-project/vllm@13cb3e44:vllm/model_executor/layers/fused_moe/fused_moe.py get_default_config; block-FP8
+// checkpoints always 64; the config SGLang#6825 logs: 'BLOCK_SIZE_M': 16 up to batch 96 of E = 128)
+int moe_block_m(double tokens, int experts);
+// rows one touched expert occupies after moe_align_block_size pads it to block_m: at least one block, else its
+// tokens plus half a block on average
+double moe_padded_rows(double tokens_per_expert, int block_m);
 // E[max of n iid standard normals] (n >= 1): the busiest of n EP ranks sits this many sigmas above the mean
 double expected_max_normal(int n);
 
