@@ -165,6 +165,20 @@ void lengths_from_notes(const std::string& notes, ServeWorkload& w) {
                                                                      // it would double-count the spread
 }
 
+// a dataset-driven row without lengths ("input_len": null) whose measurement prints output, total and request
+// throughput: out / req_s and (total - out) / req_s are its mean output and prompt lengths (LMDeploy's
+// profile_throughput.py samples ShareGPT V3 with prompts <= 1024 and prompt + output <= 2048 tokens, mean ~265 in /
+// ~250 out, not the ~215 / ~120 of vLLM's unfiltered sampling that the null lengths stand for)
+void lengths_from_totals(const json& j, ServeWorkload& w) {
+    if (!j.contains("test") || !j["test"].is_object() || !j["test"].contains("input_len") || !j["test"]["input_len"].is_null()) return;
+    const json& m = j.contains("measured") && j["measured"].is_object() ? j["measured"] : json::object();
+    auto v = [&](const char* k) { return m.contains(k) && m[k].is_number() ? m[k].get<double>() : -1.0; };
+    double out = v("output_tok_s"), total = v("total_tok_s"), rps = v("req_s");
+    if (out <= 0 || total <= out || rps <= 0) return;
+    w.input_len = std::max<int64_t>(1, std::llround((total - out) / rps));
+    w.output_len = std::max<int64_t>(1, std::llround(out / rps));
+}
+
 // the server flags a row's notes state for the run ("max-num-batched-tokens=512, max-num-seqs=512" in dstack's file
 // names, "gpu-memory-utilization 0.5" in dennislee22's logs) where the row's own fields leave them unset: they are
 // the run's configuration (inputs), so the simulation uses what the server really ran with. Not max-model-len:
@@ -180,6 +194,9 @@ void flags_from_notes(const std::string& notes, ServeRequest& r) {
     if (r.max_num_seqs == 0 && (v = flag("max-num-seqs")) >= 1) r.max_num_seqs = (int)v;
     if (r.gpu_memory_utilization == 0 && (v = flag("gpu-memory-utilization")) > 0 && v <= 1) r.gpu_memory_utilization = v;
     // the run's startup log reports no GPU P2P (vLLM custom_all_reduce.py: "platform lacks GPU P2P capability")
+    // prefix caching on (dennislee22's logs show a nonzero hit rate) with vLLM's benchmark_serving.py: the measured
+    // run's first prompt was already sent by the benchmark's initial test run (ServeWorkload::warm_first_prompt)
+    if (notes.find("prefix caching ON") != std::string::npos && r.engine == "vllm") r.workload.warm_first_prompt = true;
     if (notes.find("no GPU P2P") != std::string::npos || notes.find("lacks GPU P2P") != std::string::npos) r.no_p2p = true;
 }
 
@@ -215,6 +232,7 @@ bool read_serving_rows(const Catalog& cat, const std::string& text, std::vector<
         if (j.contains("config") && j["config"].is_object())
             for (const char* k : {"num_local_experts", "num_experts", "n_routed_experts"})
                 if (j["config"].contains(k) && j["config"][k].is_number() && j["config"][k].get<double>() > 0) r.moe = true;
+        lengths_from_totals(j, r.req.workload);              // the notes' printed token totals, where given, win
         lengths_from_notes(j.value("notes", ""), r.req.workload);
         flags_from_notes(j.value("notes", ""), r.req);
         serving::apply_predict_defaults(r.req);   // exactly what a predict serving line simulates

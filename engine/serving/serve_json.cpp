@@ -50,7 +50,7 @@ bool str(const json& j, const char* key, std::string& out, std::string& err) {
 }
 
 // the workload from a {"input_len", "output_len", "dataset"|"dist", "range_ratio", "concurrency", "request_rate",
-// "num_prompts", "seed"} object (a predict line's "test" has the same keys)
+// "num_prompts", "seed", "warm_first_prompt"} object (a predict line's "test" has the same keys)
 bool parse_workload(const json& t, ServeWorkload& w, std::string& err, const std::string& where) {
     if (!t.is_object()) { err = where + ": must be an object"; return false; }
     int64_t v;
@@ -93,6 +93,10 @@ bool parse_workload(const json& t, ServeWorkload& w, std::string& err, const std
         w.num_prompts = w.concurrency; w.concurrency = 0; w.burst = true;
     }
     v = (int64_t)w.seed; if (!integer(t, "seed", v, 0, 4e9, err, where + ".")) return false; w.seed = (uint64_t)v;
+    if (t.contains("warm_first_prompt") && !t["warm_first_prompt"].is_null()) {
+        if (!t["warm_first_prompt"].is_boolean()) { err = where + ".warm_first_prompt: must be true or false"; return false; }
+        w.warm_first_prompt = t["warm_first_prompt"].get<bool>();
+    }
     return true;
 }
 
@@ -303,9 +307,12 @@ std::string api_serve_search(const Catalog& cat, const std::string& request_json
 namespace serving {
 void apply_predict_defaults(ServeRequest& r) {
     // a long burst reaches its steady state well before 2,000 requests (a batch limit of up to 2048 sequences
-    // fills, then turns over); paced loads within 400 (or 4 x the concurrency)
+    // fills, then turns over); Poisson loads within 400. A closed loop's first C requests arrive together (its
+    // warm-up wave) and a benchmark's mean TTFT averages them with all N (LMDeploy profile_throughput.py: C threads
+    // draining one queue of N prompts, FTL ave over all N): cut to 4 x C, a 3000-prompt run at C = 64 weighted that
+    // wave 12x too much (LMDeploy's closed-loop FTL 2.3x too long), so a closed loop keeps up to 4000 requests
     const ServeWorkload& w = r.workload;
-    int cap = w.burst ? 2000 : w.concurrency > 0 ? std::max(400, 4 * w.concurrency) : 400;
+    int cap = w.burst ? 2000 : w.concurrency > 0 ? std::max(4000, 4 * w.concurrency) : 400;
     if (w.num_prompts > cap) r.workload.num_prompts = cap;
     // no --max-model-len in the row: the benchmark's longest request (fixed lengths), or room for the tail of a
     // length distribution (ShareGPT-like draws reach 8 x the mean)
