@@ -217,6 +217,9 @@ std::string serve_result_json(const ServeRequest& req, const ServeResult& r) {
                  {"wh_per_mtok_batched", c.wh_per_mtok_batched}, {"wh_per_mtok_single", c.wh_per_mtok_single},
                  {"single_stream_tok_s", c.single_stream_tok_s}};
     o["low"] = r.low; o["high"] = r.high;
+    // the TPOT / TTFT bands: every statistic scaled by the engine's held-out error quantiles of that metric
+    o["tpot_band_ms"] = {{"low", stats(r.tpot_band_low_ms)}, {"high", stats(r.tpot_band_high_ms)}};
+    o["ttft_band_ms"] = {{"low", stats(r.ttft_band_low_ms)}, {"high", stats(r.ttft_band_high_ms)}};
     o["command"] = r.command;
     o["notes"] = r.notes;
     o["network"] = r.network;
@@ -345,6 +348,9 @@ std::string serve_predict_line(const Catalog& cat, const std::string& line) {
     out["tpot_ms"] = {{"mean", l.tpot_ms.mean}, {"median", l.tpot_ms.median}, {"p90", l.tpot_ms.p90}};
     out["itl_ms"] = {{"mean", l.itl_ms.mean}, {"median", l.itl_ms.median}};
     out["low"] = s.low; out["high"] = s.high;
+    // the TPOT / TTFT bands on the median (the held-out error quantiles of that metric, serve_fit.cpp)
+    out["tpot_ms"]["low"] = s.tpot_band_low_ms.median; out["tpot_ms"]["high"] = s.tpot_band_high_ms.median;
+    out["ttft_ms"]["low"] = s.ttft_band_low_ms.median; out["ttft_ms"]["high"] = s.ttft_band_high_ms.median;
     out["max_concurrency_fit"] = s.memory.max_concurrency;
     out["kv_pool_tokens"] = s.memory.kv_pool_tokens;
     return out.dump(-1, ' ', false, json::error_handler_t::replace);

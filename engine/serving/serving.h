@@ -186,6 +186,8 @@ struct ServeResult {
     StepBreakdown step;
     ServeCost cost;
     double low = 0, high = 0;            // band on load.output_tok_s (held-out errors of the engine's fit)
+    LatencyStats tpot_band_low_ms, tpot_band_high_ms;   // bands on load.tpot_ms / ttft_ms (each statistic scaled by
+    LatencyStats ttft_band_low_ms, ttft_band_high_ms;   // the engine's held-out TPOT / TTFT error quantiles)
     std::vector<std::string> network;    // the network term of `step` explained (explain_network's lines)
     std::string command;                 // "vllm serve ... --tensor-parallel-size 4 --max-model-len ..."
     std::vector<std::string> notes;
