@@ -24,12 +24,14 @@ namespace serving {
 // llama.cpp cells. Speeds: fitted by `llmsim-cli accuracy --serving --fit` on assets/calibration/serving.jsonl
 // (llama.cpp has no serving rows: its values come from the llama.cpp speed model's HBM/GDDR shares and per-layer
 // launch cost, speed_params.json, and are not validated under load).
+// bands (measured / predicted - 1): output tok/s, TPOT, TTFT, each the engine's held-out errors' 7.5th / 92.5th
+// percentiles (serve_fit.cpp kBandQuantile); an engine with fewer than 20 rows of a metric takes every engine's
 constexpr EngineRules kEngines[kEngineCount] = {   // fitted on all 1107 rows; bands from the held-out errors
-    {EngineId::Vllm, "vllm", "vLLM", 16, {0.845, 0.528, 3.79, -0.66, 0.46}},
-    {EngineId::Sglang, "sglang", "SGLang", 1, {0.742, 0.464, 4.31, -0.30, 0.18}},
-    {EngineId::LlamaCpp, "llamacpp", "llama-server", 1, {0.56, 0.35, 6.6, -0.56, 0.52}},
-    {EngineId::TrtLlm, "trtllm", "TensorRT-LLM", 32, {0.746, 0.466, 4.29, -0.36, 0.20}},
-    {EngineId::Lmdeploy, "lmdeploy", "LMDeploy", 64, {0.900, 0.563, 3.56, -0.16, 0.42}},
+    {EngineId::Vllm, "vllm", "vLLM", 16, {0.840, 0.525, 3.81, -0.78, 0.54, -0.22, 5.73, -0.83, 9.71}},
+    {EngineId::Sglang, "sglang", "SGLang", 1, {0.742, 0.464, 4.31, -0.34, 0.21, -0.22, 5.92, -0.01, 2.55}},
+    {EngineId::LlamaCpp, "llamacpp", "llama-server", 1, {0.56, 0.35, 6.6, -0.56, 0.52, -0.22, 5.92, -0.66, 5.36}},
+    {EngineId::TrtLlm, "trtllm", "TensorRT-LLM", 32, {0.746, 0.466, 4.29, -0.37, 0.34, -0.22, 5.92, -0.24, 0.50}},
+    {EngineId::Lmdeploy, "lmdeploy", "LMDeploy", 64, {0.842, 0.526, 3.80, -0.19, 0.29, -0.22, 5.92, -0.46, 1.20}},
 };
 static_assert(sizeof(kEngines) / sizeof(kEngines[0]) == (size_t)kEngineCount, "one row per EngineId");
 
@@ -40,7 +42,7 @@ const EngineRules* find_engine(const std::string& name) {
 }
 // vLLM before v0.8.0 (V0 engine), fitted on its rows like kEngines (dstack's vLLM 0.6.3/0.6.4, sgl-project's 0.6.0)
 // (12 + 6 usable rows, fewer than the fit's 20: it takes V1's values until more V0 runs are collected)
-constexpr EngineSpeed kVllmV0Speed = {0.845, 0.528, 3.79, -0.66, 0.46};
+constexpr EngineSpeed kVllmV0Speed = {0.840, 0.525, 3.81, -0.78, 0.54, -0.22, 5.73, -0.83, 9.71};
 SpeedTable shipped_speed_table() {
     SpeedTable t;
     for (int i = 0; i < kEngineCount; ++i) t.e[i] = kEngines[i].speed;
@@ -203,6 +205,9 @@ ServeResult serve_with(const Catalog& cat, const ServeRequest& req, const SpeedT
     r.load.completed *= rep;
     r.low = r.load.output_tok_s * (1 + p.band_low);
     r.high = r.load.output_tok_s * (1 + p.band_high);
+    auto scaled = [](const LatencyStats& v, double f) { LatencyStats o = v; o.mean *= f; o.median *= f; o.p90 *= f; o.p99 *= f; return o; };
+    r.tpot_band_low_ms = scaled(r.load.tpot_ms, 1 + p.tpot_band_low); r.tpot_band_high_ms = scaled(r.load.tpot_ms, 1 + p.tpot_band_high);
+    r.ttft_band_low_ms = scaled(r.load.ttft_ms, 1 + p.ttft_band_low); r.ttft_band_high_ms = scaled(r.load.ttft_ms, 1 + p.ttft_band_high);
     // single stream on the same box: one request at a time
     double single = 0;
     if (req.with_single_stream) {

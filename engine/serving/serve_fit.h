@@ -29,7 +29,12 @@ bool read_serving_rows(const Catalog& cat, const std::string& text, std::vector<
                        int* skipped = nullptr, std::string* first_skip = nullptr);
 
 // tpot_ms / ttft_ms: the simulated median, or the mean where the row published only a mean (the same statistic)
-struct ServingPrediction { bool ok = false; double out_tok_s = 0, tpot_ms = 0, ttft_ms = 0, low = 0, high = 0; };
+// low..high: the output tok/s band; tpot_/ttft_low..high: the same metric's band (ServeResult's bands)
+struct ServingPrediction {
+    bool ok = false;
+    double out_tok_s = 0, tpot_ms = 0, ttft_ms = 0, low = 0, high = 0;
+    double tpot_low = 0, tpot_high = 0, ttft_low = 0, ttft_high = 0;
+};
 ServingPrediction predict_serving_row(const Catalog& cat, const ServingRow& row, const serving::SpeedTable& table);
 
 // refit every engine's speed parameters on the rows with use[i] (engines without rows keep the pooled fit)
@@ -43,6 +48,7 @@ struct ServingGroupErrors {             // one group of held-out predictions
     int rows = 0, tpot_rows = 0, ttft_rows = 0;
     double out_mdape = 0, tpot_mdape = 0, ttft_mdape = 0, coverage = 0;
     double within25 = 0;                // share of rows whose held-out output tok/s is within +-25 % (no prediction: outside)
+    double tpot_coverage = 0, ttft_coverage = 0;   // share of the rows measuring TPOT / TTFT inside that metric's band
 };
 struct ServingValidation {
     std::vector<ServingGroupErrors> by_source;   // each source held out in turn

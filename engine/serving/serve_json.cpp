@@ -50,7 +50,7 @@ bool str(const json& j, const char* key, std::string& out, std::string& err) {
 }
 
 // the workload from a {"input_len", "output_len", "dataset"|"dist", "range_ratio", "concurrency", "request_rate",
-// "num_prompts", "seed"} object (a predict line's "test" has the same keys)
+// "num_prompts", "seed", "warm_first_prompt"} object (a predict line's "test" has the same keys)
 bool parse_workload(const json& t, ServeWorkload& w, std::string& err, const std::string& where) {
     if (!t.is_object()) { err = where + ": must be an object"; return false; }
     int64_t v;
@@ -93,6 +93,10 @@ bool parse_workload(const json& t, ServeWorkload& w, std::string& err, const std
         w.num_prompts = w.concurrency; w.concurrency = 0; w.burst = true;
     }
     v = (int64_t)w.seed; if (!integer(t, "seed", v, 0, 4e9, err, where + ".")) return false; w.seed = (uint64_t)v;
+    if (t.contains("warm_first_prompt") && !t["warm_first_prompt"].is_null()) {
+        if (!t["warm_first_prompt"].is_boolean()) { err = where + ".warm_first_prompt: must be true or false"; return false; }
+        w.warm_first_prompt = t["warm_first_prompt"].get<bool>();
+    }
     return true;
 }
 
@@ -213,6 +217,9 @@ std::string serve_result_json(const ServeRequest& req, const ServeResult& r) {
                  {"wh_per_mtok_batched", c.wh_per_mtok_batched}, {"wh_per_mtok_single", c.wh_per_mtok_single},
                  {"single_stream_tok_s", c.single_stream_tok_s}};
     o["low"] = r.low; o["high"] = r.high;
+    // the TPOT / TTFT bands: every statistic scaled by the engine's held-out error quantiles of that metric
+    o["tpot_band_ms"] = {{"low", stats(r.tpot_band_low_ms)}, {"high", stats(r.tpot_band_high_ms)}};
+    o["ttft_band_ms"] = {{"low", stats(r.ttft_band_low_ms)}, {"high", stats(r.ttft_band_high_ms)}};
     o["command"] = r.command;
     o["notes"] = r.notes;
     o["network"] = r.network;
@@ -303,9 +310,12 @@ std::string api_serve_search(const Catalog& cat, const std::string& request_json
 namespace serving {
 void apply_predict_defaults(ServeRequest& r) {
     // a long burst reaches its steady state well before 2,000 requests (a batch limit of up to 2048 sequences
-    // fills, then turns over); paced loads within 400 (or 4 x the concurrency)
+    // fills, then turns over); Poisson loads within 400. A closed loop's first C requests arrive together (its
+    // warm-up wave) and a benchmark's mean TTFT averages them with all N (LMDeploy profile_throughput.py: C threads
+    // draining one queue of N prompts, FTL ave over all N): cut to 4 x C, a 3000-prompt run at C = 64 weighted that
+    // wave 12x too much (LMDeploy's closed-loop FTL 2.3x too long), so a closed loop keeps up to 4000 requests
     const ServeWorkload& w = r.workload;
-    int cap = w.burst ? 2000 : w.concurrency > 0 ? std::max(400, 4 * w.concurrency) : 400;
+    int cap = w.burst ? 2000 : w.concurrency > 0 ? std::max(4000, 4 * w.concurrency) : 400;
     if (w.num_prompts > cap) r.workload.num_prompts = cap;
     // no --max-model-len in the row: the benchmark's longest request (fixed lengths), or room for the tail of a
     // length distribution (ShareGPT-like draws reach 8 x the mean)
@@ -338,6 +348,9 @@ std::string serve_predict_line(const Catalog& cat, const std::string& line) {
     out["tpot_ms"] = {{"mean", l.tpot_ms.mean}, {"median", l.tpot_ms.median}, {"p90", l.tpot_ms.p90}};
     out["itl_ms"] = {{"mean", l.itl_ms.mean}, {"median", l.itl_ms.median}};
     out["low"] = s.low; out["high"] = s.high;
+    // the TPOT / TTFT bands on the median (the held-out error quantiles of that metric, serve_fit.cpp)
+    out["tpot_ms"]["low"] = s.tpot_band_low_ms.median; out["tpot_ms"]["high"] = s.tpot_band_high_ms.median;
+    out["ttft_ms"]["low"] = s.ttft_band_low_ms.median; out["ttft_ms"]["high"] = s.ttft_band_high_ms.median;
     out["max_concurrency_fit"] = s.memory.max_concurrency;
     out["kv_pool_tokens"] = s.memory.kv_pool_tokens;
     return out.dump(-1, ' ', false, json::error_handler_t::replace);

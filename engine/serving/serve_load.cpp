@@ -6,6 +6,9 @@
 // the most recently admitted request is preempted (its blocks freed, it recomputes later: vLLM's RECOMPUTE
 // preemption). The first token is sampled in the step that finishes the prompt.
 //
+// A warm first prompt (ServeWorkload::warm_first_prompt) starts with its cached full blocks computed: its prefill
+// allocates all its blocks but computes only the uncached tail, attending over the cached part.
+//
 // Arrivals: closed loop (C clients, each sends its next request when one completes), Poisson (exponential gaps,
 // a seeded splitmix64 so every platform draws the same numbers) or a burst (all at t = 0).
 #include <algorithm>
@@ -80,6 +83,7 @@ ServeLoad simulate_load(const ReplicaShape& s, const EngineSpeed& p, const LoadS
         r.in = std::min<int64_t>(draw_len(rng, w.input_len, w.dist, w.range_ratio, false), std::max<int64_t>(1, st.max_model_len - 1));
         r.out = std::min<int64_t>(draw_len(rng, w.output_len, w.dist, w.range_ratio, true), std::max<int64_t>(1, st.max_model_len - r.in));
         r.need = r.in;
+        if (i == 0 && w.warm_first_prompt) r.done = (r.in - 1) / st.block_size * st.block_size;   // cached full blocks
         if (!closed && !w.burst && w.request_rate > 0) { t_arr += -std::log(rng.uniform()) / w.request_rate; r.arrival = t_arr; }
     }
     std::deque<int> waiting;

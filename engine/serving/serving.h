@@ -59,6 +59,11 @@ struct ServeWorkload {
     bool burst = false;                  // request_rate "inf" without concurrency: all num_prompts sent at t = 0
     int num_prompts = 0;                 // requests simulated; 0 = default_num_prompts() below
     uint64_t seed = 1;                   // arrivals and lengths: deterministic for a seed
+    // the first request's prompt is already in the prefix cache: vLLM's benchmark_serving.py sends
+    // input_requests[0] as its "initial single prompt test run" before the measured run, so with prefix caching on
+    // (vLLM V1's default) the measured run's request 0 finds every full KV block of its prompt cached and computes
+    // only the rest (v1/core/kv_cache_manager.py get_computed_blocks: full blocks, the last token recomputed)
+    bool warm_first_prompt = false;
 };
 
 // requests a run simulates when workload.num_prompts is 0: the one rule serve(), the SLA search, `serve --sweep` and
@@ -181,6 +186,8 @@ struct ServeResult {
     StepBreakdown step;
     ServeCost cost;
     double low = 0, high = 0;            // band on load.output_tok_s (held-out errors of the engine's fit)
+    LatencyStats tpot_band_low_ms, tpot_band_high_ms;   // bands on load.tpot_ms / ttft_ms (each statistic scaled by
+    LatencyStats ttft_band_low_ms, ttft_band_high_ms;   // the engine's held-out TPOT / TTFT error quantiles)
     std::vector<std::string> network;    // the network term of `step` explained (explain_network's lines)
     std::string command;                 // "vllm serve ... --tensor-parallel-size 4 --max-model-len ..."
     std::vector<std::string> notes;
