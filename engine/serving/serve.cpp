@@ -27,11 +27,11 @@ namespace serving {
 // bands (measured / predicted - 1): output tok/s, TPOT, TTFT, each the engine's held-out errors' 7.5th / 92.5th
 // percentiles (serve_fit.cpp kBandQuantile); an engine with fewer than 20 rows of a metric takes every engine's
 constexpr EngineRules kEngines[kEngineCount] = {   // fitted on all 1107 rows; bands from the held-out errors
-    {EngineId::Vllm, "vllm", "vLLM", 16, {0.840, 0.525, 3.81, -0.78, 0.54, -0.22, 5.73, -0.83, 9.71}},
-    {EngineId::Sglang, "sglang", "SGLang", 1, {0.742, 0.464, 4.31, -0.34, 0.21, -0.22, 5.92, -0.01, 2.55}},
-    {EngineId::LlamaCpp, "llamacpp", "llama-server", 1, {0.56, 0.35, 6.6, -0.56, 0.52, -0.22, 5.92, -0.66, 5.36}},
-    {EngineId::TrtLlm, "trtllm", "TensorRT-LLM", 32, {0.746, 0.466, 4.29, -0.37, 0.34, -0.22, 5.92, -0.24, 0.50}},
-    {EngineId::Lmdeploy, "lmdeploy", "LMDeploy", 64, {0.842, 0.526, 3.80, -0.19, 0.29, -0.22, 5.92, -0.46, 1.20}},
+    {EngineId::Vllm, "vllm", "vLLM", 16, {0.840, 0.525, 3.81, -0.78, 0.54, -0.22, 5.23, -0.83, 9.71}},
+    {EngineId::Sglang, "sglang", "SGLang", 1, {0.742, 0.464, 4.31, -0.23, 0.21, -0.22, 5.40, 0.00, 2.56}},
+    {EngineId::LlamaCpp, "llamacpp", "llama-server", 1, {0.56, 0.35, 6.6, -0.36, 0.48, -0.22, 5.40, -0.70, 5.39}},
+    {EngineId::TrtLlm, "trtllm", "TensorRT-LLM", 32, {0.766, 0.479, 4.18, -0.36, 0.52, -0.22, 5.40, -0.24, 0.50}},
+    {EngineId::Lmdeploy, "lmdeploy", "LMDeploy", 64, {0.842, 0.526, 3.80, -0.20, 0.28, -0.22, 5.40, -0.45, 1.22}},
 };
 static_assert(sizeof(kEngines) / sizeof(kEngines[0]) == (size_t)kEngineCount, "one row per EngineId");
 
@@ -42,7 +42,7 @@ const EngineRules* find_engine(const std::string& name) {
 }
 // vLLM before v0.8.0 (V0 engine), fitted on its rows like kEngines (dstack's vLLM 0.6.3/0.6.4, sgl-project's 0.6.0)
 // (12 + 6 usable rows, fewer than the fit's 20: it takes V1's values until more V0 runs are collected)
-constexpr EngineSpeed kVllmV0Speed = {0.840, 0.525, 3.81, -0.78, 0.54, -0.22, 5.73, -0.83, 9.71};
+constexpr EngineSpeed kVllmV0Speed = {0.840, 0.525, 3.81, -0.78, 0.54, -0.22, 5.23, -0.83, 9.71};
 SpeedTable shipped_speed_table() {
     SpeedTable t;
     for (int i = 0; i < kEngineCount; ++i) t.e[i] = kEngines[i].speed;
