@@ -410,7 +410,11 @@ bool draw_lora_inputs(AppState& app) {
 // expert parallel, in the engine's own flag, for a MoE model on vLLM / SGLang / TensorRT-LLM only
 bool draw_ep_input(AppState& app, int tp) {
     Scenario& s = app.scenario;
-    if (!ep_applies(app)) return false;
+    if (!ep_applies(app)) {   // hidden: no stale rects for the e2e checks
+        app.widget_rects.erase("serving-ep");
+        app.widget_rects.erase("serving-ep-help");
+        return false;
+    }
     const std::string label = "Expert parallel (" + ep_flag(s.sv_engine, tp) + ")###serving-ep";
     const bool changed = ImGui::Checkbox(label.c_str(), &s.sv_ep);
     note_widget(app, "serving-ep");

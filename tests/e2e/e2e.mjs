@@ -570,6 +570,8 @@ async function main() {
     // expert parallel (MoE only; physics only): the switch, the command, the explanation and the numbers are serve()'s and
     // the CLI's for the request the page reports; the URL carries it; a dense model hides it
     await check('serving: expert parallel on a MoE model equals serve() and the CLI, round-trips the URL, hidden for dense', async () => {
+      // format_sig(x, 3) (engine/core/format.cpp) as the page prints it, trailing zeros kept ("22.0 ms")
+      const sigText = (x) => { const d = 2 - Math.floor(Math.log10(Math.abs(x))); return d < 0 ? (Math.round(x / 10 ** -d) * 10 ** -d).toFixed(0) : x.toFixed(d); };
       const st = { model: 'mistralai/Mixtral-8x7B-Instruct-v0.1', hardware: 'h100-sxm', embed: 'serving', sv_engine: 'vllm', sv_prec: 'bf16',
                    sv_gpus: 2, sv_tp: 2, sv_pp: 1, sv_c: 16, sv_in: 1024, sv_out: 128, sv_len: 8192, sv_ttft: 1000, sv_tpot: 50, sv_ep: true };
       await page.evaluate((x) => window.llmsim.setState(x), st);
@@ -581,8 +583,8 @@ async function main() {
       eq([sv.request.ep, sv.request.tp, sv.request.gpus], [true, 2, 2], 'the request carries ep');
       const direct = await page.evaluate((q) => window.llmsim.serve(q), sv.request);
       eq(sv.result, direct, 'results().serving.result vs serve(request) with ep');
-      eq(sv.shown.output_tok_s, `${sig3(direct.load.output_tok_s)} tok/s`, 'output tok/s shown');
-      eq(sv.shown.tpot_p90, `${sig3(direct.load.tpot_ms.p90)} ms`, 'TPOT p90 shown');
+      eq(sv.shown.output_tok_s, `${sigText(direct.load.output_tok_s)} tok/s`, 'output tok/s shown');
+      eq(sv.shown.tpot_p90, `${sigText(direct.load.tpot_ms.p90)} ms`, 'TPOT p90 shown');
       eq(sv.shown.command, direct.command, 'command shown');
       assert(direct.command.startsWith('vllm serve mistralai/Mixtral-8x7B-Instruct-v0.1 --tensor-parallel-size 2 ') &&
              direct.command.includes(' --enable-expert-parallel'), `command ${direct.command}`);
@@ -595,10 +597,10 @@ async function main() {
       const ex = sv.explanations.find((e) => e.key === 'serve_ep');
       assert(ex, 'serve_ep explanation');
       assert(ex.text.includes('Physics only: no published serving run uses EP'), `EP text: ${ex.text}`);
-      assert(ex.text.includes(`${sig3(direct.step.step_s * 1e3)} ms with EP vs ${sig3(off.step.step_s * 1e3)} ms with the experts sharded over TP`), `EP text: ${ex.text}`);
-      assert(ex.text.includes(`output ${sig3(direct.load.output_tok_s)} vs ${sig3(off.load.output_tok_s)} tok/s`), `EP text: ${ex.text}`);
+      assert(ex.text.includes(`${sigText(direct.step.step_s * 1e3)} ms with EP vs ${sigText(off.step.step_s * 1e3)} ms with the experts sharded over TP`), `EP text: ${ex.text}`);
+      assert(ex.text.includes(`output ${sigText(direct.load.output_tok_s)} vs ${sigText(off.load.output_tok_s)} tok/s`), `EP text: ${ex.text}`);
       const step = sv.explanations.find((e) => e.key === 'serve_step');
-      assert(step.inputs.some((i) => i.includes(`${sig3(direct.step.moe_fixed_s * 1e3)} ms of the overhead`)), `step inputs: ${JSON.stringify(step.inputs)}`);
+      assert(step.inputs.some((i) => i.includes(`${sigText(direct.step.moe_fixed_s * 1e3)} ms of the overhead`)), `step inputs: ${JSON.stringify(step.inputs)}`);
       // the CLI: the page's request as a file, and the same request in the CLI's own flags (--enable-expert-parallel)
       const cli = args.cli || process.env.LLMSIM_CLI;
       if (cli) {
@@ -618,8 +620,8 @@ async function main() {
       } else {
         console.log('     serving EP: CLI comparison not run (pass --cli build/native/llmsim-cli)');
       }
-      console.log(`     serving EP: Mixtral-8x7B TP 2 on H100, C=16: step ${sig3(direct.step.step_s * 1e3)} ms with EP vs ${sig3(off.step.step_s * 1e3)} ms without; ` +
-                  `output ${sig3(direct.load.output_tok_s)} vs ${sig3(off.load.output_tok_s)} tok/s`);
+      console.log(`     serving EP: Mixtral-8x7B TP 2 on H100, C=16: step ${sigText(direct.step.step_s * 1e3)} ms with EP vs ${sigText(off.step.step_s * 1e3)} ms without; ` +
+                  `output ${sigText(direct.load.output_tok_s)} vs ${sigText(off.load.output_tok_s)} tok/s`);
       // the URL round trip into a fresh page
       await page.waitForFunction(() => window.location.hash.includes('sv_ep=on'), null, { timeout: 5000 });
       const hash = await page.evaluate(() => window.location.hash);
