@@ -680,7 +680,9 @@ void draw_cost_and_command(AppState& app) {
     ImGui::PopFont();
     copy_button(app, "Copy command##serving", r.command);
     note_widget(app, "serving-copy");
+    ImGui::PushTextWrapPos(0.0f);   // long notes (expert parallel, the network) wrap instead of running off the right edge
     for (const std::string& n : r.notes) ImGui::TextDisabled("note: %s", n.c_str());
+    ImGui::PopTextWrapPos();
 }
 
 }  // namespace

@@ -651,9 +651,12 @@ async function main() {
         const p3 = await openPage(browser, base, hash, vp, vp.width < 500 ? 2 : 1);
         await p3.page.evaluate((t) => window.llmsim.setState({ theme: t }), theme);
         await p3.page.waitForTimeout(200);
+        const away = async () => { await p3.page.mouse.move(vp.width - 2, vp.height / 2); await p3.page.waitForTimeout(150); };   // no plot read-out over the text
         await scrollToWidget(p3.page, 'serving-ep');
+        await away();
         await p3.page.screenshot({ path: path.join(out, `serving-ep-${theme}-${vp.width}.png`) });
         await scrollToWidget(p3.page, 'serving-step-bar');
+        await away();
         await p3.page.screenshot({ path: path.join(out, `serving-ep-step-${theme}-${vp.width}.png`) });
         eq(p3.errors, [], `no page errors (${theme} ${vp.width})`);
         await p3.context.close();
