@@ -85,6 +85,8 @@ struct Scenario {
     double sv_ttft_ms = 1000, sv_tpot_ms = 50;         // SLA: TTFT p90 and TPOT p90 targets, ms (0 = none)
     int sv_loras = 0;                                  // vLLM --enable-lora --max-loras: adapter slots (0 = LoRA off)
     int sv_lora_rank = 16;                             // vLLM --max-lora-rank (vLLM's default 16)
+    bool sv_ep = false;                                // expert parallel (vLLM --enable-expert-parallel, SGLang --ep-size,
+                                                       // TRT-LLM --ep_size = TP); used for MoE models on those engines only
     // speculative decoding (panel_spec.cpp): the draft model and its llama-server flags; "" = no draft (-md off)
     std::string sp_draft = "";                         // -md: catalog id of the draft model ("" = none)
     std::string sp_draft_quant = "Q8_0";               // the draft GGUF's file type

@@ -24,17 +24,34 @@ double median(std::vector<double> v) {
 }
 }  // namespace
 
-void draw_parity_plot(const char* id, std::vector<PlotSeries> series, double lo, double hi,
-                      std::function<std::string(double)> format) {
+void add_parity_references(std::vector<PlotSeries>& series, double& lo, double& hi) {
     lo = std::pow(10.0, std::floor(std::log10(lo)));
     hi = std::pow(10.0, std::ceil(std::log10(hi)));
-    PlotSeries ideal{"predicted = measured", {lo, hi}, {lo, hi}, ink_u32(Ink::Reference)};
-    PlotSeries up{"±25 %", {lo, hi}, {lo * 1.25, hi * 1.25}, ink_u32(Ink::Reference, kReferenceBandAlpha)};
-    PlotSeries down{"", {lo, hi}, {lo * 0.75, hi * 0.75}, ink_u32(Ink::Reference, kReferenceBandAlpha)};
+    PlotSeries ideal{"predicted = measured", {lo, hi}, {lo, hi}};
+    PlotSeries up{"±25 %", {lo, hi}, {lo * 1.25, hi * 1.25}};
+    PlotSeries down{"", {lo, hi}, {lo * 0.75, hi * 0.75}};
     series.insert(series.begin(), {ideal, up, down});
+    static_assert(kParityReferences == 3, "the reference lines above");
+    color_parity_references(series);
+}
+
+void color_parity_references(std::vector<PlotSeries>& series) {
+    if (series.size() < kParityReferences) return;
+    series[0].color = ink_u32(Ink::Reference);
+    series[1].color = series[2].color = ink_u32(Ink::Reference, kReferenceBandAlpha);
+}
+
+void draw_parity_series(const char* id, const std::vector<PlotSeries>& series, double lo, double hi,
+                        std::function<std::string(double)> format) {
     PlotAxis xa{"measured", "tok/s", lo, hi, true}, ya{"predicted", "tok/s", lo, hi, true};
     xa.format = ya.format = std::move(format);
     draw_plot(id, ImVec2(-1, ImGui::GetFontSize() * 18), xa, ya, series);
+}
+
+void draw_parity_plot(const char* id, std::vector<PlotSeries> series, double lo, double hi,
+                      std::function<std::string(double)> format) {
+    add_parity_references(series, lo, hi);
+    draw_parity_series(id, series, lo, hi, std::move(format));
 }
 
 void draw_accuracy(AppState& app) {

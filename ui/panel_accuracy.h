@@ -5,11 +5,12 @@
 #include <string>
 #include <vector>
 
+#include "plot.h"
+#include "theme.h"
 #include "serving/serve_accuracy.h"
 #include "speed/evidence.h"
 
 struct AppState;
-struct PlotSeries;
 
 struct AccuracyState {
     int kind = 0;                              // 0 decode, 1 prefill
@@ -20,6 +21,13 @@ struct AccuracyState {
     bool serving_loaded = false;
     std::string serving_error;
     double serving_load_ms = 0;                // parsing the embedded file
+    // the serving scatter with the y = x / ±25 % lines and every point's read-out label, built on the first frame
+    // that draws it (1107 labels: building them every frame cost about a millisecond), the decades it spans and each
+    // engine series' ink (the colours follow the theme, so they are set again every frame)
+    std::vector<PlotSeries> serving_plot;
+    std::vector<Ink> serving_plot_inks;        // one per series after the kParityReferences reference lines
+    double serving_plot_lo = 0, serving_plot_hi = 0;
+    bool serving_plot_built = false;
 };
 
 // panel_accuracy_serving.cpp: load the embedded serving report once (also for results() before the section is drawn)
@@ -31,3 +39,11 @@ std::string accuracy_state_json(const AppState& app);
 // hold [lo, hi], under the y = x line and the ±25 % corridor; `format` labels the ticks (default 3 significant figures)
 void draw_parity_plot(const char* id, std::vector<PlotSeries> series, double lo, double hi,
                       std::function<std::string(double)> format = {});
+// the two halves of draw_parity_plot, for a plot whose series are kept between frames: round [lo, hi] out to whole
+// decades and put the kParityReferences lines (y = x, the ±25 % corridor) first in `series`; then draw the prepared
+// series (color_parity_references first: the theme may have changed since they were made)
+constexpr size_t kParityReferences = 3;
+void add_parity_references(std::vector<PlotSeries>& series, double& lo, double& hi);
+void color_parity_references(std::vector<PlotSeries>& series);
+void draw_parity_series(const char* id, const std::vector<PlotSeries>& series, double lo, double hi,
+                        std::function<std::string(double)> format = {});

@@ -39,11 +39,16 @@ std::string row_label(const llmsim::ServingAccuracy& a, const llmsim::ServingAcc
     return s;
 }
 
-void draw_serving_plot(AppState& app, const llmsim::ServingAccuracy& a) {
-    std::vector<PlotSeries> series;
+// the scatter's series, labels and references, built once (the first frame that draws them)
+void build_serving_plot(AccuracyState& st) {
+    const llmsim::ServingAccuracy& a = st.serving;
+    std::vector<PlotSeries>& series = st.serving_plot;
+    series.clear();
+    st.serving_plot_inks.clear();
+    st.serving_plot_built = true;
     double lo = 1e30, hi = 0;
     for (const EngineInk& e : kEngineInks) {
-        PlotSeries s{display_of(a, e.name), {}, {}, ink_u32(e.ink), true};
+        PlotSeries s{display_of(a, e.name), {}, {}, 0, true};
         for (const llmsim::ServingAccuracyRow& r : a.rows) {
             if (r.engine != e.name || !r.ok || r.out_predicted <= 0 || r.out_measured <= 0) continue;
             s.x.push_back(r.out_measured);
@@ -52,9 +57,20 @@ void draw_serving_plot(AppState& app, const llmsim::ServingAccuracy& a) {
             lo = std::min({lo, r.out_measured, r.out_predicted});
             hi = std::max({hi, r.out_measured, r.out_predicted});
         }
-        if (!s.x.empty()) series.push_back(std::move(s));
+        if (!s.x.empty()) { series.push_back(std::move(s)); st.serving_plot_inks.push_back(e.ink); }
     }
-    if (hi <= 0) return;
+    if (hi <= 0) { series.clear(); st.serving_plot_inks.clear(); return; }
+    add_parity_references(series, lo, hi);
+    st.serving_plot_lo = lo;
+    st.serving_plot_hi = hi;
+}
+
+void draw_serving_plot(AppState& app) {
+    AccuracyState& st = app.accuracy;
+    if (!st.serving_plot_built) build_serving_plot(st);
+    if (st.serving_plot.empty()) return;
+    color_parity_references(st.serving_plot);
+    for (size_t i = 0; i < st.serving_plot_inks.size(); ++i) st.serving_plot[kParityReferences + i].color = ink_u32(st.serving_plot_inks[i]);
     // ticks as 100, 10k, 1M: seven digits do not fit the y labels' margin at phone width (output tok/s, source held out)
     auto short_num = [](double v) {
         char b[32];
@@ -63,7 +79,7 @@ void draw_serving_plot(AppState& app, const llmsim::ServingAccuracy& a) {
         else snprintf(b, sizeof b, "%.3g", v);
         return std::string(b);
     };
-    draw_parity_plot("accuracy-serving", std::move(series), lo, hi, short_num);
+    draw_parity_series("accuracy-serving", st.serving_plot, st.serving_plot_lo, st.serving_plot_hi, short_num);
     note_widget(app, "accuracy-serving-plot");   // the e2e test hovers it for the read-out
 }
 
@@ -115,6 +131,7 @@ void update_accuracy_serving(AppState& app) {
     if (s.serving_loaded) return;
     const auto t0 = std::chrono::steady_clock::now();
     if (!llmsim::load_builtin_serving_accuracy(s.serving, s.serving_error)) s.serving = llmsim::ServingAccuracy{};
+    s.serving_plot_built = false;   // the scatter is rebuilt from this report when next drawn
     s.serving_load_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     s.serving_loaded = true;
 }
@@ -145,7 +162,7 @@ void draw_accuracy_serving(AppState& app) {
     text_wrapped_words("Serving many users: vLLM, SGLang, TensorRT-LLM, LMDeploy");
     if (!app.accuracy.serving_error.empty()) { ImGui::TextWrapped("%s", app.accuracy.serving_error.c_str()); return; }
     if (a.groups.empty()) { ImGui::TextDisabled("No serving accuracy in this build."); return; }
-    draw_serving_plot(app, a);
+    draw_serving_plot(app);
     draw_serving_table(app, a);
     size_t no_pred = 0;
     for (const llmsim::ServingAccuracyRow& r : a.rows) no_pred += !r.ok;

@@ -58,6 +58,18 @@ std::string effective_precision(const AppState& app) {
     return s.sv_precision.empty() ? "bf16" : s.sv_precision;
 }
 
+// the expert-parallel switch applies: a MoE model on an engine whose EP is modelled (vLLM ignores
+// --enable-expert-parallel on a dense model too: it has no FusedMoE layer to distribute)
+bool ep_applies(const AppState& app) {
+    return app.derived.model && app.derived.model->is_moe() && llmsim::serve_engine_has_expert_parallel(app.scenario.sv_engine);
+}
+
+// the engine's own words for expert parallel over the TP group (the flag serve()'s command line adds)
+std::string ep_flag(const std::string& engine, int tp) {
+    if (engine == "vllm") return "--enable-expert-parallel";
+    return (engine == "sglang" ? "--ep-size " : "--ep_size ") + std::to_string(tp);
+}
+
 bool meets_sla(const Scenario& s, double ttft_p90_ms, double tpot_p90_ms) {
     return (s.sv_ttft_ms <= 0 || ttft_p90_ms <= s.sv_ttft_ms) && (s.sv_tpot_ms <= 0 || tpot_p90_ms <= s.sv_tpot_ms);
 }
@@ -101,6 +113,7 @@ bool serving_request_from_scenario(const AppState& app, llmsim::ServeRequest& r,
     r.sla.tpot_p90_ms = s.sv_tpot_ms;
     r.max_loras = s.sv_loras;            // 0 = LoRA off; the engine refuses it for anything but vLLM and odd ranks
     r.max_lora_rank = s.sv_lora_rank;
+    r.expert_parallel = s.sv_ep && ep_applies(app);
     return true;
 }
 
@@ -112,6 +125,7 @@ std::string serving_request_json(const llmsim::ServeRequest& r) {
     if (r.gpu_memory_utilization > 0) j["gpu_memory_utilization"] = r.gpu_memory_utilization;
     if (r.mem_fraction_static > 0) j["mem_fraction_static"] = r.mem_fraction_static;
     if (r.max_loras > 0) { j["max_loras"] = r.max_loras; j["max_lora_rank"] = r.max_lora_rank; }
+    if (r.expert_parallel) j["ep"] = true;
     nlohmann::json w = {{"input_len", r.workload.input_len}, {"output_len", r.workload.output_len}};
     if (r.workload.concurrency > 0) w["concurrency"] = r.workload.concurrency;
     if (r.workload.request_rate > 0) w["request_rate"] = r.workload.request_rate;
@@ -125,6 +139,7 @@ std::string serving_load_words(const AppState& app) {
     const llmsim::ServeRequest& r = app.serving.request;
     std::string w = std::string(engine_name(r.engine)) + " · " + r.precision + " · " + std::to_string(r.gpus) + (r.gpus == 1 ? " GPU" : " GPUs");
     if (r.tp > 1 || r.pp > 1) w += " (TP " + std::to_string(r.tp) + ", PP " + std::to_string(r.pp) + ")";
+    if (r.expert_parallel) w += " · expert parallel";
     if (r.max_loras > 0) w += " · " + std::to_string(r.max_loras) + " LoRA slots (rank " + std::to_string(r.max_lora_rank) + ")";
     if (r.workload.request_rate > 0) w += " · " + llmsim::format_sig(r.workload.request_rate) + " requests/s";
     else w += " · " + std::to_string(r.workload.concurrency) + " in flight";
@@ -137,6 +152,30 @@ std::string serving_load_words(const AppState& app) {
 namespace {
 
 std::string ms(double s) { return llmsim::format_sig(s * 1e3) + " ms"; }
+
+// expert parallel at the chosen point: what it changes next to the same request with the experts sharded over TP
+// (st.ep_off), the engine's own note on the busiest GPU, and what is not modelled
+void add_ep_explanation(ServingState& st) {
+    const llmsim::ServeRequest& q = st.request;
+    const llmsim::ServeResult& r = st.result;
+    const llmsim::StepBreakdown& s = r.step;
+    std::string text = "expert parallel (" + ep_flag(q.engine, q.tp) + "): each of the TP " + std::to_string(q.tp) +
+        " GPUs holds whole experts instead of 1/" + std::to_string(q.tp) + " of every expert, so a step waits for the busiest GPU's "
+        "experts (in the weights term). Physics only: no published serving run uses EP, so no measurement validates these numbers.";
+    if (st.ep_off.ok)
+        text += " Here: decode step " + ms(s.step_s) + " with EP vs " + ms(st.ep_off.step.step_s) + " with the experts sharded over TP; output " +
+                llmsim::format_sig(r.load.output_tok_s) + " vs " + llmsim::format_sig(st.ep_off.load.output_tok_s) + " tok/s; TPOT p90 " +
+                llmsim::format_sig(r.load.tpot_ms.p90) + " vs " + llmsim::format_sig(st.ep_off.load.tpot_ms.p90) + " ms.";
+    else if (q.tp < 2)
+        text += " At TP 1 the EP group is one GPU: nothing changes.";
+    std::vector<std::string> inputs;
+    for (const std::string& n : r.notes) if (n.rfind("expert parallel", 0) == 0) inputs.push_back("engine: " + n);
+    inputs.push_back("MoE kernel chain (router, align, two grouped GEMMs, sum): " + ms(s.moe_fixed_s) + " of the " + ms(s.overhead_s) + " overhead");
+    inputs.push_back("communication: the MoE output is still summed by the TP all-reduce (" + ms(s.allreduce_s) +
+                     " a step); all-to-all: none modelled (it belongs to data-parallel attention, DeepEP / pplx; attention stays TP here)");
+    inputs.push_back("experts per GPU: vLLM fused_moe/layer.py determine_expert_map (ceil(E / EP) on the busiest rank); engine/serving/serve_memory.cpp");
+    st.explanations.push_back({"serve_ep", "EP " + std::to_string(q.tp), std::move(text), std::move(inputs)});
+}
 
 void build_explanations(ServingState& st) {
     st.explanations.clear();
@@ -170,13 +209,20 @@ void build_explanations(ServingState& st) {
             ", rounded up to whole blocks); largest max-model-len = " + std::to_string(m.largest_max_model_len) + " tokens (one sequence fills the pool)",
         {"KV pool = " + std::to_string(m.kv_pool_tokens) + " tokens", "block size = " + std::to_string(m.block_size) + " tokens"});
     const llmsim::StepBreakdown& s = r.step;
+    const bool ep = st.request.expert_parallel;
+    std::vector<std::string> step_inputs = {
+        ep ? "weights: the dense layers' share + the experts the busiest EP GPU touches, / effective bandwidth"
+           : "weights: the GPU's share of the weight bytes / effective bandwidth",
+        "KV: the KV bytes of every sequence at its depth / effective bandwidth",
+        "compute: FLOPs of the batch (+ prefill chunk tokens " + std::to_string(s.prefill_tokens) + ") / effective tensor rate",
+        "rates and overheads: the engine's fit on published serving runs (engine/serving/serve_fit.cpp)"};
+    if (s.moe_fixed_s > 0) step_inputs.push_back("MoE: the fixed latency of each MoE layer's chain of small kernels = " + ms(s.moe_fixed_s) + " of the overhead");
+    if (ep) step_inputs.push_back("expert parallel: no all-to-all is modelled (attention stays TP); the MoE output rides the TP all-reduce");
     add("serve_step", ms(s.step_s),
         "decode step at batch " + std::to_string(s.batch) + " = max(weights " + ms(s.weights_s) + " + KV " + ms(s.kv_s) + ", compute " +
             ms(s.compute_s) + ") + per-step overhead " + ms(s.overhead_s) + " + TP all-reduce / PP hand-off " + ms(s.allreduce_s) + " (" +
             s.bound + "-bound; network " + llmsim::format_sig(s.network_share * 100) + " % of the step)",
-        {"weights: the GPU's share of the weight bytes / effective bandwidth", "KV: the KV bytes of every sequence at its depth / effective bandwidth",
-         "compute: FLOPs of the batch (+ prefill chunk tokens " + std::to_string(s.prefill_tokens) + ") / effective tensor rate",
-         "rates and overheads: the engine's fit on published serving runs (engine/serving/serve_fit.cpp)"});
+        step_inputs);
     const llmsim::ServeLoad& l = r.load;
     add("serve_throughput", llmsim::format_sig(l.output_tok_s) + " tok/s",
         "output throughput = generated tokens / makespan of " + std::to_string(l.completed) + " simulated requests (" +
@@ -200,6 +246,7 @@ void build_explanations(ServingState& st) {
         "the output tokens it makes in those hours, at the served load (batched) or one request at a time (single stream)",
         {"batched " + llmsim::format_sig(l.output_tok_s) + " tok/s vs single stream " + llmsim::format_sig(c.single_stream_tok_s) + " tok/s",
          "Wh per 1M output tokens = GPU TDP x GPUs x hours for 1M tokens"});
+    if (st.request.expert_parallel) add_ep_explanation(st);
 }
 
 }  // namespace
@@ -247,8 +294,15 @@ void update_serving(AppState& app) {
     st.cost_result = llmsim::ServeResult();
     st.request = req;
     st.error = have ? "" : err;
+    st.ep_off = llmsim::ServeResult();
     if (have) st.result = llmsim::serve(app.catalog, req);
     if (have && !st.result.ok) st.error = st.result.error;
+    if (st.error.empty() && req.expert_parallel && req.tp > 1) {   // the EP explanation's comparison: experts sharded over TP
+        llmsim::ServeRequest off = req;
+        off.expert_parallel = false;
+        off.with_single_stream = false;
+        st.ep_off = llmsim::serve(app.catalog, off);
+    }
     if (!st.error.empty()) {   // nothing below is valid; recompute all of it next time
         st.sweep.clear(); st.sweep_key.clear();
         st.sla_max_concurrency = 0; st.sla_at = llmsim::ServeResult(); st.sla_key.clear();
@@ -353,6 +407,27 @@ bool draw_lora_inputs(AppState& app) {
     return changed;
 }
 
+// expert parallel, in the engine's own flag, for a MoE model on vLLM / SGLang / TensorRT-LLM only
+bool draw_ep_input(AppState& app, int tp) {
+    Scenario& s = app.scenario;
+    if (!ep_applies(app)) {   // hidden: no stale rects for the e2e checks
+        app.widget_rects.erase("serving-ep");
+        app.widget_rects.erase("serving-ep-help");
+        return false;
+    }
+    const std::string label = "Expert parallel (" + ep_flag(s.sv_engine, tp) + ")###serving-ep";
+    const bool changed = ImGui::Checkbox(label.c_str(), &s.sv_ep);
+    note_widget(app, "serving-ep");
+    ImGui::SameLine();
+    help_marker("Expert parallel: each of the TP GPUs holds whole experts (ceil(experts / TP) on the busiest, vLLM's "
+                "determine_expert_map) instead of 1/TP of every expert; attention stays tensor parallel and the MoE output is "
+                "still summed by the TP all-reduce (no all-to-all is modelled). Physics only: no published serving run uses "
+                "EP, so no measurement validates these numbers.");
+    note_widget(app, "serving-ep-help");
+    if (s.sv_ep && tp < 2) ImGui::TextDisabled("at TP 1 the EP group is one GPU: nothing changes");
+    return changed;
+}
+
 bool draw_engine_inputs(AppState& app, float w) {
     Scenario& s = app.scenario;
     bool changed = false;
@@ -382,6 +457,7 @@ bool draw_engine_inputs(AppState& app, float w) {
     if (ImGui::SliderInt("Tensor parallel (TP)", &tp, 1, std::max(1, gpus))) { s.sv_tp = tp; changed = true; }
     if (ImGui::SliderInt("Pipeline parallel (PP)", &s.sv_pp, 1, std::max(1, gpus))) { if (s.sv_tp == 0) s.sv_tp = tp; changed = true; }
     if (tp * std::max(1, s.sv_pp) > 8) changed |= draw_fabric_inputs(s);
+    changed |= draw_ep_input(app, tp);
     int64_t len = s.sv_max_len > 0 ? s.sv_max_len : (app.derived.model ? app.derived.model->native_context : 0);
     if (input_tokens("max-model-len (tokens)", len, 1, llmsim::kMaxContextTokens)) { s.sv_max_len = len; changed = true; }
     float gmu = (float)(s.sv_gmu > 0 ? s.sv_gmu : 0.9);
@@ -538,6 +614,14 @@ void draw_step(AppState& app) {
                        llmsim::format_sig(s.overhead_s * 1e3).c_str(), llmsim::format_sig(s.allreduce_s * 1e3).c_str(), s.bound.c_str(),
                        llmsim::format_sig(s.network_share * 100).c_str());
     explain_item(app, "serve_step");
+    if (s.moe_fixed_s > 0) {
+        ImGui::PushTextWrapPos(0.0f);
+        ImGui::TextDisabled("MoE kernel chain %s ms of the overhead%s", llmsim::format_sig(s.moe_fixed_s * 1e3).c_str(),
+                            app.serving.request.expert_parallel ? "; expert parallel: the busiest GPU's experts in the weights, "
+                                                                  "the MoE output in the all-reduce, no all-to-all" : "");
+        ImGui::PopTextWrapPos();
+        if (app.serving.request.expert_parallel) explain_item(app, "serve_ep");
+    }
     // a stacked bar of the step: the bounding side (memory or compute), overhead, all-reduce
     const double mem = s.weights_s + s.kv_s, bound = std::max(mem, s.compute_s), total = bound + s.overhead_s + s.allreduce_s;
     if (total <= 0) return;
@@ -596,7 +680,9 @@ void draw_cost_and_command(AppState& app) {
     ImGui::PopFont();
     copy_button(app, "Copy command##serving", r.command);
     note_widget(app, "serving-copy");
+    ImGui::PushTextWrapPos(0.0f);   // long notes (expert parallel, the network) wrap instead of running off the right edge
     for (const std::string& n : r.notes) ImGui::TextDisabled("note: %s", n.c_str());
+    ImGui::PopTextWrapPos();
 }
 
 }  // namespace

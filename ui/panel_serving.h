@@ -26,6 +26,7 @@ struct ServingState {
     std::string sweep_key, sla_key;    // what `sweep` and `sla_max_concurrency` were computed from (update_serving)
     llmsim::ServeRequest request;      // the chosen point's request
     llmsim::ServeResult result;        // serve(request)
+    llmsim::ServeResult ep_off;        // request with expert_parallel off (only when it is on at TP > 1): the EP explanation
     std::vector<ServingPoint> sweep;   // closed loop at kServingSweep concurrencies
     int sla_max_concurrency = 0;       // sla_max_concurrency(): largest closed-loop C meeting the SLA (0 = none)
     llmsim::ServeResult sla_at;        // its load

@@ -54,6 +54,7 @@ bool search_request(const AppState& app, llmsim::ServeRequest& req, std::string&
     if (!serving_request_from_scenario(app, req, err)) return false;
     if (req.sla.ttft_p90_ms <= 0 && req.sla.tpot_p90_ms <= 0) { err = "set an SLA (TTFT p90 or TPOT p90) above to search"; return false; }
     req.hardware_override = nullptr;   // every candidate names its catalog device
+    req.expert_parallel = false;       // TP configurations only: EP is physics-only and LMDeploy has none modelled
     // the section's memory share for whichever engine a candidate runs (each engine reads only its own field), so a
     // picked row gives the section the numbers the table showed
     req.gpu_memory_utilization = req.mem_fraction_static = app.scenario.sv_gmu;
@@ -130,6 +131,7 @@ void use_serving_search_row(AppState& app, size_t i) {
     s.gpus = 0;                        // the catalog card itself; the Serving section uses p.gpus of it
     s.sv_engine = p.engine; s.sv_precision = p.precision;
     s.sv_gpus = p.gpus; s.sv_tp = p.tp; s.sv_pp = p.pp;
+    s.sv_ep = false;                   // the row was searched without expert parallel
     mark_changed(app);
 }
 
@@ -242,7 +244,8 @@ void draw_serving_search(AppState& app) {
     ImGui::PushFont(app.font_bold); ImGui::TextUnformatted("Cheapest configuration for this load"); ImGui::PopFont();
     ImGui::PushTextWrapPos(0.0f);
     ImGui::TextDisabled("The load and SLA above (%s) over catalog devices x GPU counts x engines x precisions; "
-                        "simulated only when you press the button, a slice per frame.", serving_load_words(app).c_str());
+                        "simulated only when you press the button, a slice per frame.%s", serving_load_words(app).c_str(),
+                        app.serving.request.expert_parallel ? " Searched with tensor parallel only (no expert parallel)." : "");
     ImGui::PopTextWrapPos();
     draw_space(app);
     llmsim::ServeRequest req;

@@ -103,13 +103,16 @@ bool draw_plot(const char* id, ImVec2 size, const PlotAxis& x, const PlotAxis& y
     dl->PushClipRect(a, b, true);
     std::vector<std::array<float, 3>> placed;   // labels drawn so far: x0, x1, row
     // the legend (drawn below, top left) counts as placed, so a line's label never lands on it (phone width)
-    {
-        float legend_w = 0;
-        int legend_rows = 0;
-        for (const PlotSeries& s : series)
-            if (!s.name.empty()) { legend_w = std::max(legend_w, fh + ImGui::CalcTextSize(s.name.c_str()).x); ++legend_rows; }
-        for (int r = 0; r < (int)std::ceil(legend_rows * 1.15f); ++r) placed.push_back({a.x + 6, a.x + 6 + legend_w, (float)r});
-    }
+    float legend_w = 0;
+    int legend_rows = 0;
+    for (const PlotSeries& s : series)
+        if (!s.name.empty()) { legend_w = std::max(legend_w, fh + ImGui::CalcTextSize(s.name.c_str()).x); ++legend_rows; }
+    for (int r = 0; r < (int)std::ceil(legend_rows * 1.15f); ++r) placed.push_back({a.x + 6, a.x + 6 + legend_w, (float)r});
+    // the lines' labels and the legend are drawn over the series on a backing of the window colour: an SLA line
+    // or a curve through "SLA max 120" left it hard to read
+    struct LineLabel { ImVec2 pos; ImU32 col; const std::string* text; float w; };
+    std::vector<LineLabel> line_labels;
+    const ImU32 backing = ImGui::GetColorU32(ImGuiCol_WindowBg, 0.8f);
     for (const PlotVLine& v : vlines) {
         float px = sx(v.x);
         const ImU32 vcol = v.color ? v.color : ink_u32(Ink::Limit);
@@ -125,7 +128,7 @@ bool draw_plot(const char* id, ImVec2 size, const PlotAxis& x, const PlotAxis& y
                 if ((int)r[2] == row && tx < r[1] + 4 && tx + tw > r[0] - 4) { clash = true; ++row; break; }
         }
         placed.push_back({tx, tx + tw, (float)row});
-        dl->AddText(ImVec2(tx, a.y + 2 + row * fh), vcol, v.label.c_str());
+        line_labels.push_back({ImVec2(tx, a.y + 2 + row * fh), vcol, &v.label, tw});
     }
     auto color_of = [](const PlotSeries& s) { return s.color ? s.color : ink_u32(Ink::Weights); };
     for (const PlotSeries& s : series) {
@@ -137,9 +140,14 @@ bool draw_plot(const char* id, ImVec2 size, const PlotAxis& x, const PlotAxis& y
         for (size_t i = 1; i < n; ++i)
             dl->AddLine(ImVec2(sx(s.x[i - 1]), sy(s.y[i - 1])), ImVec2(sx(s.x[i]), sy(s.y[i])), color_of(s), s.thickness);
     }
+    for (const LineLabel& l : line_labels) {
+        dl->AddRectFilled(ImVec2(l.pos.x - 2, l.pos.y), ImVec2(l.pos.x + l.w + 2, l.pos.y + fh), backing, 2.0f);
+        dl->AddText(l.pos, l.col, l.text->c_str());
+    }
     dl->PopClipRect();
     // legend
     float lx = a.x + 6, ly = a.y + 4;
+    if (legend_rows > 0) dl->AddRectFilled(ImVec2(lx - 3, ly - 1), ImVec2(lx + legend_w + 3, ly + legend_rows * fh * 1.15f), backing, 3.0f);
     for (const PlotSeries& s : series) {
         if (s.name.empty()) continue;
         dl->AddRectFilled(ImVec2(lx, ly + fh * 0.35f), ImVec2(lx + fh * 0.8f, ly + fh * 0.65f), color_of(s));

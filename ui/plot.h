@@ -16,7 +16,8 @@ struct PlotAxis {
     double min = 0, max = 1;
     bool log = false;
     bool pow2_ticks = false;   // log axes of token counts: ticks at 1k, 2k, 4k ... (every other power when crowded)
-    std::function<std::string(double)> format;   // tick/read-out labels; default: 3 significant figures
+    std::function<std::string(double)> format{};   // tick/read-out labels; default: 3 significant figures ({}: no
+                                                   // -Wmissing-field-initializers on PlotAxis{label, unit, min, max})
 };
 
 struct PlotSeries {
@@ -25,7 +26,7 @@ struct PlotSeries {
     ImU32 color = 0;             // 0: the theme's Ink::Weights (theme.h)
     bool points_only = false;    // markers instead of a line
     float thickness = 1.6f;
-    std::vector<std::string> labels;   // points_only: what each point is; the read-out names the point nearest the cursor
+    std::vector<std::string> labels{};   // points_only: what each point is; the read-out names the point nearest the cursor
 };
 
 struct PlotVLine {

@@ -89,6 +89,7 @@ const std::vector<Field>& fields() {
         num("sv_tpot", &Scenario::sv_tpot_ms, 0, 1e6, "ms (0 = no target)"),
         i32("sv_loras", &Scenario::sv_loras, 0, 1024, "LoRA slots (0 = off)"),
         i32("sv_lora_r", &Scenario::sv_lora_rank, 1, 512, "rank"),
+        flag("sv_ep", &Scenario::sv_ep),
         // speculative decoding, LoRA, fine-tuning (panel_spec.cpp, panel_lora.cpp, panel_train.cpp)
         str("sp_draft", &Scenario::sp_draft),
         str("sp_dq", &Scenario::sp_draft_quant),

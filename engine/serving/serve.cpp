@@ -237,6 +237,10 @@ const std::vector<std::string>& serve_engines() {
     return v;
 }
 
+bool serve_engine_has_expert_parallel(const std::string& engine) {
+    return engine == "vllm" || engine == "sglang" || engine == "trtllm";
+}
+
 bool serve_memory(const Catalog& cat, const ServeRequest& req, ServeMemoryPlan& out, std::string& err) {
     serving::ReplicaShape s;
     if (!serving::build_shape(cat, req, s, err)) return false;

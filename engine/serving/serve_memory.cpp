@@ -188,7 +188,7 @@ static bool expert_parallel_shape(const ServeRequest& req, ReplicaShape& s, std:
     s.ep = 1; s.local_experts = s.n_experts;
     if (!req.expert_parallel) return true;
     if (s.n_experts <= 0) { err = "ep: expert parallel needs a MoE model ('" + s.model->id + "' has no routed experts)"; return false; }
-    if (s.engine == EngineId::LlamaCpp || s.engine == EngineId::Lmdeploy) {
+    if (!serve_engine_has_expert_parallel(engine_rules(s.engine).name)) {
         err = std::string("ep: expert parallel is modelled for vllm, sglang and trtllm, not ") + engine_rules(s.engine).name;
         return false;
     }

@@ -197,6 +197,9 @@ struct ServeResult {
 
 // the engines serve() knows, in a fixed order ("vllm", "sglang", "llamacpp", "trtllm", "lmdeploy")
 const std::vector<std::string>& serve_engines();
+// true for the engines whose expert parallel is modelled ("vllm" --enable-expert-parallel, "sglang" --ep-size,
+// "trtllm" --ep_size); serve() refuses expert_parallel on the others (the Serving section shows the switch only here)
+bool serve_engine_has_expert_parallel(const std::string& engine);
 // the memory plan alone (no load); ok = false + error on bad input
 bool serve_memory(const Catalog& cat, const ServeRequest& req, ServeMemoryPlan& out, std::string& err);
 // seconds of one step: `depths` = context depth of each decoding sequence, `prefill_tokens` chunk tokens

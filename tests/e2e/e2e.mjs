@@ -567,6 +567,103 @@ async function main() {
       await p2.context.close();
     });
 
+    // expert parallel (MoE only; physics only): the switch, the command, the explanation and the numbers are serve()'s and
+    // the CLI's for the request the page reports; the URL carries it; a dense model hides it
+    await check('serving: expert parallel on a MoE model equals serve() and the CLI, round-trips the URL, hidden for dense', async () => {
+      // format_sig(x, 3) (engine/core/format.cpp) as the page prints it, trailing zeros kept ("22.0 ms")
+      const sigText = (x) => { const d = 2 - Math.floor(Math.log10(Math.abs(x))); return d < 0 ? (Math.round(x / 10 ** -d) * 10 ** -d).toFixed(0) : x.toFixed(d); };
+      const st = { model: 'mistralai/Mixtral-8x7B-Instruct-v0.1', hardware: 'h100-sxm', embed: 'serving', sv_engine: 'vllm', sv_prec: 'bf16',
+                   sv_gpus: 2, sv_tp: 2, sv_pp: 1, sv_c: 16, sv_in: 1024, sv_out: 128, sv_len: 8192, sv_ttft: 1000, sv_tpot: 50, sv_ep: true };
+      await page.evaluate((x) => window.llmsim.setState(x), st);
+      await page.waitForTimeout(300);
+      await scrollToWidget(page, 'serving-ep');
+      assert(await page.evaluate(() => window.llmsim._widgetRect('serving-ep-help')), 'EP help marker drawn');
+      const sv = (await page.evaluate(() => window.llmsim.results())).serving;
+      eq(sv.error, '', 'no serving error');
+      eq([sv.request.ep, sv.request.tp, sv.request.gpus], [true, 2, 2], 'the request carries ep');
+      const direct = await page.evaluate((q) => window.llmsim.serve(q), sv.request);
+      eq(sv.result, direct, 'results().serving.result vs serve(request) with ep');
+      eq(sv.shown.output_tok_s, `${sigText(direct.load.output_tok_s)} tok/s`, 'output tok/s shown');
+      eq(sv.shown.tpot_p90, `${sigText(direct.load.tpot_ms.p90)} ms`, 'TPOT p90 shown');
+      eq(sv.shown.command, direct.command, 'command shown');
+      assert(direct.command.startsWith('vllm serve mistralai/Mixtral-8x7B-Instruct-v0.1 --tensor-parallel-size 2 ') &&
+             direct.command.includes(' --enable-expert-parallel'), `command ${direct.command}`);
+      assert(direct.notes.some((n) => n.startsWith('expert parallel over 2 GPUs (physics only')), `engine note: ${JSON.stringify(direct.notes)}`);
+      assert(sv.load_words.includes('expert parallel'), `load words: ${sv.load_words}`);
+      // the explanation compares with the same request, experts sharded over TP (serve() with ep off)
+      const off = await page.evaluate((q) => window.llmsim.serve(q), { ...sv.request, ep: false });
+      assert(off.ok && off.step.step_s !== direct.step.step_s, `EP moves the step: ${direct.step.step_s} vs ${off.step.step_s}`);
+      assert(!off.command.includes('expert-parallel'), `no flag without ep: ${off.command}`);
+      const ex = sv.explanations.find((e) => e.key === 'serve_ep');
+      assert(ex, 'serve_ep explanation');
+      assert(ex.text.includes('Physics only: no published serving run uses EP'), `EP text: ${ex.text}`);
+      assert(ex.text.includes(`${sigText(direct.step.step_s * 1e3)} ms with EP vs ${sigText(off.step.step_s * 1e3)} ms with the experts sharded over TP`), `EP text: ${ex.text}`);
+      assert(ex.text.includes(`output ${sigText(direct.load.output_tok_s)} vs ${sigText(off.load.output_tok_s)} tok/s`), `EP text: ${ex.text}`);
+      const step = sv.explanations.find((e) => e.key === 'serve_step');
+      assert(step.inputs.some((i) => i.includes(`${sigText(direct.step.moe_fixed_s * 1e3)} ms of the overhead`)), `step inputs: ${JSON.stringify(step.inputs)}`);
+      // the CLI: the page's request as a file, and the same request in the CLI's own flags (--enable-expert-parallel)
+      const cli = args.cli || process.env.LLMSIM_CLI;
+      if (cli) {
+        const { execFileSync } = await import('node:child_process');
+        const { writeFileSync } = await import('node:fs');
+        const f = path.join(out, 'serving-ep-request.json');
+        writeFileSync(f, JSON.stringify(sv.request));
+        const close = (a, b) => (typeof a === 'number' && typeof b === 'number' ? Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(b))
+          : a && typeof a === 'object' ? Object.keys(b).every((k) => close(a[k], b[k])) : JSON.stringify(a) === JSON.stringify(b));
+        const fromFile = JSON.parse(execFileSync(cli, ['serve', '--request', f, '--json'], { encoding: 'utf8' }));
+        assert(close(fromFile, sv.result), `llmsim-cli serve --request differs: ${JSON.stringify(fromFile.step)} vs ${JSON.stringify(sv.result.step)}`);
+        const flags = ['serve', '--engine', 'vllm', '--model', st.model, '--hardware', 'h100-sxm', '--precision', 'bf16', '--tp', '2', '--gpus', '2',
+                       '--max-model-len', '8192', '--concurrency', '16', '--input-len', '1024', '--output-len', '128', '--enable-expert-parallel', '--json'];
+        const fromFlags = JSON.parse(execFileSync(cli, flags, { encoding: 'utf8' }));
+        assert(close(fromFlags, sv.result), `llmsim-cli serve --enable-expert-parallel differs: ${JSON.stringify(fromFlags.load)} vs ${JSON.stringify(sv.result.load)}`);
+        console.log(`     serving EP: the CLI (--request and --enable-expert-parallel) gives the page's numbers`);
+      } else {
+        console.log('     serving EP: CLI comparison not run (pass --cli build/native/llmsim-cli)');
+      }
+      console.log(`     serving EP: Mixtral-8x7B TP 2 on H100, C=16: step ${sigText(direct.step.step_s * 1e3)} ms with EP vs ${sigText(off.step.step_s * 1e3)} ms without; ` +
+                  `output ${sigText(direct.load.output_tok_s)} vs ${sigText(off.load.output_tok_s)} tok/s`);
+      // the URL round trip into a fresh page
+      await page.waitForFunction(() => window.location.hash.includes('sv_ep=on'), null, { timeout: 5000 });
+      const hash = await page.evaluate(() => window.location.hash);
+      const p2 = await openPage(browser, base, hash);
+      await p2.page.waitForTimeout(300);
+      const s2 = await p2.page.evaluate(() => window.llmsim.getState());
+      for (const k of Object.keys(st)) eq(s2[k], st[k], `state key ${k} after reload`);
+      const got = (await p2.page.evaluate(() => window.llmsim.results())).serving;
+      eq(got.request, sv.request, 'serving request after reload');
+      eq(got.result, sv.result, 'serving result after reload');
+      eq(p2.errors, [], 'no page errors');
+      await p2.context.close();
+      // the help marker's tooltip says physics only
+      await scrollToWidget(page, 'serving-ep-help');
+      const hr = await page.evaluate(() => window.llmsim._widgetRect('serving-ep-help'));
+      await page.mouse.move((hr[0] + hr[2]) / 2, (hr[1] + hr[3]) / 2);
+      await page.waitForTimeout(250);
+      await page.screenshot({ path: path.join(out, 'serving-ep-help-1280x800.png') });
+      // a dense model: no switch, no ep in the request (vLLM ignores the flag without MoE layers)
+      await page.evaluate(() => window.llmsim.setState({ model: 'meta-llama/Llama-3.1-8B-Instruct' }));
+      await page.waitForTimeout(300);
+      eq(await page.evaluate(() => window.llmsim._widgetRect('serving-ep')), null, 'no EP switch for a dense model');
+      const dense = (await page.evaluate(() => window.llmsim.results())).serving;
+      eq([dense.request.ep, dense.result.command.includes('expert-parallel')], [undefined, false], 'dense request without ep');
+      // screenshots with EP on: the inputs and the step, desktop and phone width, both themes
+      for (const theme of ['dark', 'light']) for (const vp of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) {
+        const p3 = await openPage(browser, base, hash, vp, vp.width < 500 ? 2 : 1);
+        await p3.page.evaluate((t) => window.llmsim.setState({ theme: t }), theme);
+        await p3.page.waitForTimeout(200);
+        const away = async () => { await p3.page.mouse.move(vp.width - 2, vp.height / 2); await p3.page.waitForTimeout(150); };   // no plot read-out over the text
+        await scrollToWidget(p3.page, 'serving-ep');
+        await away();
+        await p3.page.screenshot({ path: path.join(out, `serving-ep-${theme}-${vp.width}.png`) });
+        await scrollToWidget(p3.page, 'serving-step-bar');
+        await away();
+        await p3.page.screenshot({ path: path.join(out, `serving-ep-step-${theme}-${vp.width}.png`) });
+        eq(p3.errors, [], `no page errors (${theme} ${vp.width})`);
+        await p3.context.close();
+      }
+      await page.evaluate(() => window.llmsim.setState({ sv_ep: false, sv_gpus: 0, sv_tp: 0 }));
+    });
+
     await check('serving: the search panel runs on the button, equals serveSearch(), and a picked row becomes the configuration', async () => {
       await page.evaluate(() => window.llmsim.setState({ model: 'meta-llama/Llama-3.1-8B-Instruct', hardware: 'rtx-4090', embed: 'serving',
         sv_engine: 'vllm', sv_prec: 'bf16', sv_gpus: 0, sv_tp: 0, sv_pp: 1, sv_c: 16, sv_in: 1024, sv_out: 128, sv_len: 4096,

@@ -1,5 +1,6 @@
 // Section inputs that reach the engine without a browser: the Serving section's multi-LoRA keys (sv_loras,
-// sv_lora_r -> vLLM --enable-lora --max-loras --max-lora-rank) and the Vision section's mmproj file (a GGUF
+// sv_lora_r -> vLLM --enable-lora --max-loras --max-lora-rank), its expert-parallel switch (sv_ep -> vLLM
+// --enable-expert-parallel, SGLang --ep-size, TensorRT-LLM --ep_size) and the Vision section's mmproj file (a GGUF
 // header read through the Import path, ui/import.cpp). Expected values are derived by hand from the sources named.
 #include <catch2/catch.hpp>
 
@@ -10,6 +11,7 @@
 
 #include "../engine/mini_gguf.h"
 #include "app_state.h"
+#include "core/format.h"
 #include "import.h"
 #include "url_state.h"
 
@@ -80,6 +82,73 @@ TEST_CASE("ui: bad multi-LoRA input is refused with a reason and the state uncha
     update_derived(app);
     update_serving(app);
     CHECK(app.serving.error == "max_loras: multi-LoRA serving is modelled for vLLM only");
+}
+
+TEST_CASE("ui: the Serving section's expert-parallel switch reaches serve(), its command, the JS request and the URL", "[ui][serving]") {
+    // Mixtral-8x7B (8 experts, top-2) on 2 x H100 at TP 2: EP puts 4 whole experts on each GPU
+    const std::string base = "model=mistralai/Mixtral-8x7B-Instruct-v0.1&hardware=h100-sxm&sv_gpus=2&sv_tp=2&sv_c=16&sv_len=8192";
+    AppState app = app_from(base + "&sv_ep=on");
+    update_serving(app);
+    REQUIRE(app.serving.error.empty());
+    const llmsim::ServeRequest& r = app.serving.request;
+    CHECK(r.expert_parallel);
+    const std::string json = serving_request_json(r);
+    CHECK(nlohmann::json::parse(json)["ep"] == true);
+    // what the page shows is what the JS API's serve() returns for the request the page reports
+    CHECK(llmsim::api_serve(app.catalog, json) == llmsim::serve_result_json(r, app.serving.result));
+    CHECK(app.serving.result.command.find(" --tensor-parallel-size 2 ") != std::string::npos);
+    CHECK(app.serving.result.command.find(" --enable-expert-parallel") != std::string::npos);
+    // the explanation says it is physics only and compares with the experts sharded over TP
+    const llmsim::Explanation* ep = nullptr;
+    for (const llmsim::Explanation& e : app.serving.explanations) if (e.key == "serve_ep") ep = &e;
+    REQUIRE(ep);
+    CHECK(ep->value == "EP 2");
+    CHECK(ep->text.find("Physics only: no published serving run uses EP") != std::string::npos);
+    bool engine_note = false;
+    for (const std::string& in : ep->inputs) engine_note |= in.find("4 of 8 experts whole per GPU") != std::string::npos;
+    CHECK(engine_note);
+    AppState off = app_from(base);
+    update_serving(off);
+    REQUIRE(off.serving.error.empty());
+    CHECK_FALSE(off.serving.request.expert_parallel);
+    CHECK(nlohmann::json::parse(serving_request_json(off.serving.request)).count("ep") == 0);
+    CHECK(off.serving.result.command.find("expert-parallel") == std::string::npos);
+    REQUIRE(app.serving.ep_off.ok);
+    CHECK(app.serving.ep_off.step.step_s == off.serving.result.step.step_s);       // the comparison is the switch off
+    CHECK(app.serving.ep_off.load.output_tok_s == off.serving.result.load.output_tok_s);
+    CHECK(app.serving.result.step.step_s != off.serving.result.step.step_s);         // and EP moves the step
+    CHECK(ep->text.find(llmsim::format_sig(off.serving.result.step.step_s * 1e3) + " ms with the experts sharded over TP") != std::string::npos);
+    // the URL holds it (on only: off is the default and leaves the hash)
+    CHECK(encode_url_state(app.scenario).find("sv_ep=on") != std::string::npos);
+    CHECK(encode_url_state(off.scenario).find("sv_ep") == std::string::npos);
+    // the engines' own flags: SGLang --ep-size N, TensorRT-LLM --ep_size N
+    for (const char* e : {"sglang", "trtllm"}) {
+        AppState other = app_from(base + "&sv_ep=on&sv_engine=" + e);
+        update_serving(other);
+        REQUIRE(other.serving.error.empty());
+        CHECK(other.serving.request.expert_parallel);
+        CHECK(other.serving.result.command.find(std::string(e) == "sglang" ? " --ep-size 2" : " --ep_size 2") != std::string::npos);
+    }
+}
+
+TEST_CASE("ui: expert parallel applies to MoE models on vLLM, SGLang and TensorRT-LLM only; a bad value is refused", "[ui][serving]") {
+    // a dense model: vLLM ignores --enable-expert-parallel without MoE layers, and so does the section
+    AppState dense = app_from("model=meta-llama/Llama-3.1-8B-Instruct&hardware=h100-sxm&sv_gpus=2&sv_tp=2&sv_ep=on");
+    update_serving(dense);
+    REQUIRE(dense.serving.error.empty());
+    CHECK_FALSE(dense.serving.request.expert_parallel);
+    CHECK(dense.serving.result.command.find("expert-parallel") == std::string::npos);
+    // LMDeploy: no EP modelled; the request leaves it off rather than failing
+    AppState lmd = app_from("model=mistralai/Mixtral-8x7B-Instruct-v0.1&hardware=h100-sxm&sv_gpus=2&sv_tp=2&sv_len=8192&sv_ep=on&sv_engine=lmdeploy");
+    update_serving(lmd);
+    REQUIRE(lmd.serving.error.empty());
+    CHECK_FALSE(lmd.serving.request.expert_parallel);
+    // not on/off: an error naming the key, the state unchanged
+    std::string err;
+    Scenario s = lmd.scenario;
+    CHECK_FALSE(decode_url_state("sv_ep=maybe", s, err));
+    CHECK(err.find("sv_ep") != std::string::npos);
+    CHECK(s.sv_ep);
 }
 
 TEST_CASE("ui: an mmproj GGUF opened through the import path sizes the Vision section with its own tensors", "[ui][vision]") {
