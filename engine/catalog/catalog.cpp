@@ -491,6 +491,8 @@ bool parse_device(Entry& r, Hardware& h) {
     r.boolean("fp16_tflops_estimated", h.fp16_tflops_estimated);
     r.number("int8_tops", h.int8_tops, false, 0);
     r.number("tdp_w", h.tdp_w, false, 0);
+    r.integer("sm_count", h.sm_count, false, 0);
+    r.number("boost_clock_mhz", h.boost_clock_mhz, false, 0);
     r.number("price_usd", h.price_usd, false, 0);
     r.number("price_used_usd", h.price_used_usd, false, 0);
     r.str("price_source", h.price_source, false);

@@ -131,6 +131,8 @@ struct Hardware {
     bool fp16_tflops_estimated = false;
     double int8_tops = 0;              // dense INT8 tensor TOPS, 0 = unknown
     double tdp_w = 0;
+    int sm_count = 0;                  // NVIDIA streaming multiprocessors per GPU, 0 = not stated (speed: decode's per-SM read limit)
+    double boost_clock_mhz = 0;        // vendor boost clock, MHz, 0 = not stated
     double price_usd = 0;              // new, 0 = not sold new
     double price_used_usd = 0;         // used market, 0 = not tracked
     double cloud_usd_per_hour = 0;     // cheapest sourced on-demand price per GPU, 0 = not rentable

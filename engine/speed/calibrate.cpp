@@ -114,6 +114,9 @@ std::vector<FreeParam> free_params(SpeedParams& p, SpeedTest kind) {
         v.push_back({"intel_bw", &p.intel_bw, true, false, 1.0});
         v.push_back({"intel_vulkan_bw", &p.intel_vulkan_bw, true, false, 1.0});
         v.push_back({"sycl_expert_call_us", &p.sycl_expert_call_us, false, false, 20.0});
+        // Little's law for mul_mat_vec_q: ~2048 resident threads per SM x ~8 weight bytes per load in flight / ~1000
+        // cycles of loaded DRAM latency = ~16 bytes per SM-clock
+        v.push_back({"mmvq_sm_bytes_per_clk", &p.mmvq_sm_bytes_per_clk, false, false, 16.0});
     } else {
         v.push_back({"compute_share", &p.compute_share, false, false, 0.4});
         v.push_back({"compute_kind.consumer", &p.compute_kind[(int)HardwareKind::Consumer], true, false, 1.0});
@@ -148,7 +151,8 @@ std::vector<FreeParam> free_params(SpeedParams& p, SpeedTest kind) {
                                          "no_fa_kv.cuda", "no_fa_kv.rocm", "no_fa_kv.metal", "fixed_ms_per_layer",
                                          "gpu_hop_ms", "alu_flops_per_param", "alu_unified", "moe_bw",
                                          "compute_share", "fa_attn_factor", "no_fa_score_bytes", "matmul_half_tokens",
-                                         "tflops_exponent", "pipeline_hop_ms", "sycl_expert_call_us"};
+                                         "tflops_exponent", "pipeline_hop_ms", "sycl_expert_call_us",
+                                         "mmvq_sm_bytes_per_clk"};
     for (FreeParam& f : v)
         for (const char* n : kPrior) f.prior = f.prior || strcmp(f.name, n) == 0;
     return v;

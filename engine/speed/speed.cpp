@@ -269,6 +269,7 @@ std::string speed_params_to_json(const SpeedParams& p) {
     d["intel_bw"] = p.intel_bw;
     d["intel_vulkan_bw"] = p.intel_vulkan_bw;
     d["sycl_expert_call_us"] = p.sycl_expert_call_us;
+    d["mmvq_sm_bytes_per_clk"] = p.mmvq_sm_bytes_per_clk;
     json f = json::object();
     f["compute_share"] = p.compute_share;
     f["compute_kind"] = table(p.compute_kind, kKindNames, kHardwareKindCount);
@@ -338,7 +339,8 @@ bool parse_speed_params(const std::string& text, SpeedParams& out, std::string& 
             !read_num(d, "alu_unified", p.alu_unified, wd, err) ||
             !read_num(d, "moe_bw", p.moe_bw, wd, err) || !read_num(d, "intel_bw", p.intel_bw, wd, err) ||
             !read_num(d, "intel_vulkan_bw", p.intel_vulkan_bw, wd, err) ||
-            !read_num(d, "sycl_expert_call_us", p.sycl_expert_call_us, wd, err))
+            !read_num(d, "sycl_expert_call_us", p.sycl_expert_call_us, wd, err) ||
+            !read_num(d, "mmvq_sm_bytes_per_clk", p.mmvq_sm_bytes_per_clk, wd, err))
             return false;
     }
     if (root.contains("prefill")) {
@@ -475,6 +477,29 @@ double bw_share(const SpeedScenario& s, const SpeedParams& p) {
     return p.bw_share[(int)s.memory] * p.backend_bw[(int)s.backend] * intel;
 }
 
+// llama.cpp's CUDA backend runs mul_mat_vec_q for up to this many columns (MMVQ_MAX_BATCH_SIZE, ggml-cuda/mmvq.cuh)
+constexpr int kMmvqMaxBatch = 8;
+// spec bytes per SM-clock of the HBM devices the decode rows were fitted on: A100 PCIe 80GB 1935 GB/s / (108 SMs x
+// 1.41 GHz) = 12.7, H100 PCIe 2000 / (114 x 1.755) = 10.0; their mean
+constexpr double kTypicalHbmBytesPerSmClk = 11.35;
+
+// decode's read share with the per-SM limit (SpeedParams::mmvq_sm_bytes_per_clk): a byte costs its share of the spec
+// bandwidth plus its share of what the SMs' loads in flight sustain (SMs x clock x bytes per SM-clock), so
+// 1 / reached = 1 / (spec x share) + 1 / (SM limit). HBM parts under CUDA only (the mul_mat_vec_q launch shape):
+// the GDDR rows show no such limit (an RTX 3090 with 6.7 B of spec per SM-clock reads as large a share as an
+// RTX 4090 with 3.1; applied to them too, decode source out went 10.1 -> 10.7 %, consumer 8.8 -> 11.6 %)
+double decode_read_share(const SpeedScenario& s, const SpeedParams& p) {
+    const double share = bw_share(s, p);
+    if (s.memory != MemoryKind::Hbm || !(p.mmvq_sm_bytes_per_clk > 0) || !(share > 0)) return share;
+    // spec bytes per SM-clock: the device's own where the catalog states its SMs and clock (CUDA); otherwise (an HBM
+    // part without them: V100, P100, B200, AMD Instinct under ROCm, inline devices) the fitted HBM parts' typical
+    // value, so that such a part reads the share the HBM rows were fitted to rather than the bare DRAM share
+    const bool own = s.backend == Backend::Cuda && s.sm_count > 0 && s.sm_clock_mhz > 0;
+    const double spec_bytes_per_sm_clk =
+        own ? s.bandwidth_gbs * 1e3 / (s.sm_count * s.sm_clock_mhz) : kTypicalHbmBytesPerSmClk;
+    return 1.0 / (1.0 / share + spec_bytes_per_sm_clk / p.mmvq_sm_bytes_per_clk);
+}
+
 bool check(const SpeedScenario& s, std::string& err) {
     if (!(s.bandwidth_gbs > 0)) { err = "the device has no memory bandwidth (bandwidth_gbs); add it to the catalog entry"; return false; }
     if (s.n_layers <= 0) { err = "the model has no layers (n_layers = 0)"; return false; }
@@ -530,7 +555,7 @@ DecodeFixed decode_fixed_terms(const SpeedScenario& s, const SpeedParams& p) {
     DecodeFixed f;
     SpeedResult& r = f.r;
     double bw = s.bandwidth_gbs * 1e9;
-    double share = bw_share(s, p);
+    double share = decode_read_share(s, p);
     double gpu_frac = 1.0 - s.offload_fraction;
     // MoE: the active experts' bytes (k/E of the routed-expert bytes) are read at moe_bw x the dense share
     double expert_tok = moe_active_expert_bytes(s);
@@ -679,6 +704,8 @@ SpeedResult estimate_prefill(const SpeedScenario& s, const SpeedParams& p, int64
     double tf = tflops(s, est);
     r.fp16_tflops_estimated = est;
     double comp = effective_flops(s, p, tf);
+    // the weight-read floor and the score-matrix traffic at the plain share: mul_mat_q tiles and the softmax kernels
+    // keep many loads in flight, the per-SM limit of decode_read_share is a mul_mat_vec_q one
     double bw_eff = s.bandwidth_gbs * 1e9 * bw_share(s, p);
     int64_t batch = std::max<int64_t>(s.batch, s.ubatch);
     double total = 0, comp_t = 0, attn_t = 0, ovh_t = 0, sync_t = 0, off_t = 0;
@@ -744,14 +771,15 @@ bool same_scenario(const SpeedScenario& a, const SpeedScenario& b) {
            same_bits(a.fp16_tflops, b.fp16_tflops) && same_bits(a.mma_share, b.mma_share) &&
            a.fp16_tflops_estimated == b.fp16_tflops_estimated &&
            a.kind == b.kind && a.backend == b.backend && a.intel_gpu == b.intel_gpu && a.memory == b.memory &&
+           a.sm_count == b.sm_count && same_bits(a.sm_clock_mhz, b.sm_clock_mhz) &&
            a.gpus == b.gpus && same_bits(a.link_gbs, b.link_gbs) && same_bits(a.offload_fraction, b.offload_fraction) &&
            same_bits(a.host_bandwidth_gbs, b.host_bandwidth_gbs) && same_bits(a.host_link_gbs, b.host_link_gbs) &&
            a.flash_attn == b.flash_attn && a.test == b.test && a.tokens == b.tokens && a.depth == b.depth &&
            a.ubatch == b.ubatch && a.batch == b.batch && a.parallel == b.parallel;
 }
-// same_scenario() must name every field: a new field changes this size (216 B on x86-64 and wasm32), and the
+// same_scenario() must name every field: a new field changes this size (232 B on x86-64 and wasm32), and the
 // assert says to add its line above
-static_assert(sizeof(SpeedScenario) == 216, "SpeedScenario changed: compare the new field in same_scenario()");
+static_assert(sizeof(SpeedScenario) == 232, "SpeedScenario changed: compare the new field in same_scenario()");
 
 const SpeedResult& estimate_prefill(const SpeedScenario& s, const SpeedParams& p, int64_t n_tokens, int64_t depth,
                                     PrefillMemo& memo) {
@@ -818,8 +846,11 @@ ConcurrencyResult estimate_concurrency(const SpeedScenario& s, const SpeedParams
     if (!check(s, err)) { c.error = err; return c; }
     SpeedResult one = decode_terms(s, p, (double)depth, (double)depth + 1);
     double B = n_parallel;
-    // weights: read once per step; MoE: the union of the experts B tokens route to
+    // weights: read once per step; MoE: the union of the experts B tokens route to. Above 8 columns llama.cpp's CUDA
+    // backend leaves mul_mat_vec_q for the mul_mat_q tiles (MMVQ_MAX_BATCH_SIZE 8, ggml-cuda/mmvq.cuh), whose reads
+    // the per-SM limit of decode_read_share does not bind: the plain share there
     double w = one.weight_time_s;
+    if (n_parallel > kMmvqMaxBatch) w *= decode_read_share(s, p) / bw_share(s, p);
     if (moe_experts > 0 && moe_experts_active > 0 && expert_bytes > 0 && s.weight_bytes_per_token > 0) {
         double frac_one = (double)moe_experts_active / moe_experts;
         double frac_b = 1.0 - std::pow(1.0 - frac_one, B);

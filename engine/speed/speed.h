@@ -119,6 +119,8 @@ struct SpeedScenario {
     bool intel_gpu = false;              // Intel Arc: llama.cpp's SYCL/Vulkan kernels reach lower shares there
                                          // than the same backend on other vendors (SpeedParams intel_bw/compute)
     MemoryKind memory = MemoryKind::Gddr;   // guess_memory_kind() when the catalog does not say
+    int sm_count = 0;                    // NVIDIA SMs per GPU and their boost clock (catalog); 0 = not stated, no
+    double sm_clock_mhz = 0;             // per-SM decode read limit (SpeedParams::mmvq_sm_bytes_per_clk)
     int gpus = 1;                        // llama.cpp layer split over this many identical GPUs
     double link_gbs = 0;                 // GPU-to-GPU (PCIe/NVLink) per direction; 0 = kDefaultPcieGbs (limits.h)
 
@@ -194,6 +196,15 @@ struct SpeedParams {
                                           // Vulkan pipelines' default subgroup/block sizes do not suit Xe (llama.cpp
                                           // PR #17374 retunes them for Xe2, unmerged as of b9837); one intel_bw for
                                           // both backends left Vulkan 2x too fast. Fitted; 1 without such rows
+    double mmvq_sm_bytes_per_clk = 16;      // decode (batch <= 8): bytes per SM and clock cycle llama.cpp's CUDA
+                                          // matrix-vector kernels (mul_mat_vec_q: one block of 4 warps per row) keep
+                                          // in flight per DRAM latency; by Little's law the SMs sustain at most SMs x
+                                          // boost clock x this, and a byte costs 1/(spec x share) + 1/(that)
+                                          // (decode_read_share in speed.cpp). HBM parts have 10-18 bytes of spec
+                                          // bandwidth per SM-clock (A100 PCIe 80GB 12.7, H100 PCIe 10.0, H200 18.4).
+                                          // HBM parts whose catalog entry states sm_count and boost_clock_mhz only;
+                                          // prefill (mul_mat_q tiles) and batches > 8 do not use it. 0 = off;
+                                          // default = the prior
     double moe_bw = 1;                      // decode: routed-expert bytes are read at this x the dense share
                                           // (many small matrices gathered by expert id, mul_mat_id)
     double sycl_expert_call_us = 20;        // SYCL MoE, decode and prefill: us per expert matmul call. The SYCL backend's

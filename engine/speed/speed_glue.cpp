@@ -78,6 +78,8 @@ bool build_speed_scenario(const Model& m, const SimRequest& req, const Evaluatio
     const std::string_view mk = hw->memory_kind;
     s.memory = mk == "hbm" ? MemoryKind::Hbm : mk == "gddr" ? MemoryKind::Gddr
              : mk == "unified" ? MemoryKind::Unified : guess_memory_kind(hw->kind, hw->bandwidth_gbs);
+    s.sm_count = hw->sm_count;
+    s.sm_clock_mhz = hw->boost_clock_mhz;
     s.gpus = std::max(1, hw->gpu_count);
     s.link_gbs = hw->link_gbs;
     // weights left in host RAM by -ngl / --n-cpu-moe (discrete GPUs; the token-embedding table always stays there)

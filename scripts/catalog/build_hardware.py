@@ -967,6 +967,65 @@ for d in devices:
     else:
         d["memory_kind"] = "gddr"
 
+# streaming multiprocessors and boost clock of NVIDIA GPUs, for the speed model's per-SM decode read limit (llama.cpp's
+# batch-1 mul_mat_vec_q kernels keep a limited number of loads in flight per SM, so the bandwidth they reach is at most
+# SMs x clock x bytes per SM-clock; docs/speed-model.md). One cited public page per value; "derived" = CUDA cores / 128
+# per SM (Ampere GA10x, Ada, Blackwell: 128 FP32 cores per SM, e.g. RTX 3080 8,704 cores over 68 SMs in TechPowerUp's
+# Ampere architecture article). A device without an entry gets no limit. Rigs (Nx-...) take their GPU's figures.
+TPU_AMPERE = ("https://www.techpowerup.com/review/nvidia-geforce-ampere-architecture-board-design-gaming-tech-software/2.html "
+              "(RTX 3080: 8,704 CUDA cores across 68 SM; RTX 3090: 10,496 CUDA cores across 82 SM)")
+GK_A100 = ("https://glennklockwood.com/garden/processors/A100 (A100 SXM4: 108 SMs, 64 FP32 cores per SM); "
+           "https://www.thundercompute.com/blog/nvidia-a100-specs-full-guide (A100 PCIe 40GB / PCIe 80GB / SXM 40GB / "
+           "SXM 80GB: GPU Boost Clock 1,410 MHz)")
+GK_H100 = "https://glennklockwood.com/garden/processors/h100 (H100 SXM5: 132 SMs, 1.98 GHz high precision; H200: same GPU as H100 with 144 GB HBM3e)"
+SV_SUPER = ("https://www.svethardware.cz/nvidia-geforce-rtx-4000-super-prichazi-vice-jader-vice-pameti-nebo-nizsi-cena/60300 "
+            "(RTX 4070 Super 7168 CUDA cores, boost 2475 MHz; RTX 4070 Ti Super 8448, 2610 MHz)")
+NV_SM = {  # id: (SMs, boost MHz, source)
+    "h100-sxm": (132, 1980, GK_H100),
+    "h200-sxm": (132, 1980, GK_H100),
+    "h100-pcie": (114, 1755, "https://llmperf.net/categories/gpu/Nvidia-H100-GPUs (H100 SXM 132 SMs, PCIe version 114 SMs, "
+                  "citing NVIDIA's Hopper architecture blog); https://cputronic.com/de/gpu/nvidia-h100-pcie (Boost-Takt 1755MHz, 14592 shading units)"),
+    "a100-sxm-80gb": (108, 1410, GK_A100), "a100-sxm-40gb": (108, 1410, GK_A100),
+    "a100-pcie-80gb": (108, 1410, GK_A100), "a100-pcie-40gb": (108, 1410, GK_A100),
+    "l40s": (142, 2520, "https://m.reach.dog/shop/computizer/products/nvidia-l40s-48gb-gddr6-graphics-card-for-ai-and-graphics-performance "
+             "(L40S: Boost Clock 2520 MHz, SM Count 142, 18176 shading units)"),
+    "t4": (40, 1590, "https://sysrqmts.com/en/gpus/nvidia/tesla/t4 (Tesla T4: boost clock 1590 MHz, SM count 40)"),
+    "tesla-p40": (30, 1531, "https://sysrqmts.com/es/gpus/compare/nvidia-rtx-a6000-vs-nvidia-tesla-p40 (Tesla P40: boost 1531 MHz, SM count 30)"),
+    "a40": (84, 1740, "https://sysrqmts.com/fr/gpus/compare/nvidia-a40-pcie-vs-nvidia-quadro-rtx-6000 (A40 PCIe: boost clock 1740 MHz, SM count 84)"),
+    "quadro-rtx-6000": (72, 1770, "https://sysrqmts.com/fr/gpus/compare/nvidia-a40-pcie-vs-nvidia-quadro-rtx-6000 (Quadro RTX 6000: boost clock 1770 MHz, SM count 72)"),
+    "rtx-a6000": (84, 1800, "https://sysrqmts.com/es/gpus/compare/nvidia-rtx-a6000-vs-nvidia-tesla-p40 (RTX A6000: boost 1800 MHz, SM count 84)"),
+    "rtx-6000-ada": (142, 2505, "https://www.grafikkarten.com/de/news/nvidia-rtx-6000-grafikkarte-der-ada-generation (142 of AD102's 144 SMs active); "
+                     "https://cputronic.com/de/gpu/nvidia-rtx-6000-ada-generation (Boost-Takt 2505MHz, 18176 shading units)"),
+    "rtx-pro-6000": (188, 2597, "https://www.topcpu.net/es/news/nvidia-launches-96gb-rtx-5090-model-with-a-whopping-price-tag-of-10000 "
+                     "(RTX Pro 6000: 188 SMs, 24,064 CUDA cores, FP32 up to 125 TFLOPS, boost around 2.6 GHz); boost derived "
+                     "125 TFLOPS / (2 x 24,064 cores) = 2597 MHz"),
+    "rtx-5090": (170, 2407, "https://pcspecchart.com/pc_parts/gpu/21/ (RTX 5090: 170 compute units (SMs), boost clock 2407 MHz)"),
+    "rtx-5080": (84, 2620, "https://www.sipoch.com/en/articles/300330022705642 (RTX 5080: 10,752 CUDA cores, 84 calculation units, maximum clock 2.62 GHz)"),
+    "rtx-4090": (128, 2520, "https://pcspecchart.com/pc_parts/gpu/25 (RTX 4090: 128 compute units (SMs), boost clock 2520 MHz)"),
+    "rtx-4080-super": (80, 2550, "https://fpsbench.com/compare/gpu/intel-iris-xe-max-graphics-vs-nvidia-geforce-rtx-4080-super "
+                       "(RTX 4080 SUPER: SM Count 80, Boost Clock 2550 MHz)"),
+    "rtx-4080": (76, 2505, "https://www.holynerdvana.com/2022/10/nvidia-geforce-rtx-4080-specifications.html (Streaming Multiprocessors 76, Boost Clock 2505 MHz)"),
+    "rtx-4070-ti-super": (66, 2610, SV_SUPER + "; 66 SMs derived (8448 / 128)"),
+    "rtx-4070-ti": (60, 2610, "http://www.pc-boost.com/pages/news_1659334453_les-specifications-quot-presumees-quot-de-la-nvidia-geforce-rtx-4070-ti-ont-ete-devoilees.html "
+                    "(AD104, 7680 cores or 60 SM units); https://purespecs.click/nvidia-geforce-rtx-4070-ti-gpu-specs/ (boost up to 2610 MHz)"),
+    "rtx-4070-super": (56, 2475, SV_SUPER + "; 56 SMs derived (7168 / 128)"),
+    "rtx-4070": (46, 2475, "https://www.thefpsreview.com/gpu-family/nvidia-geforce-rtx-4070-gpu-family-specifications (46 Streaming Multiprocessors, boost clock 2475MHz)"),
+    "rtx-3090": (82, 1695, TPU_AMPERE + "; https://holynerdvana.blogspot.com/2022/10/nvidia-geforce-rtx-3090-specifications.html (Streaming Multiprocessors 82, Boost Clock 1695 MHz)"),
+    "rtx-3090-used": (82, 1695, TPU_AMPERE + "; https://holynerdvana.blogspot.com/2022/10/nvidia-geforce-rtx-3090-specifications.html (Streaming Multiprocessors 82, Boost Clock 1695 MHz)"),
+    "rtx-3080": (68, 1710, TPU_AMPERE + "; https://fudzilla.net/news/graphics/51457-nvidia-rtx-30-series-specifications-are-now-official (RTX 3080 boosts up to 1.71GHz)"),
+    "rtx-3070": (46, 1730, "https://fudzilla.net/news/graphics/51457-nvidia-rtx-30-series-specifications-are-now-official (RTX 3070: 5888 CUDA cores, boosts up to 1.73GHz); 46 SMs derived (5888 / 128)"),
+}
+_ids = {d["id"] for d in devices}
+for _k in NV_SM:
+    if _k not in _ids:
+        sys.exit("build_hardware.py: NV_SM names %s, which is no catalog device" % _k)
+for d in devices:
+    key = d["id"] if d["id"] in NV_SM else re.sub(r"^\d+x-", "", d["id"])
+    if key not in NV_SM or d.get("vendor") != "nvidia":
+        continue
+    d["sm_count"], d["boost_clock_mhz"], src = NV_SM[key]
+    d["sources"].append("sm_count %d, boost_clock_mhz %d: %s" % (d["sm_count"], d["boost_clock_mhz"], src))
+
 # ------------------------------------------------------------------------------------------------------
 # seed notes
 SEED_RULE = {

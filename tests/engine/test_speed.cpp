@@ -438,6 +438,64 @@ TEST_CASE("Hopper: llama.cpp's mma.sync path reaches 2/3 of the rated tensor rat
     CHECK(estimate_prefill(s, p, 4096, 0).time_s == Approx(full * 1.5).epsilon(1e-9));
 }
 
+TEST_CASE("decode on HBM: the SMs' loads in flight add 1 / (SMs x clock x bytes per SM-clock) per byte", "[speed]") {
+    // Little's law for llama.cpp's batch-1 mul_mat_vec_q: a byte costs 1/(spec x share) + 1/(SM limit); HBM + CUDA only
+    SpeedParams p = plain_params();
+    p.mmvq_sm_bytes_per_clk = 10;
+    SpeedScenario s = dense_8b();   // 5e9 B per token, 1000 GB/s, share 1: 5 ms without the limit
+    s.memory = MemoryKind::Hbm;
+    // no SM count (V100, AMD Instinct, inline devices): the fitted HBM parts' typical 11.35 B of spec per SM-clock
+    CHECK(estimate_decode(s, p, 0, 1).weight_time_s == Approx(5e-3 * (1 + 11.35 / 10)).epsilon(kExact));
+    s.sm_count = 100;
+    s.sm_clock_mhz = 2000;          // 100 SMs x 2 GHz x 10 B = 2000 GB/s: 5e9 B / 2e12 B/s = 2.5 ms more
+    SpeedResult r = estimate_decode(s, p, 0, 1);
+    REQUIRE(r.ok);
+    CHECK(r.weight_time_s == Approx(5e-3 + 2.5e-3).epsilon(kExact));
+    // the KV read goes through the same limit: 131072 x 0.5 B at 1 / (1/1000 + 1/2000) GB/s
+    CHECK(r.kv_time_s == Approx(131072.0 * 0.5 * (1 / 1e12 + 1 / 2e12)).epsilon(kExact));
+    // twice the spec bandwidth on the same SMs: the SM term stays, so 2.5 + 2.5 ms, not half of 7.5
+    SpeedScenario wide = s;
+    wide.bandwidth_gbs = 2000;
+    CHECK(estimate_decode(wide, p, 0, 1).weight_time_s == Approx(2.5e-3 + 2.5e-3).epsilon(kExact));
+    // GDDR parts (the GDDR rows show no such limit: an RTX 3090 at 6.7 B of spec per SM-clock reads as much of its
+    // spec as an RTX 4090 at 3.1) and a zero parameter: no limit
+    SpeedScenario g = s;
+    g.memory = MemoryKind::Gddr;
+    CHECK(estimate_decode(g, p, 0, 1).weight_time_s == Approx(5e-3).epsilon(kExact));
+    SpeedScenario v = s;
+    v.backend = Backend::Vulkan;   // not the CUDA launch shape: the typical value, not this device's 5 B per SM-clock
+    CHECK(estimate_decode(v, p, 0, 1).weight_time_s == Approx(5e-3 * (1 + 11.35 / 10)).epsilon(kExact));
+    SpeedParams off = p;
+    off.mmvq_sm_bytes_per_clk = 0;
+    CHECK(estimate_decode(s, off, 0, 1).weight_time_s == Approx(5e-3).epsilon(kExact));
+    // prefill runs mul_mat_q tiles: its weight-read floor (a 1-token ubatch, compute negligible) keeps the plain share
+    SpeedScenario q = s;
+    q.fp16_tflops = 1e6;
+    SpeedScenario q0 = q;
+    q0.sm_count = 0;
+    CHECK(estimate_prefill(q, p, 1, 0).time_s == Approx(estimate_prefill(q0, p, 1, 0).time_s).epsilon(kExact));
+    CHECK(estimate_prefill(q, p, 1, 0).time_s == Approx(5e-3).epsilon(1e-3));
+}
+
+TEST_CASE("concurrency on HBM: the per-SM limit up to 8 sequences (mul_mat_vec_q), the plain share above", "[speed]") {
+    SpeedParams p = plain_params();
+    p.mmvq_sm_bytes_per_clk = 10;
+    SpeedScenario s = dense_8b();
+    s.memory = MemoryKind::Hbm;
+    s.sm_count = 100;
+    s.sm_clock_mhz = 2000;
+    // KV per sequence at depth 1024 through the limited share 1 / (1 + 1000/2000) = 2/3
+    const double kv = 131072.0 * 1024.5 / (1e12 * 2.0 / 3.0);
+    // 8 sequences: weights 5 + 2.5 ms (FLOPs 8 x 2 x 7.5e9 / 50e12 = 2.4 ms are less)
+    ConcurrencyResult c8 = estimate_concurrency(s, p, 8, 1024);
+    REQUIRE(c8.ok);
+    CHECK(c8.step_time_s == Approx(7.5e-3 + 8 * kv).epsilon(kExact));
+    // 16 sequences: mul_mat_q reads the weights at the plain share, 5 ms (FLOPs 4.8 ms)
+    ConcurrencyResult c16 = estimate_concurrency(s, p, 16, 1024);
+    REQUIRE(c16.ok);
+    CHECK(c16.step_time_s == Approx(5e-3 + 16 * kv).epsilon(kExact));
+}
+
 TEST_CASE("weight classes and memory kinds", "[speed]") {
     CHECK(weight_class_of("Q4_K_M") == WeightClass::KQuant);
     CHECK(weight_class_of("q4_0") == WeightClass::Legacy);
