@@ -453,6 +453,8 @@ double moe_active_expert_bytes(const SpeedScenario& s) {
 // share of the large-n matmul rate a matmul over n tokens reaches
 double matmul_efficiency(const SpeedParams& p, double n) { return n / (n + std::max(p.matmul_half_tokens, 0.0)); }
 
+}  // namespace
+
 // MoE prefill: MUL_MAT_ID tiles.
 // The column tile (tokens) of the expert matmul kernel a ubatch of n tokens runs, 0 where the backend runs one
 // matmul per expert on exactly its gathered rows (no padding):
@@ -463,17 +465,17 @@ double matmul_efficiency(const SpeedParams& p, double n) { return n / (n + std::
 //   parts, mmq_get_granularity_host) up to get_mmq_x_max_host (128 with Turing+ mma, AMD MFMA or WMMA) with the
 //   fewest tiles of n columns. Each expert then runs ceil(t_e / mmq_x) full-width tiles (mul_mat_q skips the
 //   tiles past expert_bounds[e + 1]); F16/BF16 experts take the cuBLAS/mmf path instead (no MMQ tile)
-// - Metal: kernel_mul_mm_id (ggml-metal.metal) after kernel_mul_mm_id_map0 grids 64-row x 32-column tiles per
-//   expert; column blocks past the expert's token count (htpe) exit early
+// - Metal (kernel_mul_mm_id after kernel_mul_mm_id_map0, ggml-metal.metal: tiles of 32 token columns per expert,
+//   blocks past the expert's count exit early) would pad less (~1.25x for gpt-oss-20b at 512 tokens); with that
+//   rule the Apple MoE rows held out came out 20-45 % too slow (Apple prefill source out 11.7 -> 18.6 %), so it is
+//   left on the plain rule until a measured Metal sweep over ubatch sizes says how much of it shows
 // - Vulkan (mul_mat_id shaders, tile picked by ggml_vk_guess_matmul_id_pipeline), SYCL (a host loop of per-expert
-//   matmuls, sycl_expert_loop_s) and CPU: left on the plain rule (not read for this model)
+//   matmuls, sycl_expert_loop_s) and CPU: the plain rule (not read for this model)
 int moe_tile_tokens(const SpeedScenario& s, double n) {
     int max_tile = 0, granularity16_from = 1 << 30;
     if ((s.backend == Backend::Cuda || s.backend == Backend::Rocm) && s.weight_class != WeightClass::F16) {
         max_tile = 128;
         granularity16_from = 48;
-    } else if (s.backend == Backend::Metal) {
-        return 32;
     }
     if (max_tile == 0) return 0;
     // mul_mat_q_case: the smallest allowed mmq_x that reaches the fewest column tiles
@@ -506,6 +508,8 @@ double moe_tile_padding(const SpeedScenario& s, double n) {
     }
     return std::max(1.0, E * tiles * m / (n * s.moe_experts_active));
 }
+
+namespace {
 
 // seconds of the linear (matmul) FLOPs of a ubatch of n tokens: the dense part at n tokens per matmul; each routed
 // expert at its n k / E tokens padded to the backend's tile (moe_tile_padding; 1 where it does not pad)
