@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Score measured llama.cpp rows through `llmsim-cli predict --params P`: the 2024 -> 2025-26 split of issue 12.
 
-  build/native/llmsim-cli calibrate assets/calibration/llamacpp_speed.jsonl --write /tmp/p2024.json
-  scripts/calibration/score_split.py --params /tmp/p2024.json [--rows] [assets/calibration/llamacpp_speed_2025.jsonl]
+  build/native/llmsim-cli calibrate assets/calibration/llamacpp_speed.jsonl --write build/p2024.json
+  scripts/calibration/score_split.py --params build/p2024.json [--rows] [assets/calibration/llamacpp_speed_2025.jsonl]
 
 Prints MdAPE / share within +-25 % / signed median / band coverage (measured inside low..high) for decode and
 prefill, overall, MoE vs dense (a row is MoE when its config names routed experts) and per hardware class.
