@@ -455,14 +455,78 @@ double moe_active_expert_bytes(const SpeedScenario& s) {
 // share of the large-n matmul rate a matmul over n tokens reaches
 double matmul_efficiency(const SpeedParams& p, double n) { return n / (n + std::max(p.matmul_half_tokens, 0.0)); }
 
-// seconds of the linear (matmul) FLOPs of a ubatch of n tokens: the dense part at n tokens per matmul, the
-// routed experts at n k / E tokens per expert matmul
+}  // namespace
+
+// MoE prefill: MUL_MAT_ID tiles.
+// The column tile (tokens) of the expert matmul kernel a ubatch of n tokens runs, 0 where the backend runs one
+// matmul per expert on exactly its gathered rows (no padding):
+// - CUDA / ROCm, quantised experts: ggml_cuda_mul_mat_id -> ggml_cuda_mul_mat_q with ids (ggml-cuda/mmq.cu) sorts
+//   the rows by expert (ggml_cuda_launch_mm_ids_helper, mmid.cu) and runs ONE stream-k launch over every expert's
+//   tiles; mul_mat_q_case (mmq.cuh) picks the tile width mmq_x from args.ncols_max, which for MUL_MAT_ID is the
+//   ubatch's token count (ne12), not the tokens per expert: the multiple of 8 (16 from 48 up on tensor-core
+//   parts, mmq_get_granularity_host) up to get_mmq_x_max_host (128 with Turing+ mma, AMD MFMA or WMMA) with the
+//   fewest tiles of n columns. Each expert then runs ceil(t_e / mmq_x) full-width tiles (mul_mat_q skips the
+//   tiles past expert_bounds[e + 1]); F16/BF16 experts take the cuBLAS/mmf path instead (no MMQ tile)
+// - Metal (kernel_mul_mm_id after kernel_mul_mm_id_map0, ggml-metal.metal: tiles of 32 token columns per expert,
+//   blocks past the expert's count exit early) would pad less (~1.25x for gpt-oss-20b at 512 tokens); with that
+//   rule the Apple MoE rows held out came out 20-45 % too slow (Apple prefill source out 11.7 -> 18.6 %), so it is
+//   left on the plain rule until a measured Metal sweep over ubatch sizes says how much of it shows
+// - Vulkan (mul_mat_id shaders, tile picked by ggml_vk_guess_matmul_id_pipeline), SYCL (a host loop of per-expert
+//   matmuls, sycl_expert_loop_s) and CPU: the plain rule (not read for this model)
+int moe_tile_tokens(const SpeedScenario& s, double n) {
+    int max_tile = 0, granularity16_from = 1 << 30;
+    if ((s.backend == Backend::Cuda || s.backend == Backend::Rocm) && s.weight_class != WeightClass::F16) {
+        max_tile = 128;
+        granularity16_from = 48;
+    }
+    if (max_tile == 0) return 0;
+    // mul_mat_q_case: the smallest allowed mmq_x that reaches the fewest column tiles
+    const int cols = std::max(1, (int)std::ceil(n));
+    int best = 0, best_tiles = 1 << 30;
+    for (int x = 8; x <= max_tile && best_tiles > 1; x += 8) {
+        if (x >= granularity16_from && x % 16 != 0) continue;
+        int tiles = (cols + x - 1) / x;
+        if (tiles < best_tiles) { best = x; best_tiles = tiles; }
+    }
+    return best;
+}
+
+// columns the expert kernel computes per routed row: sum over experts of ceil(t_e / tile) x tile, over n x k.
+// Each token picks k distinct experts of E, so with uniform routing t_e ~ Binomial(n, k / E):
+// E[ceil(t / m)] = sum_{j >= 0} P(t > j m), P(t > 0) = 1 - (1 - k/E)^n exactly (the experts the ubatch touches),
+// the rest by the normal approximation with continuity correction. Balanced routing is what the routers are
+// trained for (gpt-oss, Qwen3 and DeepSeek-V2 use load-balancing losses); 1 = no padding
+double moe_tile_padding(const SpeedScenario& s, double n) {
+    const int m = moe_tile_tokens(s, n);
+    if (m <= 0 || s.moe_experts <= 0 || s.moe_experts_active <= 0 || n < 1) return 1.0;
+    const double E = s.moe_experts, q = std::min(1.0, (double)s.moe_experts_active / E);
+    const double mean = n * q, sd = std::sqrt(std::max(n * q * (1 - q), 1e-12));
+    double tiles = 1.0 - std::pow(1.0 - q, n);
+    for (int j = 1; j * (double)m < n; ++j) {
+        double z = (j * (double)m + 0.5 - mean) / sd;
+        double tail = 0.5 * std::erfc(z / std::sqrt(2.0));
+        tiles += tail;
+        if (tail < 1e-9 && j * (double)m > mean) break;
+    }
+    return std::max(1.0, E * tiles * m / (n * s.moe_experts_active));
+}
+
+namespace {
+
+// seconds of the linear (matmul) FLOPs of a ubatch of n tokens: the dense part at n tokens per matmul; each routed
+// expert at its n k / E tokens padded to the backend's tile (moe_tile_padding; 1 where it does not pad)
 double linear_time(const SpeedScenario& s, const SpeedParams& p, double n, double comp) {
     double expert_frac = s.weight_bytes_per_token > 0 ? moe_active_expert_bytes(s) / s.weight_bytes_per_token : 0;
     double dense_params = s.active_params * (1 - expert_frac), expert_params = s.active_params * expert_frac;
-    double n_e = expert_frac > 0 ? std::max(1.0, n * s.moe_experts_active / s.moe_experts) : n;
-    return 2.0 * n * (dense_params / matmul_efficiency(p, n) + expert_params / (matmul_efficiency(p, n_e) * p.moe_compute)) /
-           comp;
+    double expert_eff = 1.0;
+    if (expert_frac > 0) {
+        const double per_expert = std::max(1.0, n * s.moe_experts_active / s.moe_experts);
+        const double pad = moe_tile_padding(s, n);
+        // each expert is its own matmul over its padded columns (its weight rows are re-read per column tile, as
+        // in a dense matmul over that many tokens), of which 1 / pad are real rows
+        expert_eff = matmul_efficiency(p, per_expert * pad) / pad;
+    }
+    return 2.0 * n * (dense_params / matmul_efficiency(p, n) + expert_params / (expert_eff * p.moe_compute)) / comp;
 }
 
 // seconds of the SYCL backend's host loop over experts (SpeedParams::sycl_expert_call_us): 3 MUL_MAT_ID nodes per

@@ -314,6 +314,13 @@ ReplyTime estimate_reply(const SpeedScenario& s, const SpeedParams& p, int64_t p
 ConcurrencyResult estimate_concurrency(const SpeedScenario& s, const SpeedParams& p, int n_parallel, int64_t depth,
                                        int moe_experts = 0, int moe_experts_active = 0, double expert_bytes = 0);
 
+// MoE prefill, MUL_MAT_ID: the column tile (tokens) of the expert kernel for a ubatch of n tokens (CUDA/ROCm
+// quantised experts: MMQ's mmq_x picked from n by mul_mat_q_case, ggml-cuda/mmq.cuh), 0 where the model does not
+// pad (F16 experts on cuBLAS/mmf; Metal, Vulkan, SYCL, CPU: experts at n k / E tokens each, no padding)
+int moe_tile_tokens(const SpeedScenario& s, double n);
+// columns computed per routed row: E x E[ceil(t / tile)] x tile / (n k), t ~ Binomial(n, k / E); 1 = no padding
+double moe_tile_padding(const SpeedScenario& s, double n);
+
 // set r.low / r.high around r.tokens_per_s from p's measured band for this test kind and hardware class (the
 // fp16-estimated band where r.fp16_tflops_estimated and it is wider); estimate_speed calls it
 void apply_speed_band(SpeedResult& r, const SpeedParams& p, SpeedTest test, HardwareKind kind);

@@ -313,10 +313,17 @@ TEST_CASE("MoE prefill: experts see ubatch x k / E tokens each; a ubatch touches
     s.weight_bytes = 17e9;
     s.weight_bytes_per_token = 3e9;
     s.active_params = 3e9;   // 1e9 dense + 2e9 in the 4 active experts (2/3 of the bytes read)
-    // ubatch 512: dense matmuls at 512 / (512 + 64) = 0.8889, experts at 64 tokens each: 64 / 128 = 0.5
-    // 2 x 512 x (1e9 / 0.8889 + 2e9 / 0.5) / 50e12 = 0.10496 s
+    // Vulkan (no tile padding modelled): ubatch 512, dense matmuls at 512 / (512 + 64) = 0.8889, experts at 64
+    // tokens each: 64 / 128 = 0.5; 2 x 512 x (1e9 / 0.8889 + 2e9 / 0.5) / 50e12 = 0.10496 s
+    s.backend = Backend::Vulkan;
     SpeedResult pf = estimate_prefill(s, p, 512, 0);
     CHECK(pf.compute_time_s * 512 == Approx(2.0 * 512 * (1e9 * 576 / 512 + 2e9 / 0.5) / 50e12).epsilon(kExact));
+    // CUDA MMQ: mmq_x = 128 for a 512-token ubatch; each expert's ~64 tokens (Binomial(512, 1/8), sd 7.5, never
+    // above 128) fill one 128-column tile: padding 32 x 128 / (512 x 4) = 2, the padded matmul over 128 columns runs
+    // at 128 / (128 + 64) = 2/3 -> experts at 1/3; 2 x 512 x (1e9 / 0.8889 + 2e9 x 3) / 50e12 = 0.14592 s
+    s.backend = Backend::Cuda;
+    SpeedResult pc = estimate_prefill(s, p, 512, 0);
+    CHECK(pc.compute_time_s * 512 == Approx(2.0 * 512 * (1e9 * 576 / 512 + 2e9 * 3) / 50e12).epsilon(1e-6));
     // slow memory: all experts read (1 - (7/8)^512 ~ 1): 17e9 B / 10e9 B/s = 1.7 s per ubatch
     s.bandwidth_gbs = 10;
     SpeedResult pm = estimate_prefill(s, p, 512, 0);
@@ -330,6 +337,54 @@ TEST_CASE("MoE prefill: experts see ubatch x k / E tokens each; a ubatch touches
     s.moe_experts = 32; s.moe_experts_active = 4; s.moe_expert_bytes = 16e9; s.weight_bytes = 17e9;
     s.weight_bytes_per_token = 3e9; s.active_params = 3e9;
     CHECK(estimate_decode(s, p, 0, 1).weight_time_s == Approx(5e-3).epsilon(kExact));
+}
+
+// E[ceil(t / m)] for t ~ Binomial(n, q), summed exactly over the distribution (the model uses the normal
+// approximation beyond the first tile)
+static double exact_tiles(int n, double q, int m) {
+    double e = 0;
+    for (int t = 0; t <= n; ++t) {
+        double log_pmf = std::lgamma(n + 1.0) - std::lgamma(t + 1.0) - std::lgamma(n - t + 1.0) + t * std::log(q) +
+                         (n - t) * std::log1p(-q);
+        e += std::exp(log_pmf) * ((t + m - 1) / m);
+    }
+    return e;
+}
+
+TEST_CASE("MoE prefill: CUDA MMQ pads each expert's rows to the ubatch's mmq_x tile (mmq.cuh mul_mat_q_case)", "[speed]") {
+    SpeedScenario s = dense_8b();
+    s.moe_experts = 32;
+    s.moe_experts_active = 4;
+    s.moe_expert_bytes = 16e9;
+    // 512 tokens: mmq_x 128, ~64 rows per expert -> one tile each: 32 x 128 / 2048 = 2
+    CHECK(moe_tile_padding(s, 512) == Approx(32 * exact_tiles(512, 4.0 / 32, 128) * 128 / (512.0 * 4)).epsilon(0.01));
+    CHECK(moe_tile_padding(s, 512) == Approx(2.0).epsilon(0.001));
+    // 2048 tokens (-ub 2048, the gpt-oss guide's setting): ~256 rows per expert, 2 or 3 tiles of 128 -> ~1.25
+    CHECK(moe_tile_padding(s, 2048) == Approx(32 * exact_tiles(2048, 4.0 / 32, 128) * 128 / (2048.0 * 4)).epsilon(0.01));
+    // Qwen3-30B-A3B's 128 experts, 8 per token at 512 tokens: ~32 rows in a 128-column tile -> ~4
+    s.moe_experts = 128;
+    s.moe_experts_active = 8;
+    CHECK(moe_tile_padding(s, 512) == Approx(128 * exact_tiles(512, 8.0 / 128, 128) * 128 / (512.0 * 8)).epsilon(0.01));
+    // 64 tokens: mmq_x = 64 (one tile for the ubatch), ~4 rows per expert: every touched expert one 64-column tile
+    CHECK(moe_tile_tokens(s, 64) == 64);
+    CHECK(moe_tile_padding(s, 64) == Approx(128 * exact_tiles(64, 8.0 / 128, 64) * 64 / (64.0 * 8)).epsilon(0.01));
+    // the tile width: the fewest tiles of n columns, multiples of 8 (16 from 48 up), at most 128
+    CHECK(moe_tile_tokens(s, 40) == 40);
+    CHECK(moe_tile_tokens(s, 50) == 64);
+    CHECK(moe_tile_tokens(s, 300) == 112);   // 3 tiles, as 128 would need: the loop keeps the first such width
+    CHECK(moe_tile_tokens(s, 512) == 128);
+    // F16 experts go through cuBLAS/mmf; Metal, Vulkan, SYCL and CPU are not modelled: no padding
+    s.weight_class = WeightClass::F16;
+    CHECK(moe_tile_tokens(s, 512) == 0);
+    CHECK(moe_tile_padding(s, 512) == 1.0);
+    s.weight_class = WeightClass::KQuant;
+    for (Backend b : {Backend::Metal, Backend::Vulkan, Backend::Sycl, Backend::Cpu}) {
+        s.backend = b;
+        CHECK(moe_tile_padding(s, 512) == 1.0);
+    }
+    // a dense model: 1
+    s = dense_8b();
+    CHECK(moe_tile_padding(s, 512) == 1.0);
 }
 
 TEST_CASE("MoE prefill: the routing chain costs moe_route_ns per token and layer; dense pays none", "[speed]") {
