@@ -2,6 +2,7 @@
 // prediction for exactly that row, and fit the per-device correction (engine/speed/device_profile.h) that
 // --device-profile then applies on predict, fit, memory --explain and recommend.
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -10,6 +11,7 @@
 #include "commands.h"
 #include "speed/device_profile.h"
 #include "core/format.h"
+#include "speed/calibrate.h"
 #include "speed/profile_validation.h"
 #include "speed/speed_glue.h"
 
@@ -19,33 +21,52 @@ int cmd_calibrate_device(int argc, char** argv) {
     Args a = parse_args(argc, argv, {"help"});
     if (a.has("help")) {
         printf("usage: llmsim-cli calibrate-device BENCH|- --hardware ID [--model ID] [-o profile.json]\n"
-               "       llmsim-cli calibrate-device --holdout MEASURED.jsonl [--params speed_params.json]\n"
+               "       llmsim-cli calibrate-device --holdout MEASURED.jsonl... [--params speed_params.json] [--max-devices N]\n"
                "BENCH is llama-bench output (its Markdown table, -o json or -o jsonl) or llama-server timings (the\n"
                "\"timings\" object of a /completion answer, or its \"prompt eval time\" / \"eval time\" log lines; those\n"
                "name no model: give --model). Each row's model is matched by llama.cpp arch + parameter count; the\n"
                "device is --hardware. Prints every row next to the prediction for it, then fits one decode and one\n"
-               "prefill efficiency factor for that device and writes the profile (stdout, or -o FILE).\n"
-               "--holdout: how much such a profile helps on models it was not fitted on (calibrate on one model's rows\n"
-               "of a device, score the other models' rows there; rows in predict's shape + measured_tokens_per_s).\n"
-               "--params: the speed model to correct (a calibrate --write output fitted without those rows), so that the\n"
-               "devices are unseen by the model as well as by the profile.\n");
+               "prefill efficiency factor for that device, shrunk towards 1 by how much its models can say about the\n"
+               "device (weight n tau^2 / (n tau^2 + sigma^2), n = models; the prior is in speed_params.json), and writes\n"
+               "the profile (stdout, or -o FILE).\n"
+               "--holdout: how much such a profile helps on models it was not fitted on (calibration rows as for\n"
+               "`calibrate`): each device with a setup of >= 2 models is refit out of the speed model (the accuracy\n"
+               "command's device-out folds), a profile is fitted on one model's rows and scored on the setup's other\n"
+               "models; then the same on the shipped fit (--params: another one), in-sample. --max-devices N refits\n"
+               "only the N devices with the most multi-model setups (each refit takes seconds).\n");
         return 0;
     }
     if (const std::string* h = a.get("holdout")) {
-        std::string text, err;
-        if (!read_text_file(*h, 64u << 20, text, err)) return fail("calibrate-device: " + err);
-        Catalog cat;
-        if (!load_catalog(cat)) return 1;
+        // the calibration rows (CalibrationRow: the same parser as `calibrate`), first file after --holdout
+        std::vector<std::string> files = {*h};
+        files.insert(files.end(), a.positional.begin(), a.positional.end());
+        std::vector<CalibrationRow> rows;
+        std::string err;
+        for (const std::string& f : files) {
+            std::string text;
+            std::vector<CalibrationRow> part;
+            if (!read_text_file(f, 64u << 20, text, err)) return fail("calibrate-device: " + err);
+            if (!parse_calibration_jsonl(text, part, err)) return fail("calibrate-device: " + f + ": " + err);
+            rows.insert(rows.end(), part.begin(), part.end());
+        }
         SpeedParams params = default_speed_params();
         if (!read_speed_params(a, "calibrate-device", params, err)) return fail(err);
-        HoldoutReport rep;
-        if (!profile_holdout(cat, text, params, rep, err)) return fail("calibrate-device: " + err);
-        printf("%s", format_holdout(rep).c_str());
+        ProfileHoldoutOptions opt;
+        if (const std::string* m = a.get("max-devices")) {
+            char* end = nullptr;
+            const long v = std::strtol(m->c_str(), &end, 10);
+            if (m->empty() || *end || v < 0 || v > 100000)
+                return fail("calibrate-device: --max-devices wants a whole number >= 0 (0 = every device), not '" + *m + "'");
+            opt.max_devices = (int)v;
+        }
+        ProfileHoldoutReport rep;
+        if (!profile_holdout_refit(rows, params, opt, rep, err)) return fail("calibrate-device: " + err);
+        printf("%s", format_profile_holdout(rep).c_str());
         return 0;
     }
     std::string out_path;
     for (const auto& kv : a.options)
-        if (kv.first != "hardware" && kv.first != "model" && kv.first != "o" && kv.first != "holdout")
+        if (kv.first != "hardware" && kv.first != "model" && kv.first != "o")
             return fail("calibrate-device: unknown option --" + kv.first + " (try llmsim-cli calibrate-device --help)");
     // "-o FILE" arrives as a positional pair (parse_args only knows --options)
     std::vector<std::string> pos;
