@@ -17,11 +17,25 @@
 
 namespace llmsim::cli {
 
+namespace {
+bool read_calibration_files(const std::vector<std::string>& files, std::vector<CalibrationRow>& rows, std::string& err) {
+    for (const std::string& f : files) {
+        std::string text;
+        std::vector<CalibrationRow> part;
+        if (!read_text_file(f, 64u << 20, text, err)) return false;
+        if (!parse_calibration_jsonl(text, part, err)) { err = f + ": " + err; return false; }
+        rows.insert(rows.end(), part.begin(), part.end());
+    }
+    return true;
+}
+}  // namespace
+
 int cmd_calibrate_device(int argc, char** argv) {
     Args a = parse_args(argc, argv, {"help"});
     if (a.has("help")) {
         printf("usage: llmsim-cli calibrate-device BENCH|- --hardware ID [--model ID] [-o profile.json]\n"
                "       llmsim-cli calibrate-device --holdout MEASURED.jsonl... [--params speed_params.json] [--max-devices N]\n"
+               "       llmsim-cli calibrate-device --fit-prior MEASURED.jsonl... [--write assets/calibration/speed_params.json]\n"
                "BENCH is llama-bench output (its Markdown table, -o json or -o jsonl) or llama-server timings (the\n"
                "\"timings\" object of a /completion answer, or its \"prompt eval time\" / \"eval time\" log lines; those\n"
                "name no model: give --model). Each row's model is matched by llama.cpp arch + parameter count; the\n"
@@ -33,7 +47,31 @@ int cmd_calibrate_device(int argc, char** argv) {
                "`calibrate`): each device with a setup of >= 2 models is refit out of the speed model (the accuracy\n"
                "command's device-out folds), a profile is fitted on one model's rows and scored on the setup's other\n"
                "models; then the same on the shipped fit (--params: another one), in-sample. --max-devices N refits\n"
-               "only the N devices with the most multi-model setups (each refit takes seconds).\n");
+               "only the N devices with the most multi-model setups (each refit takes seconds).\n"
+               "--fit-prior: fit the shrinkage prior (tau^2, sigma^2 per kind, seen and unseen devices) from the same\n"
+               "refits and print it, or write it into the speed params file as \"device_profile_prior\" (only that key).\n");
+        return 0;
+    }
+    if (const std::string* fp = a.get("fit-prior")) {
+        std::vector<std::string> files = {*fp};
+        files.insert(files.end(), a.positional.begin(), a.positional.end());
+        std::vector<CalibrationRow> rows;
+        std::string err;
+        if (!read_calibration_files(files, rows, err)) return fail("calibrate-device: " + err);
+        SpeedParams params = default_speed_params();
+        if (!read_speed_params(a, "calibrate-device", params, err)) return fail(err);
+        ProfilePrior prior;
+        if (!fit_profile_prior(rows, params, ProfileHoldoutOptions(), prior, err)) return fail("calibrate-device: " + err);
+        const std::string json = profile_prior_to_json(prior);
+        const std::string* path = a.get("write");
+        if (!path) { printf("%s\n", json.c_str()); return 0; }
+        // only this key of the speed params file changes (the rest is `calibrate --write`'s)
+        std::string text;
+        if (!read_text_file(*path, 16u << 20, text, err)) return fail("calibrate-device: " + err);
+        if (!merge_profile_prior(text, prior, text, err)) return fail("calibrate-device: " + *path + ": " + err);
+        std::ofstream f(*path, std::ios::binary);
+        if (!f || !(f << text << "\n")) return fail("calibrate-device: cannot write '" + *path + "'");
+        fprintf(stderr, "wrote device_profile_prior into %s\n", path->c_str());
         return 0;
     }
     if (const std::string* h = a.get("holdout")) {
@@ -42,13 +80,7 @@ int cmd_calibrate_device(int argc, char** argv) {
         files.insert(files.end(), a.positional.begin(), a.positional.end());
         std::vector<CalibrationRow> rows;
         std::string err;
-        for (const std::string& f : files) {
-            std::string text;
-            std::vector<CalibrationRow> part;
-            if (!read_text_file(f, 64u << 20, text, err)) return fail("calibrate-device: " + err);
-            if (!parse_calibration_jsonl(text, part, err)) return fail("calibrate-device: " + f + ": " + err);
-            rows.insert(rows.end(), part.begin(), part.end());
-        }
+        if (!read_calibration_files(files, rows, err)) return fail("calibrate-device: " + err);
         SpeedParams params = default_speed_params();
         if (!read_speed_params(a, "calibrate-device", params, err)) return fail(err);
         ProfileHoldoutOptions opt;

@@ -36,30 +36,31 @@ struct Posterior {
 };
 
 // the device effect b_t of target kind t (0 dense, 1 MoE) given the observed per-kind means y[i] (dense, MoE) of
-// n[i] models: b_dense, b_moe ~ N(0, tau2) with correlation rho; each observed mean = b_i + noise of variance
-// obs[i] = sum over its models (sigma2 + eps2 / rows) / n^2. Gaussian conditioning with 1 or 2 observations.
-Posterior posterior(int t, const double y[2], const double obs[2], const int n[2], double tau2, double rho) {
+// n[i] models: b_dense ~ N(0, tau2[0]), b_moe ~ N(0, tau2[1]) with correlation rho; each observed mean = b_i + noise
+// of variance obs[i] = sum over its models (sigma2 + eps2 / rows) / n^2. Gaussian conditioning on 1 or 2 means.
+Posterior posterior(int t, const double y[2], const double obs[2], const int n[2], const double tau2[2], double rho) {
     Posterior p;
-    p.var = tau2;
-    if (tau2 <= 0) return p;
+    p.var = tau2[t];
+    if (tau2[0] <= 0 || tau2[1] <= 0) return p;
     std::vector<int> seen;
     for (int i = 0; i < 2; ++i) if (n[i] > 0) seen.push_back(i);
-    auto cov = [&](int i, int j) { return (i == j ? tau2 : rho * tau2); };
+    const double cross = rho * std::sqrt(tau2[0] * tau2[1]);
+    auto cov = [&](int i, int j) { return i == j ? tau2[i] : cross; };
     if (seen.size() == 1) {
         const int i = seen[0];
-        const double w = cov(t, i) / (tau2 + obs[i]);
+        const double w = cov(t, i) / (tau2[i] + obs[i]);
         p.mean = w * y[i];
-        p.var = tau2 - w * cov(t, i);
+        p.var = tau2[t] - w * cov(t, i);
         p.weight = w;
         return p;
     }
-    // 2x2: S = [[tau2 + obs0, rho tau2], [rho tau2, tau2 + obs1]], weights = S^-1 c
-    const double a = tau2 + obs[0], d = tau2 + obs[1], b = rho * tau2, det = a * d - b * b;
+    // 2x2: S = [[tau2_0 + obs0, cross], [cross, tau2_1 + obs1]], weights = S^-1 c
+    const double a = tau2[0] + obs[0], d = tau2[1] + obs[1], b = cross, det = a * d - b * b;
     if (!(det > 0)) return p;
     const double c0 = cov(t, 0), c1 = cov(t, 1);
     const double w0 = (d * c0 - b * c1) / det, w1 = (a * c1 - b * c0) / det;
     p.mean = w0 * y[0] + w1 * y[1];
-    p.var = tau2 - (w0 * c0 + w1 * c1);
+    p.var = tau2[t] - (w0 * c0 + w1 * c1);
     p.weight = w0 + w1;
     return p;
 }
@@ -81,7 +82,7 @@ nlohmann::json prior_kind_json(const ProfilePriorKind& k) {
     for (int c = 0; c < kHardwareKindCount; ++c)
         if (k.tau2[c] > 0) tau[to_string((HardwareKind)c)] = k.tau2[c];
     tau["all"] = k.tau2[kHardwareKindCount];
-    return {{"tau2", tau}, {"sigma2", k.sigma2}, {"eps2", k.eps2}, {"rho", k.rho}, {"groups", k.groups},
+    return {{"tau2", tau}, {"tau2_moe", k.tau2_moe}, {"sigma2", k.sigma2}, {"eps2", k.eps2}, {"rho", k.rho}, {"groups", k.groups},
             {"multi_model_groups", k.multi_model_groups}, {"mixed_groups", k.mixed_groups}};
 }
 
@@ -102,7 +103,7 @@ bool prior_kind_from(const nlohmann::json& j, const std::string& where, ProfileP
     for (int c = 0; c < kHardwareKindCount; ++c)
         if (tau->contains(to_string((HardwareKind)c)) && !var(*tau, to_string((HardwareKind)c), 10, k.tau2[c])) return false;
     double n[3] = {0, 0, 0};
-    if (!var(j, "sigma2", 10, k.sigma2) || !var(j, "eps2", 10, k.eps2) || !var(j, "rho", 1, k.rho)) return false;
+    if ((j.contains("tau2_moe") && !var(j, "tau2_moe", 10, k.tau2_moe)) || !var(j, "sigma2", 10, k.sigma2) || !var(j, "eps2", 10, k.eps2) || !var(j, "rho", 1, k.rho)) return false;
     const char* counts[3] = {"groups", "multi_model_groups", "mixed_groups"};
     for (int i = 0; i < 3; ++i)
         if (j.contains(counts[i]) && !var(j, counts[i], 1e6, n[i])) return false;
@@ -146,6 +147,14 @@ std::string profile_prior_to_json(const ProfilePrior& p) {
     }
     j["seen_devices"] = p.seen_devices;
     return j.dump(1);
+}
+
+bool merge_profile_prior(const std::string& text, const ProfilePrior& p, std::string& out, std::string& err) {
+    nlohmann::json root = nlohmann::json::parse(text, nullptr, false);
+    if (root.is_discarded() || !root.is_object()) { err = "speed_params.json: not a JSON object"; return false; }
+    root["device_profile_prior"] = nlohmann::json::parse(profile_prior_to_json(p));
+    out = root.dump(1);
+    return true;
 }
 
 bool parse_profile_prior(const std::string& text, ProfilePrior& out, std::string& err) {
@@ -208,8 +217,9 @@ void fit_profile_factor(const std::vector<ModelResiduals>& models, const Profile
             *factor[t] = std::exp(n[t] ? y[t] : y[1 - t]);
             continue;
         }
-        const double tau2 = prior->tau2_for(cls);
-        const Posterior post = posterior(t, y, obs, n, tau2, std::clamp(prior->rho, 0.0, 1.0));
+        const double taus[2] = {prior->tau2_for(cls), prior->tau2_moe > 0 ? prior->tau2_moe : prior->tau2_for(cls)};
+        const double tau2 = taus[t];
+        const Posterior post = posterior(t, y, obs, n, taus, std::clamp(prior->rho, 0.0, 1.0));
         *factor[t] = std::exp(post.mean);
         *weight[t] = post.weight;
         // the band: predictive variance of a new model's row, with the profile (posterior) over without (prior)

@@ -30,8 +30,9 @@ namespace llmsim {
 // variances of the log residual log(measured / predicted) of one test kind on one setup (device x GPUs x
 // publication), from the calibration data
 struct ProfilePriorKind {
-    double tau2[kHardwareKindCount + 1] = {};  // between-setup variance of the device effect, per class
-                                               // ([kHardwareKindCount] = all classes; a class with few setups uses it)
+    double tau2[kHardwareKindCount + 1] = {};  // between-setup variance of the device effect on dense models, per
+                                               // class ([kHardwareKindCount] = all classes; a class with few setups uses it)
+    double tau2_moe = 0;       // the same on MoE models (all classes; their prefill is off by more)
     double sigma2 = 0;         // model-to-model variance of a model's mean residual on one setup
     double eps2 = 0;           // row-to-row variance within one model on one setup (depths, prompt lengths)
     double rho = 0;            // correlation of a setup's dense and MoE device effects (0..1): how much a dense-only
@@ -56,6 +57,9 @@ bool device_seen_by_fit(const ProfilePrior& prior, const Hardware& hw);
 // "device_profile_prior" object as JSON text / parsed from a speed_params.json text (missing key: fitted = false)
 std::string profile_prior_to_json(const ProfilePrior& p);
 bool parse_profile_prior(const std::string& speed_params_text, ProfilePrior& out, std::string& err);
+// speed_params.json text with its "device_profile_prior" set to p (every other key as it was); false + err when the
+// text is not a JSON object
+bool merge_profile_prior(const std::string& speed_params_text, const ProfilePrior& p, std::string& out, std::string& err);
 
 // [SECTION] Fit ------------------------------------------------------------------------------------------
 

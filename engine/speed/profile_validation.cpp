@@ -62,82 +62,71 @@ double mean_of(const std::vector<double>& v) {
     return v.empty() ? 0 : s / (double)v.size();
 }
 
-// robust second moment: the median of squares over a normal's median of chi^2(1) (0.4549), so that a few setups off
-// by 3x (heavy tails: MoE prefill, one publication's odd build) do not set the spread of all the others
-double robust_square_mean(std::vector<double> sq) {
-    if (sq.empty()) return 0;
-    std::sort(sq.begin(), sq.end());
-    const size_t n = sq.size();
-    const double med = n % 2 ? sq[n / 2] : 0.5 * (sq[n / 2 - 1] + sq[n / 2]);
-    return med / 0.4549;
-}
-
-// moments on one kind's residuals, prior mean 0 (the shared fit is the prior): eps2 from rows around their model's
-// mean, sigma2 from model means around their setup's mean, tau2 from setup means (minus their noise); each a robust
-// (median-based) second moment with the n/(n-1) correction for the mean taken out
+// moments on one kind's residuals, prior mean 0 (the shared fit is the prior), from setups with >= 2 models (one-way
+// random effects): tau2 = the covariance of two different models' mean residuals on one setup (mean cross product:
+// what one model's error says about another's on that device; in-sample a fit that absorbed a device leaves its
+// models' errors anti-correlated, and tau2 comes out near 0), sigma2 = their mean square minus tau2 and the row
+// noise, eps2 = rows around their model's mean. Model means are clipped at 3 robust sd first (a few setups off by
+// 3x: MoE prefill, one publication's odd build) so that they do not set the spread of all the others.
 ProfilePriorKind prior_kind(const std::vector<Resid>& v) {
     ProfilePriorKind k;
-    // (setup, dense/MoE) -> model -> residuals
-    std::map<std::pair<std::string, int>, std::map<std::string, std::vector<double>>> units;
-    std::map<std::pair<std::string, int>, int> unit_cls;
+    // setup -> model -> residuals, and each model's kind
+    std::map<std::string, std::map<std::string, std::vector<double>>> setups;
+    std::map<std::string, int> setup_cls, model_t;
     for (const Resid& r : v) {
-        units[{r.setup, r.t}][r.model].push_back(r.lr);
-        unit_cls[{r.setup, r.t}] = r.cls;
+        setups[r.setup][r.model].push_back(r.lr);
+        setup_cls[r.setup] = r.cls;
+        model_t[r.setup + "|" + r.model] = r.t;
     }
-    std::vector<double> sq_e, sq_s;
-    double inv_n_sum = 0, inv_n_cnt = 0;
-    for (const auto& [u, models] : units) {
-        std::vector<double> means;
+    k.groups = (int)setups.size();
+    double ss_e = 0, df_e = 0, inv_n_sum = 0, inv_n_cnt = 0;
+    std::vector<double> abs_means;
+    for (const auto& [u, models] : setups)
         for (const auto& [m, lr] : models) {
-            const double ym = mean_of(lr), n = (double)lr.size();
-            means.push_back(ym);
-            if (lr.size() >= 2)
-                for (double x : lr) sq_e.push_back((x - ym) * (x - ym) * n / (n - 1));
-            inv_n_sum += 1.0 / n;
+            const double ym = mean_of(lr);
+            abs_means.push_back(std::fabs(ym));
+            for (double x : lr) ss_e += (x - ym) * (x - ym);
+            df_e += (double)lr.size() - 1;
+        }
+    k.eps2 = df_e > 0 ? ss_e / df_e : 0;
+    std::sort(abs_means.begin(), abs_means.end());
+    const double clip = abs_means.empty() ? 0 : 3 * 1.4826 * abs_means[abs_means.size() / 2];
+    // per setup: sums of cross products of different models (dense-dense [0], MoE-MoE [1], dense-MoE [2]) and squares
+    double cross_sum[kHardwareKindCount + 3] = {}, cross_n[kHardwareKindCount + 3] = {};   // [cls], [all], [moe], [mixed]
+    const int kAll = kHardwareKindCount, kMoe = kHardwareKindCount + 1, kMixed = kHardwareKindCount + 2;
+    double sq_sum = 0, sq_n = 0;
+    for (const auto& [u, models] : setups) {
+        if (models.size() < 2) continue;
+        ++k.multi_model_groups;
+        std::vector<std::pair<double, int>> ym;   // clipped mean, kind
+        for (const auto& [m, lr] : models) {
+            ym.push_back({std::clamp(mean_of(lr), -clip, clip), model_t[u + "|" + m]});
+            inv_n_sum += 1.0 / (double)lr.size();
             inv_n_cnt += 1;
         }
-        if (means.size() < 2) continue;
-        ++k.multi_model_groups;
-        const double yb = mean_of(means), M = (double)means.size();
-        for (double ym : means) sq_s.push_back((ym - yb) * (ym - yb) * M / (M - 1));
-    }
-    k.eps2 = robust_square_mean(sq_e);
-    const double inv_n = inv_n_cnt > 0 ? inv_n_sum / inv_n_cnt : 1;
-    k.sigma2 = std::max(0.0, robust_square_mean(sq_s) - k.eps2 * inv_n);
-    std::vector<double> sq_t[kHardwareKindCount + 1];
-    double noise_sum[kHardwareKindCount + 1] = {};
-    std::map<std::string, double> unit_mean[2];
-    for (const auto& [u, models] : units) {
-        std::vector<double> means;
-        double inv = 0;
-        for (const auto& [m, lr] : models) { means.push_back(mean_of(lr)); inv += 1.0 / (double)lr.size(); }
-        const double yb = mean_of(means), M = (double)means.size();
-        for (int c : {unit_cls[u], kHardwareKindCount}) {
-            sq_t[c].push_back(yb * yb);
-            noise_sum[c] += (k.sigma2 + k.eps2 * inv / M) / M;
+        double c[3] = {0, 0, 0}, n[3] = {0, 0, 0}, sq = 0;
+        for (size_t i = 0; i < ym.size(); ++i) {
+            sq += ym[i].first * ym[i].first;
+            for (size_t j = i + 1; j < ym.size(); ++j) {
+                const int slot = ym[i].second == ym[j].second ? ym[i].second : 2;
+                c[slot] += ym[i].first * ym[j].first;
+                n[slot] += 1;
+            }
         }
-        unit_mean[u.second][u.first] = yb;
+        sq_sum += sq / (double)ym.size();   // each setup weighs the same, however many models it has
+        sq_n += 1;
+        if (n[0] > 0) for (int s : {setup_cls[u], kAll}) { cross_sum[s] += c[0] / n[0]; cross_n[s] += 1; }
+        if (n[1] > 0) { cross_sum[kMoe] += c[1] / n[1]; cross_n[kMoe] += 1; }
+        if (n[2] > 0) { cross_sum[kMixed] += c[2] / n[2]; cross_n[kMixed] += 1; ++k.mixed_groups; }
     }
-    k.groups = (int)units.size();
-    for (int c = 0; c <= kHardwareKindCount; ++c) {
-        const double n = (double)sq_t[c].size();
-        k.tau2[c] = (c < kHardwareKindCount && n < kMinClassGroups) || n == 0
-                        ? 0 : std::max(1e-4, robust_square_mean(sq_t[c]) - noise_sum[c] / n);
-    }
-    // rho: the dense and MoE means of a setup move together by their covariance; robust as a median of products
-    std::vector<double> prod;
-    for (const auto& [setup, yd] : unit_mean[0]) {
-        auto m = unit_mean[1].find(setup);
-        if (m != unit_mean[1].end()) prod.push_back(yd * m->second);
-    }
-    k.mixed_groups = (int)prod.size();
-    const double tau_all = k.tau2[kHardwareKindCount];
-    if (k.mixed_groups >= kMinMixedGroups && tau_all > 0) {
-        std::sort(prod.begin(), prod.end());
-        const size_t n = prod.size();
-        const double med = n % 2 ? prod[n / 2] : 0.5 * (prod[n / 2 - 1] + prod[n / 2]);
-        k.rho = std::clamp(med / tau_all, 0.0, 1.0);
-    }
+    auto cov = [&](int s, int min_n) { return cross_n[s] >= min_n ? std::max(1e-4, cross_sum[s] / cross_n[s]) : 0.0; };
+    for (int c = 0; c <= kAll; ++c) k.tau2[c] = cov(c, c < kAll ? kMinClassGroups : 1);
+    k.tau2_moe = cov(kMoe, kMinClassGroups);
+    const double inv_n = inv_n_cnt > 0 ? inv_n_sum / inv_n_cnt : 1;
+    k.sigma2 = sq_n > 0 ? std::max(0.0, sq_sum / sq_n - k.tau2[kAll] - k.eps2 * inv_n) : 0;
+    const double tau_m = k.tau2_moe > 0 ? k.tau2_moe : k.tau2[kAll];
+    if (cross_n[kMixed] >= kMinMixedGroups && k.tau2[kAll] > 0)
+        k.rho = std::clamp(cross_sum[kMixed] / cross_n[kMixed] / std::sqrt(k.tau2[kAll] * tau_m), 0.0, 1.0);
     return k;
 }
 
@@ -259,25 +248,26 @@ ProfileHoldoutCase case_of(const Split& s) {
 
 }  // namespace
 
-bool profile_holdout_refit(const std::vector<CalibrationRow>& rows, const SpeedParams& shipped,
-                           const ProfileHoldoutOptions& opt, ProfileHoldoutReport& out, std::string& err) {
-    const auto t0 = std::chrono::steady_clock::now();
-    out = ProfileHoldoutReport();
-    out.rows = (int)rows.size();
-    std::vector<double> insample(rows.size(), 0.0), heldout(rows.size(), 0.0);
+namespace {
+
+// the shipped fit's in-sample predictions of every row, and held-out ones (a fit without the row's device) for the
+// rows of the devices with a multi-model setup (at most opt.max_devices, the most multi-model setups first)
+bool heldout_predictions(const std::vector<CalibrationRow>& rows, const SpeedParams& shipped, const ProfileHoldoutOptions& opt,
+                         std::vector<std::string>& devices, std::vector<double>& insample, std::vector<double>& heldout,
+                         std::string& err) {
+    insample.assign(rows.size(), 0.0);
+    heldout.assign(rows.size(), 0.0);
     std::map<std::string, std::set<std::string>> setup_models;
+    std::map<std::string, std::string> setup_device;
     for (size_t i = 0; i < rows.size(); ++i) {
         const SpeedResult r = estimate_speed(rows[i].scenario, shipped);
         insample[i] = r.ok ? r.tokens_per_s : 0;
         setup_models[profile_setup_key(rows[i])].insert(model_key(rows[i]));
+        setup_device[profile_setup_key(rows[i])] = rows[i].device;
     }
     std::map<std::string, int> multi;   // device -> multi-model setups
-    for (const CalibrationRow& r : rows)
-        if (setup_models[profile_setup_key(r)].size() >= 2) multi[r.device] = 0;
     for (const auto& [setup, models] : setup_models)
-        if (models.size() >= 2)
-            for (const CalibrationRow& r : rows)
-                if (profile_setup_key(r) == setup) { ++multi[r.device]; break; }
+        if (models.size() >= 2) ++multi[setup_device[setup]];
     std::vector<std::pair<int, std::string>> order;
     for (const auto& [d, n] : multi) order.push_back({-n, d});
     std::sort(order.begin(), order.end());
@@ -285,7 +275,9 @@ bool profile_holdout_refit(const std::vector<CalibrationRow>& rows, const SpeedP
     if (order.empty()) { err = "no setup (device x GPUs x publication) has measured rows of two models: nothing to hold out"; return false; }
     FitOptions fo = opt.fit;
     fo.from_priors = true;   // the accuracy command's held-out folds (calibrate.cpp validate)
+    devices.clear();
     for (const auto& [neg, device] : order) {
+        devices.push_back(device);
         std::vector<CalibrationRow> train;
         for (const CalibrationRow& r : rows) if (r.device != device) train.push_back(r);
         const SpeedParams p = fit_speed_params(train, shipped, fo);
@@ -295,9 +287,34 @@ bool profile_holdout_refit(const std::vector<CalibrationRow>& rows, const SpeedP
                 heldout[i] = r.ok ? r.tokens_per_s : 0;
             }
     }
+    return true;
+}
+
+}  // namespace
+
+bool fit_profile_prior(const std::vector<CalibrationRow>& rows, const SpeedParams& shipped, const ProfileHoldoutOptions& opt,
+                       ProfilePrior& out, std::string& err) {
+    std::vector<std::string> devices;
+    std::vector<double> insample, heldout;
+    if (!heldout_predictions(rows, shipped, opt, devices, insample, heldout, err)) return false;
+    out = estimate_profile_prior(rows, heldout, insample);
+    out.source = std::to_string(rows.size()) + " calibration rows; held out: " + std::to_string(devices.size()) +
+                 " devices with a multi-model setup refit without their rows (fit_speed_params from the priors); seen: "
+                 "the given fit in-sample (engine/speed/profile_validation.cpp estimate_profile_prior)";
+    return true;
+}
+
+bool profile_holdout_refit(const std::vector<CalibrationRow>& rows, const SpeedParams& shipped,
+                           const ProfileHoldoutOptions& opt, ProfileHoldoutReport& out, std::string& err) {
+    const auto t0 = std::chrono::steady_clock::now();
+    out = ProfileHoldoutReport();
+    out.rows = (int)rows.size();
+    std::vector<std::string> order;
+    std::vector<double> insample, heldout;
+    if (!heldout_predictions(rows, shipped, opt, order, insample, heldout, err)) return false;
     out.devices_refit = (int)order.size();
     Split unseen, seen;
-    for (const auto& [neg, device] : order) {
+    for (const std::string& device : order) {
         // the prior for this device from the other devices only (its own rows would tell it its answer)
         const ProfilePrior prior = estimate_profile_prior(rows, heldout, insample, device);
         score_device(rows, heldout, device, prior.unseen, shipped, unseen);
@@ -338,7 +355,7 @@ std::string format_profile_holdout(const ProfileHoldoutReport& r) {
         for (int k = 0; k < 2; ++k) {
             const ProfilePriorKind& pk = which == 0 ? r.prior.unseen[k] : r.prior.seen[k];
             s += std::string("\n") + names[k] + " prior (all these devices): tau " + pct(std::sqrt(pk.tau2[kHardwareKindCount])) +
-                 " (" + std::to_string(pk.groups) + " setups), sigma " + pct(std::sqrt(pk.sigma2)) + " (" +
+                 " (" + std::to_string(pk.groups) + " setups), MoE tau " + pct(std::sqrt(pk.tau2_moe)) + ", sigma " + pct(std::sqrt(pk.sigma2)) + " (" +
                  std::to_string(pk.multi_model_groups) + " with >= 2 models), eps " + pct(std::sqrt(pk.eps2)) + ", rho " +
                  format_fixed(pk.rho, 2) + " (" + std::to_string(pk.mixed_groups) + " dense+MoE setups)";
         }

@@ -65,6 +65,10 @@ struct ProfileHoldoutReport {
     double wall_s = 0;
 };
 
+// the prior as `calibrate-device --fit-prior` stores it: held-out residuals from refits of the devices with a
+// multi-model setup (the only setups the prior's moments use), seen ones from `shipped`; false + err as below
+bool fit_profile_prior(const std::vector<CalibrationRow>& rows, const SpeedParams& shipped, const ProfileHoldoutOptions& opt,
+                       ProfilePrior& out, std::string& err);
 // the two cases above on calibration rows; false + err when no setup has rows of two models
 bool profile_holdout_refit(const std::vector<CalibrationRow>& rows, const SpeedParams& shipped,
                            const ProfileHoldoutOptions& opt, ProfileHoldoutReport& out, std::string& err);
