@@ -149,9 +149,14 @@ int cmd_calibrate_device(int argc, char** argv) {
     fprintf(stderr, "\n%s\n", calibrated_label(prof).c_str());
     for (const auto& [name, f] : {std::pair<const char*, const ProfileFactor*>{"decode", &prof.decode}, {"prefill", &prof.prefill}})
         if (f->rows)
-            fprintf(stderr, "  %s: %d rows, median error %s%% -> %s%% on these rows; band x%s of the class band\n", name,
-                    f->rows, format_sig(f->mdape_before * 100).c_str(), format_sig(f->mdape_after * 100).c_str(),
-                    format_fixed(f->band_scale, 2).c_str());
+            fprintf(stderr, "  %s: %d rows of %d model%s, median error %s%% -> %s%% on these rows; x%s at full weight, "
+                    "weight %s (n tau^2 / (n tau^2 + sigma^2)); band x%s of the class band\n", name, f->rows, f->models,
+                    f->models == 1 ? "" : "s", format_sig(f->mdape_before * 100).c_str(), format_sig(f->mdape_after * 100).c_str(),
+                    format_fixed(f->raw, 2).c_str(), format_fixed(f->weight, 2).c_str(), format_fixed(f->band_scale, 2).c_str());
+    const ProfilePrior& prior = default_profile_prior();
+    fprintf(stderr, "  %s\n", !prior.fitted ? "no prior in speed_params.json: the rows at full weight"
+                             : prof.seen_by_fit ? "the speed fit saw this device: the in-sample prior (a profile mostly adds its models' noise)"
+                                                : "the speed fit never saw this device: the held-out prior");
     const std::string json = device_profile_to_json(prof);
     if (out_path.empty()) {
         printf("%s\n", json.c_str());
