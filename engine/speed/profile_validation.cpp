@@ -83,6 +83,7 @@ ProfilePriorKind prior_kind(const std::vector<Resid>& v) {
     std::vector<double> abs_means;
     for (const auto& [u, models] : setups)
         for (const auto& [m, lr] : models) {
+            if (models.size() < 2) continue;   // the setups below only (calibrate's folds and --fit-prior agree)
             const double ym = mean_of(lr);
             abs_means.push_back(std::fabs(ym));
             for (double x : lr) ss_e += (x - ym) * (x - ym);
