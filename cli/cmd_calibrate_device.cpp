@@ -28,6 +28,55 @@ bool read_calibration_files(const std::vector<std::string>& files, std::vector<C
     }
     return true;
 }
+
+// --fit-prior FILE...: the shrinkage prior, printed or written into a speed params file (that key only)
+int fit_prior_command(const Args& a, const std::string& first) {
+    std::vector<std::string> files = {first};
+    files.insert(files.end(), a.positional.begin(), a.positional.end());
+    std::vector<CalibrationRow> rows;
+    std::string err;
+    if (!read_calibration_files(files, rows, err)) return fail("calibrate-device: " + err);
+    SpeedParams params = default_speed_params();
+    if (!read_speed_params(a, "calibrate-device", params, err)) return fail(err);
+    ProfilePrior prior;
+    if (!fit_profile_prior(rows, params, ProfileHoldoutOptions(), prior, err)) return fail("calibrate-device: " + err);
+    const std::string json = profile_prior_to_json(prior);
+    const std::string* path = a.get("write");
+    if (!path) { printf("%s\n", json.c_str()); return 0; }
+    // only this key of the speed params file changes (the rest is `calibrate --write`'s)
+    std::string text;
+    if (!read_text_file(*path, 16u << 20, text, err)) return fail("calibrate-device: " + err);
+    if (!merge_profile_prior(text, prior, text, err)) return fail("calibrate-device: " + *path + ": " + err);
+    std::ofstream f(*path, std::ios::binary);
+    if (!f || !(f << text << "\n")) return fail("calibrate-device: cannot write '" + *path + "'");
+    fprintf(stderr, "wrote device_profile_prior into %s\n", path->c_str());
+    return 0;
+}
+
+// --holdout FILE...: the held-out report (devices refit out of the speed fit, then in-sample)
+int holdout_command(const Args& a, const std::string& first) {
+    // the calibration rows (CalibrationRow: the same parser as `calibrate`), first file after --holdout
+    std::vector<std::string> files = {first};
+    files.insert(files.end(), a.positional.begin(), a.positional.end());
+    std::vector<CalibrationRow> rows;
+    std::string err;
+    if (!read_calibration_files(files, rows, err)) return fail("calibrate-device: " + err);
+    SpeedParams params = default_speed_params();
+    if (!read_speed_params(a, "calibrate-device", params, err)) return fail(err);
+    ProfileHoldoutOptions opt;
+    if (const std::string* m = a.get("max-devices")) {
+        char* end = nullptr;
+        const long v = std::strtol(m->c_str(), &end, 10);
+        if (m->empty() || *end || v < 0 || v > 100000)
+            return fail("calibrate-device: --max-devices wants a whole number >= 0 (0 = every device), not '" + *m + "'");
+        opt.max_devices = (int)v;
+    }
+    ProfileHoldoutReport rep;
+    if (!profile_holdout_refit(rows, params, opt, rep, err)) return fail("calibrate-device: " + err);
+    printf("%s", format_profile_holdout(rep).c_str());
+    return 0;
+}
+
 }  // namespace
 
 int cmd_calibrate_device(int argc, char** argv) {
@@ -52,50 +101,8 @@ int cmd_calibrate_device(int argc, char** argv) {
                "refits and print it, or write it into the speed params file as \"device_profile_prior\" (only that key).\n");
         return 0;
     }
-    if (const std::string* fp = a.get("fit-prior")) {
-        std::vector<std::string> files = {*fp};
-        files.insert(files.end(), a.positional.begin(), a.positional.end());
-        std::vector<CalibrationRow> rows;
-        std::string err;
-        if (!read_calibration_files(files, rows, err)) return fail("calibrate-device: " + err);
-        SpeedParams params = default_speed_params();
-        if (!read_speed_params(a, "calibrate-device", params, err)) return fail(err);
-        ProfilePrior prior;
-        if (!fit_profile_prior(rows, params, ProfileHoldoutOptions(), prior, err)) return fail("calibrate-device: " + err);
-        const std::string json = profile_prior_to_json(prior);
-        const std::string* path = a.get("write");
-        if (!path) { printf("%s\n", json.c_str()); return 0; }
-        // only this key of the speed params file changes (the rest is `calibrate --write`'s)
-        std::string text;
-        if (!read_text_file(*path, 16u << 20, text, err)) return fail("calibrate-device: " + err);
-        if (!merge_profile_prior(text, prior, text, err)) return fail("calibrate-device: " + *path + ": " + err);
-        std::ofstream f(*path, std::ios::binary);
-        if (!f || !(f << text << "\n")) return fail("calibrate-device: cannot write '" + *path + "'");
-        fprintf(stderr, "wrote device_profile_prior into %s\n", path->c_str());
-        return 0;
-    }
-    if (const std::string* h = a.get("holdout")) {
-        // the calibration rows (CalibrationRow: the same parser as `calibrate`), first file after --holdout
-        std::vector<std::string> files = {*h};
-        files.insert(files.end(), a.positional.begin(), a.positional.end());
-        std::vector<CalibrationRow> rows;
-        std::string err;
-        if (!read_calibration_files(files, rows, err)) return fail("calibrate-device: " + err);
-        SpeedParams params = default_speed_params();
-        if (!read_speed_params(a, "calibrate-device", params, err)) return fail(err);
-        ProfileHoldoutOptions opt;
-        if (const std::string* m = a.get("max-devices")) {
-            char* end = nullptr;
-            const long v = std::strtol(m->c_str(), &end, 10);
-            if (m->empty() || *end || v < 0 || v > 100000)
-                return fail("calibrate-device: --max-devices wants a whole number >= 0 (0 = every device), not '" + *m + "'");
-            opt.max_devices = (int)v;
-        }
-        ProfileHoldoutReport rep;
-        if (!profile_holdout_refit(rows, params, opt, rep, err)) return fail("calibrate-device: " + err);
-        printf("%s", format_profile_holdout(rep).c_str());
-        return 0;
-    }
+    if (const std::string* fp = a.get("fit-prior")) return fit_prior_command(a, *fp);
+    if (const std::string* h = a.get("holdout")) return holdout_command(a, *h);
     std::string out_path;
     for (const auto& kv : a.options)
         if (kv.first != "hardware" && kv.first != "model" && kv.first != "o")
