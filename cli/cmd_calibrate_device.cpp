@@ -2,6 +2,7 @@
 // prediction for exactly that row, and fit the per-device correction (engine/speed/device_profile.h) that
 // --device-profile then applies on predict, fit, memory --explain and recommend.
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -10,42 +11,101 @@
 #include "commands.h"
 #include "speed/device_profile.h"
 #include "core/format.h"
+#include "speed/calibrate.h"
 #include "speed/profile_validation.h"
 #include "speed/speed_glue.h"
 
 namespace llmsim::cli {
 
+namespace {
+bool read_calibration_files(const std::vector<std::string>& files, std::vector<CalibrationRow>& rows, std::string& err) {
+    for (const std::string& f : files) {
+        std::string text;
+        std::vector<CalibrationRow> part;
+        if (!read_text_file(f, 64u << 20, text, err)) return false;
+        if (!parse_calibration_jsonl(text, part, err)) { err = f + ": " + err; return false; }
+        rows.insert(rows.end(), part.begin(), part.end());
+    }
+    return true;
+}
+
+// --fit-prior FILE...: the shrinkage prior, printed or written into a speed params file (that key only)
+int fit_prior_command(const Args& a, const std::string& first) {
+    std::vector<std::string> files = {first};
+    files.insert(files.end(), a.positional.begin(), a.positional.end());
+    std::vector<CalibrationRow> rows;
+    std::string err;
+    if (!read_calibration_files(files, rows, err)) return fail("calibrate-device: " + err);
+    SpeedParams params = default_speed_params();
+    if (!read_speed_params(a, "calibrate-device", params, err)) return fail(err);
+    ProfilePrior prior;
+    if (!fit_profile_prior(rows, params, ProfileHoldoutOptions(), prior, err)) return fail("calibrate-device: " + err);
+    const std::string json = profile_prior_to_json(prior);
+    const std::string* path = a.get("write");
+    if (!path) { printf("%s\n", json.c_str()); return 0; }
+    // only this key of the speed params file changes (the rest is `calibrate --write`'s)
+    std::string text;
+    if (!read_text_file(*path, 16u << 20, text, err)) return fail("calibrate-device: " + err);
+    if (!merge_profile_prior(text, prior, text, err)) return fail("calibrate-device: " + *path + ": " + err);
+    std::ofstream f(*path, std::ios::binary);
+    if (!f || !(f << text << "\n")) return fail("calibrate-device: cannot write '" + *path + "'");
+    fprintf(stderr, "wrote device_profile_prior into %s\n", path->c_str());
+    return 0;
+}
+
+// --holdout FILE...: the held-out report (devices refit out of the speed fit, then in-sample)
+int holdout_command(const Args& a, const std::string& first) {
+    // the calibration rows (CalibrationRow: the same parser as `calibrate`), first file after --holdout
+    std::vector<std::string> files = {first};
+    files.insert(files.end(), a.positional.begin(), a.positional.end());
+    std::vector<CalibrationRow> rows;
+    std::string err;
+    if (!read_calibration_files(files, rows, err)) return fail("calibrate-device: " + err);
+    SpeedParams params = default_speed_params();
+    if (!read_speed_params(a, "calibrate-device", params, err)) return fail(err);
+    ProfileHoldoutOptions opt;
+    if (const std::string* m = a.get("max-devices")) {
+        char* end = nullptr;
+        const long v = std::strtol(m->c_str(), &end, 10);
+        if (m->empty() || *end || v < 0 || v > 100000)
+            return fail("calibrate-device: --max-devices wants a whole number >= 0 (0 = every device), not '" + *m + "'");
+        opt.max_devices = (int)v;
+    }
+    ProfileHoldoutReport rep;
+    if (!profile_holdout_refit(rows, params, opt, rep, err)) return fail("calibrate-device: " + err);
+    printf("%s", format_profile_holdout(rep).c_str());
+    return 0;
+}
+
+}  // namespace
+
 int cmd_calibrate_device(int argc, char** argv) {
     Args a = parse_args(argc, argv, {"help"});
     if (a.has("help")) {
         printf("usage: llmsim-cli calibrate-device BENCH|- --hardware ID [--model ID] [-o profile.json]\n"
-               "       llmsim-cli calibrate-device --holdout MEASURED.jsonl [--params speed_params.json]\n"
+               "       llmsim-cli calibrate-device --holdout MEASURED.jsonl... [--params speed_params.json] [--max-devices N]\n"
+               "       llmsim-cli calibrate-device --fit-prior MEASURED.jsonl... [--write assets/calibration/speed_params.json]\n"
                "BENCH is llama-bench output (its Markdown table, -o json or -o jsonl) or llama-server timings (the\n"
                "\"timings\" object of a /completion answer, or its \"prompt eval time\" / \"eval time\" log lines; those\n"
                "name no model: give --model). Each row's model is matched by llama.cpp arch + parameter count; the\n"
                "device is --hardware. Prints every row next to the prediction for it, then fits one decode and one\n"
-               "prefill efficiency factor for that device and writes the profile (stdout, or -o FILE).\n"
-               "--holdout: how much such a profile helps on models it was not fitted on (calibrate on one model's rows\n"
-               "of a device, score the other models' rows there; rows in predict's shape + measured_tokens_per_s).\n"
-               "--params: the speed model to correct (a calibrate --write output fitted without those rows), so that the\n"
-               "devices are unseen by the model as well as by the profile.\n");
+               "prefill efficiency factor for that device, shrunk towards 1 by how much its models can say about the\n"
+               "device (weight n tau^2 / (n tau^2 + sigma^2), n = models; the prior is in speed_params.json), and writes\n"
+               "the profile (stdout, or -o FILE).\n"
+               "--holdout: how much such a profile helps on models it was not fitted on (calibration rows as for\n"
+               "`calibrate`): each device with a setup of >= 2 models is refit out of the speed model (the accuracy\n"
+               "command's device-out folds), a profile is fitted on one model's rows and scored on the setup's other\n"
+               "models; then the same on the shipped fit (--params: another one), in-sample. --max-devices N refits\n"
+               "only the N devices with the most multi-model setups (each refit takes seconds).\n"
+               "--fit-prior: fit the shrinkage prior (tau^2, sigma^2 per kind, seen and unseen devices) from the same\n"
+               "refits and print it, or write it into the speed params file as \"device_profile_prior\" (only that key).\n");
         return 0;
     }
-    if (const std::string* h = a.get("holdout")) {
-        std::string text, err;
-        if (!read_text_file(*h, 64u << 20, text, err)) return fail("calibrate-device: " + err);
-        Catalog cat;
-        if (!load_catalog(cat)) return 1;
-        SpeedParams params = default_speed_params();
-        if (!read_speed_params(a, "calibrate-device", params, err)) return fail(err);
-        HoldoutReport rep;
-        if (!profile_holdout(cat, text, params, rep, err)) return fail("calibrate-device: " + err);
-        printf("%s", format_holdout(rep).c_str());
-        return 0;
-    }
+    if (const std::string* fp = a.get("fit-prior")) return fit_prior_command(a, *fp);
+    if (const std::string* h = a.get("holdout")) return holdout_command(a, *h);
     std::string out_path;
     for (const auto& kv : a.options)
-        if (kv.first != "hardware" && kv.first != "model" && kv.first != "o" && kv.first != "holdout")
+        if (kv.first != "hardware" && kv.first != "model" && kv.first != "o")
             return fail("calibrate-device: unknown option --" + kv.first + " (try llmsim-cli calibrate-device --help)");
     // "-o FILE" arrives as a positional pair (parse_args only knows --options)
     std::vector<std::string> pos;
@@ -96,9 +156,14 @@ int cmd_calibrate_device(int argc, char** argv) {
     fprintf(stderr, "\n%s\n", calibrated_label(prof).c_str());
     for (const auto& [name, f] : {std::pair<const char*, const ProfileFactor*>{"decode", &prof.decode}, {"prefill", &prof.prefill}})
         if (f->rows)
-            fprintf(stderr, "  %s: %d rows, median error %s%% -> %s%% on these rows; band x%s of the class band\n", name,
-                    f->rows, format_sig(f->mdape_before * 100).c_str(), format_sig(f->mdape_after * 100).c_str(),
-                    format_fixed(f->band_scale, 2).c_str());
+            fprintf(stderr, "  %s: %d rows of %d model%s, median error %s%% -> %s%% on these rows; x%s at full weight, "
+                    "weight %s (n tau^2 / (n tau^2 + sigma^2)); band x%s of the class band\n", name, f->rows, f->models,
+                    f->models == 1 ? "" : "s", format_sig(f->mdape_before * 100).c_str(), format_sig(f->mdape_after * 100).c_str(),
+                    format_fixed(f->raw, 2).c_str(), format_fixed(f->weight, 2).c_str(), format_fixed(f->band_scale, 2).c_str());
+    const ProfilePrior& prior = default_profile_prior();
+    fprintf(stderr, "  %s\n", !prior.fitted ? "no prior in speed_params.json: the rows at full weight"
+                             : prof.seen_by_fit ? "the speed fit saw this device: the in-sample prior (a profile mostly adds its models' noise)"
+                                                : "the speed fit never saw this device: the held-out prior");
     const std::string json = device_profile_to_json(prof);
     if (out_path.empty()) {
         printf("%s\n", json.c_str());

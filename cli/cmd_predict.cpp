@@ -5,6 +5,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "speed/profile_validation.h"
 #include "speed/calibrate.h"
 #include "commands.h"
 #include "api/predict.h"
@@ -160,6 +161,16 @@ int cmd_calibrate(int argc, char** argv) {
     p.fit_source += ": fit_speed_params + validate (device, source and class held out; engine/speed/calibrate.cpp)";
     fprintf(stderr, "%s", format_validation_report(v).c_str());
     std::string json = speed_params_to_json(p);
+    // the device-profile shrinkage prior from the same device-out folds (held out) and this fit (in-sample)
+    std::vector<double> heldout, insample;
+    for (size_t i = 0; i < rows.size(); ++i) {
+        heldout.push_back(v.by[(int)HoldOut::Device].predictions[i].predicted);
+        const SpeedResult r = estimate_speed(rows[i].scenario, p);
+        insample.push_back(r.ok ? r.tokens_per_s : 0);
+    }
+    ProfilePrior prior = estimate_profile_prior(rows, heldout, insample);
+    prior.source = "llmsim-cli calibrate: device-out folds and the fit in-sample (engine/speed/profile_validation.cpp)";
+    if (!merge_profile_prior(json, prior, json, err)) return fail("calibrate: " + err);
     if (const std::string* path = a.get("write")) {
         std::ofstream f(*path, std::ios::binary);
         if (!f) return fail("calibrate: cannot write '" + *path + "'");

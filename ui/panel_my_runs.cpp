@@ -37,7 +37,7 @@ void read_rows(AppState& app, MyRunsState& st) {
     llmsim::bench_samples(app.catalog, st.imp, hw, "", samples, matches);
     st.matches.clear();
     for (const llmsim::BenchMatch& m : matches)
-        st.matches.push_back({m.row, m.model ? m.model->id : "", m.why, m.predicted_tps, m.low, m.high});
+        st.matches.push_back({m.row, m.model ? m.model->id : "", m.why, m.predicted_tps, m.low, m.high, m.model && m.model->is_moe()});
     st.hardware_name = hw.name;
     llmsim::DeviceProfile prof;
     st.fitted_ok = llmsim::fit_device_profile(samples, llmsim::default_speed_params(), hw, prof, err);
@@ -63,7 +63,7 @@ double with_profile(const llmsim::DeviceProfile& p, const MyRunsRow& m) {
     r.low = m.low;
     r.high = m.high;
     r.time_s = m.predicted_tps > 0 ? m.row->tokens / m.predicted_tps : 0;
-    llmsim::apply_device_profile(p, m.row->kind, r);
+    llmsim::apply_device_profile(p, m.row->kind, r, m.moe);
     return r.tokens_per_s;
 }
 

@@ -14,6 +14,7 @@ struct MyRunsRow {
     std::string model_id;                  // "" = not used (why says why)
     std::string why;
     double predicted_tps = 0, low = 0, high = 0;
+    bool moe = false;                      // a MoE model: the profile's MoE factor applies
 };
 
 struct MyRunsState {                       // not part of the scenario or the URL

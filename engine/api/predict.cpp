@@ -367,7 +367,7 @@ std::string predict_line(const Catalog& cat, const SpeedParams& params, const st
         return out.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
     }
     if (profile && profile_applies(*profile, p.hardware)) {
-        apply_device_profile(*profile, p.scenario.test, r);
+        apply_device_profile(*profile, p.scenario.test, r, p.scenario.moe_experts > 0);
         out["calibrated"] = calibrated_label(*profile);
     }
     out["tokens_per_s"] = r.tokens_per_s;

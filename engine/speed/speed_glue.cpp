@@ -108,7 +108,7 @@ SpeedResult decode_at_depth(const Model& m, const SimRequest& req, const Evaluat
             : estimate_rig_decode(s, default_speed_params(), *req.memory.hardware, ev.memory, m.hidden_size,
                                   std::max<int64_t>(0, depth), 128);
     if (req.device_profile && req.memory.hardware && profile_applies(*req.device_profile, *req.memory.hardware))
-        apply_device_profile(*req.device_profile, SpeedTest::Decode, r);
+        apply_device_profile(*req.device_profile, SpeedTest::Decode, r, s.moe_experts > 0);
     return r;
 }
 
@@ -149,8 +149,8 @@ void estimate_speed_view(const Catalog&, const Model& m, const SimRequest& req, 
         return;
     }
     if (req.device_profile && profile_applies(*req.device_profile, *req.memory.hardware)) {
-        for (SpeedResult* r : {&dec, &dec0, &decn}) apply_device_profile(*req.device_profile, SpeedTest::Decode, *r);
-        apply_device_profile(*req.device_profile, SpeedTest::Prefill, pre);
+        for (SpeedResult* r : {&dec, &dec0, &decn}) apply_device_profile(*req.device_profile, SpeedTest::Decode, *r, s.moe_experts > 0);
+        apply_device_profile(*req.device_profile, SpeedTest::Prefill, pre, s.moe_experts > 0);
         v.calibrated = calibrated_label(*req.device_profile);
     }
     ReplyTime reply;
