@@ -5,12 +5,14 @@
 #include <string>
 #include <vector>
 
-#include "plot.h"
-#include "theme.h"
+#include <memory>
+
 #include "serving/serve_accuracy.h"
 #include "speed/evidence.h"
 
 struct AppState;
+struct PlotSeries;
+struct ServingPlotCache;   // panel_accuracy_serving.cpp (kept out of this header: it is included without ImGui)
 
 struct AccuracyState {
     int kind = 0;                              // 0 decode, 1 prefill
@@ -24,10 +26,7 @@ struct AccuracyState {
     // the serving scatter with the y = x / ±25 % lines and every point's read-out label, built on the first frame
     // that draws it (1107 labels: building them every frame cost about a millisecond), the decades it spans and each
     // engine series' ink (the colours follow the theme, so they are set again every frame)
-    std::vector<PlotSeries> serving_plot;
-    std::vector<Ink> serving_plot_inks;        // one per series after the kParityReferences reference lines
-    double serving_plot_lo = 0, serving_plot_hi = 0;
-    bool serving_plot_built = false;
+    std::shared_ptr<ServingPlotCache> serving_plot;   // null until built; reset when the report changes
 };
 
 // panel_accuracy_serving.cpp: load the embedded serving report once (also for results() before the section is drawn)

@@ -11,12 +11,22 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <memory>
 
 #include <nlohmann/json.hpp>
 
 #include "panels.h"
 #include "plot.h"
 #include "widgets.h"
+
+// the serving scatter kept between frames (AccuracyState::serving_plot): the series with every point's read-out
+// label (1107 labels: building them every frame cost about a millisecond), the decades they span and each engine
+// series' ink (the colours follow the theme, so they are set again every frame)
+struct ServingPlotCache {
+    std::vector<PlotSeries> series;
+    std::vector<Ink> inks;   // one per series after the kParityReferences reference lines
+    double lo = 0, hi = 0;
+};
 
 namespace {
 struct EngineInk { const char* name; Ink ink; };
@@ -40,12 +50,9 @@ std::string row_label(const llmsim::ServingAccuracy& a, const llmsim::ServingAcc
 }
 
 // the scatter's series, labels and references, built once (the first frame that draws them)
-void build_serving_plot(AccuracyState& st) {
-    const llmsim::ServingAccuracy& a = st.serving;
-    std::vector<PlotSeries>& series = st.serving_plot;
-    series.clear();
-    st.serving_plot_inks.clear();
-    st.serving_plot_built = true;
+std::shared_ptr<ServingPlotCache> build_serving_plot(const llmsim::ServingAccuracy& a) {
+    auto cache = std::make_shared<ServingPlotCache>();
+    std::vector<PlotSeries>& series = cache->series;
     double lo = 1e30, hi = 0;
     for (const EngineInk& e : kEngineInks) {
         PlotSeries s{display_of(a, e.name), {}, {}, 0, true};
@@ -57,20 +64,22 @@ void build_serving_plot(AccuracyState& st) {
             lo = std::min({lo, r.out_measured, r.out_predicted});
             hi = std::max({hi, r.out_measured, r.out_predicted});
         }
-        if (!s.x.empty()) { series.push_back(std::move(s)); st.serving_plot_inks.push_back(e.ink); }
+        if (!s.x.empty()) { series.push_back(std::move(s)); cache->inks.push_back(e.ink); }
     }
-    if (hi <= 0) { series.clear(); st.serving_plot_inks.clear(); return; }
+    if (hi <= 0) { series.clear(); cache->inks.clear(); return cache; }
     add_parity_references(series, lo, hi);
-    st.serving_plot_lo = lo;
-    st.serving_plot_hi = hi;
+    cache->lo = lo;
+    cache->hi = hi;
+    return cache;
 }
 
 void draw_serving_plot(AppState& app) {
     AccuracyState& st = app.accuracy;
-    if (!st.serving_plot_built) build_serving_plot(st);
-    if (st.serving_plot.empty()) return;
-    color_parity_references(st.serving_plot);
-    for (size_t i = 0; i < st.serving_plot_inks.size(); ++i) st.serving_plot[kParityReferences + i].color = ink_u32(st.serving_plot_inks[i]);
+    if (!st.serving_plot) st.serving_plot = build_serving_plot(st.serving);
+    ServingPlotCache& c = *st.serving_plot;
+    if (c.series.empty()) return;
+    color_parity_references(c.series);
+    for (size_t i = 0; i < c.inks.size(); ++i) c.series[kParityReferences + i].color = ink_u32(c.inks[i]);
     // ticks as 100, 10k, 1M: seven digits do not fit the y labels' margin at phone width (output tok/s, source held out)
     auto short_num = [](double v) {
         char b[32];
@@ -79,7 +88,7 @@ void draw_serving_plot(AppState& app) {
         else snprintf(b, sizeof b, "%.3g", v);
         return std::string(b);
     };
-    draw_parity_series("accuracy-serving", st.serving_plot, st.serving_plot_lo, st.serving_plot_hi, short_num);
+    draw_parity_series("accuracy-serving", c.series, c.lo, c.hi, short_num);
     note_widget(app, "accuracy-serving-plot");   // the e2e test hovers it for the read-out
 }
 
@@ -131,7 +140,7 @@ void update_accuracy_serving(AppState& app) {
     if (s.serving_loaded) return;
     const auto t0 = std::chrono::steady_clock::now();
     if (!llmsim::load_builtin_serving_accuracy(s.serving, s.serving_error)) s.serving = llmsim::ServingAccuracy{};
-    s.serving_plot_built = false;   // the scatter is rebuilt from this report when next drawn
+    s.serving_plot.reset();   // the scatter is rebuilt from this report when next drawn
     s.serving_load_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     s.serving_loaded = true;
 }
