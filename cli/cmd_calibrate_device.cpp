@@ -29,15 +29,22 @@ bool read_calibration_files(const std::vector<std::string>& files, std::vector<C
     return true;
 }
 
-// --fit-prior FILE...: the shrinkage prior, printed or written into a speed params file (that key only)
-int fit_prior_command(const Args& a, const std::string& first) {
+// the calibration rows (CalibrationRow: the same parser as `calibrate`; `first` is the file after --holdout /
+// --fit-prior, the rest are positional) and the speed parameters (--params, else the embedded ones)
+bool read_rows_and_params(const Args& a, const std::string& first, std::vector<CalibrationRow>& rows, SpeedParams& params,
+                          std::string& err) {
     std::vector<std::string> files = {first};
     files.insert(files.end(), a.positional.begin(), a.positional.end());
+    if (!read_calibration_files(files, rows, err)) { err = "calibrate-device: " + err; return false; }
+    return read_speed_params(a, "calibrate-device", params, err);
+}
+
+// --fit-prior FILE...: the shrinkage prior, printed or written into a speed params file (that key only)
+int fit_prior_command(const Args& a, const std::string& first) {
     std::vector<CalibrationRow> rows;
-    std::string err;
-    if (!read_calibration_files(files, rows, err)) return fail("calibrate-device: " + err);
     SpeedParams params = default_speed_params();
-    if (!read_speed_params(a, "calibrate-device", params, err)) return fail(err);
+    std::string err;
+    if (!read_rows_and_params(a, first, rows, params, err)) return fail(err);
     ProfilePrior prior;
     if (!fit_profile_prior(rows, params, ProfileHoldoutOptions(), prior, err)) return fail("calibrate-device: " + err);
     const std::string json = profile_prior_to_json(prior);
@@ -55,14 +62,10 @@ int fit_prior_command(const Args& a, const std::string& first) {
 
 // --holdout FILE...: the held-out report (devices refit out of the speed fit, then in-sample)
 int holdout_command(const Args& a, const std::string& first) {
-    // the calibration rows (CalibrationRow: the same parser as `calibrate`), first file after --holdout
-    std::vector<std::string> files = {first};
-    files.insert(files.end(), a.positional.begin(), a.positional.end());
     std::vector<CalibrationRow> rows;
-    std::string err;
-    if (!read_calibration_files(files, rows, err)) return fail("calibrate-device: " + err);
     SpeedParams params = default_speed_params();
-    if (!read_speed_params(a, "calibrate-device", params, err)) return fail(err);
+    std::string err;
+    if (!read_rows_and_params(a, first, rows, params, err)) return fail(err);
     ProfileHoldoutOptions opt;
     if (const std::string* m = a.get("max-devices")) {
         char* end = nullptr;
