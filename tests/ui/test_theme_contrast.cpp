@@ -83,6 +83,14 @@ TEST_CASE("the ImGui style of each theme: text on its buttons, headers and frame
             INFO((t == Theme::Light ? "light " : "dark ") << ImGui::GetStyleColorName(c) << " on the frame");
             CHECK(contrast_ratio(from_vec4(style.Colors[c]), frame) >= 3.0);
         }
+        // a frame's edge (an unticked check box, an empty input) is visible: its border is 3:1 on the window around
+        // it (WCAG 1.4.11)
+        {
+            INFO((t == Theme::Light ? "light" : "dark") << " frame border");
+            CHECK(style.FrameBorderSize >= 1.0f);
+            const Rgba8 border = blend_over(from_vec4(style.Colors[ImGuiCol_Border]), win);
+            CHECK(contrast_ratio(border, win) >= 3.0);
+        }
         // ImGui draws a slider's value over its grab. Light: the grab is dark enough for 3:1 on the frame and light
         // enough for the dark text. Dark: both cannot hold (3:1 on the dark frame is too light under light text);
         // there the grab is ImGui's own, 10 px wide, and the text stays readable on the frame around it.
