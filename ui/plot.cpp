@@ -184,6 +184,13 @@ bool draw_plot(const char* id, ImVec2 size, const PlotAxis& x, const PlotAxis& y
                 // a series without a name has no line to write; next to a labelled point the reference lines' nearest
                 // end points (the y = x line at x = 10) say nothing about the cursor
                 if (n == 0 || s.name.empty() || (s.points_only && !s.labels.empty()) || (near_s && !s.points_only)) continue;
+                // a flat line (an SLA limit) has one value everywhere: no point to name ("SLA: 50.0 ms at 1" read as if
+                // the limit were measured at x = 1)
+                if (std::all_of(s.y.begin(), s.y.begin() + (std::ptrdiff_t)n, [&](double v) { return v == s.y[0]; })) {
+                    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(color_of(s)), "%s: %s %s", s.name.c_str(),
+                                       label_of(y, s.y[0]).c_str(), y.unit);
+                    continue;
+                }
                 size_t best = 0;
                 for (size_t i = 1; i < n; ++i)
                     if (std::fabs(sx(s.x[i]) - m.x) < std::fabs(sx(s.x[best]) - m.x)) best = i;
