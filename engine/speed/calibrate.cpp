@@ -237,6 +237,7 @@ void fit_kind(const std::vector<const CalibrationRow*>& rows, SpeedParams& p, Sp
     // fit only parameters the rows can see: one no row depends on (a class, backend or weight type absent from
     // the training rows, e.g. when the only APU is left out) takes its neutral value — not the start value,
     // which may come from a fit that saw the left-out device
+    tie_unfitted(p);
     std::vector<double> base(rows.size());
     for (size_t i = 0; i < rows.size(); ++i) base[i] = predict_row(*rows[i], p);
     std::vector<FreeParam> fp;
@@ -259,8 +260,11 @@ void fit_kind(const std::vector<const CalibrationRow*>& rows, SpeedParams& p, Sp
     for (double x : w) wsum += x;
     std::vector<double> x(fp.size());
     for (size_t i = 0; i < fp.size(); ++i) x[i] = fp[i].linear ? *fp[i].value : std::log(*fp[i].value);
+    // the tied entries (no_fa_kv of Vulkan/SYCL/CPU follow CUDA's) follow during the fit too: left at the start
+    // file's values they were the one way the shipped parameters reached a held-out fold
     auto set = [&](const std::vector<double>& v) {
         for (size_t i = 0; i < fp.size(); ++i) *fp[i].value = fp[i].linear ? v[i] : std::exp(v[i]);
+        tie_unfitted(p);
     };
     auto obj = [&](const std::vector<double>& v) {
         set(v);
