@@ -601,8 +601,10 @@ void draw_plots(AppState& app) {
     if (cols > 1) ImGui::TableNextColumn();
     plot("serving-plot-tpot", "TPOT p90", "ms", [](const ServingPoint& p) { return p.tpot_p90_ms; }, s.sv_tpot_ms, l.tpot_ms.p90, false);
     if (cols > 1) ImGui::EndTable();
+    ImGui::PushTextWrapPos(0.0f);   // it ran off the right edge at phone width
     ImGui::TextDisabled("Each point: %d to %d closed-loop requests simulated (%d x concurrency, at least %d, as the SLA search runs them).",
                         serving_num_prompts(1), serving_num_prompts(st.sweep.back().concurrency), llmsim::kPromptsPerSlot, llmsim::kMinPrompts);
+    ImGui::PopTextWrapPos();
 }
 
 void draw_step(AppState& app) {
