@@ -313,7 +313,9 @@ int parse_retry_after(const std::string& value, int64_t now_unix_s) {
     // IMF-fixdate: "Wed, 21 Oct 2015 07:28:00 GMT"
     char mon[4] = {0};
     int day, year, hh, mm, ss;
-    if (std::sscanf(value.c_str(), "%*3s, %d %3s %d %d:%d:%d GMT", &day, mon, &year, &hh, &mm, &ss) != 6) return -1;
+    // field widths bound every number (an unbounded %d overflows: "9999027:28:00" made hh * 3600 overflow an int)
+    if (std::sscanf(value.c_str(), "%*3s, %2d %3s %4d %2d:%2d:%2d GMT", &day, mon, &year, &hh, &mm, &ss) != 6) return -1;
+    if (hh < 0 || hh > 23 || mm < 0 || mm > 59 || ss < 0 || ss > 60) return -1;
     static const char* const kMonths[] = {"Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
     int m = -1;
     for (int i = 0; i < 12; ++i)

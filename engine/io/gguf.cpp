@@ -666,7 +666,8 @@ void moe_layout_from_routers(const GgufInfo& info, int n_layers, MoeConfig& moe)
     bool any = false;
     for (const auto& t : info.tensors) {
         int layer = -1, consumed = 0;
-        if (std::sscanf(t.name.c_str(), "blk.%d.ffn_gate_inp.weight%n", &layer, &consumed) == 1 &&
+        // %6d: a hostile name's digits cannot overflow the int (no model has a million layers)
+        if (std::sscanf(t.name.c_str(), "blk.%6d.ffn_gate_inp.weight%n", &layer, &consumed) == 1 &&
             consumed == (int)t.name.size() && layer >= 0 && layer < n_layers)
             routed[(size_t)layer] = any = true;
     }

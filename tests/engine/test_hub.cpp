@@ -254,6 +254,11 @@ TEST_CASE("hub: header parsers refuse what they cannot trust", "[hub]") {
     CHECK(parse_retry_after("30") == 30);
     CHECK(parse_retry_after("Wed, 21 Oct 2015 07:28:30 GMT", 1445412480) == 30);  // 07:28:00 UTC is 1445412480 (timegm)
     CHECK(parse_retry_after("soon") == -1);
+    // out-of-range clock fields are malformed, not a wait (fuzz_hub: "9999027:28:00" overflowed hh * 3600)
+    CHECK(parse_retry_after("Wed, 21 Oct 2015 9999027:28:00 GMT", 1445412480) == -1);
+    CHECK(parse_retry_after("Wed, 21 Oct 2015 24:00:00 GMT", 1445412480) == -1);
+    CHECK(parse_retry_after("Wed, 21 Oct 2015 07:61:00 GMT", 1445412480) == -1);
+    CHECK(parse_retry_after("Wed, 21 Oct 2015 07:28:59 GMT", 1445412480) == 59);
 
     HubRepoInfo info;
     std::string err;
