@@ -50,6 +50,18 @@ async function main() {
   try {
     const { page, errors, readyMs } = await openPage(browser, base);
     console.log(`page ready in ${readyMs} ms`);
+    // a serving link opened in a fresh page: the same state keys, request and result (serve()'s), no page error
+    const checkServingReload = async (hash, st, want) => {
+      const p2 = await openPage(browser, base, hash);
+      await p2.page.waitForTimeout(300);
+      const s2 = await p2.page.evaluate(() => window.llmsim.getState());
+      for (const k of Object.keys(st)) eq(s2[k], st[k], `state key ${k} after reload`);
+      const got = (await p2.page.evaluate(() => window.llmsim.results())).serving;
+      eq(got.request, want.request, 'serving request after reload');
+      eq(got.result, want.result, 'serving result after reload');
+      eq(p2.errors, [], 'no page errors');
+      await p2.context.close();
+    };
 
     await check('api: version and initial state', async () => {
       const v = await page.evaluate(() => window.llmsim.version());
@@ -556,15 +568,7 @@ async function main() {
       await page.waitForFunction(() => window.location.hash.includes('sv_s_gpus=1,2'), null, { timeout: 5000 });
       const hash = await page.evaluate(() => window.location.hash);
       const want = (await page.evaluate(() => window.llmsim.results())).serving;
-      const p2 = await openPage(browser, base, hash);
-      await p2.page.waitForTimeout(300);
-      const s2 = await p2.page.evaluate(() => window.llmsim.getState());
-      for (const k of Object.keys(st)) eq(s2[k], st[k], `state key ${k} after reload`);
-      const got = (await p2.page.evaluate(() => window.llmsim.results())).serving;
-      eq(got.request, want.request, 'serving request after reload');
-      eq(got.result, want.result, 'serving result after reload');
-      eq(p2.errors, [], 'no page errors');
-      await p2.context.close();
+      await checkServingReload(hash, st, want);
     });
 
     // expert parallel (MoE only; physics only): the switch, the command, the explanation and the numbers are serve()'s and
@@ -625,15 +629,7 @@ async function main() {
       // the URL round trip into a fresh page
       await page.waitForFunction(() => window.location.hash.includes('sv_ep=on'), null, { timeout: 5000 });
       const hash = await page.evaluate(() => window.location.hash);
-      const p2 = await openPage(browser, base, hash);
-      await p2.page.waitForTimeout(300);
-      const s2 = await p2.page.evaluate(() => window.llmsim.getState());
-      for (const k of Object.keys(st)) eq(s2[k], st[k], `state key ${k} after reload`);
-      const got = (await p2.page.evaluate(() => window.llmsim.results())).serving;
-      eq(got.request, sv.request, 'serving request after reload');
-      eq(got.result, sv.result, 'serving result after reload');
-      eq(p2.errors, [], 'no page errors');
-      await p2.context.close();
+      await checkServingReload(hash, st, sv);
       // the help marker's tooltip says physics only
       await scrollToWidget(page, 'serving-ep-help');
       const hr = await page.evaluate(() => window.llmsim._widgetRect('serving-ep-help'));
