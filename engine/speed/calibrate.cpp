@@ -119,9 +119,8 @@ std::vector<FreeParam> free_params(SpeedParams& p, SpeedTest kind) {
         v.push_back({"mmvq_sm_bytes_per_clk", &p.mmvq_sm_bytes_per_clk, false, false, 16.0});
     } else {
         v.push_back({"compute_share", &p.compute_share, false, false, 0.4});
-        v.push_back({"compute_kind.consumer", &p.compute_kind[(int)HardwareKind::Consumer], true, false, 1.0});
-        v.push_back({"compute_kind.workstation", &p.compute_kind[(int)HardwareKind::Workstation], true, false, 1.0});
-        v.push_back({"compute_kind.datacenter", &p.compute_kind[(int)HardwareKind::Datacenter], true, false, 1.0});
+        // discrete GPUs (consumer, workstation, datacenter) share compute_share: their fp16_tflops are all dense
+        // tensor rates (SpeedParams::compute_kind); only Apple and APU figures follow another convention
         v.push_back({"compute_kind.apple", &p.compute_kind[(int)HardwareKind::Apple], true, false, 1.0});
         v.push_back({"compute_kind.apu", &p.compute_kind[(int)HardwareKind::Apu], true, false, 1.0});
         v.push_back({"compute_backend.vulkan", &p.compute_backend[(int)Backend::Vulkan], true, false, 1.0});
@@ -311,7 +310,11 @@ SpeedParams fit_speed_params(const std::vector<CalibrationRow>& rows, const Spee
     // decode first: prefill uses the decode bandwidth shares for its weight-read floor and score-matrix traffic
     if (opt.decode) fit_kind(dec, p, SpeedTest::Decode, opt);
     tie_unfitted(p);
-    if (opt.prefill) fit_kind(pre, p, SpeedTest::Prefill, opt);
+    if (opt.prefill) {
+        for (HardwareKind k : {HardwareKind::Consumer, HardwareKind::Workstation, HardwareKind::Datacenter})
+            p.compute_kind[(int)k] = 1.0;
+        fit_kind(pre, p, SpeedTest::Prefill, opt);
+    }
     p.fit_rows_decode = (int)dec.size();
     p.fit_rows_prefill = (int)pre.size();
     p.fit_devices = (int)devices.size();

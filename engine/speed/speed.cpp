@@ -65,7 +65,10 @@ const Fp16Family kFp16Families[] = {
     {"nvidia-ampere-pro",        "nvidia", -1, "rtx a|a100|a10|a30|a40|a16|a800", 0.189},
     {"nvidia-turing",            "nvidia", -1, "rtx 20|t4|quadro rtx|titan rtx", 0.189},
     {"nvidia-volta",             "nvidia", -1, "v100|titan v",                   0.125},  // V100 PCIe 112 / 897 (catalog)
-    {"nvidia-pascal",            "nvidia", -1, "p40|p100|gtx 10|titan x",        0.0255}, // P100 PCIe 18.7 / 732: no tensor cores
+    {"nvidia-pascal-gp100",      "nvidia", -1, "p100",                           0.0255}, // P100 PCIe 18.7 / 732: no tensor cores, no DP4A
+    // sm_61 (P40, P4, P6000, GTX 10, Titan X/Xp): no published figure (their catalog fp16_tflops are FP32 rates
+    // marked estimated); GP100's ratio. MMQ runs DP4A at 4x the FP32 rate (Fp16Family::mmq_rate)
+    {"nvidia-pascal",            "nvidia", -1, "p40|p4 |p4$|p6000|gtx 10|titan x", 0.0255, 1.0, 2.0},
     {"amd-rdna4",                "amd",    -1, "rx 90|r9700|ai pro r",           0.304},  // RX 9070 XT WMMA 194.7 / 640 (AMD)
     {"amd-rdna3",                "amd",    -1, "rx 7|w7",                        0.143},
     {"amd-cdna4",                "amd",    2, "mi350|mi355",                     0.288},  // MI355X 2307 / 8000 (catalog)
@@ -179,6 +182,11 @@ const Fp16Family* fp16_family_of(const std::string& vendor, HardwareKind kind, c
 double mma_share_of(const std::string& vendor, HardwareKind kind, const std::string& name) {
     const Fp16Family* f = fp16_family_of(vendor, kind, name);
     return f ? f->mma_share : 1.0;
+}
+
+double mmq_rate_of(const std::string& vendor, HardwareKind kind, const std::string& name) {
+    const Fp16Family* f = fp16_family_of(vendor, kind, name);
+    return f ? f->mmq_rate : 1.0;
 }
 
 Fp16Estimate estimate_fp16_tflops(const std::string& vendor, HardwareKind kind, const std::string& name,
@@ -446,6 +454,12 @@ double effective_flops(const SpeedScenario& s, const SpeedParams& p, double tf) 
     return usable * 1e12 * share;
 }
 
+// the weight matmuls' rate over effective_flops: CUDA's quantised matmuls (mul_mat_q) at the family's mmq_rate
+// (DP4A on Pascal sm_61); attention and F16 weights (cuBLAS) at 1
+double weight_matmul_rate(const SpeedScenario& s) {
+    return s.backend == Backend::Cuda && s.weight_class != WeightClass::F16 ? s.mmq_rate : 1.0;
+}
+
 // routed-expert bytes one token reads (k of E experts), capped at what it reads in all
 double moe_active_expert_bytes(const SpeedScenario& s) {
     if (s.moe_experts <= 0 || s.moe_experts_active <= 0 || !(s.moe_expert_bytes > 0)) return 0;
@@ -526,7 +540,8 @@ double linear_time(const SpeedScenario& s, const SpeedParams& p, double n, doubl
         // in a dense matmul over that many tokens), of which 1 / pad are real rows
         expert_eff = matmul_efficiency(p, per_expert * pad) / pad;
     }
-    return 2.0 * n * (dense_params / matmul_efficiency(p, n) + expert_params / (expert_eff * p.moe_compute)) / comp;
+    return 2.0 * n * (dense_params / matmul_efficiency(p, n) + expert_params / (expert_eff * p.moe_compute)) /
+           (comp * weight_matmul_rate(s));
 }
 
 // seconds of the SYCL backend's host loop over experts (SpeedParams::sycl_expert_call_us): 3 MUL_MAT_ID nodes per
@@ -833,6 +848,7 @@ bool same_scenario(const SpeedScenario& a, const SpeedScenario& b) {
            a.moe_experts == b.moe_experts && a.moe_experts_active == b.moe_experts_active &&
            same_bits(a.moe_expert_bytes, b.moe_expert_bytes) && same_bits(a.bandwidth_gbs, b.bandwidth_gbs) &&
            same_bits(a.fp16_tflops, b.fp16_tflops) && same_bits(a.mma_share, b.mma_share) &&
+           same_bits(a.mmq_rate, b.mmq_rate) &&
            a.fp16_tflops_estimated == b.fp16_tflops_estimated &&
            a.kind == b.kind && a.backend == b.backend && a.intel_gpu == b.intel_gpu && a.memory == b.memory &&
            a.sm_count == b.sm_count && same_bits(a.sm_clock_mhz, b.sm_clock_mhz) &&
@@ -841,9 +857,9 @@ bool same_scenario(const SpeedScenario& a, const SpeedScenario& b) {
            a.flash_attn == b.flash_attn && a.test == b.test && a.tokens == b.tokens && a.depth == b.depth &&
            a.ubatch == b.ubatch && a.batch == b.batch && a.parallel == b.parallel;
 }
-// same_scenario() must name every field: a new field changes this size (232 B on x86-64 and wasm32), and the
+// same_scenario() must name every field: a new field changes this size (240 B on x86-64 and wasm32), and the
 // assert says to add its line above
-static_assert(sizeof(SpeedScenario) == 232, "SpeedScenario changed: compare the new field in same_scenario()");
+static_assert(sizeof(SpeedScenario) == 240, "SpeedScenario changed: compare the new field in same_scenario()");
 
 const SpeedResult& estimate_prefill(const SpeedScenario& s, const SpeedParams& p, int64_t n_tokens, int64_t depth,
                                     PrefillMemo& memo) {
@@ -925,7 +941,7 @@ ConcurrencyResult estimate_concurrency(const SpeedScenario& s, const SpeedParams
     // matmul FLOPs of B tokens at the prefill compute rate: large batches turn decode compute-bound
     bool est = false;
     double tf = tflops(s, est);
-    double comp = effective_flops(s, p, tf);
+    double comp = effective_flops(s, p, tf) * weight_matmul_rate(s);
     double flops_t = B * 2.0 * s.active_params / comp;
     double mem_t = w + one.alu_time_s + one.offload_time_s;
     double step = std::max(mem_t, flops_t) + B * one.kv_time_s + one.fixed_time_s + one.sync_time_s;

@@ -74,13 +74,20 @@ struct Fp16Family {
     // (ggml-cuda/mma.cuh), which on Hopper reaches about 2/3 of the wgmma peak the datasheet rates (FlashAttention-3,
     // Shah et al. 2024, arXiv:2407.08608, sec. 1); 1 elsewhere
     double mma_share = 1.0;
+    // rate of llama.cpp's quantised-weight matmuls (CUDA mul_mat_q) relative to fp16_tflops x mma_share, over what
+    // it is on a tensor-core part: every tensor-core part in the catalog rates INT8 at 2x its FP16 figure (int8_tops),
+    // and MMQ's int8 tiles run at that ratio; Pascal sm_61 (P40, GTX 10) has no tensor cores and its figure is the
+    // FP32 rate, while MMQ runs DP4A (4 int8 products per FP32 lane: P40 47 INT8 TOPS = 4 x 11.76), i.e. 2x that
+    // ratio; 1 elsewhere (P100, sm_60, has no DP4A)
+    double mmq_rate = 1.0;
 };
 const Fp16Family* fp16_families(int& count);
 // the first family row that matches (estimate_fp16_tflops' lookup without building the family string): its
 // tflops_per_gbs x bandwidth is estimate_fp16_tflops(...).tflops
 const Fp16Family* fp16_family_of(const std::string& vendor, HardwareKind kind, const std::string& name);
-// the family's mma_share (1 when no family matches)
+// the family's mma_share and mmq_rate (1 when no family matches)
 double mma_share_of(const std::string& vendor, HardwareKind kind, const std::string& name);
+double mmq_rate_of(const std::string& vendor, HardwareKind kind, const std::string& name);
 
 enum class SpeedTest { Prefill, Decode };
 
@@ -113,6 +120,7 @@ struct SpeedScenario {
     double bandwidth_gbs = 0;            // vendor spec, decimal GB/s
     double fp16_tflops = 0;              // dense FP16 tensor TFLOPS; 0 = unknown (estimated, see estimate_fp16_tflops)
     double mma_share = 1.0;              // share of fp16_tflops llama.cpp's tensor instructions reach (Fp16Family)
+    double mmq_rate = 1.0;               // its quantised matmuls' rate over a tensor-core part's (Fp16Family)
     bool fp16_tflops_estimated = false;  // fp16_tflops came from estimate_fp16_tflops (the band widens)
     HardwareKind kind = HardwareKind::Consumer;
     Backend backend = Backend::Cuda;
@@ -168,7 +176,12 @@ struct SpeedParams {
     double alu_unified = 0.7815;              // x on Apple/APU (their fp16_tflops is a vector rate)
     // prefill
     double compute_share = 0.3889;          // of fp16_tflops at the reference point (100 TFLOPS)
-    double compute_kind[kHardwareKindCount] = {1.428, 1.316, 1.252, 1.774, 0.2061, 1};  // x per hardware class
+    // x per hardware class: 1 for the discrete GPUs (consumer, workstation, datacenter), whose fp16_tflops are all
+    // dense tensor rates and share compute_share — a factor per class was fitted on whichever few devices of the
+    // class a held-out fold kept (with XiongjieDai's rows out, the datacenter one came from a throttled T4 and a
+    // Tesla P40 alone and put A100/H100 prefill 36-38 % slow); fitted for Apple and APU, whose figures are
+    // vector-ALU rates
+    double compute_kind[kHardwareKindCount] = {1, 1, 1, 1.774, 0.2061, 1};
     double compute_backend[kBackendCount] = {1, 1, 1, 1.232, 1, 1};  // x per backend
     double compute_weight[kWeightClassCount] = {1, 0.9601, 0.8677, 0.7872, 0.6412, 1.723};  // x per weight class
     double tflops_exponent = -0.2928;       // share ~ (TFLOPS/100)^exponent: big tensor units are fed less well

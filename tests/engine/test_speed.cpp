@@ -271,6 +271,30 @@ TEST_CASE("fp16_tflops unknown: estimated and flagged", "[speed]") {
     (void)known;
 }
 
+TEST_CASE("Pascal sm_61: CUDA's quantised matmuls run DP4A at twice a tensor part's int8-to-fp16 ratio", "[speed]") {
+    // P40: 47 INT8 TOPS (DP4A) over its 11.76 TFLOPS FP32 figure = 4; tensor-core parts rate INT8 at 2x FP16
+    CHECK(mmq_rate_of("nvidia", HardwareKind::Datacenter, "NVIDIA Tesla P40 24GB") == 2.0);
+    CHECK(mmq_rate_of("nvidia", HardwareKind::Consumer, "NVIDIA GeForce GTX 1080 Ti 11GB") == 2.0);
+    CHECK(mmq_rate_of("nvidia", HardwareKind::Datacenter, "NVIDIA Tesla P100 PCIe 16GB") == 1.0);   // sm_60: no DP4A
+    CHECK(mmq_rate_of("nvidia", HardwareKind::Consumer, "NVIDIA GeForce RTX 4090") == 1.0);
+    CHECK(estimate_fp16_tflops("nvidia", HardwareKind::Datacenter, "NVIDIA Tesla P100 PCIe 16GB", 732).family ==
+          "nvidia-pascal-gp100");
+    SpeedParams p = plain_params();
+    SpeedScenario s = dense_8b();
+    s.weight_class = WeightClass::Legacy;   // Q4_0
+    s.mmq_rate = 2.0;
+    // matmuls: 2 x 7.5e9 x 512 / (100e12 x 0.5 x 2); attention stays at 100e12 x 0.5 (32 layers x mean context 256)
+    SpeedResult q = estimate_prefill(s, p, 512, 0);
+    CHECK(q.compute_time_s * 512 == Approx(2 * 7.5e9 * 512 / 100e12).epsilon(kExact));
+    CHECK(q.attention_time_s * 512 == Approx(2.0 * 32 * 256 * 32 * 256.0 * 512 / 50e12).epsilon(kExact));
+    // F16 weights take cuBLAS (FP32 SGEMM on Pascal) and other backends their own kernels: no DP4A rate
+    s.weight_class = WeightClass::F16;
+    CHECK(estimate_prefill(s, p, 512, 0).compute_time_s * 512 == Approx(2 * 7.5e9 * 512 / 50e12).epsilon(kExact));
+    s.weight_class = WeightClass::Legacy;
+    s.backend = Backend::Vulkan;
+    CHECK(estimate_prefill(s, p, 512, 0).compute_time_s * 512 == Approx(2 * 7.5e9 * 512 / 50e12).epsilon(kExact));
+}
+
 TEST_CASE("fp16 family table: every ratio is the median of the catalog devices of its family", "[speed][catalog]") {
     // re-derive kFp16Families from the embedded catalog: per family, the median TFLOPS per GB/s of the single-GPU
     // devices it matches whose fp16_tflops is published (not estimated), each chip once (memory-size variants such as
