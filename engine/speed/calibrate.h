@@ -36,7 +36,15 @@ struct CalibrationRow {
     SpeedScenario scenario;        // test kind/tokens/depth as measured; flash_attn null -> false (llama-bench default)
     double total_params = 0;       // for the seed formula
     double measured_tokens_per_s = 0;
+    // when it was measured: the row's "date" ("2025-09"; "" when absent) and llama.cpp build number (the "(6413)"
+    // of "233d773d0 (6413)" or "b7600"; 0 when absent)
+    std::string date;
+    int build_number = 0;
 };
+
+// a 2025-26 build (dated 2025 or later, or build >= b4418, the first of 2025): flash attention on by default,
+// the kernels a user meets today; the subset the held-out report prints on its own
+bool recent_build(const CalibrationRow& r);
 
 // parse JSON Lines; false + err naming the line and field on bad input (blank lines are skipped)
 bool parse_calibration_jsonl(const std::string& text, std::vector<CalibrationRow>& rows, std::string& err);
@@ -105,12 +113,16 @@ struct AccuracyReport {
     std::vector<double> fp16_estimated_errors[2];
     // share of held-out rows inside the low..high band of SpeedParams `coverage_of` (band_coverage fills it)
     double coverage[2][kHardwareKindCount + 1] = {};
+    // the recent_build() rows alone, every class together, and their band coverage
+    ErrorStats recent[2];
+    double recent_coverage[2] = {0, 0};
 };
 
 // the three held-out validations together and the bands taken from them
 struct ValidationReport {
     AccuracyReport by[kHoldOutCount];             // indexed by (int)HoldOut
     HoldOut band_source[2][kHardwareKindCount] = {};   // the scheme each class's band was taken from
+    bool band_widened[2][kHardwareKindCount] = {};     // ... and widened to its 2025-26 rows' 10th-90th percentile
 };
 
 // for each device: fit without it (starting from `start`), predict its rows

@@ -313,12 +313,21 @@ std::string speed_params_to_json(const SpeedParams& p) {
         fe[kinds[k]] = {{"rows", sb.rows}, {"low", sb.low}, {"high", sb.high}, {"mdape", sb.mdape}, {"within25", sb.within25}};
     }
     if (!fe.empty()) bands["fp16_estimated"] = fe;
+    json rb = json::object();
+    for (int k = 0; k < 2; ++k) {
+        const SpeedBand& sb = p.recent_builds[k];
+        if (sb.rows == 0) continue;
+        rb[kinds[k]] = {{"rows", sb.rows}, {"low", sb.low}, {"high", sb.high}, {"mdape", sb.mdape},
+                        {"within25", sb.within25}, {"coverage", sb.coverage}, {"from", sb.from}};
+    }
+    if (!rb.empty()) bands["recent_builds"] = rb;
     json root = json::object();
     root["about"] = "llmsim speed model parameters (engine/speed/speed.h, docs/speed-model.md). Shares are fractions of "
                     "vendor spec; factors are relative to CUDA / F16 / GDDR. bands: held-out relative errors "
                     "(predicted/measured - 1, 10th and 90th percentile) per hardware class, from the harder of "
                     "leave-one-device-out, leave-one-source-out and leave-one-class-out; fp16_estimated: rows "
-                    "re-predicted with their fp16_tflops replaced by the family estimate.";
+                    "re-predicted with their fp16_tflops replaced by the family estimate; recent_builds: the 2025-26 builds "
+                    "alone (rows dated 2025+ or build >= b4418), every class, leave-one-source-out.";
     root["fit"] = {{"rows_decode", p.fit_rows_decode}, {"rows_prefill", p.fit_rows_prefill},
                    {"devices", p.fit_devices}, {"source", p.fit_source}};
     root["decode"] = d;
@@ -393,6 +402,24 @@ bool parse_speed_params(const std::string& text, SpeedParams& out, std::string& 
                 if (!read_num(e, "coverage", sb.coverage, we, err)) return false;
                 if (e.contains("from") && e["from"].is_string()) sb.from = e["from"].get<std::string>();
                 if (sb.low > 0 || sb.high < 0 || sb.low <= -1) { err = we + ": low must be in (-1, 0] and high >= 0"; return false; }
+            }
+            // bands.recent_builds.<kind> (optional): shown, never applied, so only its numbers are checked
+            const json rb = root["bands"].value("recent_builds", json::object());
+            if (rb.is_object() && rb.contains(kinds[k])) {
+                const json& e = rb[kinds[k]];
+                const std::string we = w + ".bands.recent_builds." + kinds[k];
+                SpeedBand& sb = p.recent_builds[k];
+                double rows = 0;
+                if (!read_num(e, "rows", rows, we, err) || !read_num(e, "mdape", sb.mdape, we, err) ||
+                    !read_num(e, "within25", sb.within25, we, err) || !read_num(e, "coverage", sb.coverage, we, err) ||
+                    !read_num(e, "low", sb.low, we, err) || !read_num(e, "high", sb.high, we, err))
+                    return false;
+                if (rows < 0 || sb.mdape < 0 || sb.within25 < 0 || sb.within25 > 1 || sb.coverage < 0 || sb.coverage > 1) {
+                    err = we + ": rows and mdape must be >= 0, within25 and coverage in [0, 1]";
+                    return false;
+                }
+                sb.rows = (int)rows;
+                if (e.contains("from") && e["from"].is_string()) sb.from = e["from"].get<std::string>();
             }
         }
     }

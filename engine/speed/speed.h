@@ -230,6 +230,9 @@ struct SpeedParams {
     // [0] decode [1] prefill with an estimated fp16_tflops: errors of held-out rows re-predicted with the figure
     // replaced by estimate_fp16_tflops (used instead of the class band when wider)
     SpeedBand band_fp16_estimated[2];
+    // [0] decode [1] prefill: the 2025-26 builds alone (calibrate.h recent_build), every class, with a whole
+    // publication held out — shown next to the bands, not used by them
+    SpeedBand recent_builds[2];
     // provenance of the fit
     int fit_rows_decode = 0, fit_rows_prefill = 0, fit_devices = 0;
     std::string fit_source;

@@ -627,6 +627,16 @@ TEST_CASE("speed params: JSON round trip, bad input, builtin equals the asset", 
     CHECK(b.band_fp16_estimated[1].rows == 12);
     CHECK(b.band_fp16_estimated[1].high == Approx(0.8).epsilon(kExact));
     CHECK(b.band_fp16_estimated[0].rows == a.band_fp16_estimated[0].rows);
+    a.recent_builds[1] = {152, -0.4, 0.7, 0.304, 0.45, 0.82, "leave-one-source-out"};
+    REQUIRE(parse_speed_params(speed_params_to_json(a), b, err));
+    CHECK(b.recent_builds[1].rows == 152);
+    CHECK(b.recent_builds[1].mdape == Approx(0.304).epsilon(kExact));
+    CHECK(b.recent_builds[1].coverage == Approx(0.82).epsilon(kExact));
+    CHECK(b.recent_builds[1].from == "leave-one-source-out");
+    CHECK_FALSE(parse_speed_params(
+        R"({"bands": {"prefill": {}, "recent_builds": {"prefill": {"rows": 3, "low": -0.1, "high": 0.1, "mdape": 0.2, "within25": 1.5, "coverage": 0.5}}}})",
+        b, err));
+    CHECK(err.find("recent_builds.prefill") != std::string::npos);
     CHECK_FALSE(parse_speed_params("{", b, err));
     CHECK_FALSE(parse_speed_params(R"({"decode": {"kv_factor": "fast"}})", b, err));
     CHECK(err.find("kv_factor") != std::string::npos);
@@ -677,6 +687,55 @@ TEST_CASE("golden: measured llama.cpp decode rows with the fitted parameters", "
     SpeedResult moe = estimate_speed(row.scenario, p);
     CHECK(moe.tokens_per_s == Approx(51.81).epsilon(0.30));
     CHECK(moe.tokens_per_s < 51.81);
+}
+
+TEST_CASE("calibration rows: build number and date mark the 2025-26 builds", "[calibrate]") {
+    // the XiongjieDai golden row above without build or date: a 2024 row; then the build and date spellings of
+    // llamacpp_speed_2025.jsonl ("233d773d0 (6413)", "b7600 (baseline column ...)", "2025-09")
+    const std::string base =
+        R"({"id":"t1","model":"meta-llama/Meta-Llama-3-8B","config":{"model_type":"llama","num_hidden_layers":32,"hidden_size":4096,"intermediate_size":14336,"num_attention_heads":32,"num_key_value_heads":8,"head_dim":128,"vocab_size":128256,"tie_word_embeddings":false},"quant":"Q4_K_M","model_size_gib":4.58,"hardware":{"name":"NVIDIA GeForce RTX 4090","vendor":"nvidia","kind":"consumer","memory_gib":24,"bandwidth_gbs":1008,"fp16_tflops":330.3},"gpus":1,"backend":"cuda","test":{"kind":"decode","tokens":128,"depth":0},"measured_tokens_per_s":130,"source":"x")";
+    CalibrationRow row;
+    std::string err;
+    REQUIRE(parse_calibration_row(base + "}", row, err));
+    CHECK(row.build_number == 0);
+    CHECK_FALSE(recent_build(row));
+    REQUIRE(parse_calibration_row(base + R"x(,"build":"233d773d0 (6413)"})x", row, err));
+    CHECK(row.build_number == 6413);
+    CHECK(recent_build(row));
+    REQUIRE(parse_calibration_row(base + R"x(,"build":"b7600 (baseline column 't/s b7600')"})x", row, err));
+    CHECK(row.build_number == 7600);
+    REQUIRE(parse_calibration_row(base + R"(,"build":"b3000"})", row, err));
+    CHECK_FALSE(recent_build(row));   // b3000: mid-2024
+    REQUIRE(parse_calibration_row(base + R"(,"build":"unknown","date":"2026-01"})", row, err));
+    CHECK(row.build_number == 0);
+    CHECK(recent_build(row));
+    REQUIRE(parse_calibration_row(base + R"(,"date":"2024-11"})", row, err));
+    CHECK_FALSE(recent_build(row));
+}
+
+TEST_CASE("bands widen to the 2025-26 rows of their class where those spread wider", "[calibrate]") {
+    // 10 recent consumer decode rows predicted 0 %, +10 % ... +90 % off: p90 by linear interpolation at 0.9 x 9 =
+    // 8.1 -> 0.8 x 0.9 + 0.9 x 0.1 = 0.81; p10 at 0.9 -> 0.09, inside the plain band's -0.2
+    std::vector<CalibrationRow> rows(10);
+    ValidationReport v;
+    for (int h = 0; h < kHoldOutCount; ++h) v.by[h].ours[0][0] = ErrorStats{30, 0.1, 0.9, -0.2, 0.2};
+    for (int i = 0; i < 10; ++i) {
+        rows[i].scenario.kind = HardwareKind::Consumer;
+        rows[i].scenario.test = SpeedTest::Decode;
+        rows[i].build_number = 6000;
+        rows[i].measured_tokens_per_s = 100;
+        for (int h = 0; h < kHoldOutCount; ++h) v.by[h].predictions.push_back({&rows[i], 100 * (1 + 0.1 * i), 0});
+    }
+    SpeedParams q = with_validated_bands(SpeedParams(), v);
+    CHECK(q.band[0][0].low == Approx(-0.2));
+    CHECK(q.band[0][0].high == Approx(0.81));
+    CHECK(q.band[0][0].mdape == Approx(0.1));   // the MdAPE stays the scheme's
+    CHECK(q.band[0][0].from == "leave-one-device-out + 2025-26 rows");
+    // nine recent rows are too few to move the band
+    for (int h = 0; h < kHoldOutCount; ++h) v.by[h].predictions.pop_back();
+    q = with_validated_bands(SpeedParams(), v);
+    CHECK(q.band[0][0].high == Approx(0.2));
+    CHECK(q.band[0][0].from == "leave-one-device-out");
 }
 
 TEST_CASE("source_key: one publication per repository, thread or file id", "[calibrate]") {
