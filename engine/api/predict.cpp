@@ -137,25 +137,6 @@ std::vector<Backend> default_backends(const Hardware& h) {
     return {Backend::Vulkan};
 }
 
-// the measurement's year and month from "date" ("2025-09", "2025-09-14"): year * 12 + month - 1, or -1 where the row
-// has none or it does not start with YYYY-MM (an annotation such as "not given"); a non-string date is an error
-bool measured_month(const json& j, int& month_index, std::string& err) {
-    month_index = -1;
-    if (!j.contains("date") || j["date"].is_null()) return true;
-    if (!j["date"].is_string()) { err = "date must be a string such as \"2025-09\" (year and month measured), or null"; return false; }
-    const std::string d = j["date"].get<std::string>();
-    int y = 0, m = 0;
-    if (d.size() >= 7 && std::sscanf(d.c_str(), "%4d-%2d", &y, &m) == 2 && d[4] == '-' && y >= 2000 && m >= 1 && m <= 12)
-        month_index = y * 12 + m - 1;
-    return true;
-}
-
-// llama.cpp made FlashAttention "auto" the default (on where the backend runs the op) in PR 15434, merged 2025-08-19;
-// llama-bench's -fa default followed (tools/llama-bench: flash_attn default LLAMA_FLASH_ATTN_TYPE_AUTO). A row that
-// leaves flash_attn null and was measured from 2025-09 on ran with it on. SYCL is left off: its FA support in those
-// builds was not checked.
-constexpr int kFlashAttnAutoMonth = 2025 * 12 + 9 - 1;
-
 bool hardware_from_json(const Catalog& cat, const json& h, Hardware& out, std::string& note, std::string& err) {
     if (h.is_string()) {
         const Hardware* hw = cat.find_hardware(h.get<std::string>());
@@ -277,11 +258,7 @@ bool parse_predict_input(const Catalog& cat, const json& j, PredictInput& out, s
         else { err = "backend '" + b + "' is not cuda|rocm|metal|vulkan|sycl|cpu"; return false; }
         out.hardware.backends.insert(out.hardware.backends.begin(), be);
     }
-    // null: the default of the build that measured it: off until 2025-08, auto (on) after (kFlashAttnAutoMonth)
-    int month = -1;
-    if (!measured_month(j, month, err)) return false;
-    const bool sycl = j.contains("backend") && j["backend"].is_string() && j["backend"].get<std::string>() == "sycl";
-    bool fa = month >= kFlashAttnAutoMonth && !sycl;
+    bool fa = false;   // null: llama-bench's long-standing default (off)
     if (j.contains("flash_attn") && !j["flash_attn"].is_null()) {
         if (!j["flash_attn"].is_boolean()) { err = "flash_attn must be true, false or null"; return false; }
         fa = j["flash_attn"].get<bool>();

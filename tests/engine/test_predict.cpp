@@ -120,27 +120,3 @@ TEST_CASE("predict: malformed lines give {id, error} with a reason", "[predict]"
           "hardware.kind 'gpu' is not consumer|workstation|datacenter|apple|apu|cpu");
     CHECK(run(R"({"id":"w","model":"Qwen/Qwen2.5-7B-Instruct","hardware":"rtx-4090","test":{"kind":"decode","tokens":0}})")["error"].get<std::string>().find("test.tokens") == 0);
 }
-
-TEST_CASE("predict: flash_attn null follows the measuring build's default (on from 2025-09, llama.cpp PR 15434)", "[predict]") {
-    // an 8k-token prompt, where the attention path decides the prefill rate
-    auto line = [](const char* fa, const char* date, const char* backend) {
-        return std::string(R"({"id":"fa","model":"meta-llama/Llama-3.2-3B-Instruct","quant":"Q4_K_M","hardware":"rtx-4090","backend":")") +
-               backend + R"(","flash_attn":)" + fa + (date ? std::string(R"(,"date":)") + date : std::string()) +
-               R"(,"test":{"kind":"prefill","tokens":8192,"depth":0}})";
-    };
-    const double on = run(line("true", nullptr, "cuda"))["tokens_per_s"].get<double>();
-    const double off = run(line("false", nullptr, "cuda"))["tokens_per_s"].get<double>();
-    REQUIRE(on > 1.05 * off);   // the test can tell the two apart
-    CHECK(run(line("null", nullptr, "cuda"))["tokens_per_s"].get<double>() == off);           // no date: the old default
-    CHECK(run(line("null", "\"2025-08\"", "cuda"))["tokens_per_s"].get<double>() == off);     // the month PR 15434 merged
-    CHECK(run(line("null", "\"2025-09\"", "cuda"))["tokens_per_s"].get<double>() == on);      // the first month after
-    CHECK(run(line("null", "\"2026-01-15\"", "cuda"))["tokens_per_s"].get<double>() == on);
-    CHECK(run(line("false", "\"2026-01\"", "cuda"))["tokens_per_s"].get<double>() == off);    // an explicit value wins
-    CHECK(run(line("null", "\"not given\"", "cuda"))["tokens_per_s"].get<double>() == off);   // an annotation, no month
-    CHECK(run(line("null", "null", "cuda"))["tokens_per_s"].get<double>() == off);
-    // SYCL's FA support in those builds was not checked: it stays off there
-    const double sycl_off = run(line("false", nullptr, "sycl"))["tokens_per_s"].get<double>();
-    CHECK(run(line("null", "\"2026-01\"", "sycl"))["tokens_per_s"].get<double>() == sycl_off);
-    CHECK(run(line("null", "202509", "cuda"))["error"] ==
-          "date must be a string such as \"2025-09\" (year and month measured), or null");
-}
