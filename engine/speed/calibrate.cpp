@@ -147,7 +147,6 @@ std::vector<FreeParam> free_params(SpeedParams& p, SpeedTest kind) {
         v.push_back({"fa_attn_backend.vulkan", &p.fa_attn_backend[(int)Backend::Vulkan], true, false, 1.0});
         v.push_back({"no_fa_score_bytes", &p.no_fa_score_bytes, false, false, 16.0});
         v.push_back({"pipeline_hop_ms", &p.pipeline_hop_ms, false, false, 0.1});
-        v.push_back({"ubatch_overhead_ms", &p.ubatch_overhead_ms, false, false, 1.0});
         v.push_back({"tflops_exponent", &p.tflops_exponent, false, true, 0.0});
         v.push_back({"matmul_half_tokens", &p.matmul_half_tokens, false, false, 32.0});
         v.push_back({"intel_compute", &p.intel_compute, true, false, 1.0});
@@ -157,7 +156,7 @@ std::vector<FreeParam> free_params(SpeedParams& p, SpeedTest kind) {
     // physical priors: shares near their typical values, costs near their order of magnitude (the pipeline hop:
     // ~0.1 ms per ubatch and GPU boundary; without a prior, a fold that holds out the one publication with many
     // CUDA multi-GPU rows lets the few Arc/T4 multi-GPU rows push it to tens of ms and its 8x 4090 rows come out
-    // 50x too slow); the per-ubatch overhead has none
+    // 50x too slow)
     static const char* const kPrior[] = {"bw_share.gddr", "bw_share.hbm", "bw_share.unified", "kv_factor",
                                          "no_fa_kv.cuda", "no_fa_kv.rocm", "no_fa_kv.metal", "fixed_ms_per_layer",
                                          "gpu_hop_ms", "alu_flops_per_param", "alu_unified", "moe_bw",

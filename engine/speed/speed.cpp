@@ -287,7 +287,6 @@ std::string speed_params_to_json(const SpeedParams& p) {
     f["fa_attn_factor"] = p.fa_attn_factor;
     f["fa_attn_backend"] = table(p.fa_attn_backend, kBackendNames, kBackendCount);
     f["no_fa_score_bytes"] = p.no_fa_score_bytes;
-    f["ubatch_overhead_ms"] = p.ubatch_overhead_ms;
     f["pipeline_hop_ms"] = p.pipeline_hop_ms;
     f["host_share"] = p.host_share;
     f["matmul_half_tokens"] = p.matmul_half_tokens;
@@ -371,7 +370,6 @@ bool parse_speed_params(const std::string& text, SpeedParams& out, std::string& 
             !read_num(f, "fa_attn_factor", p.fa_attn_factor, wf, err) ||
             !read_table(f, "fa_attn_backend", p.fa_attn_backend, kBackendNames, kBackendCount, wf, err) ||
             !read_num(f, "no_fa_score_bytes", p.no_fa_score_bytes, wf, err) ||
-            !read_num(f, "ubatch_overhead_ms", p.ubatch_overhead_ms, wf, err) ||
             !read_num(f, "pipeline_hop_ms", p.pipeline_hop_ms, wf, err) ||
             !read_num(f, "host_share", p.host_share, wf, err) ||
             !read_num(f, "matmul_half_tokens", p.matmul_half_tokens, wf, err) ||
@@ -775,8 +773,12 @@ void ubatch_fixed_terms(const SpeedScenario& s, const SpeedParams& p, double n, 
     double route = s.moe_experts > 0 ? n * s.n_layers * std::max(p.moe_route_ns, 0.0) * 1e-9 : 0;
     u.compute = std::max(lin, wfloor) + route;
     u.compute_bound = lin >= wfloor;
+    // a ubatch runs the same per-layer kernels as a decoded token (llama.cpp builds one graph per ubatch): their
+    // launches and syncs cost decode's fixed_ms_per_layer each, whatever the ubatch size. A separately fitted
+    // per-ubatch overhead was set only by the few small -ub sweeps and came out 2.4x decode's (4.6 ms per 32 layers);
+    // tied, held out prefill went 18.0/20.5/23.3 -> 17.7/19.5/23.1 % (device/source/class out).
     // SYCL: one gather + mul_mat + scatter per expert the ubatch routes rows to
-    u.overhead = p.ubatch_overhead_ms * 1e-3 * s.n_layers / 32.0 + sycl_expert_loop_s(s, p, s.moe_experts * touched);
+    u.overhead = p.fixed_ms_per_layer * 1e-3 * s.n_layers + sycl_expert_loop_s(s, p, s.moe_experts * touched);
     if (s.offload_fraction > 0) {
         // llama.cpp runs large-batch matmuls of host-resident weights on the GPU: the weights cross the link once
         double link = s.host_link_gbs > 0 ? s.host_link_gbs : (s.link_gbs > 0 ? s.link_gbs : kDefaultPcieGbs);

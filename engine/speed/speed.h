@@ -190,7 +190,6 @@ struct SpeedParams {
                                           // kernels (CUDA mma, ROCm rocWMMA/vec, Metal simdgroup, Vulkan scalar/coopmat)
     double no_fa_score_bytes = 22.27;       // without flash attention: bytes per (head x context token) per layer
                                           // for the f32 score matrix (write, softmax, read)
-    double ubatch_overhead_ms = 0.0006051;       // per ubatch per 32 layers (graph build, launches, syncs)
     double pipeline_hop_ms = 0.0001298;        // per ubatch per GPU boundary on top of the activation copy
     double host_share = 0.6;              // offloaded weights: share of host RAM bandwidth reached (not fitted)
     double intel_compute = 1;               // prefill: x on Intel Arc GPUs

@@ -43,7 +43,6 @@ SpeedParams plain_params() {
     p.tflops_exponent = 0;
     p.fa_attn_factor = 1;
     p.no_fa_score_bytes = 16;
-    p.ubatch_overhead_ms = 0;
     p.pipeline_hop_ms = 0;
     p.host_share = 0.5;
     p.matmul_half_tokens = 0;   // matmuls at their large-n rate
@@ -140,6 +139,22 @@ TEST_CASE("decode: MoE reads only the active experts; prefill reads every weight
     SpeedResult pm = estimate_prefill(slow_mem, p, 512, 0);
     CHECK(pm.compute_time_s * 512 == Approx(1.7).epsilon(kExact));
     CHECK(std::string(pm.bound) == "memory");
+}
+
+TEST_CASE("prefill: each ubatch pays decode's per-layer launch cost (one graph of the same kernels)", "[speed]") {
+    SpeedParams p = plain_params();
+    p.fixed_ms_per_layer = 0.05;
+    SpeedScenario s = dense_8b();
+    s.ubatch = 2;
+    s.batch = 2048;
+    // 8 tokens in 4 ubatches of 2; each ubatch: 32 layers x 0.05 ms = 1.6 ms, so 6.4 ms over 8 tokens = 0.8 ms a token
+    SpeedResult r = estimate_prefill(s, p, 8, 0);
+    REQUIRE(r.ok);
+    CHECK(r.overhead_time_s == Approx(0.8e-3).epsilon(kExact));
+    // each ubatch reads the 5 GB of weights at 1000 GB/s (5 ms; its matmuls take 2 x 2 x 7.5e9 / 50e12 = 0.6 ms)
+    CHECK(r.compute_time_s == Approx(4 * 5e-3 / 8).epsilon(kExact));
+    // a decoded token pays the same 1.6 ms of launches
+    CHECK(estimate_decode(s, p, 0, 1).fixed_time_s == Approx(1.6e-3).epsilon(kExact));
 }
 
 TEST_CASE("multi-GPU: decode adds a hand-off per GPU; prefill pipelines the ubatches of a batch", "[speed]") {
