@@ -53,6 +53,7 @@ SpeedScenario device_scenario(const SpeedScenario& s, const Hardware& h, double 
     d.intel_gpu = h.vendor == "intel";
     d.mma_share = mma_share_of(h.vendor, h.kind, h.name);
     d.mmq_rate = mmq_rate_of(h.vendor, h.kind, h.name);
+    d.vulkan_mm_rate = vulkan_mm_rate_of(h.vendor, h.kind, h.name);
     d.sm_count = h.sm_count;
     d.sm_clock_mhz = h.boost_clock_mhz;
     d.memory = h.memory_kind == "hbm" ? MemoryKind::Hbm : h.memory_kind == "gddr" ? MemoryKind::Gddr

@@ -77,7 +77,8 @@ const Fp16Family kFp16Families[] = {
     {"amd-cdna1",                "amd",    2, "mi100",                           0.150},  // MI100 184.6 / 1228.8 (catalog)
     {"amd-strix-halo",           "amd",    4, "ai max|8060s|strix halo",         0.232},
     {"intel-xe2",                "intel",  -1, "b580|b570|b60|b70|b50|battlemage", 0.257},
-    {"intel-alchemist",          "intel",  -1, "a770|a750|a580|a380|alchemist",  0.246},  // A770 137.6 / 560 (Intel XMX)
+    // A770 137.6 / 560 (Intel XMX); ggml-vulkan gives Alchemist no coopmat: vector engines, 1/4 (vulkan_mm_rate)
+    {"intel-alchemist",          "intel",  -1, "a770|a750|a580|a380|alchemist",  0.246, 1.0, 1.0, 0.25},
     // vendor / class medians when no family matches
     {"nvidia-consumer",          "nvidia", 0, "",                                0.196},
     {"nvidia-workstation",       "nvidia", 1, "",                                0.281},
@@ -187,6 +188,11 @@ double mma_share_of(const std::string& vendor, HardwareKind kind, const std::str
 double mmq_rate_of(const std::string& vendor, HardwareKind kind, const std::string& name) {
     const Fp16Family* f = fp16_family_of(vendor, kind, name);
     return f ? f->mmq_rate : 1.0;
+}
+
+double vulkan_mm_rate_of(const std::string& vendor, HardwareKind kind, const std::string& name) {
+    const Fp16Family* f = fp16_family_of(vendor, kind, name);
+    return f ? f->vulkan_mm_rate : 1.0;
 }
 
 Fp16Estimate estimate_fp16_tflops(const std::string& vendor, HardwareKind kind, const std::string& name,
@@ -472,7 +478,9 @@ double tflops(const SpeedScenario& s, bool& estimated) {
 // parts get (TFLOPS/100)^exponent on top (the bigger the tensor units, the harder llama.cpp's kernels feed them);
 // Apple/APU figures are vector-ALU rates that the Metal/HIP kernels reach in proportion.
 double effective_flops(const SpeedScenario& s, const SpeedParams& p, double tf) {
-    const double usable = tf * s.mma_share;   // the rate llama.cpp's instruction path can issue (Fp16Family::mma_share)
+    // the rate llama.cpp's instruction path can issue (Fp16Family::mma_share; under Vulkan vulkan_mm_rate: the vector
+    // ALUs where ggml-vulkan gets no cooperative matrix)
+    const double usable = tf * s.mma_share * (s.backend == Backend::Vulkan ? s.vulkan_mm_rate : 1.0);
     double share = p.compute_share * p.compute_kind[(int)s.kind] * p.compute_backend[(int)s.backend] *
                    p.compute_weight[(int)s.weight_class] * (s.intel_gpu ? p.intel_compute : 1.0);
     if (s.memory != MemoryKind::Unified) share *= std::pow(usable / 100.0, p.tflops_exponent);
@@ -877,7 +885,7 @@ bool same_scenario(const SpeedScenario& a, const SpeedScenario& b) {
            a.moe_experts == b.moe_experts && a.moe_experts_active == b.moe_experts_active &&
            same_bits(a.moe_expert_bytes, b.moe_expert_bytes) && same_bits(a.bandwidth_gbs, b.bandwidth_gbs) &&
            same_bits(a.fp16_tflops, b.fp16_tflops) && same_bits(a.mma_share, b.mma_share) &&
-           same_bits(a.mmq_rate, b.mmq_rate) &&
+           same_bits(a.mmq_rate, b.mmq_rate) && same_bits(a.vulkan_mm_rate, b.vulkan_mm_rate) &&
            a.fp16_tflops_estimated == b.fp16_tflops_estimated &&
            a.kind == b.kind && a.backend == b.backend && a.intel_gpu == b.intel_gpu && a.memory == b.memory &&
            a.sm_count == b.sm_count && same_bits(a.sm_clock_mhz, b.sm_clock_mhz) &&
@@ -886,9 +894,9 @@ bool same_scenario(const SpeedScenario& a, const SpeedScenario& b) {
            a.flash_attn == b.flash_attn && a.test == b.test && a.tokens == b.tokens && a.depth == b.depth &&
            a.ubatch == b.ubatch && a.batch == b.batch && a.parallel == b.parallel;
 }
-// same_scenario() must name every field: a new field changes this size (240 B on x86-64 and wasm32), and the
+// same_scenario() must name every field: a new field changes this size (248 B on x86-64 and wasm32), and the
 // assert says to add its line above
-static_assert(sizeof(SpeedScenario) == 240, "SpeedScenario changed: compare the new field in same_scenario()");
+static_assert(sizeof(SpeedScenario) == 248, "SpeedScenario changed: compare the new field in same_scenario()");
 
 const SpeedResult& estimate_prefill(const SpeedScenario& s, const SpeedParams& p, int64_t n_tokens, int64_t depth,
                                     PrefillMemo& memo) {

@@ -80,14 +80,21 @@ struct Fp16Family {
     // FP32 rate, while MMQ runs DP4A (4 int8 products per FP32 lane: P40 47 INT8 TOPS = 4 x 11.76), i.e. 2x that
     // ratio; 1 elsewhere (P100, sm_60, has no DP4A)
     double mmq_rate = 1.0;
+    // share of fp16_tflops (a tensor rate) that ggml-vulkan's matmuls can issue on the family: where Vulkan gets no
+    // cooperative matrix they run the scalar mul_mm shaders on the vector ALUs. ggml_vk_khr_cooperative_matrix_support
+    // (ggml-vulkan.cpp) enables KHR coopmat on Intel for Xe2 only ("some older hardware (ex. Arc A770) has performance
+    // regressions"), so Alchemist runs its vector engines: per Xe-core 16 XVE x 32 FP16 ops/clk against 16 XMX x 128
+    // (Intel, introduction-to-the-xe-hpg-architecture), 1/4 of the XMX figure; 1 elsewhere
+    double vulkan_mm_rate = 1.0;
 };
 const Fp16Family* fp16_families(int& count);
 // the first family row that matches (estimate_fp16_tflops' lookup without building the family string): its
 // tflops_per_gbs x bandwidth is estimate_fp16_tflops(...).tflops
 const Fp16Family* fp16_family_of(const std::string& vendor, HardwareKind kind, const std::string& name);
-// the family's mma_share and mmq_rate (1 when no family matches)
+// the family's mma_share, mmq_rate and vulkan_mm_rate (1 when no family matches)
 double mma_share_of(const std::string& vendor, HardwareKind kind, const std::string& name);
 double mmq_rate_of(const std::string& vendor, HardwareKind kind, const std::string& name);
+double vulkan_mm_rate_of(const std::string& vendor, HardwareKind kind, const std::string& name);
 
 enum class SpeedTest { Prefill, Decode };
 
@@ -121,6 +128,7 @@ struct SpeedScenario {
     double fp16_tflops = 0;              // dense FP16 tensor TFLOPS; 0 = unknown (estimated, see estimate_fp16_tflops)
     double mma_share = 1.0;              // share of fp16_tflops llama.cpp's tensor instructions reach (Fp16Family)
     double mmq_rate = 1.0;               // its quantised matmuls' rate over a tensor-core part's (Fp16Family)
+    double vulkan_mm_rate = 1.0;         // share of fp16_tflops ggml-vulkan's matmuls issue (Fp16Family)
     bool fp16_tflops_estimated = false;  // fp16_tflops came from estimate_fp16_tflops (the band widens)
     HardwareKind kind = HardwareKind::Consumer;
     Backend backend = Backend::Cuda;

@@ -310,6 +310,33 @@ TEST_CASE("Pascal sm_61: CUDA's quantised matmuls run DP4A at twice a tensor par
     CHECK(estimate_prefill(s, p, 512, 0).compute_time_s * 512 == Approx(2 * 7.5e9 * 512 / 50e12).epsilon(kExact));
 }
 
+TEST_CASE("Vulkan on Intel Alchemist: no cooperative matrix, the matmuls run the vector engines (1/4 of XMX)", "[speed]") {
+    // ggml_vk_khr_cooperative_matrix_support enables KHR coopmat on Intel for Xe2 only; an Xe-HPG core issues
+    // 16 XVE x 32 FP16 ops/clk against 16 XMX x 128: the vector rate is 1/4 of the rated XMX figure
+    CHECK(vulkan_mm_rate_of("intel", HardwareKind::Consumer, "Intel Arc A770 16GB") == 0.25);
+    CHECK(vulkan_mm_rate_of("intel", HardwareKind::Consumer, "Intel Arc A750") == 0.25);
+    CHECK(vulkan_mm_rate_of("intel", HardwareKind::Workstation, "Intel Arc Pro B70 32GB") == 1.0);   // Xe2: coopmat
+    CHECK(vulkan_mm_rate_of("amd", HardwareKind::Consumer, "AMD Radeon RX 9070 XT") == 1.0);
+    CHECK(vulkan_mm_rate_of("nvidia", HardwareKind::Consumer, "NVIDIA GeForce RTX 4090") == 1.0);
+    SpeedParams p = plain_params();
+    SpeedScenario s = dense_8b();
+    s.vulkan_mm_rate = 0.25;
+    s.backend = Backend::Vulkan;
+    // matmuls 2 x 7.5e9 x 512 at 100e12 x 0.25 x 0.5; attention (32 layers x mean context 256) at the same rate
+    SpeedResult v = estimate_prefill(s, p, 512, 0);
+    CHECK(v.compute_time_s * 512 == Approx(2 * 7.5e9 * 512 / 12.5e12).epsilon(kExact));
+    CHECK(v.attention_time_s * 512 == Approx(2.0 * 32 * 256 * 32 * 256.0 * 512 / 12.5e12).epsilon(kExact));
+    // the other backends use the tensor units (SYCL: oneDNN/XMX): 100e12 x 0.5
+    s.backend = Backend::Sycl;
+    CHECK(estimate_prefill(s, p, 512, 0).compute_time_s * 512 == Approx(2 * 7.5e9 * 512 / 50e12).epsilon(kExact));
+    // decode reads weights: unchanged by the matmul rate (alu_flops_per_param is 0 here)
+    s.backend = Backend::Vulkan;
+    SpeedScenario t = s;
+    t.vulkan_mm_rate = 1.0;
+    CHECK(estimate_decode(s, p, 0, 128).tokens_per_s == estimate_decode(t, p, 0, 128).tokens_per_s);
+    CHECK_FALSE(same_scenario(s, t));
+}
+
 TEST_CASE("fp16 family table: every ratio is the median of the catalog devices of its family", "[speed][catalog]") {
     // re-derive kFp16Families from the embedded catalog: per family, the median TFLOPS per GB/s of the single-GPU
     // devices it matches whose fp16_tflops is published (not estimated), each chip once (memory-size variants such as
