@@ -51,9 +51,7 @@ SpeedScenario device_scenario(const SpeedScenario& s, const Hardware& h, double 
     d.kind = h.kind;
     d.backend = h.backends.empty() ? Backend::Vulkan : h.backends.front();
     d.intel_gpu = h.vendor == "intel";
-    d.mma_share = mma_share_of(h.vendor, h.kind, h.name);
-    d.mmq_rate = mmq_rate_of(h.vendor, h.kind, h.name);
-    d.vulkan_mm_rate = vulkan_mm_rate_of(h.vendor, h.kind, h.name);
+    set_family_rates(d, h.vendor, h.kind, h.name);
     d.sm_count = h.sm_count;
     d.sm_clock_mhz = h.boost_clock_mhz;
     d.memory = h.memory_kind == "hbm" ? MemoryKind::Hbm : h.memory_kind == "gddr" ? MemoryKind::Gddr

@@ -26,6 +26,18 @@ using json = nlohmann::json;
 
 // [SECTION] Rows: inline HF config -> SpeedScenario ------------------------------------------------------
 
+// "233d773d0 (6413)", "b7600 (baseline column ...)", "b4418": the first number in parentheses, else after 'b';
+// 0 when there is none
+static int build_number_of(const std::string& b) {
+    const size_t open = b.find('(');
+    const char* digits = nullptr;
+    if (open != std::string::npos && open + 1 < b.size() && isdigit((unsigned char)b[open + 1])) digits = b.c_str() + open + 1;
+    else if (b.size() > 1 && b[0] == 'b' && isdigit((unsigned char)b[1])) digits = b.c_str() + 1;
+    if (!digits) return 0;
+    const long n = strtol(digits, nullptr, 10);
+    return n > 0 && n < 1000000 ? (int)n : 0;
+}
+
 bool parse_calibration_row(const std::string& line, CalibrationRow& row, std::string& err) {
     // the same parser as `llmsim-cli predict` (predict.h), so the fit sees exactly the scenarios it will predict
     json r = json::parse(line, nullptr, false);
@@ -37,17 +49,7 @@ bool parse_calibration_row(const std::string& line, CalibrationRow& row, std::st
     row.quant = str("quant");
     row.source = str("source");
     row.date = str("date");
-    {   // "233d773d0 (6413)", "b7600 (baseline column ...)", "b4418": the first number in parentheses, else after 'b'
-        const std::string b = str("build");
-        const size_t open = b.find('(');
-        const char* digits = nullptr;
-        if (open != std::string::npos && open + 1 < b.size() && isdigit((unsigned char)b[open + 1])) digits = b.c_str() + open + 1;
-        else if (b.size() > 1 && b[0] == 'b' && isdigit((unsigned char)b[1])) digits = b.c_str() + 1;
-        if (digits) {
-            long n = strtol(digits, nullptr, 10);
-            row.build_number = n > 0 && n < 1000000 ? (int)n : 0;
-        }
-    }
+    row.build_number = build_number_of(str("build"));
     if (!r.contains("measured_tokens_per_s") || !r["measured_tokens_per_s"].is_number() ||
         !(r["measured_tokens_per_s"].get<double>() > 0)) {
         err = "row " + row.id + ": measured_tokens_per_s is missing or not a positive number";
@@ -434,8 +436,11 @@ AccuracyReport leave_one_device_out(const std::vector<CalibrationRow>& rows, con
     return leave_one_out(rows, start, HoldOut::Device, opt);
 }
 
+// the oldest build of llamacpp_speed_2025.jsonl (its README: "Builds from b4418 to b10252"), early January 2025
+constexpr int kFirstRecentBuild = 4418;
+
 bool recent_build(const CalibrationRow& r) {
-    return r.build_number >= 4418 || (r.date.size() >= 4 && r.date.compare(0, 4, "2025") >= 0);
+    return r.build_number >= kFirstRecentBuild || (r.date.size() >= 4 && r.date.compare(0, 4, "2025") >= 0);
 }
 
 AccuracyReport leave_one_out(const std::vector<CalibrationRow>& rows, const SpeedParams& start, HoldOut scheme,
@@ -560,6 +565,11 @@ ValidationReport validate(const std::vector<CalibrationRow>& rows, const SpeedPa
     return v;
 }
 
+// where a class's band comes from: its harder scheme, and whether its 2025-26 rows widened it
+static std::string band_origin(const ValidationReport& v, int k, int c) {
+    return std::string(to_string(v.band_source[k][c])) + (v.band_widened[k][c] ? " + 2025-26 rows" : "");
+}
+
 SpeedParams with_validated_bands(const SpeedParams& p, ValidationReport& v) {
     SpeedParams q = p;
     for (int k = 0; k < 2; ++k)
@@ -605,13 +615,8 @@ SpeedParams with_validated_bands(const SpeedParams& p, ValidationReport& v) {
     for (int k = 0; k < 2; ++k) {   // the 2025-26 builds alone, with a whole publication held out
         const AccuracyReport& src = v.by[(int)HoldOut::Source];
         SpeedBand& b = q.recent_builds[k];
-        b = SpeedBand();
-        if (src.recent[k].rows == 0) continue;
-        b.rows = src.recent[k].rows;
-        b.low = std::min(0.0, src.recent[k].p10);
-        b.high = std::max(0.0, src.recent[k].p90);
-        b.mdape = src.recent[k].mdape;
-        b.within25 = src.recent[k].within25;
+        b = band_from_errors(src.recent[k]);
+        if (b.rows == 0) continue;
         b.coverage = src.recent_coverage[k];
         b.from = to_string(HoldOut::Source);
     }
@@ -619,7 +624,7 @@ SpeedParams with_validated_bands(const SpeedParams& p, ValidationReport& v) {
         for (int c = 0; c < kHardwareKindCount; ++c) {
             if (q.band[k][c].rows == 0) continue;
             q.band[k][c].coverage = v.by[(int)HoldOut::Source].coverage[k][c];
-            q.band[k][c].from = std::string(to_string(v.band_source[k][c])) + (v.band_widened[k][c] ? " + 2025-26 rows" : "");
+            q.band[k][c].from = band_origin(v, k, c);
         }
     return q;
 }
@@ -646,9 +651,7 @@ std::string format_validation_report(const ValidationReport& v) {
                 snprintf(buf, sizeof buf, " | %5.1f%% %4.0f%% cov %3.0f%%", 100 * e.mdape, 100 * e.within25, 100 * v.by[h].coverage[k][c]);
                 line += buf;
             }
-            line += c < kHardwareKindCount ? std::string(" | ") + to_string(v.band_source[k][c]) +
-                                                 (v.band_widened[k][c] ? " + 2025-26 rows" : "") + "\n"
-                                           : std::string(" |\n");
+            line += c < kHardwareKindCount ? " | " + band_origin(v, k, c) + "\n" : std::string(" |\n");
             out += line;
         }
         // the 2025-26 builds alone: what a user of today's llama.cpp meets (the aggregate leans on 2024 rows)

@@ -42,7 +42,8 @@ struct CalibrationRow {
     int build_number = 0;
 };
 
-// a 2025-26 build (dated 2025 or later, or build >= b4418, the first of 2025): flash attention on by default,
+// a 2025-26 build (dated 2025 or later, or build >= b4418, the oldest build of llamacpp_speed_2025.jsonl): flash
+// attention on by default,
 // the kernels a user meets today; the subset the held-out report prints on its own
 bool recent_build(const CalibrationRow& r);
 

@@ -185,6 +185,13 @@ double mma_share_of(const std::string& vendor, HardwareKind kind, const std::str
     return f ? f->mma_share : 1.0;
 }
 
+void set_family_rates(SpeedScenario& s, const std::string& vendor, HardwareKind kind, const std::string& name) {
+    const Fp16Family* f = fp16_family_of(vendor, kind, name);
+    s.mma_share = f ? f->mma_share : 1.0;
+    s.mmq_rate = f ? f->mmq_rate : 1.0;
+    s.vulkan_mm_rate = f ? f->vulkan_mm_rate : 1.0;
+}
+
 double mmq_rate_of(const std::string& vendor, HardwareKind kind, const std::string& name) {
     const Fp16Family* f = fp16_family_of(vendor, kind, name);
     return f ? f->mmq_rate : 1.0;

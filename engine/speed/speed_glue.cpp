@@ -74,9 +74,7 @@ bool build_speed_scenario(const Model& m, const SimRequest& req, const Evaluatio
     if (hw->kind == HardwareKind::Cpu) s.backend = Backend::Cpu;
     // string_view compares: the length first, no strlen per call
     s.intel_gpu = std::string_view(hw->vendor) == "intel" && hw->kind != HardwareKind::Cpu;
-    s.mma_share = mma_share_of(hw->vendor, hw->kind, hw->name);
-    s.mmq_rate = mmq_rate_of(hw->vendor, hw->kind, hw->name);
-    s.vulkan_mm_rate = vulkan_mm_rate_of(hw->vendor, hw->kind, hw->name);
+    set_family_rates(s, hw->vendor, hw->kind, hw->name);
     const std::string_view mk = hw->memory_kind;
     s.memory = mk == "hbm" ? MemoryKind::Hbm : mk == "gddr" ? MemoryKind::Gddr
              : mk == "unified" ? MemoryKind::Unified : guess_memory_kind(hw->kind, hw->bandwidth_gbs);
