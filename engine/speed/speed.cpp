@@ -55,16 +55,16 @@ namespace {
 // First match wins; kind -1 = any class; name_tokens are lower-case substrings ("$" = at the end of the name).
 // clang-format off
 const Fp16Family kFp16Families[] = {
-    {"nvidia-blackwell-geforce", "nvidia", 0, "rtx 50",                          0.234},
-    {"nvidia-blackwell-pro",     "nvidia", -1, "blackwell|rtx pro|b200|b100|gb200|b300", 0.281},
-    {"nvidia-ada-geforce",       "nvidia", 0, "rtx 40",                          0.295},
-    {"nvidia-ada-pro",           "nvidia", -1, " ada|l40|l4 |l4$",               0.391},
-    {"nvidia-hopper-h20",        "nvidia", -1, "h20 ",                           0.037, 2.0 / 3},  // H20 148 / 4000 (catalog): export-limited tensor rate
-    {"nvidia-hopper",            "nvidia", -1, "h100|h200|h800|gh200",           0.247, 2.0 / 3},
-    {"nvidia-ampere-geforce",    "nvidia", 0, "rtx 30",                          0.157},
-    {"nvidia-ampere-pro",        "nvidia", -1, "rtx a|a100|a10|a30|a40|a16|a800", 0.189},
-    {"nvidia-turing",            "nvidia", -1, "rtx 20|t4|quadro rtx|titan rtx", 0.189},
-    {"nvidia-volta",             "nvidia", -1, "v100|titan v",                   0.125},  // V100 PCIe 112 / 897 (catalog)
+    {"nvidia-blackwell-geforce", "nvidia", 0, "rtx 50",                          0.234, 1.0, 1.0, 1.0, true},
+    {"nvidia-blackwell-pro",     "nvidia", -1, "blackwell|rtx pro|b200|b100|gb200|b300", 0.281, 1.0, 1.0, 1.0, true},
+    {"nvidia-ada-geforce",       "nvidia", 0, "rtx 40",                          0.295, 1.0, 1.0, 1.0, true},
+    {"nvidia-ada-pro",           "nvidia", -1, " ada|l40|l4 |l4$",               0.391, 1.0, 1.0, 1.0, true},
+    {"nvidia-hopper-h20",        "nvidia", -1, "h20 ",                           0.037, 2.0 / 3, 1.0, 1.0, true},  // H20 148 / 4000 (catalog): export-limited tensor rate
+    {"nvidia-hopper",            "nvidia", -1, "h100|h200|h800|gh200",           0.247, 2.0 / 3, 1.0, 1.0, true},
+    {"nvidia-ampere-geforce",    "nvidia", 0, "rtx 30",                          0.157, 1.0, 1.0, 1.0, true},
+    {"nvidia-ampere-pro",        "nvidia", -1, "rtx a|a100|a10|a30|a40|a16|a800", 0.189, 1.0, 1.0, 1.0, true},
+    {"nvidia-turing",            "nvidia", -1, "rtx 20|t4|quadro rtx|titan rtx", 0.189, 1.0, 1.0, 1.0, true},
+    {"nvidia-volta",             "nvidia", -1, "v100|titan v",                   0.125, 1.0, 1.0, 1.0, true},  // V100 PCIe 112 / 897 (catalog)
     {"nvidia-pascal-gp100",      "nvidia", -1, "p100",                           0.0255}, // P100 PCIe 18.7 / 732: no tensor cores, no DP4A
     // sm_61 (P40, P4, P6000, GTX 10, Titan X/Xp): no published figure (their catalog fp16_tflops are FP32 rates
     // marked estimated); GP100's ratio. MMQ runs DP4A at 4x the FP32 rate (Fp16Family::mmq_rate)
@@ -80,9 +80,9 @@ const Fp16Family kFp16Families[] = {
     // A770 137.6 / 560 (Intel XMX); ggml-vulkan gives Alchemist no coopmat: vector engines, 1/4 (vulkan_mm_rate)
     {"intel-alchemist",          "intel",  -1, "a770|a750|a580|a380|alchemist",  0.246, 1.0, 1.0, 0.25},
     // vendor / class medians when no family matches
-    {"nvidia-consumer",          "nvidia", 0, "",                                0.196},
-    {"nvidia-workstation",       "nvidia", 1, "",                                0.281},
-    {"nvidia-datacenter",        "nvidia", 2, "",                                0.214},
+    {"nvidia-consumer",          "nvidia", 0, "",                                0.196, 1.0, 1.0, 1.0, true},
+    {"nvidia-workstation",       "nvidia", 1, "",                                0.281, 1.0, 1.0, 1.0, true},
+    {"nvidia-datacenter",        "nvidia", 2, "",                                0.214, 1.0, 1.0, 1.0, true},
     {"amd-consumer",             "amd",    0, "",                                0.128},
     {"amd-datacenter",           "amd",    2, "",                                0.232},
     {"amd-apu",                  "amd",    4, "",                                0.232},
@@ -190,6 +190,7 @@ void set_family_rates(SpeedScenario& s, const std::string& vendor, HardwareKind 
     s.mma_share = f ? f->mma_share : 1.0;
     s.mmq_rate = f ? f->mmq_rate : 1.0;
     s.vulkan_mm_rate = f ? f->vulkan_mm_rate : 1.0;
+    s.vulkan_coopmat2 = f && f->vulkan_coopmat2;
 }
 
 double mmq_rate_of(const std::string& vendor, HardwareKind kind, const std::string& name) {
@@ -306,6 +307,9 @@ std::string speed_params_to_json(const SpeedParams& p) {
     f["intel_compute"] = p.intel_compute;
     f["moe_compute"] = p.moe_compute;
     f["moe_route_ns"] = p.moe_route_ns;
+    f["vulkan_cm2_compute"] = p.vulkan_cm2_compute;
+    f["vulkan_scalar_moe"] = p.vulkan_scalar_moe;
+    f["vulkan_scalar_fa"] = p.vulkan_scalar_fa;
     json bands = json::object();
     const char* kinds[2] = {"decode", "prefill"};
     for (int k = 0; k < 2; ++k) {
@@ -388,7 +392,10 @@ bool parse_speed_params(const std::string& text, SpeedParams& out, std::string& 
             !read_num(f, "matmul_half_tokens", p.matmul_half_tokens, wf, err) ||
             !read_num(f, "intel_compute", p.intel_compute, wf, err) ||
             !read_num(f, "moe_compute", p.moe_compute, wf, err) ||
-            !read_num(f, "moe_route_ns", p.moe_route_ns, wf, err))
+            !read_num(f, "moe_route_ns", p.moe_route_ns, wf, err) ||
+            !read_num(f, "vulkan_cm2_compute", p.vulkan_cm2_compute, wf, err) ||
+            !read_num(f, "vulkan_scalar_moe", p.vulkan_scalar_moe, wf, err) ||
+            !read_num(f, "vulkan_scalar_fa", p.vulkan_scalar_fa, wf, err))
             return false;
     }
     if (root.contains("bands") && root["bands"].is_object()) {
@@ -489,7 +496,8 @@ double effective_flops(const SpeedScenario& s, const SpeedParams& p, double tf) 
     // ALUs where ggml-vulkan gets no cooperative matrix)
     const double usable = tf * s.mma_share * (s.backend == Backend::Vulkan ? s.vulkan_mm_rate : 1.0);
     double share = p.compute_share * p.compute_kind[(int)s.kind] * p.compute_backend[(int)s.backend] *
-                   p.compute_weight[(int)s.weight_class] * (s.intel_gpu ? p.intel_compute : 1.0);
+                   p.compute_weight[(int)s.weight_class] * (s.intel_gpu ? p.intel_compute : 1.0) *
+                   (s.backend == Backend::Vulkan && s.vulkan_coopmat2 ? p.vulkan_cm2_compute : 1.0);
     if (s.memory != MemoryKind::Unified) share *= std::pow(usable / 100.0, p.tflops_exponent);
     return usable * 1e12 * share;
 }
@@ -579,6 +587,7 @@ double linear_time(const SpeedScenario& s, const SpeedParams& p, double n, doubl
         // each expert is its own matmul over its padded columns (its weight rows are re-read per column tile, as
         // in a dense matmul over that many tokens), of which 1 / pad are real rows
         expert_eff = matmul_efficiency(p, per_expert * pad) / pad;
+        if (s.backend == Backend::Vulkan && !s.vulkan_coopmat2) expert_eff *= p.vulkan_scalar_moe;
     }
     return 2.0 * n * (dense_params / matmul_efficiency(p, n) + expert_params / (expert_eff * p.moe_compute)) /
            (comp * weight_matmul_rate(s));
@@ -809,7 +818,9 @@ UbatchTime ubatch_time(const SpeedScenario& s, const SpeedParams& p, double n, d
     double hv = s.head_dim_v ? s.head_dim_v : s.head_dim_qk;
     double attn_flops = 2.0 * s.n_heads * (s.head_dim_qk + hv) * lc * n;
     double at;
-    if (s.flash_attn) at = attn_flops * p.fa_attn_factor * p.fa_attn_backend[(int)s.backend] / comp;
+    if (s.flash_attn)
+        at = attn_flops * p.fa_attn_factor * p.fa_attn_backend[(int)s.backend] *
+             (s.backend == Backend::Vulkan && !s.vulkan_coopmat2 ? p.vulkan_scalar_fa : 1.0) / comp;
     else at = attn_flops / comp + s.n_heads * lc * n * p.no_fa_score_bytes / bw_eff;   // f32 KQ scores round trips
     u.attention = at;
     u.total = u.compute + u.attention + u.overhead + u.offload;
@@ -893,7 +904,7 @@ bool same_scenario(const SpeedScenario& a, const SpeedScenario& b) {
            same_bits(a.moe_expert_bytes, b.moe_expert_bytes) && same_bits(a.bandwidth_gbs, b.bandwidth_gbs) &&
            same_bits(a.fp16_tflops, b.fp16_tflops) && same_bits(a.mma_share, b.mma_share) &&
            same_bits(a.mmq_rate, b.mmq_rate) && same_bits(a.vulkan_mm_rate, b.vulkan_mm_rate) &&
-           a.fp16_tflops_estimated == b.fp16_tflops_estimated &&
+           a.vulkan_coopmat2 == b.vulkan_coopmat2 && a.fp16_tflops_estimated == b.fp16_tflops_estimated &&
            a.kind == b.kind && a.backend == b.backend && a.intel_gpu == b.intel_gpu && a.memory == b.memory &&
            a.sm_count == b.sm_count && same_bits(a.sm_clock_mhz, b.sm_clock_mhz) &&
            a.gpus == b.gpus && same_bits(a.link_gbs, b.link_gbs) && same_bits(a.offload_fraction, b.offload_fraction) &&

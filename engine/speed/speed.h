@@ -86,6 +86,10 @@ struct Fp16Family {
     // regressions"), so Alchemist runs its vector engines: per Xe-core 16 XVE x 32 FP16 ops/clk against 16 XMX x 128
     // (Intel, introduction-to-the-xe-hpg-architecture), 1/4 of the XMX figure; 1 elsewhere
     double vulkan_mm_rate = 1.0;
+    // ggml-vulkan runs its coopmat2 shaders here (VK_NV_cooperative_matrix2: NVIDIA's driver on tensor-core parts):
+    // matmul, MUL_MAT_ID and flash attention each get their own coopmat2 path; everywhere else (AMD, Intel, Apple
+    // via MoltenVK) they run the KHR-coopmat or scalar shaders (SpeedParams::vulkan_scalar_*)
+    bool vulkan_coopmat2 = false;
 };
 const Fp16Family* fp16_families(int& count);
 // the first family row that matches (estimate_fp16_tflops' lookup without building the family string): its
@@ -133,6 +137,7 @@ struct SpeedScenario {
     double mma_share = 1.0;              // share of fp16_tflops llama.cpp's tensor instructions reach (Fp16Family)
     double mmq_rate = 1.0;               // its quantised matmuls' rate over a tensor-core part's (Fp16Family)
     double vulkan_mm_rate = 1.0;         // share of fp16_tflops ggml-vulkan's matmuls issue (Fp16Family)
+    bool vulkan_coopmat2 = false;        // ggml-vulkan's coopmat2 shaders run here (Fp16Family)
     bool fp16_tflops_estimated = false;  // fp16_tflops came from estimate_fp16_tflops (the band widens)
     HardwareKind kind = HardwareKind::Consumer;
     Backend backend = Backend::Cuda;
@@ -207,6 +212,14 @@ struct SpeedParams {
     double intel_compute = 1;               // prefill: x on Intel Arc GPUs
     double moe_compute = 1;                 // prefill: routed-expert matmuls run at this x the dense rate on top of
                                           // their smaller size (mul_mat_id: sorting rows by expert, gather/scatter)
+    // prefill under Vulkan, by shader path (Fp16Family::vulkan_coopmat2). The coopmat2 matmuls (NVIDIA) run at
+    // vulkan_cm2_compute x compute_backend[vulkan]; elsewhere the routed-expert matmuls (mul_mm.comp with MUL_MAT_ID:
+    // each workgroup of an expert first scans the ubatch's expert ids for its rows, and ggml_vk_guess_matmul_id_pipeline
+    // picks the tile from the whole ubatch, not the expert's share) run at vulkan_scalar_moe x the expert rate, and
+    // flash attention (the scalar / KHR-coopmat flash_attn shaders) costs vulkan_scalar_fa x the Vulkan figure
+    double vulkan_cm2_compute = 1;
+    double vulkan_scalar_moe = 1;
+    double vulkan_scalar_fa = 1;
     double moe_route_ns = 2350;             // prefill: ns per token per MoE layer for the routing chain around
                                           // the expert matmuls (router top-k, row gather by expert id, per-expert
                                           // activation quantisation, weighting and summing the k outputs): small
