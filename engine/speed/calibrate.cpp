@@ -156,7 +156,6 @@ std::vector<FreeParam> free_params(SpeedParams& p, SpeedTest kind) {
         v.push_back({"moe_route_ns", &p.moe_route_ns, false, false, 1.0});
         v.push_back({"vulkan_cm2_compute", &p.vulkan_cm2_compute, true, false, 1.0});
         v.push_back({"vulkan_scalar_moe", &p.vulkan_scalar_moe, true, false, 1.0});
-        v.push_back({"vulkan_scalar_fa", &p.vulkan_scalar_fa, true, false, 1.0});
     }
     // physical priors: shares near their typical values, costs near their order of magnitude (the pipeline hop:
     // ~0.1 ms per ubatch and GPU boundary; without a prior, a fold that holds out the one publication with many

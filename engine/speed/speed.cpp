@@ -309,7 +309,6 @@ std::string speed_params_to_json(const SpeedParams& p) {
     f["moe_route_ns"] = p.moe_route_ns;
     f["vulkan_cm2_compute"] = p.vulkan_cm2_compute;
     f["vulkan_scalar_moe"] = p.vulkan_scalar_moe;
-    f["vulkan_scalar_fa"] = p.vulkan_scalar_fa;
     json bands = json::object();
     const char* kinds[2] = {"decode", "prefill"};
     for (int k = 0; k < 2; ++k) {
@@ -394,8 +393,7 @@ bool parse_speed_params(const std::string& text, SpeedParams& out, std::string& 
             !read_num(f, "moe_compute", p.moe_compute, wf, err) ||
             !read_num(f, "moe_route_ns", p.moe_route_ns, wf, err) ||
             !read_num(f, "vulkan_cm2_compute", p.vulkan_cm2_compute, wf, err) ||
-            !read_num(f, "vulkan_scalar_moe", p.vulkan_scalar_moe, wf, err) ||
-            !read_num(f, "vulkan_scalar_fa", p.vulkan_scalar_fa, wf, err))
+            !read_num(f, "vulkan_scalar_moe", p.vulkan_scalar_moe, wf, err))
             return false;
     }
     if (root.contains("bands") && root["bands"].is_object()) {
@@ -818,9 +816,7 @@ UbatchTime ubatch_time(const SpeedScenario& s, const SpeedParams& p, double n, d
     double hv = s.head_dim_v ? s.head_dim_v : s.head_dim_qk;
     double attn_flops = 2.0 * s.n_heads * (s.head_dim_qk + hv) * lc * n;
     double at;
-    if (s.flash_attn)
-        at = attn_flops * p.fa_attn_factor * p.fa_attn_backend[(int)s.backend] *
-             (s.backend == Backend::Vulkan && !s.vulkan_coopmat2 ? p.vulkan_scalar_fa : 1.0) / comp;
+    if (s.flash_attn) at = attn_flops * p.fa_attn_factor * p.fa_attn_backend[(int)s.backend] / comp;
     else at = attn_flops / comp + s.n_heads * lc * n * p.no_fa_score_bytes / bw_eff;   // f32 KQ scores round trips
     u.attention = at;
     u.total = u.compute + u.attention + u.overhead + u.offload;

@@ -212,14 +212,13 @@ struct SpeedParams {
     double intel_compute = 1;               // prefill: x on Intel Arc GPUs
     double moe_compute = 1;                 // prefill: routed-expert matmuls run at this x the dense rate on top of
                                           // their smaller size (mul_mat_id: sorting rows by expert, gather/scatter)
-    // prefill under Vulkan, by shader path (Fp16Family::vulkan_coopmat2). The coopmat2 matmuls (NVIDIA) run at
-    // vulkan_cm2_compute x compute_backend[vulkan]; elsewhere the routed-expert matmuls (mul_mm.comp with MUL_MAT_ID:
-    // each workgroup of an expert first scans the ubatch's expert ids for its rows, and ggml_vk_guess_matmul_id_pipeline
-    // picks the tile from the whole ubatch, not the expert's share) run at vulkan_scalar_moe x the expert rate, and
-    // flash attention (the scalar / KHR-coopmat flash_attn shaders) costs vulkan_scalar_fa x the Vulkan figure
+    // prefill under Vulkan, by shader path (Fp16Family::vulkan_coopmat2). The coopmat2 shaders (NVIDIA) run the
+    // matmuls at vulkan_cm2_compute x compute_backend[vulkan]; elsewhere (KHR coopmat or scalar mul_mm.comp) the
+    // routed-expert matmuls (MUL_MAT_ID: ggml_vk_matmul_id dispatches every expert over the whole ubatch's columns,
+    // each workgroup gathering its expert's rows from the id list, and ggml_vk_guess_matmul_id_pipeline picks the
+    // tile from the ubatch, not the expert's share) run at vulkan_scalar_moe x the expert rate
     double vulkan_cm2_compute = 1;
     double vulkan_scalar_moe = 1;
-    double vulkan_scalar_fa = 1;
     double moe_route_ns = 2350;             // prefill: ns per token per MoE layer for the routing chain around
                                           // the expert matmuls (router top-k, row gather by expert id, per-expert
                                           // activation quantisation, weighting and summing the k outputs): small

@@ -337,6 +337,53 @@ TEST_CASE("Vulkan on Intel Alchemist: no cooperative matrix, the matmuls run the
     CHECK_FALSE(same_scenario(s, t));
 }
 
+TEST_CASE("Vulkan prefill by shader path: coopmat2 on NVIDIA, KHR-coopmat/scalar MUL_MAT_ID elsewhere", "[speed]") {
+    // ggml-vulkan runs its coopmat2 shaders only where the driver has VK_NV_cooperative_matrix2 (NVIDIA tensor-core
+    // parts); Pascal has no tensor cores, AMD and Intel take the KHR-coopmat or scalar shaders
+    SpeedScenario f;
+    set_family_rates(f, "nvidia", HardwareKind::Consumer, "NVIDIA GeForce RTX 4090");
+    CHECK(f.vulkan_coopmat2);
+    set_family_rates(f, "nvidia", HardwareKind::Datacenter, "NVIDIA H100 PCIe 80GB");
+    CHECK(f.vulkan_coopmat2);
+    set_family_rates(f, "nvidia", HardwareKind::Datacenter, "NVIDIA Tesla P40");
+    CHECK_FALSE(f.vulkan_coopmat2);
+    set_family_rates(f, "amd", HardwareKind::Consumer, "AMD Radeon RX 9070 XT");
+    CHECK_FALSE(f.vulkan_coopmat2);
+    set_family_rates(f, "intel", HardwareKind::Workstation, "Intel Arc Pro B70 32GB");
+    CHECK_FALSE(f.vulkan_coopmat2);
+
+    SpeedParams p = plain_params();
+    p.vulkan_cm2_compute = 2.0;
+    p.vulkan_scalar_moe = 0.5;
+    // MoE: 1e9 dense + 2e9 routed-expert params per token (4 of 32 experts of 16e9 B); Vulkan pads no expert tile
+    SpeedScenario s = dense_8b();
+    s.moe_experts = 32; s.moe_experts_active = 4; s.moe_expert_bytes = 16e9; s.weight_bytes = 17e9;
+    s.weight_bytes_per_token = 3e9; s.active_params = 3e9;
+    s.backend = Backend::Vulkan;
+    const double attn_flops = 2.0 * 32 * 256 * 32 * 256.0 * 512;   // 32 layers x mean context 256, 512 tokens
+    // not coopmat2: experts at half the rate, 2 x 512 x (1e9 + 2e9 / 0.5) / 50e12; attention at the Vulkan rate
+    s.vulkan_coopmat2 = false;
+    SpeedResult a = estimate_prefill(s, p, 512, 0);
+    CHECK(a.compute_time_s * 512 == Approx(2 * 512 * 5e9 / 50e12).epsilon(kExact));
+    CHECK(a.attention_time_s * 512 == Approx(attn_flops / 50e12).epsilon(kExact));
+    // coopmat2: every matmul at 2x the Vulkan rate, 2 x 512 x 3e9 / 100e12, and so the attention
+    s.vulkan_coopmat2 = true;
+    SpeedResult b = estimate_prefill(s, p, 512, 0);
+    CHECK(b.compute_time_s * 512 == Approx(2 * 512 * 3e9 / 100e12).epsilon(kExact));
+    CHECK(b.attention_time_s * 512 == Approx(attn_flops / 100e12).epsilon(kExact));
+    // other backends: neither (Metal: no expert-tile padding either)
+    s.backend = Backend::Metal;
+    SpeedResult c = estimate_prefill(s, p, 512, 0);
+    CHECK(c.compute_time_s * 512 == Approx(2 * 512 * 3e9 / 50e12).epsilon(kExact));
+    CHECK(c.attention_time_s * 512 == Approx(attn_flops / 50e12).epsilon(kExact));
+    // the parameters round-trip through speed_params.json
+    SpeedParams q;
+    std::string err;
+    REQUIRE(parse_speed_params(speed_params_to_json(p), q, err));
+    CHECK(q.vulkan_cm2_compute == 2.0);
+    CHECK(q.vulkan_scalar_moe == 0.5);
+}
+
 TEST_CASE("fp16 family table: every ratio is the median of the catalog devices of its family", "[speed][catalog]") {
     // re-derive kFp16Families from the embedded catalog: per family, the median TFLOPS per GB/s of the single-GPU
     // devices it matches whose fp16_tflops is published (not estimated), each chip once (memory-size variants such as
