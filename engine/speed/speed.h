@@ -88,7 +88,7 @@ struct Fp16Family {
     double vulkan_mm_rate = 1.0;
     // ggml-vulkan runs its coopmat2 shaders here (VK_NV_cooperative_matrix2: NVIDIA's driver on tensor-core parts):
     // matmul, MUL_MAT_ID and flash attention each get their own coopmat2 path; everywhere else (AMD, Intel, Apple
-    // via MoltenVK) they run the KHR-coopmat or scalar shaders (SpeedParams::vulkan_scalar_*)
+    // via MoltenVK) they run the KHR-coopmat or scalar shaders (SpeedParams::vulkan_cm2_compute, vulkan_scalar_moe)
     bool vulkan_coopmat2 = false;
 };
 const Fp16Family* fp16_families(int& count);
