@@ -100,8 +100,8 @@ double mma_share_of(const std::string& vendor, HardwareKind kind, const std::str
 double mmq_rate_of(const std::string& vendor, HardwareKind kind, const std::string& name);
 double vulkan_mm_rate_of(const std::string& vendor, HardwareKind kind, const std::string& name);
 struct SpeedScenario;
-// the family's instruction-path rates (mma_share, mmq_rate, vulkan_mm_rate) into a scenario: one lookup, the one
-// place the scenario builders (speed_glue, rig_speed) take them from
+// the family's instruction-path rates (mma_share, mmq_rate, vulkan_mm_rate, vulkan_coopmat2) into a scenario: one
+// lookup, the one place the scenario builders (speed_glue, rig_speed) take them from
 void set_family_rates(SpeedScenario& s, const std::string& vendor, HardwareKind kind, const std::string& name);
 
 enum class SpeedTest { Prefill, Decode };
