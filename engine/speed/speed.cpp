@@ -457,6 +457,9 @@ bool parse_speed_params(const std::string& text, SpeedParams& out, std::string& 
 
 namespace {
 
+// share of a ubatch's own cells a sliding-window query runs over (see ubatch_layer_ctx)
+constexpr double kSwaViewShare = 1.0;
+
 // mean of min(x, w) for x uniform on [a, b] (w <= 0: no cap)
 double mean_capped(double a, double b, double w) {
     if (w <= 0) return 0.5 * (a + b);
@@ -474,6 +477,18 @@ int full_layers(const SpeedScenario& s) {
 // sum over layers of the attended context length, averaged over positions [a, b]
 double layer_ctx(const SpeedScenario& s, double a, double b) {
     return full_layers(s) * 0.5 * (a + b) + s.swa_layers * mean_capped(a, b, (double)s.swa_window);
+}
+
+// sum over layers of the KV cells a ubatch of n tokens starting at position ctx0 runs its attention over, per token.
+// Full-attention layers: the cells are in position order, and the flash-attention kernels stop each query tile at
+// its last unmasked cell, so a token sees ctx0 + n/2 on average. Sliding-window layers: llama.cpp's SWA cache holds
+// the window plus the ubatch (llama_kv_cache_iswa: n_swa + n_ubatch cells) and its cells are reused out of
+// position order, so every query of the ubatch runs over all of them, min(ctx0, window) + n, masked or not; a
+// short window (gpt-oss: 128) costs the ubatch's length, not the window's.
+double ubatch_layer_ctx(const SpeedScenario& s, double ctx0, double n) {
+    const double w = (double)s.swa_window;
+    if (s.swa_layers <= 0 || w <= 0 || ctx0 + n <= w) return layer_ctx(s, ctx0, ctx0 + n);
+    return full_layers(s) * (ctx0 + 0.5 * n) + s.swa_layers * (std::min(ctx0, w) + kSwaViewShare * n);
 }
 
 // KV bytes read per token, averaged over positions [a, b]
@@ -812,7 +827,7 @@ UbatchTime ubatch_time(const SpeedScenario& s, const SpeedParams& p, double n, d
                        double bw_eff, UbatchFixed& f) {
     if (f.n != n) ubatch_fixed_terms(s, p, n, comp, bw_eff, f);
     UbatchTime u = f.u;
-    double lc = layer_ctx(s, ctx0, ctx0 + n);   // sum over layers of the context each token attends to
+    double lc = ubatch_layer_ctx(s, ctx0, n);   // sum over layers of the KV cells each token's attention runs over
     double hv = s.head_dim_v ? s.head_dim_v : s.head_dim_qk;
     double attn_flops = 2.0 * s.n_heads * (s.head_dim_qk + hv) * lc * n;
     double at;

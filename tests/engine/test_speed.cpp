@@ -677,6 +677,36 @@ TEST_CASE("weight classes and memory kinds", "[speed]") {
     CHECK(guess_memory_kind(HardwareKind::Apple, 400) == MemoryKind::Unified);
 }
 
+TEST_CASE("prefill: a sliding-window layer's attention runs over the window plus the whole ubatch", "[speed]") {
+    SpeedParams p = plain_params();
+    SpeedScenario s = dense_8b();
+    SpeedScenario swa = s;   // every layer a 128-token sliding window (gpt-oss's window)
+    swa.full_attn_layers = 0;
+    swa.swa_layers = 32;
+    swa.swa_window = 128;
+    swa.kv_bytes_per_token_swa = s.kv_bytes_per_token_full;
+    swa.kv_bytes_per_token_full = 0;
+    auto attn = [&](const SpeedScenario& sc, int ub) {
+        SpeedScenario c = sc;
+        c.ubatch = ub;
+        c.batch = 8192;
+        SpeedResult r = estimate_prefill(c, p, 8192, 0);
+        REQUIRE(r.ok);
+        return r.attention_time_s;
+    };
+    // 8192 tokens in ubatches of 2048 start at 0, 2048, 4096, 6144: each query runs over min(start, 128) + 2048
+    // cells -> 2048, 2176, 2176, 2176, mean 2144; in ubatches of 4096: 4096 and 4224, mean 4160
+    CHECK(attn(swa, 4096) / attn(swa, 2048) == Approx(4160.0 / 2144).epsilon(kExact));
+    // full-attention layers: start + n/2 per query either way, 4096 on average (the kernels stop at the last
+    // unmasked cell), so the ubatch size does not change their cost
+    CHECK(attn(s, 4096) / attn(s, 2048) == Approx(1.0).epsilon(kExact));
+    // the sliding layers against full ones at ubatch 2048: 2144 against 4096 cells per query
+    CHECK(attn(swa, 2048) / attn(s, 2048) == Approx(2144.0 / 4096).epsilon(kExact));
+    // a prompt inside the window is attended like a full layer's
+    swa.swa_window = 16384;
+    CHECK(attn(swa, 2048) == Approx(attn(s, 2048)).epsilon(kExact));
+}
+
 TEST_CASE("prefill: flash-attention cost is per backend, the matmuls are not", "[speed]") {
     SpeedParams p = plain_params();
     SpeedScenario s = dense_8b();
