@@ -634,6 +634,43 @@ SpeedParams with_validated_bands(const SpeedParams& p, ValidationReport& v) {
 // a report row's class name: the catalog's spelling, and "ALL" for the total row (index kHardwareKindCount)
 static const char* class_label(int c) { return c < kHardwareKindCount ? to_string((HardwareKind)c) : "ALL"; }
 
+SetupLevelSplit setup_level_split(const AccuracyReport& source_out, int k, bool recent_only) {
+    std::map<std::string, std::vector<double>> groups;   // setup -> log(predicted / measured)
+    for (const RowPrediction& rp : source_out.predictions) {
+        const CalibrationRow& r = *rp.row;
+        if (!(rp.predicted > 0) || !(r.measured_tokens_per_s > 0)) continue;
+        if ((r.scenario.test == SpeedTest::Decode) != (k == 0)) continue;
+        if (recent_only && !recent_build(r)) continue;
+        groups[source_key(r.source) + "|" + r.device + "|" + to_string(r.scenario.backend)].push_back(
+            std::log(rp.predicted / r.measured_tokens_per_s));
+    }
+    auto median = [](std::vector<double> x) {
+        std::sort(x.begin(), x.end());
+        size_t n = x.size();
+        return n % 2 ? x[n / 2] : 0.5 * (x[n / 2 - 1] + x[n / 2]);
+    };
+    SetupLevelSplit out;
+    std::vector<double> before, after, levels;
+    for (const auto& g : groups) {
+        if (g.second.size() < 3) continue;
+        const double level = median(g.second);
+        levels.push_back(std::fabs(std::exp(level) - 1));
+        for (double e : g.second) {
+            before.push_back(std::exp(e) - 1);
+            after.push_back(std::exp(e - level) - 1);
+        }
+    }
+    out.groups = (int)levels.size();
+    out.rows = (int)before.size();
+    if (out.rows == 0) return out;
+    out.mdape_before = error_stats(before).mdape;
+    const ErrorStats a = error_stats(after);
+    out.mdape_after = a.mdape;
+    out.within25_after = a.within25;
+    out.level_spread = median(levels);
+    return out;
+}
+
 std::string format_validation_report(const ValidationReport& v) {
     std::string out;
     char buf[320];
@@ -667,6 +704,15 @@ std::string format_validation_report(const ValidationReport& v) {
                 line += buf;
             }
             out += line + " | rows dated 2025+ or build >= b4418, every class\n";
+        }
+        for (int recent = 0; recent < 2; ++recent) {   // the share of the error one level per setup explains
+            const SetupLevelSplit sl = setup_level_split(v.by[(int)HoldOut::Source], k, recent == 1);
+            if (sl.rows == 0) continue;
+            snprintf(buf, sizeof buf, "  one level per setup (source out, %s, %d rows in %d publication x device x backend groups of >= 3): "
+                     "MdAPE %.1f%% -> %.1f%% with each group's median taken out (+-25%% %.0f%%); median |level| %.0f%%\n",
+                     recent ? "2025-26 builds" : "all rows", sl.rows, sl.groups, 100 * sl.mdape_before, 100 * sl.mdape_after,
+                     100 * sl.within25_after, 100 * sl.level_spread);
+            out += buf;
         }
         const ErrorStats& fe = v.by[0].fp16_estimated[k];
         snprintf(buf, sizeof buf, "  fp16_tflops replaced by the family estimate (device out, %d rows): MdAPE %.1f%%, +-25%% %.0f%%, "

@@ -140,6 +140,19 @@ ValidationReport validate(const std::vector<CalibrationRow>& rows, const SpeedPa
 SpeedParams with_validated_bands(const SpeedParams& p, ValidationReport& v);
 // share of each report row's measured value inside the band p gives its held-out prediction
 void band_coverage(AccuracyReport& rep, const SpeedParams& p);
+// How much of the held-out error is one level per setup: the leave-one-source-out predictions grouped by setup
+// (publication x device x backend, groups of >= 3 rows of one test kind), each group's median log error taken
+// out, and what is left. The level is what a user's own llama-bench rows fit (calibrate-device); the rest is
+// the model's shape across models, prompt lengths and depths.
+struct SetupLevelSplit {
+    int rows = 0, groups = 0;     // rows in groups of >= 3, and the groups
+    double mdape_before = 0;      // those rows' held-out MdAPE
+    double mdape_after = 0;       // ... with their group's level removed
+    double within25_after = 0;
+    double level_spread = 0;      // median |group level| (as a relative error)
+};
+// k: 0 decode, 1 prefill; recent_only: the 2025-26 builds
+SetupLevelSplit setup_level_split(const AccuracyReport& source_out, int k, bool recent_only);
 // the three tables, the bands and their coverage, as text
 std::string format_validation_report(const ValidationReport& v);
 // error statistics of a set of signed relative errors

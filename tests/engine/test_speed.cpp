@@ -899,6 +899,40 @@ TEST_CASE("held-out validation: three schemes, bands from the harder, coverage c
     CHECK(rep.coverage[0][kHardwareKindCount] < 0.2);
 }
 
+TEST_CASE("setup level split: each setup's median error taken out, groups under 3 rows left aside", "[calibrate]") {
+    // hand-made predictions: setup A over-predicts every row by 20 %; setup B by 0, 10 and 21 % (median 10 %);
+    // setup C has 2 rows (left aside); one prefill row that a decode split ignores
+    std::vector<CalibrationRow> rows(9);
+    const char* src[9] = {"github.com/a/b", "github.com/a/b", "github.com/a/b", "github.com/c/d", "github.com/c/d",
+                          "github.com/c/d", "github.com/e/f", "github.com/e/f", "github.com/a/b"};
+    const double ratio[9] = {1.2, 1.2, 1.2, 1.0, 1.1, 1.21, 2.0, 2.0, 3.0};
+    AccuracyReport rep;
+    for (int i = 0; i < 9; ++i) {
+        rows[i].source = src[i];
+        rows[i].device = "rtx-4090";
+        rows[i].scenario.backend = Backend::Cuda;
+        rows[i].scenario.test = i == 8 ? SpeedTest::Prefill : SpeedTest::Decode;
+        rows[i].measured_tokens_per_s = 100;
+        rows[i].date = "2025-06";
+    }
+    for (int i = 0; i < 9; ++i) rep.predictions.push_back({&rows[i], 100 * ratio[i], 0});
+    SetupLevelSplit d = setup_level_split(rep, 0, false);
+    CHECK(d.groups == 2);
+    CHECK(d.rows == 6);
+    // before: |errors| 0.2 x3, 0, 0.1, 0.21 -> sorted 0, 0.1, 0.2, 0.2, 0.2, 0.21 -> median 0.2
+    CHECK(d.mdape_before == Approx(0.2).epsilon(kExact));
+    // after: A 0, 0, 0; B 1/1.1 - 1 = -0.0909, 0, 1.21/1.1 - 1 = +0.1 -> |.| median of 0,0,0,0,0.0909,0.1 = 0
+    CHECK(d.mdape_after == Approx(0.0).margin(kExact));
+    CHECK(d.within25_after == Approx(1.0).epsilon(kExact));
+    // levels 20 % and 10 %: median 15 %
+    CHECK(d.level_spread == Approx(0.15).epsilon(kExact));
+    // the prefill row is alone in its setup: no group
+    CHECK(setup_level_split(rep, 1, false).rows == 0);
+    // recent_only: an undated 2024 row drops out (setup A falls to 2 rows)
+    rows[0].date = "2024-03";
+    CHECK(setup_level_split(rep, 0, true).groups == 1);
+}
+
 TEST_CASE("calibration rows: bad lines are reported with their line number", "[calibrate]") {
     std::vector<CalibrationRow> rows;
     std::string err;
