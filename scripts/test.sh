@@ -28,15 +28,16 @@ if [ "${stage_status[0]}" != ok ]; then echo "SUMMARY: setup failed; nothing was
 
 stage configure-native cmake -S . -B build/native -DCMAKE_BUILD_TYPE=Release -DLLMSIM_BUILD_TESTS=ON
 stage build-native cmake --build build/native -j"$jobs"
-stage test-native ctest --test-dir build/native --output-on-failure -j1
+# the native tests declare their fixtures (tests/CMakeLists.txt): they run one per core
+stage test-native ctest --test-dir build/native --output-on-failure -j"$jobs"
 
 # ASan + UBSan build of the engine tests and the CLI (no UI), all native tests under the sanitizers
 # (-O1 without debug info: the sanitizers still catch everything; it halves the build on 2 cores)
 stage sanitize bash -c 'cmake -S . -B build/asan -DLLMSIM_SANITIZE=ON -DLLMSIM_BUILD_UI=OFF -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_FLAGS_RELEASE=-O1 >/dev/null \
-  && cmake --build build/asan -j"$1" && ctest --test-dir build/asan --output-on-failure -j1' _ "$jobs"
-# every libFuzzer target for 30 s on its seed corpus (scripts/fuzz.sh 3600 for long runs)
+  && cmake --build build/asan -j"$1" && ctest --test-dir build/asan --output-on-failure -j"$1"' _ "$jobs"
+# every libFuzzer target for 30 s on its seed corpus, one target per core (scripts/fuzz.sh 3600 for long runs)
 if [ -z "${LLMSIM_SKIP_FUZZ:-}" ]; then
-  stage fuzz scripts/fuzz.sh "${LLMSIM_FUZZ_SECONDS:-30}"
+  stage fuzz env LLMSIM_FUZZ_JOBS="${LLMSIM_FUZZ_JOBS:-$jobs}" scripts/fuzz.sh "${LLMSIM_FUZZ_SECONDS:-30}"
 fi
 
 if [ -z "${LLMSIM_SKIP_WEB:-}" ]; then
