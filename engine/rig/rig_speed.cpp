@@ -50,7 +50,7 @@ SpeedScenario device_scenario(const SpeedScenario& s, const Hardware& h, double 
     }
     d.kind = h.kind;
     d.backend = h.backends.empty() ? Backend::Vulkan : h.backends.front();
-    d.intel_gpu = h.vendor == "intel";
+    d.intel_gpu = h.vendor == "intel" && h.kind != HardwareKind::Cpu;   // as speed_glue.cpp: an Intel CPU is no Arc
     set_family_rates(d, h.vendor, h.kind, h.name);
     d.sm_count = h.sm_count;
     d.sm_clock_mhz = h.boost_clock_mhz;

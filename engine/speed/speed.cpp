@@ -152,6 +152,9 @@ const Fp16Family* fp16_family_scan(const std::string& vendor, HardwareKind kind,
     for (const Fp16Family& f : kFp16Families) {
         if (f.vendor[0] && v != f.vendor) continue;
         if (f.kind >= 0 && f.kind != (int)kind) continue;
+        // the vendor and chip rows are GPU families: a CPU takes only the cpu class row (an Intel CPU given the Arc
+        // ratio came out 10x its FP32 peak: an i5-4278U's prefill predicted 19x too fast)
+        if (kind == HardwareKind::Cpu && f.kind != (int)HardwareKind::Cpu) continue;
         if (f.name_tokens[0] && !name_has_token(n, f.name_tokens)) continue;
         return &f;
     }

@@ -271,6 +271,13 @@ TEST_CASE("fp16_tflops unknown: estimated and flagged", "[speed]") {
           "nvidia-ada-pro");
     CHECK(estimate_fp16_tflops("intel", HardwareKind::Workstation, "Intel Arc Pro B70 32GB", 608).family == "intel-xe2");
     CHECK(estimate_fp16_tflops("", HardwareKind::Apple, "Apple M5", 153).family == "apple");
+    // a CPU never takes a GPU family's ratio, whatever its vendor: the cpu class row (0.025 TFLOPS per GB/s), not
+    // Intel Arc's 0.257 (an i5-4278U's 25.6 GB/s: 0.64 TFLOPS; its FP32 FMA peak is 2 x 32 x 2.6 GHz = 0.17)
+    Fp16Estimate i5 = estimate_fp16_tflops("intel", HardwareKind::Cpu, "Intel Core i5-4278U", 25.6);
+    CHECK(i5.family == "cpu");
+    CHECK(i5.tflops == Approx(0.025 * 25.6));
+    CHECK(estimate_fp16_tflops("amd", HardwareKind::Cpu, "AMD Ryzen AI Max+ 395 CPU", 256).family == "cpu");
+    CHECK(estimate_fp16_tflops("intel", HardwareKind::Consumer, "Intel Arc B580", 456).family != "cpu");
     // the band widens to the measured error of the estimate where that is wider
     SpeedParams p = builtin_speed_params();
     p.band[1][(int)HardwareKind::Datacenter] = {10, -0.1, 0.1, 0.05, 1.0};
