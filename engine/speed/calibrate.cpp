@@ -567,13 +567,25 @@ ValidationReport validate(const std::vector<CalibrationRow>& rows, const SpeedPa
     return v;
 }
 
-// where a class's band comes from: its harder scheme, and whether its 2025-26 rows widened it
+// where a class's band comes from: its harder scheme, and whether 2025-26 rows (its own or every class's) widened it
 static std::string band_origin(const ValidationReport& v, int k, int c) {
-    return std::string(to_string(v.band_source[k][c])) + (v.band_widened[k][c] ? " + 2025-26 rows" : "");
+    const char* widened = !v.band_widened[k][c] ? "" : v.band_pooled[k][c] ? " + 2025-26 rows of every class" : " + 2025-26 rows";
+    return std::string(to_string(v.band_source[k][c])) + widened;
+}
+
+// the held-out errors (predicted / measured - 1) of one scheme's 2025-26 rows of test k, of class c (-1: every class)
+static std::vector<double> recent_errors(const AccuracyReport& rep, int k, int c) {
+    std::vector<double> out;
+    for (const RowPrediction& rp : rep.predictions)
+        if (rp.predicted > 0 && (c < 0 || (int)rp.row->scenario.kind == c) &&
+            (rp.row->scenario.test == SpeedTest::Decode) == (k == 0) && recent_build(*rp.row))
+            out.push_back(rp.predicted / rp.row->measured_tokens_per_s - 1);
+    return out;
 }
 
 SpeedParams with_validated_bands(const SpeedParams& p, ValidationReport& v) {
     SpeedParams q = p;
+    constexpr size_t kMinRecentRows = 10;
     for (int k = 0; k < 2; ++k)
         for (int c = 0; c < kHardwareKindCount; ++c) {
             // the harder held-out view of this class: the scheme with the larger MdAPE (leave-one-class-out
@@ -587,14 +599,15 @@ SpeedParams with_validated_bands(const SpeedParams& p, ValidationReport& v) {
             b = band_from_errors(e);
             // widened to the class's 2025-26 rows of the same scheme where they spread wider (>= 10 rows): the
             // band a user of today's builds meets; the aggregate leans on the 2024 rows (decode on recent builds
-            // held 51 % inside the plain band)
-            std::vector<double> recent;
-            for (const RowPrediction& rp : v.by[pick].predictions)
-                if (rp.predicted > 0 && (int)rp.row->scenario.kind == c && (rp.row->scenario.test == SpeedTest::Decode) == (k == 0) &&
-                    recent_build(*rp.row))
-                    recent.push_back(rp.predicted / rp.row->measured_tokens_per_s - 1);
+            // held 51 % inside the plain band). A class with fewer recent rows of its own (datacenter, Apple,
+            // APU and CPU decode) takes the recent rows of every class together: a device of a class the recent
+            // builds barely cover is the new-device case, and its own few rows said nothing of their spread
+            // (datacenter decode: 3 recent rows; new V100 / P100 / H100 SXM / Orin rows held 11 % inside)
+            std::vector<double> recent = recent_errors(v.by[pick], k, c);
+            v.band_pooled[k][c] = recent.size() < kMinRecentRows;
+            if (v.band_pooled[k][c]) recent = recent_errors(v.by[pick], k, -1);
             v.band_widened[k][c] = false;
-            if (recent.size() >= 10 && b.rows > 0) {
+            if (recent.size() >= kMinRecentRows && b.rows > 0) {
                 const ErrorStats r = error_stats(recent);
                 v.band_widened[k][c] = r.p10 < b.low || r.p90 > b.high;
                 b.low = std::min(b.low, r.p10);

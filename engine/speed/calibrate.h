@@ -124,6 +124,7 @@ struct ValidationReport {
     AccuracyReport by[kHoldOutCount];             // indexed by (int)HoldOut
     HoldOut band_source[2][kHardwareKindCount] = {};   // the scheme each class's band was taken from
     bool band_widened[2][kHardwareKindCount] = {};     // ... and widened to its 2025-26 rows' 10th-90th percentile
+    bool band_pooled[2][kHardwareKindCount] = {};      // ... those of every class (the class has < 10 of its own)
 };
 
 // for each device: fit without it (starting from `start`), predict its rows

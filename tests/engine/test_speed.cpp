@@ -864,6 +864,35 @@ TEST_CASE("bands widen to the 2025-26 rows of their class where those spread wid
     CHECK(q.band[0][0].from == "leave-one-device-out");
 }
 
+TEST_CASE("a class with fewer than 10 recent rows widens to the recent rows of every class", "[calibrate]") {
+    // 10 recent consumer decode rows 0 %, +10 % ... +90 % off and 3 recent datacenter rows 0 % off: the
+    // datacenter band takes all 13 (sorted 0 0 0 0 .1 ... .9): p90 at 0.9 x 12 = 10.8 -> 0.7 + 0.8 x 0.1 = 0.78,
+    // p10 at 1.2 -> 0, inside the plain band's -0.2
+    std::vector<CalibrationRow> rows(13);
+    ValidationReport v;
+    const int dc = (int)HardwareKind::Datacenter;
+    for (int h = 0; h < kHoldOutCount; ++h) {
+        v.by[h].ours[0][0] = ErrorStats{30, 0.1, 0.9, -0.2, 0.2};
+        v.by[h].ours[0][dc] = ErrorStats{20, 0.1, 0.9, -0.2, 0.2};
+    }
+    for (int i = 0; i < 13; ++i) {
+        rows[i].scenario.kind = i < 10 ? HardwareKind::Consumer : HardwareKind::Datacenter;
+        rows[i].scenario.test = SpeedTest::Decode;
+        rows[i].build_number = 6000;
+        rows[i].measured_tokens_per_s = 100;
+        for (int h = 0; h < kHoldOutCount; ++h) v.by[h].predictions.push_back({&rows[i], i < 10 ? 100 * (1 + 0.1 * i) : 100, 0});
+    }
+    SpeedParams q = with_validated_bands(SpeedParams(), v);
+    CHECK(q.band[0][dc].low == Approx(-0.2));
+    CHECK(q.band[0][dc].high == Approx(0.78));
+    CHECK(q.band[0][dc].from == "leave-one-device-out + 2025-26 rows of every class");
+    CHECK(q.band[0][0].high == Approx(0.81));   // consumer has 10 of its own: those alone
+    CHECK(q.band[0][0].from == "leave-one-device-out + 2025-26 rows");
+    // a class without held-out rows of its own gets no band, pooled or not
+    CHECK(q.band[0][(int)HardwareKind::Cpu].rows == 0);
+    CHECK(q.band[0][(int)HardwareKind::Cpu].high == 0);
+}
+
 TEST_CASE("source_key: one publication per repository, thread or file id", "[calibrate]") {
     CHECK(source_key("github:XiongjieDai/GPU-Benchmarks-on-LLM-Inference@aa72e0ec86:LLaMA 3/Mac/M1max_64GB.ipynb") ==
           "github.com/XiongjieDai/GPU-Benchmarks-on-LLM-Inference");
