@@ -7,6 +7,7 @@
 
 #include "core/format.h"
 #include "core/input_limits.h"
+#include "speed/speed_glue.h"
 
 namespace llmsim {
 
@@ -41,21 +42,8 @@ SpeedScenario device_scenario(const SpeedScenario& s, const Hardware& h, double 
     d.swa_layers = (int)std::lround(s.swa_layers * lfrac);
     d.kv_bytes_per_token_full = s.kv_bytes_per_token_full * lfrac;
     d.kv_bytes_per_token_swa = s.kv_bytes_per_token_swa * lfrac;
-    d.bandwidth_gbs = h.bandwidth_gbs;
-    d.fp16_tflops = h.fp16_tflops;
-    d.fp16_tflops_estimated = false;
-    if (!(d.fp16_tflops > 0)) {
-        d.fp16_tflops = estimate_fp16_tflops(h.vendor, h.kind, h.name, h.bandwidth_gbs).tflops;
-        d.fp16_tflops_estimated = true;
-    }
-    d.kind = h.kind;
+    set_device_speed_inputs(d, h);   // the device's own bandwidth, FP16, class and family (speed_glue.h)
     d.backend = h.backends.empty() ? Backend::Vulkan : h.backends.front();
-    d.intel_gpu = h.vendor == "intel" && h.kind != HardwareKind::Cpu;   // as speed_glue.cpp: an Intel CPU is no Arc
-    set_family_rates(d, h.vendor, h.kind, h.name);
-    d.sm_count = h.sm_count;
-    d.sm_clock_mhz = h.boost_clock_mhz;
-    d.memory = h.memory_kind == "hbm" ? MemoryKind::Hbm : h.memory_kind == "gddr" ? MemoryKind::Gddr
-             : h.memory_kind == "unified" ? MemoryKind::Unified : guess_memory_kind(h.kind, h.bandwidth_gbs);
     return d;
 }
 

@@ -19,6 +19,26 @@ const SpeedParams& default_speed_params() {
     return params;
 }
 
+void set_device_speed_inputs(SpeedScenario& s, const Hardware& h) {
+    s.bandwidth_gbs = h.bandwidth_gbs;
+    s.fp16_tflops = h.fp16_tflops;
+    s.fp16_tflops_estimated = false;
+    if (!(s.fp16_tflops > 0)) {   // no published figure: the chip family's TFLOPS per GB/s (speed.h)
+        const Fp16Family* family = fp16_family_of(h.vendor, h.kind, h.name);   // no family string built
+        s.fp16_tflops = family ? family->tflops_per_gbs * h.bandwidth_gbs : 0.0;
+        s.fp16_tflops_estimated = true;
+    }
+    s.kind = h.kind;
+    // string_view compares: the length first, no strlen per call; an Intel CPU is no Arc
+    s.intel_gpu = std::string_view(h.vendor) == "intel" && h.kind != HardwareKind::Cpu;
+    set_family_rates(s, h.vendor, h.kind, h.name);
+    const std::string_view mk = h.memory_kind;
+    s.memory = mk == "hbm" ? MemoryKind::Hbm : mk == "gddr" ? MemoryKind::Gddr
+             : mk == "unified" ? MemoryKind::Unified : guess_memory_kind(h.kind, h.bandwidth_gbs);
+    s.sm_count = h.sm_count;
+    s.sm_clock_mhz = h.boost_clock_mhz;
+}
+
 bool build_speed_scenario(const Model& m, const SimRequest& req, const Evaluation& ev, SpeedScenario& s, std::string& err) {
     const Hardware* hw = req.memory.hardware;
     if (!hw) { err = "no hardware chosen"; return false; }
@@ -62,24 +82,9 @@ bool build_speed_scenario(const Model& m, const SimRequest& req, const Evaluatio
         s.moe_experts_active = m.moe->n_experts_active;
         s.moe_expert_bytes = (double)ev.routed_expert_bytes;
     }
-    s.bandwidth_gbs = hw->bandwidth_gbs;
-    s.fp16_tflops = hw->fp16_tflops;
-    if (!(s.fp16_tflops > 0)) {   // no published figure: the chip family's TFLOPS per GB/s (speed.h)
-        const Fp16Family* family = fp16_family_of(hw->vendor, hw->kind, hw->name);   // no family string built
-        s.fp16_tflops = family ? family->tflops_per_gbs * hw->bandwidth_gbs : 0.0;
-        s.fp16_tflops_estimated = true;
-    }
-    s.kind = hw->kind;
+    set_device_speed_inputs(s, *hw);
     s.backend = mr.backend ? *mr.backend : (hw->backends.empty() ? Backend::Cpu : hw->backends.front());
     if (hw->kind == HardwareKind::Cpu) s.backend = Backend::Cpu;
-    // string_view compares: the length first, no strlen per call
-    s.intel_gpu = std::string_view(hw->vendor) == "intel" && hw->kind != HardwareKind::Cpu;
-    set_family_rates(s, hw->vendor, hw->kind, hw->name);
-    const std::string_view mk = hw->memory_kind;
-    s.memory = mk == "hbm" ? MemoryKind::Hbm : mk == "gddr" ? MemoryKind::Gddr
-             : mk == "unified" ? MemoryKind::Unified : guess_memory_kind(hw->kind, hw->bandwidth_gbs);
-    s.sm_count = hw->sm_count;
-    s.sm_clock_mhz = hw->boost_clock_mhz;
     s.gpus = std::max(1, hw->gpu_count);
     s.link_gbs = hw->link_gbs;
     // weights left in host RAM by -ngl / --n-cpu-moe (discrete GPUs; the token-embedding table always stays there)

@@ -8,6 +8,9 @@ namespace llmsim {
 // fill out.speed from the memory breakdown already in `out`; sets out.speed.error when there is no speed
 // the fitted parameters embedded in this build (assets/calibration/speed_params.json), parsed once
 const SpeedParams& default_speed_params();
+// a catalog device's own inputs to the speed model: bandwidth, FP16 (the family estimate, flagged, when none is
+// published), class, Intel-GPU flag, family rates, memory type, SMs and clock; the one mapping rigs use too
+void set_device_speed_inputs(SpeedScenario& s, const Hardware& h);
 // the speed model's inputs for a catalog model on req.memory.hardware, from an evaluation's memory part
 bool build_speed_scenario(const Model& m, const SimRequest& req, const Evaluation& ev, SpeedScenario& s, std::string& err);
 // tg128 at `depth` for an evaluated configuration (the device profile in req applied), e.g. recommend --decode-depth
