@@ -552,14 +552,14 @@ hx370("AMD Ryzen AI 9 HX 370 mini-PC 64GB", "ryzen-ai-9-hx-370-64", "AMD Ryzen A
 # ====================================================================================== NVIDIA APUs
 sp = add(from_ref("NVIDIA DGX Spark (GB10)", id="dgx-spark", kind="apu", backends=["cuda"],
                   memory_mib=131072, memory_basis="total unified LPDDR5X (128 GB); CUDA-usable is lower (see gpu_limit)",
-                  fp16_tflops=213, fp16_tflops_estimated=True,
-                  fp16_tflops_basis="empirical mmapeak FP16 ~213 TFLOPS (aiconfigurator, reference other_compute); NVIDIA publishes only 1 PFLOP FP4 with sparsity",
+                  fp16_tflops=125, fp16_tflops_estimated=True,
+                  fp16_tflops_basis="derived: NVIDIA '1 PFLOP FP4 with sparsity' (reference other_compute) / 8 = dense FP16 tensor with FP16 accumulate, the rule of the GeForce Blackwell entries (rtx-5070: 988 / 8 = 123.5; GB10 has the RTX 5070's 6,144 CUDA cores, NVIDIA DGX Spark product page); the reference's empirical mmapeak '~213 FP16' is not used: it equals its int8 214 and is half its FP4 427, where Blackwell runs int8 at 2x and FP4 at 4x FP16",
                   int8_tops=214, int8_tops_estimated=True,
                   price_source="NVIDIA DGX Spark Founders Edition $3,999 (reference launch_msrp_usd)",
                   gpu_limit_default_mib=122583.82, gpu_limit_max_mib=122583.82,
                   gpu_limit_basis="usable to CUDA per aiconfigurator gb10.yaml 128538451968 B = 122583.82 MiB (reference cites these bytes but lists 122070.3 MiB, which is 128.0e9 B); no separate raise knob (UMA)",
                   system_ram_gib=128, system_ram_bandwidth_gbs=273))
-sp["notes"].append("reference fp16_tflops_roofline 29.71 is the HF-hub non-tensor approximation; replaced by the empirical tensor figure")
+sp["notes"].append("reference fp16_tflops_roofline 29.71 is the HF-hub non-tensor approximation; replaced by the FP4-derived tensor figure (was 213, the empirical mmapeak figure, until 2026-12: prefill on the llama.cpp repo's benches/dgx-spark.md rows came out +34 %)")
 jo = add(from_ref("NVIDIA Jetson AGX Orin 64GB", id="jetson-agx-orin-64gb", kind="apu", backends=["cuda"],
                   memory_mib=65536, memory_basis="total unified LPDDR5 (64 GB nominal); OS MemTotal is lower (carve-outs)",
                   fp16_tflops=42.5, fp16_tflops_estimated=True,
