@@ -602,7 +602,7 @@ SpeedParams with_validated_bands(const SpeedParams& p, ValidationReport& v) {
             // held 51 % inside the plain band). A class with fewer recent rows of its own (datacenter, Apple,
             // APU and CPU decode) takes the recent rows of every class together: a device of a class the recent
             // builds barely cover is the new-device case, and its own few rows said nothing of their spread
-            // (datacenter decode: 3 recent rows; new V100 / P100 / H100 SXM / Orin rows held 11 % inside)
+            // (datacenter decode: 3 recent rows; the unfitted V100 / P100 / H100 SXM / Orin rows of docs/data held 11 % inside)
             std::vector<double> recent = recent_errors(v.by[pick], k, c);
             v.band_pooled[k][c] = recent.size() < kMinRecentRows;
             if (v.band_pooled[k][c]) recent = recent_errors(v.by[pick], k, -1);
