@@ -111,7 +111,8 @@ int cmd_accuracy(int argc, char** argv) {
                "decode and prefill; the band of each class comes from the harder of the three. --detail adds each scheme's\n"
                "table with the seed formula (decode = 0.84 x BW / (weights + KV), prefill = 0.65 x TFLOPS / (2 x params))\n"
                "and per-group errors; --rows prints every row's held-out predictions.\n"
-               "e.g. llmsim-cli accuracy assets/calibration/llamacpp_speed.jsonl assets/calibration/llamacpp_speed_2025.jsonl\n");
+               "e.g. llmsim-cli accuracy assets/calibration/llamacpp_speed.jsonl assets/calibration/llamacpp_speed_2025.jsonl\n"
+               "     assets/calibration/llamacpp_speed_collected.jsonl\n");
         return 0;
     }
     if (a.positional.empty()) return fail("accuracy: give JSON Lines files of measured rows (e.g. assets/calibration/llamacpp_speed.jsonl)");
@@ -141,7 +142,8 @@ int cmd_calibrate(int argc, char** argv) {
     if (a.has("help")) {
         printf("usage: llmsim-cli calibrate FILE... [--write PATH]\n"
                "Refits the speed model's free parameters on measured rows (the calibration data is not shipped: give\n"
-               "assets/calibration/llamacpp_speed.jsonl assets/calibration/llamacpp_speed_2025.jsonl), measures the\n"
+               "assets/calibration/llamacpp_speed.jsonl assets/calibration/llamacpp_speed_2025.jsonl\n"
+               "assets/calibration/llamacpp_speed_collected.jsonl), measures the\n"
                "held-out error bands (leave one device / source / class out; per class the harder one), prints the\n"
                "report and the parameters as JSON (or writes them to PATH, e.g. assets/calibration/speed_params.json,\n"
                "which every build embeds).\n");

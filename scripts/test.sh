@@ -48,7 +48,8 @@ fi
 
 # Reports that print numbers (they pass unless the program itself fails): the speed model's
 # leave-one-device-out accuracy next to the seed formula, and the engine sweep natively and as wasm under node.
-stage accuracy build/native/llmsim-cli accuracy assets/calibration/llamacpp_speed.jsonl assets/calibration/llamacpp_speed_2025.jsonl
+stage accuracy build/native/llmsim-cli accuracy assets/calibration/llamacpp_speed.jsonl assets/calibration/llamacpp_speed_2025.jsonl \
+  assets/calibration/llamacpp_speed_collected.jsonl
 stage bench-native build/native/tests/llmsim_bench 3
 if [ -z "${LLMSIM_SKIP_WEB:-}" ] && [ -f build/web/tests/llmsim_bench.js ]; then
   stage bench-wasm node --no-experimental-fetch build/web/tests/llmsim_bench.js 3

@@ -125,6 +125,7 @@ std::vector<FreeParam> free_params(SpeedParams& p, SpeedTest kind) {
         v.push_back({"alu_weight.kquant_low", &p.alu_weight[(int)WeightClass::KQuantLow], false, false, 1.0});
         v.push_back({"alu_unified", &p.alu_unified, false, false, 1.0});
         v.push_back({"moe_bw", &p.moe_bw, false, false, 1.0});
+        v.push_back({"moe_layer_us", &p.moe_layer_us, false, false, 25.0});
         v.push_back({"intel_bw", &p.intel_bw, true, false, 1.0});
         v.push_back({"intel_vulkan_bw", &p.intel_vulkan_bw, true, false, 1.0});
         v.push_back({"sycl_expert_call_us", &p.sycl_expert_call_us, false, false, 20.0});
@@ -137,6 +138,7 @@ std::vector<FreeParam> free_params(SpeedParams& p, SpeedTest kind) {
         // tensor rates (SpeedParams::compute_kind); only Apple and APU figures follow another convention
         v.push_back({"compute_kind.apple", &p.compute_kind[(int)HardwareKind::Apple], true, false, 1.0});
         v.push_back({"compute_kind.apu", &p.compute_kind[(int)HardwareKind::Apu], true, false, 1.0});
+        v.push_back({"compute_kind.cpu", &p.compute_kind[(int)HardwareKind::Cpu], true, false, 1.0});
         v.push_back({"compute_backend.vulkan", &p.compute_backend[(int)Backend::Vulkan], true, false, 1.0});
         v.push_back({"compute_weight.kquant", &p.compute_weight[(int)WeightClass::KQuant], true, false, 1.0});
         v.push_back({"compute_weight.legacy", &p.compute_weight[(int)WeightClass::Legacy], true, false, 1.0});
@@ -163,7 +165,7 @@ std::vector<FreeParam> free_params(SpeedParams& p, SpeedTest kind) {
     // 50x too slow)
     static const char* const kPrior[] = {"bw_share.gddr", "bw_share.hbm", "bw_share.unified", "kv_factor",
                                          "no_fa_kv.cuda", "no_fa_kv.rocm", "no_fa_kv.metal", "fixed_ms_per_layer",
-                                         "gpu_hop_ms", "alu_flops_per_param", "alu_unified", "moe_bw",
+                                         "gpu_hop_ms", "alu_flops_per_param", "alu_unified", "moe_bw", "moe_layer_us",
                                          "compute_share", "fa_attn_factor", "no_fa_score_bytes", "matmul_half_tokens",
                                          "tflops_exponent", "pipeline_hop_ms", "sycl_expert_call_us",
                                          "mmvq_sm_bytes_per_clk"};
@@ -602,7 +604,8 @@ SpeedParams with_validated_bands(const SpeedParams& p, ValidationReport& v) {
             // held 51 % inside the plain band). A class with fewer recent rows of its own (datacenter, Apple,
             // APU and CPU decode) takes the recent rows of every class together: a device of a class the recent
             // builds barely cover is the new-device case, and its own few rows said nothing of their spread
-            // (datacenter decode: 3 recent rows; the unfitted V100 / P100 / H100 SXM / Orin rows of docs/data held 11 % inside)
+            // (datacenter decode had 3 recent rows; the then-unfitted V100 / P100 / H100 SXM / Orin rows, now in
+            // llamacpp_speed_collected.jsonl, held 11 % inside)
             std::vector<double> recent = recent_errors(v.by[pick], k, c);
             v.band_pooled[k][c] = recent.size() < kMinRecentRows;
             if (v.band_pooled[k][c]) recent = recent_errors(v.by[pick], k, -1);

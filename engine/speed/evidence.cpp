@@ -11,8 +11,10 @@ const std::vector<CalibrationRow>& measured_rows(std::string* err) {
     struct Loaded { std::vector<CalibrationRow> rows; std::string err; };
     static const Loaded loaded = [] {
         Loaded l;
-        // the 2024 rows and the recent-build rows (2025-26, flash attention on by default): the same fit saw both
-        for (const char* name : {"calibration/llamacpp_speed.jsonl", "calibration/llamacpp_speed_2025.jsonl"}) {
+        // the 2024 rows, the recent-build rows (2025-26, flash attention on by default) and the rows we collected on
+        // devices those two lack (llamacpp_speed_collected.README.md): the same fit saw all three
+        for (const char* name : {"calibration/llamacpp_speed.jsonl", "calibration/llamacpp_speed_2025.jsonl",
+                                 "calibration/llamacpp_speed_collected.jsonl"}) {
             std::string_view text = embedded_asset(name);
             std::vector<CalibrationRow> part;
             if (text.empty()) { l.err = "measured rows are not embedded in this build"; l.rows.clear(); break; }

@@ -291,6 +291,7 @@ std::string speed_params_to_json(const SpeedParams& p) {
     d["alu_weight"] = table(p.alu_weight, kWeightClassNames, kWeightClassCount);
     d["alu_unified"] = p.alu_unified;
     d["moe_bw"] = p.moe_bw;
+    d["moe_layer_us"] = p.moe_layer_us;
     d["intel_bw"] = p.intel_bw;
     d["intel_vulkan_bw"] = p.intel_vulkan_bw;
     d["sycl_expert_call_us"] = p.sycl_expert_call_us;
@@ -372,7 +373,7 @@ bool parse_speed_params(const std::string& text, SpeedParams& out, std::string& 
             !read_num(d, "alu_flops_per_param", p.alu_flops_per_param, wd, err) ||
             !read_table(d, "alu_weight", p.alu_weight, kWeightClassNames, kWeightClassCount, wd, err) ||
             !read_num(d, "alu_unified", p.alu_unified, wd, err) ||
-            !read_num(d, "moe_bw", p.moe_bw, wd, err) || !read_num(d, "intel_bw", p.intel_bw, wd, err) ||
+            !read_num(d, "moe_bw", p.moe_bw, wd, err) || !read_num(d, "moe_layer_us", p.moe_layer_us, wd, err) || !read_num(d, "intel_bw", p.intel_bw, wd, err) ||
             !read_num(d, "intel_vulkan_bw", p.intel_vulkan_bw, wd, err) ||
             !read_num(d, "sycl_expert_call_us", p.sycl_expert_call_us, wd, err) ||
             !read_num(d, "mmvq_sm_bytes_per_clk", p.mmvq_sm_bytes_per_clk, wd, err))
@@ -712,7 +713,8 @@ DecodeFixed decode_fixed_terms(const SpeedScenario& s, const SpeedParams& p) {
                  (unified ? p.alu_unified : 1.0) / tf;
     // the dequant/dot work partly overlaps the reads: matmul time = hypot(read, alu), the ALU term is the excess
     r.alu_time_s = std::hypot(r.weight_time_s, alu) - r.weight_time_s;
-    r.fixed_time_s = s.n_layers * p.fixed_ms_per_layer * 1e-3 + sycl_expert_loop_s(s, p, s.moe_experts_active);
+    r.fixed_time_s = s.n_layers * p.fixed_ms_per_layer * 1e-3 + sycl_expert_loop_s(s, p, s.moe_experts_active) +
+                     (s.moe_experts > 0 ? s.n_layers * std::max(p.moe_layer_us, 0.0) * 1e-6 : 0.0);
     r.sync_time_s = (s.gpus - 1) * p.gpu_hop_ms * 1e-3;
     if (s.offload_fraction > 0)
         r.offload_time_s = s.weight_bytes_per_token * s.offload_fraction / (s.host_bandwidth_gbs * 1e9 * p.host_share);

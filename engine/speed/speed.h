@@ -197,7 +197,8 @@ struct SpeedParams {
     // dense tensor rates and share compute_share — a factor per class was fitted on whichever few devices of the
     // class a held-out fold kept (with XiongjieDai's rows out, the datacenter one came from a throttled T4 and a
     // Tesla P40 alone and put A100/H100 prefill 36-38 % slow); fitted for Apple and APU, whose figures are
-    // vector-ALU rates
+    // vector-ALU rates, and for CPU, whose figure is the cpu class estimate (0.025 TFLOPS per GB/s; 11 CPU-only
+    // prefill rows on 4 CPUs since the thirteenth session: source out 78 -> 38 % MdAPE)
     double compute_kind[kHardwareKindCount] = {1, 1, 1, 1.774, 0.2061, 1};
     double compute_backend[kBackendCount] = {1, 1, 1, 1.232, 1, 1};  // x per backend
     double compute_weight[kWeightClassCount] = {1, 0.9601, 0.8677, 0.7872, 0.6412, 1.723};  // x per weight class
@@ -243,6 +244,12 @@ struct SpeedParams {
                                           // default = the prior
     double moe_bw = 1;                      // decode: routed-expert bytes are read at this x the dense share
                                           // (many small matrices gathered by expert id, mul_mat_id)
+    double moe_layer_us = 25;               // decode: us per MoE layer per token for the routing chain (router
+                                          // top-k, expert-id gather, the k outputs weighted and summed: ~6-8 small
+                                          // latency-bound kernels of a few us each), the same on a fast GPU as on
+                                          // a slow one. With moe_bw alone the whole MoE cost scaled with bytes.
+                                          // Prior 25, fitted 23 (moe_bw 0.79 -> 0.89); 2025-26 decode source out
+                                          // 23.0 -> 20.9 % MdAPE (DGX Spark MoE -28 -> -25 %, still slow)
     double sycl_expert_call_us = 20;        // SYCL MoE, decode and prefill: us per expert matmul call. The SYCL backend's
                                           // ggml_sycl_mul_mat_id copies the expert ids to the host, waits, and loops on
                                           // the host: one mul_mat per selected expert (one token), or per expert with

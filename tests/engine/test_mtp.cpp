@@ -215,8 +215,9 @@ TEST_CASE("mtp: speed check, GLM-4.5-Air on 4x RTX 3090 (llama.cpp#26534), guide
     // a = 1, its most favourable point, which must not fall below the measurement. GUIDED, not held out: the MoE
     // small-batch verify rule (spec.cpp small_batch_step: dense part once, routed experts per token, read from
     // ggml_cuda_mul_mat_id / mul_mat_vec_q) was written knowing this row and its old miss (x0.91 at a = 1, when
-    // the 2-token verify cost ~2 plain steps; now ~1.47). `llmsim-cli spec --mtp` (depth = its prompt) meets
-    // x1.17-1.20 at a ~0.88-0.93.
+    // the 2-token verify cost ~2 plain steps; ~1.47 then, ~1.39 since the per-layer MoE routing cost).
+    // `llmsim-cli spec --mtp` (depth = its prompt) meets
+    // x1.17-1.20 at a ~0.82-0.87.
     // If this starts failing the verify model changed: re-check the comparison and update kMtpSpeedCaveat + README.
     const Model* m = cat().find_model("zai-org/GLM-4.5-Air");
     REQUIRE(m);
@@ -228,7 +229,9 @@ TEST_CASE("mtp: speed check, GLM-4.5-Air on 4x RTX 3090 (llama.cpp#26534), guide
     REQUIRE(estimate_mtp_speed(cat(), *m, r, sp, err));
     INFO("model x" << sp.speedup << " at a = 1 vs measured x1.17-1.20");
     CHECK(sp.speedup >= 1.17);                          // a = 1 is an upper bound on the measured run
-    CHECK(sp.speedup == Approx(1.222).epsilon(0.03));   // x1.222 when this rule was written
+    // x1.222 when this rule was written; x1.276 since decode pays a fixed routing cost per MoE layer and step
+    // (SpeedParams::moe_layer_us, thirteenth session), which the 2-token verify pays once
+    CHECK(sp.speedup == Approx(1.276).epsilon(0.03));
     r.acceptance = 0.75;                                // the draft-mtp default acceptance (mtp.h): below the measurement
     REQUIRE(estimate_mtp_speed(cat(), *m, r, sp, err));
     CHECK(sp.speedup > 1.0);
