@@ -135,7 +135,8 @@ std::vector<FreeParam> free_params(SpeedParams& p, SpeedTest kind) {
     } else {
         v.push_back({"compute_share", &p.compute_share, false, false, 0.4});
         // discrete GPUs (consumer, workstation, datacenter) share compute_share: their fp16_tflops are all dense
-        // tensor rates (SpeedParams::compute_kind); only Apple and APU figures follow another convention
+        // tensor rates (SpeedParams::compute_kind); only Apple and APU figures follow another convention, and a
+        // CPU's is the cpu class estimate
         v.push_back({"compute_kind.apple", &p.compute_kind[(int)HardwareKind::Apple], true, false, 1.0});
         v.push_back({"compute_kind.apu", &p.compute_kind[(int)HardwareKind::Apu], true, false, 1.0});
         v.push_back({"compute_kind.cpu", &p.compute_kind[(int)HardwareKind::Cpu], true, false, 1.0});

@@ -373,7 +373,8 @@ bool parse_speed_params(const std::string& text, SpeedParams& out, std::string& 
             !read_num(d, "alu_flops_per_param", p.alu_flops_per_param, wd, err) ||
             !read_table(d, "alu_weight", p.alu_weight, kWeightClassNames, kWeightClassCount, wd, err) ||
             !read_num(d, "alu_unified", p.alu_unified, wd, err) ||
-            !read_num(d, "moe_bw", p.moe_bw, wd, err) || !read_num(d, "moe_layer_us", p.moe_layer_us, wd, err) || !read_num(d, "intel_bw", p.intel_bw, wd, err) ||
+            !read_num(d, "moe_bw", p.moe_bw, wd, err) || !read_num(d, "moe_layer_us", p.moe_layer_us, wd, err) ||
+            !read_num(d, "intel_bw", p.intel_bw, wd, err) ||
             !read_num(d, "intel_vulkan_bw", p.intel_vulkan_bw, wd, err) ||
             !read_num(d, "sycl_expert_call_us", p.sycl_expert_call_us, wd, err) ||
             !read_num(d, "mmvq_sm_bytes_per_clk", p.mmvq_sm_bytes_per_clk, wd, err))

@@ -49,6 +49,7 @@ SpeedParams plain_params() {
     p.moe_bw = 1;
     p.moe_compute = 1;
     p.moe_route_ns = 0;
+    p.moe_layer_us = 0;
     p.sycl_expert_call_us = 0;
     return p;
 }
@@ -541,6 +542,38 @@ TEST_CASE("MoE prefill: the routing chain costs moe_route_ns per token and layer
     CHECK(estimate_prefill(d, p, 2048, 0).time_s == Approx(t0).epsilon(kExact));
 }
 
+TEST_CASE("MoE decode: the routing chain costs moe_layer_us per layer and token, whatever the bandwidth", "[speed]") {
+    SpeedParams p = plain_params();
+    SpeedScenario s = dense_8b();
+    s.moe_experts = 32;
+    s.moe_experts_active = 4;
+    s.moe_expert_bytes = 16e9;
+    s.weight_bytes = 17e9;
+    s.weight_bytes_per_token = 3e9;
+    s.active_params = 3e9;
+    SpeedResult off = estimate_decode(s, p, 0, 128);
+    p.moe_layer_us = 20;
+    SpeedResult on = estimate_decode(s, p, 0, 128);
+    REQUIRE(off.ok);
+    REQUIRE(on.ok);
+    // 32 layers x 20 us = 0.64 ms more per token, in the fixed term; the weight read is unchanged
+    CHECK(on.fixed_time_s - off.fixed_time_s == Approx(32 * 20e-6).epsilon(1e-9));
+    CHECK(on.time_s / 128 - off.time_s / 128 == Approx(32 * 20e-6).epsilon(1e-9));
+    CHECK(on.weight_time_s == Approx(off.weight_time_s).epsilon(kExact));
+    // a quarter of the bandwidth: the read takes 4x as long, the routing the same 0.64 ms
+    s.bandwidth_gbs = 250;
+    SpeedResult slow_on = estimate_decode(s, p, 0, 128);
+    p.moe_layer_us = 0;
+    SpeedResult slow_off = estimate_decode(s, p, 0, 128);
+    CHECK(slow_on.weight_time_s == Approx(4 * on.weight_time_s).epsilon(1e-9));
+    CHECK(slow_on.fixed_time_s - slow_off.fixed_time_s == Approx(32 * 20e-6).epsilon(1e-9));
+    // a dense model has no router: the parameter changes nothing
+    SpeedScenario d = dense_8b();
+    double t0 = estimate_decode(d, p, 0, 128).time_s;
+    p.moe_layer_us = 20;
+    CHECK(estimate_decode(d, p, 0, 128).time_s == Approx(t0).epsilon(kExact));
+}
+
 TEST_CASE("intel_vulkan_bw scales the weight reads of Intel GPUs under Vulkan only", "[speed]") {
     SpeedParams p = plain_params();
     SpeedScenario s = dense_8b();
@@ -737,6 +770,7 @@ TEST_CASE("speed params: JSON round trip, bad input, builtin equals the asset", 
     a.moe_route_ns = 321.5;
     a.sycl_expert_call_us = 17.25;
     a.intel_vulkan_bw = 0.4375;
+    a.moe_layer_us = 23.5;
     a.band[0][0].rows = 7; a.band[0][0].low = -0.1; a.band[0][0].high = 0.2;
     SpeedParams b;
     std::string err;
@@ -746,6 +780,7 @@ TEST_CASE("speed params: JSON round trip, bad input, builtin equals the asset", 
     CHECK(b.moe_route_ns == Approx(321.5).epsilon(kExact));
     CHECK(b.sycl_expert_call_us == Approx(17.25).epsilon(kExact));
     CHECK(b.intel_vulkan_bw == Approx(0.4375).epsilon(kExact));
+    CHECK(b.moe_layer_us == Approx(23.5).epsilon(kExact));
     CHECK(b.band[0][0].rows == 7);
     CHECK(b.band[0][0].high == Approx(0.2).epsilon(kExact));
     a.band_fp16_estimated[1] = {12, -0.3, 0.8, 0.25, 0.5};
