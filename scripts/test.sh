@@ -48,8 +48,9 @@ fi
 
 # Reports that print numbers (they pass unless the program itself fails): the speed model's
 # leave-one-device-out accuracy next to the seed formula, and the engine sweep natively and as wasm under node.
-stage accuracy build/native/llmsim-cli accuracy assets/calibration/llamacpp_speed.jsonl assets/calibration/llamacpp_speed_2025.jsonl \
-  assets/calibration/llamacpp_speed_collected.jsonl
+speed_rows="assets/calibration/llamacpp_speed.jsonl assets/calibration/llamacpp_speed_2025.jsonl assets/calibration/llamacpp_speed_collected.jsonl"
+# shellcheck disable=SC2086  # three file names, split on purpose
+stage accuracy build/native/llmsim-cli accuracy $speed_rows
 stage bench-native build/native/tests/llmsim_bench 3
 if [ -z "${LLMSIM_SKIP_WEB:-}" ] && [ -f build/web/tests/llmsim_bench.js ]; then
   stage bench-wasm node --no-experimental-fetch build/web/tests/llmsim_bench.js 3
