@@ -74,6 +74,19 @@ SpeedScenario dense_8b() {
     return s;
 }
 
+// dense_8b's shapes as a MoE: 32 experts, 4 active; 17 GB of weights (16 GB routed), 3 GB and 3 B params per token
+// (1 B dense + 2 B in the 4 active experts)
+SpeedScenario moe_8b() {
+    SpeedScenario s = dense_8b();
+    s.moe_experts = 32;
+    s.moe_experts_active = 4;
+    s.moe_expert_bytes = 16e9;
+    s.weight_bytes = 17e9;
+    s.weight_bytes_per_token = 3e9;
+    s.active_params = 3e9;
+    return s;
+}
+
 }  // namespace
 
 TEST_CASE("decode: weights over bandwidth, in seconds per token", "[speed]") {
@@ -510,13 +523,7 @@ TEST_CASE("MoE prefill: CUDA MMQ pads each expert's rows to the ubatch's mmq_x t
 
 TEST_CASE("MoE prefill: the routing chain costs moe_route_ns per token and layer; dense pays none", "[speed]") {
     SpeedParams p = plain_params();
-    SpeedScenario s = dense_8b();
-    s.moe_experts = 32;
-    s.moe_experts_active = 4;
-    s.moe_expert_bytes = 16e9;
-    s.weight_bytes = 17e9;
-    s.weight_bytes_per_token = 3e9;
-    s.active_params = 3e9;
+    SpeedScenario s = moe_8b();
     SpeedResult off = estimate_prefill(s, p, 2048, 0);
     p.moe_route_ns = 500;
     SpeedResult on = estimate_prefill(s, p, 2048, 0);
@@ -544,13 +551,7 @@ TEST_CASE("MoE prefill: the routing chain costs moe_route_ns per token and layer
 
 TEST_CASE("MoE decode: the routing chain costs moe_layer_us per layer and token, whatever the bandwidth", "[speed]") {
     SpeedParams p = plain_params();
-    SpeedScenario s = dense_8b();
-    s.moe_experts = 32;
-    s.moe_experts_active = 4;
-    s.moe_expert_bytes = 16e9;
-    s.weight_bytes = 17e9;
-    s.weight_bytes_per_token = 3e9;
-    s.active_params = 3e9;
+    SpeedScenario s = moe_8b();
     SpeedResult off = estimate_decode(s, p, 0, 128);
     p.moe_layer_us = 20;
     SpeedResult on = estimate_decode(s, p, 0, 128);
@@ -602,13 +603,7 @@ TEST_CASE("SYCL MoE: the host loop over experts costs sycl_expert_call_us per ex
     // ggml_sycl_mul_mat_id: per MUL_MAT_ID node (3 per MoE layer) one mul_mat per selected expert for one token,
     // one gather + mul_mat + scatter per expert with rows for a ubatch; CUDA runs one grouped kernel
     SpeedParams p = plain_params();
-    SpeedScenario s = dense_8b();
-    s.moe_experts = 32;
-    s.moe_experts_active = 4;
-    s.moe_expert_bytes = 16e9;
-    s.weight_bytes = 17e9;
-    s.weight_bytes_per_token = 3e9;
-    s.active_params = 3e9;
+    SpeedScenario s = moe_8b();
     s.backend = Backend::Sycl;
     SpeedResult dec_off = estimate_decode(s, p, 0, 128);
     SpeedResult pre_off = estimate_prefill(s, p, 512, 0);
