@@ -651,6 +651,16 @@ SpeedParams with_validated_bands(const SpeedParams& p, ValidationReport& v) {
 // a report row's class name: the catalog's spelling, and "ALL" for the total row (index kHardwareKindCount)
 static const char* class_label(int c) { return c < kHardwareKindCount ? to_string((HardwareKind)c) : "ALL"; }
 
+static double median_of(std::vector<double> x) {
+    std::sort(x.begin(), x.end());
+    const size_t n = x.size();
+    return n % 2 ? x[n / 2] : 0.5 * (x[n / 2 - 1] + x[n / 2]);
+}
+
+static std::string setup_of(const CalibrationRow& r) {
+    return r.device + "|" + to_string(r.scenario.backend) + "|" + std::to_string(r.scenario.gpus);
+}
+
 SetupLevelSplit setup_level_split(const AccuracyReport& source_out, int k, bool recent_only) {
     std::map<std::string, std::vector<double>> groups;   // setup -> log(predicted / measured)
     for (const RowPrediction& rp : source_out.predictions) {
@@ -661,16 +671,11 @@ SetupLevelSplit setup_level_split(const AccuracyReport& source_out, int k, bool 
         groups[source_key(r.source) + "|" + r.device + "|" + to_string(r.scenario.backend)].push_back(
             std::log(rp.predicted / r.measured_tokens_per_s));
     }
-    auto median = [](std::vector<double> x) {
-        std::sort(x.begin(), x.end());
-        size_t n = x.size();
-        return n % 2 ? x[n / 2] : 0.5 * (x[n / 2 - 1] + x[n / 2]);
-    };
     SetupLevelSplit out;
     std::vector<double> before, after, levels;
     for (const auto& g : groups) {
         if (g.second.size() < 3) continue;
-        const double level = median(g.second);
+        const double level = median_of(g.second);
         levels.push_back(std::fabs(std::exp(level) - 1));
         for (double e : g.second) {
             before.push_back(std::exp(e) - 1);
@@ -684,13 +689,74 @@ SetupLevelSplit setup_level_split(const AccuracyReport& source_out, int k, bool 
     const ErrorStats a = error_stats(after);
     out.mdape_after = a.mdape;
     out.within25_after = a.within25;
-    out.level_spread = median(levels);
+    out.level_spread = median_of(levels);
+    return out;
+}
+
+LevelTransfer device_level_transfer(const AccuracyReport& source_out, int k, bool recent_only) {
+    // setup -> publication -> log(predicted / measured)
+    std::map<std::string, std::map<std::string, std::vector<double>>> setups;
+    for (const RowPrediction& rp : source_out.predictions) {
+        const CalibrationRow& r = *rp.row;
+        if (!(rp.predicted > 0) || !(r.measured_tokens_per_s > 0)) continue;
+        if ((r.scenario.test == SpeedTest::Decode) != (k == 0)) continue;
+        if (recent_only && !recent_build(r)) continue;
+        setups[setup_of(r)][source_key(r.source)].push_back(std::log(rp.predicted / r.measured_tokens_per_s));
+    }
+    LevelTransfer out;
+    std::vector<double> model, corrected;
+    for (const auto& s : setups) {
+        if (s.second.size() < 2) continue;
+        ++out.setups;
+        std::map<std::string, double> level;
+        for (const auto& pub : s.second) level[pub.first] = median_of(pub.second);
+        for (const auto& pub : s.second) {
+            std::vector<double> others;
+            for (const auto& l : level)
+                if (l.first != pub.first) others.push_back(l.second);
+            const double other = median_of(others);
+            for (double e : pub.second) {
+                model.push_back(std::exp(e) - 1);
+                corrected.push_back(std::exp(e - other) - 1);
+            }
+        }
+    }
+    out.rows = (int)model.size();
+    if (out.rows == 0) return out;
+    out.mdape_model = error_stats(model).mdape;
+    const ErrorStats c = error_stats(corrected);
+    out.mdape_corrected = c.mdape;
+    out.within25_corrected = c.within25;
+    return out;
+}
+
+PublicationAgreement publication_agreement(const AccuracyReport& rep, int k, bool recent_only) {
+    // measurement -> publication -> measured tokens/s
+    std::map<std::string, std::map<std::string, std::vector<double>>> same;
+    for (const RowPrediction& rp : rep.predictions) {
+        const CalibrationRow& r = *rp.row;
+        if ((r.scenario.test == SpeedTest::Decode) != (k == 0) || !(r.measured_tokens_per_s > 0)) continue;
+        if (recent_only && !recent_build(r)) continue;
+        const std::string key = setup_of(r) + "|" + r.model + "|" + r.quant + "|" + std::to_string(r.scenario.tokens) +
+                                "|" + std::to_string(r.scenario.depth);
+        same[key][source_key(r.source)].push_back(r.measured_tokens_per_s);
+    }
+    std::vector<double> gaps;
+    for (const auto& m : same) {
+        std::vector<double> med;
+        for (const auto& pub : m.second) med.push_back(median_of(pub.second));
+        for (size_t a = 0; a < med.size(); ++a)
+            for (size_t b = a + 1; b < med.size(); ++b) gaps.push_back(std::exp(std::fabs(std::log(med[a] / med[b]))) - 1);
+    }
+    PublicationAgreement out;
+    out.pairs = (int)gaps.size();
+    if (out.pairs > 0) out.median_gap = median_of(gaps);
     return out;
 }
 
 std::string format_validation_report(const ValidationReport& v) {
     std::string out;
-    char buf[320];
+    char buf[512];
     const char* names[2] = {"decode", "prefill"};
     for (int k = 0; k < 2; ++k) {
         snprintf(buf, sizeof buf, "%s: held-out MdAPE / share within +-25 %% / band coverage (share of held-out rows inside low..high)\n"
@@ -729,6 +795,17 @@ std::string format_validation_report(const ValidationReport& v) {
                      "MdAPE %.1f%% -> %.1f%% with each group's median taken out (+-25%% %.0f%%); median |level| %.0f%%\n",
                      recent ? "2025-26 builds" : "all rows", sl.rows, sl.groups, 100 * sl.mdape_before, 100 * sl.mdape_after,
                      100 * sl.within25_after, 100 * sl.level_spread);
+            out += buf;
+        }
+        for (int recent = 0; recent < 2; ++recent) {   // does a device's level carry from one publication to another?
+            const LevelTransfer t = device_level_transfer(v.by[(int)HoldOut::Source], k, recent == 1);
+            const PublicationAgreement a = publication_agreement(v.by[(int)HoldOut::Source], k, recent == 1);
+            if (t.rows == 0) continue;
+            snprintf(buf, sizeof buf, "  other publications' level (source out, %s, %d rows of %d device x backend x GPUs setups "
+                     "two or more publications measured): MdAPE %.1f%% alone -> %.1f%% times the level the other publications "
+                     "show (+-25%% %.0f%%); the same test printed by two publications: %d pairs, median gap %.0f%%\n",
+                     recent ? "2025-26 builds" : "all rows", t.rows, t.setups, 100 * t.mdape_model, 100 * t.mdape_corrected,
+                     100 * t.within25_corrected, a.pairs, 100 * a.median_gap);
             out += buf;
         }
         const ErrorStats& fe = v.by[0].fp16_estimated[k];

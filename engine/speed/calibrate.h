@@ -154,6 +154,25 @@ struct SetupLevelSplit {
 };
 // k: 0 decode, 1 prefill; recent_only: the 2025-26 builds
 SetupLevelSplit setup_level_split(const AccuracyReport& source_out, int k, bool recent_only);
+// Does a device's error carry from one publication to the next? On the setups (device x backend x GPU count)
+// that two or more publications measured, each publication's leave-one-source-out rows are corrected by the
+// median level the other publications of that setup show (what a per-device factor learned from them would
+// do) and compared with the model alone on the same rows. Worse with the correction means the residual is the
+// publication's (driver, build flags, power limit), not the device's: no device fact can remove it.
+struct LevelTransfer {
+    int setups = 0, rows = 0;
+    double mdape_model = 0;        // the model alone on those rows
+    double mdape_corrected = 0;    // ... times the other publications' level
+    double within25_corrected = 0;
+};
+LevelTransfer device_level_transfer(const AccuracyReport& source_out, int k, bool recent_only);
+// Model-free: the same measurement (device, backend, GPUs, model, quant, test, tokens, depth) printed by two
+// publications; median |ratio - 1| of their medians over the pairs
+struct PublicationAgreement {
+    int pairs = 0;
+    double median_gap = 0;
+};
+PublicationAgreement publication_agreement(const AccuracyReport& rep, int k, bool recent_only);   // rep's rows
 // the three tables, the bands and their coverage, as text
 std::string format_validation_report(const ValidationReport& v);
 // error statistics of a set of signed relative errors

@@ -999,6 +999,64 @@ TEST_CASE("setup level split: each setup's median error taken out, groups under 
     CHECK(setup_level_split(rep, 0, true).groups == 1);
 }
 
+TEST_CASE("device level transfer: each publication corrected by the other publications' level of its setup", "[calibrate]") {
+    // one setup (rtx-4090, CUDA, 1 GPU) measured by three publications: A over-predicted 20 % (2 rows), B exact
+    // (2 rows), C +10 % (1 row); a second device with one publication is left aside
+    std::vector<CalibrationRow> rows(7);
+    const char* src[7] = {"github.com/a/b", "github.com/a/b", "github.com/c/d", "github.com/c/d", "github.com/e/f",
+                          "github.com/a/b", "github.com/a/b"};
+    const double ratio[7] = {1.2, 1.2, 1.0, 1.0, 1.1, 3.0, 3.0};
+    AccuracyReport rep;
+    for (int i = 0; i < 7; ++i) {
+        rows[i].source = src[i];
+        rows[i].device = i < 5 ? "rtx-4090" : "rtx-3090";
+        rows[i].scenario.backend = Backend::Cuda;
+        rows[i].scenario.test = SpeedTest::Decode;
+        rows[i].measured_tokens_per_s = 100;
+    }
+    for (int i = 0; i < 7; ++i) rep.predictions.push_back({&rows[i], 100 * ratio[i], 0});
+    const LevelTransfer t = device_level_transfer(rep, 0, false);
+    CHECK(t.setups == 1);
+    CHECK(t.rows == 5);
+    // alone: |errors| 0.2, 0.2, 0, 0, 0.1 -> median 0.1
+    CHECK(t.mdape_model == Approx(0.1).epsilon(kExact));
+    // A's rows / sqrt(1.0 x 1.1) (median of B's and C's levels): 1.2 / 1.0488 - 1 = +0.144; B's rows / sqrt(1.2 x 1.1):
+    // -0.1296; C's row / sqrt(1.2 x 1.0): +0.004 -> |.| sorted 0.004, 0.1296, 0.1296, 0.144, 0.144 -> median 0.1296
+    CHECK(t.mdape_corrected == Approx(1 - 1 / std::sqrt(1.32)).epsilon(kExact));
+    CHECK(t.within25_corrected == Approx(1.0).epsilon(kExact));
+    CHECK(device_level_transfer(rep, 1, false).rows == 0);   // no prefill rows
+    // the 2025-26 builds alone: these rows are undated, so none
+    CHECK(device_level_transfer(rep, 0, true).rows == 0);
+}
+
+TEST_CASE("publication agreement: the same test printed by two publications, model free", "[calibrate]") {
+    // test 1 (pp512 at depth 0): A 100, B 150; test 2 (depth 4096): A 90 and 110 (median 100), B 80, C 100;
+    // test 3 (depth 8192): A alone
+    struct R { const char* src; int64_t depth; double tps; };
+    const R in[7] = {{"github.com/a/b", 0, 100},    {"github.com/c/d", 0, 150},    {"github.com/a/b", 4096, 90},
+                     {"github.com/a/b", 4096, 110}, {"github.com/c/d", 4096, 80},  {"github.com/e/f", 4096, 100},
+                     {"github.com/a/b", 8192, 70}};
+    std::vector<CalibrationRow> rows(7);
+    AccuracyReport rep;
+    for (int i = 0; i < 7; ++i) {
+        rows[i].source = in[i].src;
+        rows[i].device = "rtx-4090";
+        rows[i].model = "Qwen/Qwen2.5-7B-Instruct";
+        rows[i].quant = "Q4_K_M";
+        rows[i].scenario.backend = Backend::Cuda;
+        rows[i].scenario.test = SpeedTest::Prefill;
+        rows[i].scenario.tokens = 512;
+        rows[i].scenario.depth = in[i].depth;
+        rows[i].measured_tokens_per_s = in[i].tps;
+    }
+    for (int i = 0; i < 7; ++i) rep.predictions.push_back({&rows[i], 123, 0});   // predictions play no part
+    const PublicationAgreement a = publication_agreement(rep, 1, false);
+    // gaps: test 1 150/100 -> 0.5; test 2 A-B 100/80 -> 0.25, A-C 0, B-C 100/80 -> 0.25 -> median of 0, .25, .25, .5
+    CHECK(a.pairs == 4);
+    CHECK(a.median_gap == Approx(0.25).epsilon(kExact));
+    CHECK(publication_agreement(rep, 0, false).pairs == 0);   // no decode rows
+}
+
 TEST_CASE("calibration rows: bad lines are reported with their line number", "[calibrate]") {
     std::vector<CalibrationRow> rows;
     std::string err;
