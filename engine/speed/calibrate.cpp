@@ -661,6 +661,17 @@ static std::string setup_of(const CalibrationRow& r) {
     return r.device + "|" + to_string(r.scenario.backend) + "|" + std::to_string(r.scenario.gpus);
 }
 
+static LevelCorrection level_correction(const std::vector<double>& before, const std::vector<double>& after) {
+    LevelCorrection c;
+    c.rows = (int)before.size();
+    if (c.rows == 0) return c;
+    c.mdape_before = error_stats(before).mdape;
+    const ErrorStats a = error_stats(after);
+    c.mdape_after = a.mdape;
+    c.within25_after = a.within25;
+    return c;
+}
+
 SetupLevelSplit setup_level_split(const AccuracyReport& source_out, int k, bool recent_only) {
     std::map<std::string, std::vector<double>> groups;   // setup -> log(predicted / measured)
     for (const RowPrediction& rp : source_out.predictions) {
@@ -683,13 +694,8 @@ SetupLevelSplit setup_level_split(const AccuracyReport& source_out, int k, bool 
         }
     }
     out.groups = (int)levels.size();
-    out.rows = (int)before.size();
-    if (out.rows == 0) return out;
-    out.mdape_before = error_stats(before).mdape;
-    const ErrorStats a = error_stats(after);
-    out.mdape_after = a.mdape;
-    out.within25_after = a.within25;
-    out.level_spread = median_of(levels);
+    out.errors = level_correction(before, after);
+    if (out.groups > 0) out.level_spread = median_of(levels);
     return out;
 }
 
@@ -721,12 +727,7 @@ LevelTransfer device_level_transfer(const AccuracyReport& source_out, int k, boo
             }
         }
     }
-    out.rows = (int)model.size();
-    if (out.rows == 0) return out;
-    out.mdape_model = error_stats(model).mdape;
-    const ErrorStats c = error_stats(corrected);
-    out.mdape_corrected = c.mdape;
-    out.within25_corrected = c.within25;
+    out.errors = level_correction(model, corrected);
     return out;
 }
 
@@ -790,22 +791,24 @@ std::string format_validation_report(const ValidationReport& v) {
         }
         for (int recent = 0; recent < 2; ++recent) {   // the share of the error one level per setup explains
             const SetupLevelSplit sl = setup_level_split(v.by[(int)HoldOut::Source], k, recent == 1);
-            if (sl.rows == 0) continue;
+            const LevelCorrection& e = sl.errors;
+            if (e.rows == 0) continue;
             snprintf(buf, sizeof buf, "  one level per setup (source out, %s, %d rows in %d publication x device x backend groups of >= 3): "
                      "MdAPE %.1f%% -> %.1f%% with each group's median taken out (+-25%% %.0f%%); median |level| %.0f%%\n",
-                     recent ? "2025-26 builds" : "all rows", sl.rows, sl.groups, 100 * sl.mdape_before, 100 * sl.mdape_after,
-                     100 * sl.within25_after, 100 * sl.level_spread);
+                     recent ? "2025-26 builds" : "all rows", e.rows, sl.groups, 100 * e.mdape_before, 100 * e.mdape_after,
+                     100 * e.within25_after, 100 * sl.level_spread);
             out += buf;
         }
         for (int recent = 0; recent < 2; ++recent) {   // does a device's level carry from one publication to another?
             const LevelTransfer t = device_level_transfer(v.by[(int)HoldOut::Source], k, recent == 1);
             const PublicationAgreement a = publication_agreement(v.by[(int)HoldOut::Source], k, recent == 1);
-            if (t.rows == 0) continue;
+            const LevelCorrection& e = t.errors;
+            if (e.rows == 0) continue;
             snprintf(buf, sizeof buf, "  other publications' level (source out, %s, %d rows of %d device x backend x GPUs setups "
                      "two or more publications measured): MdAPE %.1f%% alone -> %.1f%% times the level the other publications "
                      "show (+-25%% %.0f%%); the same test printed by two publications: %d pairs, median gap %.0f%%\n",
-                     recent ? "2025-26 builds" : "all rows", t.rows, t.setups, 100 * t.mdape_model, 100 * t.mdape_corrected,
-                     100 * t.within25_corrected, a.pairs, 100 * a.median_gap);
+                     recent ? "2025-26 builds" : "all rows", e.rows, t.setups, 100 * e.mdape_before, 100 * e.mdape_after,
+                     100 * e.within25_after, a.pairs, 100 * a.median_gap);
             out += buf;
         }
         const ErrorStats& fe = v.by[0].fp16_estimated[k];

@@ -145,11 +145,16 @@ void band_coverage(AccuracyReport& rep, const SpeedParams& p);
 // (publication x device x backend, groups of >= 3 rows of one test kind), each group's median log error taken
 // out, and what is left. The level is what a user's own llama-bench rows fit (calibrate-device); the rest is
 // the model's shape across models, prompt lengths and depths.
-struct SetupLevelSplit {
-    int rows = 0, groups = 0;     // rows in groups of >= 3, and the groups
-    double mdape_before = 0;      // those rows' held-out MdAPE
-    double mdape_after = 0;       // ... with their group's level removed
+// held-out errors before and after a level is taken out of them
+struct LevelCorrection {
+    int rows = 0;
+    double mdape_before = 0;      // the rows' held-out MdAPE
+    double mdape_after = 0;       // ... with the level removed
     double within25_after = 0;
+};
+struct SetupLevelSplit {
+    LevelCorrection errors;       // rows in groups of >= 3, before / after their group's own level
+    int groups = 0;
     double level_spread = 0;      // median |group level| (as a relative error)
 };
 // k: 0 decode, 1 prefill; recent_only: the 2025-26 builds
@@ -160,10 +165,8 @@ SetupLevelSplit setup_level_split(const AccuracyReport& source_out, int k, bool 
 // do) and compared with the model alone on the same rows. Worse with the correction means the residual is the
 // publication's (driver, build flags, power limit), not the device's: no device fact can remove it.
 struct LevelTransfer {
-    int setups = 0, rows = 0;
-    double mdape_model = 0;        // the model alone on those rows
-    double mdape_corrected = 0;    // ... times the other publications' level
-    double within25_corrected = 0;
+    LevelCorrection errors;        // the model alone on those rows / times the other publications' level
+    int setups = 0;
 };
 LevelTransfer device_level_transfer(const AccuracyReport& source_out, int k, bool recent_only);
 // Model-free: the same measurement (device, backend, GPUs, model, quant, test, tokens, depth) printed by two

@@ -984,16 +984,16 @@ TEST_CASE("setup level split: each setup's median error taken out, groups under 
     for (int i = 0; i < 9; ++i) rep.predictions.push_back({&rows[i], 100 * ratio[i], 0});
     SetupLevelSplit d = setup_level_split(rep, 0, false);
     CHECK(d.groups == 2);
-    CHECK(d.rows == 6);
+    CHECK(d.errors.rows == 6);
     // before: |errors| 0.2 x3, 0, 0.1, 0.21 -> sorted 0, 0.1, 0.2, 0.2, 0.2, 0.21 -> median 0.2
-    CHECK(d.mdape_before == Approx(0.2).epsilon(kExact));
+    CHECK(d.errors.mdape_before == Approx(0.2).epsilon(kExact));
     // after: A 0, 0, 0; B 1/1.1 - 1 = -0.0909, 0, 1.21/1.1 - 1 = +0.1 -> |.| median of 0,0,0,0,0.0909,0.1 = 0
-    CHECK(d.mdape_after == Approx(0.0).margin(kExact));
-    CHECK(d.within25_after == Approx(1.0).epsilon(kExact));
+    CHECK(d.errors.mdape_after == Approx(0.0).margin(kExact));
+    CHECK(d.errors.within25_after == Approx(1.0).epsilon(kExact));
     // levels 20 % and 10 %: median 15 %
     CHECK(d.level_spread == Approx(0.15).epsilon(kExact));
     // the prefill row is alone in its setup: no group
-    CHECK(setup_level_split(rep, 1, false).rows == 0);
+    CHECK(setup_level_split(rep, 1, false).errors.rows == 0);
     // recent_only: an undated 2024 row drops out (setup A falls to 2 rows)
     rows[0].date = "2024-03";
     CHECK(setup_level_split(rep, 0, true).groups == 1);
@@ -1017,16 +1017,16 @@ TEST_CASE("device level transfer: each publication corrected by the other public
     for (int i = 0; i < 7; ++i) rep.predictions.push_back({&rows[i], 100 * ratio[i], 0});
     const LevelTransfer t = device_level_transfer(rep, 0, false);
     CHECK(t.setups == 1);
-    CHECK(t.rows == 5);
+    CHECK(t.errors.rows == 5);
     // alone: |errors| 0.2, 0.2, 0, 0, 0.1 -> median 0.1
-    CHECK(t.mdape_model == Approx(0.1).epsilon(kExact));
+    CHECK(t.errors.mdape_before == Approx(0.1).epsilon(kExact));
     // A's rows / sqrt(1.0 x 1.1) (median of B's and C's levels): 1.2 / 1.0488 - 1 = +0.144; B's rows / sqrt(1.2 x 1.1):
     // -0.1296; C's row / sqrt(1.2 x 1.0): +0.004 -> |.| sorted 0.004, 0.1296, 0.1296, 0.144, 0.144 -> median 0.1296
-    CHECK(t.mdape_corrected == Approx(1 - 1 / std::sqrt(1.32)).epsilon(kExact));
-    CHECK(t.within25_corrected == Approx(1.0).epsilon(kExact));
-    CHECK(device_level_transfer(rep, 1, false).rows == 0);   // no prefill rows
+    CHECK(t.errors.mdape_after == Approx(1 - 1 / std::sqrt(1.32)).epsilon(kExact));
+    CHECK(t.errors.within25_after == Approx(1.0).epsilon(kExact));
+    CHECK(device_level_transfer(rep, 1, false).errors.rows == 0);   // no prefill rows
     // the 2025-26 builds alone: these rows are undated, so none
-    CHECK(device_level_transfer(rep, 0, true).rows == 0);
+    CHECK(device_level_transfer(rep, 0, true).errors.rows == 0);
 }
 
 TEST_CASE("publication agreement: the same test printed by two publications, model free", "[calibrate]") {
