@@ -732,26 +732,44 @@ LevelTransfer device_level_transfer(const AccuracyReport& source_out, int k, boo
 }
 
 PublicationAgreement publication_agreement(const AccuracyReport& rep, int k, bool recent_only) {
-    // measurement -> publication -> measured tokens/s
-    std::map<std::string, std::map<std::string, std::vector<double>>> same;
+    // measurement -> publication -> (measured tokens/s, rep's prediction)
+    std::map<std::string, std::map<std::string, std::vector<std::pair<double, double>>>> same;
     for (const RowPrediction& rp : rep.predictions) {
         const CalibrationRow& r = *rp.row;
         if ((r.scenario.test == SpeedTest::Decode) != (k == 0) || !(r.measured_tokens_per_s > 0)) continue;
         if (recent_only && !recent_build(r)) continue;
         const std::string key = setup_of(r) + "|" + r.model + "|" + r.quant + "|" + std::to_string(r.scenario.tokens) +
                                 "|" + std::to_string(r.scenario.depth);
-        same[key][source_key(r.source)].push_back(r.measured_tokens_per_s);
+        same[key][source_key(r.source)].push_back({r.measured_tokens_per_s, rp.predicted});
     }
-    std::vector<double> gaps;
+    std::vector<double> gaps, model, other;
     for (const auto& m : same) {
-        std::vector<double> med;
-        for (const auto& pub : m.second) med.push_back(median_of(pub.second));
+        std::vector<double> med;   // each publication's median, in the map's order
+        for (const auto& pub : m.second) {
+            std::vector<double> measured;
+            for (const auto& mp : pub.second) measured.push_back(mp.first);
+            med.push_back(median_of(measured));
+        }
         for (size_t a = 0; a < med.size(); ++a)
             for (size_t b = a + 1; b < med.size(); ++b) gaps.push_back(std::exp(std::fabs(std::log(med[a] / med[b]))) - 1);
+        if (med.size() < 2) continue;
+        size_t i = 0;
+        for (const auto& pub : m.second) {
+            std::vector<double> others;   // log of the other publications' medians
+            for (size_t j = 0; j < med.size(); ++j)
+                if (j != i) others.push_back(std::log(med[j]));
+            const double guess = std::exp(median_of(others));
+            for (const auto& mp : pub.second) {
+                other.push_back(guess / mp.first - 1);
+                model.push_back(mp.second > 0 ? mp.second / mp.first - 1 : -1);
+            }
+            ++i;
+        }
     }
     PublicationAgreement out;
     out.pairs = (int)gaps.size();
     if (out.pairs > 0) out.median_gap = median_of(gaps);
+    out.other_publications = level_correction(model, other);
     return out;
 }
 
@@ -810,6 +828,14 @@ std::string format_validation_report(const ValidationReport& v) {
                      recent ? "2025-26 builds" : "all rows", e.rows, t.setups, 100 * e.mdape_before, 100 * e.mdape_after,
                      100 * e.within25_after, a.pairs, 100 * a.median_gap);
             out += buf;
+            const LevelCorrection& o = a.other_publications;
+            if (o.rows > 0) {   // the floor a publication never seen sets: its own test as another one printed it
+                snprintf(buf, sizeof buf, "  another publication's number for the same test as the prediction (%s, %d rows): "
+                         "MdAPE %.1f%% (+-25%% %.0f%%); the model, source out, on those rows: %.1f%%\n",
+                         recent ? "2025-26 builds" : "all rows", o.rows, 100 * o.mdape_after, 100 * o.within25_after,
+                         100 * o.mdape_before);
+                out += buf;
+            }
         }
         const ErrorStats& fe = v.by[0].fp16_estimated[k];
         snprintf(buf, sizeof buf, "  fp16_tflops replaced by the family estimate (device out, %d rows): MdAPE %.1f%%, +-25%% %.0f%%, "

@@ -170,10 +170,15 @@ struct LevelTransfer {
 };
 LevelTransfer device_level_transfer(const AccuracyReport& source_out, int k, bool recent_only);
 // Model-free: the same measurement (device, backend, GPUs, model, quant, test, tokens, depth) printed by two
-// publications; median |ratio - 1| of their medians over the pairs
+// publications; median |ratio - 1| of their medians over the pairs. And the floor it sets for any model scored
+// against a publication it never saw: each such row predicted by the other publications' number for the same
+// test (the geometric median of their medians), next to rep's own prediction of the same rows
 struct PublicationAgreement {
     int pairs = 0;
     double median_gap = 0;
+    LevelCorrection other_publications;   // rows: those with another publication's number for their test;
+                                          // mdape_before: rep's predictions; mdape_after / within25_after: the
+                                          // other publications' number as the prediction
 };
 PublicationAgreement publication_agreement(const AccuracyReport& rep, int k, bool recent_only);   // rep's rows
 // the three tables, the bands and their coverage, as text

@@ -1054,7 +1054,16 @@ TEST_CASE("publication agreement: the same test printed by two publications, mod
     // gaps: test 1 150/100 -> 0.5; test 2 A-B 100/80 -> 0.25, A-C 0, B-C 100/80 -> 0.25 -> median of 0, .25, .25, .5
     CHECK(a.pairs == 4);
     CHECK(a.median_gap == Approx(0.25).epsilon(kExact));
+    // each row of tests 1 and 2 predicted by the other publications' number (geometric median of their medians):
+    // test 1: A's 100 by B's 150 -> +0.5, B's 150 by 100 -> -1/3; test 2: A's 90 and 110 by sqrt(80 x 100) = 89.44
+    // -> -0.0062, -0.1869; B's 80 by C's and A's 100 -> +0.25; C's 100 by 89.44 -> -0.1056. Six rows; |.| sorted
+    // .0062 .1056 .1869 .25 .3333 .5 -> median (.1869 + .25) / 2
+    CHECK(a.other_publications.rows == 6);
+    CHECK(a.other_publications.mdape_after == Approx((1 - std::sqrt(8000.0) / 110 + 0.25) / 2).epsilon(kExact));
+    // the prediction 123 on the same rows: +.23, -.18, +.3667, +.1182, +.5375, +.23 -> median of |.| = .23
+    CHECK(a.other_publications.mdape_before == Approx(0.23).epsilon(kExact));
     CHECK(publication_agreement(rep, 0, false).pairs == 0);   // no decode rows
+    CHECK(publication_agreement(rep, 0, false).other_publications.rows == 0);
 }
 
 TEST_CASE("calibration rows: bad lines are reported with their line number", "[calibrate]") {
