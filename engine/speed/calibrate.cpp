@@ -744,26 +744,27 @@ PublicationAgreement publication_agreement(const AccuracyReport& rep, int k, boo
     }
     std::vector<double> gaps, model, other;
     for (const auto& m : same) {
-        std::vector<double> med;   // each publication's median, in the map's order
+        std::vector<const std::vector<std::pair<double, double>>*> rows;   // each publication's rows
+        std::vector<double> med;                                           // ... and its median measurement
         for (const auto& pub : m.second) {
             std::vector<double> measured;
             for (const auto& mp : pub.second) measured.push_back(mp.first);
+            rows.push_back(&pub.second);
             med.push_back(median_of(measured));
         }
-        for (size_t a = 0; a < med.size(); ++a)
-            for (size_t b = a + 1; b < med.size(); ++b) gaps.push_back(std::exp(std::fabs(std::log(med[a] / med[b]))) - 1);
-        if (med.size() < 2) continue;
-        size_t i = 0;
-        for (const auto& pub : m.second) {
+        for (size_t a = 0; a < med.size(); ++a) {
             std::vector<double> others;   // log of the other publications' medians
-            for (size_t j = 0; j < med.size(); ++j)
-                if (j != i) others.push_back(std::log(med[j]));
-            const double guess = std::exp(median_of(others));
-            for (const auto& mp : pub.second) {
-                other.push_back(guess / mp.first - 1);
-                model.push_back(mp.second > 0 ? mp.second / mp.first - 1 : -1);
+            for (size_t b = 0; b < med.size(); ++b) {
+                if (b > a) gaps.push_back(std::exp(std::fabs(std::log(med[a] / med[b]))) - 1);
+                if (b != a) others.push_back(std::log(med[b]));
             }
-            ++i;
+            if (others.empty()) continue;
+            const double guess = std::exp(median_of(others));
+            for (const auto& mp : *rows[a]) {
+                if (!(mp.second > 0)) continue;   // no prediction: left out of both, as setup_level_split does
+                other.push_back(guess / mp.first - 1);
+                model.push_back(mp.second / mp.first - 1);
+            }
         }
     }
     PublicationAgreement out;

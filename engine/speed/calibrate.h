@@ -176,7 +176,8 @@ LevelTransfer device_level_transfer(const AccuracyReport& source_out, int k, boo
 struct PublicationAgreement {
     int pairs = 0;
     double median_gap = 0;
-    LevelCorrection other_publications;   // rows: those with another publication's number for their test;
+    LevelCorrection other_publications;   // rows: those with another publication's number for their test (and a
+                                          // prediction in rep);
                                           // mdape_before: rep's predictions; mdape_after / within25_after: the
                                           // other publications' number as the prediction
 };
