@@ -3,12 +3,29 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstring>
 
 #include "memory/prepared_weights.h"
 #include "sim/simulate.h"
 #include "speed/speed.h"
 
 namespace llmsim {
+
+namespace {
+void fnv1a(uint64_t& h, const void* p, size_t n) {
+    const unsigned char* b = static_cast<const unsigned char*>(p);
+    for (size_t i = 0; i < n; ++i) { h ^= b[i]; h *= 1099511628211ull; }
+}
+void hash_evaluation(uint64_t& h, bool ok, const Evaluation& ev) {
+    fnv1a(h, &ok, sizeof ok);
+    if (!ok) return;
+    const int status = (int)ev.memory.status;
+    fnv1a(h, &ev.memory.total_bytes, sizeof ev.memory.total_bytes);
+    fnv1a(h, &status, sizeof status);
+    const double speeds[] = {ev.speed.decode_tps, ev.speed.prefill_tps, ev.speed.decode_full_tps, ev.speed.ttft_s};
+    fnv1a(h, speeds, sizeof speeds);
+}
+}  // namespace
 
 BenchResult bench_sweep(const Catalog& cat, bool with_speed, int repeat, bool lookup_per_call) {
     BenchResult r;
@@ -32,6 +49,7 @@ BenchResult bench_sweep(const Catalog& cat, bool with_speed, int repeat, bool lo
     std::string err;
     for (int rep = 0; rep < std::max(1, repeat); ++rep) {
         size_t evaluations = 0, errors = 0;
+        uint64_t hash = 14695981039346656037ull;
         auto t0 = std::chrono::steady_clock::now();
         for (const Model& m : cat.models)
             for (const std::string& q : quants) {
@@ -47,6 +65,7 @@ BenchResult bench_sweep(const Catalog& cat, bool with_speed, int repeat, bool lo
                         const bool ok = lookup_per_call ? evaluate(cat, m, req, ev, err)
                                                         : w && evaluate(cat, *w, m, req, ev, err);
                         if (!ok) ++errors;
+                        hash_evaluation(hash, ok, ev);
                         ++evaluations;
                     }
             }
@@ -55,6 +74,7 @@ BenchResult bench_sweep(const Catalog& cat, bool with_speed, int repeat, bool lo
         r.best_ms = std::min(r.best_ms, ms);
         r.evaluations = evaluations;
         r.errors = errors;
+        r.hash = hash;
     }
     return r;
 }
@@ -63,9 +83,10 @@ std::string format_bench(const BenchResult& r, bool with_speed) {
     char buf[512];
     snprintf(buf, sizeof buf,
              "sweep (%s%s): %zu models x %zu devices x %zu quants x 4 contexts = %zu evaluations (%zu errors): "
-             "cold %.1f ms, warm best %.1f ms (%.2f us each)",
+             "cold %.1f ms, warm best %.1f ms (%.2f us each), hash %016llx",
              with_speed ? "memory + speed" : "memory only", r.lookup_per_call ? ", cache lookup per call" : "", r.models, r.devices, r.quants, r.evaluations, r.errors, r.cold_ms,
-             r.best_ms, r.evaluations ? 1000.0 * r.best_ms / (double)r.evaluations : 0.0);
+             r.best_ms, r.evaluations ? 1000.0 * r.best_ms / (double)r.evaluations : 0.0,
+             (unsigned long long)r.hash);
     return buf;
 }
 

@@ -12,6 +12,9 @@ struct BenchResult {
     double cold_ms = 0;   // first sweep (builds the prepared-weights cache)
     double best_ms = 0;   // best of the repeats (warm cache)
     bool lookup_per_call = false;
+    // FNV-1a over every evaluation's total bytes, fit status and decode / prefill tok/s (bit patterns) of the last
+    // sweep: two builds print the same hash only if every number of the sweep is identical
+    uint64_t hash = 0;
 };
 // the sweep, timed `repeat` times. Weights are prepared once per model and quant (as a sweep over devices and
 // contexts should); lookup_per_call: evaluate() looks them up in prepare_weights()' cache on every call instead
