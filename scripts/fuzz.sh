@@ -1,29 +1,31 @@
 #!/usr/bin/env bash
-# Build the libFuzzer targets (tests/fuzz/, clang + ASan + UBSan) in build/fuzz and run each for SECONDS
-# (default 60) on its committed seed corpus. Prints executions and coverage per target; exits non-zero if any
-# target crashes, leaks, times out or fails to build. CI runs `scripts/fuzz.sh 30`; long runs: `scripts/fuzz.sh 3600`.
+# Build the libFuzzer targets (tests/fuzz/fuzz_*.cpp, clang + ASan + UBSan) and run each for SECONDS (default 60)
+# on its committed seed corpus (which it replays first). Prints executions and coverage per target; exits non-zero
+# if any target crashes, leaks, times out or fails to build. The test command runs `scripts/fuzz.sh 10` on its
+# sanitizer build (LLMSIM_FUZZ_BUILD=build/asan: the targets share that build's engine); `--deep` 300 s; long runs:
 #   scripts/fuzz.sh [SECONDS] [TARGET...]
 #   LLMSIM_FUZZ_JOBS=2 scripts/fuzz.sh 600    # run targets two at a time (one core each)
-# New inputs found are kept in build/fuzz/corpus/<target>/ (not committed); crash inputs in build/fuzz/crashes/.
+#   LLMSIM_FUZZ_BUILD=build/asan scripts/fuzz.sh 10   # reuse a configured LLMSIM_FUZZ=ON build (default build/fuzz)
+# New inputs found are kept in <build>/corpus/<target>/ (not committed); crash inputs in <build>/crashes/.
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
 secs=${1:-60}
 shift || true
-build=build/fuzz
+build=${LLMSIM_FUZZ_BUILD:-build/fuzz}
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
-  targets=(fuzz_gguf fuzz_hf_config fuzz_url_state fuzz_api_memory fuzz_catalog fuzz_bench_import fuzz_hub)
-  [ -f engine/api/predict.cpp ] && [ -f tests/fuzz/fuzz_predict.cpp ] && targets+=(fuzz_predict)
+  for f in tests/fuzz/fuzz_*.cpp; do t=${f##*/}; targets+=("${t%.cpp}"); done
 fi
 jobs=${LLMSIM_FUZZ_JOBS:-1}
 
 command -v clang++ >/dev/null || { echo "fuzz: clang++ not found (scripts/setup.sh installs clang)"; exit 1; }
 mkdir -p "$build"
-# configure every time (cheap): picks up new targets such as fuzz_predict once engine/api/predict.cpp exists
-CC=clang CXX=clang++ cmake -S . -B "$build" -DLLMSIM_FUZZ=ON -DLLMSIM_BUILD_UI=OFF -DLLMSIM_BUILD_TESTS=OFF \
-  -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g" >"$build/configure.log" 2>&1 \
-  || { tail -20 "$build/configure.log"; echo "fuzz: configure failed"; exit 1; }
+if [ -z "${LLMSIM_FUZZ_BUILD:-}" ]; then   # a build of its own: configure every time (cheap)
+  CC=clang CXX=clang++ cmake -S . -B "$build" -DLLMSIM_FUZZ=ON -DLLMSIM_BUILD_UI=OFF -DLLMSIM_BUILD_TESTS=OFF \
+    -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_FLAGS_RELEASE="-O1 -gline-tables-only" >"$build/configure.log" 2>&1 \
+    || { tail -20 "$build/configure.log"; echo "fuzz: configure failed"; exit 1; }
+fi
 cmake --build "$build" -j"$(nproc 2>/dev/null || echo 2)" --target "${targets[@]}" >"$build/build.log" 2>&1 \
   || { tail -40 "$build/build.log"; echo "fuzz: build failed"; exit 1; }
 

@@ -1,14 +1,32 @@
 #!/usr/bin/env bash
-# The README's test command: installs what is missing, builds everything (native app + CLI + tests, web page +
-# wasm tests) and runs every test (engine native, engine wasm under node, CLI, desktop smoke, browser e2e), the
-# ASan + UBSan build of the engine tests and CLI, and each libFuzzer target for 30 s.
-# Ends with one summary line; exit code 0 only if everything passed. Prints the time of each stage.
-#   scripts/test.sh            # everything
-#   LLMSIM_SKIP_WEB=1 scripts/test.sh   # native only (quick local loop)
-#   LLMSIM_SKIP_FUZZ=1 scripts/test.sh  # without the fuzz stage; LLMSIM_FUZZ_SECONDS=60 for longer fuzzing
+# The README's test command (what CI runs): installs what is missing, builds and runs every test in three builds,
+# each compiling the engine once:
+#   native  g++ Release: the desktop app (smoke test), the CLI, the accuracy gate, the data and site checks, the bench
+#   asan    clang with ASan + UBSan + libFuzzer coverage: the engine, message and CLI tests, then each fuzz target
+#           (corpus replay + a short run) linked against the same engine
+#   web     emscripten: the page, the engine tests as wasm under node, the browser end-to-end test of every section
+#           (the static pages come from the native CLI, not a second host build)
+# Prints the time of each stage and ends with one summary line; exit code 0 only if everything passed.
+#   scripts/test.sh            # the quick tier (<= 15 min on 2 cores)
+#   scripts/test.sh --deep     # + every browser suite, the held-out refits, the full accuracy report, fuzzing
+#                              #   300 s per target, the fresh-root check; writes docs/validation/deep-<date>.txt
+#   LLMSIM_SKIP_WEB=1 scripts/test.sh   # native only (quick local loop); LLMSIM_SKIP_FUZZ=1 without fuzzing
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
+deep=""
+case "${1:-}" in
+  --deep) deep=1 ;;
+  "") ;;
+  *) echo "usage: scripts/test.sh [--deep]"; exit 2 ;;
+esac
+if [ -n "$deep" ] && [ -z "${LLMSIM_DEEP_LOGGED:-}" ]; then   # the deep tier keeps its dated output
+  mkdir -p docs/validation
+  log="docs/validation/deep-$(date -u +%Y-%m-%d).txt"
+  { echo "scripts/test.sh --deep at commit $(git rev-parse --short HEAD 2>/dev/null || echo '?') on $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores"; } >"$log"
+  LLMSIM_DEEP_LOGGED=1 "$0" --deep 2>&1 | tee -a "$log"
+  exit "${PIPESTATUS[0]}"
+fi
 jobs=$(nproc 2>/dev/null || echo 2)
 declare -a stage_names stage_secs stage_status
 failed=0
@@ -21,40 +39,61 @@ stage() {  # name command...
   stage_names+=("$name"); stage_secs+=($((SECONDS - t0)))
   echo "=== [$name] ${stage_status[-1]} in $((SECONDS - t0)) s"
 }
+# ctest label filter: the quick tier leaves out what is labelled deep (tests/CMakeLists.txt [SECTION] labels)
+skip_deep=(-LE deep)
+[ -n "$deep" ] && skip_deep=()
 
 stage setup scripts/setup.sh test
 stage check-deps bash -c "python3 scripts/check_deps.py && python3 scripts/check_deps.py --self-test"
 if [ "${stage_status[0]}" != ok ]; then echo "SUMMARY: setup failed; nothing was built"; exit 1; fi
 
-stage configure-native cmake -S . -B build/native -DCMAKE_BUILD_TYPE=Release -DLLMSIM_BUILD_TESTS=ON
+# native Release: the product as shipped (app, CLI, lab) and the checks a sanitizer adds nothing to
+stage configure-native cmake -S . -B build/native -DCMAKE_BUILD_TYPE=Release -DLLMSIM_BUILD_TESTS=ON -DLLMSIM_ENGINE_TESTS=OFF
 stage build-native cmake --build build/native -j"$jobs"
-# the native tests declare their fixtures (tests/CMakeLists.txt): they run one per core
-stage test-native ctest --test-dir build/native --output-on-failure -j"$jobs"
+stage test-native ctest --test-dir build/native --output-on-failure -j"$jobs" "${skip_deep[@]}"
 
-# ASan + UBSan build of the engine tests and the CLI (no UI), all native tests under the sanitizers
-# (-O1 without debug info: the sanitizers still catch everything; it halves the build on 2 cores)
-stage sanitize bash -c 'cmake -S . -B build/asan -DLLMSIM_SANITIZE=ON -DLLMSIM_BUILD_UI=OFF -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_FLAGS_RELEASE=-O1 >/dev/null \
-  && cmake --build build/asan -j"$1" && ctest --test-dir build/asan --output-on-failure -j"$1"' _ "$jobs"
-# every libFuzzer target for 30 s on its seed corpus, one target per core (scripts/fuzz.sh 3600 for long runs)
+# clang + ASan + UBSan (-O1, line tables only): the engine, message and CLI tests, and the fuzz targets on the same
+# engine (LLMSIM_FUZZ=ON instruments the whole build for libFuzzer)
+stage configure-asan env CC=clang CXX=clang++ cmake -S . -B build/asan -DLLMSIM_FUZZ=ON -DLLMSIM_BUILD_UI=OFF \
+  -DCMAKE_BUILD_TYPE=Release "-DCMAKE_CXX_FLAGS_RELEASE=-O1 -gline-tables-only" "-DCMAKE_C_FLAGS_RELEASE=-O1"
+stage build-asan cmake --build build/asan -j"$jobs"
+if [ -n "$deep" ]; then
+  stage test-asan ctest --test-dir build/asan --output-on-failure -j"$jobs" -LE check
+else
+  stage test-asan ctest --test-dir build/asan --output-on-failure -j"$jobs" -LE "check|deep"
+fi
 if [ -z "${LLMSIM_SKIP_FUZZ:-}" ]; then
-  stage fuzz env LLMSIM_FUZZ_JOBS="${LLMSIM_FUZZ_JOBS:-$jobs}" scripts/fuzz.sh "${LLMSIM_FUZZ_SECONDS:-30}"
+  fuzz_secs=${LLMSIM_FUZZ_SECONDS:-10}
+  [ -n "$deep" ] && fuzz_secs=${LLMSIM_FUZZ_SECONDS:-300}
+  stage fuzz env LLMSIM_FUZZ_BUILD=build/asan LLMSIM_FUZZ_JOBS="${LLMSIM_FUZZ_JOBS:-$jobs}" scripts/fuzz.sh "$fuzz_secs"
 fi
 
 if [ -z "${LLMSIM_SKIP_WEB:-}" ]; then
-  stage configure-web cmake -S . -B build/web -DCMAKE_TOOLCHAIN_FILE="$root/emsdk-toolchain.cmake" -DCMAKE_BUILD_TYPE=Release -DLLMSIM_BUILD_TESTS=ON
+  stage configure-web cmake -S . -B build/web -DCMAKE_TOOLCHAIN_FILE="$root/emsdk-toolchain.cmake" -DCMAKE_BUILD_TYPE=Release \
+    -DLLMSIM_BUILD_TESTS=ON -DLLMSIM_HOST_CLI="$root/build/native/llmsim-cli"
   stage build-web cmake --build build/web -j"$jobs"
-  stage test-web ctest --test-dir build/web --output-on-failure -j1
+  stage test-web ctest --test-dir build/web --output-on-failure -j"$jobs" "${skip_deep[@]}"
 fi
 
-# Reports that print numbers (they pass unless the program itself fails): the speed model's
-# leave-one-device-out accuracy next to the seed formula, and the engine sweep natively and as wasm under node.
-speed_rows="assets/calibration/llamacpp_speed.jsonl assets/calibration/llamacpp_speed_2025.jsonl assets/calibration/llamacpp_speed_collected.jsonl"
-# shellcheck disable=SC2086  # three file names, split on purpose
-stage accuracy build/native/llmsim-cli accuracy $speed_rows
+# Reports that print numbers: the engine sweep natively and as wasm under node (a hash of every number in it)
 stage bench-native build/native/tests/llmsim_bench 3
 if [ -z "${LLMSIM_SKIP_WEB:-}" ] && [ -f build/web/tests/llmsim_bench.js ]; then
   stage bench-wasm node --no-experimental-fetch build/web/tests/llmsim_bench.js 3
   cmake -DSITE=build/web/site -P cmake/report_sizes.cmake
+fi
+
+if [ -n "$deep" ]; then
+  # the held-out refits and audits (hidden Catch tags) natively, the full accuracy report, the fresh-root check
+  stage refits build/asan/tests/llmsim_engine_tests "[.slow],[.audit]" --reporter compact
+  speed_rows="assets/calibration/llamacpp_speed.jsonl assets/calibration/llamacpp_speed_2025.jsonl assets/calibration/llamacpp_speed_collected.jsonl"
+  # shellcheck disable=SC2086  # three file names, split on purpose
+  stage accuracy-report build/native/llmsim-cli accuracy $speed_rows
+  stage accuracy-serving build/native/llmsim-cli accuracy --serving assets/calibration/serving.jsonl
+  if [ "$(id -u)" = 0 ] && [ -z "${LLMSIM_SKIP_FRESH_ROOT:-}" ]; then
+    stage fresh-root scripts/fresh_root_check.sh "${LLMSIM_FRESH_ROOT_DIR:-/var/tmp/llmsim-fresh-root}"
+  else
+    echo "=== [fresh-root] skipped (needs root; LLMSIM_SKIP_FRESH_ROOT unset)"
+  fi
 fi
 
 echo

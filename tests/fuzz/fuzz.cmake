@@ -1,26 +1,19 @@
 # libFuzzer targets (clang only), included from the top-level CMakeLists.txt when LLMSIM_FUZZ=ON:
-#   CC=clang CXX=clang++ cmake -S . -B build/fuzz -DLLMSIM_FUZZ=ON -DLLMSIM_BUILD_UI=OFF     (scripts/fuzz.sh does)
-# The engine sources are compiled once more with coverage instrumentation + ASan + UBSan into
-# llmsim_engine_fuzz, which every target links; each target adds its own entry point (and url_state.cpp).
-if(NOT CMAKE_CXX_COMPILER_ID MATCHES "Clang")
-  message(FATAL_ERROR "LLMSIM_FUZZ needs clang (configure with CC=clang CXX=clang++)")
-endif()
-set(LLMSIM_FUZZ_SAN -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer -g)
-add_library(llmsim_engine_fuzz STATIC ${LLMSIM_ENGINE_SOURCES} "${LLMSIM_ASSETS_CPP}")
-target_include_directories(llmsim_engine_fuzz PUBLIC "${CMAKE_SOURCE_DIR}/engine")
-target_include_directories(llmsim_engine_fuzz SYSTEM PUBLIC "${LLMSIM_HEADER_SHIM}")
-target_compile_definitions(llmsim_engine_fuzz PUBLIC LLMSIM_VERSION="${PROJECT_VERSION}")
-target_compile_options(llmsim_engine_fuzz PUBLIC ${LLMSIM_FUZZ_SAN} PRIVATE -fsanitize=fuzzer-no-link)
-
-set(LLMSIM_FUZZ_TARGETS fuzz_gguf fuzz_hf_config fuzz_url_state fuzz_api_memory fuzz_catalog fuzz_bench_import fuzz_hub)
-if(EXISTS "${CMAKE_SOURCE_DIR}/engine/api/predict.cpp" AND EXISTS "${CMAKE_CURRENT_LIST_DIR}/fuzz_predict.cpp")
-  list(APPEND LLMSIM_FUZZ_TARGETS fuzz_predict)
-endif()
+#   CC=clang CXX=clang++ cmake -S . -B build/asan -DLLMSIM_FUZZ=ON -DLLMSIM_BUILD_UI=OFF     (scripts/test.sh does)
+# The top-level CMakeLists.txt compiles the whole build (engine included) with ASan + UBSan and
+# -fsanitize=fuzzer-no-link when LLMSIM_FUZZ=ON; each target adds libFuzzer's main and links that engine.
+# one target per tests/fuzz/fuzz_*.cpp (scripts/fuzz.sh lists them the same way)
+file(GLOB LLMSIM_FUZZ_TARGET_SOURCES CONFIGURE_DEPENDS "${CMAKE_CURRENT_LIST_DIR}/fuzz_*.cpp")
+set(LLMSIM_FUZZ_TARGETS)
+foreach(f IN LISTS LLMSIM_FUZZ_TARGET_SOURCES)
+  get_filename_component(t "${f}" NAME_WE)
+  list(APPEND LLMSIM_FUZZ_TARGETS ${t})
+endforeach()
 foreach(t IN LISTS LLMSIM_FUZZ_TARGETS)
   add_executable(${t} "${CMAKE_CURRENT_LIST_DIR}/${t}.cpp")
   target_compile_options(${t} PRIVATE -fsanitize=fuzzer)
-  target_link_options(${t} PRIVATE -fsanitize=fuzzer ${LLMSIM_FUZZ_SAN})
-  target_link_libraries(${t} PRIVATE llmsim_engine_fuzz)
+  target_link_options(${t} PRIVATE -fsanitize=fuzzer)
+  target_link_libraries(${t} PRIVATE llmsim_engine)
 endforeach()
 target_sources(fuzz_url_state PRIVATE "${CMAKE_SOURCE_DIR}/ui/url_state.cpp")
 target_include_directories(fuzz_url_state PRIVATE "${CMAKE_SOURCE_DIR}/ui")
