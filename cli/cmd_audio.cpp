@@ -9,6 +9,7 @@
 #include "core/units.h"
 #include "io/gguf.h"
 #include "runtime/command.h"
+#include "rig/resolve_device.h"
 
 namespace llmsim::cli {
 
@@ -59,7 +60,7 @@ void print_audio(const Model& m, const AudioRequest& r, const AudioEstimate& a, 
 
 bool parse_text_request(const Catalog& cat, const Args& a, AudioRequest& r, std::string& err) {
     if (const std::string* hid = a.get("hardware")) {
-        r.text.memory.hardware = cat.find_hardware(*hid);
+        r.text.memory.hardware = resolve_device(cat, *hid);
         if (!r.text.memory.hardware) { err = "audio: unknown hardware '" + *hid + "' (llmsim-cli catalog --hardware lists them)"; return false; }
     }
     if (const std::string* q = a.get("quant")) r.text.memory.file_type = *q;

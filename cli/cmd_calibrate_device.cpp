@@ -7,13 +7,14 @@
 #include <iostream>
 #include <sstream>
 
-#include "io/bench_import.h"
+#include "api/bench_import.h"
 #include "commands.h"
 #include "speed/device_profile.h"
 #include "core/format.h"
 #include "speed/calibrate.h"
 #include "speed/profile_validation.h"
-#include "speed/speed_glue.h"
+#include "runtime/speed_glue.h"
+#include "rig/resolve_device.h"
 
 namespace llmsim::cli {
 
@@ -124,7 +125,7 @@ int cmd_calibrate_device(int argc, char** argv) {
     if (!hid) return fail("calibrate-device: --hardware ID is required (the device the rows were measured on)");
     Catalog cat;
     if (!load_catalog(cat)) return 1;
-    const Hardware* hw = cat.find_hardware(*hid);
+    const Hardware* hw = resolve_device(cat, *hid);
     if (!hw) return fail("calibrate-device: unknown hardware '" + *hid + "' (llmsim-cli catalog --hardware lists them)");
     const std::string model_id = a.get("model") ? *a.get("model") : "";
     if (!model_id.empty() && !cat.find_model(model_id)) return fail("calibrate-device: unknown model '" + model_id + "'");

@@ -6,9 +6,10 @@
 
 #include "api/api.h"
 #include "commands.h"
-#include "sim/cost.h"
+#include "serving/cost.h"
 #include "core/format.h"
 #include "sim/simulate.h"
+#include "rig/resolve_device.h"
 
 namespace llmsim::cli {
 
@@ -47,7 +48,7 @@ int cmd_cost(int argc, char** argv) {
     if (!mid || !hid) return fail("cost: --model ID and --hardware ID are required");
     const Model* m = cat.find_model(*mid);
     if (!m) return fail("cost: unknown model '" + *mid + "' (llmsim-cli catalog --models lists them)");
-    const Hardware* hw = cat.find_hardware(*hid);
+    const Hardware* hw = resolve_device(cat, *hid);
     if (!hw) return fail("cost: unknown hardware '" + *hid + "' (llmsim-cli catalog --hardware lists them)");
     std::string quant = a.get("quant") ? *a.get("quant") : "Q4_K_M";
     if (!cat.find_file_type(quant)) return fail("cost: unknown quant '" + quant + "'");

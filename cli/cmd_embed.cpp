@@ -6,6 +6,7 @@
 #include "commands.h"
 #include "core/units.h"
 #include "embed/embed.h"
+#include "rig/resolve_device.h"
 
 namespace llmsim::cli {
 
@@ -67,7 +68,7 @@ int cmd_embed(int argc, char** argv) {
     if (!m) return fail("embed: unknown embedding model '" + *mid + "' (llmsim-cli embed --list)");
     EmbedRequest r;
     if (const std::string* hid = a.get("hardware")) {
-        r.hardware = cat.find_hardware(*hid);
+        r.hardware = resolve_device(cat, *hid);
         if (!r.hardware) return fail("embed: unknown hardware '" + *hid + "' (llmsim-cli catalog --hardware lists them)");
     }
     if (const std::string* q = a.get("quant")) r.file_type = *q;

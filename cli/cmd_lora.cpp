@@ -7,6 +7,7 @@
 #include "commands.h"
 #include "core/units.h"
 #include "runtime/command.h"
+#include "rig/resolve_device.h"
 
 namespace llmsim::cli {
 
@@ -53,7 +54,7 @@ int cmd_lora(int argc, char** argv) {
         req.memory.file_type = *q;
     }
     if (const std::string* h = a.get("hardware")) {
-        req.memory.hardware = cat.find_hardware(*h);
+        req.memory.hardware = resolve_device(cat, *h);
         if (!req.memory.hardware) return fail("lora: unknown hardware '" + *h + "' (llmsim-cli catalog --hardware lists them)");
     }
     LoraSize sz;

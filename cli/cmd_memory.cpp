@@ -25,7 +25,7 @@
 #include "core/input_limits.h"
 #include "memory/memory.h"
 #include "runtime/command.h"
-#include "speed/speed_labels.h"
+#include "sim/speed_labels.h"
 
 namespace llmsim::cli {
 

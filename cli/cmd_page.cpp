@@ -17,7 +17,8 @@
 #include "quant/quant_rules.h"
 #include "runtime/runtime.h"
 #include "speed/evidence.h"
-#include "speed/speed_labels.h"
+#include "sim/speed_labels.h"
+#include "rig/resolve_device.h"
 
 namespace llmsim::cli {
 
@@ -82,7 +83,7 @@ bool build_page(const Catalog& cat, const Model& model, PageData& d, std::string
     const RecommendResult rr = cheapest_usable(cat, model, d.s.quant, d.s.ctx_tokens);
     const Candidate* cheapest = first_priced(rr);
     d.s.hardware = cheapest ? cheapest->hardware.id : "rtx-4090";
-    d.hardware = cat.find_hardware(d.s.hardware);
+    d.hardware = resolve_device(cat, d.s.hardware);
     if (!d.hardware) { err = "the catalog has no device '" + d.s.hardware + "'"; return false; }
     SimRequest cur = base_request(d);
     cur.memory.with_notes = true;

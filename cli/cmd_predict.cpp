@@ -9,7 +9,7 @@
 #include "speed/calibrate.h"
 #include "commands.h"
 #include "api/predict.h"
-#include "speed/speed_glue.h"
+#include "runtime/speed_glue.h"
 
 namespace llmsim::cli {
 

@@ -9,7 +9,8 @@
 #include "commands.h"
 #include "core/format.h"
 #include "sim/recommend.h"
-#include "speed/speed_labels.h"
+#include "sim/speed_labels.h"
+#include "rig/resolve_device.h"
 
 namespace llmsim::cli {
 
@@ -93,7 +94,7 @@ int cmd_recommend(int argc, char** argv) {
     if (!cat.find_file_type(quant)) return fail("recommend: unknown quant '" + quant + "'");
 
     if (const std::string* hid = a.get("hardware")) {   // inverse: best models on this device
-        const Hardware* hw = cat.find_hardware(*hid);
+        const Hardware* hw = resolve_device(cat, *hid);
         if (!hw) return fail("recommend: unknown hardware '" + *hid + "' (llmsim-cli catalog --hardware lists them)");
         std::vector<std::string> quants = {"Q8_0", "Q6_K", "Q5_K_M", "Q4_K_M", "IQ4_XS", "Q3_K_M"};
         auto list = best_models_for(cat, *hw, (int64_t)ctx, min_decode, quants);

@@ -10,6 +10,7 @@
 #include "runtime/command.h"
 #include "spec/mtp.h"
 #include "spec/spec.h"
+#include "rig/resolve_device.h"
 
 namespace llmsim::cli {
 
@@ -147,7 +148,7 @@ int cmd_spec(int argc, char** argv) {
     if (!tm) return fail("spec: unknown model '" + *mid + "' (llmsim-cli catalog --models lists them)");
     const Model* dm = mtp ? nullptr : cat.find_model(*did);
     if (!mtp && !dm) return fail("spec: unknown draft model '" + *did + "' (llmsim-cli catalog --models lists them)");
-    const Hardware* hw = cat.find_hardware(*hid);
+    const Hardware* hw = resolve_device(cat, *hid);
     if (!hw) return fail("spec: unknown hardware '" + *hid + "' (llmsim-cli catalog --hardware lists them)");
     SpecRequest r;
     r.target.memory.hardware = hw;

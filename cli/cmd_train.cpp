@@ -5,6 +5,7 @@
 #include "commands.h"
 #include "core/units.h"
 #include "train/train.h"
+#include "rig/resolve_device.h"
 
 namespace llmsim::cli {
 
@@ -55,7 +56,7 @@ int cmd_train(int argc, char** argv) {
     if (!a.has("targets")) parse_lora_targets("all", r.lora, err);
     else if (!parse_lora_targets(*a.get("targets"), r.lora, err)) return fail("train: " + err);
     if (const std::string* h = a.get("hardware")) {
-        r.hardware = cat.find_hardware(*h);
+        r.hardware = resolve_device(cat, *h);
         if (!r.hardware) return fail("train: unknown hardware '" + *h + "' (llmsim-cli catalog --hardware lists them)");
     }
     TrainMemory t;

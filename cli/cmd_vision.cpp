@@ -12,6 +12,7 @@
 #include "io/gguf.h"
 #include "runtime/command.h"
 #include "vision/vision.h"
+#include "rig/resolve_device.h"
 
 namespace llmsim::cli {
 
@@ -79,7 +80,7 @@ int cmd_vision(int argc, char** argv) {
     if (!m) return fail("vision: unknown model '" + *mid + "' (llmsim-cli catalog --models lists them)");
     VisionRequest r;
     if (const std::string* hid = a.get("hardware")) {
-        r.text.memory.hardware = cat.find_hardware(*hid);
+        r.text.memory.hardware = resolve_device(cat, *hid);
         if (!r.text.memory.hardware) return fail("vision: unknown hardware '" + *hid + "' (llmsim-cli catalog --hardware lists them)");
     }
     if (const std::string* q = a.get("quant")) r.text.memory.file_type = *q;

@@ -10,7 +10,7 @@
 
 #include "catalog/catalog.h"
 #include "report/sections.h"
-#include "sim/cost.h"
+#include "serving/cost.h"
 #include "sim/recommend.h"
 #include "sim/simulate.h"
 

@@ -7,6 +7,7 @@
 
 #include "commands.h"
 #include "core/input_limits.h"
+#include "rig/resolve_device.h"
 #include "rig/rig.h"
 
 namespace llmsim::cli {
@@ -39,11 +40,9 @@ bool resolve_hardware_option(const Args& a, const char* cmd, const Catalog& cat,
         fprintf(stderr, "llmsim-cli: --hardware auto: %s\n", summary.c_str());
     }
     if (rpc) id = rig_id_with_rpc_hosts(id, *rpc);
-    if (looks_like_rig(id)) {
-        Hardware probe;
-        if (!build_rig(cat, id, probe, err)) { err = std::string(cmd) + ": --hardware: " + err; return false; }
-    }
-    hw = cat.find_hardware(id);
+    std::string rig_err;
+    hw = resolve_device(cat, id, rig_err);
+    if (!rig_err.empty()) { err = std::string(cmd) + ": --hardware: " + rig_err; return false; }
     if (!hw) { err = std::string(cmd) + ": unknown --hardware '" + id + "' (llmsim-cli catalog --hardware lists them)"; return false; }
     return true;
 }

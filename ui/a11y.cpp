@@ -7,7 +7,7 @@
 #include <algorithm>
 
 #include "core/format.h"
-#include "speed/speed_labels.h"
+#include "sim/speed_labels.h"
 #include "widgets.h"
 
 std::string scenario_title(const AppState& app) {

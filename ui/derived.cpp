@@ -11,7 +11,8 @@
 #include "panels.h"
 #include "core/format.h"
 #include "quant/quant_rules.h"
-#include "speed/speed_labels.h"
+#include "sim/speed_labels.h"
+#include "rig/resolve_device.h"
 
 // a -ts proportion "3" or "0.5" (digits and one '.', locale-independent); ok = false otherwise
 static double parse_proportion(const std::string& t, bool& ok) {
@@ -53,9 +54,9 @@ static const llmsim::Hardware* resolve_scenario_hardware(AppState& app) {
         h.bandwidth_gbs = s.custom_bw_gbs;
         h.fp16_tflops = s.custom_tflops;
         h.fp16_tflops_basis = "entered by the user";
-    } else if (const llmsim::Hardware* c = app.catalog.find_hardware(s.hardware)) {
+    } else if (const llmsim::Hardware* c = llmsim::resolve_device(app.catalog, s.hardware)) {
         h = *c;
-    } else if (const llmsim::Hardware* r = app.catalog.find_hardware(rig_id_from_url_spaces(s.hardware))) {
+    } else if (const llmsim::Hardware* r = llmsim::resolve_device(app.catalog, rig_id_from_url_spaces(s.hardware))) {
         h = *r;   // a typed link "hardware=rtx-5080+rtx-5060-ti-16gb" arrives with '+' decoded as ' '
     } else {
         return nullptr;
@@ -226,7 +227,7 @@ void derive_compare(const AppState& app, const llmsim::SimRequest& base, Derived
         col.hardware_id = parts[1].empty() ? s.hardware : parts[1];
         col.quant = parts[2].empty() ? s.quant : parts[2];
         col.model = app.catalog.find_model(col.model_id);
-        col.hardware = app.catalog.find_hardware(col.hardware_id);
+        col.hardware = llmsim::resolve_device(app.catalog, col.hardware_id);
         if (!col.model) col.error = "unknown model '" + col.model_id + "'";
         else if (!col.hardware) col.error = "unknown hardware '" + col.hardware_id + "'";
         else if (!app.catalog.find_file_type(col.quant)) col.error = "unknown quant '" + col.quant + "'";

@@ -11,7 +11,7 @@
 #include "core/format.h"
 #include "panels.h"
 #include "plot.h"
-#include "speed/speed_glue.h"
+#include "runtime/speed_glue.h"
 #include "widgets.h"
 
 namespace {

@@ -5,7 +5,7 @@
 
 #include <algorithm>
 
-#include "sim/cost.h"
+#include "serving/cost.h"
 #include "core/format.h"
 #include "panels.h"
 #include "widgets.h"

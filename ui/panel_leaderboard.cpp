@@ -8,7 +8,7 @@
 #include "sim/explain.h"
 #include "core/format.h"
 #include "panels.h"
-#include "speed/speed_labels.h"
+#include "sim/speed_labels.h"
 #include "widgets.h"
 
 namespace {

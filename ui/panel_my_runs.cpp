@@ -8,11 +8,11 @@
 
 #include <nlohmann/json.hpp>
 
-#include "io/bench_import.h"
+#include "api/bench_import.h"
 #include "speed/device_profile.h"
 #include "core/format.h"
 #include "panels.h"
-#include "speed/speed_glue.h"
+#include "runtime/speed_glue.h"
 #include "widgets.h"
 
 namespace {

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "io/bench_import.h"
+#include "api/bench_import.h"
 #include "speed/device_profile.h"
 
 // one pasted row next to our prediction; the model by id (an import may move the catalog's models)

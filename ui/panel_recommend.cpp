@@ -6,7 +6,7 @@
 
 #include "core/format.h"
 #include "panels.h"
-#include "speed/speed_labels.h"
+#include "sim/speed_labels.h"
 #include "widgets.h"
 
 void draw_recommend(AppState& app) {

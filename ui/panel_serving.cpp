@@ -22,6 +22,7 @@
 #include "panels.h"
 #include "plot.h"
 #include "widgets.h"
+#include "rig/resolve_device.h"
 
 const int kServingSweep[9] = {1, 2, 4, 8, 16, 32, 64, 128, 256};
 
@@ -96,7 +97,7 @@ bool serving_request_from_scenario(const AppState& app, llmsim::ServeRequest& r,
     r.precision = effective_precision(app);
     r.kv_dtype = s.sv_kv.empty() ? "auto" : s.sv_kv;
     // a catalog device by id (the JS API's form); a custom device or N of a card as the page's own device
-    if (s.hardware != "custom" && s.gpus == 0 && app.catalog.find_hardware(s.hardware)) r.hardware = s.hardware;
+    if (s.hardware != "custom" && s.gpus == 0 && llmsim::resolve_device(app.catalog, s.hardware)) r.hardware = s.hardware;
     else { r.hardware = app.scenario_hardware.id; r.hardware_override = std::make_shared<llmsim::Hardware>(app.scenario_hardware); }
     r.gpus = s.sv_gpus > 0 ? s.sv_gpus : std::max(1, app.scenario_hardware.gpu_count);
     r.pp = std::max(1, s.sv_pp);

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "serving/serving.h"
-#include "sim/cost.h"
+#include "serving/cost.h"
 #include "sim/explain.h"
 #include "section_memo.h"
 

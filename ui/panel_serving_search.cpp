@@ -14,6 +14,7 @@
 #include "core/format.h"
 #include "panels.h"
 #include "widgets.h"
+#include "rig/resolve_device.h"
 
 namespace {
 
@@ -213,7 +214,7 @@ void draw_results(AppState& app) {
     auto usd = [](double v) { return v >= 0 ? "$" + llmsim::format_fixed(v, 3) : std::string("—"); };
     for (size_t i = 0; i < job.points.size(); ++i) {
         const llmsim::SlaPoint& p = job.points[i];
-        const llmsim::Hardware* h = app.catalog.find_hardware(p.hardware);
+        const llmsim::Hardware* h = llmsim::resolve_device(app.catalog, p.hardware);
         ImGui::TableNextRow();
         ImGui::TableNextColumn();
         ImGui::PushID((int)i);

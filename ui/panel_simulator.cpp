@@ -12,9 +12,10 @@
 #include "core/format.h"
 #include "panels.h"
 #include "plot.h"
-#include "speed/speed_labels.h"
+#include "sim/speed_labels.h"
 #include "widgets.h"
 #include "rig/rig.h"
+#include "rig/resolve_device.h"
 
 #include <cstdio>
 
@@ -50,7 +51,7 @@ void draw_rig_controls(AppState& app, float w) {
         std::string err;
         if (llmsim::looks_like_rig(app.rig_text) && !llmsim::build_rig(app.catalog, app.rig_text, probe, err)) {
             app.rig_error = err;
-        } else if (const llmsim::Hardware* h = app.catalog.find_hardware(app.rig_text)) {
+        } else if (const llmsim::Hardware* h = llmsim::resolve_device(app.catalog, app.rig_text)) {
             s.hardware = h->id;
             s.gpus = 0;
             app.rig_error.clear();

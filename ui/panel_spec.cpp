@@ -22,6 +22,7 @@
 #include "theme.h"
 #include "runtime/command.h"
 #include "widgets.h"
+#include "rig/resolve_device.h"
 
 namespace {
 constexpr double kGiBd = 1073741824.0;
@@ -37,7 +38,7 @@ double model_size(const llmsim::Model& m) {   // params when published, else a w
 bool scenario_catalog_hardware(const AppState& app, std::string& id, std::string& err) {
     const Scenario& s = app.scenario;
     if (!app.scenario_hardware_ok) { err = "no device: pick one in the top bar"; return false; }
-    if (s.hardware == "custom" || s.gpus > 0 || !app.catalog.find_hardware(s.hardware)) {
+    if (s.hardware == "custom" || s.gpus > 0 || !llmsim::resolve_device(app.catalog, s.hardware)) {
         err = "this section takes a catalog device (the CLI's and JS API's --hardware ID), not a custom device, N cards or a "
               "mixed rig: pick one in the top bar";
         return false;

@@ -3,7 +3,7 @@
 
 #include "core/format.h"
 #include "panels.h"
-#include "speed/speed_labels.h"
+#include "sim/speed_labels.h"
 #include "widgets.h"
 
 void draw_verdict(AppState& app) {

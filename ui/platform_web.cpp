@@ -27,7 +27,7 @@
 #include "api/api_extras.h"
 #include "api/predict.h"
 #include "serving/serving.h"
-#include "speed/speed_glue.h"
+#include "runtime/speed_glue.h"
 #include "import.h"
 #include "panels.h"
 #include "url_state.h"

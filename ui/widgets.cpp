@@ -1,6 +1,7 @@
 #include "widgets.h"
 #include "core/format.h"
 #include "rig/rig.h"
+#include "rig/resolve_device.h"
 
 #include <imgui.h>
 #include <imgui_internal.h>   // ImGuiTable / ImGuiWindow: sort-arrow room and the auto-fit extent of aligned cells
@@ -113,7 +114,7 @@ bool hardware_picker(AppState& app, const char* id, float width) {
         [&]() {
             // a typed rig id ("rtx-5080+rtx-5060-ti-16gb", "m2-ultra-192+m2-ultra-192@10gbe"): rig/rig.h
             if (llmsim::looks_like_rig(app.hardware_search)) {
-                if (const llmsim::Hardware* r = app.catalog.find_hardware(app.hardware_search)) {
+                if (const llmsim::Hardware* r = llmsim::resolve_device(app.catalog, app.hardware_search)) {
                     if (ImGui::Selectable(("Rig: " + r->name + "##typed-rig").c_str())) {
                         app.scenario.hardware = r->id;
                         app.scenario.gpus = 0;

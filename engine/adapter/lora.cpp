@@ -7,7 +7,7 @@
 #include "model/model_tensors.h"
 #include "quant/quant_rules.h"
 #include "speed/speed.h"
-#include "speed/speed_glue.h"
+#include "runtime/speed_glue.h"
 
 namespace llmsim {
 

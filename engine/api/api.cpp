@@ -1,4 +1,5 @@
 #include "api/api.h"
+#include "rig/resolve_device.h"
 #include "rig/rig.h"
 
 #include <cmath>
@@ -125,9 +126,8 @@ std::string api_memory(const Catalog& cat, const std::string& request_json) {
             if (!j["rpc_hosts"].is_string()) return error_json("rpc_hosts must be a string such as \"m2-ultra-192@10gbe\"").dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
             hw_id = rig_id_with_rpc_hosts(hw_id, j["rpc_hosts"].get<std::string>());
         }
-        Hardware probe;
-        if (looks_like_rig(hw_id) && !build_rig(cat, hw_id, probe, err)) return error_json(sanitize_utf8(err)).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-        req.hardware = cat.find_hardware(hw_id);
+        req.hardware = resolve_device(cat, hw_id, err);
+        if (!err.empty()) return error_json(sanitize_utf8(err)).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
         if (!req.hardware) return error_json("unknown hardware '" + sanitize_utf8(hw_id) + "' (a catalog id such as \"rtx-4090\" or \"m4-max-128\")").dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
     }
     if (!read_rig_fields(j, req, err)) return error_json(err).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);

@@ -7,7 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "catalog/catalog.h"
-#include "sim/cost.h"
+#include "serving/cost.h"
 #include "memory/memory.h"
 
 namespace llmsim {

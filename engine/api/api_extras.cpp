@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "runtime/command.h"
+#include "rig/resolve_device.h"
 
 namespace llmsim {
 
@@ -63,7 +64,7 @@ bool hardware(const Catalog& cat, const json& j, const Hardware*& hw, std::strin
     std::string id;
     if (!str(j, "hardware", id, err)) return false;
     if (id.empty()) return true;
-    hw = cat.find_hardware(id);
+    hw = resolve_device(cat, id);
     if (!hw) { err = "unknown hardware '" + id + "' (a catalog id such as \"rtx-4090\")"; return false; }
     return true;
 }

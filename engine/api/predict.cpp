@@ -1,5 +1,7 @@
 #include "api/predict.h"
 #include "rig/rig_speed.h"
+#include "rig/resolve_device.h"
+#include "core/json_diag.h"
 
 #include <cctype>
 #include <cmath>
@@ -13,7 +15,7 @@
 #include "memory/prepared_weights.h"
 #include "serving/serving.h"
 #include "sim/simulate.h"
-#include "speed/speed_glue.h"
+#include "runtime/speed_glue.h"
 
 namespace llmsim {
 
@@ -21,178 +23,6 @@ using nlohmann::json;
 
 namespace {
 
-bool number_field(const json& j, const char* key, double& out, bool required, std::string& err, double lo, double hi) {
-    auto it = j.find(key);
-    if (it == j.end() || it->is_null()) {
-        if (required) { err = std::string(key) + " is required"; return false; }
-        return true;
-    }
-    if (!it->is_number()) { err = std::string(key) + " must be a number"; return false; }
-    double v = it->get<double>();
-    if (!std::isfinite(v) || v < lo || v > hi) {
-        err = std::string(key) + " must be between " + std::to_string(lo) + " and " + std::to_string(hi);
-        return false;
-    }
-    out = v;
-    return true;
-}
-
-std::string device_key(const std::string& name) {
-    std::string n = name;
-    size_t p = n.find(" (");
-    if (p != std::string::npos) n = n.substr(0, p);
-    size_t g = n.find(" Generation");
-    if (g != std::string::npos) n = n.substr(0, g);
-    return n;
-}
-
-// a device name reduced for matching: lower-case letters and digits only, without the vendor/brand words and
-// "(...)" details ("NVIDIA GeForce RTX 4090" == "RTX 4090"; "Tesla T4" == "T4"); keep_memory = false also drops
-// "16GB"-style sizes, which then only break ties between catalog entries
-// drop_sxm = true also drops the SXM form factor, the one nvidia-smi leaves out of its names ("NVIDIA H100 80GB
-// HBM3", "NVIDIA H200" are the SXM parts; PCIe and NVL parts say so), tried only when nothing else matched
-std::string match_key(const std::string& name, bool keep_memory, bool drop_sxm = false) {
-    std::string n = device_key(name), w, out;
-    for (char c : n) w += (char)((c >= 'A' && c <= 'Z') ? c - 'A' + 'a' : c);
-    for (const char* machine : {"macbook pro ", "macbook air ", "mac studio ", "mac mini "})   // Apple: the chip names it
-        for (size_t at; (at = w.find(machine)) != std::string::npos;) w.erase(at, strlen(machine));
-    // "(R)", "(TM)" and "Graphics" come with driver strings ("Intel(R) Arc(TM) A750 Graphics" from Level Zero / Windows)
-    static const char* const kDrop[] = {"nvidia", "geforce", "tesla", "amd", "intel", "apple", "workstation", "edition",
-                                        "r", "tm", "graphics", "hbm2", "hbm2e", "hbm3", "hbm3e"};
-    std::string word;
-    auto flush = [&]() {
-        bool drop = false;
-        for (const char* d : kDrop) drop = drop || word == d;
-        size_t nd = 0;
-        while (nd < word.size() && word[nd] >= '0' && word[nd] <= '9') ++nd;
-        if (!keep_memory && nd > 0 && word.compare(nd, std::string::npos, "gb") == 0) drop = true;
-        if (word.size() == 4 && word.compare(0, 3, "sxm") == 0 && word[3] >= '0' && word[3] <= '9') word = "sxm";   // SXM2/4/5
-        if (drop_sxm && word == "sxm") drop = true;
-        if (!drop) out += word;
-        word.clear();
-    };
-    for (char c : w) {
-        if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9')) word += c;
-        else flush();
-    }
-    flush();
-    return out;
-}
-
-// the memory size a device name states outside its "(...)" details ("A100-SXM4-80GB" -> 80), 0 when none
-double name_memory_gib(const std::string& name) {
-    const std::string n = device_key(name);
-    double gib = 0;
-    for (size_t i = 0; i + 1 < n.size(); ++i) {
-        if ((n[i] != 'G' && n[i] != 'g') || (n[i + 1] != 'B' && n[i + 1] != 'b')) continue;
-        if (i + 2 < n.size() && std::isalnum((unsigned char)n[i + 2])) continue;   // "GBps" and the like
-        size_t b = i;
-        while (b > 0 && n[b - 1] >= '0' && n[b - 1] <= '9') --b;
-        if (b == i || (b > 0 && std::isalpha((unsigned char)n[b - 1]))) continue;   // a digit run of its own
-        gib = std::atof(n.substr(b, i - b).c_str());
-    }
-    return gib;
-}
-
-// the catalog device an inline hardware object names (id, name, seed alias or calibration name; single GPUs only),
-// nullptr when none or when the name fits several devices that memory_gib cannot tell apart
-const Hardware* match_catalog_hardware(const Catalog& cat, const std::string& name, double memory_gib) {
-    if (name.empty()) return nullptr;
-    if (memory_gib <= 0) memory_gib = name_memory_gib(name);   // "NVIDIA A100-SXM4-80GB": the size the name states
-    for (int pass = 0; pass < 3; ++pass) {
-        const bool keep_memory = pass == 0, drop_sxm = pass == 2;
-        const std::string key = match_key(name, keep_memory, drop_sxm);
-        if (key.empty()) continue;
-        std::vector<const Hardware*> hits;
-        for (const Hardware& h : cat.hardware) {
-            if (h.gpu_count != 1) continue;
-            bool hit = match_key(h.id, keep_memory, drop_sxm) == key || match_key(h.name, keep_memory, drop_sxm) == key;
-            for (const auto* list : {&h.seed_aliases, &h.calibration_names})
-                for (const auto& a : *list) hit = hit || match_key(a, keep_memory, drop_sxm) == key;
-            if (hit) hits.push_back(&h);
-        }
-        if (hits.empty()) continue;
-        if (memory_gib > 0) {   // same chip in several sizes: the one with this memory
-            std::vector<const Hardware*> sized;
-            for (const Hardware* h : hits)
-                if (std::fabs((double)h->memory_bytes / (double)kGiB - memory_gib) <= 0.1 * memory_gib) sized.push_back(h);
-            if (!sized.empty()) hits = sized;
-            else if (keep_memory) continue;   // the exact name has another size: look among the sizes of the chip
-        }
-        // several sizes of one chip share its speed specs; different chips under one name are ambiguous
-        for (const Hardware* h : hits)
-            if (h->bandwidth_gbs != hits[0]->bandwidth_gbs || h->fp16_tflops != hits[0]->fp16_tflops) return nullptr;
-        return hits[0];
-    }
-    return nullptr;
-}
-
-// the default backend by vendor (the row's "backend" overrides it)
-std::vector<Backend> default_backends(const Hardware& h) {
-    if (h.kind == HardwareKind::Cpu) return {Backend::Cpu};
-    if (h.vendor == "nvidia") return {Backend::Cuda};
-    if (h.vendor == "amd") return {Backend::Rocm};
-    if (h.vendor == "apple" || h.kind == HardwareKind::Apple) return {Backend::Metal};
-    if (h.vendor == "intel") return {Backend::Sycl};
-    return {Backend::Vulkan};
-}
-
-bool hardware_from_json(const Catalog& cat, const json& h, Hardware& out, std::string& note, std::string& err) {
-    if (h.is_string()) {
-        const Hardware* hw = cat.find_hardware(h.get<std::string>());
-        if (!hw) { err = "unknown hardware '" + h.get<std::string>() + "' (a catalog id such as \"rtx-4090\", or an object)"; return false; }
-        out = *hw;
-        return true;
-    }
-    if (!h.is_object()) { err = "hardware must be a catalog id or an object {name, vendor, kind, memory_gib, bandwidth_gbs, fp16_tflops}"; return false; }
-    out = Hardware();
-    out.name = h.contains("name") && h["name"].is_string() ? h["name"].get<std::string>() : "custom";
-    out.id = "custom";
-    out.vendor = h.contains("vendor") && h["vendor"].is_string() ? h["vendor"].get<std::string>() : "";
-    std::string kind = h.contains("kind") && h["kind"].is_string() ? h["kind"].get<std::string>() : "";
-    double mem = 0, bw = 0, tf = 0;
-    if (!number_field(h, "memory_gib", mem, false, err, 0, 1e6)) { err = "hardware." + err; return false; }
-    const Hardware* known = match_catalog_hardware(cat, out.name, mem);
-    if (known && kind.empty()) kind = to_string(known->kind);
-    if (kind == "consumer") out.kind = HardwareKind::Consumer;
-    else if (kind == "workstation") out.kind = HardwareKind::Workstation;
-    else if (kind == "datacenter") out.kind = HardwareKind::Datacenter;
-    else if (kind == "apple") out.kind = HardwareKind::Apple;
-    else if (kind == "apu") out.kind = HardwareKind::Apu;
-    else if (kind == "cpu") out.kind = HardwareKind::Cpu;
-    else { err = "hardware.kind '" + kind + "' is not consumer|workstation|datacenter|apple|apu|cpu"; return false; }
-    if (!number_field(h, "bandwidth_gbs", bw, !known, err, 0.01, 1e6)) { err = "hardware." + err; return false; }
-    if (!number_field(h, "fp16_tflops", tf, false, err, 0, 1e6)) { err = "hardware." + err; return false; }
-    if (known) {
-        // the catalog entry, with every field the line gives winning (a device the catalog knows gets its figures)
-        const Hardware inline_hw = out;
-        out = *known;
-        out.gpu_count = 1;
-        out.name = inline_hw.name;
-        if (!inline_hw.vendor.empty() && inline_hw.vendor != known->vendor) {
-            out.vendor = inline_hw.vendor;
-            out.backends = default_backends(out);
-        }
-        out.kind = inline_hw.kind;
-        std::string filled;
-        if (mem > 0) out.memory_bytes = (int64_t)(mem * (double)kGiB);
-        else filled += ", memory";
-        if (bw > 0) out.bandwidth_gbs = bw;
-        else filled += ", bandwidth_gbs";
-        if (tf > 0) { out.fp16_tflops = tf; out.fp16_tflops_estimated = false; }
-        else if (known->fp16_tflops > 0) filled += ", fp16_tflops";
-        if (!known->memory_kind.empty()) filled += ", memory_kind";
-        if (known->system_ram_bandwidth_gbs > 0) filled += ", host RAM";
-        note = "hardware '" + inline_hw.name + "' matched catalog device '" + known->id + "'" +
-               (filled.empty() ? std::string(" (the line's fields kept)") : "; filled from it: " + filled.substr(2));
-        return true;
-    }
-    out.memory_bytes = (int64_t)(mem * (double)kGiB);
-    out.bandwidth_gbs = bw;
-    out.fp16_tflops = tf;   // 0 = unknown: the speed model estimates it from the chip family and says so
-    out.backends = default_backends(out);
-    return true;
-}
 
 }  // namespace
 
@@ -228,14 +58,14 @@ bool parse_predict_input(const Catalog& cat, const json& j, PredictInput& out, s
         if (!cat.find_file_type(out.quant)) { err = "unknown quant '" + out.quant + "' (llmsim-cli catalog --quants lists them)"; return false; }
     }
     double size_gib = 0;
-    if (!number_field(j, "model_size_gib", size_gib, false, err, 0, 1e6)) return false;
+    if (!json_number_field(j, "model_size_gib", size_gib, false, err, 0, 1e6)) return false;
     // hardware
     if (!j.contains("hardware")) { err = "hardware is required (a catalog id or an object)"; return false; }
     std::string hw_note;
-    if (!hardware_from_json(cat, j["hardware"], out.hardware, hw_note, err)) return false;
+    if (!device_from_json(cat, j["hardware"], out.hardware, hw_note, err)) return false;
     if (!hw_note.empty()) out.note += std::string(out.note.empty() ? "" : "; ") + hw_note;
     double gpus = 1;
-    if (!number_field(j, "gpus", gpus, false, err, 1, 1024)) return false;
+    if (!json_number_field(j, "gpus", gpus, false, err, 1, 1024)) return false;
     if (gpus != std::floor(gpus)) { err = "gpus must be a whole number"; return false; }
     if (j.contains("gpus") && j["gpus"].is_number()) {
         // a combination id ("2x-arc-b580") names its GPU count; another "gpus" would silently change the rig
@@ -269,8 +99,8 @@ bool parse_predict_input(const Catalog& cat, const json& j, PredictInput& out, s
     std::string kind = t.contains("kind") && t["kind"].is_string() ? t["kind"].get<std::string>() : "";
     if (kind != "prefill" && kind != "decode") { err = "test.kind must be \"prefill\" or \"decode\""; return false; }
     double tokens = 0, depth = 0;
-    if (!number_field(t, "tokens", tokens, true, err, 1, 1e8)) { err = "test." + err; return false; }
-    if (!number_field(t, "depth", depth, false, err, 0, 1e8)) { err = "test." + err; return false; }
+    if (!json_number_field(t, "tokens", tokens, true, err, 1, 1e8)) { err = "test." + err; return false; }
+    if (!json_number_field(t, "depth", depth, false, err, 0, 1e8)) { err = "test." + err; return false; }
 
     // weights as the memory model lays them out, scaled to the measured file size when given
     const uint64_t size_override = size_gib > 0 ? (uint64_t)(size_gib * (double)kGiB) : 0;
@@ -301,8 +131,8 @@ bool parse_predict_input(const Catalog& cat, const json& j, PredictInput& out, s
     if (!build_speed_scenario(out.model, req, ev, out.scenario, err)) return false;
     // llama-bench -ub / -b (defaults 512 / 2048)
     double ubatch = out.scenario.ubatch, batch = out.scenario.batch;
-    if (!number_field(j, "ubatch", ubatch, false, err, 1, 1 << 20)) return false;
-    if (!number_field(j, "batch", batch, false, err, 1, 1 << 20)) return false;
+    if (!json_number_field(j, "ubatch", ubatch, false, err, 1, 1 << 20)) return false;
+    if (!json_number_field(j, "batch", batch, false, err, 1, 1 << 20)) return false;
     if (ubatch != std::floor(ubatch) || batch != std::floor(batch)) { err = "ubatch and batch must be whole numbers"; return false; }
     out.scenario.ubatch = (int)ubatch;
     out.scenario.batch = (int)batch;
@@ -312,7 +142,7 @@ bool parse_predict_input(const Catalog& cat, const json& j, PredictInput& out, s
     out.total_params = (double)w->params.total;
     // the leave-one-device-out group: the catalog device when the name matched one (rows that spell one chip
     // differently stay one device), else the name without "(...)" details
-    out.device = out.hardware.id != "custom" && !out.hardware.id.empty() ? out.hardware.id : device_key(out.hardware.name);
+    out.device = out.hardware.id != "custom" && !out.hardware.id.empty() ? out.hardware.id : device_name_key(out.hardware.name);
     if (out.hardware.fp16_tflops <= 0) {
         Fp16Estimate fe = estimate_fp16_tflops(out.hardware.vendor, out.hardware.kind, out.hardware.name,
                                                out.hardware.bandwidth_gbs);
@@ -345,7 +175,7 @@ static SpeedResult predict_rig(const Catalog& cat, const PredictInput& p, const 
 }
 
 bool predict_hardware_from_json(const Catalog& cat, const json& h, Hardware& out, std::string& note, std::string& err) {
-    return hardware_from_json(cat, h, out, note, err);
+    return device_from_json(cat, h, out, note, err);
 }
 
 std::string predict_line(const Catalog& cat, const SpeedParams& params, const std::string& line, bool explain,

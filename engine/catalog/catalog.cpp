@@ -13,7 +13,6 @@
 // [SECTION] Lookup
 // [SECTION] Enums and SlidingWindow
 #include "catalog/catalog.h"
-#include "rig/rig.h"
 
 #include <algorithm>
 #include <cmath>
@@ -728,7 +727,7 @@ const Hardware* Catalog::find_hardware(const std::string& id) const {
         }
     if (const Hardware* c = find_by(combinations, id, [](const Hardware& x) -> const std::string& { return x.id; }))
         return c;
-    return find_rig(*this, id);   // rig/rig.h: nullptr unless id is a valid rig spec
+    return nullptr;   // rig ids ("rtx-5080+rtx-5060-ti-16gb") are built above the catalog: rig/resolve_device.h
 }
 
 const GgmlType* Catalog::find_ggml_type(const std::string& name) const {

@@ -194,7 +194,7 @@ struct FileType {                  // a llama.cpp file type (llama_ftype) or a n
 
 // [SECTION] Catalog --------------------------------------------------------------------------------------
 
-struct RigCache {                      // rigs find_hardware built from a rig id; a deque keeps their addresses
+struct RigCache {                      // rigs resolve_device built from a rig id (rig/resolve_device.h); a deque keeps their addresses
     std::mutex mu;
     std::deque<Hardware> rigs;
     std::vector<std::pair<std::string, const Hardware*>> spellings;   // "2x rtx-3090 + rtx-3060-12gb" -> its rig
@@ -206,14 +206,15 @@ struct Catalog {
     std::vector<Hardware> combinations;   // 2x/4x/8x of single cards (gpu_combos.h); find_hardware accepts their ids
     std::vector<GgmlType> ggml_types;
     std::vector<FileType> file_types;
-    // rigs built from ids such as "rtx-5080+rtx-5060-ti-16gb" (rig/rig.h), kept so the pointers find_hardware returns
+    // rigs built from ids such as "rtx-5080+rtx-5060-ti-16gb" (rig/rig.h), kept so the pointers resolve_device returns
     // stay valid as long as the catalog (or a copy of it: copies share the cache)
     std::shared_ptr<RigCache> rig_cache = std::make_shared<RigCache>();
 
     // look up by exact id, then case-insensitively; nullptr when unknown
     // (find_model also accepts the part after the '/' when exactly one model has it;
-    //  find_hardware also matches seed_aliases and calibration_names, then combination ids such as "2x-arc-b580",
-    //  then rig ids such as "rtx-5080+rtx-5060-ti-16gb" or "m2-ultra-192+m2-ultra-192@10gbe", see rig/rig.h)
+    //  find_hardware also matches seed_aliases and calibration_names, then combination ids such as "2x-arc-b580";
+    //  it looks up catalog rows only: what a user types, rig ids such as "rtx-5080+rtx-5060-ti-16gb" included,
+    //  goes through resolve_device (rig/resolve_device.h), which sits above the catalog)
     const Model* find_model(const std::string& id) const;
     const Hardware* find_hardware(const std::string& id) const;
     const GgmlType* find_ggml_type(const std::string& name) const;

@@ -4,6 +4,7 @@
 #include "core/json_diag.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <nlohmann/json.hpp>
@@ -144,6 +145,22 @@ int json_nesting_depth(const std::string& text) {
         else if ((c == ']' || c == '}') && depth > 0) --depth;
     }
     return max_depth;
+}
+
+bool json_number_field(const nlohmann::json& j, const char* key, double& out, bool required, std::string& err, double lo, double hi) {
+    auto it = j.find(key);
+    if (it == j.end() || it->is_null()) {
+        if (required) { err = std::string(key) + " is required"; return false; }
+        return true;
+    }
+    if (!it->is_number()) { err = std::string(key) + " must be a number"; return false; }
+    double v = it->get<double>();
+    if (!std::isfinite(v) || v < lo || v > hi) {
+        err = std::string(key) + " must be between " + std::to_string(lo) + " and " + std::to_string(hi);
+        return false;
+    }
+    out = v;
+    return true;
 }
 
 }  // namespace llmsim

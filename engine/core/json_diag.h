@@ -8,6 +8,8 @@
 #include <cstddef>
 #include <string>
 
+#include <nlohmann/json.hpp>
+
 namespace llmsim {
 
 // the first problem that stops `text` from parsing as JSON, starting "not valid JSON: ..." or naming the
@@ -23,5 +25,10 @@ int json_nesting_depth(const std::string& text);
 
 // s with every invalid UTF-8 sequence replaced by U+FFFD (names read from files, before they reach JSON output)
 std::string sanitize_utf8(const std::string& s);
+
+// the number j[key] in [lo, hi] into out; absent or null leaves out as it is (an error when required); false + err
+// "<key> is required" / "<key> must be a number" / "<key> must be between lo and hi" (the request readers' words)
+bool json_number_field(const nlohmann::json& j, const char* key, double& out, bool required, std::string& err,
+                       double lo, double hi);
 
 }  // namespace llmsim

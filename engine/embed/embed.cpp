@@ -16,7 +16,7 @@
 #include "runtime/command.h"
 #include "sim/simulate.h"
 #include "speed/speed.h"
-#include "speed/speed_glue.h"
+#include "runtime/speed_glue.h"
 #include "vision/vision.h"
 
 namespace llmsim {

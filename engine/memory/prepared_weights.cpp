@@ -12,7 +12,7 @@
 #include <unordered_map>
 
 #include "memory/memory.h"
-#include "speed/speed.h"
+#include "quant/quant_types.h"
 
 namespace llmsim {
 

@@ -2,6 +2,7 @@
 //
 // [SECTION] ggml type table
 // [SECTION] File type table
+// [SECTION] Kernel classes
 #include "quant/quant_types.h"
 
 #include <cctype>
@@ -201,6 +202,17 @@ const char* to_string(LlamaFtype f) {
 TensorType ftype_default_type(LlamaFtype f) {
     const int i = (int)f;
     return i >= 0 && i < (int)LlamaFtype::Count && kFtypes[i].name ? kFtypes[i].base : TensorType::F16;
+}
+
+// [SECTION] Kernel classes -------------------------------------------------------------------------------
+
+const char* const kWeightClassNames[kWeightClassCount] = {"f16", "q8", "legacy", "kquant", "kquant_low", "mxfp4"};
+
+const char* to_string(WeightClass c) { return kWeightClassNames[(int)c]; }
+
+WeightClass weight_class_of(const std::string& ft) {
+    const LlamaFtypeInfo* f = find_llama_ftype(ft);
+    return f ? f->kernel : WeightClass::KQuant;   // unsloth UD-Q4_K_XL, MLX, FP8 ...
 }
 
 }  // namespace llmsim

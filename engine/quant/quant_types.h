@@ -24,6 +24,13 @@ namespace llmsim {
 // the kernel family that does the bulk of the matmuls; they reach different shares of bandwidth and FLOP/s
 enum class WeightClass { F16, Q8, Legacy, KQuant, KQuantLow, Mxfp4, Count };
 constexpr int kWeightClassCount = (int)WeightClass::Count;
+// the names the fitted speed parameters' tables use ("f16", "q8", "legacy", "kquant", "kquant_low", "mxfp4")
+extern const char* const kWeightClassNames[kWeightClassCount];
+const char* to_string(WeightClass c);
+// the weight class of a llama.cpp file type name from the file type table ("Q4_K_M" -> KQuant, "Q4_0" -> Legacy,
+// "F16"/"BF16" -> F16 ...); names that are no llama.cpp file type (unsloth UD-* mixes, MLX, FP8 ...) -> KQuant
+// (defined with the file type table, quant_types.cpp)
+WeightClass weight_class_of(const std::string& file_type);
 
 // [SECTION] ggml tensor types ----------------------------------------------------------------------------
 

@@ -5,7 +5,7 @@
 
 #include "core/format.h"
 #include "report/sections.h"
-#include "speed/speed_labels.h"
+#include "sim/speed_labels.h"
 
 namespace llmsim {
 

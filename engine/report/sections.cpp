@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "core/format.h"
-#include "speed/speed_labels.h"
+#include "sim/speed_labels.h"
 
 namespace llmsim {
 

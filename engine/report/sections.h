@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "catalog/catalog.h"
-#include "sim/cost.h"
+#include "serving/cost.h"
 #include "sim/recommend.h"
 #include "sim/simulate.h"
 

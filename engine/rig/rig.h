@@ -2,7 +2,7 @@
 // joined by a network link ("m2-ultra-192+m2-ultra-192@10gbe"), the links themselves (PCIe, NVLink, Ethernet,
 // Thunderbolt) and the host RAM used for offload ("ddr5-6000x2").
 //
-//   const llmsim::Hardware* rig = cat.find_hardware("2x rtx-3090 + rtx-3060-12gb");   // Catalog::find_hardware -> find_rig
+//   const llmsim::Hardware* rig = llmsim::resolve_device(cat, "2x rtx-3090 + rtx-3060-12gb");   // resolve_device.h -> find_rig
 //   // rig->rig[i].hw is each device, rig->rig[i].llama_name "CUDA0" ...; estimate_memory() splits by free memory
 //   std::string err;
 //   double gbs = 0;

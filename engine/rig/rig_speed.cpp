@@ -7,7 +7,7 @@
 
 #include "core/format.h"
 #include "core/input_limits.h"
-#include "speed/speed_glue.h"
+#include "speed/speed_inputs.h"
 
 namespace llmsim {
 
@@ -42,7 +42,7 @@ SpeedScenario device_scenario(const SpeedScenario& s, const Hardware& h, double 
     d.swa_layers = (int)std::lround(s.swa_layers * lfrac);
     d.kv_bytes_per_token_full = s.kv_bytes_per_token_full * lfrac;
     d.kv_bytes_per_token_swa = s.kv_bytes_per_token_swa * lfrac;
-    set_device_speed_inputs(d, h);   // the device's own bandwidth, FP16, class and family (speed_glue.h)
+    set_device_speed_inputs(d, h);   // the device's own bandwidth, FP16, class and family (speed_inputs.h)
     d.backend = h.backends.empty() ? Backend::Vulkan : h.backends.front();
     return d;
 }

@@ -5,7 +5,7 @@
 #include <string>
 
 #include "catalog/catalog.h"
-#include "sim/simulate.h"
+#include "runtime/scenario.h"
 
 namespace llmsim {
 // llama-server flags for the request (-m, -c, -ngl, -fa, -ctk/-ctv, --n-cpu-moe/-ot, -np, -ts, -sm, -mg, --rpc, --port;

@@ -5,7 +5,7 @@
 
 #include "runtime/command.h"
 #include "memory/memory.h"
-#include "speed/speed_glue.h"
+#include "runtime/speed_glue.h"
 
 namespace llmsim::llamacpp {
 

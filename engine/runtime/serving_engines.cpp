@@ -9,7 +9,7 @@
 #include "memory/memory.h"
 #include "runtime/runtime.h"
 #include "serving/serving.h"
-#include "sim/simulate.h"
+#include "runtime/scenario.h"
 
 namespace llmsim {
 

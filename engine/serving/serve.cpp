@@ -11,7 +11,7 @@
 
 #include "catalog/catalog.h"
 #include "serving/serving_internal.h"
-#include "sim/cost.h"
+#include "serving/cost.h"
 
 namespace llmsim {
 
@@ -84,7 +84,7 @@ void fill_cost(const ReplicaShape& s, int gpus, double tok_s, double single_tok_
     double watts = (s.hw->tdp_w > 0 ? s.hw->tdp_w : 300.0) * gpus;
     auto per_mtok = [&](double ts, double& own, double& rent, double& wh) {
         if (ts <= 0) return;
-        // engine/sim/cost.h at 730 busy hours a month: amortised price + power (own), rent for the hours
+        // engine/serving/cost.h at 730 busy hours a month: amortised price + power (own), rent for the hours
         CostInputs in;
         in.hours_per_month_override = kHoursPerMonth;
         in.output_mtok_per_month = ts * 3600.0 * kHoursPerMonth / 1e6;

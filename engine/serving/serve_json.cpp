@@ -11,7 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "api/predict.h"
+#include "rig/resolve_device.h"
 #include "catalog/catalog.h"
 #include "model/hf_config.h"
 #include "serving/serving.h"
@@ -135,7 +135,7 @@ bool parse_common(const json& j, const Catalog& cat, ServeRequest& r, std::strin
     else {
         auto h = std::make_shared<Hardware>();
         std::string note;
-        if (!predict_hardware_from_json(cat, j["hardware"], *h, note, err)) { err = "hardware: " + err; return false; }
+        if (!device_from_json(cat, j["hardware"], *h, note, err)) { err = "hardware: " + err; return false; }
         r.hardware = h->id;
         r.hardware_override = h;
     }

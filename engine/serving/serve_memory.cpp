@@ -14,6 +14,7 @@
 #include "memory/prepared_weights.h"
 #include "model/model_tensors.h"
 #include "serving/serving_internal.h"
+#include "rig/resolve_device.h"
 
 namespace llmsim::serving {
 
@@ -204,7 +205,7 @@ bool build_shape(const Catalog& cat, const ServeRequest& req, ReplicaShape& s, s
     s.engine = er->id;
     s.model = req.model_override ? req.model_override.get() : cat.find_model(req.model);
     if (!s.model) { err = "model: unknown model '" + req.model + "' (a catalog id, or give its config)"; return false; }
-    s.hw = req.hardware_override ? req.hardware_override.get() : cat.find_hardware(req.hardware);
+    s.hw = req.hardware_override ? req.hardware_override.get() : resolve_device(cat, req.hardware);
     if (!s.hw) { err = "hardware: unknown hardware '" + req.hardware + "'"; return false; }
     if (s.hw->memory_bytes <= 0 || s.hw->bandwidth_gbs <= 0) { err = "hardware: memory and bandwidth must be > 0"; return false; }
     if (req.tp < 1 || req.tp > 64) { err = "tp: " + std::to_string(req.tp) + " is out of range (1 to 64)"; return false; }

@@ -12,6 +12,7 @@
 
 #include "catalog/catalog.h"
 #include "serving/serving_internal.h"
+#include "rig/resolve_device.h"
 
 namespace llmsim {
 
@@ -160,7 +161,7 @@ bool evaluate(const Catalog& cat, const ServeRequest& req, const SlaSearch& spac
         if (conc <= 0) return false;
     }
     if (req.sla.min_output_tok_s > 0 && at.load.output_tok_s < req.sla.min_output_tok_s) return false;
-    const Hardware* h = cat.find_hardware(c.hardware);
+    const Hardware* h = resolve_device(cat, c.hardware);
     pt = SlaPoint();
     pt.engine = c.engine; pt.hardware = c.hardware; pt.precision = c.precision; pt.gpus = c.gpus; pt.tp = c.tp; pt.pp = c.pp;
     pt.max_concurrency = conc; pt.output_tok_s = at.load.output_tok_s;

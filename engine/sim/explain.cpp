@@ -5,7 +5,7 @@
 #include "core/format.h"
 #include "model/model_tensors.h"
 #include "quant/quant_rules.h"
-#include "speed/speed_glue.h"
+#include "runtime/speed_glue.h"
 
 namespace llmsim {
 

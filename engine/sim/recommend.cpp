@@ -4,8 +4,8 @@
 #include <cmath>
 
 #include "core/format.h"
-#include "speed/speed_glue.h"
-#include "speed/speed_labels.h"
+#include "runtime/speed_glue.h"
+#include "sim/speed_labels.h"
 
 namespace llmsim {
 

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "catalog/catalog.h"
-#include "sim/cost.h"
+#include "serving/cost.h"
 #include "sim/simulate.h"
 
 namespace llmsim {

@@ -8,7 +8,7 @@
 #include "memory/memory.h"
 #include "runtime/command.h"
 #include "speed/speed.h"
-#include "speed/speed_glue.h"
+#include "runtime/speed_glue.h"
 
 namespace llmsim {
 

@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "core/assets.h"
-#include "speed/speed_glue.h"
+#include "runtime/speed_glue.h"
 
 namespace llmsim {
 

@@ -27,18 +27,11 @@ using json = nlohmann::json;
 // [SECTION] Names and guesses ----------------------------------------------------------------------------
 
 namespace {
-const char* const kWeightClassNames[kWeightClassCount] = {"f16", "q8", "legacy", "kquant", "kquant_low", "mxfp4"};
 const char* const kMemoryKindNames[kMemoryKindCount] = {"gddr", "hbm", "unified"};
 const char* const kBackendNames[kBackendCount] = {"cuda", "rocm", "metal", "vulkan", "sycl", "cpu"};
 const char* const kKindNames[kHardwareKindCount] = {"consumer", "workstation", "datacenter", "apple", "apu", "cpu"};
 }  // namespace
 
-WeightClass weight_class_of(const std::string& ft) {
-    const LlamaFtypeInfo* f = find_llama_ftype(ft);
-    return f ? f->kernel : WeightClass::KQuant;   // unsloth UD-Q4_K_XL, MLX, FP8 ...
-}
-
-const char* to_string(WeightClass c) { return kWeightClassNames[(int)c]; }
 const char* to_string(MemoryKind m) { return kMemoryKindNames[(int)m]; }
 
 MemoryKind guess_memory_kind(HardwareKind kind, double bandwidth_gbs) {

@@ -37,11 +37,7 @@ namespace llmsim {
 
 // [SECTION] Inputs ---------------------------------------------------------------------------------------
 
-// (WeightClass, the kernel family of a file type, is in quant_types.h)
-// the weight class of a llama.cpp file type name from the file type table ("Q4_K_M" -> KQuant, "Q4_0" -> Legacy,
-// "F16"/"BF16" -> F16 ...); names that are no llama.cpp file type (unsloth UD-* mixes, MLX, FP8 ...) -> KQuant
-WeightClass weight_class_of(const std::string& file_type);
-const char* to_string(WeightClass c);
+// (WeightClass, the kernel family of a file type, weight_class_of and its names are in quant_types.h)
 
 enum class MemoryKind { Gddr, Hbm, Unified };
 constexpr int kMemoryKindCount = 3;

@@ -13,7 +13,7 @@
 #include "memory/memory.h"
 #include "runtime/command.h"
 #include "speed/speed.h"
-#include "speed/speed_glue.h"
+#include "runtime/speed_glue.h"
 #include "vision/mmproj.h"
 
 namespace llmsim {

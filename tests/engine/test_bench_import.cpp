@@ -6,7 +6,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "io/bench_import.h"
+#include "api/bench_import.h"
 #include "test_support.h"
 
 using namespace llmsim;

@@ -7,7 +7,7 @@
 #include "quant/quant_rules.h"
 #include "sim/recommend.h"
 #include "api/predict.h"
-#include "speed/speed_glue.h"
+#include "runtime/speed_glue.h"
 #include "test_support.h"
 
 #include <nlohmann/json.hpp>

@@ -18,7 +18,7 @@
 #include "sim/recommend.h"
 #include "speed/calibrate.h"
 #include "speed/profile_validation.h"
-#include "speed/speed_glue.h"
+#include "runtime/speed_glue.h"
 #include "test_support.h"
 
 using namespace llmsim;

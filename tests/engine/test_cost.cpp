@@ -5,7 +5,7 @@
 #include <limits>
 
 #include "catalog/catalog.h"
-#include "sim/cost.h"
+#include "serving/cost.h"
 #include "sim/simulate.h"
 
 using namespace llmsim;

@@ -5,8 +5,8 @@
 
 #include "speed/device_profile.h"
 #include "sim/simulate.h"
-#include "speed/speed_glue.h"
-#include "speed/speed_labels.h"
+#include "runtime/speed_glue.h"
+#include "sim/speed_labels.h"
 #include "test_support.h"
 
 using namespace llmsim;

@@ -4,7 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "api/predict.h"
-#include "speed/speed_glue.h"
+#include "runtime/speed_glue.h"
 
 using namespace llmsim;
 using nlohmann::json;

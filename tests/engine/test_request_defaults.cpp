@@ -7,7 +7,7 @@
 #include "api/api.h"
 #include "catalog/catalog.h"
 #include "memory/memory.h"
-#include "sim/cost.h"
+#include "serving/cost.h"
 
 using namespace llmsim;
 

@@ -18,11 +18,12 @@
 #include "catalog/catalog.h"
 #include "memory/memory.h"
 #include "rig/detect.h"
+#include "rig/resolve_device.h"
 #include "rig/rig.h"
 #include "rig/rig_speed.h"
 #include "runtime/command.h"
 #include "sim/simulate.h"
-#include "speed/speed_glue.h"
+#include "runtime/speed_glue.h"
 
 using namespace llmsim;
 
@@ -46,7 +47,7 @@ const Model& model(const char* id) {
 }
 
 MemoryBreakdown place(const char* model_id, const char* hw_id, MemoryRequest r = MemoryRequest()) {
-    r.hardware = cat().find_hardware(hw_id);
+    r.hardware = resolve_device(cat(), hw_id);
     REQUIRE(r.hardware != nullptr);
     MemoryBreakdown mb;
     std::string err;
@@ -85,10 +86,14 @@ std::string read_corpus(const std::string& rel) {
 // [SECTION] Rig ids
 
 TEST_CASE("rig ids: llama.cpp's device order (RPC servers first), names, canonical ids and errors", "[rig]") {
-    const Hardware* a = cat().find_hardware("2x rtx-3090 + rtx-3060-12gb");
+    const Hardware* a = resolve_device(cat(), "2x rtx-3090 + rtx-3060-12gb");
     REQUIRE(a != nullptr);
     CHECK(a->id == "2x-rtx-3090+rtx-3060-12gb");
-    CHECK(cat().find_hardware("2x-rtx-3090+rtx-3060-12gb") == a);   // one entry per rig, whatever the spelling
+    CHECK(resolve_device(cat(), "2x-rtx-3090+rtx-3060-12gb") == a);   // one entry per rig, whatever the spelling
+    CHECK(cat().find_hardware("2x-rtx-3090+rtx-3060-12gb") == nullptr);   // the catalog holds rows; rigs are built above it
+    std::string rig_err;
+    CHECK(resolve_device(cat(), "rtx-4090+no-such-gpu", rig_err) == nullptr);
+    CHECK(rig_err.find("no-such-gpu") != std::string::npos);   // the message names the wrong part
     REQUIRE(a->rig.size() == 3);
     CHECK(a->rig[0].llama_name == "CUDA0");
     CHECK(a->rig[2].llama_name == "CUDA2");
@@ -98,7 +103,7 @@ TEST_CASE("rig ids: llama.cpp's device order (RPC servers first), names, canonic
 
     // src/llama.cpp llama_model_load_from_file_impl: "add RPC servers at the front of the list to minimize network
     // transfers" — the RPC device is device 0 of -ts even though it is written last
-    const Hardware* r = cat().find_hardware("rtx-4090+m2-ultra-192@10gbe");
+    const Hardware* r = resolve_device(cat(), "rtx-4090+m2-ultra-192@10gbe");
     REQUIRE(r != nullptr);
     REQUIRE(r->rig.size() == 2);
     CHECK(r->rig[0].llama_name == "RPC0");
@@ -109,7 +114,7 @@ TEST_CASE("rig ids: llama.cpp's device order (RPC servers first), names, canonic
     CHECK(rpc_endpoints(*r) == "192.168.1.11:50052");
 
     // mixed vendors in one process meet in Vulkan
-    const Hardware* v = cat().find_hardware("rtx-4090+rx-7900-xtx");
+    const Hardware* v = resolve_device(cat(), "rtx-4090+rx-7900-xtx");
     REQUIRE(v != nullptr);
     CHECK(v->backends.front() == Backend::Vulkan);
     CHECK(v->rig[1].llama_name == "Vulkan1");
@@ -122,7 +127,7 @@ TEST_CASE("rig ids: llama.cpp's device order (RPC servers first), names, canonic
     CHECK(err == "rig 'rtx-4090@10gbe': no local device: the first machine runs llama-server (write its GPU without '@')");
     CHECK_FALSE(build_rig(cat(), "9x rtx-4090+8x rtx-3090", h, err));
     CHECK(err == "rig '9x rtx-4090+8x rtx-3090': 17 devices; llama.cpp takes at most 16");
-    CHECK(cat().find_hardware("rtx-4090++rtx-3090") == nullptr);
+    CHECK(resolve_device(cat(), "rtx-4090++rtx-3090") == nullptr);
     CHECK(cat().find_hardware("rtx-4090") == cat().find_hardware("rtx-4090"));   // plain ids untouched
 }
 
@@ -179,7 +184,7 @@ TEST_CASE("-sm none keeps only devices[main_gpu] (llama_model_load_from_file_imp
     r.main_gpu = 2;
     MemoryBreakdown bad;
     std::string err;
-    r.hardware = cat().find_hardware("rtx-3090+rtx-3060-12gb");
+    r.hardware = resolve_device(cat(), "rtx-3090+rtx-3060-12gb");
     CHECK_FALSE(estimate_memory(cat(), model("Qwen/Qwen2.5-7B-Instruct"), r, bad, err));
     CHECK(err == "--main-gpu 2 is out of range: the hardware has 2 GPUs (0 to 1)");
 }
@@ -244,7 +249,7 @@ TEST_CASE("RPC: each host's device against its own limit; the Mac's working set 
 SpeedView speed_of(const char* model_id, const char* hw_id, MemoryRequest r = MemoryRequest()) {
     SimRequest sr;
     sr.memory = r;
-    sr.memory.hardware = cat().find_hardware(hw_id);
+    sr.memory.hardware = resolve_device(cat(), hw_id);
     REQUIRE(sr.memory.hardware != nullptr);
     sr.with_explain = true;
     Evaluation ev;
@@ -279,7 +284,7 @@ TEST_CASE("RPC speed: the network term is the hidden state in and out, the mask 
     auto decode = [&](const char* id, RigSpeedTerms& t) {
         SimRequest sr;
         sr.memory = r;
-        sr.memory.hardware = cat().find_hardware(id);
+        sr.memory.hardware = resolve_device(cat(), id);
         REQUIRE(sr.memory.hardware != nullptr);
         sr.with_speed = false;
         Evaluation ev;
@@ -322,7 +327,7 @@ TEST_CASE("host RAM bandwidth: DDR spec arithmetic and its use for offloaded lay
     auto host_bw = [&](const char* hw, double request_gbs, double& decode_tps) {
         SimRequest sr;
         sr.memory.n_ctx = 8192;
-        sr.memory.hardware = cat().find_hardware(hw);
+        sr.memory.hardware = resolve_device(cat(), hw);
         sr.memory.host_ram_bytes = 128 * kGiB;   // --host-ram-gib 128 (the Tesla P40 entry lists no host)
         if (request_gbs > 0) sr.memory.host_ram_bandwidth_gbs = request_gbs;   // 0 here: not set (the optional rule)
         Evaluation ev;
@@ -350,7 +355,7 @@ TEST_CASE("the llama-server command reflects the rig: -ts, -sm, -mg, --rpc", "[r
     const Model& m = model("Qwen/Qwen2.5-32B-Instruct");
     SimRequest sr;
     sr.memory.n_ctx = 8192;
-    sr.memory.hardware = cat().find_hardware("rtx-3090+rtx-3060-12gb");
+    sr.memory.hardware = resolve_device(cat(), "rtx-3090+rtx-3060-12gb");
     // the free memory the split used, GiB with one decimal: (24576 - 1424) / 1024 = 22.6, (12288 - 1424) / 1024 = 10.6
     CHECK(llama_server_command(cat(), m, sr) ==
           "llama-server -m Qwen2.5-32B-Instruct-Q4_K_M.gguf -c 8192 -ngl 99 -fa on -ts 22.6,10.6 --port 8080");
@@ -361,7 +366,7 @@ TEST_CASE("the llama-server command reflects the rig: -ts, -sm, -mg, --rpc", "[r
           "llama-server -m Qwen2.5-32B-Instruct-Q4_K_M.gguf -c 8192 -ngl 99 -fa on -ts 3,1 -sm row -mg 1 --port 8080");
     SimRequest rpc;
     rpc.memory.n_ctx = 8192;
-    rpc.memory.hardware = cat().find_hardware("rtx-4090+m2-ultra-192@10gbe");
+    rpc.memory.hardware = resolve_device(cat(), "rtx-4090+m2-ultra-192@10gbe");
     CHECK(llama_server_command(cat(), m, rpc) ==
           "# on RPC host 1 (m2-ultra-192@10gbe, 192.168.1.11): rpc-server -H 0.0.0.0 -p 50052\n"
           "llama-server -m Qwen2.5-32B-Instruct-Q4_K_M.gguf -c 8192 -ngl 99 -fa on -ts 143.9,22.6 --rpc 192.168.1.11:50052 --port 8080");

@@ -11,7 +11,7 @@
 #include "memory/prepared_weights.h"
 #include "runtime/runtime.h"
 #include "sim/simulate.h"
-#include "speed/speed_glue.h"
+#include "runtime/speed_glue.h"
 #include "test_support.h"
 
 #include <nlohmann/json.hpp>

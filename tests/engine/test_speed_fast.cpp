@@ -14,7 +14,7 @@
 #include "memory/prepared_weights.h"
 #include "sim/simulate.h"
 #include "speed/speed.h"
-#include "speed/speed_glue.h"
+#include "runtime/speed_glue.h"
 
 using namespace llmsim;
 

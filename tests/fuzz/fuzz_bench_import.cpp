@@ -6,9 +6,9 @@
 #include <string>
 #include <vector>
 
-#include "io/bench_import.h"
+#include "api/bench_import.h"
 #include "speed/device_profile.h"
-#include "speed/speed_glue.h"
+#include "runtime/speed_glue.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (size > 1 << 16) return 0;

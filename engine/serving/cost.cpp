@@ -1,4 +1,4 @@
-#include "sim/cost.h"
+#include "serving/cost.h"
 
 #include <cmath>
 

@@ -6,7 +6,7 @@
 // [SECTION] llama-server
 // [SECTION] Detection
 // [SECTION] Matching
-#include "io/bench_import.h"
+#include "api/bench_import.h"
 
 #include <algorithm>
 #include <cmath>
@@ -17,7 +17,7 @@
 #include "core/format.h"
 #include "api/predict.h"
 #include "memory/prepared_weights.h"
-#include "speed/speed_glue.h"
+#include "runtime/speed_glue.h"
 
 namespace llmsim {
 

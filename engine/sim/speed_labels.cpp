@@ -1,5 +1,5 @@
 // Labels for speed numbers and the llama-bench command that checks them (speed_labels.h).
-#include "speed/speed_labels.h"
+#include "sim/speed_labels.h"
 
 #include <cctype>
 
