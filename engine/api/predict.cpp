@@ -163,6 +163,14 @@ bool hardware_from_json(const Catalog& cat, const json& h, Hardware& out, std::s
     else { err = "hardware.kind '" + kind + "' is not consumer|workstation|datacenter|apple|apu|cpu"; return false; }
     if (!number_field(h, "bandwidth_gbs", bw, !known, err, 0.01, 1e6)) { err = "hardware." + err; return false; }
     if (!number_field(h, "fp16_tflops", tf, false, err, 0, 1e6)) { err = "hardware." + err; return false; }
+    std::optional<ChipFamily> family;   // the line's chip_family, when it names one
+    if (h.contains("chip_family")) {
+        if (h["chip_family"].is_string()) family = parse_chip_family(h["chip_family"].get<std::string>());
+        if (!family) {
+            err = "hardware.chip_family " + h["chip_family"].dump() + " is unknown (valid: " + chip_family_names() + ")";
+            return false;
+        }
+    }
     if (known) {
         // the catalog entry, with every field the line gives winning (a device the catalog knows gets its figures)
         const Hardware inline_hw = out;
@@ -174,6 +182,7 @@ bool hardware_from_json(const Catalog& cat, const json& h, Hardware& out, std::s
             out.backends = default_backends(out);
         }
         out.kind = inline_hw.kind;
+        if (family) out.chip_family = *family;   // else the catalog device's
         std::string filled;
         if (mem > 0) out.memory_bytes = (int64_t)(mem * (double)kGiB);
         else filled += ", memory";
@@ -191,6 +200,8 @@ bool hardware_from_json(const Catalog& cat, const json& h, Hardware& out, std::s
     out.bandwidth_gbs = bw;
     out.fp16_tflops = tf;   // 0 = unknown: the speed model estimates it from the chip family and says so
     out.backends = default_backends(out);
+    // a device the catalog does not know: the family the line names, else the one its name implies (chip_family.h)
+    out.chip_family = family ? *family : guess_chip_family(out.vendor, out.kind, out.name);
     return true;
 }
 
@@ -314,8 +325,7 @@ bool parse_predict_input(const Catalog& cat, const json& j, PredictInput& out, s
     // differently stay one device), else the name without "(...)" details
     out.device = out.hardware.id != "custom" && !out.hardware.id.empty() ? out.hardware.id : device_key(out.hardware.name);
     if (out.hardware.fp16_tflops <= 0) {
-        Fp16Estimate fe = estimate_fp16_tflops(out.hardware.vendor, out.hardware.kind, out.hardware.name,
-                                               out.hardware.bandwidth_gbs);
+        Fp16Estimate fe = estimate_fp16_tflops(out.hardware.chip_family, out.hardware.bandwidth_gbs);
         char buf[200];
         snprintf(buf, sizeof buf, "fp16_tflops unknown: estimated %.0f from the %s family (%.3f TFLOPS per GB/s); band widened",
                  fe.tflops, fe.family.c_str(), fe.tflops_per_gbs);

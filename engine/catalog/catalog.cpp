@@ -471,13 +471,14 @@ bool parse_models(const std::string& text, std::vector<Model>& out, std::string&
 // [SECTION] hardware.json --------------------------------------------------------------------------------
 
 bool parse_device(Entry& r, Hardware& h) {
-    std::string kind, link;
+    std::string kind, link, chip_family;
     std::vector<std::string> backends;
     double memory_mib = 0, limit_default_mib = 0, limit_max_mib = 0, ram_gib = 0;
     r.str("id", h.id, true, "\"rtx-4090\"");
     r.str("name", h.name, true);
     r.str("vendor", h.vendor, true, "\"nvidia\", \"amd\", \"apple\", \"intel\"");
     r.str("kind", kind, true, "\"consumer\", \"workstation\", \"datacenter\", \"apple\", \"apu\", \"cpu\"");
+    r.str("chip_family", chip_family, true, "\"nvidia-ada-geforce\", \"apple\", \"cpu\"");
     r.strings("backends", backends, true);
     r.integer("gpu_count", h.gpu_count, false, 1);
     r.str("link", h.link, false);
@@ -512,6 +513,9 @@ bool parse_device(Entry& r, Hardware& h) {
     auto k = parse_hardware_kind(kind);
     if (!k) return r.fail("kind \"" + kind + "\" is unknown (valid: consumer, workstation, datacenter, apple, apu, cpu)");
     h.kind = *k;
+    auto family = parse_chip_family(chip_family);
+    if (!family) return r.fail("chip_family \"" + chip_family + "\" is unknown (valid: " + chip_family_names() + ")");
+    h.chip_family = *family;
     for (size_t i = 0; i < backends.size(); ++i) {
         auto b = parse_backend(backends[i]);
         if (!b)

@@ -21,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "catalog/chip_family.h"
 #include "core/units.h"
 
 namespace llmsim {
@@ -119,6 +120,9 @@ struct Hardware {
     std::string name;                  // "NVIDIA GeForce RTX 4090"
     std::string vendor;                // "nvidia", "amd", "apple", "intel"
     HardwareKind kind = HardwareKind::Consumer;
+    // the silicon generation (hardware.json chip_family, catalog/chip_family.h); Count = not stated: the speed
+    // model takes the class row (class_chip_family). Catalog devices always state it; other builders set it.
+    ChipFamily chip_family = ChipFamily::Count;
     std::vector<Backend> backends;     // first = the default llama.cpp backend for this device
     int gpu_count = 1;                 // devices in a rig; memory and bandwidth below are per GPU
     std::string link;                  // rigs: "pcie4-x16", "nvlink" ...
