@@ -236,7 +236,7 @@ bool parse_predict_input(const Catalog& cat, const json& j, PredictInput& out, s
     if (j.contains("quant") && !j["quant"].is_null()) {
         if (!j["quant"].is_string()) { err = "quant must be a llama.cpp file type such as \"Q4_K_M\", or null"; return false; }
         out.quant = j["quant"].get<std::string>();
-        if (!cat.find_file_type(out.quant)) { err = "unknown quant '" + out.quant + "' (llmsim-cli catalog --quants lists them)"; return false; }
+        if (!cat.resolve_file_type(out.quant, "", err)) return false;
     }
     double size_gib = 0;
     if (!number_field(j, "model_size_gib", size_gib, false, err, 0, 1e6)) return false;

@@ -748,6 +748,18 @@ const FileType* Catalog::find_file_type(const std::string& name) const {
     return nullptr;
 }
 
+const FileType* Catalog::resolve_file_type(const std::string& name, const std::string& what, std::string& err) const {
+    if (const FileType* f = find_file_type(name)) return f;
+    err = (what.empty() ? std::string() : what + ": ") + "unknown quant '" + name + "' (valid: " + file_type_names() + ")";
+    return nullptr;
+}
+
+std::string Catalog::file_type_names() const {
+    std::string out;
+    for (const FileType& f : file_types) out += (out.empty() ? "" : ", ") + f.name;
+    return out;
+}
+
 const GgmlType* Catalog::find_ggml_type_id(int id) const {
     for (const GgmlType& t : ggml_types)
         if (t.id == id) return &t;

@@ -222,6 +222,11 @@ struct Catalog {
     const Hardware* find_hardware(const std::string& id) const;
     const GgmlType* find_ggml_type(const std::string& name) const;
     const FileType* find_file_type(const std::string& name) const;
+    // a quant name parsed at an input boundary: the file type row (the handle passed inward) or nullptr with err =
+    // "<what>: unknown quant 'X' (valid: F32, F16, ...)"
+    const FileType* resolve_file_type(const std::string& name, const std::string& what, std::string& err) const;
+    // every file type name, comma-separated (error messages)
+    std::string file_type_names() const;
     // look up by the numeric ids GGUF files carry (ggml_type, general.file_type); nullptr when unknown
     const GgmlType* find_ggml_type_id(int id) const;
     const FileType* find_file_type_id(int ftype_id) const;
