@@ -49,6 +49,7 @@ static const llmsim::Hardware* resolve_scenario_hardware(AppState& app) {
                  " TFLOPS, " + llmsim::format_sig(s.custom_mem_gib) + " GiB)";
         h.vendor = "nvidia";
         h.kind = llmsim::HardwareKind::Consumer;
+        h.chip_family = llmsim::ChipFamily::NvidiaConsumer;   // an NVIDIA GPU of no particular generation
         h.backends = {llmsim::Backend::Cuda};
         h.memory_bytes = (int64_t)(s.custom_mem_gib * (double)llmsim::kGiB);
         h.bandwidth_gbs = s.custom_bw_gbs;

@@ -70,8 +70,7 @@ bool hardware(const Catalog& cat, const json& j, const Hardware*& hw, std::strin
 }
 bool quant(const Catalog& cat, const json& j, const char* key, std::string& out, std::string& err) {
     if (!str(j, key, out, err)) return false;
-    if (!cat.find_file_type(out)) { err = std::string(key) + ": unknown file type '" + out + "'"; return false; }
-    return true;
+    return cat.resolve_file_type(out, key, err) != nullptr;
 }
 
 // the per-device memory rows, the speed block and the acceptance table: one layout for the draft-model and MTP answers

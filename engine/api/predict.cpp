@@ -55,7 +55,7 @@ bool parse_predict_input(const Catalog& cat, const json& j, PredictInput& out, s
     if (j.contains("quant") && !j["quant"].is_null()) {
         if (!j["quant"].is_string()) { err = "quant must be a llama.cpp file type such as \"Q4_K_M\", or null"; return false; }
         out.quant = j["quant"].get<std::string>();
-        if (!cat.find_file_type(out.quant)) { err = "unknown quant '" + out.quant + "' (llmsim-cli catalog --quants lists them)"; return false; }
+        if (!cat.resolve_file_type(out.quant, "", err)) return false;
     }
     double size_gib = 0;
     if (!json_number_field(j, "model_size_gib", size_gib, false, err, 0, 1e6)) return false;
@@ -144,8 +144,7 @@ bool parse_predict_input(const Catalog& cat, const json& j, PredictInput& out, s
     // differently stay one device), else the name without "(...)" details
     out.device = out.hardware.id != "custom" && !out.hardware.id.empty() ? out.hardware.id : device_name_key(out.hardware.name);
     if (out.hardware.fp16_tflops <= 0) {
-        Fp16Estimate fe = estimate_fp16_tflops(out.hardware.vendor, out.hardware.kind, out.hardware.name,
-                                               out.hardware.bandwidth_gbs);
+        Fp16Estimate fe = estimate_fp16_tflops(out.hardware.chip_family, out.hardware.bandwidth_gbs);
         char buf[200];
         snprintf(buf, sizeof buf, "fp16_tflops unknown: estimated %.0f from the %s family (%.3f TFLOPS per GB/s); band widened",
                  fe.tflops, fe.family.c_str(), fe.tflops_per_gbs);

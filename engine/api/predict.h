@@ -4,7 +4,9 @@
 //   in:  {"id": "...", "model": "<catalog or HF id>", "config": {<HF config.json fields>}|absent,
 //         "quant": "Q4_K_M"|null, "model_size_gib": 4.58|null,
 //         "hardware": "<catalog id>" | {"name", "vendor": "nvidia|amd|apple|intel", "kind":
-//                     "consumer|workstation|datacenter|apple|apu", "memory_gib", "bandwidth_gbs", "fp16_tflops"|null},
+//                     "consumer|workstation|datacenter|apple|apu", "memory_gib", "bandwidth_gbs", "fp16_tflops"|null,
+//                     "chip_family": "nvidia-ada-geforce"|absent},   (absent: the catalog device the name matches,
+//                     else guess_chip_family() from vendor, kind and name; catalog/chip_family.h)
 //         "gpus": 1, "ubatch": 512, "batch": 2048, "backend": "cuda|rocm|metal|vulkan|cpu"|null, "flash_attn": true|false|null,
 //         "test": {"kind": "prefill"|"decode", "tokens": 512, "depth": 0}}
 //   out: {"id": "...", "tokens_per_s": 123.4, "low": 100.0, "high": 140.0}   or   {"id": "...", "error": "..."}

@@ -470,13 +470,14 @@ bool parse_models(const std::string& text, std::vector<Model>& out, std::string&
 // [SECTION] hardware.json --------------------------------------------------------------------------------
 
 bool parse_device(Entry& r, Hardware& h) {
-    std::string kind, link;
+    std::string kind, link, chip_family;
     std::vector<std::string> backends;
     double memory_mib = 0, limit_default_mib = 0, limit_max_mib = 0, ram_gib = 0;
     r.str("id", h.id, true, "\"rtx-4090\"");
     r.str("name", h.name, true);
     r.str("vendor", h.vendor, true, "\"nvidia\", \"amd\", \"apple\", \"intel\"");
     r.str("kind", kind, true, "\"consumer\", \"workstation\", \"datacenter\", \"apple\", \"apu\", \"cpu\"");
+    r.str("chip_family", chip_family, true, "\"nvidia-ada-geforce\", \"apple\", \"cpu\"");
     r.strings("backends", backends, true);
     r.integer("gpu_count", h.gpu_count, false, 1);
     r.str("link", h.link, false);
@@ -511,6 +512,9 @@ bool parse_device(Entry& r, Hardware& h) {
     auto k = parse_hardware_kind(kind);
     if (!k) return r.fail("kind \"" + kind + "\" is unknown (valid: consumer, workstation, datacenter, apple, apu, cpu)");
     h.kind = *k;
+    auto family = parse_chip_family(chip_family);
+    if (!family) return r.fail("chip_family \"" + chip_family + "\" is unknown (valid: " + chip_family_names() + ")");
+    h.chip_family = *family;
     for (size_t i = 0; i < backends.size(); ++i) {
         auto b = parse_backend(backends[i]);
         if (!b)
@@ -741,6 +745,18 @@ const FileType* Catalog::find_file_type(const std::string& name) const {
         for (const std::string& a : f.aliases)
             if (lower(a) == key) return &f;
     return nullptr;
+}
+
+const FileType* Catalog::resolve_file_type(const std::string& name, const std::string& what, std::string& err) const {
+    if (const FileType* f = find_file_type(name)) return f;
+    err = (what.empty() ? std::string() : what + ": ") + "unknown quant '" + name + "' (valid: " + file_type_names() + ")";
+    return nullptr;
+}
+
+std::string Catalog::file_type_names() const {
+    std::string out;
+    for (const FileType& f : file_types) out += (out.empty() ? "" : ", ") + f.name;
+    return out;
 }
 
 const GgmlType* Catalog::find_ggml_type_id(int id) const {

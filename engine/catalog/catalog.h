@@ -21,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "catalog/chip_family.h"
 #include "core/units.h"
 
 namespace llmsim {
@@ -119,6 +120,9 @@ struct Hardware {
     std::string name;                  // "NVIDIA GeForce RTX 4090"
     std::string vendor;                // "nvidia", "amd", "apple", "intel"
     HardwareKind kind = HardwareKind::Consumer;
+    // the silicon generation (hardware.json chip_family, catalog/chip_family.h); Count = not stated: the speed
+    // model takes the class row (class_chip_family). Catalog devices always state it; other builders set it.
+    ChipFamily chip_family = ChipFamily::Count;
     std::vector<Backend> backends;     // first = the default llama.cpp backend for this device
     int gpu_count = 1;                 // devices in a rig; memory and bandwidth below are per GPU
     std::string link;                  // rigs: "pcie4-x16", "nvlink" ...
@@ -219,6 +223,11 @@ struct Catalog {
     const Hardware* find_hardware(const std::string& id) const;
     const GgmlType* find_ggml_type(const std::string& name) const;
     const FileType* find_file_type(const std::string& name) const;
+    // a quant name parsed at an input boundary: the file type row (the handle passed inward) or nullptr with err =
+    // "<what>: unknown quant 'X' (valid: F32, F16, ...)"
+    const FileType* resolve_file_type(const std::string& name, const std::string& what, std::string& err) const;
+    // every file type name, comma-separated (error messages)
+    std::string file_type_names() const;
     // look up by the numeric ids GGUF files carry (ggml_type, general.file_type); nullptr when unknown
     const GgmlType* find_ggml_type_id(int id) const;
     const FileType* find_file_type_id(int ftype_id) const;

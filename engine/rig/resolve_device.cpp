@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 
 #include "core/json_diag.h"
 #include "core/units.h"
@@ -171,6 +172,14 @@ bool device_from_json(const Catalog& cat, const json& h, Hardware& out, std::str
     else { err = "hardware.kind '" + kind + "' is not consumer|workstation|datacenter|apple|apu|cpu"; return false; }
     if (!json_number_field(h, "bandwidth_gbs", bw, !known, err, 0.01, 1e6)) { err = "hardware." + err; return false; }
     if (!json_number_field(h, "fp16_tflops", tf, false, err, 0, 1e6)) { err = "hardware." + err; return false; }
+    std::optional<ChipFamily> family;   // the line's chip_family, when it names one
+    if (h.contains("chip_family")) {
+        if (h["chip_family"].is_string()) family = parse_chip_family(h["chip_family"].get<std::string>());
+        if (!family) {
+            err = "hardware.chip_family " + h["chip_family"].dump() + " is unknown (valid: " + chip_family_names() + ")";
+            return false;
+        }
+    }
     if (known) {
         // the catalog entry, with every field the line gives winning (a device the catalog knows gets its figures)
         const Hardware inline_hw = out;
@@ -182,6 +191,7 @@ bool device_from_json(const Catalog& cat, const json& h, Hardware& out, std::str
             out.backends = default_backends(out);
         }
         out.kind = inline_hw.kind;
+        if (family) out.chip_family = *family;   // else the catalog device's
         std::string filled;
         if (mem > 0) out.memory_bytes = (int64_t)(mem * (double)kGiB);
         else filled += ", memory";
@@ -199,6 +209,8 @@ bool device_from_json(const Catalog& cat, const json& h, Hardware& out, std::str
     out.bandwidth_gbs = bw;
     out.fp16_tflops = tf;   // 0 = unknown: the speed model estimates it from the chip family and says so
     out.backends = default_backends(out);
+    // a device the catalog does not know: the family the line names, else the one its name implies (chip_family.h)
+    out.chip_family = family ? *family : guess_chip_family(out.vendor, out.kind, out.name);
     return true;
 }
 

@@ -332,6 +332,9 @@ bool build_rig(const Catalog& cat, const std::string& raw_id, Hardware& out, std
         price += d.hw.price_usd;
         priced &= d.hw.price_usd > 0;
     }
+    // the rig's own family (its scenario's; each device keeps its own): the first local GPU's, the class row when
+    // the vendors differ
+    if (r.vendor == "mixed") r.chip_family = class_chip_family(r.kind);
     r.memory_bytes = (int64_t)(mem / (uint64_t)total);   // the mean: memory_bytes x gpu_count stays the rig's total
     r.price_usd = priced ? price : 0;
     r.price_used_usd = 0;

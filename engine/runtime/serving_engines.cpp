@@ -15,23 +15,43 @@ namespace llmsim {
 
 namespace {
 
-// the serving format of a scenario's file type: F16/BF16 stay 16-bit, Q8_0/FP8 run as FP8, MXFP4 as MXFP4,
-// 4-bit GGUF types as AWQ int4 (the nearest checkpoint format those engines load)
-std::string serving_precision(const std::string& ft) {
-    if (ft == "F16" || ft == "FP16") return "fp16";
-    if (ft == "BF16" || ft == "F32") return "bf16";
-    if (ft == "Q8_0" || ft == "FP8") return "fp8";
-    if (ft == "MXFP4_MOE" || ft == "MXFP4") return "mxfp4";
-    if (ft.rfind("Q4", 0) == 0 || ft.rfind("IQ4", 0) == 0 || ft.rfind("Q3", 0) == 0 || ft.rfind("Q2", 0) == 0) return "int4-awq";
-    return "bf16";
+// the serving checkpoint format of a scenario's file type (the catalog row, so aliases and case are resolved once):
+// F16/BF16/F32 stay 16-bit, Q8_0/FP8 run as FP8, MXFP4 as MXFP4, NVFP4 as NVFP4, the AWQ/GPTQ int4 formats as
+// themselves, 4-, 3- and 2-bit K/legacy GGUF types as AWQ int4 (the nearest checkpoint format those engines load).
+// Any other file type (Q5/Q6, the IQ1-IQ3 mixes, ternary, MLX) has no checkpoint these engines load: an error that
+// says so, never a silent BF16.
+struct ServingFormat {
+    const char* file_type;   // quants.json name
+    const char* precision;   // ServeRequest::precision
+};
+constexpr ServingFormat kServingFormats[] = {
+    {"F16", "fp16"}, {"BF16", "bf16"}, {"F32", "bf16"}, {"Q8_0", "fp8"}, {"FP8", "fp8"}, {"MXFP4_MOE", "mxfp4"},
+    {"NVFP4", "nvfp4"}, {"AWQ_INT4_G128", "int4-awq"}, {"GPTQ_INT4_G128", "int4-gptq"},
+};
+
+bool serving_precision(const char* engine, const FileType& ft, std::string& out, std::string& err) {
+    for (const ServingFormat& f : kServingFormats)
+        if (ft.name == f.file_type) { out = f.precision; return true; }
+    const std::string& n = ft.name;
+    if (n.rfind("Q4", 0) == 0 || n.rfind("IQ4", 0) == 0 || n.rfind("Q3", 0) == 0 || n.rfind("Q2", 0) == 0) {
+        out = "int4-awq";
+        return true;
+    }
+    std::string valid;
+    for (const ServingFormat& f : kServingFormats) valid += std::string(valid.empty() ? "" : ", ") + f.file_type;
+    err = std::string(engine) + ": no checkpoint format it loads stands for quant '" + n + "' (pick " + valid +
+          ", or a 4-, 3- or 2-bit GGUF type, served as AWQ int4)";
+    return false;
 }
 
-ServeRequest to_serve(const char* engine, const Model& model, const MemoryRequest& m) {
-    ServeRequest r;
+bool to_serve(const Catalog& cat, const char* engine, const Model& model, const MemoryRequest& m, ServeRequest& r,
+              std::string& err) {
+    r = ServeRequest();
     r.engine = engine;
     r.model = model.id;
     r.model_override = std::shared_ptr<const Model>(std::shared_ptr<const Model>(), &model);   // aliasing: no copy
-    r.precision = serving_precision(m.file_type);
+    const FileType* ft = cat.resolve_file_type(m.file_type, engine, err);
+    if (!ft || !serving_precision(engine, *ft, r.precision, err)) return false;
     if (m.hardware) {
         r.hardware = m.hardware->id;
         r.hardware_override = std::shared_ptr<const Hardware>(std::shared_ptr<const Hardware>(), m.hardware);
@@ -40,14 +60,15 @@ ServeRequest to_serve(const char* engine, const Model& model, const MemoryReques
     r.kv_dtype = m.kv_type_k == TensorType::F16 ? "auto" : "fp8";
     r.max_model_len = m.n_ctx;
     r.max_num_seqs = std::max(1, m.n_parallel);
-    return r;
+    return true;
 }
 
 bool memory_plan_for(const char* engine, const Model& model, const MemoryRequest& req, MemoryBreakdown& out, std::string& err) {
     const Catalog* cat = embedded_catalog(&err);
     if (!cat) return false;
     if (!req.hardware) { err = std::string(engine) + ": a serving engine's memory plan needs a device"; return false; }
-    ServeRequest r = to_serve(engine, model, req);
+    ServeRequest r;
+    if (!to_serve(*cat, engine, model, req, r, err)) return false;
     ServeMemoryPlan p;
     if (!serve_memory(*cat, r, p, err)) return false;
     out = MemoryBreakdown{};
@@ -77,7 +98,8 @@ void speed_plan_for(const Catalog& catalog, const char* engine, const Model& mod
     const Catalog* cat = &catalog;
     out.speed = SpeedView();
     if (!req.memory.hardware) { out.speed.error = "no device"; return; }
-    ServeRequest r = to_serve(engine, model, req.memory);
+    ServeRequest r;
+    if (!to_serve(*cat, engine, model, req.memory, r, out.speed.error)) return;
     r.workload.input_len = std::max<int64_t>(1, req.prompt_tokens);
     r.workload.output_len = std::max<int64_t>(2, req.gen_tokens);
     r.workload.concurrency = std::max(1, req.memory.n_parallel);
@@ -103,7 +125,9 @@ void speed_plan_for(const Catalog& catalog, const char* engine, const Model& mod
 std::string command_for(const Catalog& catalog, const char* engine, const Model& model, const SimRequest& req, int port) {
     const Catalog* cat = &catalog;
     if (!req.memory.hardware) return "";
-    ServeRequest r = to_serve(engine, model, req.memory);
+    ServeRequest r;
+    std::string err;
+    if (!to_serve(*cat, engine, model, req.memory, r, err)) return "";
     r.workload.concurrency = 1; r.workload.num_prompts = 1; r.with_single_stream = false;
     ServeResult s = serve(*cat, r);
     return s.command.empty() ? "" : s.command + " --port " + std::to_string(port);

@@ -67,6 +67,7 @@ bool parse_calibration_row(const std::string& line, CalibrationRow& row, std::st
     row.hardware_name = in.hardware.name;
     row.vendor = in.hardware.vendor;
     row.kind = in.hardware.kind;
+    row.chip_family = in.hardware.chip_family;
     return true;
 }
 
@@ -430,7 +431,7 @@ std::string group_of(const CalibrationRow& r, HoldOut scheme) {
 bool with_estimated_fp16(const CalibrationRow& r, SpeedScenario& s) {
     if (!(r.scenario.fp16_tflops > 0) || r.scenario.fp16_tflops_estimated) return false;
     s = r.scenario;
-    s.fp16_tflops = estimate_fp16_tflops(r.vendor, r.kind, r.hardware_name, s.bandwidth_gbs).tflops;
+    s.fp16_tflops = estimate_fp16_tflops(r.chip_family, s.bandwidth_gbs).tflops;
     s.fp16_tflops_estimated = true;
     return true;
 }

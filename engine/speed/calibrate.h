@@ -30,9 +30,10 @@ namespace llmsim {
 struct CalibrationRow {
     std::string id, model, quant, source;
     std::string device;            // hardware name without the "(...)" details: the LODO group
-    std::string vendor;            // hardware vendor (for the fp16 fallback's family)
+    std::string vendor;            // hardware vendor
     std::string hardware_name;     // the row's hardware name as given (catalog calibration_names match it)
     HardwareKind kind = HardwareKind::Consumer;
+    ChipFamily chip_family = ChipFamily::Count;   // the device's (for the fp16 fallback's family estimate)
     SpeedScenario scenario;        // test kind/tokens/depth as measured; flash_attn null -> false (llama-bench default)
     double total_params = 0;       // for the seed formula
     double measured_tokens_per_s = 0;

@@ -45,173 +45,93 @@ namespace {
 // the median over assets/catalog/hardware.json devices of the family whose figure is published (not estimated), each
 // chip counted once (memory-size variants share their TFLOPS and GB/s);
 // tests/engine/test_speed.cpp re-derives every row that has such a device. Rows without one name their source.
-// First match wins; kind -1 = any class; name_tokens are lower-case substrings ("$" = at the end of the name).
+// One row per ChipFamily, in its order (catalog/chip_family.h).
+using F = ChipFamily;
 // clang-format off
-const Fp16Family kFp16Families[] = {
-    {"nvidia-blackwell-geforce", "nvidia", 0, "rtx 50",                          0.234, 1.0, 1.0, 1.0, true},
-    {"nvidia-blackwell-pro",     "nvidia", -1, "blackwell|rtx pro|b200|b100|gb200|b300", 0.281, 1.0, 1.0, 1.0, true},
-    {"nvidia-ada-geforce",       "nvidia", 0, "rtx 40",                          0.295, 1.0, 1.0, 1.0, true},
-    {"nvidia-ada-pro",           "nvidia", -1, " ada|l40|l4 |l4$",               0.391, 1.0, 1.0, 1.0, true},
-    {"nvidia-hopper-h20",        "nvidia", -1, "h20 ",                           0.037, 2.0 / 3, 1.0, 1.0, true},  // H20 148 / 4000 (catalog): export-limited tensor rate
-    {"nvidia-hopper",            "nvidia", -1, "h100|h200|h800|gh200",           0.247, 2.0 / 3, 1.0, 1.0, true},
-    {"nvidia-ampere-geforce",    "nvidia", 0, "rtx 30",                          0.157, 1.0, 1.0, 1.0, true},
-    {"nvidia-ampere-pro",        "nvidia", -1, "rtx a|a100|a10|a30|a40|a16|a800", 0.189, 1.0, 1.0, 1.0, true},
-    {"nvidia-turing",            "nvidia", -1, "rtx 20|t4|quadro rtx|titan rtx", 0.189, 1.0, 1.0, 1.0, true},
-    {"nvidia-volta",             "nvidia", -1, "v100|titan v",                   0.125, 1.0, 1.0, 1.0, true},  // V100 PCIe 112 / 897 (catalog)
-    {"nvidia-pascal-gp100",      "nvidia", -1, "p100",                           0.0255}, // P100 PCIe 18.7 / 732: no tensor cores, no DP4A
+constexpr ChipFamilyRates kChipFamilyRates[] = {
+    {F::NvidiaBlackwellGeforce, 0.234, 1.0, 1.0, 1.0, true},
+    {F::NvidiaBlackwellPro,     0.281, 1.0, 1.0, 1.0, true},
+    {F::NvidiaAdaGeforce,       0.295, 1.0, 1.0, 1.0, true},
+    {F::NvidiaAdaPro,           0.391, 1.0, 1.0, 1.0, true},
+    {F::NvidiaHopperH20,        0.037, 2.0 / 3, 1.0, 1.0, true},  // H20 148 / 4000 (catalog): export-limited tensor rate
+    {F::NvidiaHopper,           0.247, 2.0 / 3, 1.0, 1.0, true},
+    {F::NvidiaAmpereGeforce,    0.157, 1.0, 1.0, 1.0, true},
+    {F::NvidiaAmperePro,        0.189, 1.0, 1.0, 1.0, true},
+    {F::NvidiaTuring,           0.189, 1.0, 1.0, 1.0, true},
+    {F::NvidiaVolta,            0.125, 1.0, 1.0, 1.0, true},  // V100 PCIe 112 / 897 (catalog)
+    {F::NvidiaPascalGp100,      0.0255}, // P100 PCIe 18.7 / 732: no tensor cores, no DP4A
     // sm_61 (P40, P4, P6000, GTX 10, Titan X/Xp): no published figure (their catalog fp16_tflops are FP32 rates
-    // marked estimated); GP100's ratio. MMQ runs DP4A at 4x the FP32 rate (Fp16Family::mmq_rate)
-    {"nvidia-pascal",            "nvidia", -1, "p40|p4 |p4$|p6000|gtx 10|titan x", 0.0255, 1.0, 2.0},
-    {"amd-rdna4",                "amd",    -1, "rx 90|r9700|ai pro r",           0.304},  // RX 9070 XT WMMA 194.7 / 640 (AMD)
-    {"amd-rdna3",                "amd",    -1, "rx 7|w7",                        0.143},
-    {"amd-cdna4",                "amd",    2, "mi350|mi355",                     0.288},  // MI355X 2307 / 8000 (catalog)
-    {"amd-cdna3",                "amd",    2, "mi300|mi325",                     0.232},
-    {"amd-cdna2",                "amd",    2, "mi210|mi250",                     0.114},  // MI210 181 / 1638, MI250X 383 / 3277
-    {"amd-cdna1",                "amd",    2, "mi100",                           0.150},  // MI100 184.6 / 1228.8 (catalog)
-    {"amd-strix-halo",           "amd",    4, "ai max|8060s|strix halo",         0.232},
-    {"intel-xe2",                "intel",  -1, "b580|b570|b60|b70|b50|battlemage", 0.257},
+    // marked estimated); GP100's ratio. MMQ runs DP4A at 4x the FP32 rate (ChipFamilyRates::mmq_rate)
+    {F::NvidiaPascal,           0.0255, 1.0, 2.0},
+    {F::AmdRdna4,               0.304},  // RX 9070 XT WMMA 194.7 / 640 (AMD)
+    {F::AmdRdna3,               0.143},
+    {F::AmdCdna4,               0.288},  // MI355X 2307 / 8000 (catalog)
+    {F::AmdCdna3,               0.232},
+    {F::AmdCdna2,               0.114},  // MI210 181 / 1638, MI250X 383 / 3277
+    {F::AmdCdna1,               0.150},  // MI100 184.6 / 1228.8 (catalog)
+    {F::AmdStrixHalo,           0.232},
+    {F::IntelXe2,               0.257},
     // A770 137.6 / 560 (Intel XMX); ggml-vulkan gives Alchemist no coopmat: vector engines, 1/4 (vulkan_mm_rate)
-    {"intel-alchemist",          "intel",  -1, "a770|a750|a580|a380|alchemist",  0.246, 1.0, 1.0, 0.25},
-    // vendor / class medians when no family matches
-    {"nvidia-consumer",          "nvidia", 0, "",                                0.196, 1.0, 1.0, 1.0, true},
-    {"nvidia-workstation",       "nvidia", 1, "",                                0.281, 1.0, 1.0, 1.0, true},
-    {"nvidia-datacenter",        "nvidia", 2, "",                                0.214, 1.0, 1.0, 1.0, true},
-    {"amd-consumer",             "amd",    0, "",                                0.128},
-    {"amd-datacenter",           "amd",    2, "",                                0.232},
-    {"amd-apu",                  "amd",    4, "",                                0.232},
-    {"intel",                    "intel",  -1, "",                               0.257},
-    {"apple",                    "apple",  3, "",                                0.027},
+    {F::IntelAlchemist,         0.246, 1.0, 1.0, 0.25},
+    // vendor / class medians for devices of a generation the table does not single out
+    {F::NvidiaConsumer,         0.196, 1.0, 1.0, 1.0, true},
+    {F::NvidiaWorkstation,      0.281, 1.0, 1.0, 1.0, true},
+    {F::NvidiaDatacenter,       0.214, 1.0, 1.0, 1.0, true},
+    {F::AmdConsumer,            0.128},
+    {F::AmdDatacenter,          0.232},
+    {F::AmdApu,                 0.232},
+    {F::Intel,                  0.257},
+    {F::Apple,                  0.027},
     // class medians for any vendor (cpu: FP32 FMA peak per GB/s of the catalog's two estimated CPUs)
-    {"consumer",                 "",       0, "",                                0.196},
-    {"workstation",              "",       1, "",                                0.281},
-    {"datacenter",               "",       2, "",                                0.217},
-    {"apple",                    "",       3, "",                                0.027},
-    {"apu",                      "",       4, "",                                0.232},
-    {"cpu",                      "",       5, "",                                0.025},
+    {F::Consumer,               0.196},
+    {F::Workstation,            0.281},
+    {F::Datacenter,             0.217},
+    {F::Apu,                    0.232},
+    {F::Cpu,                    0.025},
 };
 // clang-format on
-constexpr int kFp16FamilyCount = (int)(sizeof kFp16Families / sizeof kFp16Families[0]);
-
-// lower-case ASCII copy of s followed by one space (the name matching's padding), in `buf` when it fits (no heap
-// allocation on the sweep's path), else in `heap`
-std::string_view lower_ascii_padded(const std::string& s, char* buf, size_t cap, std::string& heap) {
-    char* out = buf;
-    if (s.size() + 1 > cap) {
-        heap.resize(s.size() + 1);
-        out = &heap[0];
-    }
-    for (size_t i = 0; i < s.size(); ++i) {
-        const char c = s[i];
-        out[i] = (char)((c >= 'A' && c <= 'Z') ? c - 'A' + 'a' : c);
-    }
-    out[s.size()] = ' ';
-    return std::string_view(out, s.size() + 1);
+static_assert(sizeof kChipFamilyRates / sizeof kChipFamilyRates[0] == (size_t)ChipFamily::Count,
+              "one kChipFamilyRates row per ChipFamily");
+constexpr bool rates_in_enum_order() {
+    for (size_t i = 0; i < sizeof kChipFamilyRates / sizeof kChipFamilyRates[0]; ++i)
+        if ((size_t)kChipFamilyRates[i].family != i) return false;
+    return true;
 }
-
-// padded = the lower-case name + " "; a token ending in '$' must end the name, others may appear anywhere
-bool name_has_token(std::string_view padded, const char* tokens) {
-    const std::string_view name_lc = padded.substr(0, padded.size() - 1);
-    std::string_view t(tokens);
-    size_t pos = 0;
-    while (pos <= t.size()) {
-        size_t bar = t.find('|', pos);
-        std::string_view tok = t.substr(pos, bar == std::string_view::npos ? std::string_view::npos : bar - pos);
-        pos = bar == std::string_view::npos ? t.size() + 1 : bar + 1;
-        if (tok.empty()) continue;
-        if (tok.back() == '$') {
-            tok.remove_suffix(1);
-            if (name_lc.size() >= tok.size() && name_lc.compare(name_lc.size() - tok.size(), tok.size(), tok) == 0) return true;
-        } else if (padded.find(tok) != std::string_view::npos) {
-            return true;
-        }
-    }
-    return false;
-}
+static_assert(rates_in_enum_order(), "kChipFamilyRates rows must follow the ChipFamily order");
 }  // namespace
 
-const Fp16Family* fp16_families(int& count) {
-    count = kFp16FamilyCount;
-    return kFp16Families;
+const ChipFamilyRates& chip_family_rates(ChipFamily family) {
+    assert((int)family >= 0 && family < ChipFamily::Count && "a device without a chip family: use class_chip_family");
+    return kChipFamilyRates[(int)family >= 0 && family < ChipFamily::Count ? (int)family : (int)ChipFamily::Consumer];
 }
 
-namespace {
-// the family table scanned: ~2,500 instructions per call (lower-casing, token search over ~35 rows)
-const Fp16Family* fp16_family_scan(const std::string& vendor, HardwareKind kind, const std::string& name) {
-    char vendor_buf[64], name_buf[256];
-    std::string vendor_heap, name_heap;
-    std::string_view v = lower_ascii_padded(vendor, vendor_buf, sizeof vendor_buf, vendor_heap);
-    v.remove_suffix(1);
-    const std::string_view n = lower_ascii_padded(name, name_buf, sizeof name_buf, name_heap);
-    for (const Fp16Family& f : kFp16Families) {
-        if (f.vendor[0] && v != f.vendor) continue;
-        if (f.kind >= 0 && f.kind != (int)kind) continue;
-        // the vendor and chip rows are GPU families: a CPU takes only the cpu class row (an Intel CPU given the Arc
-        // ratio came out 10x its FP32 peak: an i5-4278U's prefill predicted 19x too fast)
-        if (kind == HardwareKind::Cpu && f.kind != (int)HardwareKind::Cpu) continue;
-        if (f.name_tokens[0] && !name_has_token(n, f.name_tokens)) continue;
-        return &f;
-    }
-    return nullptr;   // unreachable: every class has a row
+double mma_share_of(ChipFamily family) { return chip_family_rates(family).mma_share; }
+double mmq_rate_of(ChipFamily family) { return chip_family_rates(family).mmq_rate; }
+double vulkan_mm_rate_of(ChipFamily family) { return chip_family_rates(family).vulkan_mm_rate; }
+
+bool is_intel_gpu(ChipFamily family) {
+    return family == ChipFamily::IntelXe2 || family == ChipFamily::IntelAlchemist || family == ChipFamily::Intel;
 }
 
-// the last lookup, compared by value: a sweep or a UI change asks for one device many times in a row (its quants,
-// its contexts), and a comparison costs ~60 instructions. Per thread, so concurrent callers never share it.
-struct Fp16Memo {
-    bool valid = false;
-    HardwareKind kind = HardwareKind::Consumer;
-    std::string vendor, name;
-    const Fp16Family* family = nullptr;
-};
-thread_local Fp16Memo t_fp16_memo;
-}  // namespace
-
-const Fp16Family* fp16_family_of(const std::string& vendor, HardwareKind kind, const std::string& name) {
-    Fp16Memo& m = t_fp16_memo;
-    if (m.valid && m.kind == kind && m.vendor == vendor && m.name == name) return m.family;
-    m.family = fp16_family_scan(vendor, kind, name);
-    m.kind = kind;
-    m.vendor = vendor;
-    m.name = name;
-    m.valid = true;
-    return m.family;
+void set_family_rates(SpeedScenario& s, ChipFamily family) {
+    const ChipFamilyRates& f = chip_family_rates(family);
+    s.mma_share = f.mma_share;
+    s.mmq_rate = f.mmq_rate;
+    s.vulkan_mm_rate = f.vulkan_mm_rate;
+    s.vulkan_coopmat2 = f.vulkan_coopmat2;
 }
 
-double mma_share_of(const std::string& vendor, HardwareKind kind, const std::string& name) {
-    const Fp16Family* f = fp16_family_of(vendor, kind, name);
-    return f ? f->mma_share : 1.0;
-}
-
-void set_family_rates(SpeedScenario& s, const std::string& vendor, HardwareKind kind, const std::string& name) {
-    const Fp16Family* f = fp16_family_of(vendor, kind, name);
-    s.mma_share = f ? f->mma_share : 1.0;
-    s.mmq_rate = f ? f->mmq_rate : 1.0;
-    s.vulkan_mm_rate = f ? f->vulkan_mm_rate : 1.0;
-    s.vulkan_coopmat2 = f && f->vulkan_coopmat2;
-}
-
-double mmq_rate_of(const std::string& vendor, HardwareKind kind, const std::string& name) {
-    const Fp16Family* f = fp16_family_of(vendor, kind, name);
-    return f ? f->mmq_rate : 1.0;
-}
-
-double vulkan_mm_rate_of(const std::string& vendor, HardwareKind kind, const std::string& name) {
-    const Fp16Family* f = fp16_family_of(vendor, kind, name);
-    return f ? f->vulkan_mm_rate : 1.0;
-}
-
-Fp16Estimate estimate_fp16_tflops(const std::string& vendor, HardwareKind kind, const std::string& name,
-                                  double bandwidth_gbs) {
+Fp16Estimate estimate_fp16_tflops(ChipFamily family, double bandwidth_gbs) {
+    const ChipFamilyRates& f = chip_family_rates(family);
     Fp16Estimate e;
-    if (const Fp16Family* f = fp16_family_of(vendor, kind, name)) {
-        e.family = f->family;
-        e.tflops_per_gbs = f->tflops_per_gbs;
-        e.tflops = f->tflops_per_gbs * bandwidth_gbs;
-    }
+    e.family = to_string(family);
+    e.tflops_per_gbs = f.tflops_per_gbs;
+    e.tflops = f.tflops_per_gbs * bandwidth_gbs;
     return e;
 }
 
 double estimate_fp16_tflops(HardwareKind kind, double bandwidth_gbs) {
-    return estimate_fp16_tflops("", kind, "", bandwidth_gbs).tflops;
+    return chip_family_rates(class_chip_family(kind)).tflops_per_gbs * bandwidth_gbs;
 }
 
 // [SECTION] Parameters (JSON) ----------------------------------------------------------------------------
@@ -503,7 +423,7 @@ double tflops(const SpeedScenario& s, bool& estimated) {
 // parts get (TFLOPS/100)^exponent on top (the bigger the tensor units, the harder llama.cpp's kernels feed them);
 // Apple/APU figures are vector-ALU rates that the Metal/HIP kernels reach in proportion.
 double effective_flops(const SpeedScenario& s, const SpeedParams& p, double tf) {
-    // the rate llama.cpp's instruction path can issue (Fp16Family::mma_share; under Vulkan vulkan_mm_rate: the vector
+    // the rate llama.cpp's instruction path can issue (ChipFamilyRates::mma_share; under Vulkan vulkan_mm_rate: the vector
     // ALUs where ggml-vulkan gets no cooperative matrix)
     const double usable = tf * s.mma_share * (s.backend == Backend::Vulkan ? s.vulkan_mm_rate : 1.0);
     double share = p.compute_share * p.compute_kind[(int)s.kind] * p.compute_backend[(int)s.backend] *

@@ -47,24 +47,20 @@ const char* to_string(MemoryKind m);
 MemoryKind guess_memory_kind(HardwareKind kind, double bandwidth_gbs);
 // dense FP16 TFLOPS to use when a device has none published: the chip family's TFLOPS per GB/s of bandwidth,
 // taken from the catalog's devices with a published figure (table in speed.cpp, checked against the catalog by
-// tests/engine/test_speed.cpp). The family comes from vendor + class + name ("RTX 4080 SUPER" -> NVIDIA Ada
-// GeForce, 0.30 TFLOPS per GB/s); without a family match, the vendor/class median. An estimate: results that
-// use it carry fp16_tflops_estimated and the wider band measured for it (SpeedParams::band_fp16_estimated).
+// tests/engine/test_speed.cpp). The family is the device's chip_family (catalog/chip_family.h: NVIDIA Ada GeForce
+// 0.30 TFLOPS per GB/s); the vendor/class rows are medians. An estimate: results that use it carry
+// fp16_tflops_estimated and the wider band measured for it (SpeedParams::band_fp16_estimated).
 struct Fp16Estimate {
     double tflops = 0;
     double tflops_per_gbs = 0;
     std::string family;                 // "nvidia-ada-geforce", ... or "nvidia-workstation" (vendor/class median)
 };
-Fp16Estimate estimate_fp16_tflops(const std::string& vendor, HardwareKind kind, const std::string& name,
-                                  double bandwidth_gbs);
-// the same without vendor and name: the class median
+Fp16Estimate estimate_fp16_tflops(ChipFamily family, double bandwidth_gbs);
+// the same for a device of unknown family: the class median (class_chip_family)
 double estimate_fp16_tflops(HardwareKind kind, double bandwidth_gbs);
-// one row of the family table (for the test that re-derives it from the catalog)
-struct Fp16Family {
-    const char* family;                 // "nvidia-ada-geforce"
-    const char* vendor;                 // "nvidia"
-    int kind;                           // HardwareKind index, -1 = any class
-    const char* name_tokens;            // '|'-separated lower-case substrings of the name, "" = vendor/class median
+// one chip family's rates: a row of the family table (speed.cpp), indexed by ChipFamily
+struct ChipFamilyRates {
+    ChipFamily family;
     double tflops_per_gbs;
     // share of the rated dense FP16 tensor rate that llama.cpp's CUDA matmuls can issue: they use mma.sync
     // (ggml-cuda/mma.cuh), which on Hopper reaches about 2/3 of the wgmma peak the datasheet rates (FlashAttention-3,
@@ -87,18 +83,18 @@ struct Fp16Family {
     // via MoltenVK) they run the KHR-coopmat or scalar shaders (SpeedParams::vulkan_cm2_compute, vulkan_scalar_moe)
     bool vulkan_coopmat2 = false;
 };
-const Fp16Family* fp16_families(int& count);
-// the first family row that matches (estimate_fp16_tflops' lookup without building the family string): its
-// tflops_per_gbs x bandwidth is estimate_fp16_tflops(...).tflops
-const Fp16Family* fp16_family_of(const std::string& vendor, HardwareKind kind, const std::string& name);
-// the family's mma_share, mmq_rate and vulkan_mm_rate (1 when no family matches)
-double mma_share_of(const std::string& vendor, HardwareKind kind, const std::string& name);
-double mmq_rate_of(const std::string& vendor, HardwareKind kind, const std::string& name);
-double vulkan_mm_rate_of(const std::string& vendor, HardwareKind kind, const std::string& name);
+// the family's row; a family that is not set (ChipFamily::Count) is not a row: callers pass class_chip_family()
+const ChipFamilyRates& chip_family_rates(ChipFamily family);
+// the family's mma_share, mmq_rate and vulkan_mm_rate
+double mma_share_of(ChipFamily family);
+double mmq_rate_of(ChipFamily family);
+double vulkan_mm_rate_of(ChipFamily family);
+// llama.cpp's SYCL/Vulkan kernels reach lower shares on Intel GPUs (SpeedParams intel_bw/compute): the Intel families
+bool is_intel_gpu(ChipFamily family);
 struct SpeedScenario;
 // the family's instruction-path rates (mma_share, mmq_rate, vulkan_mm_rate, vulkan_coopmat2) into a scenario: one
 // lookup, the one place the scenario builders (speed_glue, rig_speed) take them from
-void set_family_rates(SpeedScenario& s, const std::string& vendor, HardwareKind kind, const std::string& name);
+void set_family_rates(SpeedScenario& s, ChipFamily family);
 
 enum class SpeedTest { Prefill, Decode };
 
@@ -130,10 +126,10 @@ struct SpeedScenario {
     // -- hardware, per GPU
     double bandwidth_gbs = 0;            // vendor spec, decimal GB/s
     double fp16_tflops = 0;              // dense FP16 tensor TFLOPS; 0 = unknown (estimated, see estimate_fp16_tflops)
-    double mma_share = 1.0;              // share of fp16_tflops llama.cpp's tensor instructions reach (Fp16Family)
-    double mmq_rate = 1.0;               // its quantised matmuls' rate over a tensor-core part's (Fp16Family)
-    double vulkan_mm_rate = 1.0;         // share of fp16_tflops ggml-vulkan's matmuls issue (Fp16Family)
-    bool vulkan_coopmat2 = false;        // ggml-vulkan's coopmat2 shaders run here (Fp16Family)
+    double mma_share = 1.0;              // share of fp16_tflops llama.cpp's tensor instructions reach (ChipFamilyRates)
+    double mmq_rate = 1.0;               // its quantised matmuls' rate over a tensor-core part's (ChipFamilyRates)
+    double vulkan_mm_rate = 1.0;         // share of fp16_tflops ggml-vulkan's matmuls issue (ChipFamilyRates)
+    bool vulkan_coopmat2 = false;        // ggml-vulkan's coopmat2 shaders run here (ChipFamilyRates)
     bool fp16_tflops_estimated = false;  // fp16_tflops came from estimate_fp16_tflops (the band widens)
     HardwareKind kind = HardwareKind::Consumer;
     Backend backend = Backend::Cuda;
@@ -209,7 +205,7 @@ struct SpeedParams {
     double intel_compute = 1;               // prefill: x on Intel Arc GPUs
     double moe_compute = 1;                 // prefill: routed-expert matmuls run at this x the dense rate on top of
                                           // their smaller size (mul_mat_id: sorting rows by expert, gather/scatter)
-    // prefill under Vulkan, by shader path (Fp16Family::vulkan_coopmat2). The coopmat2 shaders (NVIDIA) run the
+    // prefill under Vulkan, by shader path (ChipFamilyRates::vulkan_coopmat2). The coopmat2 shaders (NVIDIA) run the
     // matmuls at vulkan_cm2_compute x compute_backend[vulkan]; elsewhere (KHR coopmat or scalar mul_mm.comp) the
     // routed-expert matmuls (MUL_MAT_ID: ggml_vk_matmul_id dispatches every expert over the whole ubatch's columns,
     // each workgroup gathering its expert's rows from the id list, and ggml_vk_guess_matmul_id_pipeline picks the

@@ -14,15 +14,15 @@ void set_device_speed_inputs(SpeedScenario& s, const Hardware& h) {
     s.bandwidth_gbs = h.bandwidth_gbs;
     s.fp16_tflops = h.fp16_tflops;
     s.fp16_tflops_estimated = false;
+    // the catalog's chip family; a device built without one (Count) takes its class row
+    const ChipFamily family = h.chip_family != ChipFamily::Count ? h.chip_family : class_chip_family(h.kind);
     if (!(s.fp16_tflops > 0)) {   // no published figure: the chip family's TFLOPS per GB/s (speed.h)
-        const Fp16Family* family = fp16_family_of(h.vendor, h.kind, h.name);   // no family string built
-        s.fp16_tflops = family ? family->tflops_per_gbs * h.bandwidth_gbs : 0.0;
+        s.fp16_tflops = chip_family_rates(family).tflops_per_gbs * h.bandwidth_gbs;
         s.fp16_tflops_estimated = true;
     }
     s.kind = h.kind;
-    // string_view compares: the length first, no strlen per call; an Intel CPU is no Arc
-    s.intel_gpu = std::string_view(h.vendor) == "intel" && h.kind != HardwareKind::Cpu;
-    set_family_rates(s, h.vendor, h.kind, h.name);
+    s.intel_gpu = is_intel_gpu(family);   // an Intel CPU is family Cpu: no Arc
+    set_family_rates(s, family);
     const std::string_view mk = h.memory_kind;
     s.memory = mk == "hbm" ? MemoryKind::Hbm : mk == "gddr" ? MemoryKind::Gddr
              : mk == "unified" ? MemoryKind::Unified : guess_memory_kind(h.kind, h.bandwidth_gbs);

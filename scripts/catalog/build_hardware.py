@@ -60,7 +60,7 @@ def base(refname):
 
 def mk(**kw):
     dev = {
-        "id": None, "name": None, "vendor": None, "kind": None, "backends": None,
+        "id": None, "name": None, "vendor": None, "kind": None, "chip_family": None, "backends": None,
         "gpu_count": 1, "link": None, "link_gbs": None,
         "memory_mib": None, "memory_basis": None, "bandwidth_gbs": None, "memory_kind": None,
         "fp16_tflops": None, "fp16_tflops_basis": None, "fp16_tflops_estimated": False,
@@ -1026,6 +1026,65 @@ for d in devices:
     d["sm_count"], d["boost_clock_mhz"], src = NV_SM[key]
     d["sources"].append("sm_count %d, boost_clock_mhz %d: %s" % (d["sm_count"], d["boost_clock_mhz"], src))
 
+# the chip family of every device (engine/catalog/chip_family.h: the speed model's per-generation rates key on it).
+# Filled once from the name rules the engine used before the field existed, so every device kept its family; a
+# multi-GPU rig (Nx-<id>) takes its GPU's. Some rows are the vendor/class median rather than a generation the model
+# singles out (l20: nvidia-datacenter; dgx-spark and the Jetsons: apu): that is what they were computed with.
+CHIP_FAMILY = {
+    "nvidia-blackwell-geforce": ["rtx-5090", "rtx-5080", "rtx-5070-ti", "rtx-5070", "rtx-5060-ti-16gb",
+                                "rtx-5090-laptop", "rtx-5060", "rtx-5060-ti-8gb"],
+    "nvidia-blackwell-pro": ["b200", "rtx-pro-6000", "rtx-pro-6000-max-q"],
+    "nvidia-ada-geforce": ["rtx-4090", "rtx-4080-super", "rtx-4080", "rtx-4070-ti-super", "rtx-4070-ti",
+                          "rtx-4070-super", "rtx-4060-ti-16gb", "rtx-4090-laptop", "rtx-4070", "rtx-4060-ti-8gb",
+                          "rtx-4060", "rtx-4070-laptop"],
+    "nvidia-ada-pro": ["l40s", "l4", "rtx-6000-ada", "l40", "rtx-2000-ada", "rtx-4000-ada", "rtx-4500-ada",
+                      "rtx-5000-ada"],
+    "nvidia-hopper-h20": ["h20"],
+    "nvidia-hopper": ["h200-sxm", "h100-sxm", "h100-pcie", "h100-nvl", "gh200-96gb"],
+    "nvidia-ampere-geforce": ["rtx-3090", "rtx-3090-ti", "rtx-3080", "rtx-3070", "rtx-3060-12gb", "rtx-3090-used",
+                             "rtx-3060-ti", "rtx-3080-12gb"],
+    "nvidia-ampere-pro": ["a100-sxm-80gb", "a100-sxm-40gb", "a100-pcie-80gb", "a10g", "rtx-a6000", "a40", "a10",
+                         "a30", "rtx-a4000", "rtx-a5000", "a100-pcie-40gb", "rtx-a4500"],
+    "nvidia-turing": ["t4", "rtx-2080-ti", "quadro-rtx-6000"],
+    "nvidia-volta": ["v100-pcie-16gb", "v100-pcie-32gb"],
+    "nvidia-pascal-gp100": ["p100-pcie-16gb"],
+    "nvidia-pascal": ["tesla-p40", "gtx-1080-ti"],
+    "amd-rdna4": ["rx-9070-xt", "radeon-ai-pro-r9700", "rx-9060-xt-16gb", "rx-9070"],
+    "amd-rdna3": ["radeon-pro-w7900", "rx-7900-xtx", "rx-7800-xt", "radeon-pro-w7800", "rx-7900-xt", "rx-7900-gre",
+                 "rx-7600"],
+    "amd-cdna4": ["mi355x"],
+    "amd-cdna3": ["mi300x", "mi325x", "mi300a"],
+    "amd-cdna2": ["mi210", "mi250x-gcd"],
+    "amd-cdna1": ["mi100"],
+    "amd-strix-halo": ["strix-halo-96", "strix-halo-64", "strix-halo-128"],
+    "intel-xe2": ["arc-b580", "arc-pro-b60", "arc-pro-b70", "arc-b570"],
+    "intel-alchemist": ["arc-a770-16gb", "arc-a750", "arc-a580"],
+    "nvidia-datacenter": ["l20"],
+    "amd-consumer": ["rx-6900-xt", "rx-6800-xt", "rx-6800", "rx-6700-xt"],
+    "amd-apu": ["ryzen-ai-9-hx-370-32", "ryzen-ai-9-hx-370-64", "ryzen-7-7840u-32"],
+    "intel": ["core-ultra-7-258v"],
+    "apple": ["m1-16", "m1-pro-32", "m1-max-64", "m1-ultra-128", "m2-24", "m2-pro-32", "m2-max-96", "m2-ultra-64",
+             "m2-ultra-192", "m3-24", "m3-pro-36", "m3-max-48", "m3-max-64", "m3-max-128", "m3-ultra-96",
+             "m3-ultra-256", "m3-ultra-512", "m4-16", "m4-24", "m4-32", "m4-pro-24", "m4-pro-48", "m4-pro-64",
+             "m4-max-36", "m4-max-64", "m4-max-128", "m5-16", "m5-24", "m5-32", "m1-max-32", "m2-8", "m2-16",
+             "m2-pro-16", "m2-max-32", "m2-max-64", "m3-8", "m3-16", "m4-max-48"],
+    "apu": ["dgx-spark", "jetson-agx-orin-64gb", "jetson-orin-nano-super", "jetson-agx-thor"],
+    "cpu": ["cpu-ryzen-9-7950x-ddr5", "cpu-epyc-9654-12ch"],
+}
+_family_of = {}
+for _f, _fids in CHIP_FAMILY.items():
+    for _i in _fids:
+        if _i not in _ids:
+            sys.exit("build_hardware.py: CHIP_FAMILY %s names %s, which is no catalog device" % (_f, _i))
+        if _i in _family_of:
+            sys.exit("build_hardware.py: %s is in CHIP_FAMILY twice (%s, %s)" % (_i, _family_of[_i], _f))
+        _family_of[_i] = _f
+for d in devices:
+    key = d["id"] if d["id"] in _family_of else re.sub(r"^\d+x-", "", d["id"])
+    if key not in _family_of:
+        sys.exit("build_hardware.py: %s has no chip family; add it to CHIP_FAMILY" % d["id"])
+    d["chip_family"] = _family_of[key]
+
 # ------------------------------------------------------------------------------------------------------
 # seed notes
 SEED_RULE = {
@@ -1056,6 +1115,7 @@ doc = {"schema": "llmsim-hardware/1",
        "conventions": [
            "memory_mib, bandwidth_gbs, fp16_tflops, int8_tops, tdp_w, cloud_usd_per_hour are per GPU; price_usd / price_used_usd cover all gpu_count GPUs",
            "memory_kind: gddr | hbm | unified (LPDDR/DDR shared with the CPU), stated for every device",
+           "chip_family: the silicon generation the speed model keys its per-family rates on (engine/catalog/chip_family.h), stated for every device",
            "fp16_tflops: GeForce = dense FP16 tensor with FP16 accumulate; workstation/datacenter = their dense FP16/BF16 tensor figure; Apple/APU = GPU FP16 peak; CPU = estimated FP32 FMA peak",
            "cloud_usd_per_hour: cheapest on-demand per-GPU price in reference/prices/gpu_hourly.json (GPU-component-only rows excluded), marketplace offers included",
            "<field>_estimated: true marks a value that is derived or assumed rather than read from a source; notes say how"],

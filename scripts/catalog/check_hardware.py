@@ -2,7 +2,7 @@
 """Validate assets/catalog/hardware.json (schema llmsim-hardware/1, see assets/catalog/SCHEMA.md).
 
 Checks: required keys and types, unique lower-case ids, every id / seed alias / calibration name naming one
-device, enums (vendor, kind, backends), positive numbers, gpu_count > 1 has a link, gpu limits
+device, enums (vendor, kind, chip_family, backends), positive numbers, gpu_count > 1 has a link, gpu limits
 (default <= max <= memory for unified devices), and, when the shared inputs exist, that every seed leaderboard
 row and every calibration hardware name resolves to a device. Prints counts per kind and the estimated fields.
 
@@ -35,6 +35,18 @@ POSITIVE = ["memory_mib", "bandwidth_gbs", "fp16_tflops", "int8_tops", "tdp_w", 
             "cloud_usd_per_hour", "link_gbs", "gpu_limit_default_mib", "gpu_limit_max_mib", "system_ram_gib",
             "system_ram_bandwidth_gbs"]
 RECOMMENDED = ["fp16_tflops", "tdp_w"]  # warn when missing
+
+
+def chip_families():
+    """The chip_family spellings, read from the engine's table (engine/catalog/chip_family.cpp kChipFamilies): the
+    one list the engine's catalog parser accepts."""
+    src = open(os.path.join(os.path.dirname(os.path.dirname(HERE)), "engine", "catalog", "chip_family.cpp")).read()
+    table = src[src.index("kChipFamilies[] = {"):]
+    table = table[:table.index("};")]
+    return re.findall(r'\{ChipFamily::\w+,\s*"([a-z0-9-]+)"', table)
+
+
+CHIP_FAMILIES = chip_families()
 
 
 def main():
@@ -86,6 +98,10 @@ def main():
             errors.append("%s: vendor %r not in %s" % (w, d.get("vendor"), sorted(VENDORS)))
         if d.get("kind") not in KINDS:
             errors.append("%s: kind %r not in %s" % (w, d.get("kind"), KINDS))
+        if "chip_family" not in d:
+            errors.append("%s: missing key 'chip_family' (one of %s)" % (w, ", ".join(CHIP_FAMILIES)))
+        elif d["chip_family"] not in CHIP_FAMILIES:
+            errors.append("%s: chip_family %r is unknown (valid: %s)" % (w, d["chip_family"], ", ".join(CHIP_FAMILIES)))
         bk = d.get("backends") or []
         if not bk or any(b not in BACKENDS for b in bk) or len(set(bk)) != len(bk):
             errors.append("%s: backends %r must be a non-empty list of distinct %s" % (w, bk, sorted(BACKENDS)))

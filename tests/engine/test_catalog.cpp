@@ -31,7 +31,7 @@ json base_model() {
 json base_device() {
     return json::parse(R"J({
         "id": "rtx-4090", "name": "NVIDIA GeForce RTX 4090", "vendor": "nvidia", "kind": "consumer",
-        "backends": ["cuda", "vulkan"], "gpu_count": 1, "link": null, "link_gbs": null,
+        "chip_family": "nvidia-ada-geforce", "backends": ["cuda", "vulkan"], "gpu_count": 1, "link": null, "link_gbs": null,
         "memory_mib": 24564, "memory_basis": "nvidia-smi total", "bandwidth_gbs": 1008,
         "fp16_tflops": 330.3, "fp16_tflops_basis": "dense", "fp16_tflops_estimated": false,
         "int8_tops": 660.6, "tdp_w": 450, "price_usd": 1599, "price_used_usd": null, "price_source": "msrp",
@@ -343,6 +343,20 @@ TEST_CASE("catalog: hardware validation messages", "[catalog]") {
     d = base_device();
     d["kind"] = "gaming";
     CHECK(device_err(d) == p + "kind \"gaming\" is unknown (valid: consumer, workstation, datacenter, apple, apu, cpu)");
+
+    // the chip family is required and must be one the engine knows (the speed model's rates key on it)
+    d = base_device();
+    d.erase("chip_family");
+    CHECK(device_err(d) == p + "chip_family is missing (e.g. \"nvidia-ada-geforce\", \"apple\", \"cpu\")");
+    d["chip_family"] = "nvidia-kepler";
+    const std::string unknown = device_err(d);
+    CHECK(unknown.rfind(p + "chip_family \"nvidia-kepler\" is unknown (valid: nvidia-blackwell-geforce, ", 0) == 0);
+    CHECK(unknown.find(", amd-rdna3, ") != std::string::npos);
+    CHECK(unknown.find(", cpu)") != std::string::npos);
+    d["chip_family"] = "amd-rdna3";
+    Catalog fam;
+    REQUIRE(parse_err(models_doc({base_model()}), hardware_doc({d}), base_quants().dump(), &fam).empty());
+    CHECK(fam.hardware.at(0).chip_family == ChipFamily::AmdRdna3);
 
     d = base_device();
     d["backends"] = {"cuda", "opencl"};

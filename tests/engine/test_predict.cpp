@@ -70,6 +70,12 @@ TEST_CASE("predict: an inline device the catalog knows gets the catalog device's
     // an unknown device with no FP16 figure: estimated from its family, and the note says so
     json unk = run(R"({"id":"u","model":"Qwen/Qwen2.5-7B-Instruct","hardware":{"name":"NVIDIA GeForce RTX 4060 Laptop GPU","vendor":"nvidia","kind":"consumer","bandwidth_gbs":256},"test":{"kind":"prefill","tokens":512}})");
     CHECK(unk["note"].get<std::string>().find("nvidia-ada-geforce") != std::string::npos);
+    // the line may name the family; then the name is not read for it (Ampere GeForce: 0.157 TFLOPS per GB/s x 256)
+    json named = run(R"({"id":"u","model":"Qwen/Qwen2.5-7B-Instruct","hardware":{"name":"NVIDIA GeForce RTX 4060 Laptop GPU","vendor":"nvidia","kind":"consumer","bandwidth_gbs":256,"chip_family":"nvidia-ampere-geforce"},"test":{"kind":"prefill","tokens":512}})");
+    CHECK(named["note"].get<std::string>().find("estimated 40 from the nvidia-ampere-geforce family (0.157 TFLOPS per GB/s)") !=
+          std::string::npos);
+    const std::string bad = run(R"({"id":"u","model":"Qwen/Qwen2.5-7B-Instruct","hardware":{"name":"X","vendor":"nvidia","kind":"consumer","bandwidth_gbs":256,"chip_family":"kepler"},"test":{"kind":"prefill","tokens":512}})")["error"];
+    CHECK(bad.rfind("hardware.chip_family \"kepler\" is unknown (valid: nvidia-blackwell-geforce, ", 0) == 0);
     // a name the catalog does not know still needs its kind and bandwidth
     CHECK(run(R"({"id":"n","model":"Qwen/Qwen2.5-7B-Instruct","hardware":{"name":"Imaginary"},"test":{"kind":"decode","tokens":1}})")["error"] ==
           "hardware.kind '' is not consumer|workstation|datacenter|apple|apu|cpu");

@@ -10,6 +10,7 @@
 
 #include "api/predict.h"
 #include "catalog/catalog.h"
+#include "memory/prepared_weights.h"
 #include "runtime/runtime.h"
 #include "serving/serving.h"
 #include "serving/serving_internal.h"
@@ -259,6 +260,37 @@ TEST_CASE("runtime registry: vLLM and SGLang entries give the serving engine's m
     CHECK(ev.speed.ok);
     CHECK(ev.speed.aggregate_tps > ev.speed.decode_tps);   // 16 sequences decode together
     CHECK(v->command_line(cat(), *m, req, 8000).find("vllm serve meta-llama/Llama-3.1-8B-Instruct --tensor-parallel-size 1 --max-model-len 8192") == 0);
+}
+
+TEST_CASE("runtime registry: a file type no serving checkpoint stands for is an error, not a silent BF16", "[serving][runtime]") {
+    const Runtime* v = find_runtime("vllm");
+    REQUIRE(v);
+    const Model* m = cat().find_model("meta-llama/Llama-3.1-8B-Instruct");
+    REQUIRE(m);
+    MemoryRequest mr;
+    mr.n_ctx = 8192; mr.n_parallel = 16;
+    mr.hardware = cat().find_hardware("h100-sxm");
+    PreparedWeights unused;
+    MemoryBreakdown out;
+    std::string err;
+    mr.file_type = "Q6_K";   // before: served as BF16 without a word
+    CHECK_FALSE(v->memory_plan(unused, *m, mr, out, err));
+    CHECK(err == "vllm: no checkpoint format it loads stands for quant 'Q6_K' (pick F16, BF16, F32, Q8_0, FP8, "
+                 "MXFP4_MOE, NVFP4, AWQ_INT4_G128, GPTQ_INT4_G128, or a 4-, 3- or 2-bit GGUF type, served as AWQ int4)");
+    mr.file_type = "Q9_X";   // not a quant at all: the valid names
+    CHECK_FALSE(v->memory_plan(unused, *m, mr, out, err));
+    CHECK(err.rfind("vllm: unknown quant 'Q9_X' (valid: F32, F16, BF16, Q8_0, Q6_K, ", 0) == 0);
+    // the AWQ checkpoint is served as AWQ int4 (before: BF16): the serving engine's own int4-awq plan
+    mr.file_type = "AWQ_INT4_G128";
+    REQUIRE(v->memory_plan(unused, *m, mr, out, err));
+    ServeRequest r = base("vllm", m->id, "h100-sxm");
+    r.precision = "int4-awq"; r.max_model_len = 8192; r.max_num_seqs = 16;
+    ServeMemoryPlan p;
+    REQUIRE(serve_memory(cat(), r, p, err));
+    CHECK(out.weights_bytes == p.weights_bytes);
+    // the alias and the case a user types resolve to the same row: "fp16" is F16
+    mr.file_type = "fp16";
+    REQUIRE(v->memory_plan(unused, *m, mr, out, err));
 }
 
 // vLLM multi-LoRA (vllm/lora/layers/base_linear.py BaseLinearLayerWithLoRA.create_lora_weights): max_loras slots of

@@ -272,26 +272,26 @@ TEST_CASE("fp16_tflops unknown: estimated and flagged", "[speed]") {
     SpeedResult r = estimate_prefill(s, builtin_speed_params(), 512, 0);
     CHECK(r.ok);
     CHECK(r.fp16_tflops_estimated);
-    // values by hand from the family table (speed.cpp kFp16Families): class median 0.217 TFLOPS per GB/s for a
+    // values by hand from the family table (speed.cpp kChipFamilyRates): class median 0.217 TFLOPS per GB/s for a
     // datacenter part of unknown family; Pascal (no tensor cores) 0.0255; Ada GeForce 0.295
     CHECK(estimate_fp16_tflops(HardwareKind::Datacenter, 694) == Approx(0.217 * 694));
-    Fp16Estimate p40 = estimate_fp16_tflops("nvidia", HardwareKind::Datacenter, "NVIDIA Tesla P40", 694);
+    Fp16Estimate p40 = estimate_fp16_tflops(guess_chip_family("nvidia", HardwareKind::Datacenter, "NVIDIA Tesla P40"), 694);
     CHECK(p40.family == "nvidia-pascal");
     CHECK(p40.tflops == Approx(0.0255 * 694));
-    Fp16Estimate ada = estimate_fp16_tflops("NVIDIA", HardwareKind::Consumer, "NVIDIA GeForce RTX 4080 SUPER", 736);
+    Fp16Estimate ada = estimate_fp16_tflops(guess_chip_family("NVIDIA", HardwareKind::Consumer, "NVIDIA GeForce RTX 4080 SUPER"), 736);
     CHECK(ada.family == "nvidia-ada-geforce");
     CHECK(ada.tflops == Approx(0.295 * 736));
-    CHECK(estimate_fp16_tflops("nvidia", HardwareKind::Workstation, "NVIDIA RTX 2000 Ada Generation", 224).family ==
+    CHECK(estimate_fp16_tflops(guess_chip_family("nvidia", HardwareKind::Workstation, "NVIDIA RTX 2000 Ada Generation"), 224).family ==
           "nvidia-ada-pro");
-    CHECK(estimate_fp16_tflops("intel", HardwareKind::Workstation, "Intel Arc Pro B70 32GB", 608).family == "intel-xe2");
-    CHECK(estimate_fp16_tflops("", HardwareKind::Apple, "Apple M5", 153).family == "apple");
+    CHECK(estimate_fp16_tflops(guess_chip_family("intel", HardwareKind::Workstation, "Intel Arc Pro B70 32GB"), 608).family == "intel-xe2");
+    CHECK(estimate_fp16_tflops(guess_chip_family("", HardwareKind::Apple, "Apple M5"), 153).family == "apple");
     // a CPU never takes a GPU family's ratio, whatever its vendor: the cpu class row (0.025 TFLOPS per GB/s), not
     // Intel Arc's 0.257 (an i5-4278U's 25.6 GB/s: 0.64 TFLOPS; its FP32 FMA peak is 2 x 32 x 2.6 GHz = 0.17)
-    Fp16Estimate i5 = estimate_fp16_tflops("intel", HardwareKind::Cpu, "Intel Core i5-4278U", 25.6);
+    Fp16Estimate i5 = estimate_fp16_tflops(guess_chip_family("intel", HardwareKind::Cpu, "Intel Core i5-4278U"), 25.6);
     CHECK(i5.family == "cpu");
     CHECK(i5.tflops == Approx(0.025 * 25.6));
-    CHECK(estimate_fp16_tflops("amd", HardwareKind::Cpu, "AMD Ryzen AI Max+ 395 CPU", 256).family == "cpu");
-    CHECK(estimate_fp16_tflops("intel", HardwareKind::Consumer, "Intel Arc B580", 456).family != "cpu");
+    CHECK(estimate_fp16_tflops(guess_chip_family("amd", HardwareKind::Cpu, "AMD Ryzen AI Max+ 395 CPU"), 256).family == "cpu");
+    CHECK(estimate_fp16_tflops(guess_chip_family("intel", HardwareKind::Consumer, "Intel Arc B580"), 456).family != "cpu");
     // the band widens to the measured error of the estimate where that is wider
     SpeedParams p = builtin_speed_params();
     p.band[1][(int)HardwareKind::Datacenter] = {10, -0.1, 0.1, 0.05, 1.0};
@@ -309,11 +309,11 @@ TEST_CASE("fp16_tflops unknown: estimated and flagged", "[speed]") {
 
 TEST_CASE("Pascal sm_61: CUDA's quantised matmuls run DP4A at twice a tensor part's int8-to-fp16 ratio", "[speed]") {
     // P40: 47 INT8 TOPS (DP4A) over its 11.76 TFLOPS FP32 figure = 4; tensor-core parts rate INT8 at 2x FP16
-    CHECK(mmq_rate_of("nvidia", HardwareKind::Datacenter, "NVIDIA Tesla P40 24GB") == 2.0);
-    CHECK(mmq_rate_of("nvidia", HardwareKind::Consumer, "NVIDIA GeForce GTX 1080 Ti 11GB") == 2.0);
-    CHECK(mmq_rate_of("nvidia", HardwareKind::Datacenter, "NVIDIA Tesla P100 PCIe 16GB") == 1.0);   // sm_60: no DP4A
-    CHECK(mmq_rate_of("nvidia", HardwareKind::Consumer, "NVIDIA GeForce RTX 4090") == 1.0);
-    CHECK(estimate_fp16_tflops("nvidia", HardwareKind::Datacenter, "NVIDIA Tesla P100 PCIe 16GB", 732).family ==
+    CHECK(mmq_rate_of(guess_chip_family("nvidia", HardwareKind::Datacenter, "NVIDIA Tesla P40 24GB")) == 2.0);
+    CHECK(mmq_rate_of(guess_chip_family("nvidia", HardwareKind::Consumer, "NVIDIA GeForce GTX 1080 Ti 11GB")) == 2.0);
+    CHECK(mmq_rate_of(guess_chip_family("nvidia", HardwareKind::Datacenter, "NVIDIA Tesla P100 PCIe 16GB")) == 1.0);   // sm_60: no DP4A
+    CHECK(mmq_rate_of(guess_chip_family("nvidia", HardwareKind::Consumer, "NVIDIA GeForce RTX 4090")) == 1.0);
+    CHECK(estimate_fp16_tflops(guess_chip_family("nvidia", HardwareKind::Datacenter, "NVIDIA Tesla P100 PCIe 16GB"), 732).family ==
           "nvidia-pascal-gp100");
     SpeedParams p = plain_params();
     SpeedScenario s = dense_8b();
@@ -334,11 +334,11 @@ TEST_CASE("Pascal sm_61: CUDA's quantised matmuls run DP4A at twice a tensor par
 TEST_CASE("Vulkan on Intel Alchemist: no cooperative matrix, the matmuls run the vector engines (1/4 of XMX)", "[speed]") {
     // ggml_vk_khr_cooperative_matrix_support enables KHR coopmat on Intel for Xe2 only; an Xe-HPG core issues
     // 16 XVE x 32 FP16 ops/clk against 16 XMX x 128: the vector rate is 1/4 of the rated XMX figure
-    CHECK(vulkan_mm_rate_of("intel", HardwareKind::Consumer, "Intel Arc A770 16GB") == 0.25);
-    CHECK(vulkan_mm_rate_of("intel", HardwareKind::Consumer, "Intel Arc A750") == 0.25);
-    CHECK(vulkan_mm_rate_of("intel", HardwareKind::Workstation, "Intel Arc Pro B70 32GB") == 1.0);   // Xe2: coopmat
-    CHECK(vulkan_mm_rate_of("amd", HardwareKind::Consumer, "AMD Radeon RX 9070 XT") == 1.0);
-    CHECK(vulkan_mm_rate_of("nvidia", HardwareKind::Consumer, "NVIDIA GeForce RTX 4090") == 1.0);
+    CHECK(vulkan_mm_rate_of(guess_chip_family("intel", HardwareKind::Consumer, "Intel Arc A770 16GB")) == 0.25);
+    CHECK(vulkan_mm_rate_of(guess_chip_family("intel", HardwareKind::Consumer, "Intel Arc A750")) == 0.25);
+    CHECK(vulkan_mm_rate_of(guess_chip_family("intel", HardwareKind::Workstation, "Intel Arc Pro B70 32GB")) == 1.0);   // Xe2: coopmat
+    CHECK(vulkan_mm_rate_of(guess_chip_family("amd", HardwareKind::Consumer, "AMD Radeon RX 9070 XT")) == 1.0);
+    CHECK(vulkan_mm_rate_of(guess_chip_family("nvidia", HardwareKind::Consumer, "NVIDIA GeForce RTX 4090")) == 1.0);
     SpeedParams p = plain_params();
     SpeedScenario s = dense_8b();
     s.vulkan_mm_rate = 0.25;
@@ -362,15 +362,15 @@ TEST_CASE("Vulkan prefill by shader path: coopmat2 on NVIDIA, KHR-coopmat/scalar
     // ggml-vulkan runs its coopmat2 shaders only where the driver has VK_NV_cooperative_matrix2 (NVIDIA tensor-core
     // parts); Pascal has no tensor cores, AMD and Intel take the KHR-coopmat or scalar shaders
     SpeedScenario f;
-    set_family_rates(f, "nvidia", HardwareKind::Consumer, "NVIDIA GeForce RTX 4090");
+    set_family_rates(f, guess_chip_family("nvidia", HardwareKind::Consumer, "NVIDIA GeForce RTX 4090"));
     CHECK(f.vulkan_coopmat2);
-    set_family_rates(f, "nvidia", HardwareKind::Datacenter, "NVIDIA H100 PCIe 80GB");
+    set_family_rates(f, guess_chip_family("nvidia", HardwareKind::Datacenter, "NVIDIA H100 PCIe 80GB"));
     CHECK(f.vulkan_coopmat2);
-    set_family_rates(f, "nvidia", HardwareKind::Datacenter, "NVIDIA Tesla P40");
+    set_family_rates(f, guess_chip_family("nvidia", HardwareKind::Datacenter, "NVIDIA Tesla P40"));
     CHECK_FALSE(f.vulkan_coopmat2);
-    set_family_rates(f, "amd", HardwareKind::Consumer, "AMD Radeon RX 9070 XT");
+    set_family_rates(f, guess_chip_family("amd", HardwareKind::Consumer, "AMD Radeon RX 9070 XT"));
     CHECK_FALSE(f.vulkan_coopmat2);
-    set_family_rates(f, "intel", HardwareKind::Workstation, "Intel Arc Pro B70 32GB");
+    set_family_rates(f, guess_chip_family("intel", HardwareKind::Workstation, "Intel Arc Pro B70 32GB"));
     CHECK_FALSE(f.vulkan_coopmat2);
 
     SpeedParams p = plain_params();
@@ -406,30 +406,28 @@ TEST_CASE("Vulkan prefill by shader path: coopmat2 on NVIDIA, KHR-coopmat/scalar
 }
 
 TEST_CASE("fp16 family table: every ratio is the median of the catalog devices of its family", "[speed][catalog]") {
-    // re-derive kFp16Families from the embedded catalog: per family, the median TFLOPS per GB/s of the single-GPU
-    // devices it matches whose fp16_tflops is published (not estimated), each chip once (memory-size variants such as
+    // re-derive kChipFamilyRates from the embedded catalog: per family, the median TFLOPS per GB/s of the single-GPU
+    // devices of that chip_family whose fp16_tflops is published (not estimated), each chip once (memory-size variants such as
     // Apple M2 8/16/24 GB share TFLOPS and GB/s and would otherwise outvote the other chips); families without such a
     // device name their source in speed.cpp and are skipped here
     const Catalog* cat = embedded_catalog();
     REQUIRE(cat);
-    int n = 0;
-    const Fp16Family* fam = fp16_families(n);
     int checked = 0;
-    for (int i = 0; i < n; ++i) {
+    for (int i = 0; i < (int)ChipFamily::Count; ++i) {
+        const ChipFamilyRates& fam = chip_family_rates((ChipFamily)i);
         std::vector<double> ratios;
         std::set<std::pair<double, double>> chips;   // (fp16_tflops, bandwidth_gbs) already counted
         for (const Hardware& h : cat->hardware) {
             if (h.gpu_count != 1 || h.fp16_tflops_estimated || !(h.fp16_tflops > 0) || h.id.find("-used") != std::string::npos) continue;
             if (!chips.insert({h.fp16_tflops, h.bandwidth_gbs}).second) continue;
-            Fp16Estimate e = estimate_fp16_tflops(h.vendor, h.kind, h.name, h.bandwidth_gbs);
-            if (e.family == fam[i].family) ratios.push_back(h.fp16_tflops / h.bandwidth_gbs);
+            if (h.chip_family == (ChipFamily)i) ratios.push_back(h.fp16_tflops / h.bandwidth_gbs);
         }
         if (ratios.empty()) continue;
         std::sort(ratios.begin(), ratios.end());
         size_t m = ratios.size();
         double median = m % 2 ? ratios[m / 2] : 0.5 * (ratios[m / 2 - 1] + ratios[m / 2]);
-        INFO(fam[i].family << ": table " << fam[i].tflops_per_gbs << ", catalog median " << median << " over " << m);
-        CHECK(fam[i].tflops_per_gbs == Approx(median).epsilon(0.03));
+        INFO(to_string((ChipFamily)i) << ": table " << fam.tflops_per_gbs << ", catalog median " << median << " over " << m);
+        CHECK(fam.tflops_per_gbs == Approx(median).epsilon(0.03));
         ++checked;
     }
     CHECK(checked >= 12);
@@ -627,11 +625,11 @@ TEST_CASE("SYCL MoE: the host loop over experts costs sycl_expert_call_us per ex
 
 TEST_CASE("Hopper: llama.cpp's mma.sync path reaches 2/3 of the rated tensor rate", "[speed]") {
     // FlashAttention-3 (arXiv:2407.08608) sec. 1: mma.sync reaches about 2/3 of H100's wgmma peak; ggml-cuda uses mma.sync
-    CHECK(mma_share_of("nvidia", HardwareKind::Datacenter, "NVIDIA H100 PCIe 80GB") == Approx(2.0 / 3).epsilon(kExact));
-    CHECK(mma_share_of("nvidia", HardwareKind::Datacenter, "NVIDIA H200 SXM 141GB") == Approx(2.0 / 3).epsilon(kExact));
-    CHECK(mma_share_of("nvidia", HardwareKind::Datacenter, "NVIDIA A100 PCIe 80GB") == 1.0);
-    CHECK(mma_share_of("nvidia", HardwareKind::Consumer, "NVIDIA GeForce RTX 4090") == 1.0);
-    CHECK(mma_share_of("amd", HardwareKind::Consumer, "AMD Radeon RX 7900 XTX") == 1.0);
+    CHECK(mma_share_of(guess_chip_family("nvidia", HardwareKind::Datacenter, "NVIDIA H100 PCIe 80GB")) == Approx(2.0 / 3).epsilon(kExact));
+    CHECK(mma_share_of(guess_chip_family("nvidia", HardwareKind::Datacenter, "NVIDIA H200 SXM 141GB")) == Approx(2.0 / 3).epsilon(kExact));
+    CHECK(mma_share_of(guess_chip_family("nvidia", HardwareKind::Datacenter, "NVIDIA A100 PCIe 80GB")) == 1.0);
+    CHECK(mma_share_of(guess_chip_family("nvidia", HardwareKind::Consumer, "NVIDIA GeForce RTX 4090")) == 1.0);
+    CHECK(mma_share_of(guess_chip_family("amd", HardwareKind::Consumer, "AMD Radeon RX 7900 XTX")) == 1.0);
     // a compute-bound prefill (no overheads, flash attention at the matmul rate) takes 3/2 the time at mma_share 2/3
     SpeedParams p = plain_params();
     SpeedScenario s = dense_8b();
