@@ -294,17 +294,7 @@ std::shared_ptr<const PreparedWeights> prepare_row_weights(const Catalog& cat, c
 bool build_row_scenario(const json& j, const PreparedWeights& w, bool fa, const BenchTest& bt, PredictInput& out,
                         std::string& err) {
     Evaluation ev;
-    ev.params = w.params;
-    ev.active_weight_bytes = w.active_weight_bytes;
-    ev.weight_bytes = w.weights_bytes;
-    ev.embedding_bytes = w.token_embd_bytes;
-    ev.routed_expert_bytes = w.gguf_routed_expert_bytes;
-    if (!w.full_layers_prefix.empty() && !w.swa_layers_prefix.empty()) {
-        ev.full_attn_layers = w.full_layers_prefix.back();
-        ev.swa_layers = w.swa_layers_prefix.back();
-        ev.kv_k_row = w.kv_k_row;
-        ev.kv_v_row = w.kv_v_row;
-    }
+    copy_weight_figures(w, ev);
     SimRequest req;
     req.memory.file_type = out.quant;
     req.memory.hardware = &out.hardware;
