@@ -10,6 +10,7 @@
 
 #include "core/assets.h"
 #include "core/input_limits.h"
+#include "core/text.h"
 
 #include <algorithm>
 #include <cassert>
@@ -107,10 +108,7 @@ std::string_view lower_ascii_padded(const std::string& s, char* buf, size_t cap,
         heap.resize(s.size() + 1);
         out = &heap[0];
     }
-    for (size_t i = 0; i < s.size(); ++i) {
-        const char c = s[i];
-        out[i] = (char)((c >= 'A' && c <= 'Z') ? c - 'A' + 'a' : c);
-    }
+    for (size_t i = 0; i < s.size(); ++i) out[i] = lower_ascii(s[i]);
     out[s.size()] = ' ';
     return std::string_view(out, s.size() + 1);
 }
