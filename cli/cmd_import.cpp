@@ -15,6 +15,7 @@
 
 #include "commands.h"
 #include "core/format.h"
+#include "core/text.h"
 #include "io/gguf.h"
 #include "model/hf_config.h"
 #include "model/model_tensors.h"
@@ -29,17 +30,6 @@ struct File {
         if (f) fclose(f);
     }
 };
-
-bool ends_with_ci(const std::string& s, const char* suffix) {
-    const size_t n = std::strlen(suffix);
-    if (s.size() < n) return false;
-    for (size_t i = 0; i < n; ++i) {
-        char c = s[s.size() - n + i];
-        if (c >= 'A' && c <= 'Z') c = char(c - 'A' + 'a');
-        if (c != suffix[i]) return false;
-    }
-    return true;
-}
 
 // 7.62 B / 123 M / 5856: parameter counts at every scale (the corpus holds models of a few thousand)
 std::string count_text(uint64_t n) {

@@ -24,6 +24,7 @@
 #include "model/hf_config.h"
 #include "core/input_limits.h"
 #include "memory/memory.h"
+#include "report/sections.h"
 #include "runtime/command.h"
 #include "sim/speed_labels.h"
 
@@ -406,18 +407,8 @@ int cmd_fit(int argc, char** argv) {
         if (!evaluate(c.cat, c.model, r, ev, err)) return fail("fit: " + h.id + ": " + err);
         rows.push_back(Row{&h, ev.memory, ev.speed});
     }
-    auto rank = [](FitStatus s) {
-        switch (s) {
-            case FitStatus::Comfortable: return 0;
-            case FitStatus::Tight: return 1;
-            case FitStatus::TunableUma: return 2;
-            case FitStatus::PartialOffload: return 3;
-            case FitStatus::Oom: return 4;
-            default: return 5;
-        }
-    };
     std::stable_sort(rows.begin(), rows.end(), [&](const Row& x, const Row& y) {
-        if (rank(x.mb.status) != rank(y.mb.status)) return rank(x.mb.status) < rank(y.mb.status);
+        if (fit_status_rank(x.mb.status) != fit_status_rank(y.mb.status)) return fit_status_rank(x.mb.status) < fit_status_rank(y.mb.status);
         return x.mb.usable_bytes > y.mb.usable_bytes;
     });
     if (c.format == "json") {

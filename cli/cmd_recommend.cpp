@@ -38,153 +38,173 @@ std::string rent_cell(const Candidate& c, bool with_load) {
 }
 }  // namespace
 
-int cmd_recommend(int argc, char** argv) {
-    Args a = parse_args(argc, argv, {"help", "all", "usable"});
-    if (a.has("help")) {
-        printf("usage: llmsim-cli recommend --model ID --ctx N [--min-decode TOK_S] [--max-ttft S] [--max-price USD]\n"
-               "                            [--max-watts W] [--max-rent USD_PER_HOUR] [--quant Q4_K_M] [--prompt N]\n"
-               "                            [--decode-depth N] [--usable] [--device-profile profile.json]\n"
-               "                            [--tokens-per-month N [--input-share F]] [--format md|json] [--all]\n"
-               "       llmsim-cli recommend --hardware ID --ctx N --min-decode TOK_S [--format md|json]\n"
-               "Ranks catalog devices and multi-GPU combinations (2x, 4x, 8x of a card; their ids such as 2x-arc-b580\n"
-               "work in predict, memory and fit too) that fit the model at that context and meet the constraints,\n"
-               "cheapest first (by $/hour with --max-rent). --min-decode holds at the full --ctx context (the worst\n"
-               "case) unless --decode-depth says another depth. --usable sets the usable floor (>= 10 tok/s decode,\n"
-               "first token under 10 s for a 4k prompt) where --min-decode / --max-ttft are not given. --all also lists\n"
-               "the rejected options with the reason. With --hardware: the largest models the device runs at that\n"
-               "speed at the full context.\n"
-               "With --max-rent and --tokens-per-month, each option is as many devices as the load needs in a 730-hour\n"
-               "month (the cost command's rule); the limit applies to their $/hour together, ranked by monthly rent.\n");
-        return 0;
-    }
+namespace {
+void print_recommend_help() {
+    printf("usage: llmsim-cli recommend --model ID --ctx N [--min-decode TOK_S] [--max-ttft S] [--max-price USD]\n"
+           "                            [--max-watts W] [--max-rent USD_PER_HOUR] [--quant Q4_K_M] [--prompt N]\n"
+           "                            [--decode-depth N] [--usable] [--device-profile profile.json]\n"
+           "                            [--tokens-per-month N [--input-share F]] [--format md|json] [--all]\n"
+           "       llmsim-cli recommend --hardware ID --ctx N --min-decode TOK_S [--format md|json]\n"
+           "Ranks catalog devices and multi-GPU combinations (2x, 4x, 8x of a card; their ids such as 2x-arc-b580\n"
+           "work in predict, memory and fit too) that fit the model at that context and meet the constraints,\n"
+           "cheapest first (by $/hour with --max-rent). --min-decode holds at the full --ctx context (the worst\n"
+           "case) unless --decode-depth says another depth. --usable sets the usable floor (>= 10 tok/s decode,\n"
+           "first token under 10 s for a 4k prompt) where --min-decode / --max-ttft are not given. --all also lists\n"
+           "the rejected options with the reason. With --hardware: the largest models the device runs at that\n"
+           "speed at the full context.\n"
+           "With --max-rent and --tokens-per-month, each option is as many devices as the load needs in a 730-hour\n"
+           "month (the cost command's rule); the limit applies to their $/hour together, ranked by monthly rent.\n");
+}
+
+// the first option recommend does not know, or "" when all are known
+std::string unknown_option(const Args& a) {
     static const char* known[] = {"model", "ctx", "min-decode", "max-ttft", "max-price", "max-watts", "max-rent", "quant",
                                   "prompt", "format", "all", "hardware", "decode-depth", "usable", "device-profile",
                                   "tokens-per-month", "input-share"};
     for (const auto& kv : a.options) {
         bool ok = false;
         for (const char* k : known) ok |= kv.first == k;
-        if (!ok) return fail("recommend: unknown option --" + kv.first + " (try llmsim-cli recommend --help)");
+        if (!ok) return kv.first;
     }
-    Catalog cat;
-    if (!load_catalog(cat)) return 1;
-    std::string err;
+    return "";
+}
+
+// every option of recommend, read and range-checked (the --usable floor applied)
+struct RecommendOptions {
     double ctx = 8192, min_decode = 0, max_ttft = 0, max_price = 0, max_watts = 0, max_rent = 0, prompt = 4096;
     double load_tokens = 0, input_share = 0.75;
-    if (!number(a, "ctx", 1, 1e8, ctx, err) || !number(a, "min-decode", 0, 1e7, min_decode, err) ||
-        !number(a, "max-ttft", 0, 1e7, max_ttft, err) || !number(a, "max-price", 0, 1e9, max_price, err) ||
-        !number(a, "max-watts", 0, 1e7, max_watts, err) || !number(a, "max-rent", 0, 1e6, max_rent, err) ||
-        !number(a, "prompt", 1, 1e8, prompt, err) || !number(a, "tokens-per-month", 0, 1e15, load_tokens, err) ||
-        !number(a, "input-share", 0, 1, input_share, err))
-        return fail(err);
-    double decode_depth = -1;
-    if (!number(a, "decode-depth", 0, 1e8, decode_depth, err)) return fail(err);
-    if (decode_depth > ctx) return fail("recommend: --decode-depth must be at most --ctx (" + format_sig(ctx, 8) + ")");
-    const bool usable = a.has("usable");
-    if (usable) {   // the usable floor, unless the user set that constraint
-        if (!a.get("min-decode")) min_decode = kUsableMinDecodeTps;
-        if (!a.get("max-ttft")) max_ttft = kUsableMaxTtftS;
-        if (!a.get("prompt")) prompt = (double)kUsablePromptTokens;
-    }
+    double decode_depth = -1;   // -1: --decode-depth not given
+    bool usable = false;
     DeviceProfile profile;
     bool with_profile = false;
-    if (!read_device_profile(a, "recommend", profile, with_profile, err)) return fail(err);
-    std::string format = a.get("format") ? *a.get("format") : "md";
-    if (format != "md" && format != "json") return fail("recommend: --format must be md or json");
-    const std::string quant = a.get("quant") ? *a.get("quant") : "Q4_K_M";
-    if (!cat.find_file_type(quant)) return fail("recommend: unknown quant '" + quant + "'");
+    std::string format = "md";
+    std::string quant = "Q4_K_M";
+};
 
-    if (const std::string* hid = a.get("hardware")) {   // inverse: best models on this device
-        const Hardware* hw = resolve_device(cat, *hid);
-        if (!hw) return fail("recommend: unknown hardware '" + *hid + "' (llmsim-cli catalog --hardware lists them)");
-        std::vector<std::string> quants = {"Q8_0", "Q6_K", "Q5_K_M", "Q4_K_M", "IQ4_XS", "Q3_K_M"};
-        auto list = best_models_for(cat, *hw, (int64_t)ctx, min_decode, quants);
-        if (format == "json") {
-            nlohmann::json out = nlohmann::json::array();
-            for (auto& c : list)
-                out.push_back({{"model", c.model->id}, {"quant", c.quant}, {"status", to_string(c.eval.memory.status)},
-                               {"total_bytes", c.eval.memory.total_bytes}, {"params", c.eval.params.total},
-                               {"decode_tps", c.eval.speed.ok ? nlohmann::json(c.eval.speed.decode_tps) : nlohmann::json(nullptr)},
-                               {"decode_empty_tps", c.eval.speed.ok ? nlohmann::json(c.eval.speed.decode_empty_tps) : nlohmann::json(nullptr)},
-                               {"decode_full_tps", c.eval.speed.ok ? nlohmann::json(c.eval.speed.decode_full_tps) : nlohmann::json(nullptr)},
-                               {"decode_full_depth", c.eval.speed.decode_full_depth}});
-            printf("%s\n", out.dump(1).c_str());
-            return 0;
-        }
-        printf("Models %s runs at %s context with >= %s tok/s decode (largest first):\n\n", hw->name.c_str(),
-               format_tokens((int64_t)ctx).c_str(), format_sig(min_decode).c_str());
-        printf("| Model | Quant | Params | Total | Decode (empty → %s context) | Status |\n|---|---|---|---|---|---|\n",
-               format_tokens((int64_t)ctx).c_str());
+// read the options; fills err (the message to print) and returns false on a bad value
+bool parse_recommend_options(const Args& a, const Catalog& cat, RecommendOptions& o, std::string& err) {
+    if (!number(a, "ctx", 1, 1e8, o.ctx, err) || !number(a, "min-decode", 0, 1e7, o.min_decode, err) ||
+        !number(a, "max-ttft", 0, 1e7, o.max_ttft, err) || !number(a, "max-price", 0, 1e9, o.max_price, err) ||
+        !number(a, "max-watts", 0, 1e7, o.max_watts, err) || !number(a, "max-rent", 0, 1e6, o.max_rent, err) ||
+        !number(a, "prompt", 1, 1e8, o.prompt, err) || !number(a, "tokens-per-month", 0, 1e15, o.load_tokens, err) ||
+        !number(a, "input-share", 0, 1, o.input_share, err))
+        return false;
+    if (!number(a, "decode-depth", 0, 1e8, o.decode_depth, err)) return false;
+    if (o.decode_depth > o.ctx) {
+        err = "recommend: --decode-depth must be at most --ctx (" + format_sig(o.ctx, 8) + ")";
+        return false;
+    }
+    o.usable = a.has("usable");
+    if (o.usable) {   // the usable floor, unless the user set that constraint
+        if (!a.get("min-decode")) o.min_decode = kUsableMinDecodeTps;
+        if (!a.get("max-ttft")) o.max_ttft = kUsableMaxTtftS;
+        if (!a.get("prompt")) o.prompt = (double)kUsablePromptTokens;
+    }
+    if (!read_device_profile(a, "recommend", o.profile, o.with_profile, err)) return false;
+    if (a.get("format")) o.format = *a.get("format");
+    if (o.format != "md" && o.format != "json") {
+        err = "recommend: --format must be md or json";
+        return false;
+    }
+    if (a.get("quant")) o.quant = *a.get("quant");
+    if (!cat.find_file_type(o.quant)) {
+        err = "recommend: unknown quant '" + o.quant + "'";
+        return false;
+    }
+    return true;
+}
+
+// the inverse question (--hardware): the largest models the device runs at the speed floor
+void print_models_for_hardware(const Catalog& cat, const Hardware& hw, const RecommendOptions& o) {
+    std::vector<std::string> quants = {"Q8_0", "Q6_K", "Q5_K_M", "Q4_K_M", "IQ4_XS", "Q3_K_M"};
+    auto list = best_models_for(cat, hw, (int64_t)o.ctx, o.min_decode, quants);
+    if (o.format == "json") {
+        nlohmann::json out = nlohmann::json::array();
         for (auto& c : list)
-            printf("| %s | %s | %sB | %s | %s | %s |\n", c.model->id.c_str(), c.quant.c_str(),
-                   format_sig(c.eval.params.total / 1e9).c_str(), format_gib((double)c.eval.memory.total_bytes).c_str(),
-                   c.eval.speed.ok ? (format_sig(c.eval.speed.decode_empty_tps) + " → " + format_sig(c.eval.speed.decode_full_tps) + " tok/s").c_str() : "—",
-                   to_string(c.eval.memory.status));
-        return 0;
-    }
-
-    const std::string* mid = a.get("model");
-    if (!mid) return fail("recommend: --model ID is required (or --hardware ID for the inverse question)");
-    RecommendQuery q;
-    q.model = cat.find_model(*mid);
-    if (!q.model) return fail("recommend: unknown model '" + *mid + "' (llmsim-cli catalog --models lists them)");
-    q.quant = quant;
-    q.ctx_tokens = (int64_t)ctx;
-    q.prompt_tokens = (int64_t)prompt;
-    q.min_decode_tps = min_decode;
-    q.max_ttft_s = max_ttft;
-    q.max_price_usd = max_price;
-    q.max_power_w = max_watts;
-    q.max_cloud_usd_per_hour = max_rent;
-    q.load_mtok_per_month = load_tokens / 1e6;
-    q.load_input_share = input_share;
-    const bool with_load = load_tokens > 0;
-    if (decode_depth >= 0) q.decode_depth = (int64_t)decode_depth;  // -1: --decode-depth not given
-    q.device_profile = with_profile ? &profile : nullptr;
-    RecommendResult r = recommend_hardware(cat, q);
-    if (!r.error.empty()) return fail("recommend: " + r.error);
-    if (format == "json") {
-        auto cand = [&](const Candidate& c) {
-            nlohmann::json j{{"hardware", c.hardware.id}, {"name", c.hardware.name}, {"gpus", c.hardware.gpu_count},
-                                  {"synthetic", c.synthetic}, {"price_usd", c.price_usd}, {"power_w", c.power_w},
-                                  {"cloud_usd_per_hour", c.cloud_usd_per_hour}, {"status", to_string(c.eval.memory.status)},
-                                  {"total_bytes", c.eval.memory.total_bytes}, {"usable_bytes", c.eval.memory.usable_bytes},
-                                  {"decode_tps", c.eval.speed.ok ? nlohmann::json(c.eval.speed.decode_tps) : nlohmann::json(nullptr)},
-                                  {"ttft_s", c.eval.speed.ok ? nlohmann::json(c.eval.speed.ttft_s) : nlohmann::json(nullptr)},
-                                  {"decode_empty_tps", c.eval.speed.ok ? nlohmann::json(c.eval.speed.decode_empty_tps) : nlohmann::json(nullptr)},
-                                  {"decode_full_tps", c.eval.speed.ok ? nlohmann::json(c.eval.speed.decode_full_tps) : nlohmann::json(nullptr)},
-                                  {"decode_full_depth", c.eval.speed.decode_full_depth},
-                                  {"decode_checked_tps", c.eval.speed.ok ? nlohmann::json(c.decode_checked_tps) : nlohmann::json(nullptr)},
-                                  {"decode_checked_depth", c.decode_checked_depth},
-                                  {"calibrated", c.eval.speed.calibrated},
-                                  {"reason", c.reason}};
-            if (with_load && c.load_cost.error.empty()) j["load"] = load_json(c.load_cost);
-            return j;
-        };
-        nlohmann::json out;
-        out["model"] = q.model->id;
-        out["quant"] = q.quant;
-        out["ctx"] = q.ctx_tokens;
-        out["min_decode_tps"] = q.min_decode_tps;
-        out["decode_depth"] = q.decode_depth.value_or(q.ctx_tokens);
-        out["max_ttft_s"] = q.max_ttft_s;
-        out["prompt_tokens"] = q.prompt_tokens;
-        out["accepted"] = nlohmann::json::array();
-        for (auto& c : r.accepted) out["accepted"].push_back(cand(c));
-        out["rejected"] = nlohmann::json::array();
-        if (a.has("all")) for (auto& c : r.rejected) out["rejected"].push_back(cand(c));
+            out.push_back({{"model", c.model->id}, {"quant", c.quant}, {"status", to_string(c.eval.memory.status)},
+                           {"total_bytes", c.eval.memory.total_bytes}, {"params", c.eval.params.total},
+                           {"decode_tps", c.eval.speed.ok ? nlohmann::json(c.eval.speed.decode_tps) : nlohmann::json(nullptr)},
+                           {"decode_empty_tps", c.eval.speed.ok ? nlohmann::json(c.eval.speed.decode_empty_tps) : nlohmann::json(nullptr)},
+                           {"decode_full_tps", c.eval.speed.ok ? nlohmann::json(c.eval.speed.decode_full_tps) : nlohmann::json(nullptr)},
+                           {"decode_full_depth", c.eval.speed.decode_full_depth}});
         printf("%s\n", out.dump(1).c_str());
-        return 0;
+        return;
     }
+    printf("Models %s runs at %s context with >= %s tok/s decode (largest first):\n\n", hw.name.c_str(),
+           format_tokens((int64_t)o.ctx).c_str(), format_sig(o.min_decode).c_str());
+    printf("| Model | Quant | Params | Total | Decode (empty → %s context) | Status |\n|---|---|---|---|---|---|\n",
+           format_tokens((int64_t)o.ctx).c_str());
+    for (auto& c : list)
+        printf("| %s | %s | %sB | %s | %s | %s |\n", c.model->id.c_str(), c.quant.c_str(),
+               format_sig(c.eval.params.total / 1e9).c_str(), format_gib((double)c.eval.memory.total_bytes).c_str(),
+               c.eval.speed.ok ? (format_sig(c.eval.speed.decode_empty_tps) + " → " + format_sig(c.eval.speed.decode_full_tps) + " tok/s").c_str() : "—",
+               to_string(c.eval.memory.status));
+}
+
+RecommendQuery make_query(const Model* model, const RecommendOptions& o) {
+    RecommendQuery q;
+    q.model = model;
+    q.quant = o.quant;
+    q.ctx_tokens = (int64_t)o.ctx;
+    q.prompt_tokens = (int64_t)o.prompt;
+    q.min_decode_tps = o.min_decode;
+    q.max_ttft_s = o.max_ttft;
+    q.max_price_usd = o.max_price;
+    q.max_power_w = o.max_watts;
+    q.max_cloud_usd_per_hour = o.max_rent;
+    q.load_mtok_per_month = o.load_tokens / 1e6;
+    q.load_input_share = o.input_share;
+    if (o.decode_depth >= 0) q.decode_depth = (int64_t)o.decode_depth;
+    q.device_profile = o.with_profile ? &o.profile : nullptr;
+    return q;
+}
+
+nlohmann::json candidate_json(const Candidate& c, bool with_load) {
+    nlohmann::json j{{"hardware", c.hardware.id}, {"name", c.hardware.name}, {"gpus", c.hardware.gpu_count},
+                          {"synthetic", c.synthetic}, {"price_usd", c.price_usd}, {"power_w", c.power_w},
+                          {"cloud_usd_per_hour", c.cloud_usd_per_hour}, {"status", to_string(c.eval.memory.status)},
+                          {"total_bytes", c.eval.memory.total_bytes}, {"usable_bytes", c.eval.memory.usable_bytes},
+                          {"decode_tps", c.eval.speed.ok ? nlohmann::json(c.eval.speed.decode_tps) : nlohmann::json(nullptr)},
+                          {"ttft_s", c.eval.speed.ok ? nlohmann::json(c.eval.speed.ttft_s) : nlohmann::json(nullptr)},
+                          {"decode_empty_tps", c.eval.speed.ok ? nlohmann::json(c.eval.speed.decode_empty_tps) : nlohmann::json(nullptr)},
+                          {"decode_full_tps", c.eval.speed.ok ? nlohmann::json(c.eval.speed.decode_full_tps) : nlohmann::json(nullptr)},
+                          {"decode_full_depth", c.eval.speed.decode_full_depth},
+                          {"decode_checked_tps", c.eval.speed.ok ? nlohmann::json(c.decode_checked_tps) : nlohmann::json(nullptr)},
+                          {"decode_checked_depth", c.decode_checked_depth},
+                          {"calibrated", c.eval.speed.calibrated},
+                          {"reason", c.reason}};
+    if (with_load && c.load_cost.error.empty()) j["load"] = load_json(c.load_cost);
+    return j;
+}
+
+void print_recommend_json(const RecommendQuery& q, const RecommendResult& r, bool all, bool with_load) {
+    nlohmann::json out;
+    out["model"] = q.model->id;
+    out["quant"] = q.quant;
+    out["ctx"] = q.ctx_tokens;
+    out["min_decode_tps"] = q.min_decode_tps;
+    out["decode_depth"] = q.decode_depth.value_or(q.ctx_tokens);
+    out["max_ttft_s"] = q.max_ttft_s;
+    out["prompt_tokens"] = q.prompt_tokens;
+    out["accepted"] = nlohmann::json::array();
+    for (auto& c : r.accepted) out["accepted"].push_back(candidate_json(c, with_load));
+    out["rejected"] = nlohmann::json::array();
+    if (all) for (auto& c : r.rejected) out["rejected"].push_back(candidate_json(c, with_load));
+    printf("%s\n", out.dump(1).c_str());
+}
+
+void print_recommend_table(const RecommendQuery& q, const RecommendResult& r, const RecommendOptions& o, bool all,
+                           bool with_load) {
     printf("%s %s at %s context: %zu options meet the constraints (cheapest first)\n\n", q.model->id.c_str(), q.quant.c_str(),
            format_tokens(q.ctx_tokens).c_str(), r.accepted.size());
     if (q.min_decode_tps > 0 || q.max_ttft_s > 0)
-        printf("%s%s\n\n", usable ? "Usable floor: " : "Constraints: ",
+        printf("%s%s\n\n", o.usable ? "Usable floor: " : "Constraints: ",
                ((q.min_decode_tps > 0 ? ">= " + format_sig(q.min_decode_tps) + " tok/s " +
                  decode_label(q.decode_depth.value_or(q.ctx_tokens)) : std::string()) +
                 (q.min_decode_tps > 0 && q.max_ttft_s > 0 ? ", " : "") +
                 (q.max_ttft_s > 0 ? "first token under " + format_sig(q.max_ttft_s) + " s for a " + format_tokens(q.prompt_tokens) + " prompt"
                                   : std::string())).c_str());
-    if (with_profile) printf("%s on %s\n\n", calibrated_label(profile).c_str(), profile.hardware_id.c_str());
+    if (o.with_profile) printf("%s on %s\n\n", calibrated_label(o.profile).c_str(), o.profile.hardware_id.c_str());
     printf("| Hardware | Id | Price | Rent | Decode (empty → %s context) | TTFT (%s prompt) | Memory | Status |\n"
            "|---|---|---|---|---|---|---|---|\n", format_tokens(q.ctx_tokens).c_str(), format_tokens(q.prompt_tokens).c_str());
     for (auto& c : r.accepted)
@@ -196,10 +216,46 @@ int cmd_recommend(int argc, char** argv) {
                c.eval.speed.ok ? (format_sig(c.eval.speed.ttft_s) + " s").c_str() : "—",
                format_gib((double)c.eval.memory.total_bytes).c_str(), format_gib((double)c.eval.memory.usable_bytes).c_str(),
                to_string(c.eval.memory.status));
-    if (a.has("all")) {
+    if (all) {
         printf("\nRejected:\n\n| Hardware | Why |\n|---|---|\n");
         for (auto& c : r.rejected) printf("| %s | %s |\n", c.hardware.name.c_str(), c.reason.c_str());
     }
+}
+}  // namespace
+
+int cmd_recommend(int argc, char** argv) {
+    Args a = parse_args(argc, argv, {"help", "all", "usable"});
+    if (a.has("help")) {
+        print_recommend_help();
+        return 0;
+    }
+    const std::string unknown = unknown_option(a);
+    if (!unknown.empty()) return fail("recommend: unknown option --" + unknown + " (try llmsim-cli recommend --help)");
+    Catalog cat;
+    if (!load_catalog(cat)) return 1;
+    RecommendOptions o;
+    std::string err;
+    if (!parse_recommend_options(a, cat, o, err)) return fail(err);
+
+    if (const std::string* hid = a.get("hardware")) {   // inverse: best models on this device
+        const Hardware* hw = resolve_device(cat, *hid);
+        if (!hw) return fail("recommend: unknown hardware '" + *hid + "' (llmsim-cli catalog --hardware lists them)");
+        print_models_for_hardware(cat, *hw, o);
+        return 0;
+    }
+
+    const std::string* mid = a.get("model");
+    if (!mid) return fail("recommend: --model ID is required (or --hardware ID for the inverse question)");
+    const Model* model = cat.find_model(*mid);
+    if (!model) return fail("recommend: unknown model '" + *mid + "' (llmsim-cli catalog --models lists them)");
+    const RecommendQuery q = make_query(model, o);
+    const bool with_load = o.load_tokens > 0;
+    RecommendResult r = recommend_hardware(cat, q);
+    if (!r.error.empty()) return fail("recommend: " + r.error);
+    if (o.format == "json")
+        print_recommend_json(q, r, a.has("all"), with_load);
+    else
+        print_recommend_table(q, r, o, a.has("all"), with_load);
     return 0;
 }
 

@@ -8,6 +8,7 @@
 
 #include "catalog/catalog.h"
 #include "commands.h"
+#include "core/units.h"
 #include "serving/serve_accuracy.h"
 #include "serving/serve_fit.h"
 #include "serving/serving.h"
@@ -15,8 +16,6 @@
 namespace llmsim::cli {
 
 namespace {
-
-constexpr double kGiBd = 1073741824.0;
 
 const char* kHelp =
     "usage: llmsim-cli serve --model ID --hardware ID [--engine vllm|sglang|llamacpp|trtllm|lmdeploy]\n"
@@ -95,10 +94,10 @@ void print_result(const ServeRequest& req, const ServeResult& r) {
     const ServeMemoryPlan& m = r.memory;
     printf("%s on %s, %s, tp %d pp %d, %d GPU(s)\n", req.engine.c_str(), req.hardware.c_str(), req.precision.c_str(), req.tp, req.pp, req.gpus);
     printf("memory per GPU (GiB): total %.2f, budget %.2f, weights %.2f, activation peak %.2f, CUDA graphs %.2f, runtime %.2f\n",
-           m.gpu_total_bytes / kGiBd, m.budget_bytes / kGiBd, m.weights_bytes / kGiBd, m.activation_peak_bytes / kGiBd,
-           m.cuda_graph_bytes / kGiBd, m.runtime_bytes / kGiBd);
+           m.gpu_total_bytes / (double)kGiB, m.budget_bytes / (double)kGiB, m.weights_bytes / (double)kGiB, m.activation_peak_bytes / (double)kGiB,
+           m.cuda_graph_bytes / (double)kGiB, m.runtime_bytes / (double)kGiB);
     printf("KV pool: %.2f GiB = %lld blocks x %d tokens = %lld tokens (%llu bytes/token); max concurrency at %lld tokens: %.2fx; "
-           "largest max_model_len %lld\n", m.kv_pool_bytes / kGiBd, (long long)m.kv_pool_blocks, m.block_size,
+           "largest max_model_len %lld\n", m.kv_pool_bytes / (double)kGiB, (long long)m.kv_pool_blocks, m.block_size,
            (long long)m.kv_pool_tokens, (unsigned long long)m.kv_bytes_per_token, (long long)m.max_model_len, m.max_concurrency,
            (long long)m.largest_max_model_len);
     for (const std::string& rule : m.rules) printf("  - %s\n", rule.c_str());

@@ -3,6 +3,7 @@
 // the Authorization header when a redirect leaves the endpoint's host (curl's default since 7.58), so the token
 // reaches only the Hub and the signed storage URLs work without it.
 #include "hub_curl.h"
+#include "core/text.h"
 
 #include <curl/curl.h>
 
@@ -44,7 +45,7 @@ size_t on_header(char* p, size_t size, size_t n, void* user) {
     const size_t colon = line.find(':');
     if (colon == std::string::npos || line.size() > kHubMaxLinkHeaderChars + 16) return size * n;
     std::string key = line.substr(0, colon), value = line.substr(colon + 1);
-    for (char& c : key) c = (char)std::tolower((unsigned char)c);
+    key = lower_ascii(key);
     while (!value.empty() && value[0] == ' ') value.erase(0, 1);
     if (key == "content-range") r->content_range = value;
     else if (key == "retry-after") r->retry_after = value;

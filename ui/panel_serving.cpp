@@ -28,7 +28,6 @@ const int kServingSweep[9] = {1, 2, 4, 8, 16, 32, 64, 128, 256};
 
 namespace {
 
-constexpr double kGiBd = 1073741824.0;
 const char* const kPrecisions[] = {"bf16", "fp16", "fp8", "nvfp4", "mxfp4", "int4-awq", "int4-gptq", "int8"};
 
 const char* engine_name(const std::string& e) { return serving_engine_name(e); }
@@ -185,11 +184,11 @@ void build_explanations(ServingState& st) {
     auto add = [&](const char* key, std::string value, std::string text, std::vector<std::string> inputs) {
         st.explanations.push_back({key, std::move(value), std::move(text), std::move(inputs)});
     };
-    add("serve_kv_pool", llmsim::format_fixed(m.kv_pool_bytes / kGiBd, 2) + " GiB",
-        "KV pool per GPU = budget " + llmsim::format_fixed(m.budget_bytes / kGiBd, 2) + " GiB - weights " +
-            llmsim::format_fixed(m.weights_bytes / kGiBd, 2) + " GiB - activation peak " + llmsim::format_fixed(m.activation_peak_bytes / kGiBd, 2) +
-            " GiB - runtime " + llmsim::format_fixed(m.runtime_bytes / kGiBd, 2) + " GiB" +
-            (m.lora_bytes > 0 ? " - LoRA slots " + llmsim::format_fixed(m.lora_bytes / kGiBd, 2) + " GiB" : std::string()) +
+    add("serve_kv_pool", gib_text(m.kv_pool_bytes),
+        "KV pool per GPU = budget " + gib_text(m.budget_bytes) + " - weights " +
+            gib_text(m.weights_bytes) + " - activation peak " + gib_text(m.activation_peak_bytes) +
+            " - runtime " + gib_text(m.runtime_bytes) +
+            (m.lora_bytes > 0 ? " - LoRA slots " + gib_text(m.lora_bytes) : std::string()) +
             " (the engine's own rules below); " +
             std::to_string(m.kv_pool_blocks) + " blocks x " + std::to_string(m.block_size) + " tokens = " + std::to_string(m.kv_pool_tokens) +
             " tokens at " + std::to_string(m.kv_bytes_per_token) + " bytes per token",
@@ -199,7 +198,7 @@ void build_explanations(ServingState& st) {
         std::vector<std::string> rules;
         for (const std::string& rule : m.rules) if (rule.rfind("LoRA", 0) == 0) rules.push_back(rule);
         rules.push_back("vLLM accepts max-lora-rank 1, 8, 16, 32, 64, 128, 256, 320 or 512; a smaller adapter still fills a full-rank slot");
-        add("serve_lora", llmsim::format_fixed(m.lora_bytes / kGiBd, 2) + " GiB",
+        add("serve_lora", gib_text(m.lora_bytes),
             "LoRA slots per GPU = " + std::to_string(q.max_loras) + " slots (--max-loras) x the A and B buffers of every wrapped linear at rank " +
                 std::to_string(q.max_lora_rank) + " (--max-lora-rank), in the activations' 16-bit type, sharded like the layer under TP " +
                 std::to_string(q.tp) + "; vLLM allocates them before profiling, so they come off the KV pool",
@@ -521,24 +520,23 @@ void row2(const char* name, const std::string& value, AppState& app, const char*
     if (explain_key) explain_item(app, explain_key);
 }
 
-std::string gib(uint64_t b) { return llmsim::format_fixed(b / kGiBd, 2) + " GiB"; }
 
 void draw_memory_plan(AppState& app) {
     const llmsim::ServeMemoryPlan& m = app.serving.result.memory;
     ImGui::PushFont(app.font_bold); ImGui::TextUnformatted("Memory per GPU (GiB = 2^30 bytes)"); ImGui::PopFont();
     if (!ImGui::BeginTable("serve-mem", 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingFixedFit)) return;
-    row2("GPU total", gib(m.gpu_total_bytes), app);
-    row2("engine budget", gib(m.budget_bytes), app);
-    row2("weights", gib(m.weights_bytes), app);
-    row2("activation peak", gib(m.activation_peak_bytes), app);
-    row2("CUDA graphs", gib(m.cuda_graph_bytes), app);
-    row2("runtime (CUDA, NCCL)", gib(m.runtime_bytes), app);
+    row2("GPU total", gib_text(m.gpu_total_bytes), app);
+    row2("engine budget", gib_text(m.budget_bytes), app);
+    row2("weights", gib_text(m.weights_bytes), app);
+    row2("activation peak", gib_text(m.activation_peak_bytes), app);
+    row2("CUDA graphs", gib_text(m.cuda_graph_bytes), app);
+    row2("runtime (CUDA, NCCL)", gib_text(m.runtime_bytes), app);
     if (m.lora_bytes > 0) {
         const llmsim::ServeRequest& q = app.serving.request;
-        row2(("LoRA slots (" + std::to_string(q.max_loras) + " x rank " + std::to_string(q.max_lora_rank) + ")").c_str(), gib(m.lora_bytes), app, "serve_lora");
+        row2(("LoRA slots (" + std::to_string(q.max_loras) + " x rank " + std::to_string(q.max_lora_rank) + ")").c_str(), gib_text(m.lora_bytes), app, "serve_lora");
         note_widget(app, "serving-lora");
     }
-    row2("KV pool", gib(m.kv_pool_bytes), app, "serve_kv_pool");
+    row2("KV pool", gib_text(m.kv_pool_bytes), app, "serve_kv_pool");
     note_widget(app, "serving-kv-pool");
     row2("KV pool tokens", std::to_string(m.kv_pool_tokens) + " (" + std::to_string(m.kv_pool_blocks) + " blocks x " + std::to_string(m.block_size) + ")", app, "serve_kv_pool");
     row2("max concurrency", llmsim::format_fixed(m.max_concurrency, 2) + "x at " + llmsim::format_tokens(m.max_model_len), app, "serve_max_concurrency");
@@ -746,7 +744,7 @@ std::string serving_to_json(const AppState& app) {
         j["explanations"] = ex;
         // the texts the panel shows for the memory plan and the load (e2e compares them with serve()'s numbers)
         const llmsim::ServeMemoryPlan& m = st.result.memory;
-        j["shown"] = {{"kv_pool", gib(m.kv_pool_bytes)}, {"weights", gib(m.weights_bytes)}, {"lora", m.lora_bytes > 0 ? gib(m.lora_bytes) : ""},
+        j["shown"] = {{"kv_pool", gib_text(m.kv_pool_bytes)}, {"weights", gib_text(m.weights_bytes)}, {"lora", m.lora_bytes > 0 ? gib_text(m.lora_bytes) : ""},
                       {"max_concurrency", llmsim::format_fixed(m.max_concurrency, 2) + "x at " + llmsim::format_tokens(m.max_model_len)},
                       {"output_tok_s", llmsim::format_sig(st.result.load.output_tok_s) + " tok/s"},
                       {"ttft_p90", llmsim::format_sig(st.result.load.ttft_ms.p90) + " ms"},

@@ -25,8 +25,6 @@
 #include "rig/resolve_device.h"
 
 namespace {
-constexpr double kGiBd = 1073741824.0;
-std::string gib(uint64_t b) { return llmsim::format_fixed(b / kGiBd, 2) + " GiB"; }
 std::string ms(double s) { return llmsim::format_sig(s * 1e3) + " ms"; }
 double model_size(const llmsim::Model& m) {   // params when published, else a width x depth proxy
     return m.published_params_b > 0 ? m.published_params_b * 1e9 : (double)m.hidden_size * m.hidden_size * 12 * m.n_layers;
@@ -168,12 +166,12 @@ void build_explanations(SpecState& st) {
     auto add = [&](const char* key, std::string value, std::string text, std::vector<std::string> inputs) {
         st.explanations.push_back({key, std::move(value), std::move(text), std::move(inputs)});
     };
-    add("spec_memory", gib(m.total_bytes),
-        "total = target alone " + gib(m.target.total_bytes) + " + what the draft adds " + gib(m.draft_extra_bytes) +
+    add("spec_memory", gib_text(m.total_bytes),
+        "total = target alone " + gib_text(m.target.total_bytes) + " + what the draft adds " + gib_text(m.draft_extra_bytes) +
             ": its weights, and one draft KV cache and compute buffer per slot (" + std::to_string(m.slots) + " slot(s), -np); the CUDA "
             "context is counted once (llama-server loads the draft in the same process: server_context::load_model)",
         {"draft context = " + std::to_string(m.draft_ctx) + " tokens (-cd, or the target's context per sequence when -cd is 0)",
-         "draft weights = " + gib(m.draft.weights_bytes) + ", draft KV per slot = " + gib(m.draft.kv_cache_bytes),
+         "draft weights = " + gib_text(m.draft.weights_bytes) + ", draft KV per slot = " + gib_text(m.draft.kv_cache_bytes),
          std::string("fits: ") + (m.fits ? "yes" : "no") + " (every GPU within its usable memory)"});
     add("spec_expected", llmsim::format_fixed(sp.expected_tokens, 2) + " tokens",
         "tokens per round E = (1 - a^(k+1)) / (1 - a) = (1 - " + llmsim::format_sig(sp.acceptance) + "^" + std::to_string(sp.k + 1) +
@@ -206,16 +204,16 @@ void build_explanations(SpecState& st) {
 void build_mtp_explanations(SpecState& st) {
     const llmsim::MtpMemory& m = st.mtp_memory;
     std::vector<std::string> in = {
-        "NextN weights = " + gib(m.nextn_weights_bytes) + ": the block(s) in the target's file and quant, loaded only "
+        "NextN weights = " + gib_text(m.nextn_weights_bytes) + ": the block(s) in the target's file and quant, loaded only "
         "with --spec-type draft-mtp (ggml-org/llama.cpp#26296)",
         "MTP KV = " + std::to_string(m.mtp_cells) + " cells x " + std::to_string(m.support.nextn_layers) + " NextN layer(s) = " +
-            gib(m.mtp_kv_bytes) + " (-ctkd/-ctvd f16)",
-        "MTP compute buffer = " + gib(m.mtp_compute_bytes) + " (reserved at the target's -ub, llama.cpp#22673)",
+            gib_text(m.mtp_kv_bytes) + " (-ctkd/-ctvd f16)",
+        "MTP compute buffer = " + gib_text(m.mtp_compute_bytes) + " (reserved at the target's -ub, llama.cpp#22673)",
         m.support.message};
     if (m.mtp_kv_unfiltered_bytes != m.mtp_kv_bytes)
-        in.push_back("a build before " + m.support.kv_filter_since + " caches every layer: " + gib(m.mtp_kv_unfiltered_bytes));
-    st.explanations.push_back({"spec_memory", gib(m.total_bytes),
-        "total = target alone " + gib(m.target.total_bytes) + " + what the MTP heads add " + gib(m.mtp_extra_bytes) +
+        in.push_back("a build before " + m.support.kv_filter_since + " caches every layer: " + gib_text(m.mtp_kv_unfiltered_bytes));
+    st.explanations.push_back({"spec_memory", gib_text(m.total_bytes),
+        "total = target alone " + gib_text(m.target.total_bytes) + " + what the MTP heads add " + gib_text(m.mtp_extra_bytes) +
             ": the NextN weights, and the MTP context's KV cache and compute buffer (a second context on the same model: "
             "no second copy of the weights, llama.cpp#22673)", in});
     if (!st.has_speed) return;
@@ -323,7 +321,7 @@ void draw_memory_narrow(AppState& app) {
         for (const llmsim::SpecDevice& d : st.memory.devices) {
             const uint64_t v[] = {d.target_bytes, d.draft_weights_bytes, d.draft_kv_bytes, d.draft_compute_bytes, d.total_bytes, d.usable_bytes};
             ImGui::TableNextColumn();
-            text_right(row == 5 && v[row] == 0 ? "-" : gib(v[row]).c_str());
+            text_right(row == 5 && v[row] == 0 ? "-" : gib_text(v[row]).c_str());
             explain_item(app, "spec_memory");
         }
     }
@@ -346,17 +344,17 @@ void draw_memory(AppState& app) {
             ImGui::TableNextRow();
             ImGui::TableNextColumn(); ImGui::TextUnformatted(d.name.c_str());
             for (uint64_t b : {d.target_bytes, d.draft_weights_bytes, d.draft_kv_bytes, d.draft_compute_bytes}) {
-                ImGui::TableNextColumn(); text_right(gib(b).c_str()); explain_item(app, "spec_memory");
+                ImGui::TableNextColumn(); text_right(gib_text(b).c_str()); explain_item(app, "spec_memory");
             }
             ImGui::TableNextColumn();
-            text_right((gib(d.total_bytes) + (d.usable_bytes ? " / " + gib(d.usable_bytes) : std::string(""))).c_str());
+            text_right((gib_text(d.total_bytes) + (d.usable_bytes ? " / " + gib_text(d.usable_bytes) : std::string(""))).c_str());
             explain_item(app, "spec_memory");
         }
         ImGui::EndTable();
     }
     ImGui::TextColored(st.memory.fits ? ink_vec4(Ink::Good) : ink_vec4(Ink::Bad), "%s total %s, %s adds %s",
-                       st.memory.fits ? "+ fits:" : "x does not fit:", gib(st.memory.total_bytes).c_str(),
-                       st.mtp ? "MTP" : "the draft", gib(st.memory.draft_extra_bytes).c_str());
+                       st.memory.fits ? "+ fits:" : "x does not fit:", gib_text(st.memory.total_bytes).c_str(),
+                       st.mtp ? "MTP" : "the draft", gib_text(st.memory.draft_extra_bytes).c_str());
     explain_item(app, "spec_memory");
     note_widget(app, "spec-memory");
 }
@@ -451,7 +449,7 @@ std::string spec_state_json(const AppState& app) {
         nlohmann::json ex = nlohmann::json::array();
         for (const llmsim::Explanation& e : st.explanations) ex.push_back({{"key", e.key}, {"value", e.value}, {"text", e.text}, {"inputs", e.inputs}});
         j["explanations"] = ex;
-        j["shown"] = {{"total", gib(st.memory.total_bytes)}, {"speedup", "x" + llmsim::format_fixed(st.speed.speedup, 2)},
+        j["shown"] = {{"total", gib_text(st.memory.total_bytes)}, {"speedup", "x" + llmsim::format_fixed(st.speed.speedup, 2)},
                       {"spec_tok_s", llmsim::format_sig(st.speed.spec_tokens_per_s) + " tok/s"},
                       {"break_even", st.speed.break_even_acceptance <= 1 ? llmsim::format_fixed(st.speed.break_even_acceptance, 3) : "never"}};
     }

@@ -20,8 +20,6 @@
 #include "widgets.h"
 
 namespace {
-constexpr double kGiBd = 1073741824.0;
-std::string gib(uint64_t b) { return llmsim::format_fixed(b / kGiBd, 2) + " GiB"; }
 // the bars: powers of two from a quarter of the chosen value to four times it (the chosen value itself among them),
 // so the chosen bar stays readable next to its neighbours
 std::vector<int64_t> bar_values(int64_t chosen, int64_t lo, int64_t hi) {
@@ -93,14 +91,14 @@ void build_explanations(TrainState& st) {
     const llmsim::TrainMemory& t = st.memory;
     const llmsim::TrainRequest& r = st.request;
     auto add = [&](const char* key, uint64_t bytes, std::string text, std::vector<std::string> inputs) {
-        st.explanations.push_back({key, gib(bytes), std::move(text), std::move(inputs)});
+        st.explanations.push_back({key, gib_text(bytes), std::move(text), std::move(inputs)});
     };
     const std::string shard = r.zero > 0 ? " / " + std::to_string(r.gpus) + " GPUs where ZeRO-" + std::to_string(r.zero) + " shards it" : "";
     add("train_weights", t.weights_bytes,
         std::string(r.method == llmsim::TrainMethod::Qlora ? "NF4 base (4.127 bits per parameter with double quantisation, QLoRA sec. 2-3) + bf16 "
                     "embeddings and norms" : "bf16 weights, 2 bytes per parameter") + (r.method != llmsim::TrainMethod::Full ? " + fp32 adapters" : "") + shard,
         {std::to_string(t.params) + " parameters, " + std::to_string(t.trainable_params) + " trainable",
-         "adapters " + gib(t.adapter_bytes) + ", NF4 constants " + gib(t.quant_constant_bytes)});
+         "adapters " + gib_text(t.adapter_bytes) + ", NF4 constants " + gib_text(t.quant_constant_bytes)});
     add("train_grads", t.grads_bytes, "gradients of the trainable parameters (bf16 for a full fine-tune, fp32 for adapters)" + shard,
         {"ZeRO stage 2 and 3 shard gradients (Rajbhandari et al. 2020, fig. 1)"});
     add("train_optimizer", t.optimizer_bytes,
@@ -115,10 +113,10 @@ void build_explanations(TrainState& st) {
          "physics only: no published activation measurement was matched"});
     add("train_logits", t.logits_bytes, "bf16 logits + the fp32 upcast for the loss + its gradient: about 10 bytes x vocabulary per token (estimate)", {});
     add("train_overheads", t.cuda_context_bytes + t.fragmentation_bytes + t.zero3_gather_bytes + t.ddp_bucket_bytes,
-        "CUDA context " + gib(t.cuda_context_bytes) + " (1343 MB measured in Hugging Face's model training anatomy) + caching-allocator "
-        "fragmentation " + gib(t.fragmentation_bytes) + " (10 %, an estimate) + ZeRO-3 gather " + gib(t.zero3_gather_bytes) + " + DDP buckets " +
-            gib(t.ddp_bucket_bytes), t.notes);
-    add("train_total", t.total_bytes, "per GPU: the sum of the parts above" + std::string(t.usable_bytes ? ", against " + gib(t.usable_bytes) + " usable" : ""),
+        "CUDA context " + gib_text(t.cuda_context_bytes) + " (1343 MB measured in Hugging Face's model training anatomy) + caching-allocator "
+        "fragmentation " + gib_text(t.fragmentation_bytes) + " (10 %, an estimate) + ZeRO-3 gather " + gib_text(t.zero3_gather_bytes) + " + DDP buckets " +
+            gib_text(t.ddp_bucket_bytes), t.notes);
+    add("train_total", t.total_bytes, "per GPU: the sum of the parts above" + std::string(t.usable_bytes ? ", against " + gib_text(t.usable_bytes) + " usable" : ""),
         {"validated on one measurement only: the QLoRA 7B base (5.443 GB against 5.44 GB reported); the rest is physics"});
     if (t.tokens_per_s > 0)
         st.explanations.push_back({"train_speed", llmsim::format_sig(t.tokens_per_s) + " tok/s",
@@ -173,11 +171,11 @@ void draw_breakdown(AppState& app) {
         if (t.*(p.field) == 0 && p.field != &llmsim::TrainMemory::grads_bytes) continue;
         ImGui::TableNextRow();
         ImGui::TableNextColumn(); ImGui::TextUnformatted(p.name);
-        ImGui::TableNextColumn(); text_right(gib(t.*(p.field)).c_str()); explain_item(app, p.key);
+        ImGui::TableNextColumn(); text_right(gib_text(t.*(p.field)).c_str()); explain_item(app, p.key);
     }
     ImGui::TableNextRow();
     ImGui::TableNextColumn(); ImGui::PushFont(app.font_bold); ImGui::TextUnformatted("total"); ImGui::PopFont();
-    ImGui::TableNextColumn(); text_right((gib(t.total_bytes) + (t.usable_bytes ? " / " + gib(t.usable_bytes) : std::string(""))).c_str());
+    ImGui::TableNextColumn(); text_right((gib_text(t.total_bytes) + (t.usable_bytes ? " / " + gib_text(t.usable_bytes) : std::string(""))).c_str());
     explain_item(app, "train_total");
     note_widget(app, "train-total");
     if (t.tokens_per_s > 0) {
@@ -213,7 +211,7 @@ void draw_bars(AppState& app) {
     for (int i = 0; i <= 4; ++i) {   // GiB grid
         const double b = top * i / 4;
         dl->AddLine(ImVec2(p0.x + axis_w, ypix(b)), ImVec2(p0.x + w, ypix(b)), grid);
-        dl->AddText(ImVec2(p0.x, ypix(b) - fs * 0.5f), text, (llmsim::format_sig(b / kGiBd, 3) + " GiB").c_str());
+        dl->AddText(ImVec2(p0.x, ypix(b) - fs * 0.5f), text, (llmsim::format_sig(b / (double)llmsim::kGiB, 3) + " GiB").c_str());
     }
     const float slot = (w - axis_w) / st.bars.size(), bw = slot * 0.6f;
     int hovered = -1;
@@ -237,13 +235,13 @@ void draw_bars(AppState& app) {
     if (st.memory.usable_bytes) {
         const float y = ypix((double)st.memory.usable_bytes);
         dl->AddLine(ImVec2(p0.x + axis_w, y), ImVec2(p0.x + w, y), ink_u32(Ink::Hard), 2.0f);
-        dl->AddText(ImVec2(p0.x + axis_w + 4, y - fs * 1.1f), ink_u32(Ink::Hard), ("usable " + gib(st.memory.usable_bytes)).c_str());
+        dl->AddText(ImVec2(p0.x + axis_w + 4, y - fs * 1.1f), ink_u32(Ink::Hard), ("usable " + gib_text(st.memory.usable_bytes)).c_str());
     }
     if (hovered >= 0) {
         const TrainBar& b = st.bars[hovered];
         ImGui::BeginTooltip();
-        ImGui::Text("%s %lld: %s per GPU", st.bars_by_seq ? "sequence length" : "micro-batch", (long long)b.x, gib(b.memory.total_bytes).c_str());
-        for (const Part& p : kParts) if (b.memory.*(p.field)) ImGui::Text("  %s %s", p.name, gib(b.memory.*(p.field)).c_str());
+        ImGui::Text("%s %lld: %s per GPU", st.bars_by_seq ? "sequence length" : "micro-batch", (long long)b.x, gib_text(b.memory.total_bytes).c_str());
+        for (const Part& p : kParts) if (b.memory.*(p.field)) ImGui::Text("  %s %s", p.name, gib_text(b.memory.*(p.field)).c_str());
         ImGui::EndTooltip();
     }
     // legend, wrapping at phone width
@@ -288,7 +286,7 @@ std::string train_state_json(const AppState& app) {
         nlohmann::json ex = nlohmann::json::array();
         for (const llmsim::Explanation& e : st.explanations) ex.push_back({{"key", e.key}, {"value", e.value}, {"text", e.text}, {"inputs", e.inputs}});
         j["explanations"] = ex;
-        j["shown"] = {{"total", gib(st.memory.total_bytes)}};
+        j["shown"] = {{"total", gib_text(st.memory.total_bytes)}};
     }
     return j.dump();
 }

@@ -159,26 +159,23 @@ void poll_hub_lookup(AppState& app, llmsim::net::HubWorker& worker) {
 }
 #endif
 
-}  // namespace
-
-int main(int argc, char** argv) {
-    setlocale(LC_NUMERIC, "C");
-    Options opt;
-    if (int rc = parse_args(argc, argv, opt)) return rc;
-
-    AppState app;
-    init_app(app);
-    if (!opt.url_state.empty()) {
-        std::string err;
-        std::vector<std::string> keys;
-        if (!decode_url_state(opt.url_state, app.scenario, err, &keys)) {
-            fprintf(stderr, "llmsim: %s\n", err.c_str());
-            return 2;
-        }
-        apply_model_defaults_for_keys(app, Scenario().model, keys);
-        app.scroll_to_section = !app.scenario.section.empty();
+// the arguments' key=value state (the web page's URL hash) onto the app; 0, or the exit status after a message
+int apply_url_state(AppState& app, const Options& opt) {
+    if (opt.url_state.empty()) return 0;
+    std::string err;
+    std::vector<std::string> keys;
+    if (!decode_url_state(opt.url_state, app.scenario, err, &keys)) {
+        fprintf(stderr, "llmsim: %s\n", err.c_str());
+        return 2;
     }
+    apply_model_defaults_for_keys(app, Scenario().model, keys);
+    app.scroll_to_section = !app.scenario.section.empty();
+    return 0;
+}
 
+// SDL with an OpenGL 3.2 core window (at the remembered geometry unless a size is given or a screenshot is
+// taken); 0, or the exit status after a message
+int open_window(Options& opt, bool remember, SDL_Window*& window, SDL_GLContext& gl) {
     if (SDL_Init(SDL_INIT_VIDEO | SDL_INIT_TIMER) != 0) {
         fprintf(stderr, "llmsim: SDL_Init failed: %s\n", SDL_GetError());
         return 1;
@@ -188,35 +185,39 @@ int main(int argc, char** argv) {
     SDL_GL_SetAttribute(SDL_GL_CONTEXT_MAJOR_VERSION, 3);
     SDL_GL_SetAttribute(SDL_GL_CONTEXT_MINOR_VERSION, 2);
     SDL_GL_SetAttribute(SDL_GL_DOUBLEBUFFER, 1);
-    // the desktop remembers its window size and position (not in screenshot runs)
     int win_x = SDL_WINDOWPOS_CENTERED, win_y = SDL_WINDOWPOS_CENTERED;
-    const bool remember = opt.screenshot_path.empty();
     if (remember && !opt.size_given) restore_window_geometry(opt, win_x, win_y);
-    SDL_Window* window = SDL_CreateWindow("llmsim", win_x, win_y, opt.width, opt.height,
-                                          SDL_WINDOW_OPENGL | SDL_WINDOW_RESIZABLE | SDL_WINDOW_ALLOW_HIGHDPI);
+    window = SDL_CreateWindow("llmsim", win_x, win_y, opt.width, opt.height,
+                              SDL_WINDOW_OPENGL | SDL_WINDOW_RESIZABLE | SDL_WINDOW_ALLOW_HIGHDPI);
     if (!window) {
         fprintf(stderr, "llmsim: cannot create a window: %s\n", SDL_GetError());
         return 1;
     }
-    SDL_GLContext gl = SDL_GL_CreateContext(window);
+    gl = SDL_GL_CreateContext(window);
     if (!gl) {
         fprintf(stderr, "llmsim: cannot create an OpenGL 3.2 context: %s\n", SDL_GetError());
         return 1;
     }
     SDL_GL_MakeCurrent(window, gl);
     SDL_GL_SetSwapInterval(1);
-    {   // "Is this your machine?": the GL renderer names the GPU; SDL_GetSystemRAM is a Mac's unified memory
-        llmsim::BrowserGpuInfo info;
-        const GLubyte* renderer = glGetString(GL_RENDERER);
-        const GLubyte* vendor = glGetString(GL_VENDOR);
-        if (renderer) info.webgl_renderer = (const char*)renderer;
-        if (vendor) info.webgl_vendor = (const char*)vendor;
-        const int ram_mib = SDL_GetSystemRAM();
-        if (ram_mib > 0) info.system_ram_bytes = (uint64_t)ram_mib * llmsim::kMiB;
-        info.hardware_concurrency = SDL_GetCPUCount();
-        offer_machine(app, info, "OpenGL");
-    }
+    return 0;
+}
 
+// "Is this your machine?": the GL renderer names the GPU; SDL_GetSystemRAM is a Mac's unified memory
+void offer_this_machine(AppState& app) {
+    llmsim::BrowserGpuInfo info;
+    const GLubyte* renderer = glGetString(GL_RENDERER);
+    const GLubyte* vendor = glGetString(GL_VENDOR);
+    if (renderer) info.webgl_renderer = (const char*)renderer;
+    if (vendor) info.webgl_vendor = (const char*)vendor;
+    const int ram_mib = SDL_GetSystemRAM();
+    if (ram_mib > 0) info.system_ram_bytes = (uint64_t)ram_mib * llmsim::kMiB;
+    info.hardware_concurrency = SDL_GetCPUCount();
+    offer_machine(app, info, "OpenGL");
+}
+
+// ImGui on SDL2 + OpenGL3, fonts at the display's pixel scale, the theme; settings persist except in screenshot runs
+void init_imgui(AppState& app, const Options& opt, SDL_Window* window, SDL_GLContext gl) {
     IMGUI_CHECKVERSION();
     ImGui::CreateContext();
     static std::string ini = settings_path();   // ImGui keeps the pointer; lives for the whole run
@@ -228,8 +229,12 @@ int main(int argc, char** argv) {
     float scale = (float)dw / (float)opt.width;
     load_fonts(app, scale < 1 ? 1 : scale);
     apply_theme(app, app.ui_scale);
+}
+
+// copy goes to SDL's clipboard; a shared link is the same state as desktop arguments
+void install_desktop_hooks(AppState& app) {
     app.copy_to_clipboard = [](const std::string& text) { SDL_SetClipboardText(text.c_str()); };
-    app.share_link = [](const std::string& hash) {   // the same state as desktop arguments
+    app.share_link = [](const std::string& hash) {
         std::string cmd = "llmsim";
         size_t start = 0;
         while (start < hash.size()) {
@@ -240,6 +245,54 @@ int main(int argc, char** argv) {
         }
         return cmd;
     };
+}
+
+// wait for input (or poll while frames are wanted), hand it to ImGui; false once the window is closed
+bool pump_events(AppState& app) {
+    bool running = true;
+    SDL_Event ev;
+    bool got = frame_wanted(app) ? SDL_PollEvent(&ev) : SDL_WaitEventTimeout(&ev, app.hub_busy ? 50 : 500);
+    while (got) {
+        ImGui_ImplSDL2_ProcessEvent(&ev);
+        if (ev.type == SDL_QUIT) running = false;
+        if (ev.type == SDL_DROPFILE && ev.drop.file) {   // a dropped .gguf / config.json is imported
+            import_path(app, ev.drop.file);
+            SDL_free(ev.drop.file);
+        }
+        request_frames(app);
+        got = SDL_PollEvent(&ev);
+    }
+    return running;
+}
+
+void shutdown(SDL_Window* window, SDL_GLContext gl, bool remember) {
+    if (remember) save_window_geometry(window);
+    ImGui_ImplOpenGL3_Shutdown();
+    ImGui_ImplSDL2_Shutdown();
+    ImGui::DestroyContext();
+    SDL_GL_DeleteContext(gl);
+    SDL_DestroyWindow(window);
+    SDL_Quit();
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    setlocale(LC_NUMERIC, "C");
+    Options opt;
+    if (int rc = parse_args(argc, argv, opt)) return rc;
+
+    AppState app;
+    init_app(app);
+    if (int rc = apply_url_state(app, opt)) return rc;
+    // the desktop remembers its window size and position (not in screenshot runs)
+    const bool remember = opt.screenshot_path.empty();
+    SDL_Window* window = nullptr;
+    SDL_GLContext gl = nullptr;
+    if (int rc = open_window(opt, remember, window, gl)) return rc;
+    offer_this_machine(app);
+    init_imgui(app, opt, window, gl);
+    install_desktop_hooks(app);
 
 #ifdef LLMSIM_HUB_NET
     llmsim::net::HubWorker hub_worker;   // outlives the loop; its destructor cancels and joins
@@ -257,18 +310,7 @@ int main(int argc, char** argv) {
     int frame_index = 0;
     app.frame_state_version = app.state_version;
     while (running) {
-        SDL_Event ev;
-        bool got = frame_wanted(app) ? SDL_PollEvent(&ev) : SDL_WaitEventTimeout(&ev, app.hub_busy ? 50 : 500);
-        while (got) {
-            ImGui_ImplSDL2_ProcessEvent(&ev);
-            if (ev.type == SDL_QUIT) running = false;
-            if (ev.type == SDL_DROPFILE && ev.drop.file) {   // a dropped .gguf / config.json is imported
-                import_path(app, ev.drop.file);
-                SDL_free(ev.drop.file);
-            }
-            request_frames(app);
-            got = SDL_PollEvent(&ev);
-        }
+        running = pump_events(app);
 #ifdef LLMSIM_HUB_NET
         poll_hub_lookup(app, hub_worker);
         // a screenshot run shows the looked-up model: frames count once the lookup has ended (or timed out)
@@ -293,13 +335,6 @@ int main(int argc, char** argv) {
         }
         SDL_GL_SwapWindow(window);
     }
-
-    if (remember) save_window_geometry(window);
-    ImGui_ImplOpenGL3_Shutdown();
-    ImGui_ImplSDL2_Shutdown();
-    ImGui::DestroyContext();
-    SDL_GL_DeleteContext(gl);
-    SDL_DestroyWindow(window);
-    SDL_Quit();
+    shutdown(window, gl, remember);
     return 0;
 }

@@ -177,6 +177,13 @@ void set_clipboard(void*, const char* text) {
     }, text);
 }
 
+// window.llmsim's request calls: the engine's JSON API on the session catalog; the answer lives in g.ret until the
+// next call
+const char* api_answer(std::string (*call)(const llmsim::Catalog&, const std::string&), const char* request_json) {
+    g.ret = call(g.app.catalog, request_json ? request_json : "");
+    return g.ret.c_str();
+}
+
 }  // namespace
 
 extern "C" {
@@ -265,48 +272,21 @@ EMSCRIPTEN_KEEPALIVE const char* llmsim_predict(const char* scenario_json) {
 }
 
 // window.llmsim.memory(request): same keys as `llmsim-cli memory --json`
-EMSCRIPTEN_KEEPALIVE const char* llmsim_memory(const char* request_json) {
-    g.ret = llmsim::api_memory(g.app.catalog, request_json ? request_json : "");
-    return g.ret.c_str();
-}
+EMSCRIPTEN_KEEPALIVE const char* llmsim_memory(const char* request_json) { return api_answer(llmsim::api_memory, request_json); }
 
 // window.llmsim.serve(request) / serveSearch(request): serving many users (engine/serving/serving.h)
-EMSCRIPTEN_KEEPALIVE const char* llmsim_serve(const char* request_json) {
-    g.ret = llmsim::api_serve(g.app.catalog, request_json ? request_json : "");
-    return g.ret.c_str();
-}
-EMSCRIPTEN_KEEPALIVE const char* llmsim_serve_search(const char* request_json) {
-    g.ret = llmsim::api_serve_search(g.app.catalog, request_json ? request_json : "");
-    return g.ret.c_str();
-}
+EMSCRIPTEN_KEEPALIVE const char* llmsim_serve(const char* request_json) { return api_answer(llmsim::api_serve, request_json); }
+EMSCRIPTEN_KEEPALIVE const char* llmsim_serve_search(const char* request_json) { return api_answer(llmsim::api_serve_search, request_json); }
 // window.llmsim.spec / lora / train(request): same keys as `llmsim-cli spec|lora|train --json` (api_extras.h)
-EMSCRIPTEN_KEEPALIVE const char* llmsim_spec(const char* request_json) {
-    g.ret = llmsim::api_spec(g.app.catalog, request_json ? request_json : "");
-    return g.ret.c_str();
-}
-EMSCRIPTEN_KEEPALIVE const char* llmsim_lora(const char* request_json) {
-    g.ret = llmsim::api_lora(g.app.catalog, request_json ? request_json : "");
-    return g.ret.c_str();
-}
-EMSCRIPTEN_KEEPALIVE const char* llmsim_train(const char* request_json) {
-    g.ret = llmsim::api_train(g.app.catalog, request_json ? request_json : "");
-    return g.ret.c_str();
-}
+EMSCRIPTEN_KEEPALIVE const char* llmsim_spec(const char* request_json) { return api_answer(llmsim::api_spec, request_json); }
+EMSCRIPTEN_KEEPALIVE const char* llmsim_lora(const char* request_json) { return api_answer(llmsim::api_lora, request_json); }
+EMSCRIPTEN_KEEPALIVE const char* llmsim_train(const char* request_json) { return api_answer(llmsim::api_train, request_json); }
 // window.llmsim.embed(request): same keys as `llmsim-cli embed --json` (api_extras.h)
-EMSCRIPTEN_KEEPALIVE const char* llmsim_embed(const char* request_json) {
-    g.ret = llmsim::api_embed(g.app.catalog, request_json ? request_json : "");
-    return g.ret.c_str();
-}
+EMSCRIPTEN_KEEPALIVE const char* llmsim_embed(const char* request_json) { return api_answer(llmsim::api_embed, request_json); }
 // window.llmsim.audio(request): same keys as `llmsim-cli audio --json` (api_extras.h)
-EMSCRIPTEN_KEEPALIVE const char* llmsim_audio(const char* request_json) {
-    g.ret = llmsim::api_audio(g.app.catalog, request_json ? request_json : "");
-    return g.ret.c_str();
-}
+EMSCRIPTEN_KEEPALIVE const char* llmsim_audio(const char* request_json) { return api_answer(llmsim::api_audio, request_json); }
 // window.llmsim.vision(request): same keys as `llmsim-cli vision --json` (api_extras.h)
-EMSCRIPTEN_KEEPALIVE const char* llmsim_vision(const char* request_json) {
-    g.ret = llmsim::api_vision(g.app.catalog, request_json ? request_json : "");
-    return g.ret.c_str();
-}
+EMSCRIPTEN_KEEPALIVE const char* llmsim_vision(const char* request_json) { return api_answer(llmsim::api_vision, request_json); }
 
 EMSCRIPTEN_KEEPALIVE void llmsim_request_redraw() { request_frames(g.app); }
 

@@ -1,5 +1,6 @@
 #include "widgets.h"
 #include "core/format.h"
+#include "core/text.h"
 #include "rig/rig.h"
 #include "rig/resolve_device.h"
 
@@ -16,8 +17,7 @@
 #include <functional>
 
 bool matches_query(const std::string& text, const std::string& query) {
-    auto lower = [](std::string s) { for (char& c : s) c = (char)std::tolower((unsigned char)c); return s; };
-    const std::string t = lower(text), q = lower(query);
+    const std::string t = llmsim::lower_ascii(text), q = llmsim::lower_ascii(query);
     size_t start = 0;
     while (start < q.size()) {
         size_t end = q.find(' ', start);
@@ -224,6 +224,7 @@ void text_disabled_after(const char* text) {
 }
 
 std::string mib_text(uint64_t bytes) { return llmsim::format_fixed(bytes / 1048576.0, 1) + " MiB"; }
+std::string gib_text(uint64_t bytes) { return llmsim::format_fixed(bytes / (double)llmsim::kGiB, 2) + " GiB"; }
 
 void explained_row(AppState& app, const char* name, const std::string& value, const char* key) {
     ImGui::TableNextRow();

@@ -34,6 +34,8 @@ void same_line_if_fits(float width);
 void text_disabled_after(const char* text);
 // bytes as MiB (2^20) with one decimal: "811.8 MiB"
 std::string mib_text(uint64_t bytes);
+// bytes as GiB (2^30) with two decimals: "12.35 GiB" (memory tables whose columns line up)
+std::string gib_text(uint64_t bytes);
 // a two-column table row: name, the value right-aligned, and its explanation on hover/click when key is set
 void explained_row(AppState& app, const char* name, const std::string& value, const char* key);
 // a section's error line: wrapped, in the theme's Bad ink, noted as widget `name` (e2e); false when error is empty

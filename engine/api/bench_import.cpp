@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/format.h"
+#include "core/text.h"
 #include "api/predict.h"
 #include "memory/prepared_weights.h"
 #include "runtime/speed_glue.h"
@@ -35,11 +36,6 @@ namespace {
 std::string trim(const std::string& s) {
     size_t a = s.find_first_not_of(" \t\r"), b = s.find_last_not_of(" \t\r");
     return a == std::string::npos ? "" : s.substr(a, b - a + 1);
-}
-
-std::string lower(std::string s) {
-    for (char& c : s) c = (char)std::tolower((unsigned char)c);
-    return s;
 }
 
 // what a user would recognise of a bad value: at most 40 bytes, control bytes shown as '?'
@@ -137,7 +133,7 @@ std::string file_type_of_label(std::string t) {
 void split_model_label(BenchRow& r) {
     const std::string& l = r.model_label;
     const size_t a = l.find(' ');
-    r.arch = lower(l.substr(0, a));
+    r.arch = lower_ascii(l.substr(0, a));
     if (a == std::string::npos) return;
     const size_t b = l.find(' ', a + 1);
     if (b == std::string::npos) return;
@@ -145,7 +141,7 @@ void split_model_label(BenchRow& r) {
 }
 
 bool parse_flash_attn(const std::string& v, int& out) {
-    const std::string s = lower(trim(v));
+    const std::string s = lower_ascii(trim(v));
     if (s == "1" || s == "on" || s == "true") { out = 1; return true; }
     if (s == "0" || s == "off" || s == "false") { out = 0; return true; }
     if (s == "auto" || s == "-1") { out = -1; return true; }   // llama.cpp decides: treated as not printed
@@ -464,7 +460,7 @@ const Model* match_bench_model(const Catalog& cat, const BenchRow& row, const st
     double best_err = 0.03;   // llama-bench prints 3 significant figures; same shape = same count
     std::string e;
     for (const Model& m : cat.models) {
-        if (lower(m.arch) != row.arch) continue;
+        if (lower_ascii(m.arch) != row.arch) continue;
         auto w = prepare_weights(cat, m, row.file_type.empty() || !cat.find_file_type(row.file_type) ? "Q4_K_M" : row.file_type, e, 0);
         if (!w) continue;
         const double rel = std::fabs((double)w->params.total / row.params - 1);
@@ -477,7 +473,7 @@ const Model* match_bench_model(const Catalog& cat, const BenchRow& row, const st
 
 namespace {
 const char* backend_of(const std::string& printed) {
-    const std::string b = lower(printed);
+    const std::string b = lower_ascii(printed);
     if (b.find("cuda") != std::string::npos) return "cuda";
     if (b.find("rocm") != std::string::npos || b.find("hip") != std::string::npos) return "rocm";
     if (b.find("metal") != std::string::npos || b.find("mtl") != std::string::npos) return "metal";

@@ -10,6 +10,7 @@
 #include <cstring>
 #include <vector>
 
+#include "core/text.h"
 #include "runtime/command.h"
 #include "model/hf_config.h"
 #include "memory/prepared_weights.h"
@@ -23,15 +24,9 @@ using nlohmann::json;
 
 namespace {
 
-
-}  // namespace
-
-bool parse_predict_input(const Catalog& cat, const json& j, PredictInput& out, std::string& err) {
-    out = PredictInput();
-    if (!j.is_object()) { err = "each line must be a JSON object"; return false; }
-    out.id = j.contains("id") && j["id"].is_string() ? j["id"].get<std::string>() : "";
+// model: config wins; an incomplete config of a model the catalog knows falls back to the catalog entry
+bool parse_model_fields(const Catalog& cat, const json& j, PredictInput& out, std::string& err) {
     const std::string model_id = j.contains("model") && j["model"].is_string() ? j["model"].get<std::string>() : "";
-    // model: config wins; an incomplete config of a model the catalog knows falls back to the catalog entry
     if (j.contains("config") && !j["config"].is_null()) {
         if (!j["config"].is_object()) { err = "config must be a JSON object (a Hugging Face config.json)"; return false; }
         std::string e;
@@ -50,16 +45,22 @@ bool parse_predict_input(const Catalog& cat, const json& j, PredictInput& out, s
         }
         out.model = *m;
     }
-    // quant
+    return true;
+}
+
+// quant: a llama.cpp file type, Q4_K_M when left out
+bool parse_quant_field(const Catalog& cat, const json& j, PredictInput& out, std::string& err) {
     out.quant = "Q4_K_M";
     if (j.contains("quant") && !j["quant"].is_null()) {
         if (!j["quant"].is_string()) { err = "quant must be a llama.cpp file type such as \"Q4_K_M\", or null"; return false; }
         out.quant = j["quant"].get<std::string>();
         if (!cat.resolve_file_type(out.quant, "", err)) return false;
     }
-    double size_gib = 0;
-    if (!json_number_field(j, "model_size_gib", size_gib, false, err, 0, 1e6)) return false;
-    // hardware
+    return true;
+}
+
+// hardware (a catalog id or an object), the GPU count and the backend the row ran on
+bool parse_hardware_fields(const Catalog& cat, const json& j, PredictInput& out, std::string& err) {
     if (!j.contains("hardware")) { err = "hardware is required (a catalog id or an object)"; return false; }
     std::string hw_note;
     if (!device_from_json(cat, j["hardware"], out.hardware, hw_note, err)) return false;
@@ -88,57 +89,80 @@ bool parse_predict_input(const Catalog& cat, const json& j, PredictInput& out, s
         else { err = "backend '" + b + "' is not cuda|rocm|metal|vulkan|sycl|cpu"; return false; }
         out.hardware.backends.insert(out.hardware.backends.begin(), be);
     }
-    bool fa = false;   // null: llama-bench's long-standing default (off)
-    if (j.contains("flash_attn") && !j["flash_attn"].is_null()) {
-        if (!j["flash_attn"].is_boolean()) { err = "flash_attn must be true, false or null"; return false; }
-        fa = j["flash_attn"].get<bool>();
-    }
-    // test
+    return true;
+}
+
+// the llama-bench test: kind (pp / tg), tokens and depth
+struct BenchTest { std::string kind; double tokens = 0, depth = 0; };
+bool parse_test_field(const json& j, BenchTest& bt, std::string& err) {
     if (!j.contains("test") || !j["test"].is_object()) { err = "test is required: {\"kind\": \"prefill\"|\"decode\", \"tokens\": N, \"depth\": D}"; return false; }
     const json& t = j["test"];
-    std::string kind = t.contains("kind") && t["kind"].is_string() ? t["kind"].get<std::string>() : "";
-    if (kind != "prefill" && kind != "decode") { err = "test.kind must be \"prefill\" or \"decode\""; return false; }
-    double tokens = 0, depth = 0;
-    if (!json_number_field(t, "tokens", tokens, true, err, 1, 1e8)) { err = "test." + err; return false; }
-    if (!json_number_field(t, "depth", depth, false, err, 0, 1e8)) { err = "test." + err; return false; }
+    bt.kind = t.contains("kind") && t["kind"].is_string() ? t["kind"].get<std::string>() : "";
+    if (bt.kind != "prefill" && bt.kind != "decode") { err = "test.kind must be \"prefill\" or \"decode\""; return false; }
+    if (!json_number_field(t, "tokens", bt.tokens, true, err, 1, 1e8)) { err = "test." + err; return false; }
+    if (!json_number_field(t, "depth", bt.depth, false, err, 0, 1e8)) { err = "test." + err; return false; }
+    return true;
+}
 
-    // weights as the memory model lays them out, scaled to the measured file size when given
+// weights as the memory model lays them out, scaled to the measured file size when given (llama-bench prints
+// the tensor data size; file_bytes_override scales against the file size)
+std::shared_ptr<const PreparedWeights> prepare_row_weights(const Catalog& cat, const PredictInput& out, double size_gib,
+                                                           std::string& err) {
     const uint64_t size_override = size_gib > 0 ? (uint64_t)(size_gib * (double)kGiB) : 0;
     std::shared_ptr<const PreparedWeights> w = prepare_weights(cat, out.model, out.quant, err, 0);
-    if (!w) return false;
+    if (!w) return w;
     if (size_override && w->tensor_data_bytes > 0) {
-        // llama-bench prints the tensor data size: scale to it (file_bytes_override scales against the file size)
         const double f = (double)size_override / (double)w->tensor_data_bytes;
         w = prepare_weights(cat, out.model, out.quant, err, (uint64_t)std::llround((double)w->file_bytes_estimate * f));
-        if (!w) return false;
     }
-    Evaluation ev;   // no memory placement: a benchmark row ran fully on its GPU(s)
-    ev.params = w->params;
-    ev.active_weight_bytes = w->active_weight_bytes;
-    ev.weight_bytes = w->weights_bytes;
-    ev.embedding_bytes = w->token_embd_bytes;
-    ev.routed_expert_bytes = w->gguf_routed_expert_bytes;
-    if (!w->full_layers_prefix.empty() && !w->swa_layers_prefix.empty()) {
-        ev.full_attn_layers = w->full_layers_prefix.back();
-        ev.swa_layers = w->swa_layers_prefix.back();
-        ev.kv_k_row = w->kv_k_row;
-        ev.kv_v_row = w->kv_v_row;
-    }
+    return w;
+}
+
+// the speed scenario of the row: the weights' figures (no memory placement: a benchmark row ran fully on its
+// GPU(s)), llama-bench -ub / -b (defaults 512 / 2048) and the test
+bool build_row_scenario(const json& j, const PreparedWeights& w, bool fa, const BenchTest& bt, PredictInput& out,
+                        std::string& err) {
+    Evaluation ev;
+    copy_weight_figures(w, ev);
     SimRequest req;
     req.memory.file_type = out.quant;
     req.memory.hardware = &out.hardware;
     req.memory.flash_attn = fa;
     if (!build_speed_scenario(out.model, req, ev, out.scenario, err)) return false;
-    // llama-bench -ub / -b (defaults 512 / 2048)
     double ubatch = out.scenario.ubatch, batch = out.scenario.batch;
     if (!json_number_field(j, "ubatch", ubatch, false, err, 1, 1 << 20)) return false;
     if (!json_number_field(j, "batch", batch, false, err, 1, 1 << 20)) return false;
     if (ubatch != std::floor(ubatch) || batch != std::floor(batch)) { err = "ubatch and batch must be whole numbers"; return false; }
     out.scenario.ubatch = (int)ubatch;
     out.scenario.batch = (int)batch;
-    out.scenario.test = kind == "prefill" ? SpeedTest::Prefill : SpeedTest::Decode;
-    out.scenario.tokens = (int64_t)tokens;
-    out.scenario.depth = (int64_t)depth;
+    out.scenario.test = bt.kind == "prefill" ? SpeedTest::Prefill : SpeedTest::Decode;
+    out.scenario.tokens = (int64_t)bt.tokens;
+    out.scenario.depth = (int64_t)bt.depth;
+    return true;
+}
+
+}  // namespace
+
+bool parse_predict_input(const Catalog& cat, const json& j, PredictInput& out, std::string& err) {
+    out = PredictInput();
+    if (!j.is_object()) { err = "each line must be a JSON object"; return false; }
+    out.id = j.contains("id") && j["id"].is_string() ? j["id"].get<std::string>() : "";
+    if (!parse_model_fields(cat, j, out, err)) return false;
+    if (!parse_quant_field(cat, j, out, err)) return false;
+    double size_gib = 0;
+    if (!json_number_field(j, "model_size_gib", size_gib, false, err, 0, 1e6)) return false;
+    if (!parse_hardware_fields(cat, j, out, err)) return false;
+    bool fa = false;   // null: llama-bench's long-standing default (off)
+    if (j.contains("flash_attn") && !j["flash_attn"].is_null()) {
+        if (!j["flash_attn"].is_boolean()) { err = "flash_attn must be true, false or null"; return false; }
+        fa = j["flash_attn"].get<bool>();
+    }
+    BenchTest bt;
+    if (!parse_test_field(j, bt, err)) return false;
+
+    std::shared_ptr<const PreparedWeights> w = prepare_row_weights(cat, out, size_gib, err);
+    if (!w) return false;
+    if (!build_row_scenario(j, *w, fa, bt, out, err)) return false;
     out.total_params = (double)w->params.total;
     // the leave-one-device-out group: the catalog device when the name matched one (rows that spell one chip
     // differently stay one device), else the name without "(...)" details

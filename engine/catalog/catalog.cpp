@@ -23,6 +23,7 @@
 
 #include "catalog/gpu_combos.h"
 #include "core/json_diag.h"
+#include "core/text.h"
 
 namespace llmsim {
 namespace {
@@ -30,23 +31,6 @@ namespace {
 using json = nlohmann::json;
 
 // [SECTION] Helpers --------------------------------------------------------------------------------------
-
-std::string lower(const std::string& s) {
-    std::string r = s;
-    for (char& c : r) c = (c >= 'A' && c <= 'Z') ? char(c - 'A' + 'a') : c;
-    return r;
-}
-
-bool iequals(const std::string& a, const std::string& b) {
-    if (a.size() != b.size()) return false;
-    for (size_t i = 0; i < a.size(); ++i) {
-        char x = a[i], y = b[i];
-        if (x >= 'A' && x <= 'Z') x = char(x - 'A' + 'a');
-        if (y >= 'A' && y <= 'Z') y = char(y - 'A' + 'a');
-        if (x != y) return false;
-    }
-    return true;
-}
 
 const char* json_type_name(const json& v) {
     switch (v.type()) {
@@ -458,7 +442,7 @@ bool parse_models(const std::string& text, std::vector<Model>& out, std::string&
         Entry r(e, where, err);
         Model m;
         if (!parse_model(r, m)) return false;
-        if (!seen.insert(lower(m.id)).second) {
+        if (!seen.insert(lower_ascii(m.id)).second) {
             err = where + ": id is used by an earlier model (ids must be unique, ignoring case)";
             return false;
         }
@@ -508,7 +492,7 @@ bool parse_device(Entry& r, Hardware& h) {
     r.strings("notes", h.notes, false);
     if (!r.ok()) return false;
 
-    if (h.id != lower(h.id)) return r.fail("id must be lower-case (got \"" + h.id + "\", use \"" + lower(h.id) + "\")");
+    if (h.id != lower_ascii(h.id)) return r.fail("id must be lower-case (got \"" + h.id + "\", use \"" + lower_ascii(h.id) + "\")");
     auto k = parse_hardware_kind(kind);
     if (!k) return r.fail("kind \"" + kind + "\" is unknown (valid: consumer, workstation, datacenter, apple, apu, cpu)");
     h.kind = *k;
@@ -564,9 +548,9 @@ bool parse_hardware(const std::string& text, std::vector<Hardware>& out, std::st
     // every name find_hardware matches must lead to one device
     std::vector<std::pair<std::string, size_t>> names;  // lower-cased name, device index
     for (size_t i = 0; i < out.size(); ++i) {
-        names.emplace_back(lower(out[i].id), i);
-        for (const auto& a : out[i].seed_aliases) names.emplace_back(lower(a), i);
-        for (const auto& a : out[i].calibration_names) names.emplace_back(lower(a), i);
+        names.emplace_back(lower_ascii(out[i].id), i);
+        for (const auto& a : out[i].seed_aliases) names.emplace_back(lower_ascii(a), i);
+        for (const auto& a : out[i].calibration_names) names.emplace_back(lower_ascii(a), i);
     }
     std::stable_sort(names.begin(), names.end(),
                      [](const auto& a, const auto& b) { return a.first < b.first; });
@@ -616,7 +600,7 @@ bool parse_quants(const std::string& text, std::vector<GgmlType>& types, std::ve
         r.integer("type_size", t.type_size, true, 1);
         r.strings("sources", sources, false);
         if (!r.ok()) return false;
-        if (!names.insert(lower(t.name)).second)
+        if (!names.insert(lower_ascii(t.name)).second)
             return r.fail("name is used by an earlier ggml type (names must be unique, ignoring case)");
         if (!ids.insert(t.id).second)
             return r.fail("id " + std::to_string(t.id) + " is used by an earlier ggml type (ids must be unique)");
@@ -646,7 +630,7 @@ bool parse_quants(const std::string& text, std::vector<GgmlType>& types, std::ve
         r.strings("sources", f.sources, false);
         r.strings("aliases", f.aliases, false);
         if (!r.ok()) return false;
-        if (!names.insert(lower(f.name)).second)
+        if (!names.insert(lower_ascii(f.name)).second)
             return r.fail("name is used by an earlier file type (names must be unique, ignoring case)");
         if (f.ftype_id >= 0 && !ftype_ids.insert(f.ftype_id).second)
             return r.fail("ftype_id " + std::to_string(f.ftype_id) + " is used by an earlier file type");
@@ -701,7 +685,7 @@ const T* find_by(const std::vector<T>& v, const std::string& key, Key k) {
     for (const T& x : v)
         if (k(x) == key) return &x;
     for (const T& x : v)
-        if (iequals(k(x), key)) return &x;
+        if (equals_ci(k(x), key)) return &x;
     return nullptr;
 }
 }  // namespace
@@ -713,7 +697,7 @@ const Model* Catalog::find_model(const std::string& id) const {
     const Model* hit = nullptr;
     for (const Model& m : models) {
         const size_t slash = m.id.rfind('/');
-        if (slash == std::string::npos || !iequals(m.id.substr(slash + 1), id)) continue;
+        if (slash == std::string::npos || !equals_ci(m.id.substr(slash + 1), id)) continue;
         if (hit) return nullptr;  // ambiguous
         hit = &m;
     }
@@ -727,7 +711,7 @@ const Hardware* Catalog::find_hardware(const std::string& id) const {
         for (const Hardware& h : hardware) {
             for (const auto& lists : {&h.seed_aliases, &h.calibration_names})
                 for (const auto& a : *lists)
-                    if (pass == 0 ? a == id : iequals(a, id)) return &h;
+                    if (pass == 0 ? a == id : equals_ci(a, id)) return &h;
         }
     if (const Hardware* c = find_by(combinations, id, [](const Hardware& x) -> const std::string& { return x.id; }))
         return c;
@@ -740,10 +724,10 @@ const GgmlType* Catalog::find_ggml_type(const std::string& name) const {
 
 const FileType* Catalog::find_file_type(const std::string& name) const {
     if (const FileType* f = find_by(file_types, name, [](const FileType& x) -> const std::string& { return x.name; })) return f;
-    const std::string key = lower(name);   // other names users type: FP16 for F16, MXFP4 for MXFP4_MOE
+    const std::string key = lower_ascii(name);   // other names users type: FP16 for F16, MXFP4 for MXFP4_MOE
     for (const FileType& f : file_types)
         for (const std::string& a : f.aliases)
-            if (lower(a) == key) return &f;
+            if (lower_ascii(a) == key) return &f;
     return nullptr;
 }
 
@@ -801,13 +785,13 @@ const char* to_string(Backend b) {
 std::optional<HardwareKind> parse_hardware_kind(const std::string& s) {
     for (HardwareKind k : {HardwareKind::Consumer, HardwareKind::Workstation, HardwareKind::Datacenter,
                            HardwareKind::Apple, HardwareKind::Apu, HardwareKind::Cpu})
-        if (iequals(s, to_string(k))) return k;
+        if (equals_ci(s, to_string(k))) return k;
     return std::nullopt;
 }
 
 std::optional<Backend> parse_backend(const std::string& s) {
     for (Backend b : {Backend::Cuda, Backend::Rocm, Backend::Metal, Backend::Vulkan, Backend::Sycl, Backend::Cpu})
-        if (iequals(s, to_string(b))) return b;
+        if (equals_ci(s, to_string(b))) return b;
     return std::nullopt;
 }
 

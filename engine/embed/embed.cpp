@@ -14,6 +14,7 @@
 #include "model/model_tensors.h"
 #include "quant/quant_types.h"
 #include "runtime/command.h"
+#include "memory/llama_server_args.h"
 #include "sim/simulate.h"
 #include "speed/speed.h"
 #include "runtime/speed_glue.h"
@@ -215,9 +216,11 @@ bool estimate_embedding(const Catalog& cat, const EmbeddingModel& m, const Embed
     out.output_bytes = (uint64_t)req.batch_docs * (is_reranker(m) ? 1 : m.n_embd) * 4;
     out.total_bytes = out.weights_bytes + out.kv_cache_bytes + out.compute_bytes + out.output_bytes;
     const std::string file = gguf_file_name(decoder_model(m), req.file_type);
-    out.command = "llama-server -m " + file + (is_reranker(m) ? " --reranking" : std::string(" --embedding --pooling ") + m.pooling) +
-                  " -c " + std::to_string(out.n_ctx) + " -np " + std::to_string(req.batch_docs) + " -b " +
-                  std::to_string(std::max<int64_t>(out.n_ubatch, 2048)) + " -ub " + std::to_string(out.n_ubatch) + " -ngl 99";
+    LlamaServerArgs server = LlamaServerArgs::file(file);
+    if (is_reranker(m)) server.flag("--reranking");
+    else server.flag("--embedding").option("--pooling", m.pooling);
+    server.ctx(out.n_ctx).parallel(req.batch_docs).batch(std::max<int64_t>(out.n_ubatch, 2048)).ubatch(out.n_ubatch).gpu_layers(-1);
+    out.command = server.str();
     if (!m.causal && req.doc_tokens > 512 && req.n_ubatch == 0)
         out.warnings.push_back("-ub raised to " + std::to_string(out.n_ubatch) + ": an encoder needs a whole input in one ubatch");
     if (req.hardware) {

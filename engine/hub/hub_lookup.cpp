@@ -13,6 +13,7 @@
 #include <cstring>
 
 #include "core/format.h"
+#include "core/text.h"
 #include "hub/hub_parse.h"
 #include "io/gguf.h"
 #include "model/hf_config.h"
@@ -24,17 +25,6 @@ namespace llmsim {
 // [SECTION] Names and messages -------------------------------------------------------------------------------
 
 namespace {
-
-std::string upper(std::string s) {
-    for (char& c : s)
-        if (c >= 'a' && c <= 'z') c = char(c - 'a' + 'A');
-    return s;
-}
-
-bool ends_with_ci(const std::string& s, const char* suffix) {
-    const size_t n = std::strlen(suffix);
-    return s.size() >= n && upper(s.substr(s.size() - n)) == upper(suffix);
-}
 
 std::string base_name(const std::string& p) {
     const size_t k = p.rfind('/');
@@ -95,9 +85,9 @@ std::string gguf_quant_from_file_name(const std::string& path) {
         else toks.back() += c;
     }
     for (size_t i = toks.size(); i-- > 0;) {
-        const std::string t = upper(toks[i]);
+        const std::string t = upper_ascii(toks[i]);
         if (!quant_token(t)) continue;
-        return i > 0 && upper(toks[i - 1]) == "UD" ? "UD-" + t : t;
+        return i > 0 && upper_ascii(toks[i - 1]) == "UD" ? "UD-" + t : t;
     }
     return "";
 }
@@ -146,7 +136,7 @@ std::string hub_variant_file_type(const HubGgufVariant& v) {
         const std::string ft = to_string((LlamaFtype)v.file_type);
         if (parse_llama_ftype(ft)) return ft;
     }
-    return parse_llama_ftype(v.quant) ? upper(v.quant) : "";
+    return parse_llama_ftype(v.quant) ? upper_ascii(v.quant) : "";
 }
 
 std::string hub_read_summary(const HubResult& r) {
@@ -278,7 +268,7 @@ void HubLookup::State::build_variants() {
     std::vector<Group> groups;
     for (const HubFileEntry& f : info.files) {
         if (!ends_with_ci(f.path, ".gguf")) continue;
-        const std::string b = upper(base_name(f.path));
+        const std::string b = upper_ascii(base_name(f.path));
         if (b.find("MMPROJ") != std::string::npos || b.find("IMATRIX") != std::string::npos) continue;  // not the LLM
         std::string stem = f.path;
         int idx = 1, cnt = 1;
@@ -316,7 +306,7 @@ void HubLookup::State::after_file_list() {
         for (size_t i = 0; i < res.variants.size() && chosen < 0; ++i) {
             const HubGgufVariant& v = res.variants[i];
             if (!ref.file.empty() ? std::find(v.files.begin(), v.files.end(), ref.file) != v.files.end()
-                                  : !quant.empty() && (upper(v.quant) == upper(quant) ||
+                                  : !quant.empty() && (upper_ascii(v.quant) == upper_ascii(quant) ||
                                                        ends_with_ci(v.quant, ("-" + quant).c_str())))
                 chosen = (int)i;
         }
@@ -328,7 +318,7 @@ void HubLookup::State::after_file_list() {
             return;
         }
         for (size_t i = 0; i < res.variants.size() && chosen < 0; ++i)
-            if (upper(res.variants[i].quant) == "Q4_K_M") chosen = (int)i;
+            if (upper_ascii(res.variants[i].quant) == "Q4_K_M") chosen = (int)i;
         res.chosen = chosen < 0 ? 0 : chosen;
         queue.push_back(res.chosen);
         for (size_t i = 0; opt.all_headers && i < res.variants.size() && queue.size() < opt.max_variant_headers; ++i)

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/json_diag.h"
+#include "core/text.h"
 #include "hub/hub_lookup.h"
 
 namespace llmsim {
@@ -81,12 +82,6 @@ int dtype_bytes(const std::string& d) {
     return 0;
 }
 
-std::string lower(std::string s) {
-    for (char& c : s)
-        if (c >= 'A' && c <= 'Z') c = char(c - 'A' + 'a');
-    return s;
-}
-
 // the model card's licence: cardData.license (a string or a list), "other" named by cardData.license_name;
 // else the first "license:..." tag (the Hub adds one per card licence); "" when neither
 std::string license_of(const json& j) {
@@ -101,7 +96,7 @@ std::string license_of(const json& j) {
                     find_invalid_utf8((*l)[i].get<std::string>()) == std::string::npos)
                     lic += (lic.empty() ? "" : ", ") + (*l)[i].get<std::string>();
         const std::string name = str_field(*card, "license_name", 100);
-        if (lower(lic) == "other" && !name.empty()) lic = name;
+        if (lower_ascii(lic) == "other" && !name.empty()) lic = name;
     }
     auto tags = j.find("tags");
     if (lic.empty() && tags != j.end() && tags->is_array())
@@ -202,7 +197,7 @@ bool parse_link_next(const std::string& v, std::string& next, std::string& err) 
             ws();
             size_t k = i;
             while (k < v.size() && v[k] != '=' && v[k] != ';' && v[k] != ',' && v[k] != ' ' && v[k] != '\t') ++k;
-            const std::string name = lower(v.substr(i, k - i));
+            const std::string name = lower_ascii(v.substr(i, k - i));
             i = k;
             ws();
             std::string val;
@@ -222,7 +217,7 @@ bool parse_link_next(const std::string& v, std::string& next, std::string& err) 
                 }
             }
             if (name != "rel") continue;
-            val = lower(val) + " ";  // rel may list several relation types: rel="next last"
+            val = lower_ascii(val) + " ";  // rel may list several relation types: rel="next last"
             for (size_t a = 0, b; (b = val.find(' ', a)) != std::string::npos; a = b + 1)
                 if (val.compare(a, b - a, "next") == 0) is_next = true;
         }
@@ -246,7 +241,7 @@ bool split_url(const std::string& url, std::string& origin, std::string& path) {
     const size_t sep = url.find("://");
     if (sep == std::string::npos || sep == 0) return false;
     const size_t slash = url.find_first_of("/?#", sep + 3);
-    origin = lower(url.substr(0, slash == std::string::npos ? url.size() : slash));
+    origin = lower_ascii(url.substr(0, slash == std::string::npos ? url.size() : slash));
     path = slash == std::string::npos ? "" : url.substr(slash);
     return origin.size() > sep + 3;
 }

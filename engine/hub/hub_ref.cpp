@@ -1,5 +1,6 @@
 // Model references (hub_ref.h).
 #include "hub/hub_ref.h"
+#include "core/text.h"
 
 #include <vector>
 
@@ -20,25 +21,6 @@ bool valid_name(const std::string& s, size_t max_chars) {
     for (char c : s)
         if (!name_char(c)) return false;
     return s.find("..") == std::string::npos;
-}
-
-std::vector<std::string> split(const std::string& s, char sep) {
-    std::vector<std::string> out(1);
-    for (char c : s) {
-        if (c == sep) out.emplace_back();
-        else out.back() += c;
-    }
-    return out;
-}
-
-bool ends_with_ci(const std::string& s, const std::string& suffix) {
-    if (s.size() < suffix.size()) return false;
-    for (size_t i = 0; i < suffix.size(); ++i) {
-        char c = s[s.size() - suffix.size() + i];
-        if (c >= 'A' && c <= 'Z') c = char(c - 'A' + 'a');
-        if (c != suffix[i]) return false;
-    }
-    return true;
 }
 
 // strip the scheme and host of a Hub URL; false when `s` names another host
@@ -114,7 +96,7 @@ bool parse_hub_ref(const std::string& text, HubRef& out, std::string& err) {
         for (char c : r.quant) ok = ok && (name_char(c) && c != '.');
         if (!ok) { err = "'" + r.quant.substr(0, 40) + "' after ':' is not a quant name such as Q4_K_M"; return false; }
     }
-    const std::vector<std::string> parts = split(s, '/');
+    const std::vector<std::string> parts = split_on(s, '/');
     if (parts.size() < 2) {
         err = "'" + s.substr(0, 80) + "' is not a Hub id (it needs an owner and a name: org/name); " + kExample;
         return false;

@@ -4,6 +4,7 @@
 // [SECTION] Hugging Face model_type rows
 // [SECTION] Lookups
 #include "model/arch_table.h"
+#include "core/text.h"
 
 #include <cstddef>
 #include <cstring>
@@ -187,7 +188,7 @@ std::string normalize_model_type(const std::string& s) {
     std::string r;
     for (char c : s) {
         if (c == '_' || c == '-') continue;
-        r += (c >= 'A' && c <= 'Z') ? char(c - 'A' + 'a') : c;
+        r += lower_ascii(c);
     }
     return r;
 }

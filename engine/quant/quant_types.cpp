@@ -4,6 +4,7 @@
 // [SECTION] File type table
 // [SECTION] Kernel classes
 #include "quant/quant_types.h"
+#include "core/text.h"
 
 #include <cctype>
 #include <cstddef>
@@ -12,21 +13,6 @@
 namespace llmsim {
 
 namespace {
-std::string upper(std::string s) {
-    for (char& c : s) c = (char)std::toupper((unsigned char)c);
-    return s;
-}
-
-// s equals the upper-case `name` ignoring the case of ASCII letters
-bool iequals(const std::string& s, const char* name) {
-    size_t i = 0;
-    for (; name[i] != 0; ++i) {
-        if (i == s.size()) return false;
-        const char c = s[i] >= 'a' && s[i] <= 'z' ? (char)(s[i] - 'a' + 'A') : s[i];
-        if (c != name[i]) return false;
-    }
-    return i == s.size();
-}
 
 // every named row sits at the index of its enumerator, so the tables can be indexed by the enum
 template <class Row, size_t N, class Id>
@@ -105,7 +91,7 @@ const TensorTypeInfo* tensor_type_by_id(uint32_t id) {
 }
 
 std::optional<TensorType> parse_tensor_type(const std::string& name) {
-    const std::string u = upper(name);
+    const std::string u = upper_ascii(name);
     for (const TensorTypeInfo& i : kTypes)
         if (i.name && i.in_rules && u == i.name) return i.type;
     if (u == "FP16") return TensorType::F16;
@@ -180,11 +166,11 @@ const LlamaFtypeInfo& llama_ftype_info(LlamaFtype f) {
 
 const LlamaFtypeInfo* find_llama_ftype(const std::string& name) {
     // no allocation: the speed model asks this once per evaluation
-    if (iequals(name, "FP16")) return &kFtypes[(int)LlamaFtype::F16];
-    if (iequals(name, "FP32")) return &kFtypes[(int)LlamaFtype::ALL_F32];
-    if (iequals(name, "MXFP4")) return &kFtypes[(int)LlamaFtype::MXFP4_MOE];  // llama-bench's / model cards' name
+    if (equals_ci(name, "FP16")) return &kFtypes[(int)LlamaFtype::F16];
+    if (equals_ci(name, "FP32")) return &kFtypes[(int)LlamaFtype::ALL_F32];
+    if (equals_ci(name, "MXFP4")) return &kFtypes[(int)LlamaFtype::MXFP4_MOE];  // llama-bench's / model cards' name
     for (const LlamaFtypeInfo& r : kFtypes)
-        if (r.name && iequals(name, r.name)) return &r;
+        if (r.name && equals_ci(name, r.name)) return &r;
     return nullptr;
 }
 

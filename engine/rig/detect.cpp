@@ -1,5 +1,6 @@
 // Detection parsers and the GPU-name matcher (detect.h).
 #include "rig/detect.h"
+#include "core/text.h"
 
 #include <algorithm>
 #include <cctype>
@@ -13,19 +14,12 @@ namespace llmsim {
 
 namespace {
 
-std::string trim(const std::string& s) {
-    size_t a = 0, b = s.size();
-    while (a < b && std::isspace((unsigned char)s[a])) ++a;
-    while (b > a && std::isspace((unsigned char)s[b - 1])) --b;
-    return s.substr(a, b - a);
-}
-
 std::vector<std::string> lines_of(const std::string& text) {
     std::vector<std::string> out;
     size_t start = 0;
     for (size_t i = 0; i <= text.size(); ++i)
         if (i == text.size() || text[i] == '\n') {
-            std::string l = trim(text.substr(start, i - start));
+            std::string l = trim_space(text.substr(start, i - start));
             if (!l.empty()) out.push_back(l);
             start = i + 1;
         }
@@ -55,7 +49,7 @@ bool parse_nvidia_smi_csv(const std::string& text, std::vector<DetectedGpu>& out
         std::vector<std::string> f;
         size_t start = 0;
         for (size_t i = 0; i <= line.size(); ++i)
-            if (i == line.size() || line[i] == ',') { f.push_back(trim(line.substr(start, i - start))); start = i + 1; }
+            if (i == line.size() || line[i] == ',') { f.push_back(trim_space(line.substr(start, i - start))); start = i + 1; }
         DetectedGpu g;
         g.tool = "nvidia-smi";
         uint64_t total = 0, free_mib = 0;
@@ -111,8 +105,8 @@ bool parse_rocm_smi_json(const std::string& text, std::vector<DetectedGpu>& out,
 bool parse_proc_meminfo(const std::string& text, uint64_t& ram_bytes, std::string& err) {
     for (const std::string& line : lines_of(text)) {
         if (line.rfind("MemTotal:", 0) != 0) continue;
-        std::string v = trim(line.substr(9));
-        if (v.size() > 3 && v.compare(v.size() - 3, 3, " kB") == 0) v = trim(v.substr(0, v.size() - 3));
+        std::string v = trim_space(line.substr(9));
+        if (v.size() > 3 && v.compare(v.size() - 3, 3, " kB") == 0) v = trim_space(v.substr(0, v.size() - 3));
         uint64_t kib = 0;
         if (!whole_number(v, kib) || kib == 0) { err = "/proc/meminfo: MemTotal is not a number of kB ('" + line + "')"; return false; }
         ram_bytes = kib * 1024;   // the kernel's "kB" are KiB
@@ -157,37 +151,32 @@ struct NameKey {
     uint64_t memory_bytes = 0;         // a size in the name ("16GB", "(… 96 GB)")
 };
 
-std::string lower(std::string s) {
-    for (char& c : s) c = (char)std::tolower((unsigned char)c);
-    return s;
-}
-
 // drop what browsers and drivers wrap a GPU name in: "ANGLE (Vendor, NAME Direct3D11 vs_5_0 ps_5_0, D3D11)",
 // "ANGLE (Apple, ANGLE Metal Renderer: Apple M2, Unspecified Version)", "NAME/PCIe/SSE2", "NAME OpenGL Engine"
 std::string unwrap_renderer(const std::string& raw) {
-    std::string s = trim(raw);
-    if (lower(s.substr(0, 7)) == "angle (" && s.back() == ')') {
+    std::string s = trim_space(raw);
+    if (lower_ascii(s.substr(0, 7)) == "angle (" && s.back() == ')') {
         std::string inner = s.substr(7, s.size() - 8);
         std::vector<std::string> parts;
         size_t start = 0;
         for (size_t i = 0; i <= inner.size(); ++i)
-            if (i == inner.size() || inner[i] == ',') { parts.push_back(trim(inner.substr(start, i - start))); start = i + 1; }
+            if (i == inner.size() || inner[i] == ',') { parts.push_back(trim_space(inner.substr(start, i - start))); start = i + 1; }
         // new format: vendor, renderer, api; old: "NAME Direct3D11 vs_5_0 ps_5_0"
         s = parts.size() >= 2 ? parts[1] : parts[0];
         const size_t colon = s.find(':');
-        if (colon != std::string::npos) s = trim(s.substr(colon + 1));   // "ANGLE Metal Renderer: Apple M2"
+        if (colon != std::string::npos) s = trim_space(s.substr(colon + 1));   // "ANGLE Metal Renderer: Apple M2"
     }
-    const std::string ls = lower(s);
+    const std::string ls = lower_ascii(s);
     for (const char* cut : {" direct3d", "/pcie", " opengl engine", ", or similar", " (0x"}) {
         const size_t p = ls.find(cut);
-        if (p != std::string::npos) { s = trim(s.substr(0, p)); break; }
+        if (p != std::string::npos) { s = trim_space(s.substr(0, p)); break; }
     }
     return s;
 }
 
 NameKey key_of(const std::string& name) {
     NameKey k;
-    std::string s = lower(name);
+    std::string s = lower_ascii(name);
     // a size: "16gb", "16 gb", "96 GB)"
     for (size_t i = 0; i < s.size(); ++i) {
         if (!std::isdigit((unsigned char)s[i]) || (i > 0 && std::isalnum((unsigned char)s[i - 1]))) continue;
@@ -260,7 +249,7 @@ std::vector<std::string> name_alternatives(const std::string& name) {
     size_t start = 0;
     for (size_t i = 0; i <= s.size(); ++i)
         if (i == s.size() || s[i] == '/') {
-            std::string a = trim(s.substr(start, i - start));
+            std::string a = trim_space(s.substr(start, i - start));
             start = i + 1;
             if (a.empty()) continue;
             if (alts.empty()) {
@@ -324,8 +313,8 @@ HardwareMatch match_browser_gpu(const Catalog& cat, const BrowserGpuInfo& info) 
     HardwareMatch m;
     std::string name;
     for (const std::string* s : {&info.webgpu_description, &info.webgpu_device, &info.webgl_renderer})
-        if (!trim(*s).empty()) { name = *s; break; }
-    const std::string ln = lower(name);
+        if (!trim_space(*s).empty()) { name = *s; break; }
+    const std::string ln = lower_ascii(name);
     const bool software = ln.find("swiftshader") != std::string::npos || ln.find("llvmpipe") != std::string::npos ||
                           ln.find("software") != std::string::npos || ln.find("basic render") != std::string::npos;
     if (software) {
@@ -339,8 +328,8 @@ HardwareMatch match_browser_gpu(const Catalog& cat, const BrowserGpuInfo& info) 
     if (masked) {
         m.gpu_hidden = true;
         m.ask_memory = true;
-        const std::string vendor = lower(info.webgpu_vendor.empty() ? info.webgl_vendor : info.webgpu_vendor);
-        m.detected = trim(name.empty() ? info.webgpu_vendor : name);
+        const std::string vendor = lower_ascii(info.webgpu_vendor.empty() ? info.webgl_vendor : info.webgpu_vendor);
+        m.detected = trim_space(name.empty() ? info.webgpu_vendor : name);
         const bool apple = ln == "apple gpu" || vendor.find("apple") != std::string::npos;
         m.reason = std::string("this browser hides the GPU model") + (m.detected.empty() ? "" : " (it says '" + m.detected + "')") +
                    (apple ? "; it is an Apple chip: pick it and its memory size" : "; pick your device and its memory size");

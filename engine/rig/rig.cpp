@@ -7,33 +7,11 @@
 #include <cstdlib>
 
 #include "memory/memory.h"
+#include "core/text.h"
 
 namespace llmsim {
 
 namespace {
-
-std::string lower(std::string s) {
-    for (char& c : s) c = (char)std::tolower((unsigned char)c);
-    return s;
-}
-
-std::string trim(const std::string& s) {
-    size_t a = 0, b = s.size();
-    while (a < b && std::isspace((unsigned char)s[a])) ++a;
-    while (b > a && std::isspace((unsigned char)s[b - 1])) --b;
-    return s.substr(a, b - a);
-}
-
-std::vector<std::string> split(const std::string& s, char sep) {
-    std::vector<std::string> out;
-    size_t start = 0;
-    for (size_t i = 0; i <= s.size(); ++i)
-        if (i == s.size() || s[i] == sep) {
-            out.push_back(s.substr(start, i - start));
-            start = i + 1;
-        }
-    return out;
-}
 
 // a whole unsigned decimal number in [lo, hi]
 bool parse_uint(const std::string& s, long lo, long hi, long& out) {
@@ -90,7 +68,7 @@ double pcie_lane_gbs(int gen) { return gen == 3 ? 0.985 : gen == 4 ? 1.969 : gen
 // [SECTION] Links ----------------------------------------------------------------------------------------
 
 std::optional<LinkSpec> find_link(const std::string& raw) {
-    const std::string id = lower(trim(raw));
+    const std::string id = lower_ascii(trim_space(raw));
     for (const NetRow& r : kNetLinks)
         if (id == r.id) {
             LinkSpec l;
@@ -143,7 +121,7 @@ std::vector<std::string> known_link_ids(bool network) {
 // [SECTION] Host memory ----------------------------------------------------------------------------------
 
 bool parse_host_memory(const std::string& raw, double& gbs, std::string& err) {
-    const std::string s = lower(trim(raw));
+    const std::string s = lower_ascii(trim_space(raw));
     const std::string want = "host memory '" + raw + "': write TYPE-MTSxCHANNELS, e.g. ddr5-6000x2 (two 64-bit channels of DDR5-6000) or ddr4-3200x8";
     const size_t dash = s.find('-'), x = s.rfind('x');
     if (dash == std::string::npos || x == std::string::npos || x < dash) { err = want; return false; }
@@ -184,12 +162,12 @@ struct RigPart {
 
 // "2x rtx-3090", "2x-rtx-3090", "rtx-4090@10gbe", "m2-ultra-192 @ tb5"
 bool parse_part(const Catalog& cat, const std::string& raw, RigPart& p, std::string& err) {
-    std::string s = trim(raw);
+    std::string s = trim_space(raw);
     p.text = s;
     if (s.empty()) { err = "an empty part (two '+' in a row, or a '+' at an end)"; return false; }
     const size_t at = s.find('@');
     if (at != std::string::npos) {
-        const std::string net = trim(s.substr(at + 1));
+        const std::string net = trim_space(s.substr(at + 1));
         p.net = find_link(net);
         if (!p.net || !p.net->network) {
             std::string ids;
@@ -197,7 +175,7 @@ bool parse_part(const Catalog& cat, const std::string& raw, RigPart& p, std::str
             err = "'" + s + "': unknown network link '" + net + "' (one of " + ids + ")";
             return false;
         }
-        s = trim(s.substr(0, at));
+        s = trim_space(s.substr(0, at));
     }
     // "Nx" count prefix
     size_t i = 0;
@@ -209,7 +187,7 @@ bool parse_part(const Catalog& cat, const std::string& raw, RigPart& p, std::str
             return false;
         }
         p.count = (int)n;
-        s = trim(s.substr(i + 2));
+        s = trim_space(s.substr(i + 2));
     }
     p.hw = cat.find_hardware(s);
     if (!p.hw) { err = "'" + p.text + "': unknown device '" + s + "' (llmsim-cli catalog --hardware lists them)"; return false; }
@@ -244,12 +222,12 @@ Hardware single_card(const Hardware& h) {
 }  // namespace
 
 bool build_rig(const Catalog& cat, const std::string& raw_id, Hardware& out, std::string& err) {
-    std::string id = trim(raw_id), local_link_id;
+    std::string id = trim_space(raw_id), local_link_id;
     const std::string what = "rig '" + raw_id + "': ";
     const size_t colon = id.rfind(':');
-    if (colon != std::string::npos) { local_link_id = trim(id.substr(colon + 1)); id = trim(id.substr(0, colon)); }
+    if (colon != std::string::npos) { local_link_id = trim_space(id.substr(colon + 1)); id = trim_space(id.substr(0, colon)); }
     std::vector<RigPart> parts;
-    for (const std::string& t : split(id, '+')) {
+    for (const std::string& t : split_on(id, '+')) {
         RigPart p;
         if (!parse_part(cat, t, p, err)) { err = what + err; return false; }
         parts.push_back(p);
@@ -375,9 +353,9 @@ const Hardware* find_rig(const Catalog& cat, const std::string& id) {
 }
 
 std::string rig_id_with_rpc_hosts(const std::string& local, const std::string& rpc_hosts) {
-    std::string id = trim(local);
-    for (const std::string& h : split(rpc_hosts, ',')) {
-        const std::string t = trim(h);
+    std::string id = trim_space(local);
+    for (const std::string& h : split_on(rpc_hosts, ',')) {
+        const std::string t = trim_space(h);
         if (!t.empty()) id += "+" + t;
     }
     return id;

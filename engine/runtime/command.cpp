@@ -3,6 +3,7 @@
 #include "quant/quant_rules.h"
 #include "memory/memory.h"
 #include "rig/rig.h"
+#include "memory/llama_server_args.h"
 
 #include <cctype>
 #include <cmath>
@@ -11,10 +12,6 @@
 namespace llmsim {
 
 namespace {
-std::string lower_name(std::string s) {
-    for (char& c : s) c = (char)std::tolower((unsigned char)c);
-    return s;
-}
 
 std::string num(double v) {
     char buf[32];
@@ -66,7 +63,7 @@ std::string gguf_file_name(const Model& model, const std::string& file_type) {
 std::string llama_server_command(const Catalog& cat, const Model& model, const SimRequest& req, int port) {
     const MemoryRequest& m = req.memory;
     const FileType* ft = cat.find_file_type(m.file_type);
-    std::string port_s = std::to_string(port);
+    const std::string port_s = std::to_string(port);   // the MLX and vLLM lines
     if (ft && !ft->gguf) {
         if (ft->name.rfind("MLX", 0) == 0)
             return "# llama.cpp does not load MLX weights; MLX's own server:\nmlx_lm.server --model " + model.id +
@@ -74,45 +71,34 @@ std::string llama_server_command(const Catalog& cat, const Model& model, const S
         return "# llama.cpp does not load " + ft->name + " checkpoints; vLLM serves them:\nvllm serve " + model.id +
                " --max-model-len " + std::to_string(m.n_ctx) + " --port " + port_s;
     }
-    std::string cmd = "llama-server -m " + gguf_file_name(model, ft ? ft->name : m.file_type);
-    cmd += " -c " + std::to_string(m.n_ctx);
-    // -ngl 99 = "all layers" (llama.cpp clamps to n_layers + 1, the output layer included)
-    cmd += " -ngl " + std::string(m.n_gpu_layers < 0 ? "99" : std::to_string(m.n_gpu_layers));
-    cmd += m.flash_attn ? " -fa on" : " -fa off";
-    // llama.cpp matches -ctk/-ctv against ggml's lower-case type names (q8_0, q4_0, ...)
-    if (m.kv_type_k != TensorType::F16) cmd += " -ctk " + lower_name(to_string(m.kv_type_k));
-    if (m.kv_type_v != TensorType::F16) cmd += " -ctv " + lower_name(to_string(m.kv_type_v));
-    if (m.cpu_moe) cmd += " --cpu-moe";
-    else if (m.n_cpu_moe > 0) cmd += " --n-cpu-moe " + std::to_string(m.n_cpu_moe);
-    if (m.n_parallel > 1) cmd += " -np " + std::to_string(m.n_parallel);
+    LlamaServerArgs a = LlamaServerArgs::file(gguf_file_name(model, ft ? ft->name : m.file_type));
+    a.ctx(m.n_ctx).gpu_layers(m.n_gpu_layers).flash_attn(m.flash_attn).kv_types(m.kv_type_k, m.kv_type_v);
+    if (m.cpu_moe) a.flag("--cpu-moe");
+    else if (m.n_cpu_moe > 0) a.option("--n-cpu-moe", std::to_string(m.n_cpu_moe));
+    if (m.n_parallel > 1) a.parallel(m.n_parallel);
+    std::string rpc_lines;   // the rpc-server each RPC host starts first, before the command
     if (m.hardware && !m.hardware->rig.empty()) {
         const Hardware& rig = *m.hardware;
-        if (rig.rig.size() > 1 && m.split_mode != SplitMode::None) cmd += " -ts " + rig_tensor_split(rig, m);
-        if (m.split_mode != SplitMode::Layer) cmd += std::string(" -sm ") + to_string(m.split_mode);
-        if (m.split_mode != SplitMode::Layer && m.main_gpu != 0) cmd += " -mg " + std::to_string(m.main_gpu);
+        if (rig.rig.size() > 1 && m.split_mode != SplitMode::None) a.option("-ts", rig_tensor_split(rig, m));
+        if (m.split_mode != SplitMode::Layer) a.option("-sm", to_string(m.split_mode));
+        if (m.split_mode != SplitMode::Layer && m.main_gpu != 0) a.option("-mg", std::to_string(m.main_gpu));
         const std::string rpc = rpc_endpoints(rig);
         if (!rpc.empty()) {
-            cmd += " --rpc " + rpc;
-            cmd = rpc_server_lines(rig) + cmd;
+            a.option("--rpc", rpc);
+            rpc_lines = rpc_server_lines(rig);
         }
     } else if (m.hardware && m.hardware->gpu_count > 1) {
         std::string ts;
         for (int i = 0; i < m.hardware->gpu_count; ++i) {
-            std::string part = "1";
-            if ((size_t)i < m.tensor_split.size()) {
-                char buf[32];
-                snprintf(buf, sizeof buf, "%g", m.tensor_split[i]);
-                part = buf;
-            }
-            ts += (i ? "," : "") + part;
+            ts += (i ? "," : "") + ((size_t)i < m.tensor_split.size() ? num(m.tensor_split[i]) : std::string("1"));
         }
-        cmd += " -ts " + ts;
-        if (m.split_mode != SplitMode::Layer) cmd += std::string(" -sm ") + to_string(m.split_mode);
-        if (m.split_mode != SplitMode::Layer && m.main_gpu != 0) cmd += " -mg " + std::to_string(m.main_gpu);
+        a.option("-ts", ts);
+        if (m.split_mode != SplitMode::Layer) a.option("-sm", to_string(m.split_mode));
+        if (m.split_mode != SplitMode::Layer && m.main_gpu != 0) a.option("-mg", std::to_string(m.main_gpu));
     }
-    if (m.n_ubatch != 512) cmd += " -ub " + std::to_string(m.n_ubatch);
-    cmd += " --port " + port_s;
-    return cmd;
+    if (m.n_ubatch != 512) a.ubatch(m.n_ubatch);
+    a.port(port);
+    return rpc_lines + a.str();
 }
 
 }  // namespace llmsim

@@ -10,6 +10,7 @@
 #include <cstdio>
 
 #include "catalog/catalog.h"
+#include "memory/llama_server_args.h"
 #include "serving/serving_internal.h"
 #include "serving/cost.h"
 
@@ -129,11 +130,13 @@ std::string command_line(const ServeRequest& req, const ReplicaShape& s, const S
         c = b;
         if (s.ep > 1) c += " --ep-size " + std::to_string(s.ep);
         break;
-    case EngineId::LlamaCpp:
-        snprintf(b, sizeof b, "llama-server -hf %s:%s -np %d -c %lld --kv-unified --cont-batching -ngl 99 -b %d%s", id.c_str(),
-                 req.precision.c_str(), seqs, (long long)m.max_model_len, tokens,
-                 req.kv_dtype == "q8_0" ? " -ctk q8_0 -ctv q8_0 -fa on" : "");
-        c = b; break;
+    case EngineId::LlamaCpp: {
+        LlamaServerArgs a = LlamaServerArgs::hub(id, req.precision);
+        a.parallel(seqs).ctx(m.max_model_len).flag("--kv-unified").flag("--cont-batching").gpu_layers(-1).batch(tokens);
+        if (req.kv_dtype == "q8_0") a.kv_types(TensorType::Q8_0, TensorType::Q8_0).flash_attn(true);
+        c = a.str();
+        break;
+    }
     case EngineId::TrtLlm:
         snprintf(b, sizeof b, "trtllm-serve %s --tp_size %d --pp_size %d --max_batch_size %d --max_num_tokens %d --max_seq_len %lld",
                  id.c_str(), s.tp, s.pp, seqs, tokens, (long long)m.max_model_len);

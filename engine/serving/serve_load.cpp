@@ -68,15 +68,12 @@ LatencyStats stats_ms(std::vector<double> v) {
     return s;
 }
 
-}  // namespace
-
-ServeLoad simulate_load(const ReplicaShape& s, const EngineSpeed& p, const LoadSetup& st, const ServeWorkload& w,
-                        StepBreakdown* typical) {
-    ServeLoad L;
+// the requests of a run: lengths drawn from the workload's distribution (clipped to max_model_len), Poisson
+// arrival times for an open loop; a warm first prompt starts with its cached full blocks computed
+std::vector<Req> draw_requests(const LoadSetup& st, const ServeWorkload& w, bool closed) {
     Rng rng{w.seed * 0x2545F4914F6CDD1Dull + 1};
     int n = w.num_prompts;
     std::vector<Req> reqs((size_t)n);
-    bool closed = w.concurrency > 0;
     double t_arr = 0;
     for (int i = 0; i < n; ++i) {
         Req& r = reqs[(size_t)i];
@@ -86,67 +83,105 @@ ServeLoad simulate_load(const ReplicaShape& s, const EngineSpeed& p, const LoadS
         if (i == 0 && w.warm_first_prompt) r.done = (r.in - 1) / st.block_size * st.block_size;   // cached full blocks
         if (!closed && !w.burst && w.request_rate > 0) { t_arr += -std::log(rng.uniform()) / w.request_rate; r.arrival = t_arr; }
     }
+    return reqs;
+}
+
+// ITL: every inter-token gap is one step's duration; each step weighted by its decoders
+LatencyStats weighted_itl_ms(const std::vector<double>& step_dt, const std::vector<double>& step_w) {
+    LatencyStats itl;
+    if (step_dt.empty()) return itl;
+    std::vector<size_t> idx(step_dt.size());
+    for (size_t i = 0; i < idx.size(); ++i) idx[i] = i;
+    std::sort(idx.begin(), idx.end(), [&](size_t a, size_t b) { return step_dt[a] < step_dt[b]; });
+    double wsum = 0, mean = 0; for (size_t i : idx) { wsum += step_w[i]; mean += step_w[i] * step_dt[i]; }
+    auto wq = [&](double q) { double acc = 0; for (size_t i : idx) { acc += step_w[i]; if (acc >= q * wsum) return step_dt[i]; } return step_dt[idx.back()]; };
+    itl.mean = mean / wsum * 1e3; itl.median = wq(0.5) * 1e3; itl.p90 = wq(0.9) * 1e3; itl.p99 = wq(0.99) * 1e3;
+    return itl;
+}
+
+// One replica's scheduler between steps (vLLM V1 Scheduler: the running and waiting queues, the free KV
+// blocks) and what the run has measured so far. One method per rule of Scheduler.schedule.
+struct LoadSim {
+    const LoadSetup& st;
+    const bool closed;
+    std::vector<Req> reqs;
+    const int n;
     std::deque<int> waiting;
     std::vector<int> running;
     int next = 0;                       // next request not yet arrived
     int issued_closed = 0;
-    auto arrive_until = [&](double now) {
-        while (next < n && (closed ? next < issued_closed : reqs[(size_t)next].arrival <= now)) waiting.push_back(next++);
-    };
-    if (closed) issued_closed = std::min(n, w.concurrency);
-    int64_t free_blocks = st.pool_blocks;
+    int64_t free_blocks;
     double now = 0, kv_time = 0, batch_time = 0;
     std::vector<double> step_dt, step_w;           // ITL: each step's duration, weighted by its decoders
     int completed = 0;
     int64_t total_out = 0, total_in = 0;
-    auto blocks_for = [&](int64_t tokens) { return (tokens + st.block_size - 1) / st.block_size; };
-    bool have_typical = false;
-    std::vector<int> dec, pre; std::vector<int64_t> chunk;   // this step's decodes and prefill chunks
-    StepBreakdown typical_step;
-    int64_t guard = 0;
-    while (completed < n && guard++ < 50000000) {
-        arrive_until(now);
-        if (running.empty() && waiting.empty()) {
-            if (next >= n) break;
-            now = std::max(now, reqs[(size_t)next].arrival);
-            continue;
-        }
-        // 1. decodes of running requests (each needs a block when it crosses a block boundary)
-        int n_dec = 0; double sum_depth = 0; int64_t budget = st.max_batched_tokens;
+    int64_t preemptions = 0;
+    // this step's decodes and prefill chunks, what they sum to and the token budget left
+    std::vector<int> dec, pre; std::vector<int64_t> chunk;
+    int n_dec = 0; double sum_depth = 0; int64_t budget = 0;
+    int64_t pre_tokens = 0; double pre_depth = 0;
+
+    LoadSim(const LoadSetup& setup, const ServeWorkload& w)
+        : st(setup), closed(w.concurrency > 0), reqs(draw_requests(setup, w, w.concurrency > 0)), n(w.num_prompts),
+          free_blocks(setup.pool_blocks) {
+        if (closed) issued_closed = std::min(n, w.concurrency);
+    }
+
+    int64_t blocks_for(int64_t tokens) const { return (tokens + st.block_size - 1) / st.block_size; }
+
+    void arrive_until(double t) {
+        while (next < n && (closed ? next < issued_closed : reqs[(size_t)next].arrival <= t)) waiting.push_back(next++);
+    }
+
+    // vLLM's RECOMPUTE preemption: the newest running request frees its blocks and recomputes later
+    void preempt_newest() {
+        int victim = running.back(); running.pop_back();
+        Req& v = reqs[(size_t)victim];
+        free_blocks += v.blocks; v.blocks = 0; v.need = v.in + v.gen; v.done = 0;
+        waiting.push_front(victim); ++preemptions;
+    }
+
+    // 1. decodes of running requests (each needs a block when it crosses a block boundary)
+    void schedule_decodes() {
+        n_dec = 0; sum_depth = 0; budget = st.max_batched_tokens;
         dec.clear(); pre.clear(); chunk.clear();
         for (size_t i = 0; i < running.size(); ++i) {
             Req& r = reqs[(size_t)running[i]];
             if (r.done < r.need) continue;
             int64_t ctx = r.in + r.gen;
             int64_t extra = blocks_for(ctx + 1) - r.blocks;
-            while (extra > free_blocks && running.size() > i + 1) {   // preempt the newest running request
-                int victim = running.back(); running.pop_back();
-                Req& v = reqs[(size_t)victim];
-                free_blocks += v.blocks; v.blocks = 0; v.need = v.in + v.gen; v.done = 0;
-                waiting.push_front(victim); ++L.preemptions;
-            }
+            while (extra > free_blocks && running.size() > i + 1) preempt_newest();
             if (extra > free_blocks) continue;                        // cannot grow: waits a step
             free_blocks -= extra; r.blocks += extra;
             dec.push_back(running[i]); ++n_dec; sum_depth += (double)ctx; --budget;
         }
-        // 2. running prefills continue, then 3. admit waiting requests
-        int64_t pre_tokens = 0; double pre_depth = 0;
-        auto schedule_prefill = [&](int id) -> bool {
-            Req& r = reqs[(size_t)id];
-            int64_t c = std::min<int64_t>(r.need - r.done, budget);
-            if (c <= 0) return false;
-            int64_t extra = blocks_for(r.done + c) - r.blocks;
-            if (extra > free_blocks) { c = std::max<int64_t>(0, (r.blocks + free_blocks) * st.block_size - r.done); extra = free_blocks; }
-            if (c <= 0) return false;
-            free_blocks -= extra; r.blocks += extra;
-            pre.push_back(id); chunk.push_back(c); budget -= c;
-            pre_depth += (double)r.done * (double)c; pre_tokens += c;
-            return true;
-        };
+        pre_tokens = 0; pre_depth = 0;
+    }
+
+    // a prefill chunk within the token budget and the free blocks; false when none fits
+    bool schedule_prefill(int id) {
+        Req& r = reqs[(size_t)id];
+        int64_t c = std::min<int64_t>(r.need - r.done, budget);
+        if (c <= 0) return false;
+        int64_t extra = blocks_for(r.done + c) - r.blocks;
+        if (extra > free_blocks) { c = std::max<int64_t>(0, (r.blocks + free_blocks) * st.block_size - r.done); extra = free_blocks; }
+        if (c <= 0) return false;
+        free_blocks -= extra; r.blocks += extra;
+        pre.push_back(id); chunk.push_back(c); budget -= c;
+        pre_depth += (double)r.done * (double)c; pre_tokens += c;
+        return true;
+    }
+
+    // 2. running prefills continue
+    void continue_prefills() {
         for (int id : running) if (budget > 0 && reqs[(size_t)id].done < reqs[(size_t)id].need) schedule_prefill(id);
-        // admission holds back the blocks running requests will still claim: the rest of their prompts (and,
-        // with reserve_output, of their outputs: TensorRT-LLM's GUARANTEED_NO_EVICT capacity scheduler), plus a
-        // 1 % watermark (vLLM BlockSpaceManager watermark=0.01), so admitted prefills do not evict each other
+    }
+
+    // 3. admit waiting requests FIFO. Admission holds back the blocks running requests will still claim: the
+    // rest of their prompts (and, with reserve_output, of their outputs: TensorRT-LLM's GUARANTEED_NO_EVICT
+    // capacity scheduler), plus a 1 % watermark (vLLM BlockSpaceManager watermark=0.01), so admitted prefills do
+    // not evict each other
+    void admit_waiting() {
         int64_t committed = st.pool_blocks / 100;
         for (int id : running) {
             const Req& q = reqs[(size_t)id];
@@ -163,34 +198,24 @@ ServeLoad simulate_load(const ReplicaShape& s, const EngineSpeed& p, const LoadS
             waiting.pop_front(); running.push_back(id);
             if (reqs[(size_t)id].admitted < 0) reqs[(size_t)id].admitted = now;
         }
-        if (n_dec == 0 && pre_tokens == 0) {       // nothing fits: the pool is held by requests that cannot grow
-            if (running.empty()) break;
-            int victim = running.back(); running.pop_back();
-            Req& v = reqs[(size_t)victim];
-            free_blocks += v.blocks; v.blocks = 0; v.need = v.in + v.gen; v.done = 0;
-            waiting.push_front(victim); ++L.preemptions;
-            if (running.empty()) break;             // one request larger than the pool: it can never run
-            continue;
-        }
-        StepBreakdown sb;
-        double dt = step_time(s, p, n_dec, sum_depth, pre_tokens, pre_tokens > 0 ? pre_depth / pre_tokens : 0, &sb);
-        // the typical step shown: the largest pure-decode step (the steady state of a loaded server)
-        if (!have_typical || (n_dec > 0 && pre_tokens == 0 && n_dec >= typical_step.batch)) {
-            typical_step = sb;
-            have_typical = n_dec > 0 && pre_tokens == 0;
-        }
+    }
+
+    void finish(int id) {
+        Req& r = reqs[(size_t)id];
+        r.finish = now; free_blocks += r.blocks; r.blocks = 0; ++completed;
+        total_out += r.gen; total_in += r.in;
+        running.erase(std::find(running.begin(), running.end(), id));
+        if (closed && issued_closed < n) { reqs[(size_t)issued_closed].arrival = now; ++issued_closed; }
+    }
+
+    // the step of duration dt ran: KV use and batch size integrate over it, each decode gains a token, each
+    // prefill its chunk (the first token is sampled in the step that finishes the prompt)
+    void complete_step(double dt, double& kv_use_peak) {
         double used = (double)(st.pool_blocks - free_blocks) / std::max<int64_t>(1, st.pool_blocks);
-        kv_time += used * dt; L.kv_use_peak = std::max(L.kv_use_peak, used);
+        kv_time += used * dt; kv_use_peak = std::max(kv_use_peak, used);
         batch_time += (double)running.size() * dt;
         now += dt;
         if (n_dec > 0) { step_dt.push_back(dt); step_w.push_back(n_dec); }
-        auto finish = [&](int id) {
-            Req& r = reqs[(size_t)id];
-            r.finish = now; free_blocks += r.blocks; r.blocks = 0; ++completed;
-            total_out += r.gen; total_in += r.in;
-            running.erase(std::find(running.begin(), running.end(), id));
-            if (closed && issued_closed < n) { reqs[(size_t)issued_closed].arrival = now; ++issued_closed; }
-        };
         for (int id : dec) { Req& r = reqs[(size_t)id]; ++r.gen; if (r.gen >= r.out) finish(id); }
         for (size_t j = 0; j < pre.size(); ++j) {
             Req& r = reqs[(size_t)pre[j]];
@@ -198,37 +223,71 @@ ServeLoad simulate_load(const ReplicaShape& s, const EngineSpeed& p, const LoadS
             if (r.done >= r.need && r.gen == 0) { r.gen = 1; r.first = now; if (r.gen >= r.out) finish(pre[j]); }
         }
     }
-    // statistics
-    std::vector<double> ttft, tpot, e2e; double queue_share = 0; int qn = 0;
-    for (const Req& r : reqs) {
-        if (r.finish < 0) continue;
-        ttft.push_back(r.first - r.arrival);
-        e2e.push_back(r.finish - r.arrival);
-        if (r.out > 1) tpot.push_back((r.finish - r.first) / (double)(r.out - 1));
-        double t = r.first - r.arrival;
-        if (t > 0) { queue_share += std::max(0.0, r.admitted - r.arrival) / t; ++qn; }
+
+    // the run's throughput and latency figures
+    void fill_statistics(ServeLoad& L) const {
+        std::vector<double> ttft, tpot, e2e; double queue_share = 0; int qn = 0;
+        for (const Req& r : reqs) {
+            if (r.finish < 0) continue;
+            ttft.push_back(r.first - r.arrival);
+            e2e.push_back(r.finish - r.arrival);
+            if (r.out > 1) tpot.push_back((r.finish - r.first) / (double)(r.out - 1));
+            double t = r.first - r.arrival;
+            if (t > 0) { queue_share += std::max(0.0, r.admitted - r.arrival) / t; ++qn; }
+        }
+        L.completed = completed;
+        double t0 = reqs.empty() ? 0 : reqs[0].arrival;
+        L.duration_s = now - t0;
+        if (L.duration_s > 0) {
+            L.output_tok_s = (double)total_out / L.duration_s;
+            L.total_tok_s = (double)(total_out + total_in) / L.duration_s;
+            L.req_s = completed / L.duration_s;
+            L.kv_use_mean = kv_time / L.duration_s;
+            L.mean_batch = batch_time / L.duration_s;
+        }
+        L.ttft_ms = stats_ms(ttft); L.tpot_ms = stats_ms(tpot); L.e2e_ms = stats_ms(e2e);
+        if (!step_dt.empty()) L.itl_ms = weighted_itl_ms(step_dt, step_w);
+        L.queueing_share = qn ? queue_share / qn : 0;
     }
-    L.completed = completed;
-    double t0 = reqs.empty() ? 0 : reqs[0].arrival;
-    L.duration_s = now - t0;
-    if (L.duration_s > 0) {
-        L.output_tok_s = (double)total_out / L.duration_s;
-        L.total_tok_s = (double)(total_out + total_in) / L.duration_s;
-        L.req_s = completed / L.duration_s;
-        L.kv_use_mean = kv_time / L.duration_s;
-        L.mean_batch = batch_time / L.duration_s;
+};
+
+}  // namespace
+
+ServeLoad simulate_load(const ReplicaShape& s, const EngineSpeed& p, const LoadSetup& st, const ServeWorkload& w,
+                        StepBreakdown* typical) {
+    ServeLoad L;
+    LoadSim sim(st, w);
+    bool have_typical = false;
+    StepBreakdown typical_step;
+    int64_t guard = 0;
+    while (sim.completed < sim.n && guard++ < 50000000) {
+        sim.arrive_until(sim.now);
+        if (sim.running.empty() && sim.waiting.empty()) {
+            if (sim.next >= sim.n) break;
+            sim.now = std::max(sim.now, sim.reqs[(size_t)sim.next].arrival);
+            continue;
+        }
+        sim.schedule_decodes();
+        sim.continue_prefills();
+        sim.admit_waiting();
+        if (sim.n_dec == 0 && sim.pre_tokens == 0) {   // nothing fits: the pool is held by requests that cannot grow
+            if (sim.running.empty()) break;
+            sim.preempt_newest();
+            if (sim.running.empty()) break;             // one request larger than the pool: it can never run
+            continue;
+        }
+        StepBreakdown sb;
+        double dt = step_time(s, p, sim.n_dec, sim.sum_depth, sim.pre_tokens,
+                              sim.pre_tokens > 0 ? sim.pre_depth / sim.pre_tokens : 0, &sb);
+        // the typical step shown: the largest pure-decode step (the steady state of a loaded server)
+        if (!have_typical || (sim.n_dec > 0 && sim.pre_tokens == 0 && sim.n_dec >= typical_step.batch)) {
+            typical_step = sb;
+            have_typical = sim.n_dec > 0 && sim.pre_tokens == 0;
+        }
+        sim.complete_step(dt, L.kv_use_peak);
     }
-    L.ttft_ms = stats_ms(ttft); L.tpot_ms = stats_ms(tpot); L.e2e_ms = stats_ms(e2e);
-    // ITL: every inter-token gap is one step's duration; weight each step by its decoders
-    if (!step_dt.empty()) {
-        std::vector<size_t> idx(step_dt.size());
-        for (size_t i = 0; i < idx.size(); ++i) idx[i] = i;
-        std::sort(idx.begin(), idx.end(), [&](size_t a, size_t b) { return step_dt[a] < step_dt[b]; });
-        double wsum = 0, mean = 0; for (size_t i : idx) { wsum += step_w[i]; mean += step_w[i] * step_dt[i]; }
-        auto wq = [&](double q) { double acc = 0; for (size_t i : idx) { acc += step_w[i]; if (acc >= q * wsum) return step_dt[i]; } return step_dt[idx.back()]; };
-        L.itl_ms.mean = mean / wsum * 1e3; L.itl_ms.median = wq(0.5) * 1e3; L.itl_ms.p90 = wq(0.9) * 1e3; L.itl_ms.p99 = wq(0.99) * 1e3;
-    }
-    L.queueing_share = qn ? queue_share / qn : 0;
+    L.preemptions = sim.preemptions;
+    sim.fill_statistics(L);
     if (typical) *typical = typical_step;
     return L;
 }

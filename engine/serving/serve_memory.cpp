@@ -20,8 +20,6 @@ namespace llmsim::serving {
 
 namespace {
 
-constexpr double kGiBd = 1073741824.0;
-
 // [SECTION] Formats and shape ----------------------------------------------------------------------------
 
 // bytes per parameter of a linear layer stored in `precision`, scales included:
@@ -317,11 +315,11 @@ bool build_shape(const Catalog& cat, const ServeRequest& req, ReplicaShape& s, s
 // GiB_bytes and "a100" not in device_name`, NOTE(Kuntai): a large max_num_batched_tokens on A100 reduces
 // throughput, PR #17885; before it the large values were for "h100" / "h200" device names only)
 bool vllm_large_defaults(const ReplicaShape& s) {
-    return (double)s.hw->memory_bytes >= 70.0 * kGiBd && s.hw->id.find("a100") == std::string::npos &&
+    return (double)s.hw->memory_bytes >= 70.0 * (double)kGiB && s.hw->id.find("a100") == std::string::npos &&
            s.hw->name.find("A100") == std::string::npos;
 }
 int default_max_num_seqs(EngineId e, const ReplicaShape& s) {
-    bool big = (double)s.hw->memory_bytes >= 70.0 * kGiBd;
+    bool big = (double)s.hw->memory_bytes >= 70.0 * (double)kGiB;
     switch (e) {
     case EngineId::Vllm: return vllm_large_defaults(s) ? 1024 : 256;
     case EngineId::Sglang: return big ? 1024 : 256;
@@ -332,7 +330,7 @@ int default_max_num_seqs(EngineId e, const ReplicaShape& s) {
     }
 }
 int default_max_batched_tokens(EngineId e, const ReplicaShape& s) {
-    bool big = (double)s.hw->memory_bytes >= 70.0 * kGiBd;
+    bool big = (double)s.hw->memory_bytes >= 70.0 * (double)kGiB;
     switch (e) {
     case EngineId::Vllm: return vllm_large_defaults(s) ? 8192 : 2048;
     case EngineId::Sglang: return big ? 8192 : 2048;
@@ -354,7 +352,7 @@ constexpr double kVisibleShare = 0.985;
 // vLLM's non-torch memory at TP 1 (CUDA graphs excluded; cuBLAS workspace, allocator slack): 0.35 GiB in the
 // same #10517 log; NCCL and custom all-reduce buffers add to it with TP > 1 (an estimate, 0.25 GiB + 0.1 per rank)
 double non_torch_bytes(const ReplicaShape& s) {
-    return (0.35 + (s.tp * s.pp > 1 ? 0.25 + 0.1 * s.tp * s.pp : 0.0)) * kGiBd;
+    return (0.35 + (s.tp * s.pp > 1 ? 0.25 + 0.1 * s.tp * s.pp : 0.0)) * (double)kGiB;
 }
 
 // the profile run's activation peak (vLLM gpu_model_runner.profile_run -> _dummy_run(max_num_batched_tokens) and
@@ -374,7 +372,7 @@ double activation_peak_bytes(const ReplicaShape& s, int tokens, int seqs) {
 // allocated, so their pools come out of the 1 - gpu_memory_utilization headroom; an estimate, ~1 MiB per layer
 // per captured size of workspace. Shown, not subtracted from the pool.
 double cuda_graph_bytes(const ReplicaShape& s, bool on) {
-    return on ? std::min(2.0 * kGiBd, 67.0 * s.layers_stage * 0.0625 * 1048576.0 + 0.25 * kGiBd) : 0.0;
+    return on ? std::min(2.0 * (double)kGiB, 67.0 * s.layers_stage * 0.0625 * 1048576.0 + 0.25 * (double)kGiB) : 0.0;
 }
 
 void fill_pool(const ServeRequest& req, const ReplicaShape& s, double kv_pool, int block, ServeMemoryPlan& out) {
@@ -395,7 +393,7 @@ void fill_pool(const ServeRequest& req, const ReplicaShape& s, double kv_pool, i
     out.fits = out.kv_pool_blocks >= blocks_per_req && out.kv_pool_blocks > 0;
 }
 
-std::string gib(double b) { char t[32]; snprintf(t, sizeof t, "%.2f GiB", b / kGiBd); return t; }
+std::string gib(double b) { char t[32]; snprintf(t, sizeof t, "%.2f GiB", b / (double)kGiB); return t; }
 
 // llama-server -np N --kv-unified -c CTX: one KV buffer of CTX cells shared by the N slots (any slot may use
 // up to CTX); weights, KV, compute buffers and overhead exactly as the llama.cpp memory model sizes them
@@ -487,7 +485,7 @@ bool plan_memory(const Catalog& cat, const ServeRequest& req, const ReplicaShape
         // weights - total_gpu_memory x (1 - mem_fraction_static), where total_gpu_memory is the free memory at
         // init (before the weights: total minus the CUDA context, ~0.5 GiB) -> rest = free0 x frac - weights;
         // max_total_num_tokens = rest // cell_size (cell = kv heads x head_dim x layers x 2 x dtype)
-        double free0 = total - 0.5 * kGiBd - (s.tp > 1 ? 0.4 * kGiBd : 0.0);
+        double free0 = total - 0.5 * (double)kGiB - (s.tp > 1 ? 0.4 * (double)kGiB : 0.0);
         out.budget_bytes = (uint64_t)(free0 * frac);
         kv = free0 * frac - s.weight_bytes_gpu;
         out.rules.push_back("KV pool = free memory at init x mem_fraction_static " + std::to_string(frac).substr(0, 4) +
@@ -500,7 +498,7 @@ bool plan_memory(const Catalog& cat, const ServeRequest& req, const ReplicaShape
         // KvCacheCreator); LMDeploy TurbomindEngineConfig
         // cache_max_entry_count = 0.8 of the free memory after the weights
         double f = s.engine == EngineId::TrtLlm ? 0.9 : 0.8;
-        double fr = total - 0.5 * kGiBd - s.weight_bytes_gpu - (s.engine == EngineId::TrtLlm ? act : 0.0) - non_torch_bytes(s);
+        double fr = total - 0.5 * (double)kGiB - s.weight_bytes_gpu - (s.engine == EngineId::TrtLlm ? act : 0.0) - non_torch_bytes(s);
         kv = fr * f;
         out.budget_bytes = (uint64_t)std::max(0.0, total);
         out.rules.push_back(std::string("KV pool = ") + (s.engine == EngineId::TrtLlm ? "0.9 (free_gpu_memory_fraction)" : "0.8 (cache_max_entry_count)") +

@@ -3,6 +3,7 @@
 #include <cctype>
 
 #include "core/format.h"
+#include "core/text.h"
 #include "model/model_tensors.h"
 #include "quant/quant_rules.h"
 #include "runtime/speed_glue.h"
@@ -10,10 +11,6 @@
 namespace llmsim {
 
 namespace {
-std::string lower(std::string s) {
-    for (char& c : s) c = (char)std::tolower((unsigned char)c);
-    return s;
-}
 std::string src_of(const Model& m) { return m.sources.empty() ? "catalog" : "catalog: " + m.sources.front(); }
 std::string src_of(const Hardware& h) { return h.sources.empty() ? "catalog" : "catalog: " + h.sources.front(); }
 }  // namespace
@@ -51,7 +48,7 @@ std::vector<Explanation> explain(const Catalog& cat, const Model& m, const SimRe
     kv.text += m.mla ? " (MLA caches the compressed latent + RoPE part as K only)." : ".";
     const TensorTypeInfo& q8 = tensor_type_info(TensorType::Q8_0);
     kv.inputs = {"KV heads = " + std::to_string(m.n_kv_heads) + ", head_dim = " + std::to_string(m.head_dim) + " (" + src_of(m) + ")",
-                 "KV type = " + lower(to_string(r.kv_type_k)) + "/" + lower(to_string(r.kv_type_v)) + " (ggml block sizes: q8_0 is " + std::to_string(q8.type_size) + " bytes per " + std::to_string(q8.block_size) + " values)",
+                 "KV type = " + lower_ascii(to_string(r.kv_type_k)) + "/" + lower_ascii(to_string(r.kv_type_v)) + " (ggml block sizes: q8_0 is " + std::to_string(q8.type_size) + " bytes per " + std::to_string(q8.block_size) + " values)",
                  "parallel sequences = " + std::to_string(r.n_parallel)};
     out.push_back(kv);
 

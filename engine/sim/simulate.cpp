@@ -29,6 +29,23 @@ bool evaluate(const Catalog& cat, const Model& model, const SimRequest& req, Eva
     return evaluate(cat, *w, model, req, out, err);
 }
 
+void copy_weight_figures(const PreparedWeights& w, Evaluation& ev) {
+    ev.params = w.params;
+    ev.active_weight_bytes = w.active_weight_bytes;
+    ev.weight_bytes = w.weights_bytes;
+    ev.embedding_bytes = w.token_embd_bytes;
+    ev.routed_expert_bytes = w.gguf_routed_expert_bytes;
+    ev.full_attn_layers = -1;
+    ev.swa_layers = 0;
+    ev.kv_k_row = ev.kv_v_row = 0;
+    if (!w.full_layers_prefix.empty() && !w.swa_layers_prefix.empty()) {
+        ev.full_attn_layers = w.full_layers_prefix.back();
+        ev.swa_layers = w.swa_layers_prefix.back();
+        ev.kv_k_row = w.kv_k_row;
+        ev.kv_v_row = w.kv_v_row;
+    }
+}
+
 bool evaluate(const Catalog& cat, const PreparedWeights& w, const Model& model, const SimRequest& req,
               Evaluation& out, std::string& err) {
     // every field is written below or by the runtime's memory and speed plans (llama.cpp: estimate_memory /
@@ -41,24 +58,11 @@ bool evaluate(const Catalog& cat, const PreparedWeights& w, const Model& model, 
     }
     out.speed.ok = false;
     out.speed.error.clear();
-    out.full_attn_layers = -1;
-    out.swa_layers = 0;
-    out.kv_k_row = out.kv_v_row = 0;
     out.weight_class = w.weight_class;
-    out.params = w.params;
-    out.active_weight_bytes = w.active_weight_bytes;
-    out.weight_bytes = w.weights_bytes;
-    out.embedding_bytes = w.token_embd_bytes;
-    out.routed_expert_bytes = w.gguf_routed_expert_bytes;
+    copy_weight_figures(w, out);
     if (!rt->memory_plan(w, model, req.memory, out.memory, err)) {
         out = Evaluation();
         return false;
-    }
-    if (!w.full_layers_prefix.empty() && !w.swa_layers_prefix.empty()) {
-        out.full_attn_layers = w.full_layers_prefix.back();
-        out.swa_layers = w.swa_layers_prefix.back();
-        out.kv_k_row = w.kv_k_row;
-        out.kv_v_row = w.kv_v_row;
     }
     if (req.with_speed) rt->speed_plan(cat, model, req, out);
     else out.speed = SpeedView();

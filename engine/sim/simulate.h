@@ -32,5 +32,9 @@ bool evaluate(const Catalog& cat, const Model& model, const SimRequest& req, Eva
 // contexts. Reusing `out` across calls keeps its buffers.
 bool evaluate(const Catalog& cat, const PreparedWeights& weights, const Model& model, const SimRequest& req,
               Evaluation& out, std::string& err);
+// the evaluation's figures that come straight from the prepared weights: parameter counts, weight bytes and the
+// attention layout (full / SWA layer counts and KV row sizes, when the model has both prefix tables; else -1, 0, 0);
+// the memory and speed parts are left as they are
+void copy_weight_figures(const PreparedWeights& weights, Evaluation& ev);
 
 }  // namespace llmsim

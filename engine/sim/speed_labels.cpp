@@ -5,6 +5,7 @@
 
 #include "runtime/command.h"
 #include "core/format.h"
+#include "core/text.h"
 #include "quant/quant_rules.h"
 
 namespace llmsim {
@@ -39,8 +40,7 @@ std::string llama_bench_command(const Model& model, const SimRequest& req) {
     cmd += " -ngl " + std::string(m.n_gpu_layers < 0 ? "99" : std::to_string(m.n_gpu_layers));
     if (m.n_ubatch != 512) cmd += " -ub " + std::to_string(m.n_ubatch);
     if (m.kv_type_k != TensorType::F16 || m.kv_type_v != TensorType::F16) {
-        auto low = [](std::string s) { for (char& c : s) c = (char)std::tolower((unsigned char)c); return s; };
-        cmd += " -ctk " + low(to_string(m.kv_type_k)) + " -ctv " + low(to_string(m.kv_type_v));
+        cmd += " -ctk " + lower_ascii(to_string(m.kv_type_k)) + " -ctv " + lower_ascii(to_string(m.kv_type_v));
     }
     return cmd;
 }

@@ -8,6 +8,7 @@
 #include "memory/memory.h"
 #include "model/arch_table.h"
 #include "quant/quant_rules.h"
+#include "core/text.h"
 
 namespace llmsim {
 
@@ -27,11 +28,6 @@ const AcceptanceRange kMtpAcceptance[] = {
 
 // llama.cpp#26296 (merged 2026-07-29): MTP tensors are loaded only with --spec-type draft-mtp
 constexpr const char* kLoadOnlyWithMtp = "ggml-org/llama.cpp#26296";
-
-std::string lower(std::string s) {
-    for (char& c : s) c = (char)std::tolower((unsigned char)c);
-    return s;
-}
 
 // bytes of the tensor named `name` in ws, 0 when absent
 uint64_t tensor_bytes(const WeightSize& ws, const std::string& name) {
@@ -199,8 +195,8 @@ bool estimate_mtp_speed(const Catalog& cat, const Model& target, const SpecReque
 
 std::string mtp_server_flags(const SpecRequest& req) {
     std::string f = " --spec-type draft-mtp --spec-draft-n-max " + std::to_string(req.draft_max);
-    if (req.draft_kv_type_k != TensorType::F16) f += " -ctkd " + lower(to_string(req.draft_kv_type_k));
-    if (req.draft_kv_type_v != TensorType::F16) f += " -ctvd " + lower(to_string(req.draft_kv_type_v));
+    if (req.draft_kv_type_k != TensorType::F16) f += " -ctkd " + lower_ascii(to_string(req.draft_kv_type_k));
+    if (req.draft_kv_type_v != TensorType::F16) f += " -ctvd " + lower_ascii(to_string(req.draft_kv_type_v));
     return f;
 }
 

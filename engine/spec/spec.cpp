@@ -9,6 +9,7 @@
 #include "runtime/command.h"
 #include "speed/speed.h"
 #include "runtime/speed_glue.h"
+#include "core/text.h"
 
 namespace llmsim {
 
@@ -126,9 +127,8 @@ std::string spec_server_flags(const Model& draft, const SpecRequest& req) {
     f += " --draft-max " + std::to_string(req.draft_max) + " --draft-min " + std::to_string(req.draft_min);
     if (req.draft_ctx > 0) f += " -cd " + std::to_string(req.draft_ctx);
     f += " -ngld " + std::string(req.draft_gpu_layers < 0 ? "99" : std::to_string(req.draft_gpu_layers));
-    auto lower = [](std::string s) { for (char& c : s) c = (char)std::tolower((unsigned char)c); return s; };
-    if (req.draft_kv_type_k != TensorType::F16) f += " -ctkd " + lower(to_string(req.draft_kv_type_k));
-    if (req.draft_kv_type_v != TensorType::F16) f += " -ctvd " + lower(to_string(req.draft_kv_type_v));
+    if (req.draft_kv_type_k != TensorType::F16) f += " -ctkd " + lower_ascii(to_string(req.draft_kv_type_k));
+    if (req.draft_kv_type_v != TensorType::F16) f += " -ctvd " + lower_ascii(to_string(req.draft_kv_type_v));
     return f;
 }
 

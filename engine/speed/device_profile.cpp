@@ -9,6 +9,7 @@
 
 #include "core/assets.h"
 #include "core/format.h"
+#include "core/text.h"
 
 namespace llmsim {
 
@@ -70,10 +71,6 @@ Posterior posterior(int t, const double y[2], const double obs[2], const int n[2
 // [SECTION] Prior ----------------------------------------------------------------------------------------
 
 namespace {
-std::string lower(std::string s) {
-    for (char& c : s) c = (char)std::tolower((unsigned char)c);
-    return s;
-}
 
 const char* const kPriorKindNames[2] = {"decode", "prefill"};
 
@@ -129,7 +126,7 @@ bool device_seen_by_fit(const ProfilePrior& prior, const Hardware& hw) {
     std::vector<std::string> names = {hw.name, hw.id};
     names.insert(names.end(), hw.calibration_names.begin(), hw.calibration_names.end());
     for (const std::string& n : names)
-        if (!n.empty() && std::find(prior.seen_devices.begin(), prior.seen_devices.end(), lower(n)) != prior.seen_devices.end())
+        if (!n.empty() && std::find(prior.seen_devices.begin(), prior.seen_devices.end(), lower_ascii(n)) != prior.seen_devices.end())
             return true;
     return false;
 }
@@ -179,7 +176,7 @@ bool parse_profile_prior(const std::string& text, ProfilePrior& out, std::string
     }
     if (it->contains("seen_devices") && (*it)["seen_devices"].is_array())
         for (const auto& d : (*it)["seen_devices"])
-            if (d.is_string()) p.seen_devices.push_back(lower(d.get<std::string>()));
+            if (d.is_string()) p.seen_devices.push_back(lower_ascii(d.get<std::string>()));
     if (it->contains("source") && (*it)["source"].is_string()) p.source = (*it)["source"].get<std::string>();
     p.fitted = true;
     out = std::move(p);
@@ -279,9 +276,8 @@ bool fit_device_profile(const std::vector<ProfileSample>& samples, const SpeedPa
 // [SECTION] Apply ----------------------------------------------------------------------------------------
 
 bool profile_applies(const DeviceProfile& p, const Hardware& hw) {
-    auto lower = [](std::string s) { for (char& c : s) c = (char)std::tolower((unsigned char)c); return s; };
-    if (!p.hardware_id.empty() && hw.id != "custom" && lower(p.hardware_id) == lower(hw.id)) return true;
-    return hw.id == "custom" && !p.hardware_name.empty() && lower(p.hardware_name) == lower(hw.name);
+    if (!p.hardware_id.empty() && hw.id != "custom" && lower_ascii(p.hardware_id) == lower_ascii(hw.id)) return true;
+    return hw.id == "custom" && !p.hardware_name.empty() && lower_ascii(p.hardware_name) == lower_ascii(hw.name);
 }
 
 SpeedResult estimate_with_profile(const DeviceProfile& p, const SpeedScenario& s, const SpeedParams& params) {

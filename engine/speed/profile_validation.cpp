@@ -11,6 +11,7 @@
 
 #include "speed/device_profile.h"
 #include "core/format.h"
+#include "core/text.h"
 #include "api/predict.h"
 
 namespace llmsim {
@@ -149,8 +150,7 @@ ProfilePrior estimate_profile_prior(const std::vector<CalibrationRow>& rows, con
     for (size_t i = 0; i < rows.size(); ++i) {
         const CalibrationRow& r = rows[i];
         if (r.device == exclude_device) continue;
-        std::string d = r.hardware_name;
-        for (char& c : d) c = (char)std::tolower((unsigned char)c);
+        const std::string d = lower_ascii(r.hardware_name);
         seen.insert(d);
         const int k = r.scenario.test == SpeedTest::Decode ? 0 : 1;
         const Resid base{profile_setup_key(r), model_key(r), r.scenario.moe_experts > 0 ? 1 : 0, (int)r.kind, 0};

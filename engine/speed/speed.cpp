@@ -10,6 +10,7 @@
 
 #include "core/assets.h"
 #include "core/input_limits.h"
+#include "core/text.h"
 
 #include <algorithm>
 #include <cassert>

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "runtime/command.h"
+#include "memory/llama_server_args.h"
 #include "quant/quant_rules.h"
 #include "sim/recommend.h"
 #include "api/predict.h"
@@ -39,6 +40,15 @@ TEST_CASE("llama-server command carries every simulated flag", "[command]") {
     CHECK(llama_server_command(cat(), *m, req, 8080) == "llama-server -m Qwen3-30B-A3B-Q4_K_M.gguf -c 32768 -ngl 99 -fa off --port 8080");
     req.memory.file_type = "MLX_4BIT";
     CHECK(llama_server_command(cat(), *m, req, 8080).find("mlx_lm.server --model Qwen/Qwen3-30B-A3B") != std::string::npos);
+}
+
+TEST_CASE("llama-server flags are spelled in one place, in the order the caller adds them", "[command]") {
+    CHECK(LlamaServerArgs::file("m-Q4_K_M.gguf").ctx(8192).gpu_layers(-1).flash_attn(false).port(8080).str() ==
+          "llama-server -m m-Q4_K_M.gguf -c 8192 -ngl 99 -fa off --port 8080");
+    CHECK(LlamaServerArgs::hub("org/m", "Q8_0").parallel(4).kv_types(TensorType::Q8_0, TensorType::F16).gpu_layers(20).str() ==
+          "llama-server -hf org/m:Q8_0 -np 4 -ctk q8_0 -ngl 20");
+    CHECK(LlamaServerArgs::file("e.gguf").flag("--embedding").option("--pooling", "mean").batch(2048).ubatch(512).str() ==
+          "llama-server -m e.gguf --embedding --pooling mean -b 2048 -ub 512");
 }
 
 TEST_CASE("recommend: every accepted option meets the constraints; rejections say why", "[recommend]") {

@@ -2,6 +2,7 @@
 #include <catch2/catch.hpp>
 
 #include "core/format.h"
+#include "core/text.h"
 
 using namespace llmsim;
 
@@ -31,4 +32,15 @@ TEST_CASE("64-bit byte counts survive wasm32", "[format][wasm]") {
     const uint64_t bytes = 405ull * 1000 * 1000 * 1000 * 2;
     CHECK(bytes > 4294967296ull);
     CHECK(format_gb((double)bytes) == "810.0 GB");
+}
+
+TEST_CASE("ASCII case helpers change letters only, whatever the locale", "[format]") {
+    CHECK(lower_ascii(std::string("Content-Range: Q4_K_M")) == "content-range: q4_k_m");
+    CHECK(upper_ascii(std::string("iq4_xs-00001")) == "IQ4_XS-00001");
+    CHECK(lower_ascii(std::string("\xC3\x84")) == "\xC3\x84");   // UTF-8 bytes pass through
+    CHECK(equals_ci("FP16", "fp16"));
+    CHECK_FALSE(equals_ci("FP16", "fp1"));
+    CHECK_FALSE(equals_ci("Q4_0", "Q4_1"));
+    CHECK(ends_with_ci("Model-Q4_K_M.GGUF", ".gguf"));
+    CHECK_FALSE(ends_with_ci("gguf", ".gguf"));
 }
