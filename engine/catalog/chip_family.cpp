@@ -1,6 +1,7 @@
 // Chip families: names, vendors and the name guess for devices outside the catalog. See chip_family.h.
 #include "catalog/chip_family.h"
 
+#include "core/text.h"
 #include "catalog/catalog.h"
 
 namespace llmsim {
@@ -109,12 +110,6 @@ constexpr GuessRow kGuessRows[] = {
 };
 // clang-format on
 
-std::string lower_ascii(std::string_view s) {
-    std::string out(s);
-    for (char& c : out) c = (char)((c >= 'A' && c <= 'Z') ? c - 'A' + 'a' : c);
-    return out;
-}
-
 // padded = the lower-case name + " "; a token ending in '$' must end the name, others may appear anywhere
 bool name_has_token(std::string_view padded, std::string_view tokens) {
     const std::string_view name_lc = padded.substr(0, padded.size() - 1);
@@ -169,8 +164,8 @@ ChipFamily class_chip_family(HardwareKind kind) {
 }
 
 ChipFamily guess_chip_family(std::string_view vendor, HardwareKind kind, std::string_view name) {
-    const std::string v = lower_ascii(vendor);
-    const std::string padded = lower_ascii(name) + " ";
+    const std::string v = lower_ascii(std::string(vendor));
+    const std::string padded = lower_ascii(std::string(name)) + " ";
     for (const GuessRow& r : kGuessRows) {
         if (r.vendor[0] && v != r.vendor) continue;
         if (r.kind >= 0 && r.kind != (int)kind) continue;

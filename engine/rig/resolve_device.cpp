@@ -12,6 +12,7 @@
 #include <optional>
 
 #include "core/json_diag.h"
+#include "core/text.h"
 #include "core/units.h"
 #include "rig/rig.h"
 
@@ -57,7 +58,7 @@ namespace {
 // HBM3", "NVIDIA H200" are the SXM parts; PCIe and NVL parts say so), tried only when nothing else matched
 std::string match_key(const std::string& name, bool keep_memory, bool drop_sxm = false) {
     std::string n = device_name_key(name), w, out;
-    for (char c : n) w += (char)((c >= 'A' && c <= 'Z') ? c - 'A' + 'a' : c);
+    w = lower_ascii(n);
     for (const char* machine : {"macbook pro ", "macbook air ", "mac studio ", "mac mini "})   // Apple: the chip names it
         for (size_t at; (at = w.find(machine)) != std::string::npos;) w.erase(at, strlen(machine));
     // "(R)", "(TM)" and "Graphics" come with driver strings ("Intel(R) Arc(TM) A750 Graphics" from Level Zero / Windows)
