@@ -96,7 +96,7 @@ bool build_page(const Catalog& cat, const Model& model, PageData& d, std::string
     // derived.cpp command_request: auto GPU layers become the partial placement the estimate chose
     SimRequest cmd = base_request(d);
     if (d.current.memory.status == FitStatus::PartialOffload) cmd.memory.n_gpu_layers = d.current.memory.gpu_layers;
-    d.command = runtime(cmd.runtime)->command_line(cat, model, cmd, 8080);
+    d.command = runtime(cmd.engine)->command_line(cat, model, cmd, 8080);
     build_faq(d, cheapest);
     return true;
 }

@@ -17,8 +17,7 @@ namespace llmsim::cli {
 
 namespace {
 
-const char* kHelp =
-    "usage: llmsim-cli serve --model ID --hardware ID [--engine vllm|sglang|llamacpp|trtllm|lmdeploy]\n"
+const char* kHelpRest =
     "                        [--precision bf16|fp16|fp8|nvfp4|mxfp4|int4-awq|int4-gptq|int8 (llamacpp: Q4_K_M ...)]\n"
     "                        [--kv-dtype auto|fp8] [--gpus N] [--tp N] [--pp N] [--interconnect nvlink|pcie|FABRIC]\n"
     "                        [--gpus-per-node N] [--nics-per-node N] [--no-p2p] [--engine-version V]\n"
@@ -44,6 +43,11 @@ const char* kHelp =
     "--request FILE: the request as JSON (the JS API's serve() shape). Memory in GiB (2^30 bytes).\n"
     "Without --num-prompts a run simulates 8 x C requests (at least 32) in closed loop, 200 otherwise: the same rule\n"
     "for a single run, --sweep, the SLA bisection and --search (serving.h default_num_prompts).\n";
+
+// the usage text; the engine list comes from the engine table (serving/engines.h)
+std::string help_text() {
+    return "usage: llmsim-cli serve --model ID --hardware ID [--engine " + engine_names("|") + "]\n" + kHelpRest;
+}
 
 bool read_request(const Args& a, const Catalog& cat, ServeRequest& r, std::string& err) {
     if (const std::string* f = a.get("request")) {
@@ -152,7 +156,7 @@ int run_search(const Catalog& cat, ServeRequest req) {
 
 int cmd_serve(int argc, char** argv) {
     Args a = parse_args(argc, argv, {"help", "json", "burst", "sweep", "search", "bench", "explain", "no-p2p", "enable-expert-parallel"});
-    if (a.has("help")) { printf("%s", kHelp); return 0; }
+    if (a.has("help")) { printf("%s", help_text().c_str()); return 0; }
     static const char* known[] = {"engine", "model", "hardware", "precision", "kv-dtype", "interconnect", "tp", "pp", "gpus",
                                   "max-model-len", "gpu-memory-utilization", "mem-fraction-static", "max-num-seqs",
                                   "max-num-batched-tokens", "block-size", "max-loras", "max-lora-rank", "input-len", "output-len", "dist", "concurrency",

@@ -29,8 +29,9 @@ struct ServingPlotCache {
 };
 
 namespace {
-struct EngineInk { const char* name; Ink ink; };
-const EngineInk kEngineInks[] = {{"vllm", Ink::Weights}, {"sglang", Ink::KvCache}, {"trtllm", Ink::Compute}, {"lmdeploy", Ink::Good}};
+// one ink per engine with serving rows (the checkpoint engines, in the engine table's order: vLLM, SGLang,
+// TensorRT-LLM, LMDeploy), so an engine keeps its colour whichever engines have points
+const Ink kEngineInks[] = {Ink::Weights, Ink::KvCache, Ink::Compute, Ink::Good};
 
 std::string pct1(double share) { char b[32]; snprintf(b, sizeof b, "%.1f %%", share * 100); return b; }
 std::string pct0(double share) { char b[32]; snprintf(b, sizeof b, "%.0f %%", share * 100); return b; }
@@ -54,7 +55,10 @@ std::shared_ptr<ServingPlotCache> build_serving_plot(const llmsim::ServingAccura
     auto cache = std::make_shared<ServingPlotCache>();
     std::vector<PlotSeries>& series = cache->series;
     double lo = 1e30, hi = 0;
-    for (const EngineInk& e : kEngineInks) {
+    size_t n_engine = 0;
+    for (const llmsim::Engine& e : llmsim::engines()) {
+        if (e.weights != llmsim::WeightFormat::Checkpoint) continue;   // llama-server has no serving rows
+        const Ink ink = kEngineInks[n_engine++ % (sizeof kEngineInks / sizeof kEngineInks[0])];
         PlotSeries s{display_of(a, e.name), {}, {}, 0, true};
         for (const llmsim::ServingAccuracyRow& r : a.rows) {
             if (r.engine != e.name || !r.ok || r.out_predicted <= 0 || r.out_measured <= 0) continue;
@@ -64,7 +68,7 @@ std::shared_ptr<ServingPlotCache> build_serving_plot(const llmsim::ServingAccura
             lo = std::min({lo, r.out_measured, r.out_predicted});
             hi = std::max({hi, r.out_measured, r.out_predicted});
         }
-        if (!s.x.empty()) { series.push_back(std::move(s)); cache->inks.push_back(e.ink); }
+        if (!s.x.empty()) { series.push_back(std::move(s)); cache->inks.push_back(ink); }
     }
     if (hi <= 0) { series.clear(); cache->inks.clear(); return cache; }
     add_parity_references(series, lo, hi);

@@ -10,8 +10,8 @@
 std::string page_command(const AppState& app) {
     if (!app.derived.model) return "";
     const llmsim::SimRequest req = command_request(app);
-    std::string cmd = llmsim::runtime(req.runtime)->command_line(app.catalog, *app.derived.model, req, 8080);
-    if (req.runtime == llmsim::RuntimeId::LlamaCpp) cmd += spec_command_flags(app) + lora_command_flags(app) + vision_command_flags(app);   // llama-server flags
+    std::string cmd = llmsim::runtime(req.engine)->command_line(app.catalog, *app.derived.model, req, 8080);
+    if (llmsim::engine_row(req.engine).scenario == llmsim::ScenarioModel::LlamaCpp) cmd += spec_command_flags(app) + lora_command_flags(app) + vision_command_flags(app);   // llama-server flags
     return cmd;
 }
 

@@ -35,15 +35,15 @@ const char* engine_name(const std::string& e) { return serving_engine_name(e); }
 }  // namespace
 
 const char* serving_engine_name(const std::string& e) {
-    if (e == "vllm") return "vLLM";
-    if (e == "sglang") return "SGLang";
-    if (e == "llamacpp") return "llama-server";
-    if (e == "trtllm") return "TensorRT-LLM";
-    if (e == "lmdeploy") return "LMDeploy";
-    return e.c_str();
+    const llmsim::Engine* row = llmsim::find_engine(e);
+    return row ? row->display_name : e.c_str();
 }
 
 namespace {
+
+// the row of the section's engine; nullptr for an unknown id (a hand-edited URL: serve() reports it)
+const llmsim::Engine* engine_of(const Scenario& s) { return llmsim::find_engine(s.sv_engine); }
+bool takes_gguf(const Scenario& s) { const llmsim::Engine* e = engine_of(s); return e && e->weights == llmsim::WeightFormat::GgufFileType; }
 
 bool is_file_type(const AppState& app, const std::string& name) {
     for (const llmsim::FileType& f : app.catalog.file_types)
@@ -54,7 +54,7 @@ bool is_file_type(const AppState& app, const std::string& name) {
 // the precision the engine gets: llama-server takes a GGUF file type (the scenario's quant unless one is chosen)
 std::string effective_precision(const AppState& app) {
     const Scenario& s = app.scenario;
-    if (s.sv_engine == "llamacpp") return is_file_type(app, s.sv_precision) ? s.sv_precision : s.quant;
+    if (takes_gguf(s)) return is_file_type(app, s.sv_precision) ? s.sv_precision : s.quant;
     return s.sv_precision.empty() ? "bf16" : s.sv_precision;
 }
 
@@ -66,8 +66,8 @@ bool ep_applies(const AppState& app) {
 
 // the engine's own words for expert parallel over the TP group (the flag serve()'s command line adds)
 std::string ep_flag(const std::string& engine, int tp) {
-    if (engine == "vllm") return "--enable-expert-parallel";
-    return (engine == "sglang" ? "--ep-size " : "--ep_size ") + std::to_string(tp);
+    const llmsim::Engine* e = llmsim::find_engine(engine);
+    return e ? llmsim::expert_parallel_flag(*e, tp) : "";
 }
 
 bool meets_sla(const Scenario& s, double ttft_p90_ms, double tpot_p90_ms) {
@@ -103,7 +103,8 @@ bool serving_request_from_scenario(const AppState& app, llmsim::ServeRequest& r,
     r.tp = s.sv_tp > 0 ? s.sv_tp : std::max(1, r.gpus / r.pp);
     r.interconnect = s.sv_net;   // "" = the device's own link in a node, ib-ndr between nodes
     r.max_model_len = s.sv_max_len;
-    if (r.engine == "sglang") r.mem_fraction_static = s.sv_gmu;
+    const llmsim::Engine* e = engine_of(s);
+    if (e && e->memory_share == llmsim::MemoryShareKnob::MemFractionStatic) r.mem_fraction_static = s.sv_gmu;
     else r.gpu_memory_utilization = s.sv_gmu;
     r.workload.input_len = s.sv_in;
     r.workload.output_len = s.sv_out;
@@ -436,12 +437,13 @@ bool draw_engine_inputs(AppState& app, float w) {
     changed |= combo_strings("Engine", s.sv_engine, llmsim::serve_engines(), engine_name);
     note_widget(app, "serving-engine");
     if (s.sv_engine != engine_before) {   // precision and KV dtype vocabularies differ between llama-server and the rest
-        if (s.sv_engine == "llamacpp") { s.sv_precision = s.quant; s.sv_kv = "auto"; }
-        else if (engine_before == "llamacpp") { s.sv_precision = "bf16"; s.sv_kv = "auto"; }
-        if (s.sv_engine != "vllm") s.sv_loras = 0;   // multi-LoRA slots are modelled for vLLM only
+        const llmsim::Engine* before = llmsim::find_engine(engine_before);
+        if (takes_gguf(s)) { s.sv_precision = s.quant; s.sv_kv = "auto"; }
+        else if (before && before->weights == llmsim::WeightFormat::GgufFileType) { s.sv_precision = "bf16"; s.sv_kv = "auto"; }
+        if (!engine_of(s) || !engine_of(s)->multi_lora) s.sv_loras = 0;   // multi-LoRA slots are modelled for vLLM only
     }
     std::vector<std::string> precs, kvs;
-    if (s.sv_engine == "llamacpp") {
+    if (takes_gguf(s)) {
         for (const llmsim::FileType& f : app.catalog.file_types) if (f.gguf) precs.push_back(f.name);
         kvs = {"auto", "q8_0", "q4_0"};
     } else {
@@ -449,7 +451,7 @@ bool draw_engine_inputs(AppState& app, float w) {
         kvs = {"auto", "fp8"};
     }
     std::string prec = effective_precision(app);
-    if (combo_strings(s.sv_engine == "llamacpp" ? "GGUF file type" : "Precision", prec, precs)) { s.sv_precision = prec; changed = true; }
+    if (combo_strings(takes_gguf(s) ? "GGUF file type" : "Precision", prec, precs)) { s.sv_precision = prec; changed = true; }
     changed |= combo_strings("KV cache dtype", s.sv_kv, kvs);
     int gpus = s.sv_gpus > 0 ? s.sv_gpus : std::max(1, app.scenario_hardware.gpu_count);
     if (ImGui::SliderInt("GPUs", &gpus, 1, 16)) { s.sv_gpus = gpus; changed = true; }
@@ -461,10 +463,12 @@ bool draw_engine_inputs(AppState& app, float w) {
     int64_t len = s.sv_max_len > 0 ? s.sv_max_len : (app.derived.model ? app.derived.model->native_context : 0);
     if (input_tokens("max-model-len (tokens)", len, 1, llmsim::kMaxContextTokens)) { s.sv_max_len = len; changed = true; }
     float gmu = (float)(s.sv_gmu > 0 ? s.sv_gmu : 0.9);
-    const char* gmu_label = s.sv_engine == "sglang" ? "--mem-fraction-static" : "GPU memory utilization";
+    const llmsim::Engine* row = engine_of(s);
+    const char* gmu_label = row && row->memory_share == llmsim::MemoryShareKnob::MemFractionStatic ? "--mem-fraction-static"
+                                                                                                 : "GPU memory utilization";
     if (ImGui::SliderFloat(gmu_label, &gmu, 0.5f, 0.98f, s.sv_gmu > 0 ? "%.2f" : "engine default")) { s.sv_gmu = std::round(gmu * 100) / 100; changed = true; }
     if (s.sv_gmu > 0) { ImGui::SameLine(); if (ImGui::SmallButton("default")) { s.sv_gmu = 0; changed = true; } }
-    if (s.sv_engine == "vllm") changed |= draw_lora_inputs(app);
+    if (row && row->multi_lora) changed |= draw_lora_inputs(app);
     ImGui::PopItemWidth();
     return changed;
 }

@@ -57,7 +57,8 @@ std::string serving_to_json(const AppState& app);
 // the cost section's inputs at the served load: the scenario's prices (cost_inputs_from_scenario) for the serving
 // GPUs, prefill and decode at cost_result's total (in + out) tok/s; false when that load has no result
 bool cost_inputs_at_served_load(const AppState& app, llmsim::CostInputs& in);
-// the engine as people write it: "vllm" -> "vLLM", "llamacpp" -> "llama-server"
+// the engine as people write it, its row's display name (serving/engines.h): "vllm" -> "vLLM", "llamacpp" ->
+// "llama-server"; an unknown id as it is
 const char* serving_engine_name(const std::string& engine);
 // "vLLM · bf16 · 1 GPU · 32 in flight · 1024 in / 128 out": the load the numbers are for
 std::string serving_load_words(const AppState& app);

@@ -18,7 +18,13 @@
 
 namespace {
 
-const char* const kSearchEngines[] = {"vllm", "sglang", "trtllm", "lmdeploy"};       // llama-server takes GGUF types
+// the engines a search may pick: the checkpoint engines (llama-server takes GGUF types, which the search's precisions are not)
+std::vector<std::string> search_engines() {
+    std::vector<std::string> v;
+    for (const llmsim::Engine& e : llmsim::engines())
+        if (e.weights == llmsim::WeightFormat::Checkpoint) v.push_back(e.name);
+    return v;
+}
 const char* const kSearchPrecisions[] = {"bf16", "fp8", "nvfp4", "mxfp4", "int4-awq", "int4-gptq", "int8"};
 const int kSearchGpuCounts[] = {1, 2, 4, 8, 16};
 
@@ -34,9 +40,9 @@ std::vector<std::string> split_list(const std::string& s) {
     return out;
 }
 
-std::string join_list(const std::vector<std::string>& v) {
+std::string join_list(const std::vector<std::string>& v, const char* sep = ",") {
     std::string s;
-    for (const std::string& x : v) s += (s.empty() ? "" : ",") + x;
+    for (const std::string& x : v) s += (s.empty() ? "" : sep) + x;
     return s;
 }
 
@@ -72,7 +78,11 @@ bool serving_search_space(const AppState& app, llmsim::SlaSearch& space, std::st
     if (s.sv_s_dev != "datacenter" && s.sv_s_dev != "all") { err = "sv_s_dev: datacenter or all (got '" + s.sv_s_dev + "')"; return false; }
     space.datacenter_and_workstation_only = s.sv_s_dev == "datacenter";
     for (const std::string& e : split_list(s.sv_s_eng)) {
-        if (!in_list(kSearchEngines, e)) { err = "sv_s_eng: unknown engine '" + e + "' (vllm, sglang, trtllm, lmdeploy)"; return false; }
+        const std::vector<std::string> known = search_engines();
+        if (std::find(known.begin(), known.end(), e) == known.end()) {
+            err = "sv_s_eng: unknown engine '" + e + "' (" + join_list(known, ", ") + ")";
+            return false;
+        }
         space.engines.push_back(e);
     }
     for (const std::string& p : split_list(s.sv_s_prec)) {
@@ -173,7 +183,7 @@ void draw_space(AppState& app) {
     if (ImGui::RadioButton("every NVIDIA / AMD GPU", s.sv_s_dev == "all")) { s.sv_s_dev = "all"; changed = true; }
     note_widget(app, "serving-search-devices");
     ImGui::AlignTextToFramePadding(); ImGui::TextUnformatted("Engines"); ImGui::SameLine();
-    changed |= draw_list_checkboxes("eng", s.sv_s_eng, {std::begin(kSearchEngines), std::end(kSearchEngines)}, serving_engine_name);
+    changed |= draw_list_checkboxes("eng", s.sv_s_eng, search_engines(), serving_engine_name);
     ImGui::AlignTextToFramePadding(); ImGui::TextUnformatted("Precisions"); ImGui::SameLine();
     changed |= draw_list_checkboxes("prec", s.sv_s_prec, {std::begin(kSearchPrecisions), std::end(kSearchPrecisions)}, nullptr);
     std::vector<std::string> counts;

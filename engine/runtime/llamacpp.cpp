@@ -9,7 +9,7 @@
 
 namespace llmsim::llamacpp {
 
-bool memory_plan(const PreparedWeights& weights, const Model& model, const MemoryRequest& req, MemoryBreakdown& out,
+bool memory_plan(EngineId, const PreparedWeights& weights, const Model& model, const MemoryRequest& req, MemoryBreakdown& out,
                  std::string& err) {
     return estimate_memory(weights, model, req, out, err);
 }

@@ -4,7 +4,7 @@
 //
 //   llmsim::SimRequest req;
 //   req.memory.file_type = "Q4_K_M"; req.memory.n_ctx = 32768; req.memory.hardware = cat.find_hardware("rtx-4090");
-//   req.runtime = llmsim::RuntimeId::LlamaCpp;
+//   req.engine = llmsim::EngineId::LlamaCpp;
 //   llmsim::Evaluation ev;   // filled by evaluate(): ev.memory per device, ev.speed.decode_tps ...
 #pragma once
 #include <cstdint>
@@ -28,7 +28,7 @@ struct SimRequest {
     bool with_speed = true;        // false: memory only (cheaper)
     bool with_explain = false;     // true: SpeedView::explain and memory notes in words (costs string building)
     const DeviceProfile* device_profile = nullptr;   // the user's own measurements; applied when fitted on this device
-    RuntimeId runtime = RuntimeId::LlamaCpp;         // the engine whose plans evaluate() uses (runtime.h)
+    EngineId engine = EngineId::LlamaCpp;            // the engine whose plans evaluate() uses (runtime.h)
     // optional, owned by a caller that evaluates many requests in a row (a sweep over contexts): the last prefill,
     // reused when the next scenario is bit-identical (same results, speed.h PrefillMemo); nullptr = no memo
     PrefillMemo* prefill_memo = nullptr;

@@ -1,7 +1,7 @@
-// The vLLM, SGLang and TensorRT-LLM runtimes (registry entries of runtime.h): their three functions are thin adapters from a
-// scenario (MemoryRequest / SimRequest: -c as --max-model-len, -np as --max-num-seqs) to the serving engine
-// model (serving/serving.h), which owns the engines' memory rules, step time and command lines. Nothing here
-// computes.
+// The serving plan set (runtime.h ScenarioModel::Serving) for every engine row that runs scenarios through the serving
+// model (vLLM, SGLang, TensorRT-LLM, LMDeploy): three thin adapters from a scenario (MemoryRequest / SimRequest: -c
+// as --max-model-len, -np as --max-num-seqs) to the serving engine model (serving/serving.h), which owns the engines'
+// memory rules, step time and command lines. Nothing here computes.
 #include <algorithm>
 #include <memory>
 
@@ -135,28 +135,16 @@ std::string command_for(const Catalog& catalog, const char* engine, const Model&
 
 }  // namespace
 
-namespace vllm {
-bool memory_plan(const PreparedWeights&, const Model& m, const MemoryRequest& req, MemoryBreakdown& out, std::string& err) {
-    return memory_plan_for("vllm", m, req, out, err);
+namespace serving_adapter {
+bool memory_plan(EngineId e, const PreparedWeights&, const Model& m, const MemoryRequest& req, MemoryBreakdown& out, std::string& err) {
+    return memory_plan_for(engine_row(e).name, m, req, out, err);
 }
-void speed_plan(const Catalog& c, const Model& m, const SimRequest& req, Evaluation& out) { speed_plan_for(c, "vllm", m, req, out); }
-std::string command_line(const Catalog& c, const Model& m, const SimRequest& req, int port) { return command_for(c, "vllm", m, req, port); }
-}  // namespace vllm
-
-namespace sglang {
-bool memory_plan(const PreparedWeights&, const Model& m, const MemoryRequest& req, MemoryBreakdown& out, std::string& err) {
-    return memory_plan_for("sglang", m, req, out, err);
+void speed_plan(const Catalog& c, const Model& m, const SimRequest& req, Evaluation& out) {
+    speed_plan_for(c, engine_row(req.engine).name, m, req, out);
 }
-void speed_plan(const Catalog& c, const Model& m, const SimRequest& req, Evaluation& out) { speed_plan_for(c, "sglang", m, req, out); }
-std::string command_line(const Catalog& c, const Model& m, const SimRequest& req, int port) { return command_for(c, "sglang", m, req, port); }
-}  // namespace sglang
-
-namespace trtllm {
-bool memory_plan(const PreparedWeights&, const Model& m, const MemoryRequest& req, MemoryBreakdown& out, std::string& err) {
-    return memory_plan_for("trtllm", m, req, out, err);
+std::string command_line(const Catalog& c, const Model& m, const SimRequest& req, int port) {
+    return command_for(c, engine_row(req.engine).name, m, req, port);
 }
-void speed_plan(const Catalog& c, const Model& m, const SimRequest& req, Evaluation& out) { speed_plan_for(c, "trtllm", m, req, out); }
-std::string command_line(const Catalog& c, const Model& m, const SimRequest& req, int port) { return command_for(c, "trtllm", m, req, port); }
-}  // namespace trtllm
+}  // namespace serving_adapter
 
 }  // namespace llmsim

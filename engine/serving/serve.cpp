@@ -20,33 +20,13 @@ namespace serving {
 
 // [SECTION] Engine table ---------------------------------------------------------------------------------
 
-// block sizes: vLLM CacheConfig.block_size 16 (config/cache.py); SGLang's token-granular pool (page_size 1,
-// server_args.py); TensorRT-LLM tokens_per_block 32 (KvCacheConfig); LMDeploy block 64 (cache_block_seq_len);
-// llama.cpp cells. Speeds: fitted by `llmsim-cli accuracy --serving --fit` on assets/calibration/serving.jsonl
-// (llama.cpp has no serving rows: its values come from the llama.cpp speed model's HBM/GDDR shares and per-layer
-// launch cost, speed_params.json, and are not validated under load).
-// bands (measured / predicted - 1): output tok/s, TPOT, TTFT, each the engine's held-out errors' 7.5th / 92.5th
-// percentiles (serve_fit.cpp kBandQuantile); an engine with fewer than 20 rows of a metric takes every engine's
-constexpr EngineRules kEngines[kEngineCount] = {   // fitted on all 1107 rows; bands from the held-out errors
-    {EngineId::Vllm, "vllm", "vLLM", 16, {0.840, 0.525, 3.81, -0.78, 0.54, -0.22, 5.23, -0.83, 9.71}},
-    {EngineId::Sglang, "sglang", "SGLang", 1, {0.742, 0.464, 4.31, -0.23, 0.21, -0.22, 5.40, 0.00, 2.56}},
-    {EngineId::LlamaCpp, "llamacpp", "llama-server", 1, {0.56, 0.35, 6.6, -0.36, 0.48, -0.22, 5.40, -0.70, 5.39}},
-    {EngineId::TrtLlm, "trtllm", "TensorRT-LLM", 32, {0.766, 0.479, 4.18, -0.36, 0.52, -0.22, 5.40, -0.24, 0.50}},
-    {EngineId::Lmdeploy, "lmdeploy", "LMDeploy", 64, {0.842, 0.526, 3.80, -0.20, 0.28, -0.22, 5.40, -0.45, 1.22}},
-};
-static_assert(sizeof(kEngines) / sizeof(kEngines[0]) == (size_t)kEngineCount, "one row per EngineId");
-
-const EngineRules& engine_rules(EngineId id) { return kEngines[(int)id]; }
-const EngineRules* find_engine(const std::string& name) {
-    for (const EngineRules& e : kEngines) if (name == e.name) return &e;
-    return nullptr;
-}
-// vLLM before v0.8.0 (V0 engine), fitted on its rows like kEngines (dstack's vLLM 0.6.3/0.6.4, sgl-project's 0.6.0)
+// the engines' rows (block size, fitted speed, hooks) are in engines.cpp
+// vLLM before v0.8.0 (V0 engine), fitted on its rows like the engine rows (dstack's vLLM 0.6.3/0.6.4, sgl-project's 0.6.0)
 // (12 + 6 usable rows, fewer than the fit's 20: it takes V1's values until more V0 runs are collected)
 constexpr EngineSpeed kVllmV0Speed = {0.840, 0.525, 3.81, -0.78, 0.54, -0.22, 5.23, -0.83, 9.71};
 SpeedTable shipped_speed_table() {
     SpeedTable t;
-    for (int i = 0; i < kEngineCount; ++i) t.e[i] = kEngines[i].speed;
+    for (const Engine& e : engines()) t.e[(int)e.id] = e.speed;
     t.vllm_v0 = kVllmV0Speed;
     return t;
 }
@@ -104,53 +84,55 @@ void fill_cost(const ReplicaShape& s, int gpus, double tok_s, double single_tok_
 
 // [SECTION] Command lines --------------------------------------------------------------------------------
 
-std::string command_line(const ServeRequest& req, const ReplicaShape& s, const ServeMemoryPlan& m, int seqs, int tokens) {
-    const std::string& id = s.model->id;
-    std::string c;
+// each engine's own flags (engines.h ServeCommand); the replicas note is added by serve_with
+std::string vllm::command_line(const ServeRequest& req, const ReplicaShape& s, const ServeMemoryPlan& m, int seqs, int tokens) {
     char b[512];
     std::string kv = req.kv_dtype == "fp8" ? " --kv-cache-dtype fp8" : "";
-    switch (s.engine) {
-    case EngineId::Vllm:
-        snprintf(b, sizeof b, "vllm serve %s --tensor-parallel-size %d%s --max-model-len %lld --gpu-memory-utilization %.2f "
-                 "--max-num-seqs %d --max-num-batched-tokens %d%s%s", id.c_str(), s.tp,
-                 s.pp > 1 ? (" --pipeline-parallel-size " + std::to_string(s.pp)).c_str() : "", (long long)m.max_model_len,
-                 req.gpu_memory_utilization > 0 ? req.gpu_memory_utilization : 0.9, seqs, tokens, kv.c_str(),
-                 req.cuda_graphs ? "" : " --enforce-eager");
-        c = b;
-        if (s.ep > 1) c += " --enable-expert-parallel";
-        if (req.max_loras > 0)
-            c += " --enable-lora --max-loras " + std::to_string(req.max_loras) + " --max-lora-rank " + std::to_string(req.max_lora_rank);
-        break;
-    case EngineId::Sglang:
-        snprintf(b, sizeof b, "python -m sglang.launch_server --model-path %s --tp %d%s --context-length %lld%s "
-                 "--max-running-requests %d --chunked-prefill-size %d%s%s", id.c_str(), s.tp,
-                 s.pp > 1 ? (" --pp-size " + std::to_string(s.pp)).c_str() : "", (long long)m.max_model_len,
-                 req.mem_fraction_static > 0 ? fmt(" --mem-fraction-static %.2f", req.mem_fraction_static).c_str() : "",
-                 seqs, tokens, req.kv_dtype == "fp8" ? " --kv-cache-dtype fp8_e4m3" : "", req.cuda_graphs ? "" : " --disable-cuda-graph");
-        c = b;
-        if (s.ep > 1) c += " --ep-size " + std::to_string(s.ep);
-        break;
-    case EngineId::LlamaCpp: {
-        LlamaServerArgs a = LlamaServerArgs::hub(id, req.precision);
-        a.parallel(seqs).ctx(m.max_model_len).flag("--kv-unified").flag("--cont-batching").gpu_layers(-1).batch(tokens);
-        if (req.kv_dtype == "q8_0") a.kv_types(TensorType::Q8_0, TensorType::Q8_0).flash_attn(true);
-        c = a.str();
-        break;
-    }
-    case EngineId::TrtLlm:
-        snprintf(b, sizeof b, "trtllm-serve %s --tp_size %d --pp_size %d --max_batch_size %d --max_num_tokens %d --max_seq_len %lld",
-                 id.c_str(), s.tp, s.pp, seqs, tokens, (long long)m.max_model_len);
-        c = b;
-        if (s.ep > 1) c += " --ep_size " + std::to_string(s.ep);
-        break;
-    case EngineId::Lmdeploy:
-        snprintf(b, sizeof b, "lmdeploy serve api_server %s --tp %d --session-len %lld --max-batch-size %d", id.c_str(), s.tp,
-                 (long long)m.max_model_len, seqs);
-        c = b; break;
-    default: break;
-    }
-    if (s.replicas > 1) c += "   # x" + std::to_string(s.replicas) + " replicas behind a load balancer";
+    snprintf(b, sizeof b, "vllm serve %s --tensor-parallel-size %d%s --max-model-len %lld --gpu-memory-utilization %.2f "
+             "--max-num-seqs %d --max-num-batched-tokens %d%s%s", s.model->id.c_str(), s.tp,
+             s.pp > 1 ? (" --pipeline-parallel-size " + std::to_string(s.pp)).c_str() : "", (long long)m.max_model_len,
+             req.gpu_memory_utilization > 0 ? req.gpu_memory_utilization : 0.9, seqs, tokens, kv.c_str(),
+             req.cuda_graphs ? "" : " --enforce-eager");
+    std::string c = b;
+    if (s.ep > 1) c += " " + expert_parallel_flag(engine_row(EngineId::Vllm), s.ep);
+    if (req.max_loras > 0)
+        c += " --enable-lora --max-loras " + std::to_string(req.max_loras) + " --max-lora-rank " + std::to_string(req.max_lora_rank);
     return c;
+}
+
+std::string sglang::command_line(const ServeRequest& req, const ReplicaShape& s, const ServeMemoryPlan& m, int seqs, int tokens) {
+    char b[512];
+    snprintf(b, sizeof b, "python -m sglang.launch_server --model-path %s --tp %d%s --context-length %lld%s "
+             "--max-running-requests %d --chunked-prefill-size %d%s%s", s.model->id.c_str(), s.tp,
+             s.pp > 1 ? (" --pp-size " + std::to_string(s.pp)).c_str() : "", (long long)m.max_model_len,
+             req.mem_fraction_static > 0 ? fmt(" --mem-fraction-static %.2f", req.mem_fraction_static).c_str() : "",
+             seqs, tokens, req.kv_dtype == "fp8" ? " --kv-cache-dtype fp8_e4m3" : "", req.cuda_graphs ? "" : " --disable-cuda-graph");
+    std::string c = b;
+    if (s.ep > 1) c += " " + expert_parallel_flag(engine_row(EngineId::Sglang), s.ep);
+    return c;
+}
+
+std::string llamacpp::command_line(const ServeRequest& req, const ReplicaShape& s, const ServeMemoryPlan& m, int seqs, int tokens) {
+    LlamaServerArgs a = LlamaServerArgs::hub(s.model->id, req.precision);
+    a.parallel(seqs).ctx(m.max_model_len).flag("--kv-unified").flag("--cont-batching").gpu_layers(-1).batch(tokens);
+    if (req.kv_dtype == "q8_0") a.kv_types(TensorType::Q8_0, TensorType::Q8_0).flash_attn(true);
+    return a.str();
+}
+
+std::string trtllm::command_line(const ServeRequest&, const ReplicaShape& s, const ServeMemoryPlan& m, int seqs, int tokens) {
+    char b[512];
+    snprintf(b, sizeof b, "trtllm-serve %s --tp_size %d --pp_size %d --max_batch_size %d --max_num_tokens %d --max_seq_len %lld",
+             s.model->id.c_str(), s.tp, s.pp, seqs, tokens, (long long)m.max_model_len);
+    std::string c = b;
+    if (s.ep > 1) c += " " + expert_parallel_flag(engine_row(EngineId::TrtLlm), s.ep);
+    return c;
+}
+
+std::string lmdeploy::command_line(const ServeRequest&, const ReplicaShape& s, const ServeMemoryPlan& m, int seqs, int) {
+    char b[512];
+    snprintf(b, sizeof b, "lmdeploy serve api_server %s --tp %d --session-len %lld --max-batch-size %d", s.model->id.c_str(), s.tp,
+             (long long)m.max_model_len, seqs);
+    return b;
 }
 
 // what expert parallel does to the typical step, next to TP's sharded experts (the explanation of the EP terms)
@@ -189,12 +171,10 @@ ServeResult serve_with(const Catalog& cat, const ServeRequest& req, const SpeedT
     st.pool_blocks = r.memory.kv_pool_blocks;
     st.block_size = std::max(1, r.memory.block_size);
     st.max_model_len = r.memory.max_model_len;
-    // admission: vLLM / SGLang / LMDeploy hold back the blocks running prompts still need (vLLM's watermark);
-    // TensorRT-LLM's default capacity scheduler is GUARANTEED_NO_EVICT (cpp/include/tensorrt_llm/executor/
-    // executor.h SchedulerConfig: capacitySchedulerPolicy = kGUARANTEED_NO_EVICT): a request is admitted only
-    // when the blocks for its whole prompt + max output fit, so it never preempts (without this, 20k-token
-    // prompts thrashed in recompute preemption and TensorRT-LLM's 20000/2000 rows came out 0.1-0.4x)
-    st.reserve_output = s.engine == EngineId::TrtLlm;
+    // admission: the row's reserve_output (TensorRT-LLM's GUARANTEED_NO_EVICT, engines.cpp), else the blocks
+    // running prompts still need are held back
+    const Engine& eng = engine_row(s.engine);
+    st.reserve_output = eng.reserve_output;
     st.admission_holdback = true;
     // the load divides over the data-parallel replicas
     ServeWorkload w = req.workload;
@@ -220,8 +200,9 @@ ServeResult serve_with(const Catalog& cat, const ServeRequest& req, const SpeedT
         single = l1.output_tok_s;
     }
     fill_cost(s, s.replicas * s.tp * s.pp, r.load.output_tok_s, single, r.cost);
-    r.command = command_line(req, s, r.memory, st.max_num_seqs, st.max_batched_tokens);
-    if (s.engine == EngineId::LlamaCpp) r.notes.push_back("llama-server's step time uses the llama.cpp speed model's shares; no serving measurements validate it");
+    r.command = eng.command_line(req, s, r.memory, st.max_num_seqs, st.max_batched_tokens);
+    if (s.replicas > 1) r.command += "   # x" + std::to_string(s.replicas) + " replicas behind a load balancer";
+    if (eng.serve_note) r.notes.push_back(eng.serve_note);
     if (r.load.preemptions > 0) r.notes.push_back(std::to_string(r.load.preemptions) + " preemptions: the KV pool ran full");
     r.network = network_lines(s, req.gpus_per_node, r.step);
     if (s.ep > 1) r.notes.push_back(expert_parallel_note(s, p, r.step));
@@ -236,12 +217,17 @@ ServeResult serve_with(const Catalog& cat, const ServeRequest& req, const SpeedT
 }  // namespace serving
 
 const std::vector<std::string>& serve_engines() {
-    static const std::vector<std::string> v = {"vllm", "sglang", "llamacpp", "trtllm", "lmdeploy"};
+    static const std::vector<std::string> v = [] {
+        std::vector<std::string> names;
+        for (const Engine& e : engines()) names.push_back(e.name);
+        return names;
+    }();
     return v;
 }
 
 bool serve_engine_has_expert_parallel(const std::string& engine) {
-    return engine == "vllm" || engine == "sglang" || engine == "trtllm";
+    const Engine* e = find_engine(engine);
+    return e && e->ep_flag;
 }
 
 bool serve_memory(const Catalog& cat, const ServeRequest& req, ServeMemoryPlan& out, std::string& err) {

@@ -71,9 +71,9 @@ constexpr double kNoP2pLinkShare = 0.25;
 int kv_elem_bytes(const std::string& kv, const std::string& precision, EngineId e) {
     if (kv == "fp8" || kv == "fp8_e4m3" || kv == "fp8_e5m2" || kv == "q8_0") return 1;
     if (kv == "fp16" || kv == "bf16" || kv == "f16") return 2;
-    // "auto": the model dtype (vLLM CacheConfig cache_dtype "auto"); TensorRT-LLM's FP8 checkpoints quantize
-    // the KV cache to FP8 too (serving-README: "FP8 quantization sets the KV cache to FP8")
-    if (e == EngineId::TrtLlm && (precision == "fp8" || precision == "nvfp4")) return 1;
+    // "auto": the model dtype (vLLM CacheConfig cache_dtype "auto"), or FP8 for an engine whose FP8 / NVFP4
+    // checkpoints quantize the KV cache too (the row's fp8_checkpoint_kv: TensorRT-LLM)
+    if (engine_row(e).fp8_checkpoint_kv && (precision == "fp8" || precision == "nvfp4")) return 1;
     return 2;
 }
 
@@ -87,7 +87,12 @@ int kv_elem_bytes(const std::string& kv, const std::string& precision, EngineId 
 // FFN; routed experts are not counted. A rank-8 adapter still fills a max_lora_rank slot.
 bool lora_slots(const ServeRequest& req, ReplicaShape& s, std::string& err) {
     if (req.max_loras == 0) return true;
-    if (s.engine != EngineId::Vllm) { err = "max_loras: multi-LoRA serving is modelled for vLLM only"; return false; }
+    if (!engine_row(s.engine).multi_lora) {
+        std::string with;
+        for (const Engine& e : engines()) if (e.multi_lora) with += std::string(with.empty() ? "" : ", ") + e.display_name;
+        err = "max_loras: multi-LoRA serving is modelled for " + with + " only";
+        return false;
+    }
     if (req.max_loras < 0 || req.max_loras > 1024) { err = "max_loras: must be 1 to 1024 adapter slots"; return false; }
     static const int kRanks[] = {1, 8, 16, 32, 64, 128, 256, 320, 512};   // vllm/config/lora.py MaxLoRARanks
     bool rank_ok = false;
@@ -187,8 +192,12 @@ static bool expert_parallel_shape(const ServeRequest& req, ReplicaShape& s, std:
     s.ep = 1; s.local_experts = s.n_experts;
     if (!req.expert_parallel) return true;
     if (s.n_experts <= 0) { err = "ep: expert parallel needs a MoE model ('" + s.model->id + "' has no routed experts)"; return false; }
-    if (!serve_engine_has_expert_parallel(engine_rules(s.engine).name)) {
-        err = std::string("ep: expert parallel is modelled for vllm, sglang and trtllm, not ") + engine_rules(s.engine).name;
+    if (!engine_row(s.engine).ep_flag) {
+        std::vector<const char*> with;
+        for (const Engine& e : engines()) if (e.ep_flag) with.push_back(e.name);
+        std::string list;
+        for (size_t i = 0; i < with.size(); ++i) list += std::string(i == 0 ? "" : i + 1 == with.size() ? " and " : ", ") + with[i];
+        err = "ep: expert parallel is modelled for " + list + ", not " + engine_row(s.engine).name;
         return false;
     }
     s.ep = s.tp;
@@ -198,8 +207,8 @@ static bool expert_parallel_shape(const ServeRequest& req, ReplicaShape& s, std:
 
 bool build_shape(const Catalog& cat, const ServeRequest& req, ReplicaShape& s, std::string& err, const ParamCounts* counts) {
     s = ReplicaShape{};
-    const EngineRules* er = find_engine(req.engine);
-    if (!er) { err = "engine: unknown engine '" + req.engine + "' (vllm, sglang, llamacpp, trtllm, lmdeploy)"; return false; }
+    const Engine* er = find_engine(req.engine);
+    if (!er) { err = "engine: unknown engine '" + req.engine + "' (" + engine_names(", ") + ")"; return false; }
     s.engine = er->id;
     s.model = req.model_override ? req.model_override.get() : cat.find_model(req.model);
     if (!s.model) { err = "model: unknown model '" + req.model + "' (a catalog id, or give its config)"; return false; }
@@ -215,16 +224,15 @@ bool build_shape(const Catalog& cat, const ServeRequest& req, ReplicaShape& s, s
     }
     const Model& m = *s.model;
     if (m.n_layers <= 0 || m.hidden_size <= 0 || m.n_heads <= 0) { err = "model: has no layers"; return false; }
-    // vLLM refuses to start otherwise (config ModelConfig.verify_with_parallel_config: "Total number of attention
-    // heads (...) must be divisible by tensor parallel size"); SGLang asserts the same in its attention layers
-    if ((s.engine == EngineId::Vllm || s.engine == EngineId::Sglang) && m.n_heads % req.tp != 0) {
+    // vLLM and SGLang refuse to start otherwise (the row's tp_divides_heads; engines.cpp cites their checks)
+    if (er->tp_divides_heads && m.n_heads % req.tp != 0) {
         err = "tp: " + std::to_string(m.n_heads) + " attention heads are not divisible by tp " + std::to_string(req.tp) +
               " (the engine refuses to start); pick a tp that divides " + std::to_string(m.n_heads);
         return false;
     }
     s.tp = req.tp; s.pp = req.pp; s.replicas = gpus / (req.tp * req.pp);
     s.layers_stage = (m.n_layers + s.pp - 1) / s.pp;
-    if (s.engine != EngineId::LlamaCpp) {
+    if (er->weights == WeightFormat::Checkpoint) {
         s.weight_bytes_per_param = linear_bytes_per_param(req.precision);
         if (s.weight_bytes_per_param < 0) {
             err = "precision: unknown '" + req.precision + "' (bf16, fp16, fp8, nvfp4, mxfp4, int4-awq, int4-gptq, int8)";
@@ -245,7 +253,7 @@ bool build_shape(const Catalog& cat, const ServeRequest& req, ReplicaShape& s, s
     double bpp = s.weight_bytes_per_param;
     double expert_bpp = bpp;
     if (req.precision == "mxfp4" && m.is_moe()) bpp = 2.0;   // gpt-oss: MXFP4 experts, BF16 elsewhere
-    if (s.engine == EngineId::LlamaCpp) {
+    if (er->weights == WeightFormat::GgufFileType) {
         // llama-server: the GGUF file type's per-tensor rules (memory/prepared_weights.h), spread per parameter
         auto pw = prepare_weights(cat, m, req.precision, err);
         if (!pw) return false;
@@ -307,38 +315,29 @@ bool build_shape(const Catalog& cat, const ServeRequest& req, ReplicaShape& s, s
 
 // [SECTION] Defaults -------------------------------------------------------------------------------------
 
-// vLLM V1 (engine/arg_utils.py EngineArgs._set_default_args_v1): max_num_seqs 1024 and 8192 batched tokens for
-// `vllm serve` on GPUs with >= 70 GiB except A100s, else 256 and 2048. SGLang: --max-running-requests from the
-// pool, chunked prefill 8192 on large GPUs (server_args.py). TensorRT-LLM trtllm-bench: max_batch_size 2048,
-// max_num_tokens 8192 by default for its throughput runs. LMDeploy TurbomindEngineConfig max_batch_size 256,
-// chunked 8192. vLLM keeps the small defaults on A100s whatever their memory (arg_utils.py: `device_memory >= 70 *
-// GiB_bytes and "a100" not in device_name`, NOTE(Kuntai): a large max_num_batched_tokens on A100 reduces
-// throughput, PR #17885; before it the large values were for "h100" / "h200" device names only)
+// the engines' batch defaults are their rows' BatchDefaults (engines.cpp cites each engine's source). vLLM keeps the
+// small defaults on A100s whatever their memory (arg_utils.py: `device_memory >= 70 * GiB_bytes and "a100" not in
+// device_name`, NOTE(Kuntai): a large max_num_batched_tokens on A100 reduces throughput, PR #17885; before it the
+// large values were for "h100" / "h200" device names only)
 bool vllm_large_defaults(const ReplicaShape& s) {
     return (double)s.hw->memory_bytes >= 70.0 * (double)kGiB && s.hw->id.find("a100") == std::string::npos &&
            s.hw->name.find("A100") == std::string::npos;
 }
-int default_max_num_seqs(EngineId e, const ReplicaShape& s) {
-    bool big = (double)s.hw->memory_bytes >= 70.0 * (double)kGiB;
-    switch (e) {
-    case EngineId::Vllm: return vllm_large_defaults(s) ? 1024 : 256;
-    case EngineId::Sglang: return big ? 1024 : 256;
-    case EngineId::TrtLlm: return 2048;
-    case EngineId::Lmdeploy: return 256;
-    case EngineId::LlamaCpp: return 4;
-    default: return 256;
+static bool large_gpu(LargeGpuRule rule, const ReplicaShape& s) {
+    switch (rule) {
+    case LargeGpuRule::Memory70GiB: return (double)s.hw->memory_bytes >= 70.0 * (double)kGiB;
+    case LargeGpuRule::Memory70GiBNotA100: return vllm_large_defaults(s);
+    case LargeGpuRule::None: break;
     }
+    return false;
+}
+int default_max_num_seqs(EngineId e, const ReplicaShape& s) {
+    const BatchDefaults& d = engine_row(e).batch;
+    return large_gpu(d.large, s) ? d.large_max_num_seqs : d.max_num_seqs;
 }
 int default_max_batched_tokens(EngineId e, const ReplicaShape& s) {
-    bool big = (double)s.hw->memory_bytes >= 70.0 * (double)kGiB;
-    switch (e) {
-    case EngineId::Vllm: return vllm_large_defaults(s) ? 8192 : 2048;
-    case EngineId::Sglang: return big ? 8192 : 2048;
-    case EngineId::TrtLlm: return 8192;
-    case EngineId::Lmdeploy: return 8192;
-    case EngineId::LlamaCpp: return 2048;   // llama-server -b 2048
-    default: return 8192;
-    }
+    const BatchDefaults& d = engine_row(e).batch;
+    return large_gpu(d.large, s) ? d.large_max_batched_tokens : d.max_batched_tokens;
 }
 
 // [SECTION] Memory plans ---------------------------------------------------------------------------------
@@ -435,79 +434,9 @@ bool plan_llamacpp(const Catalog& cat, const ServeRequest& req, const ReplicaSha
 
 }  // namespace
 
-bool plan_memory(const Catalog& cat, const ServeRequest& req, const ReplicaShape& s, ServeMemoryPlan& out, std::string& err) {
-    out = ServeMemoryPlan{};
-    const EngineRules& er = engine_rules(s.engine);
-    int block = req.block_size > 0 ? req.block_size : er.default_block_size;
-    if (block < 1 || block > 1024) { err = "block_size: " + std::to_string(block) + " is out of range (1 to 1024)"; return false; }
-    int seqs = req.max_num_seqs > 0 ? req.max_num_seqs : default_max_num_seqs(s.engine, s);
-    int tokens = req.max_num_batched_tokens > 0 ? req.max_num_batched_tokens : default_max_batched_tokens(s.engine, s);
-    double total = (double)s.hw->memory_bytes * kVisibleShare;
-    out.gpu_total_bytes = (uint64_t)total;
-    out.weights_bytes = (uint64_t)s.weight_bytes_gpu;
-    double act = activation_peak_bytes(s, tokens, seqs);
-    out.activation_peak_bytes = (uint64_t)act;
-    out.runtime_bytes = (uint64_t)non_torch_bytes(s);
-    out.cuda_graph_bytes = (uint64_t)cuda_graph_bytes(s, req.cuda_graphs);
-    double kv = 0;
-    switch (s.engine) {
-    case EngineId::Vllm: {
-        double util = req.gpu_memory_utilization > 0 ? req.gpu_memory_utilization : 0.9;
-        if (util > 1.0) { err = "gpu_memory_utilization: must be in (0, 1]"; return false; }
-        // v1/worker/gpu_worker.py Worker.determine_available_memory: requested_memory = total x utilization;
-        // available KV = requested_memory - non_kv_cache_memory (weights + torch peak increase of profile_run +
-        // non-torch increase), measured by utils memory_profiling
-        out.budget_bytes = (uint64_t)(total * util);
-        out.lora_bytes = (uint64_t)(s.lora_slots * s.lora_slot_bytes_gpu);
-        kv = total * util - s.weight_bytes_gpu - (double)out.lora_bytes - act - non_torch_bytes(s);
-        if (s.lora_slots > 0)
-            out.rules.push_back("LoRA slots " + gib((double)out.lora_bytes) + " = max_loras " + std::to_string(s.lora_slots) +
-                                " x A/B buffers at max_lora_rank " + std::to_string(req.max_lora_rank) +
-                                " per wrapped linear, allocated with the model (vllm/lora/layers/base_linear.py create_lora_weights)");
-        out.rules.push_back("budget = total " + gib(total) + " x gpu_memory_utilization " + std::to_string(util).substr(0, 4) +
-                            " (vLLM v1/worker/gpu_worker.py Worker.determine_available_memory)");
-        out.rules.push_back("KV pool = budget - weights" + std::string(s.lora_slots > 0 ? " - LoRA slots" : "") +
-                            " - activation peak of profile_run(" + std::to_string(tokens) +
-                            " tokens, " + std::to_string(seqs) + " seqs) - non-torch (gpu_worker.determine_available_memory, utils.memory_profiling)");
-        out.rules.push_back("blocks = pool // (block_size x KV bytes per token) (v1/core/kv_cache_utils.py get_num_blocks); "
-                            "max concurrency = blocks / cdiv(max_model_len, block_size) (get_max_concurrency_for_kv_cache_config)");
-        out.rules.push_back("CUDA graphs are captured after the KV cache (gpu_model_runner.capture_model): they use the "
-                            "1 - gpu_memory_utilization headroom, shown, not subtracted");
-        break;
-    }
-    case EngineId::Sglang: {
-        // server_args.py ServerArgs.__post_init__ (0.4.x): mem_fraction_static 0.79 / 0.81 / 0.85 / 0.87 / 0.88
-        // for tp >= 16 / 8 / 4 / 2 / 1
-        double frac = req.mem_fraction_static > 0 ? req.mem_fraction_static
-                    : s.tp >= 16 ? 0.79 : s.tp >= 8 ? 0.81 : s.tp >= 4 ? 0.85 : s.tp >= 2 ? 0.87 : 0.88;
-        if (frac > 1.0) { err = "mem_fraction_static: must be in (0, 1]"; return false; }
-        // model_executor/model_runner.py ModelRunner.profile_max_num_token: rest = available after loading the
-        // weights - total_gpu_memory x (1 - mem_fraction_static), where total_gpu_memory is the free memory at
-        // init (before the weights: total minus the CUDA context, ~0.5 GiB) -> rest = free0 x frac - weights;
-        // max_total_num_tokens = rest // cell_size (cell = kv heads x head_dim x layers x 2 x dtype)
-        double free0 = total - 0.5 * (double)kGiB - (s.tp > 1 ? 0.4 * (double)kGiB : 0.0);
-        out.budget_bytes = (uint64_t)(free0 * frac);
-        kv = free0 * frac - s.weight_bytes_gpu;
-        out.rules.push_back("KV pool = free memory at init x mem_fraction_static " + std::to_string(frac).substr(0, 4) +
-                            " - weights (SGLang model_runner.py ModelRunner.profile_max_num_token); activations and CUDA graphs live in the rest");
-        break;
-    }
-    case EngineId::TrtLlm: case EngineId::Lmdeploy: {
-        // TensorRT-LLM KvCacheConfig.free_gpu_memory_fraction = 0.9 (tensorrt_llm/llmapi/llm_args.py: "Default is
-        // 90%") of the memory free after weights and the activation workspace (_torch/pyexecutor/_util.py
-        // KvCacheCreator); LMDeploy TurbomindEngineConfig
-        // cache_max_entry_count = 0.8 of the free memory after the weights
-        double f = s.engine == EngineId::TrtLlm ? 0.9 : 0.8;
-        double fr = total - 0.5 * (double)kGiB - s.weight_bytes_gpu - (s.engine == EngineId::TrtLlm ? act : 0.0) - non_torch_bytes(s);
-        kv = fr * f;
-        out.budget_bytes = (uint64_t)std::max(0.0, total);
-        out.rules.push_back(std::string("KV pool = ") + (s.engine == EngineId::TrtLlm ? "0.9 (free_gpu_memory_fraction)" : "0.8 (cache_max_entry_count)") +
-                            " x memory free after weights" + (s.engine == EngineId::TrtLlm ? " and activations" : ""));
-        break;
-    }
-    case EngineId::LlamaCpp: return plan_llamacpp(cat, req, s, seqs, out, err);
-    default: err = "engine: no memory plan"; return false;
-    }
+// [SECTION] Each engine's KV-pool rule (engines.h KvPoolPlan)
+
+bool finish_pool(const ServeRequest& req, const ReplicaShape& s, double kv, int block, ServeMemoryPlan& out) {
     fill_pool(req, s, kv, block, out);
     char t[200];
     snprintf(t, sizeof t, "weights per GPU %s (tp %d, pp %d: %d layers on the busiest stage)", gib(s.weight_bytes_gpu).c_str(),
@@ -515,6 +444,103 @@ bool plan_memory(const Catalog& cat, const ServeRequest& req, const ReplicaShape
     out.rules.insert(out.rules.begin(), t);
     if (kv <= 0) out.rules.push_back("no memory left for the KV cache: " + gib(kv));
     return true;
+}
+
+bool vllm::kv_pool(const Catalog&, const ServeRequest& req, const ReplicaShape& s, const PoolInputs& in, ServeMemoryPlan& out,
+                   std::string& err) {
+    const double total = in.total_bytes, act = in.act_bytes;
+    double util = req.gpu_memory_utilization > 0 ? req.gpu_memory_utilization : 0.9;
+    if (util > 1.0) { err = "gpu_memory_utilization: must be in (0, 1]"; return false; }
+    // v1/worker/gpu_worker.py Worker.determine_available_memory: requested_memory = total x utilization;
+    // available KV = requested_memory - non_kv_cache_memory (weights + torch peak increase of profile_run +
+    // non-torch increase), measured by utils memory_profiling
+    out.budget_bytes = (uint64_t)(total * util);
+    out.lora_bytes = (uint64_t)(s.lora_slots * s.lora_slot_bytes_gpu);
+    double kv = total * util - s.weight_bytes_gpu - (double)out.lora_bytes - act - non_torch_bytes(s);
+    if (s.lora_slots > 0)
+        out.rules.push_back("LoRA slots " + gib((double)out.lora_bytes) + " = max_loras " + std::to_string(s.lora_slots) +
+                            " x A/B buffers at max_lora_rank " + std::to_string(req.max_lora_rank) +
+                            " per wrapped linear, allocated with the model (vllm/lora/layers/base_linear.py create_lora_weights)");
+    out.rules.push_back("budget = total " + gib(total) + " x gpu_memory_utilization " + std::to_string(util).substr(0, 4) +
+                        " (vLLM v1/worker/gpu_worker.py Worker.determine_available_memory)");
+    out.rules.push_back("KV pool = budget - weights" + std::string(s.lora_slots > 0 ? " - LoRA slots" : "") +
+                        " - activation peak of profile_run(" + std::to_string(in.tokens) +
+                        " tokens, " + std::to_string(in.seqs) + " seqs) - non-torch (gpu_worker.determine_available_memory, utils.memory_profiling)");
+    out.rules.push_back("blocks = pool // (block_size x KV bytes per token) (v1/core/kv_cache_utils.py get_num_blocks); "
+                        "max concurrency = blocks / cdiv(max_model_len, block_size) (get_max_concurrency_for_kv_cache_config)");
+    out.rules.push_back("CUDA graphs are captured after the KV cache (gpu_model_runner.capture_model): they use the "
+                        "1 - gpu_memory_utilization headroom, shown, not subtracted");
+    return finish_pool(req, s, kv, in.block, out);
+}
+
+bool sglang::kv_pool(const Catalog&, const ServeRequest& req, const ReplicaShape& s, const PoolInputs& in, ServeMemoryPlan& out,
+                     std::string& err) {
+    const double total = in.total_bytes;
+    // server_args.py ServerArgs.__post_init__ (0.4.x): mem_fraction_static 0.79 / 0.81 / 0.85 / 0.87 / 0.88
+    // for tp >= 16 / 8 / 4 / 2 / 1
+    double frac = req.mem_fraction_static > 0 ? req.mem_fraction_static
+                : s.tp >= 16 ? 0.79 : s.tp >= 8 ? 0.81 : s.tp >= 4 ? 0.85 : s.tp >= 2 ? 0.87 : 0.88;
+    if (frac > 1.0) { err = "mem_fraction_static: must be in (0, 1]"; return false; }
+    // model_executor/model_runner.py ModelRunner.profile_max_num_token: rest = available after loading the
+    // weights - total_gpu_memory x (1 - mem_fraction_static), where total_gpu_memory is the free memory at
+    // init (before the weights: total minus the CUDA context, ~0.5 GiB) -> rest = free0 x frac - weights;
+    // max_total_num_tokens = rest // cell_size (cell = kv heads x head_dim x layers x 2 x dtype)
+    double free0 = total - 0.5 * (double)kGiB - (s.tp > 1 ? 0.4 * (double)kGiB : 0.0);
+    out.budget_bytes = (uint64_t)(free0 * frac);
+    double kv = free0 * frac - s.weight_bytes_gpu;
+    out.rules.push_back("KV pool = free memory at init x mem_fraction_static " + std::to_string(frac).substr(0, 4) +
+                        " - weights (SGLang model_runner.py ModelRunner.profile_max_num_token); activations and CUDA graphs live in the rest");
+    return finish_pool(req, s, kv, in.block, out);
+}
+
+// a fixed share of the memory free after the weights (and the activation workspace where `minus_act`)
+static bool free_share_pool(const ServeRequest& req, const ReplicaShape& s, const PoolInputs& in, double share, bool minus_act,
+                            const char* rule, ServeMemoryPlan& out) {
+    const double total = in.total_bytes;
+    double fr = total - 0.5 * (double)kGiB - s.weight_bytes_gpu - (minus_act ? in.act_bytes : 0.0) - non_torch_bytes(s);
+    double kv = fr * share;
+    out.budget_bytes = (uint64_t)std::max(0.0, total);
+    out.rules.push_back(rule);
+    return finish_pool(req, s, kv, in.block, out);
+}
+
+// TensorRT-LLM KvCacheConfig.free_gpu_memory_fraction = 0.9 (tensorrt_llm/llmapi/llm_args.py: "Default is 90%") of
+// the memory free after weights and the activation workspace (_torch/pyexecutor/_util.py KvCacheCreator)
+bool trtllm::kv_pool(const Catalog&, const ServeRequest& req, const ReplicaShape& s, const PoolInputs& in, ServeMemoryPlan& out,
+                     std::string&) {
+    return free_share_pool(req, s, in, 0.9, true,
+                           "KV pool = 0.9 (free_gpu_memory_fraction) x memory free after weights and activations", out);
+}
+
+// LMDeploy TurbomindEngineConfig cache_max_entry_count = 0.8 of the free memory after the weights
+bool lmdeploy::kv_pool(const Catalog&, const ServeRequest& req, const ReplicaShape& s, const PoolInputs& in, ServeMemoryPlan& out,
+                       std::string&) {
+    return free_share_pool(req, s, in, 0.8, false, "KV pool = 0.8 (cache_max_entry_count) x memory free after weights", out);
+}
+
+bool llamacpp::kv_pool(const Catalog& cat, const ServeRequest& req, const ReplicaShape& s, const PoolInputs& in,
+                       ServeMemoryPlan& out, std::string& err) {
+    return plan_llamacpp(cat, req, s, in.seqs, out, err);
+}
+
+// [SECTION] plan_memory
+
+bool plan_memory(const Catalog& cat, const ServeRequest& req, const ReplicaShape& s, ServeMemoryPlan& out, std::string& err) {
+    out = ServeMemoryPlan{};
+    const Engine& er = engine_row(s.engine);
+    PoolInputs in;
+    in.block = req.block_size > 0 ? req.block_size : er.default_block_size;
+    if (in.block < 1 || in.block > 1024) { err = "block_size: " + std::to_string(in.block) + " is out of range (1 to 1024)"; return false; }
+    in.seqs = req.max_num_seqs > 0 ? req.max_num_seqs : default_max_num_seqs(s.engine, s);
+    in.tokens = req.max_num_batched_tokens > 0 ? req.max_num_batched_tokens : default_max_batched_tokens(s.engine, s);
+    in.total_bytes = (double)s.hw->memory_bytes * kVisibleShare;
+    out.gpu_total_bytes = (uint64_t)in.total_bytes;
+    out.weights_bytes = (uint64_t)s.weight_bytes_gpu;
+    in.act_bytes = activation_peak_bytes(s, in.tokens, in.seqs);
+    out.activation_peak_bytes = (uint64_t)in.act_bytes;
+    out.runtime_bytes = (uint64_t)non_torch_bytes(s);
+    out.cuda_graph_bytes = (uint64_t)cuda_graph_bytes(s, req.cuda_graphs);
+    return er.kv_pool(cat, req, s, in, out, err);
 }
 
 }  // namespace llmsim::serving

@@ -32,6 +32,7 @@
 #include <vector>
 
 #include "model/model_tensors.h"
+#include "serving/engines.h"
 
 namespace llmsim {
 
@@ -82,7 +83,7 @@ struct ServeSla {                        // targets; <= 0 = no target
 };
 
 struct ServeRequest {
-    std::string engine = "vllm";         // serve_engines(): "vllm", "sglang", "llamacpp", "trtllm", "lmdeploy"
+    std::string engine = "vllm";         // an engine row's name (engines.h): "vllm", "sglang", "llamacpp", "trtllm", "lmdeploy"
     std::string engine_version;          // vLLM: "0.6.3" ...; below 0.8 runs the V0 engine (V1 is the default from v0.8.0);
                                          // "" or text that does not start with a version number = current (V1)
     std::string model;                   // catalog id (or the model below)
@@ -195,10 +196,10 @@ struct ServeResult {
 
 // [SECTION] Functions ------------------------------------------------------------------------------------
 
-// the engines serve() knows, in a fixed order ("vllm", "sglang", "llamacpp", "trtllm", "lmdeploy")
+// the engines serve() knows: every engine row's name, in EngineId order (engines.h)
 const std::vector<std::string>& serve_engines();
-// true for the engines whose expert parallel is modelled ("vllm" --enable-expert-parallel, "sglang" --ep-size,
-// "trtllm" --ep_size); serve() refuses expert_parallel on the others (the Serving section shows the switch only here)
+// true for the engines whose expert parallel is modelled (a row with an ep_flag: vLLM, SGLang, TensorRT-LLM);
+// serve() refuses expert_parallel on the others (the Serving section shows the switch only here)
 bool serve_engine_has_expert_parallel(const std::string& engine);
 // the memory plan alone (no load); ok = false + error on bad input
 bool serve_memory(const Catalog& cat, const ServeRequest& req, ServeMemoryPlan& out, std::string& err);

@@ -10,6 +10,7 @@
 
 #include "catalog/catalog.h"
 #include "model/model_tensors.h"
+#include "serving/engines.h"
 #include "serving/serving.h"
 #include "serving/serve_network.h"
 
@@ -17,31 +18,16 @@ namespace llmsim::serving {
 
 // [SECTION] Engine rules and fitted parameters -----------------------------------------------------------
 
-enum class EngineId : int { Vllm = 0, Sglang, LlamaCpp, TrtLlm, Lmdeploy, Count };
-constexpr int kEngineCount = (int)EngineId::Count;
+// the engine table (engines.h) in serving's words. TEMPORARY (issue 33): EngineRules / engine_rules are the names
+// serve_fit.cpp and serve_accuracy.cpp (the calibration lab, moving out in a parallel change) still use; new code
+// reads Engine / engine_row
+using llmsim::EngineId;
+using llmsim::kEngineCount;
+using llmsim::EngineSpeed;
+using llmsim::find_engine;
+using EngineRules = llmsim::Engine;
+inline const Engine& engine_rules(EngineId id) { return engine_row(id); }
 
-// the few speed parameters of one engine (fitted on serving.jsonl by `llmsim-cli accuracy --serving --fit`)
-struct EngineSpeed {
-    double bw_eff = 0.80;          // share of spec memory bandwidth a decode step's reads reach
-    double compute_eff = 0.55;     // share of the precision's dense tensor rate large matmuls reach
-    double step_overhead_ms = 4.0; // per step: scheduler, sampling, launches (CUDA graphs hide most per-layer cost)
-    // bands: measured / predicted - 1 at the held-out errors' 7.5th / 92.5th percentiles (nominal 85 %), per metric
-    double band_low = -0.3, band_high = 0.3;             // output tok/s
-    double tpot_band_low = -0.3, tpot_band_high = 0.3;   // TPOT (median, or mean where only a mean is published)
-    double ttft_band_low = -0.5, ttft_band_high = 0.5;   // TTFT (the same statistic)
-};
-
-struct EngineRules {
-    EngineId id;
-    const char* name;              // "vllm"
-    const char* display_name;      // "vLLM"
-    int default_block_size;        // KV page size in tokens
-    EngineSpeed speed;
-};
-
-const EngineRules& engine_rules(EngineId id);
-// nullptr for an unknown id
-const EngineRules* find_engine(const std::string& name);
 // the engines' speed parameters as a mutable table (the fit writes a copy; serve() reads the shipped one)
 // vllm_v0: vLLM before v0.8.0 (the V0 engine: scheduling, input preparation and output processing run in the
 // GPU worker's loop between steps; V1 moved them off the critical path) has its own speed, fitted on its rows
@@ -112,6 +98,21 @@ struct ReplicaShape {
     double lora_slot_bytes_gpu = 0;       // one slot's A + B buffers per GPU (one stage), lora_dtype = 2 bytes
 };
 
+// what plan_memory hands an engine's KV-pool rule (engines.h KvPoolPlan)
+struct PoolInputs {
+    double total_bytes = 0;    // the GPU's memory as the engine sees it (cudaMemGetInfo total)
+    double act_bytes = 0;      // the profile run's activation peak at `tokens` / `seqs`
+    int seqs = 0, tokens = 0;  // max_num_seqs / max_num_batched_tokens (the request's, else the engine's defaults)
+    int block = 1;             // KV block size in tokens
+};
+
+// each engine's hooks (engines.h): its KV-pool rule (serve_memory.cpp) and its command line (serve.cpp)
+namespace vllm { KvPoolPlan kv_pool; ServeCommand command_line; }
+namespace sglang { KvPoolPlan kv_pool; ServeCommand command_line; }
+namespace llamacpp { KvPoolPlan kv_pool; ServeCommand command_line; }
+namespace trtllm { KvPoolPlan kv_pool; ServeCommand command_line; }
+namespace lmdeploy { KvPoolPlan kv_pool; ServeCommand command_line; }
+
 // [SECTION] Functions ------------------------------------------------------------------------------------
 
 // resolves model, hardware, precision and parallelism; false + err naming the field. `counts`: the model's
@@ -122,9 +123,12 @@ bool build_shape(const Catalog& cat, const ServeRequest& req, ReplicaShape& out,
 // the engine's memory plan for the shape (rules cite the engine's source)
 bool plan_memory(const Catalog& cat, const ServeRequest& req, const ReplicaShape& s, ServeMemoryPlan& out,
                  std::string& err);
-// default max_num_seqs / max_num_batched_tokens of the engine for this GPU
+// default max_num_seqs / max_num_batched_tokens of the engine for this GPU (its row's BatchDefaults)
 int default_max_num_seqs(EngineId e, const ReplicaShape& s);
 int default_max_batched_tokens(EngineId e, const ReplicaShape& s);
+// the pool in blocks and tokens from `kv_pool` bytes, the memory plan's first and last rules: the tail of every
+// block-pooled engine's KV-pool rule
+bool finish_pool(const ServeRequest& req, const ReplicaShape& s, double kv_pool, int block, ServeMemoryPlan& out);
 
 // what the routed experts of one MoE step cost on the busiest GPU (serve_step.cpp): bytes read and FLOPs at the
 // grouped GEMM's efficiency, for `mb` tokens per stage

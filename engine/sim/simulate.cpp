@@ -50,9 +50,9 @@ bool evaluate(const Catalog& cat, const PreparedWeights& w, const Model& model, 
               Evaluation& out, std::string& err) {
     // every field is written below or by the runtime's memory and speed plans (llama.cpp: estimate_memory /
     // estimate_speed_view), which reset what they fill (keeping the buffers: no Evaluation temporary per call)
-    const Runtime* rt = runtime(req.runtime);
+    const Runtime* rt = runtime(req.engine);
     if (!rt) {
-        err = "runtime: unknown runtime id " + std::to_string((int)req.runtime);
+        err = "engine: unknown engine id " + std::to_string((int)req.engine);
         out = Evaluation();
         return false;
     }
@@ -60,7 +60,7 @@ bool evaluate(const Catalog& cat, const PreparedWeights& w, const Model& model, 
     out.speed.error.clear();
     out.weight_class = w.weight_class;
     copy_weight_figures(w, out);
-    if (!rt->memory_plan(w, model, req.memory, out.memory, err)) {
+    if (!rt->memory_plan(req.engine, w, model, req.memory, out.memory, err)) {
         out = Evaluation();
         return false;
     }

@@ -63,44 +63,56 @@ void check_same_speed(const SpeedView& a, const SpeedView& b) {
 }
 }  // namespace
 
-TEST_CASE("runtime registry lists llama.cpp and nothing unknown", "[runtime]") {
-    const Runtime* r = find_runtime("llamacpp");
-    REQUIRE(r);
-    CHECK(std::string(r->id) == "llamacpp");
-    CHECK(std::string(r->display_name) == "llama.cpp");
-    CHECK(r->runtime == RuntimeId::LlamaCpp);
-    CHECK(runtime(RuntimeId::LlamaCpp) == r);
-    CHECK(SimRequest().runtime == RuntimeId::LlamaCpp);   // the default every existing caller gets
+TEST_CASE("engine table: llama.cpp runs its own plans, ids are exact", "[runtime]") {
+    const Engine* e = find_engine("llamacpp");
+    REQUIRE(e);
+    CHECK(std::string(e->name) == "llamacpp");
+    CHECK(std::string(e->display_name) == "llama-server");   // one name: the server the serving output prints
+    CHECK(e->id == EngineId::LlamaCpp);
+    CHECK(e->scenario == ScenarioModel::LlamaCpp);
+    CHECK(&engine_row(EngineId::LlamaCpp) == e);
+    CHECK(SimRequest().engine == EngineId::LlamaCpp);   // the default every existing caller gets
+    CHECK(runtime(EngineId::LlamaCpp) == runtime_of(ScenarioModel::LlamaCpp));
+    CHECK(runtime(EngineId::Vllm) == runtime_of(ScenarioModel::Serving));
 
-    CHECK(find_runtime("") == nullptr);
-    CHECK(find_runtime("tensorrt-llm") == nullptr);   // the id is "trtllm" (vllm, sglang and trtllm: issue 14)
-    CHECK(find_runtime("vLLM") == nullptr);           // ids are exact
-    CHECK(find_runtime("LlamaCpp") == nullptr);   // ids are exact
-    CHECK(find_runtime("llama.cpp") == nullptr);  // the display name is not an id
-    CHECK(runtime(RuntimeId::Count) == nullptr);
-    CHECK(runtime((RuntimeId)-1) == nullptr);
+    CHECK(find_engine("") == nullptr);
+    CHECK(find_engine("tensorrt-llm") == nullptr);   // the id is "trtllm"
+    CHECK(find_engine("vLLM") == nullptr);           // ids are exact
+    CHECK(find_engine("LlamaCpp") == nullptr);       // ids are exact
+    CHECK(find_engine("llama-server") == nullptr);   // the display name is not an id
+    CHECK(runtime(EngineId::Count) == nullptr);
+    CHECK(runtime((EngineId)-1) == nullptr);
+    CHECK(runtime_of(ScenarioModel::Count) == nullptr);
 }
 
-TEST_CASE("every registry row is complete, in order and has a unique id", "[runtime]") {
-    // the order at compile time on the table itself (runtime.h asserts it too); completeness at run time (a
-    // function's address is not a constant expression under -fsanitize=undefined), then on what runtimes() hands out
-    static_assert(runtime_rows_in_order(), "every row is in RuntimeId order");
-    for (const Runtime& r : kRuntimes) CHECK(runtime_complete(r));
-    CHECK_FALSE(runtime_complete(Runtime{RuntimeId::LlamaCpp, "x", "x", nullptr, nullptr, nullptr}));
-    REQUIRE(runtimes().size() == (size_t)kRuntimeCount);
-    std::set<std::string> ids;
-    int i = 0;
-    for (const Runtime& r : runtimes()) {
-        CHECK(runtime_complete(r));
-        CHECK((int)r.runtime == i++);
-        CHECK(runtime(r.runtime) == &r);
-        CHECK(find_runtime(r.id) == &r);
-        CHECK(ids.insert(r.id).second);
+TEST_CASE("every engine row and plan set is complete, in order and has a unique id", "[runtime]") {
+    // the order at compile time (engines.cpp, runtime.cpp assert it); completeness at run time (a function's
+    // address is not a constant expression under -fsanitize=undefined)
+    for (int m = 0; m < (int)ScenarioModel::Count; ++m) {
+        const Runtime* r = runtime_of((ScenarioModel)m);
+        REQUIRE(r);
+        CHECK((int)r->model == m);
+        CHECK(runtime_complete(*r));
     }
+    CHECK_FALSE(runtime_complete(Runtime{ScenarioModel::LlamaCpp, nullptr, nullptr, nullptr}));
+    REQUIRE(engines().size() == (size_t)kEngineCount);
+    std::set<std::string> ids, names;
+    int i = 0;
+    for (const Engine& e : engines()) {
+        CHECK((int)e.id == i++);
+        CHECK(&engine_row(e.id) == &e);
+        CHECK(find_engine(e.name) == &e);
+        CHECK(ids.insert(e.name).second);
+        CHECK(names.insert(e.display_name).second);
+        CHECK(e.kv_pool != nullptr);
+        CHECK(e.command_line != nullptr);
+        CHECK(runtime(e.id) != nullptr);
+    }
+    CHECK(engine_names("|") == "vllm|sglang|llamacpp|trtllm|lmdeploy");   // the CLI usage's list, in EngineId order
 }
 
 TEST_CASE("llama.cpp entry: memory, speed and command equal the direct functions", "[runtime]") {
-    const Runtime* rt = find_runtime("llamacpp");
+    const Runtime* rt = runtime(EngineId::LlamaCpp);
     REQUIRE(rt);
     for (int which = 0; which < 2; ++which) {
         INFO("scenario " << which);
@@ -114,7 +126,7 @@ TEST_CASE("llama.cpp entry: memory, speed and command equal the direct functions
         const auto w = prepare_weights(cat(), *model, req.memory.file_type, err, req.memory.file_bytes_override.value_or(0));
         REQUIRE(w);
         MemoryBreakdown via;
-        REQUIRE(rt->memory_plan(*w, *model, req.memory, via, err));
+        REQUIRE(rt->memory_plan(EngineId::LlamaCpp, *w, *model, req.memory, via, err));
         const std::string direct_json = memory_to_json(*model, req.memory, direct).dump();
         CHECK(memory_to_json(*model, req.memory, via).dump() == direct_json);
         Evaluation ev;
@@ -146,13 +158,13 @@ TEST_CASE("llama.cpp entry: memory, speed and command equal the direct functions
           "-ts 1,1 --port 9000");
 }
 
-TEST_CASE("evaluate rejects a runtime outside the registry and changes nothing else", "[runtime]") {
+TEST_CASE("evaluate rejects an engine outside the table and changes nothing else", "[runtime]") {
     const Model* model = nullptr;
     SimRequest req = scenario(0, model);
-    req.runtime = RuntimeId::Count;
+    req.engine = EngineId::Count;
     Evaluation ev;
     std::string err;
     CHECK_FALSE(evaluate(cat(), *model, req, ev, err));
-    CHECK(err == "runtime: unknown runtime id 4");   // Count: llama.cpp, vLLM, SGLang, TensorRT-LLM registered (issue 14)
+    CHECK(err == "engine: unknown engine id 5");   // Count: vLLM, SGLang, llama.cpp, TensorRT-LLM, LMDeploy
     CHECK(ev.memory.total_bytes == 0);
 }

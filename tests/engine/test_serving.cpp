@@ -239,14 +239,14 @@ TEST_CASE("predict: test.kind serving lines", "[serving]") {
 }
 
 TEST_CASE("runtime registry: vLLM and SGLang entries give the serving engine's memory plan", "[serving][runtime]") {
-    const Runtime* v = find_runtime("vllm");
-    const Runtime* s = find_runtime("sglang");
-    REQUIRE(v); REQUIRE(s);
-    CHECK(std::string(v->display_name) == "vLLM");
+    const Runtime* v = runtime(EngineId::Vllm);
+    REQUIRE(v);
+    CHECK(runtime(EngineId::Sglang) == v);   // one serving plan set for every serving engine row
+    CHECK(std::string(engine_row(EngineId::Vllm).display_name) == "vLLM");
     const Model* m = cat().find_model("meta-llama/Llama-3.1-8B-Instruct");
     REQUIRE(m);
     SimRequest req;
-    req.runtime = RuntimeId::Vllm;
+    req.engine = EngineId::Vllm;
     req.memory.file_type = "BF16"; req.memory.n_ctx = 8192; req.memory.n_parallel = 16;
     req.memory.hardware = cat().find_hardware("h100-sxm");
     Evaluation ev; std::string err;
@@ -263,7 +263,7 @@ TEST_CASE("runtime registry: vLLM and SGLang entries give the serving engine's m
 }
 
 TEST_CASE("runtime registry: a file type no serving checkpoint stands for is an error, not a silent BF16", "[serving][runtime]") {
-    const Runtime* v = find_runtime("vllm");
+    const Runtime* v = runtime(EngineId::Vllm);
     REQUIRE(v);
     const Model* m = cat().find_model("meta-llama/Llama-3.1-8B-Instruct");
     REQUIRE(m);
@@ -274,15 +274,15 @@ TEST_CASE("runtime registry: a file type no serving checkpoint stands for is an 
     MemoryBreakdown out;
     std::string err;
     mr.file_type = "Q6_K";   // before: served as BF16 without a word
-    CHECK_FALSE(v->memory_plan(unused, *m, mr, out, err));
+    CHECK_FALSE(v->memory_plan(EngineId::Vllm, unused, *m, mr, out, err));
     CHECK(err == "vllm: no checkpoint format it loads stands for quant 'Q6_K' (pick F16, BF16, F32, Q8_0, FP8, "
                  "MXFP4_MOE, NVFP4, AWQ_INT4_G128, GPTQ_INT4_G128, or a 4-, 3- or 2-bit GGUF type, served as AWQ int4)");
     mr.file_type = "Q9_X";   // not a quant at all: the valid names
-    CHECK_FALSE(v->memory_plan(unused, *m, mr, out, err));
+    CHECK_FALSE(v->memory_plan(EngineId::Vllm, unused, *m, mr, out, err));
     CHECK(err.rfind("vllm: unknown quant 'Q9_X' (valid: F32, F16, BF16, Q8_0, Q6_K, ", 0) == 0);
     // the AWQ checkpoint is served as AWQ int4 (before: BF16): the serving engine's own int4-awq plan
     mr.file_type = "AWQ_INT4_G128";
-    REQUIRE(v->memory_plan(unused, *m, mr, out, err));
+    REQUIRE(v->memory_plan(EngineId::Vllm, unused, *m, mr, out, err));
     ServeRequest r = base("vllm", m->id, "h100-sxm");
     r.precision = "int4-awq"; r.max_model_len = 8192; r.max_num_seqs = 16;
     ServeMemoryPlan p;
@@ -290,7 +290,7 @@ TEST_CASE("runtime registry: a file type no serving checkpoint stands for is an 
     CHECK(out.weights_bytes == p.weights_bytes);
     // the alias and the case a user types resolve to the same row: "fp16" is F16
     mr.file_type = "fp16";
-    REQUIRE(v->memory_plan(unused, *m, mr, out, err));
+    REQUIRE(v->memory_plan(EngineId::Vllm, unused, *m, mr, out, err));
 }
 
 // vLLM multi-LoRA (vllm/lora/layers/base_linear.py BaseLinearLayerWithLoRA.create_lora_weights): max_loras slots of
@@ -381,13 +381,13 @@ TEST_CASE("MoE step: the routed experts' GEMMs run at the tokens each expert get
 }
 
 TEST_CASE("runtime registry: the TensorRT-LLM entry gives its serving plan and trtllm-serve", "[serving][runtime]") {
-    const Runtime* rt = find_runtime("trtllm");
+    const Runtime* rt = runtime(EngineId::TrtLlm);
     REQUIRE(rt);
-    CHECK(std::string(rt->display_name) == "TensorRT-LLM");
+    CHECK(std::string(engine_row(EngineId::TrtLlm).display_name) == "TensorRT-LLM");
     const Model* m = cat().find_model("meta-llama/Llama-3.1-8B-Instruct");
     REQUIRE(m);
     SimRequest req;
-    req.runtime = RuntimeId::TrtLlm;
+    req.engine = EngineId::TrtLlm;
     req.memory.file_type = "BF16"; req.memory.n_ctx = 8192; req.memory.n_parallel = 16;
     req.memory.hardware = cat().find_hardware("h100-sxm");
     Evaluation ev; std::string err;
@@ -404,6 +404,26 @@ TEST_CASE("runtime registry: the TensorRT-LLM entry gives its serving plan and t
     CHECK(ev.speed.ok);
     CHECK(ev.speed.aggregate_tps > ev.speed.decode_tps);
     CHECK(rt->command_line(cat(), *m, req, 8000).find("trtllm-serve meta-llama/Llama-3.1-8B-Instruct --tp_size 1 --pp_size 1 --max_batch_size 16") == 0);
+}
+
+TEST_CASE("engine table: LMDeploy runs scenarios through the serving plans too", "[serving][runtime]") {
+    // LMDeploy had a serving row but no runtime entry before the two engine tables became one
+    const Model* m = cat().find_model("meta-llama/Llama-3.1-8B-Instruct");
+    REQUIRE(m);
+    SimRequest req;
+    req.engine = EngineId::Lmdeploy;
+    req.memory.file_type = "BF16"; req.memory.n_ctx = 8192; req.memory.n_parallel = 16;
+    req.memory.hardware = cat().find_hardware("h100-sxm");
+    Evaluation ev; std::string err;
+    REQUIRE(evaluate(cat(), *m, req, ev, err));
+    ServeRequest r = base("lmdeploy", m->id, "h100-sxm");
+    r.precision = "bf16"; r.max_model_len = 8192; r.max_num_seqs = 16;
+    ServeMemoryPlan p;
+    REQUIRE(serve_memory(cat(), r, p, err));
+    CHECK(ev.memory.kv_cache_bytes == p.kv_pool_bytes);
+    CHECK(ev.speed.ok);
+    CHECK(runtime(EngineId::Lmdeploy)->command_line(cat(), *m, req, 8000) ==
+          "lmdeploy serve api_server meta-llama/Llama-3.1-8B-Instruct --tp 1 --session-len 8192 --max-batch-size 16 --port 8000");
 }
 
 TEST_CASE("TP over PCIe on GeForce (no GPU P2P): each all-reduce pays NCCL's host-staged latency", "[serving]") {

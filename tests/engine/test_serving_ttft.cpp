@@ -106,7 +106,7 @@ TEST_CASE("serving bands: TPOT and TTFT bands bracket the prediction in serve() 
     r.workload.burst = false; r.workload.request_rate = 2; r.workload.num_prompts = 100; r.workload.output_len = 256;
     ServeResult s = serve(cat(), r);
     REQUIRE(s.ok);
-    const serving::EngineSpeed& p = serving::engine_rules(serving::EngineId::Vllm).speed;
+    const serving::EngineSpeed& p = engine_row(EngineId::Vllm).speed;
     CHECK(p.tpot_band_low < 0); CHECK(p.tpot_band_high > 0);
     CHECK(p.ttft_band_low < 0); CHECK(p.ttft_band_high > 0);
     CHECK(s.ttft_band_low_ms.median == Approx(s.load.ttft_ms.median * (1 + p.ttft_band_low)));
