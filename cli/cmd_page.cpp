@@ -16,7 +16,7 @@
 #include "core/format.h"
 #include "quant/quant_rules.h"
 #include "runtime/runtime.h"
-#include "speed/evidence.h"
+#include "evidence/evidence.h"
 #include "speed/speed_labels.h"
 
 namespace llmsim::cli {
