@@ -75,6 +75,8 @@ bool compute_gate_figures(const GateFile& g, std::vector<GateFigure>& out, std::
     ValidationReport v = validate(rows, default_speed_params());
     with_validated_bands(default_speed_params(), v);
     out = speed_gate_figures(v);
+    const std::vector<GateFigure> shipped = shipped_speed_gate_figures(rows, default_speed_params());
+    out.insert(out.end(), shipped.begin(), shipped.end());
     const double speed_s = std::chrono::duration<double>(clock::now() - t0).count();
     std::string text;
     if (!read_text_file(g.serving_file, 64u << 20, text, err)) return false;

@@ -40,6 +40,10 @@ struct GateFigure {
 // the speed model's held-out figures from a validation whose bands are filled (with_validated_bands): device out
 // and source out x decode and prefill x all rows and 2025-26 builds x rows, MdAPE, within +-25 %, band coverage
 std::vector<GateFigure> speed_gate_figures(const ValidationReport& v);
+// the shipped parameters in-sample (rows, MdAPE, within +-25 %, share inside the shipped low..high band) per test
+// kind: the held-out folds start from the physical priors, so they do not see a hand-edited fitted value in
+// speed_params.json; these do ("speed.decode.shipped.all.mdape", ...)
+std::vector<GateFigure> shipped_speed_gate_figures(const std::vector<CalibrationRow>& rows, const SpeedParams& shipped);
 // the serving model's per engine (and "all"), one group held out at a time: rows, output tok/s / TPOT / TTFT MdAPE,
 // within +-25 %, output band coverage
 std::vector<GateFigure> serving_gate_figures(const ServingValidation& v);
