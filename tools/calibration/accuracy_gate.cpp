@@ -250,7 +250,7 @@ std::string pct(double v, int decimals) {
 std::string format_headline_md(const GateFile& g) {
     std::string s;
     bool ok = true;
-    s += "| llama.cpp speed | held out | test | builds | rows | MdAPE | within ±25 % | band coverage |\n";
+    s += "| speed model | held out | test | builds | rows | MdAPE | within ±25 % | band coverage |\n";
     s += "|---|---|---|---|---|---|---|---|\n";
     for (const auto& [scheme, label] : {std::pair<const char*, const char*>{"source_out", "source out"}, {"device_out", "device out"}})
         for (int k = 0; k < 2; ++k)
