@@ -1,9 +1,9 @@
 // llmsim-cli accuracy --extras [FILE]: the beyond-chat models (fine-tuning, vision encode, LoRA, speculative
-// decoding, embeddings) against published measurements (engine/measured/extras_accuracy.h).
+// decoding, embeddings) against published measurements (tools/calibration/extras_accuracy.h).
 #include <cstdio>
 
 #include "commands.h"
-#include "measured/extras_accuracy.h"
+#include "calibration/extras_accuracy.h"
 
 namespace llmsim::cli {
 

@@ -11,8 +11,8 @@
 #include "commands.h"
 #include "speed/device_profile.h"
 #include "core/format.h"
-#include "speed/calibrate.h"
-#include "speed/profile_validation.h"
+#include "calibration/calibrate.h"
+#include "calibration/profile_validation.h"
 #include "runtime/speed_glue.h"
 #include "rig/resolve_device.h"
 

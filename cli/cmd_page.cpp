@@ -16,7 +16,7 @@
 #include "core/format.h"
 #include "quant/quant_rules.h"
 #include "runtime/runtime.h"
-#include "speed/evidence.h"
+#include "evidence/evidence.h"
 #include "sim/speed_labels.h"
 #include "rig/resolve_device.h"
 

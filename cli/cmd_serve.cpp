@@ -8,9 +8,6 @@
 
 #include "catalog/catalog.h"
 #include "commands.h"
-#include "core/units.h"
-#include "serving/serve_accuracy.h"
-#include "serving/serve_fit.h"
 #include "serving/serving.h"
 
 namespace llmsim::cli {
@@ -204,75 +201,6 @@ int cmd_serve(int argc, char** argv) {
     if (a.has("explain") && r.ok)
         for (const std::string& l : r.network) printf("%s\n", l.c_str());
     return r.ok ? 0 : 2;
-}
-
-}  // namespace llmsim::cli
-
-namespace llmsim::cli {
-
-// llmsim-cli accuracy --serving [FILE] [--shipped]: leave-one-source-out on published serving measurements
-namespace {
-// accuracy --serving --check-asset: the embedded serving_accuracy.json against serving.jsonl and this build's model
-int check_serving_accuracy_asset(const Catalog& cat, const std::vector<ServingRow>& rows, const std::string& text,
-                                 std::chrono::steady_clock::time_point t0) {
-    ServingAccuracy shipped;
-    std::string err;
-    if (!load_builtin_serving_accuracy(shipped, err)) return fail("accuracy: " + err);
-    std::vector<ServingFingerprintRow> now = serving_fingerprint(cat, rows);
-    std::string why = serving_accuracy_stale(shipped, text, now);
-    double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-    if (!why.empty()) return fail("accuracy: assets/calibration/serving_accuracy.json is stale: " + why);
-    printf("serving_accuracy.json is current: serving.jsonl FNV-1a %s, %zu fingerprint rows predicted as recorded (%.0f ms)\n",
-           shipped.jsonl_fnv1a.c_str(), now.size(), ms);
-    return 0;
-}
-}  // namespace
-
-int cmd_accuracy_serving(const Args& a) {
-    std::string path = a.positional.empty() ? "assets/calibration/serving.jsonl" : a.positional[0];
-    std::string text, err;
-    if (!read_text_file(path, 64u << 20, text, err)) return fail("accuracy: " + err);
-    Catalog cat;
-    if (!load_catalog(cat)) return 1;
-    std::vector<ServingRow> rows;
-    int skipped = 0; std::string first;
-    if (!read_serving_rows(cat, text, rows, err, &skipped, &first)) return fail("accuracy: " + err);
-    auto t0 = std::chrono::steady_clock::now();
-    if (a.has("check-asset")) return check_serving_accuracy_asset(cat, rows, text, t0);
-    if (a.has("json")) {   // the leave-one-source-out report as the page's asset (scripts/calibration/make_serving_accuracy.sh)
-        ServingValidation v = validate_serving(cat, rows, ServingFold::Source);
-        printf("%s", serving_accuracy_to_json(serving_accuracy_from(cat, v, rows, text, skipped)).c_str());
-        return 0;
-    }
-    printf("%zu serving rows (%d skipped%s%s)\n", rows.size(), skipped, first.empty() ? "" : ", first: ", first.c_str());
-    if (a.has("shipped")) {   // the shipped parameters on every row (not held out: a check of the shipped table)
-        std::vector<double> e;
-        serving::SpeedTable t = serving::shipped_speed_table();
-        for (const ServingRow& r : rows) {
-            ServingPrediction p = predict_serving_row(cat, r, t);
-            e.push_back(p.ok ? std::fabs(p.out_tok_s / r.out_tok_s - 1) : 1.0);
-            if (a.has("rows")) printf("%s,%s,%s,%.1f,%.1f,%.2f,%.2f,%.1f,%.1f\n", r.id.c_str(), r.engine.c_str(), r.source.c_str(), r.out_tok_s,
-                                      p.out_tok_s, r.tpot_ms, p.tpot_ms, r.ttft_ms, p.ttft_ms);
-        }
-        std::sort(e.begin(), e.end());
-        printf("shipped parameters, every row (in-sample): output tok/s MdAPE %.1f %%\n", e.empty() ? 0 : e[e.size() / 2] * 100);
-    } else {
-        std::string by = a.get("by") ? *a.get("by") : "source";
-        ServingFold fold = by == "source" ? ServingFold::Source : by == "publication" ? ServingFold::Publication
-                         : by == "device" ? ServingFold::Device : (ServingFold)-1;
-        if ((int)fold < 0) return fail("accuracy: --by: expected source, publication or device, got '" + by + "'");
-        ServingValidation v = validate_serving(cat, rows, fold);
-        printf("%s", format_serving_validation(v).c_str());
-        if (a.has("rows"))   // id, engine, group, measured / held-out predicted output tok/s, TPOT, TTFT (ms)
-            for (size_t i = 0; i < rows.size(); ++i) {
-                const ServingRow& r = rows[i]; const ServingPrediction& p = v.held[i];
-                printf("%s,%s,%s,%.1f,%.1f,%.2f,%.2f,%.1f,%.1f\n", r.id.c_str(), r.engine.c_str(),
-                       (by == "device" ? r.device : by == "publication" ? r.publication : r.source).c_str(), r.out_tok_s,
-                       p.ok ? p.out_tok_s : -1.0, r.tpot_ms, p.tpot_ms, r.ttft_ms, p.ttft_ms);
-            }
-    }
-    printf("time %.1f s\n", std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
-    return 0;
 }
 
 }  // namespace llmsim::cli

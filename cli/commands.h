@@ -51,8 +51,8 @@ int cmd_memory(int argc, char** argv);     // cmd_memory.cpp
 int cmd_quants(int argc, char** argv);     // cmd_memory.cpp
 int cmd_fit(int argc, char** argv);        // cmd_memory.cpp
 int cmd_predict(int argc, char** argv);    // cmd_predict.cpp
-int cmd_accuracy(int argc, char** argv);   // cmd_predict.cpp
-int cmd_calibrate(int argc, char** argv);  // cmd_predict.cpp
+int cmd_accuracy(int argc, char** argv);   // cmd_accuracy.cpp (the calibration lab: tools/calibration)
+int cmd_calibrate(int argc, char** argv);  // cmd_accuracy.cpp
 int cmd_cost(int argc, char** argv);       // cmd_cost.cpp
 int cmd_bench(int argc, char** argv);      // cmd_bench.cpp
 int cmd_recommend(int argc, char** argv);  // cmd_recommend.cpp
@@ -65,7 +65,7 @@ int cmd_detect(int argc, char** argv);     // cmd_detect.cpp
 // or an unknown one is found. LLMSIM_DETECT_DIR=DIR reads recorded outputs from DIR instead of running the tools.
 bool detect_this_machine(const Catalog& cat, std::string& id, uint64_t& ram_bytes, std::string& summary, std::string& err);
 int cmd_serve(int argc, char** argv);      // cmd_serve.cpp
-int cmd_accuracy_serving(const Args& a);   // cmd_serve.cpp: accuracy --serving
+int cmd_accuracy_serving(const Args& a);   // cmd_accuracy.cpp: accuracy --serving
 int cmd_accuracy_extras(const Args& a);    // cmd_accuracy_extras.cpp: accuracy --extras
 int cmd_spec(int argc, char** argv);       // cmd_spec.cpp
 int cmd_lora(int argc, char** argv);       // cmd_lora.cpp

@@ -21,8 +21,8 @@ FRONT_ENDS = ("ui", "cli", "net", "tests", "tools")   # the engine links none of
 
 
 def read_table(path):
-    """[(layer, [folders])] bottom to top and the set of unchecked files ("speed/calibrate.cpp")."""
-    layers, unchecked = [], set()
+    """[(layer, [folders])] bottom to top."""
+    layers = []
     with open(path, encoding="utf-8") as f:
         for n, line in enumerate(f, 1):
             line = line.split("#", 1)[0].strip()
@@ -31,11 +31,8 @@ def read_table(path):
             if ":" not in line:
                 raise SystemExit(f"{path}:{n}: expected '<layer>: <folder> ...'")
             name, rest = (s.strip() for s in line.split(":", 1))
-            if name == "unchecked":
-                unchecked.update(rest.split())
-            else:
-                layers.append((name, rest.split()))
-    return layers, unchecked
+            layers.append((name, rest.split()))
+    return layers
 
 
 def engine_files(engine):
@@ -51,7 +48,7 @@ def engine_files(engine):
 
 
 def check(engine, table_path, graph=False, out=sys.stdout):
-    layers, unchecked = read_table(table_path)
+    layers = read_table(table_path)
     level, layer_of = {}, {}
     for i, (name, folders) in enumerate(layers):
         for folder in folders:
@@ -67,7 +64,7 @@ def check(engine, table_path, graph=False, out=sys.stdout):
             problems.append(f"engine/{folder}/: not in any layer of engine/layers.txt "
                             f"(add it to the line of the layer it belongs to)")
     for folder, rel, path in engine_files(engine):
-        if folder not in level or rel in unchecked:
+        if folder not in level:
             continue
         with open(path, encoding="utf-8", errors="replace") as f:
             for n, line in enumerate(f, 1):
@@ -143,7 +140,7 @@ def self_test():
             os.makedirs(os.path.join(eng, folder))
         table = os.path.join(eng, "layers.txt")
         with open(table, "w") as f:
-            f.write("core: core\ncatalog: catalog\nworkloads: spec vision\nunchecked: core/lab.cpp\n")
+            f.write("core: core\ncatalog: catalog\nworkloads: spec vision\n")
 
         def write(rel, text):
             with open(os.path.join(eng, rel), "w") as f:
@@ -160,7 +157,6 @@ def self_test():
         write("catalog/catalog.h", '#pragma once\n#include "core/units.h"\n')
         write("spec/spec.h", '#pragma once\n#include "catalog/catalog.h"\n#include "vision/vision.h"\n')
         write("vision/vision.h", '#pragma once\n#include "core/units.h"\n')
-        write("core/lab.cpp", '#include "spec/spec.h"\n')   # unchecked: allowed
         run(0, [], "a clean tree")
         write("core/format.cpp", '// planted\n#include "catalog/catalog.h"\n')
         run(1, ['engine/core/format.cpp:2: includes "catalog/catalog.h"', "may include the layers core"],

@@ -11,7 +11,7 @@
 #include "memory/memory.h"
 #include "model/model_tensors.h"
 #include "report/sections.h"
-#include "speed/evidence.h"
+#include "evidence/evidence.h"
 #include "sim/explain.h"
 #include "sim/recommend.h"
 #include "sim/simulate.h"

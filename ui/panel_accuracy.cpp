@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "speed/evidence.h"
+#include "evidence/evidence.h"
 #include "core/format.h"
 #include "panels.h"
 #include "plot.h"

@@ -7,8 +7,8 @@
 
 #include <memory>
 
-#include "serving/serve_accuracy.h"
-#include "speed/evidence.h"
+#include "evidence/serving_accuracy.h"
+#include "evidence/evidence.h"
 
 struct AppState;
 struct PlotSeries;

@@ -216,7 +216,7 @@ void build_explanations(ServingState& st) {
            : "weights: the GPU's share of the weight bytes / effective bandwidth",
         "KV: the KV bytes of every sequence at its depth / effective bandwidth",
         "compute: FLOPs of the batch (+ prefill chunk tokens " + std::to_string(s.prefill_tokens) + ") / effective tensor rate",
-        "rates and overheads: the engine's fit on published serving runs (engine/serving/serve_fit.cpp)"};
+        "rates and overheads: the engine's fit on published serving runs (tools/calibration/serve_fit.cpp)"};
     if (s.moe_fixed_s > 0) step_inputs.push_back("MoE: the fixed latency of each MoE layer's chain of small kernels = " + ms(s.moe_fixed_s) + " of the overhead");
     if (ep) step_inputs.push_back("expert parallel: no all-to-all is modelled (attention stays TP); the MoE output rides the TP all-reduce");
     add("serve_step", ms(s.step_s),

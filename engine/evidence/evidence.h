@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "speed/calibrate.h"
+#include "evidence/calibration_row.h"
 #include "catalog/catalog.h"
 
 namespace llmsim {

@@ -15,32 +15,10 @@
 #include <string>
 #include <vector>
 
-#include "serving/serve_fit.h"
+#include "calibration/serve_fit.h"
+#include "evidence/serving_accuracy.h"
 
 namespace llmsim {
-
-struct ServingAccuracyGroup {      // one engine (or "all"): the validation's held-out numbers for its rows
-    std::string name, display;     // "vllm", "vLLM"; "all", "overall"
-    int rows = 0, tpot_rows = 0, ttft_rows = 0;
-    double out_mdape = 0, tpot_mdape = 0, ttft_mdape = 0, within25 = 0, coverage = 0;
-    bool has_band = false;         // the engine's shipped band (serve()'s low..high on output tok/s); "all": none
-    double band_low = 0, band_high = 0;
-};
-struct ServingAccuracyRow {        // one measured row and its prediction with its whole source held out
-    std::string id, source, model, device, engine, load;
-    bool ok = false;               // false: no prediction (scored as 100 % error)
-    double out_measured = 0, out_predicted = 0, low = 0, high = 0;   // output tok/s; low..high: the held-out band
-    double tpot_measured_ms = -1, tpot_predicted_ms = 0, ttft_measured_ms = -1, ttft_predicted_ms = 0;   // -1: not published
-};
-struct ServingFingerprintRow { std::string id; double out_tok_s = 0, tpot_ms = 0, ttft_ms = 0; };
-struct ServingAccuracy {
-    std::string fold;              // "source"
-    std::string jsonl_fnv1a;       // 16 hex digits of serving.jsonl's FNV-1a 64 hash
-    int skipped = 0;               // lines without a usable prediction input
-    std::vector<ServingAccuracyGroup> groups;   // vllm, sglang, trtllm, lmdeploy (those with rows), then "all"
-    std::vector<ServingAccuracyRow> rows;
-    std::vector<ServingFingerprintRow> fingerprint;
-};
 
 // FNV-1a 64 of a text, as 16 lower-case hex digits
 std::string fnv1a64_hex(const std::string& text);
@@ -52,10 +30,6 @@ ServingAccuracy serving_accuracy_from(const Catalog& cat, const ServingValidatio
                                       const std::string& jsonl_text, int skipped);
 // serialise (locale-independent numbers, one row per line)
 std::string serving_accuracy_to_json(const ServingAccuracy& a);
-// parse; false + err naming the field on bad input (out unchanged)
-bool parse_serving_accuracy(const std::string& text, ServingAccuracy& out, std::string& err);
-// the embedded assets/calibration/serving_accuracy.json; false + err when missing or broken
-bool load_builtin_serving_accuracy(ServingAccuracy& out, std::string& err);
 // "" when `a` was made from this serving.jsonl and the model still predicts its fingerprint rows (relative 1e-4:
 // far below any change that shows, above the last-bit differences of another libm, e.g. wasm's);
 // else what differs and the command that regenerates it

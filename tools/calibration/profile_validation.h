@@ -20,7 +20,7 @@
 #include <vector>
 
 #include "catalog/catalog.h"
-#include "speed/calibrate.h"
+#include "calibration/calibrate.h"
 #include "speed/device_profile.h"
 #include "speed/speed.h"
 

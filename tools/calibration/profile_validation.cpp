@@ -1,5 +1,5 @@
 // Held-out check of device profiles (profile_validation.h).
-#include "speed/profile_validation.h"
+#include "calibration/profile_validation.h"
 
 #include <algorithm>
 #include <chrono>

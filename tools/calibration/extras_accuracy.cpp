@@ -3,7 +3,7 @@
 // [SECTION] Rows
 // [SECTION] Per-kind predictions
 // [SECTION] Report
-#include "measured/extras_accuracy.h"
+#include "calibration/extras_accuracy.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,14 +1,13 @@
-// Speed-model calibration: rows -> scenarios, Nelder-Mead fit, leave-one-device-out report. See calibrate.h.
+// Speed-model calibration: Nelder-Mead fit, held-out folds and reports (rows come from evidence/calibration_row.h).
+// See calibrate.h.
 //
-// [SECTION] Rows: inline HF config -> SpeedScenario
 // [SECTION] Free parameters
 // [SECTION] Nelder-Mead
 // [SECTION] Fit
 // [SECTION] Accuracy
-#include "speed/calibrate.h"
+#include "calibration/calibrate.h"
 
-#include "api/predict.h"
-#include "core/lines.h"
+#include "calibration/parallel.h"
 
 #include <algorithm>
 #include <cmath>
@@ -18,76 +17,7 @@
 #include <map>
 #include <set>
 
-#include <nlohmann/json.hpp>
-
 namespace llmsim {
-
-using json = nlohmann::json;
-
-// [SECTION] Rows: inline HF config -> SpeedScenario ------------------------------------------------------
-
-// "233d773d0 (6413)", "b7600 (baseline column ...)", "b4418": the first number in parentheses, else after 'b';
-// 0 when there is none
-static int build_number_of(const std::string& b) {
-    const size_t open = b.find('(');
-    const char* digits = nullptr;
-    if (open != std::string::npos && open + 1 < b.size() && isdigit((unsigned char)b[open + 1])) digits = b.c_str() + open + 1;
-    else if (b.size() > 1 && b[0] == 'b' && isdigit((unsigned char)b[1])) digits = b.c_str() + 1;
-    if (!digits) return 0;
-    const long n = strtol(digits, nullptr, 10);
-    return n > 0 && n < 1000000 ? (int)n : 0;
-}
-
-bool parse_calibration_row(const std::string& line, CalibrationRow& row, std::string& err) {
-    // the same parser as `llmsim-cli predict` (predict.h), so the fit sees exactly the scenarios it will predict
-    json r = json::parse(line, nullptr, false);
-    if (r.is_discarded() || !r.is_object()) { err = "not a JSON object"; return false; }
-    auto str = [&](const char* k) { return r.contains(k) && r[k].is_string() ? r[k].get<std::string>() : std::string(); };
-    row = CalibrationRow();
-    row.id = str("id");
-    row.model = str("model");
-    row.quant = str("quant");
-    row.source = str("source");
-    row.date = str("date");
-    row.build_number = build_number_of(str("build"));
-    if (!r.contains("measured_tokens_per_s") || !r["measured_tokens_per_s"].is_number() ||
-        !(r["measured_tokens_per_s"].get<double>() > 0)) {
-        err = "row " + row.id + ": measured_tokens_per_s is missing or not a positive number";
-        return false;
-    }
-    row.measured_tokens_per_s = r["measured_tokens_per_s"].get<double>();
-    std::string cat_err;
-    const Catalog* cat = embedded_catalog(&cat_err);
-    if (!cat) { err = cat_err; return false; }
-    PredictInput in;
-    if (!parse_predict_input(*cat, r, in, err)) { err = "row " + row.id + ": " + err; return false; }
-    row.scenario = in.scenario;
-    row.total_params = in.total_params;
-    row.device = in.device;
-    row.hardware_name = in.hardware.name;
-    row.vendor = in.hardware.vendor;
-    row.kind = in.hardware.kind;
-    row.chip_family = in.hardware.chip_family;
-    return true;
-}
-
-bool parse_calibration_jsonl(const std::string& text, std::vector<CalibrationRow>& rows, std::string& err) {
-    rows.clear();
-    const bool ok = for_each_line(text, [&](const std::string& line, int line_no) {
-        if (blank_line(line)) return true;
-        CalibrationRow row;
-        std::string e;
-        if (!parse_calibration_row(line, row, e)) {
-            err = "calibration line " + std::to_string(line_no) + ": " + e;
-            return false;
-        }
-        rows.push_back(std::move(row));
-        return true;
-    });
-    if (!ok) return false;
-    if (rows.empty()) { err = "calibration data has no rows"; return false; }
-    return true;
-}
 
 // [SECTION] Free parameters ------------------------------------------------------------------------------
 
@@ -442,13 +372,6 @@ AccuracyReport leave_one_device_out(const std::vector<CalibrationRow>& rows, con
     return leave_one_out(rows, start, HoldOut::Device, opt);
 }
 
-// the oldest build of llamacpp_speed_2025.jsonl (its README: "Builds from b4418 to b10252"), early January 2025
-constexpr int kFirstRecentBuild = 4418;
-
-bool recent_build(const CalibrationRow& r) {
-    return r.build_number >= kFirstRecentBuild || (r.date.size() >= 4 && r.date.compare(0, 4, "2025") >= 0);
-}
-
 AccuracyReport leave_one_out(const std::vector<CalibrationRow>& rows, const SpeedParams& start, HoldOut scheme,
                              const FitOptions& opt) {
     AccuracyReport rep;
@@ -456,22 +379,33 @@ AccuracyReport leave_one_out(const std::vector<CalibrationRow>& rows, const Spee
     std::vector<std::string> groups;
     for (const auto& r : rows)
         if (std::find(groups.begin(), groups.end(), group_of(r, scheme)) == groups.end()) groups.push_back(group_of(r, scheme));
+    std::vector<std::string> row_group(rows.size());
+    for (size_t i = 0; i < rows.size(); ++i) row_group[i] = group_of(rows[i], scheme);
+    // each group's fit on the other rows is independent of the others: the folds run on every core, each
+    // writing only its own rows' slots, and the fp16 re-predictions are gathered afterwards in group order (the
+    // order one thread produced them in)
     std::vector<double> pred(rows.size(), 0.0);
-    for (const std::string& g : groups) {
+    std::vector<double> fp16_error(rows.size(), 0.0);
+    std::vector<char> has_fp16_error(rows.size(), 0);
+    parallel_folds(groups.size(), [&](size_t gi) {
+        const std::string& g = groups[gi];
         std::vector<CalibrationRow> train;
-        for (const auto& r : rows) if (group_of(r, scheme) != g) train.push_back(r);
+        for (size_t i = 0; i < rows.size(); ++i) if (row_group[i] != g) train.push_back(rows[i]);
         SpeedParams p = fit_speed_params(train, start, opt);
         for (size_t i = 0; i < rows.size(); ++i) {
-            if (group_of(rows[i], scheme) != g) continue;
+            if (row_group[i] != g) continue;
             pred[i] = predict_row(rows[i], p);
             SpeedScenario se;
             if (with_estimated_fp16(rows[i], se)) {
                 SpeedResult re = estimate_speed(se, p);
-                int k = rows[i].scenario.test == SpeedTest::Decode ? 0 : 1;
-                if (re.ok) rep.fp16_estimated_errors[k].push_back(re.tokens_per_s / rows[i].measured_tokens_per_s - 1);
+                if (re.ok) { fp16_error[i] = re.tokens_per_s / rows[i].measured_tokens_per_s - 1; has_fp16_error[i] = 1; }
             }
         }
-    }
+    });
+    for (const std::string& g : groups)
+        for (size_t i = 0; i < rows.size(); ++i)
+            if (row_group[i] == g && has_fp16_error[i])
+                rep.fp16_estimated_errors[rows[i].scenario.test == SpeedTest::Decode ? 0 : 1].push_back(fp16_error[i]);
     for (int k = 0; k < 2; ++k) rep.fp16_estimated[k] = error_stats(rep.fp16_estimated_errors[k]);
     std::vector<double> ours[2][kHardwareKindCount + 1], seed[2][kHardwareKindCount + 1], recent[2];
     std::map<std::string, std::vector<double>> dev[2];

@@ -6,7 +6,8 @@
 // fewer than 20 training rows uses the geometric mean of the fitted engines' parameters.
 // The band: the 10th / 90th percentile of the held-out output tok/s errors of that engine (shipped: over all
 // groups; scored on a held-out group: over the other groups only, so its coverage is not by construction).
-#include "serving/serve_fit.h"
+#include "calibration/serve_fit.h"
+#include "calibration/parallel.h"
 
 #include <algorithm>
 #include <chrono>
@@ -446,16 +447,20 @@ ServingValidation validate_serving(const Catalog& cat, const std::vector<Serving
     std::map<std::string, std::vector<size_t>> by_src;
     for (size_t i = 0; i < rows.size(); ++i) by_src[group_of(rows[i])].push_back(i);
     std::vector<ServingPrediction> held(rows.size());
-    for (const auto& kv : by_src) {
+    // the folds are independent: on every core, each writing only its own rows' predictions
+    std::vector<const std::vector<size_t>*> folds;
+    for (const auto& kv : by_src) folds.push_back(&kv.second);
+    parallel_folds(folds.size(), [&](size_t f) {
+        const std::vector<size_t>& held_rows = *folds[f];
         std::vector<bool> use(rows.size(), true);
         std::vector<std::string> engines;   // only the engines this source has rows of change when it is held out
-        for (size_t i : kv.second) {
+        for (size_t i : held_rows) {
             use[i] = false;
             if (std::find(engines.begin(), engines.end(), rows[i].engine) == engines.end()) engines.push_back(rows[i].engine);
         }
         SpeedTable t = fit_serving(cat, rows, use, &v.fitted, &engines);
-        for (size_t i : kv.second) held[i] = predict_serving_row(cat, rows[i], t);
-    }
+        for (size_t i : held_rows) held[i] = predict_serving_row(cat, rows[i], t);
+    });
     set_bands(rows, held, group_of, by_src, v.fitted);
     std::vector<const ServingRow*> all;
     for (const ServingRow& r : rows) all.push_back(&r);
@@ -510,7 +515,7 @@ std::string format_serving_validation(const ServingValidation& v) {
     };
     for (const ServingGroupErrors& g : v.by_engine) cov_line(g);
     cov_line(v.all);
-    s += "fitted on every row (shipped in engine/serving/serve.cpp kEngines):\n";
+    s += "fitted on every row (shipped in engine/serving/engines.cpp kEngines):\n";
     for (int e = 0; e < serving::kEngineCount; ++e) {
         const EngineSpeed& p = v.fitted.e[e];
         snprintf(b, sizeof b, "  %-9s bw_eff %.3f  compute_eff %.3f  step_overhead_ms %.2f  band %+.2f..%+.2f  TPOT %+.2f..%+.2f  TTFT %+.2f..%+.2f\n",

@@ -1,5 +1,6 @@
-// llmsim speed-model calibration: measured llama.cpp rows in, fitted SpeedParams and a leave-one-device-out
-// (LODO) accuracy report out. Backs `llmsim-cli calibrate` / `llmsim-cli accuracy`; no UI, no exceptions.
+// llmsim speed-model calibration (the lab, llmsim_lab: the CLI links it, the app and the page do not): measured
+// llama.cpp rows in, fitted SpeedParams and a leave-one-device-out (LODO) accuracy report out. Backs
+// `llmsim-cli calibrate` / `llmsim-cli accuracy`; no UI, no exceptions.
 //
 //   std::vector<llmsim::CalibrationRow> rows;
 //   std::string err;
@@ -9,49 +10,19 @@
 //   p = llmsim::with_measured_bands(p, rep);              // low/high = LODO error quantiles per class
 //   puts(llmsim::format_accuracy_report(rep).c_str());
 //
-// Rows are assets/calibration/llamacpp_speed.jsonl: model + inline HF config, quant, model_size_gib, hardware,
-// gpus, backend, flash_attn, test {kind, tokens, depth}, measured_tokens_per_s, source. Each row is parsed by
-// predict.h's parser (parse_predict_input), so its bytes and FLOPs come from the memory model's tensor walk of the
-// inline config (prepare_weights, scaled to model_size_gib when given) exactly as `llmsim-cli predict` sees them.
+// Rows are assets/calibration/llamacpp_speed*.jsonl, parsed by the product's evidence/calibration_row.h (the same
+// parser as `llmsim-cli predict`).
 //
-// [SECTION] Rows
 // [SECTION] Fit
 // [SECTION] Accuracy
 #pragma once
 #include <string>
 #include <vector>
 
+#include "evidence/calibration_row.h"
 #include "speed/speed.h"
 
 namespace llmsim {
-
-// [SECTION] Rows -----------------------------------------------------------------------------------------
-
-struct CalibrationRow {
-    std::string id, model, quant, source;
-    std::string device;            // hardware name without the "(...)" details: the LODO group
-    std::string vendor;            // hardware vendor
-    std::string hardware_name;     // the row's hardware name as given (catalog calibration_names match it)
-    HardwareKind kind = HardwareKind::Consumer;
-    ChipFamily chip_family = ChipFamily::Count;   // the device's (for the fp16 fallback's family estimate)
-    SpeedScenario scenario;        // test kind/tokens/depth as measured; flash_attn null -> false (llama-bench default)
-    double total_params = 0;       // for the seed formula
-    double measured_tokens_per_s = 0;
-    // when it was measured: the row's "date" ("2025-09"; "" when absent) and llama.cpp build number (the "(6413)"
-    // of "233d773d0 (6413)" or "b7600"; 0 when absent)
-    std::string date;
-    int build_number = 0;
-};
-
-// a 2025-26 build (dated 2025 or later, or build >= b4418, the oldest build of llamacpp_speed_2025.jsonl): flash
-// attention on by default,
-// the kernels a user meets today; the subset the held-out report prints on its own
-bool recent_build(const CalibrationRow& r);
-
-// parse JSON Lines; false + err naming the line and field on bad input (blank lines are skipped)
-bool parse_calibration_jsonl(const std::string& text, std::vector<CalibrationRow>& rows, std::string& err);
-// build one row from a parsed JSON object (exposed for tests); false + err when a field is missing
-bool parse_calibration_row(const std::string& json_line, CalibrationRow& row, std::string& err);
 
 // [SECTION] Fit ------------------------------------------------------------------------------------------
 

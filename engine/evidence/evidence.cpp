@@ -1,4 +1,4 @@
-#include "speed/evidence.h"
+#include "evidence/evidence.h"
 
 #include <algorithm>
 

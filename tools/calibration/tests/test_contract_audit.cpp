@@ -16,8 +16,8 @@
 #include "report/sections.h"
 #include "serving/serving.h"
 #include "sim/recommend.h"
-#include "speed/calibrate.h"
-#include "speed/profile_validation.h"
+#include "calibration/calibrate.h"
+#include "calibration/profile_validation.h"
 #include "runtime/speed_glue.h"
 #include "test_support.h"
 
@@ -187,7 +187,7 @@ TEST_CASE("audit: a device profile fitted on one model corrects the other models
 // minute). Measured when pinned (MdAPE without / full weight / shrunk): unseen decode 4.0 / 3.6 / 3.5 %, prefill
 // 15.6 / 20.9 / 15.6 %; in-sample decode 3.3 / 3.4 / 2.9 %, prefill 13.4 / 19.8 / 13.3 %
 TEST_CASE("audit: a shrunk device profile helps on unseen devices and does not hurt on seen ones (refit held out)",
-          "[device_profile][audit]") {
+          "[device_profile][audit][.slow]") {
     std::string err;
     std::vector<CalibrationRow> rows, part;
     for (const char* f : {"assets/calibration/llamacpp_speed.jsonl", "assets/calibration/llamacpp_speed_2025.jsonl"}) {

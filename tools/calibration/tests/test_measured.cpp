@@ -1,4 +1,4 @@
-// Published measurements of the beyond-chat models (engine/measured/extras_accuracy.h): the shipped file parses and
+// Published measurements of the beyond-chat models (tools/calibration/extras_accuracy.h): the shipped file parses and
 // every row scores; the parser refuses bad rows with a message; the per-kind medians are recomputed here by hand from
 // the row scores; the comparison statistics and the spec acceptance conversion are checked against the owning
 // modules. The error medians are a REGRESSION GUARD (tolerances below, named), not expected values: the expected
@@ -12,7 +12,7 @@
 
 #include "catalog/catalog.h"
 #include "core/units.h"
-#include "measured/extras_accuracy.h"
+#include "calibration/extras_accuracy.h"
 #include "spec/spec.h"
 #include "train/train.h"
 
