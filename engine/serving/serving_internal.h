@@ -18,15 +18,11 @@ namespace llmsim::serving {
 
 // [SECTION] Engine rules and fitted parameters -----------------------------------------------------------
 
-// the engine table (engines.h) in serving's words. TEMPORARY (issue 33): EngineRules / engine_rules are the names
-// serve_fit.cpp and serve_accuracy.cpp (the calibration lab, moving out in a parallel change) still use; new code
-// reads Engine / engine_row
+// the engine table (engines.h: one row per inference engine) in serving's namespace
 using llmsim::EngineId;
 using llmsim::kEngineCount;
 using llmsim::EngineSpeed;
 using llmsim::find_engine;
-using EngineRules = llmsim::Engine;
-inline const Engine& engine_rules(EngineId id) { return engine_row(id); }
 
 // the engines' speed parameters as a mutable table (the fit writes a copy; serve() reads the shipped one)
 // vllm_v0: vLLM before v0.8.0 (the V0 engine: scheduling, input preparation and output processing run in the

@@ -274,7 +274,7 @@ std::string format_headline_md(const GateFile& g) {
         return figure(g, p + "." + m + "_rows", ok) > 0 ? pct(figure(g, p + "." + m + "_mdape", ok), 1) : std::string("–");
     };
     for (const std::string& e : engines) {
-        const serving::EngineRules* r = serving::find_engine(e);
+        const llmsim::Engine* r = serving::find_engine(e);
         const std::string p = "serving." + e;
         const std::string name = e == "all" ? "all engines" : r ? r->display_name : e;
         s += "| " + name + " | source out | " + std::to_string((long long)std::llround(figure(g, p + ".rows", ok))) + " | " +

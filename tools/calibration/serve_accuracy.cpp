@@ -64,7 +64,7 @@ ServingAccuracy serving_accuracy_from(const Catalog& cat, const ServingValidatio
     a.jsonl_fnv1a = fnv1a64_hex(jsonl_text);
     a.skipped = skipped;
     for (const ServingGroupErrors& g : v.by_engine) {
-        const serving::EngineRules* e = serving::find_engine(g.name);
+        const llmsim::Engine* e = serving::find_engine(g.name);
         ServingAccuracyGroup ag = group_from(g, e ? e->display_name : g.name);
         if (e) { ag.has_band = true; ag.band_low = v.fitted.e[(int)e->id].band_low; ag.band_high = v.fitted.e[(int)e->id].band_high; }
         a.groups.push_back(ag);

@@ -280,7 +280,7 @@ SpeedTable fit_serving(const Catalog& cat, const std::vector<ServingRow>& rows, 
     std::map<int, std::vector<const ServingRow*>> per;
     for (size_t i = 0; i < rows.size(); ++i) {
         if (!use[i]) continue;
-        const serving::EngineRules* e = serving::find_engine(rows[i].engine);
+        const llmsim::Engine* e = serving::find_engine(rows[i].engine);
         if (!e || e->id == serving::EngineId::LlamaCpp) continue;
         // TP across nodes measures the network (dennislee22's Kubernetes pods: fabric unstated), not the engine:
         // such rows are predicted and scored, never fitted on (nor any run whose TP x PP spans nodes: serve_network.h)
@@ -298,7 +298,7 @@ SpeedTable fit_serving(const Catalog& cat, const std::vector<ServingRow>& rows, 
         // rows (dataset lengths unknown, 0.3x) set its scale to the 4x bound and every held-out doc row followed
         if (it == per.end() || it->second.size() < kMinEngineRows) continue;
         have.push_back(e);
-        if (only && std::find(only->begin(), only->end(), serving::engine_rules((serving::EngineId)e).name) == only->end()) continue;
+        if (only && std::find(only->begin(), only->end(), llmsim::engine_row((serving::EngineId)e).name) == only->end()) continue;
         std::vector<const ServingRow*> rs;
         size_t stride = std::max<size_t>(1, it->second.size() / 150);   // at most ~150 rows per engine
         for (size_t i = 0; i < it->second.size(); i += stride) rs.push_back(it->second[i]);
@@ -397,7 +397,7 @@ void set_bands(const std::vector<ServingRow>& rows, std::vector<ServingPredictio
     auto collect = [&](const std::string* skip, std::vector<double> (&per)[kMetricCount][serving::kEngineCount],
                        std::vector<double> (&pooled)[kMetricCount]) {
         for (size_t i = 0; i < rows.size(); ++i) {
-            const serving::EngineRules* e = serving::find_engine(rows[i].engine);
+            const llmsim::Engine* e = serving::find_engine(rows[i].engine);
             if (!e || (skip && group_of(rows[i]) == *skip)) continue;
             for (int m = 0; m < kMetricCount; ++m) {
                 double err;
@@ -422,7 +422,7 @@ void set_bands(const std::vector<ServingRow>& rows, std::vector<ServingPredictio
         std::vector<double> per[kMetricCount][serving::kEngineCount], pooled[kMetricCount];
         collect(&kv.first, per, pooled);
         for (size_t i : kv.second) {
-            const serving::EngineRules* e = serving::find_engine(rows[i].engine);
+            const llmsim::Engine* e = serving::find_engine(rows[i].engine);
             if (!held[i].ok || !e) continue;
             double lo = 0, hi = 0;
             ServingPrediction& p = held[i];
@@ -519,7 +519,7 @@ std::string format_serving_validation(const ServingValidation& v) {
     for (int e = 0; e < serving::kEngineCount; ++e) {
         const EngineSpeed& p = v.fitted.e[e];
         snprintf(b, sizeof b, "  %-9s bw_eff %.3f  compute_eff %.3f  step_overhead_ms %.2f  band %+.2f..%+.2f  TPOT %+.2f..%+.2f  TTFT %+.2f..%+.2f\n",
-                 serving::engine_rules((serving::EngineId)e).name, p.bw_eff, p.compute_eff, p.step_overhead_ms, p.band_low, p.band_high,
+                 llmsim::engine_row((serving::EngineId)e).name, p.bw_eff, p.compute_eff, p.step_overhead_ms, p.band_low, p.band_high,
                  p.tpot_band_low, p.tpot_band_high, p.ttft_band_low, p.ttft_band_high);
         s += b;
     }
