@@ -50,15 +50,16 @@ if [ "${stage_status[0]}" != ok ]; then echo "SUMMARY: setup failed; nothing was
 
 # native Release: the product as shipped (app, CLI, lab) and the checks a sanitizer adds nothing to
 # (the lab's tests and the accuracy gate run here; --deep also registers the lab's long held-out refits)
+# (-O2: the same numbers as -O3, no fast-math anywhere, for less compile time)
 stage configure-native cmake -S . -B build/native -DCMAKE_BUILD_TYPE=Release -DLLMSIM_BUILD_TESTS=ON -DLLMSIM_ENGINE_TESTS=OFF \
-  -DLLMSIM_DEEP_TESTS="${deep:+ON}"
+  -DLLMSIM_DEEP_TESTS="${deep:+ON}" "-DCMAKE_CXX_FLAGS_RELEASE=-O2 -DNDEBUG"
 stage build-native cmake --build build/native -j"$jobs"
 stage test-native ctest --test-dir build/native --output-on-failure -j"$jobs" "${skip_deep[@]}"
 
-# clang + ASan + UBSan (-O1, line tables only): the engine, message and CLI tests, and the fuzz targets on the same
-# engine (LLMSIM_FUZZ=ON instruments the whole build for libFuzzer)
+# clang + ASan + UBSan (-O1; the test code -O0): the engine, message and CLI tests, and the fuzz targets on the same
+# engine (LLMSIM_FUZZ=ON instruments the whole build for libFuzzer). scripts/fuzz.sh's own build keeps line tables.
 stage configure-asan env CC=clang CXX=clang++ cmake -S . -B build/asan -DLLMSIM_FUZZ=ON -DLLMSIM_BUILD_UI=OFF \
-  -DCMAKE_BUILD_TYPE=Release "-DCMAKE_CXX_FLAGS_RELEASE=-O1 -gline-tables-only" "-DCMAKE_C_FLAGS_RELEASE=-O1"
+  -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_FLAGS_RELEASE=-O1 -DCMAKE_C_FLAGS_RELEASE=-O1
 stage build-asan cmake --build build/asan -j"$jobs"
 if [ -n "$deep" ]; then
   stage test-asan ctest --test-dir build/asan --output-on-failure -j"$jobs" -LE check
