@@ -95,7 +95,7 @@ if [ -n "$deep" ]; then
   if [ "$(id -u)" = 0 ] && [ -z "${LLMSIM_SKIP_FRESH_ROOT:-}" ]; then
     stage fresh-root scripts/fresh_root_check.sh "${LLMSIM_FRESH_ROOT_DIR:-/var/tmp/llmsim-fresh-root}"
   else
-    echo "=== [fresh-root] skipped (needs root; LLMSIM_SKIP_FRESH_ROOT unset)"
+    echo "=== [fresh-root] skipped (not root, or LLMSIM_SKIP_FRESH_ROOT is set)"
   fi
 fi
 
