@@ -15,7 +15,7 @@ namespace llmsim::cli {
 
 namespace {
 
-const char* kUsage =
+const char* kAudioUsage =
     "usage: llmsim-cli audio --model ID [--mmproj FILE|auto] [--hardware ID] [--seconds S] [--clips N]\n"
     "                        [--quant Q4_K_M] [--ctx N] [--parallel N] [--ubatch N] [--no-fa] [--json]\n"
     "Audio input as llama.cpp's mtmd runs it: the clip becomes 16 kHz mel frames (100 per second), cut into 30 s\n"
@@ -86,7 +86,7 @@ bool parse_text_request(const Catalog& cat, const Args& a, AudioRequest& r, std:
 
 int cmd_audio(int argc, char** argv) {
     Args a = parse_args(argc, argv, {"help", "json", "no-fa"});
-    if (a.has("help")) { printf("%s", kUsage); return 0; }
+    if (a.has("help")) { printf("%s", kAudioUsage); return 0; }
     static const char* known[] = {"model", "mmproj", "hardware", "seconds", "clips", "quant", "ctx", "parallel",
                                   "ubatch", "no-fa", "json", "help"};
     for (const auto& kv : a.options) {

@@ -12,7 +12,7 @@ namespace llmsim::cli {
 
 namespace {
 
-const char* kUsage =
+const char* kEmbedUsage =
     "usage: llmsim-cli embed --model ID [--hardware ID] [--quant F16] [--doc-tokens 512] [--batch 32] [--ubatch N]\n"
     "                        [--no-fa] [--json]      |      llmsim-cli embed --list\n"
     "Embedding and reranker models as llama-server --embedding / --reranking runs them: weights by type, no KV cache\n"
@@ -44,7 +44,7 @@ void print_embed(const EmbeddingModel& m, const EmbedRequest& r, const EmbedEsti
 
 int cmd_embed(int argc, char** argv) {
     Args a = parse_args(argc, argv, {"help", "json", "no-fa", "list"});
-    if (a.has("help")) { printf("%s", kUsage); return 0; }
+    if (a.has("help")) { printf("%s", kEmbedUsage); return 0; }
     static const char* known[] = {"model", "hardware", "quant", "doc-tokens", "batch", "ubatch", "no-fa", "json", "list", "help"};
     for (const auto& kv : a.options) {
         bool ok = false;

@@ -16,7 +16,7 @@ namespace llmsim::cli {
 
 namespace {
 
-const char* kUsage =
+const char* kSpecUsage =
     "usage: llmsim-cli spec --model ID --draft ID --hardware ID [--quant Q4_K_M] [--draft-quant Q8_0]\n"
     "                       [--ctx N] [--parallel N] [--draft-max K] [--draft-min N] [--accept A]\n"
     "                       [--draft-ctx N] [--draft-ngl N] [--depth N] [--json]\n"
@@ -31,15 +31,14 @@ const char* kUsage =
     "--spec-draft-n-max K): the NextN block's weights (loaded only then), the MTP context's KV cache (the NextN\n"
     "layer only) and compute buffer; speed only where llama.cpp runs the heads. Defaults: --draft-max 3, --accept 0.75.\n";
 
-double gib(uint64_t b) { return (double)b / (double)kGiB; }
 
 // the per-device rows under a memory table's header (the same columns for a draft model and MTP heads)
 void print_device_rows(const std::vector<SpecDevice>& devices) {
     printf("|---|---:|---:|---:|---:|---:|---:|\n");
     for (const SpecDevice& d : devices)
-        printf("| %s | %.2f | %.2f | %.2f | %.2f | %.2f | %s |\n", d.name.c_str(), gib(d.target_bytes), gib(d.draft_weights_bytes),
-               gib(d.draft_kv_bytes), gib(d.draft_compute_bytes), gib(d.total_bytes),
-               d.usable_bytes ? format_sig(gib(d.usable_bytes)).c_str() : "-");
+        printf("| %s | %.2f | %.2f | %.2f | %.2f | %.2f | %s |\n", d.name.c_str(), to_gib(d.target_bytes), to_gib(d.draft_weights_bytes),
+               to_gib(d.draft_kv_bytes), to_gib(d.draft_compute_bytes), to_gib(d.total_bytes),
+               d.usable_bytes ? format_sig(to_gib(d.usable_bytes)).c_str() : "-");
 }
 
 // one speculative round: its steps, the speed-up, break-even and the best k; `draft` names the draft's step,
@@ -68,7 +67,7 @@ int print_spec(const Model& tm, const Model& dm, const SpecRequest& r, const Spe
            r.target.memory.file_type.c_str(), dm.id.c_str(), r.draft_file_type.c_str(), (long long)mem.draft_ctx, mem.slots);
     printf("| device | target GiB | draft weights GiB | draft KV GiB | draft compute GiB | total GiB | usable GiB |\n");
     print_device_rows(mem.devices);
-    printf("\ntotal %.2f GiB (draft adds %.2f GiB): %s\n", gib(mem.total_bytes), gib(mem.draft_extra_bytes),
+    printf("\ntotal %.2f GiB (draft adds %.2f GiB): %s\n", to_gib(mem.total_bytes), to_gib(mem.draft_extra_bytes),
            mem.fits ? "fits" : "does NOT fit");
     print_round(sp, r.depth, "draft", "speculative");
     printf("  steps include host sampling, %.3f ms per target position (vocabulary-proportional estimate)\n", sp.sample_s * 1e3);
@@ -95,11 +94,11 @@ int print_mtp(const Model& tm, const SpecRequest& r, const MtpMemory& mem, const
     printf("target %s (%s) + its MTP heads: %s\n\n", tm.id.c_str(), r.target.memory.file_type.c_str(), mem.support.message.c_str());
     printf("| device | target GiB | NextN weights GiB | MTP KV GiB | MTP compute GiB | total GiB | usable GiB |\n");
     print_device_rows(mem.devices);
-    printf("\ntotal %.2f GiB (MTP adds %.2f GiB): %s\n", gib(mem.total_bytes), gib(mem.mtp_extra_bytes),
+    printf("\ntotal %.2f GiB (MTP adds %.2f GiB): %s\n", to_gib(mem.total_bytes), to_gib(mem.mtp_extra_bytes),
            mem.fits ? "fits" : "does NOT fit");
-    printf("  MTP KV: %lld cells x %d NextN layer(s) = %.3f GiB", (long long)mem.mtp_cells, mem.support.nextn_layers, gib(mem.mtp_kv_bytes));
+    printf("  MTP KV: %lld cells x %d NextN layer(s) = %.3f GiB", (long long)mem.mtp_cells, mem.support.nextn_layers, to_gib(mem.mtp_kv_bytes));
     if (mem.mtp_kv_unfiltered_bytes != mem.mtp_kv_bytes)
-        printf("; a build before %s caches every layer: %.2f GiB", mem.support.kv_filter_since.c_str(), gib(mem.mtp_kv_unfiltered_bytes));
+        printf("; a build before %s caches every layer: %.2f GiB", mem.support.kv_filter_since.c_str(), to_gib(mem.mtp_kv_unfiltered_bytes));
     printf("\n  without --spec-type draft-mtp the NextN weights are not loaded (ggml-org/llama.cpp#26296)\n");
     if (sp) print_mtp_speed(*sp, r.depth);
     else printf("\nno speed: llama.cpp cannot run these heads as a draft (memory only)\n");
@@ -126,7 +125,7 @@ int run_mtp(const Catalog& cat, const Model& tm, SpecRequest& r, bool as_json) {
 
 int cmd_spec(int argc, char** argv) {
     Args a = parse_args(argc, argv, {"help", "json", "mtp"});
-    if (a.has("help")) { printf("%s", kUsage); return 0; }
+    if (a.has("help")) { printf("%s", kSpecUsage); return 0; }
     static const char* known[] = {"model", "draft", "hardware", "quant", "draft-quant", "ctx", "parallel", "draft-max",
                                   "draft-min", "accept", "draft-ctx", "draft-ngl", "depth", "json", "help", "mtp"};
     for (const auto& kv : a.options) {

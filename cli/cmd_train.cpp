@@ -10,7 +10,7 @@
 namespace llmsim::cli {
 
 namespace {
-const char* kUsage =
+const char* kTrainUsage =
     "usage: llmsim-cli train --model ID [--method full|lora|qlora] [--optimizer adamw|adamw8bit|adafactor]\n"
     "                        [--seq 2048] [--micro-batch 1] [--gpus N] [--zero 0..3] [--grad-ckpt] [--no-flash-attn]\n"
     "                        [--dropout] [--rank 16] [--targets all] [--hardware ID] [--mfu 0.4] [--json]\n"
@@ -18,12 +18,11 @@ const char* kUsage =
     "(Korthikanti et al. 2022 accounting; checkpointing keeps each layer's input), logits, framework overheads\n"
     "(named estimates); tokens/s from 6 N + 12 L H Q T FLOPs per token at the stated utilisation (--mfu).\n";
 
-double gib(uint64_t b) { return (double)b / (double)kGiB; }
 }  // namespace
 
 int cmd_train(int argc, char** argv) {
     Args a = parse_args(argc, argv, {"help", "json", "grad-ckpt", "no-flash-attn", "dropout"});
-    if (a.has("help")) { printf("%s", kUsage); return 0; }
+    if (a.has("help")) { printf("%s", kTrainUsage); return 0; }
     static const char* known[] = {"model", "method", "optimizer", "seq", "micro-batch", "gpus", "zero", "grad-ckpt",
                                   "no-flash-attn", "dropout", "rank", "targets", "hardware", "mfu", "json", "help"};
     for (const auto& kv : a.options) {
@@ -73,10 +72,10 @@ int cmd_train(int argc, char** argv) {
         {"activations", t.activations_bytes}, {"logits (estimate)", t.logits_bytes}, {"ZeRO-3 gathered layers (estimate)", t.zero3_gather_bytes},
         {"DDP gradient buckets", t.ddp_bucket_bytes}, {"CUDA context (estimate)", t.cuda_context_bytes},
         {"allocator fragmentation (estimate)", t.fragmentation_bytes}, {"total", t.total_bytes}};
-    for (const auto& row : rows) printf("| %s | %.2f |\n", row.first, gib(row.second));
+    for (const auto& row : rows) printf("| %s | %.2f |\n", row.first, to_gib(row.second));
     if (r.hardware)
         printf("\n%s: %.1f GiB per GPU -> %s; %.0f tokens/s at %.0f %% utilisation (%.3g FLOPs per token)\n",
-               r.hardware->id.c_str(), gib(t.usable_bytes), t.fits ? "fits" : "does NOT fit", t.tokens_per_s, r.utilisation * 100,
+               r.hardware->id.c_str(), to_gib(t.usable_bytes), t.fits ? "fits" : "does NOT fit", t.tokens_per_s, r.utilisation * 100,
                t.flops_per_token);
     for (const std::string& n : t.notes) printf("note: %s\n", n.c_str());
     return 0;

@@ -18,7 +18,7 @@ namespace llmsim::cli {
 
 namespace {
 
-const char* kUsage =
+const char* kVisionUsage =
     "usage: llmsim-cli vision --model ID [--mmproj FILE|auto] [--hardware ID] [--images N] [--image WxH]\n"
     "                         [--quant Q4_K_M] [--ctx N] [--parallel N] [--ubatch N] [--no-fa] [--json]\n"
     "A vision model's projector as llama.cpp's mtmd/clip loads it: --mmproj FILE reads an mmproj GGUF header (its\n"
@@ -63,7 +63,7 @@ void print_vision(const Model& m, const VisionRequest& r, const VisionEstimate& 
 
 int cmd_vision(int argc, char** argv) {
     Args a = parse_args(argc, argv, {"help", "json", "no-fa"});
-    if (a.has("help")) { printf("%s", kUsage); return 0; }
+    if (a.has("help")) { printf("%s", kVisionUsage); return 0; }
     static const char* known[] = {"model", "mmproj", "hardware", "images", "image", "quant", "ctx", "parallel",
                                   "ubatch", "no-fa", "json", "help"};
     for (const auto& kv : a.options) {

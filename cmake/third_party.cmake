@@ -23,6 +23,7 @@ if(EMSCRIPTEN)
   add_library(sdl2_web STATIC ${_sdl_sources})
   target_include_directories(sdl2_web PUBLIC "${SDL2_DIR_SRC}/include")
   target_compile_options(sdl2_web PRIVATE -idirafter "${SDL2_DIR_SRC}/src/video/khronos" -w)
+  set_target_properties(sdl2_web PROPERTIES UNITY_BUILD OFF)   # SDL's sources reuse file-local names
   set(LLMSIM_SDL2_TARGET sdl2_web)
 else()
   find_package(SDL2 REQUIRED)

@@ -42,6 +42,9 @@ stage() {  # name command...
 }
 # ctest label filter: the quick tier leaves out what is labelled deep (tests/CMakeLists.txt [SECTION] labels)
 skip_deep=(-LE deep)
+# unity builds (each target's sources batched, 8 to a compile): the headers (nlohmann/json, Catch2) parsed once a batch;
+# a file-local name two sources of one target share fails here, not in a developer's default build
+unity=(-DCMAKE_UNITY_BUILD=ON)
 [ -n "$deep" ] && skip_deep=()
 
 stage setup scripts/setup.sh test
@@ -51,14 +54,14 @@ if [ "${stage_status[0]}" != ok ]; then echo "SUMMARY: setup failed; nothing was
 # native Release: the product as shipped (app, CLI, lab) and the checks a sanitizer adds nothing to
 # (the lab's tests and the accuracy gate run here; --deep also registers the lab's long held-out refits)
 # (-O2: the same numbers as -O3, no fast-math anywhere, for less compile time)
-stage configure-native cmake -S . -B build/native -DCMAKE_BUILD_TYPE=Release -DLLMSIM_BUILD_TESTS=ON -DLLMSIM_ENGINE_TESTS=OFF \
+stage configure-native cmake -S . -B build/native "${unity[@]}" -DCMAKE_BUILD_TYPE=Release -DLLMSIM_BUILD_TESTS=ON -DLLMSIM_ENGINE_TESTS=OFF \
   -DLLMSIM_DEEP_TESTS="${deep:+ON}" "-DCMAKE_CXX_FLAGS_RELEASE=-O2 -DNDEBUG"
 stage build-native cmake --build build/native -j"$jobs"
 stage test-native ctest --test-dir build/native --output-on-failure -j"$jobs" "${skip_deep[@]}"
 
 # clang + ASan + UBSan (-O1; the test code -O0): the engine, message and CLI tests, and the fuzz targets on the same
 # engine (LLMSIM_FUZZ=ON instruments the whole build for libFuzzer). scripts/fuzz.sh's own build keeps line tables.
-stage configure-asan env CC=clang CXX=clang++ cmake -S . -B build/asan -DLLMSIM_FUZZ=ON -DLLMSIM_BUILD_UI=OFF \
+stage configure-asan env CC=clang CXX=clang++ cmake -S . -B build/asan "${unity[@]}" -DLLMSIM_FUZZ=ON -DLLMSIM_BUILD_UI=OFF -DLLMSIM_BUILD_SITE=OFF \
   -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_FLAGS_RELEASE=-O1 -DCMAKE_C_FLAGS_RELEASE=-O1
 stage build-asan cmake --build build/asan -j"$jobs"
 if [ -n "$deep" ]; then
@@ -73,10 +76,11 @@ if [ -z "${LLMSIM_SKIP_FUZZ:-}" ]; then
 fi
 
 if [ -z "${LLMSIM_SKIP_WEB:-}" ]; then
-  stage configure-web cmake -S . -B build/web -DCMAKE_TOOLCHAIN_FILE="$root/emsdk-toolchain.cmake" -DCMAKE_BUILD_TYPE=Release \
+  stage configure-web cmake -S . -B build/web "${unity[@]}" -DCMAKE_TOOLCHAIN_FILE="$root/emsdk-toolchain.cmake" -DCMAKE_BUILD_TYPE=Release \
     -DLLMSIM_BUILD_TESTS=ON -DLLMSIM_HOST_CLI="$root/build/native/llmsim-cli"
   stage build-web cmake --build build/web -j"$jobs"
-  stage test-web ctest --test-dir build/web --output-on-failure -j"$jobs" "${skip_deep[@]}"
+  # one wider than the cores: the browser test's three shards wait on frames much of the time
+  stage test-web ctest --test-dir build/web --output-on-failure -j"$((jobs + 1))" "${skip_deep[@]}"
 fi
 
 # Reports that print numbers: the engine sweep natively and as wasm under node (a hash of every number in it)

@@ -13,15 +13,10 @@
 #include "plot.h"
 #include "runtime/speed_glue.h"
 #include "widgets.h"
+#include "core/stats.h"
 
 namespace {
 const Ink kClassInks[] = {Ink::Weights, Ink::KvCache, Ink::Compute, Ink::Good, Ink::Hard, Ink::Overhead};
-
-double median(std::vector<double> v) {
-    if (v.empty()) return 0;
-    std::sort(v.begin(), v.end());
-    return v.size() % 2 ? v[v.size() / 2] : 0.5 * (v[v.size() / 2 - 1] + v[v.size() / 2]);
-}
 }  // namespace
 
 void add_parity_references(std::vector<PlotSeries>& series, double& lo, double& hi) {
@@ -113,7 +108,7 @@ void draw_accuracy(AppState& app) {
             ImGui::TableNextColumn();
             text_right((llmsim::format_sig(b.low * 100) + " … +" + llmsim::format_sig(b.high * 100) + " %").c_str());
             ImGui::TableNextColumn(); text_right(b.coverage > 0 ? (llmsim::format_sig(b.coverage * 100) + " %").c_str() : "—");
-            ImGui::TableNextColumn(); text_right(seed_err.empty() ? "—" : (llmsim::format_sig(median(seed_err) * 100) + " %").c_str());
+            ImGui::TableNextColumn(); text_right(seed_err.empty() ? "—" : (llmsim::format_sig(llmsim::median(seed_err) * 100) + " %").c_str());
         }
         ImGui::EndTable();
     }

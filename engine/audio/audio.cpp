@@ -57,7 +57,7 @@ struct AudioRow {
     const char* source;
 };
 
-constexpr const char* kQwenOmniSrc =
+constexpr const char* kQwenOmniAudioSrc =
     "huggingface/transformers configuration_qwen2_5_omni.py Qwen2_5OmniAudioEncoderConfig (num_mel_bins 128, "
     "encoder_layers 32, encoder_attention_heads 20, encoder_ffn_dim 5120, d_model 1280, max_source_positions 1500, "
     "output_dim 3584 for 7B / 2048 for 3B); projector qwen2a: avg-pool 2 + one linear (clip.cpp load_tensors "
@@ -68,8 +68,8 @@ constexpr const char* kUltravoxSrc =
     "4096 (SwiGLU halves it) recalled from fixie-ai's ultravox config, not re-read";
 
 const AudioRow kAudioRows[] = {
-    {"Qwen/Qwen2.5-Omni-7B", AudioProjector::Qwen2A, 32, 1280, 5120, 20, 128, 0, 0, "mmproj-Qwen2.5-Omni-7B-f16.gguf", kQwenOmniSrc},
-    {"Qwen/Qwen2.5-Omni-3B", AudioProjector::Qwen2A, 32, 1280, 5120, 20, 128, 0, 0, "mmproj-Qwen2.5-Omni-3B-f16.gguf", kQwenOmniSrc},
+    {"Qwen/Qwen2.5-Omni-7B", AudioProjector::Qwen2A, 32, 1280, 5120, 20, 128, 0, 0, "mmproj-Qwen2.5-Omni-7B-f16.gguf", kQwenOmniAudioSrc},
+    {"Qwen/Qwen2.5-Omni-3B", AudioProjector::Qwen2A, 32, 1280, 5120, 20, 128, 0, 0, "mmproj-Qwen2.5-Omni-3B-f16.gguf", kQwenOmniAudioSrc},
     {"meta-llama/Llama-3.2-1B-Instruct", AudioProjector::Ultravox, 32, 1280, 5120, 20, 128, 8, 4096, "mmproj-ultravox-v0_5-llama-3_2-1b-f16.gguf", kUltravoxSrc},
     {"meta-llama/Llama-3.1-8B-Instruct", AudioProjector::Ultravox, 32, 1280, 5120, 20, 128, 8, 4096, "mmproj-ultravox-v0_5-llama-3_1-8b-f16.gguf", kUltravoxSrc},
 };

@@ -10,4 +10,6 @@ namespace llmsim {
 constexpr uint64_t kMiB = 1024ull * 1024ull;
 constexpr uint64_t kGiB = 1024ull * kMiB;
 
+constexpr double to_gib(uint64_t bytes) { return (double)bytes / (double)kGiB; }
+
 }  // namespace llmsim

@@ -69,7 +69,7 @@ constexpr const char* kQwen25Src =
     "Qwen2.5-VL vision_config as shipped (depth 32, hidden 1280, intermediate 3420 SwiGLU, 16 heads, patch 14, "
     "spatial_merge_size 2, fullatt_block_indexes every 8th); recalled from the Hugging Face config, not re-read";
 
-constexpr const char* kQwenOmniSrc =
+constexpr const char* kQwenOmniVisionSrc =
     "Qwen2.5-Omni's vision tower is Qwen2.5-VL's ViT (transformers configuration_qwen2_5_omni.py "
     "Qwen2_5OmniVisionEncoderConfig: depth 32, intermediate 3420, 16 heads, patch 14, spatial_merge_size 2, "
     "fullatt_block_indexes 7/15/23/31; width 1280 as Qwen2.5-VL, not re-read); it ships in the qwen2.5o mmproj with "
@@ -87,8 +87,8 @@ const EncoderRow kEncoders[] = {
     {"Qwen/Qwen2.5-VL-7B-Instruct", ProjectorType::Qwen25VL, 32, 1280, 3420, 16, 14, 0, 2, true, kQwen25Src},
     {"Qwen/Qwen2.5-VL-32B-Instruct", ProjectorType::Qwen25VL, 32, 1280, 3456, 16, 14, 0, 2, true, kQwen25Src},
     {"Qwen/Qwen2.5-VL-72B-Instruct", ProjectorType::Qwen25VL, 32, 1280, 3456, 16, 14, 0, 2, true, kQwen25Src},
-    {"Qwen/Qwen2.5-Omni-7B", ProjectorType::Qwen25VL, 32, 1280, 3420, 16, 14, 0, 2, true, kQwenOmniSrc},
-    {"Qwen/Qwen2.5-Omni-3B", ProjectorType::Qwen25VL, 32, 1280, 3420, 16, 14, 0, 2, true, kQwenOmniSrc},
+    {"Qwen/Qwen2.5-Omni-7B", ProjectorType::Qwen25VL, 32, 1280, 3420, 16, 14, 0, 2, true, kQwenOmniVisionSrc},
+    {"Qwen/Qwen2.5-Omni-3B", ProjectorType::Qwen25VL, 32, 1280, 3420, 16, 14, 0, 2, true, kQwenOmniVisionSrc},
 };
 
 // tensor elements of an mmproj file, split by the type ggml-org's conversions store them in: 2-D matrices F16,

@@ -2,7 +2,7 @@
 // modules from tests/e2e/node_modules, a local static server for the built site, the check()/assert()/eq() runner
 // that prints "ok"/"FAIL" per check and "N passed, N failed" at the end, headless Chromium, and the ImGui widget click.
 //   import { parseArgs, e2eRequire, serve, Checks, assert, eq, launchChromium, clickWidget } from './harness.mjs';
-//   const checks = new Checks(args.only);  await checks.check('name', async () => { assert(x, 'why'); });
+//   const checks = new Checks(args.only, args.shard);  await checks.check('name', async () => { assert(x, 'why'); });
 //   checks.finish();   // prints the tally and exits 1 on any failure
 import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
@@ -43,11 +43,19 @@ export function serve(dir, rewrite = null) {
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
 }
 
-// the check runner: each check() runs one named async test, records pass/fail and prints one line
+// the check runner: each check() runs one named async test, records pass/fail and prints one line.
+// only: run the checks whose name contains it. shard "k/n" (1 <= k <= n): run every n-th check from the k-th, so n
+// processes (ctest entries) share one suite; a check passed { always: true } runs in every shard.
 export class Checks {
-  constructor(only = '') { this.only = only || ''; this.results = []; }
-  async check(name, fn) {
+  constructor(only = '', shard = '') {
+    this.only = only || ''; this.results = []; this.seen = 0;
+    const m = /^(\d+)\/(\d+)$/.exec(shard || '1/1');
+    if (!m || +m[1] < 1 || +m[1] > +m[2]) throw new Error(`--shard wants k/n with 1 <= k <= n, got '${shard}'`);
+    this.shardIndex = +m[1] - 1; this.shardCount = +m[2];
+  }
+  async check(name, fn, { always = false } = {}) {
     if (this.only && !name.includes(this.only)) return;
+    if (!always && this.seen++ % this.shardCount !== this.shardIndex) return;
     const t0 = Date.now();
     try {
       await fn();

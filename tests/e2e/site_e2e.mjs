@@ -14,7 +14,7 @@ const { AxeBuilder } = e2eRequire('@axe-core/playwright');
 const args = parseArgs();
 const site = path.resolve(args.site || 'build/web/site');
 const out = path.resolve(args.out || 'build/web/screenshots');
-const checks = new Checks(args.only);
+const checks = new Checks(args.only, args.shard);
 const check = checks.check.bind(checks);
 const frames = (page, n = 4) => page.evaluate((k) => new Promise((r) => { const f = () => (--k <= 0 ? r() : requestAnimationFrame(f)); requestAnimationFrame(f); }), n);
 

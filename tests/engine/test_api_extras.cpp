@@ -9,15 +9,12 @@
 
 #include "api/api_extras.h"
 #include "catalog/catalog.h"
+#include "test_support.h"
 
 using namespace llmsim;
 using nlohmann::json;
 
 namespace {
-const Catalog& cat() {
-    static Catalog c = [] { Catalog x; std::string e; REQUIRE(load_embedded_catalog(x, e)); return x; }();
-    return c;
-}
 }  // namespace
 
 TEST_CASE("api_train: same bytes as estimate_training, errors name the key", "[api_extras]") {

@@ -10,14 +10,11 @@
 #include "io/gguf.h"
 #include "audio/audio.h"
 #include "mini_gguf.h"
+#include "test_support.h"
 
 using namespace llmsim;
 
 namespace {
-const Catalog& cat() {
-    static Catalog c = [] { Catalog x; std::string e; REQUIRE(load_embedded_catalog(x, e)); return x; }();
-    return c;
-}
 AudioEncoder encoder_of(const char* id) {
     const Model* m = cat().find_model(id);
     REQUIRE(m);

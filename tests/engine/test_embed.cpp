@@ -4,14 +4,11 @@
 
 #include "catalog/catalog.h"
 #include "embed/embed.h"
+#include "test_support.h"
 
 using namespace llmsim;
 
 namespace {
-const Catalog& cat() {
-    static Catalog c = [] { Catalog x; std::string e; REQUIRE(load_embedded_catalog(x, e)); return x; }();
-    return c;
-}
 EmbedEstimate run(const char* id, EmbedRequest r) {
     const EmbeddingModel* m = find_embedding_model(id);
     REQUIRE(m);

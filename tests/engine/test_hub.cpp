@@ -18,16 +18,16 @@ namespace {
 
 // [SECTION] fixtures ---------------------------------------------------------------------------------------
 
-struct Bytes {
+struct HeaderBytes {
     std::string b;
     template <class T>
-    Bytes& le(T v) {
+    HeaderBytes& le(T v) {
         unsigned char x[sizeof(T)];
         std::memcpy(x, &v, sizeof(T));
         b.append((const char*)x, sizeof(T));
         return *this;
     }
-    Bytes& str(const std::string& s) {
+    HeaderBytes& str(const std::string& s) {
         le<uint64_t>(s.size());
         b += s;
         return *this;
@@ -65,7 +65,7 @@ Fixture llama_gguf(int layers, uint64_t hidden, uint64_t ffn, uint64_t vocab, ui
         ts.push_back({"output_norm.weight", {hidden}, 0});
         ts.push_back({"output.weight", {hidden, vocab}, 14});
     }
-    Bytes kvs;
+    HeaderBytes kvs;
     uint64_t n_kv = 0;
     auto key = [&](const std::string& k, uint32_t type) { kvs.str(k).le(type); ++n_kv; };
     const std::string a = arch;
@@ -88,7 +88,7 @@ Fixture llama_gguf(int layers, uint64_t hidden, uint64_t ffn, uint64_t vocab, ui
         key("tokenizer.ggml.tokens", 9); kvs.le<uint32_t>(8).le<uint64_t>(vocab);
         for (uint64_t i = 0; i < vocab; ++i) kvs.str("tok" + std::to_string(i));
     }
-    Bytes out;
+    HeaderBytes out;
     out.b = "GGUF";
     out.le<uint32_t>(3).le<uint64_t>(ts.size()).le<uint64_t>(n_kv);
     out.b += kvs.b;
@@ -124,7 +124,7 @@ std::string safetensors_header(const std::vector<std::pair<std::string, std::vec
         bytes += n;
     }
     j += "}";
-    Bytes b;
+    HeaderBytes b;
     b.le<uint64_t>(j.size());
     return b.b + j;
 }

@@ -6,14 +6,11 @@
 #include "adapter/lora.h"
 #include "catalog/catalog.h"
 #include "speed/speed.h"
+#include "test_support.h"
 
 using namespace llmsim;
 
 namespace {
-const Catalog& cat() {
-    static Catalog c = [] { Catalog x; std::string e; REQUIRE(load_embedded_catalog(x, e)); return x; }();
-    return c;
-}
 }  // namespace
 
 TEST_CASE("lora: Llama-3-8B r=8 q,v has PEFT's 3,407,872 trainable parameters", "[lora]") {

@@ -21,6 +21,7 @@
 #include "memory/memory.h"
 #include "model/model_tensors.h"
 #include "quant/quant_rules.h"
+#include "test_support.h"
 
 using namespace llmsim;
 
@@ -139,13 +140,6 @@ MemoryRequest request_from_row(const std::map<std::string, std::string>& r) {
     if (cmd.find("--swa-full") != std::string::npos) q.swa_full = true;
     q.compute_max_context = false;
     return q;
-}
-
-bool load_catalog_or_skip(Catalog& cat) {
-    std::string err;
-    if (load_embedded_catalog(cat, err)) return true;
-    WARN("catalog not available, skipping: " << err);
-    return false;
 }
 
 }  // namespace

@@ -21,6 +21,7 @@
 #include "memory/prepared_weights.h"
 #include "quant/quant_rules.h"
 #include "sim/simulate.h"
+#include "test_support.h"
 
 using namespace llmsim;
 
@@ -294,13 +295,6 @@ uint64_t active_weight_bytes_reference(const Model& m, const WeightSize& w, cons
             if (w.tensors[i].name == "token_embd.weight") total += (double)w.bytes[i];
     }
     return (uint64_t)std::llround(total);
-}
-
-bool load_catalog_or_skip(Catalog& cat) {
-    std::string err;
-    if (load_embedded_catalog(cat, err)) return true;
-    WARN("catalog not available, skipping: " << err);
-    return false;
 }
 
 }  // namespace

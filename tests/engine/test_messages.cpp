@@ -29,6 +29,7 @@
 #include "model/hf_config.h"
 #include "sim/simulate.h"
 #include "url_state.h"
+#include "test_support.h"
 
 using namespace llmsim;
 using nlohmann::json;
@@ -36,16 +37,6 @@ using nlohmann::json;
 namespace {
 
 // [SECTION] helpers --------------------------------------------------------------------------------------
-
-const Catalog& cat() {
-    static Catalog c = [] {
-        Catalog x;
-        std::string err;
-        REQUIRE(load_embedded_catalog(x, err));
-        return x;
-    }();
-    return c;
-}
 
 json asset(const char* name) {
     const std::string_view v = embedded_asset(name);

@@ -14,14 +14,11 @@
 #include "model/hf_config.h"
 #include "quant/quant_rules.h"
 #include "spec/mtp.h"
+#include "test_support.h"
 
 using namespace llmsim;
 
 namespace {
-const Catalog& cat() {
-    static Catalog c = [] { Catalog x; std::string e; REQUIRE(load_embedded_catalog(x, e)); return x; }();
-    return c;
-}
 SpecRequest request(const char* hw, const char* quant, int64_t ctx) {
     SpecRequest r;
     r.target.memory.hardware = cat().find_hardware(hw);

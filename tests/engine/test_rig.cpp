@@ -24,21 +24,11 @@
 #include "runtime/command.h"
 #include "sim/simulate.h"
 #include "runtime/speed_glue.h"
+#include "test_support.h"
 
 using namespace llmsim;
 
 namespace {
-
-const Catalog& cat() {
-    static Catalog c;
-    static bool loaded = false;
-    if (!loaded) {
-        std::string err;
-        REQUIRE(load_embedded_catalog(c, err));
-        loaded = true;
-    }
-    return c;
-}
 
 const Model& model(const char* id) {
     const Model* m = cat().find_model(id);

@@ -9,14 +9,11 @@
 #include "memory/memory.h"
 #include "model/hf_config.h"
 #include "spec/spec.h"
+#include "test_support.h"
 
 using namespace llmsim;
 
 namespace {
-const Catalog& cat() {
-    static Catalog c = [] { Catalog x; std::string e; REQUIRE(load_embedded_catalog(x, e)); return x; }();
-    return c;
-}
 }  // namespace
 
 TEST_CASE("spec: E = (1 - a^(k+1)) / (1 - a) at hand-computed points", "[spec]") {

@@ -16,6 +16,14 @@ inline const llmsim::Catalog& cat() {
     return *c;
 }
 
+// a fresh copy of the embedded catalog that a test may edit; false (with a warning) when it cannot be loaded
+inline bool load_catalog_or_skip(llmsim::Catalog& cat) {
+    std::string err;
+    if (llmsim::load_embedded_catalog(cat, err)) return true;
+    WARN("catalog not available, skipping: " << err);
+    return false;
+}
+
 // a file of the source tree (path relative to the repository root) as text; "" when it cannot be read
 inline std::string read_source_file(const std::string& rel) {
 #ifdef LLMSIM_SOURCE_DIR

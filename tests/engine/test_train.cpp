@@ -10,14 +10,11 @@
 #include "catalog/catalog.h"
 #include "model/model_tensors.h"
 #include "train/train.h"
+#include "test_support.h"
 
 using namespace llmsim;
 
 namespace {
-const Catalog& cat() {
-    static Catalog c = [] { Catalog x; std::string e; REQUIRE(load_embedded_catalog(x, e)); return x; }();
-    return c;
-}
 uint64_t states(const TrainMemory& t) { return t.weights_bytes + t.grads_bytes + t.optimizer_bytes; }
 }  // namespace
 

@@ -9,14 +9,11 @@
 #include "mini_gguf.h"
 #include "io/gguf.h"
 #include "vision/vision.h"
+#include "test_support.h"
 
 using namespace llmsim;
 
 namespace {
-const Catalog& cat() {
-    static Catalog c = [] { Catalog x; std::string e; REQUIRE(load_embedded_catalog(x, e)); return x; }();
-    return c;
-}
 VisionEncoder encoder_of(const char* id) {
     const Model* m = cat().find_model(id);
     REQUIRE(m);

@@ -83,7 +83,7 @@ std::vector<GateFigure> serving_gate_figures(const ServingValidation& v) {
 // [SECTION] The committed file ---------------------------------------------------------------------------
 
 namespace {
-const char* kAbout =
+const char* kGateAbout =
     "The accuracy gate (ctest accuracy_gate: llmsim-cli accuracy --gate tests/accuracy_gate.json): every figure is "
     "recomputed from the inputs with the held-out folds of `llmsim-cli accuracy` (speed: each device / publication "
     "left out in turn, bands from the harder scheme) and `llmsim-cli accuracy --serving` (each source left out) and "
@@ -152,7 +152,7 @@ bool parse_gate_file(const std::string& text, GateFile& out, std::string& err) {
 
 std::string gate_file_to_json(const GateFile& g) {
     ojson head;
-    head["about"] = kAbout;
+    head["about"] = kGateAbout;
     head["inputs"] = {{"speed", g.speed_files}, {"serving", g.serving_file}};
     head["tolerance"] = {{"mdape_rise_points", g.tolerance.mdape_rise_points},
                          {"share_fall_points", g.tolerance.share_fall_points}, {"why", kWhy}};

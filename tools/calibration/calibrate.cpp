@@ -16,6 +16,7 @@
 #include <cstring>
 #include <map>
 #include <set>
+#include "core/stats.h"
 
 namespace llmsim {
 
@@ -586,11 +587,6 @@ SpeedParams with_validated_bands(const SpeedParams& p, ValidationReport& v) {
 // a report row's class name: the catalog's spelling, and "ALL" for the total row (index kHardwareKindCount)
 static const char* class_label(int c) { return c < kHardwareKindCount ? to_string((HardwareKind)c) : "ALL"; }
 
-static double median_of(std::vector<double> x) {
-    std::sort(x.begin(), x.end());
-    const size_t n = x.size();
-    return n % 2 ? x[n / 2] : 0.5 * (x[n / 2 - 1] + x[n / 2]);
-}
 
 static std::string setup_of(const CalibrationRow& r) {
     return r.device + "|" + to_string(r.scenario.backend) + "|" + std::to_string(r.scenario.gpus);
@@ -621,7 +617,7 @@ SetupLevelSplit setup_level_split(const AccuracyReport& source_out, int k, bool 
     std::vector<double> before, after, levels;
     for (const auto& g : groups) {
         if (g.second.size() < 3) continue;
-        const double level = median_of(g.second);
+        const double level = median(g.second);
         levels.push_back(std::fabs(std::exp(level) - 1));
         for (double e : g.second) {
             before.push_back(std::exp(e) - 1);
@@ -630,7 +626,7 @@ SetupLevelSplit setup_level_split(const AccuracyReport& source_out, int k, bool 
     }
     out.groups = (int)levels.size();
     out.errors = level_correction(before, after);
-    if (out.groups > 0) out.level_spread = median_of(levels);
+    if (out.groups > 0) out.level_spread = median(levels);
     return out;
 }
 
@@ -650,12 +646,12 @@ LevelTransfer device_level_transfer(const AccuracyReport& source_out, int k, boo
         if (s.second.size() < 2) continue;
         ++out.setups;
         std::map<std::string, double> level;
-        for (const auto& pub : s.second) level[pub.first] = median_of(pub.second);
+        for (const auto& pub : s.second) level[pub.first] = median(pub.second);
         for (const auto& pub : s.second) {
             std::vector<double> others;
             for (const auto& l : level)
                 if (l.first != pub.first) others.push_back(l.second);
-            const double other = median_of(others);
+            const double other = median(others);
             for (double e : pub.second) {
                 model.push_back(std::exp(e) - 1);
                 corrected.push_back(std::exp(e - other) - 1);
@@ -685,7 +681,7 @@ PublicationAgreement publication_agreement(const AccuracyReport& rep, int k, boo
             std::vector<double> measured;
             for (const auto& mp : pub.second) measured.push_back(mp.first);
             rows.push_back(&pub.second);
-            med.push_back(median_of(measured));
+            med.push_back(median(measured));
         }
         for (size_t a = 0; a < med.size(); ++a) {
             std::vector<double> others;   // log of the other publications' medians
@@ -694,7 +690,7 @@ PublicationAgreement publication_agreement(const AccuracyReport& rep, int k, boo
                 if (b != a) others.push_back(std::log(med[b]));
             }
             if (others.empty()) continue;
-            const double guess = std::exp(median_of(others));
+            const double guess = std::exp(median(others));
             for (const auto& mp : *rows[a]) {
                 if (!(mp.second > 0)) continue;   // no prediction: left out of both, as setup_level_split does
                 other.push_back(guess / mp.first - 1);
@@ -704,7 +700,7 @@ PublicationAgreement publication_agreement(const AccuracyReport& rep, int k, boo
     }
     PublicationAgreement out;
     out.pairs = (int)gaps.size();
-    if (out.pairs > 0) out.median_gap = median_of(gaps);
+    if (out.pairs > 0) out.median_gap = median(gaps);
     out.other_publications = level_correction(model, other);
     return out;
 }

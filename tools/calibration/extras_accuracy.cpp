@@ -20,6 +20,7 @@
 #include "spec/spec.h"
 #include "train/train.h"
 #include "vision/vision.h"
+#include "core/stats.h"
 
 namespace llmsim {
 
@@ -338,15 +339,6 @@ ExtraScore score_extra_row(const Catalog& cat, const ExtraRow& row) {
 }
 
 // [SECTION] Report -------------------------------------------------------------------------------------------
-
-namespace {
-double median(std::vector<double> v) {
-    if (v.empty()) return 0;
-    std::sort(v.begin(), v.end());
-    size_t n = v.size();
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-}  // namespace
 
 ExtrasReport score_extra_rows(const Catalog& cat, const std::vector<ExtraRow>& rows) {
     ExtrasReport rep;

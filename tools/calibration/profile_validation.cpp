@@ -13,6 +13,7 @@
 #include "core/format.h"
 #include "core/text.h"
 #include "api/predict.h"
+#include "core/stats.h"
 
 namespace llmsim {
 
@@ -37,11 +38,9 @@ struct Acc {
         HoldoutStats s;
         s.rows = (int)err.size();
         if (err.empty()) return s;
-        std::vector<double> v = err;
-        std::sort(v.begin(), v.end());
-        const size_t n = v.size();
-        s.mdape = n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-        s.within25 = (double)std::count_if(v.begin(), v.end(), [](double e) { return e <= 0.25; }) / (double)n;
+        const size_t n = err.size();
+        s.mdape = median(err);
+        s.within25 = (double)std::count_if(err.begin(), err.end(), [](double e) { return e <= 0.25; }) / (double)n;
         s.coverage = (double)inside / (double)n;
         return s;
     }

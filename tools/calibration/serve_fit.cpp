@@ -19,6 +19,7 @@
 #include <sstream>
 
 #include <nlohmann/json.hpp>
+#include "core/stats.h"
 
 namespace llmsim {
 
@@ -46,19 +47,6 @@ std::string source_of(const std::string& s) {
     return at == std::string::npos ? key : key.substr(0, at);
 }
 
-double median(std::vector<double> v) {
-    if (v.empty()) return 0;
-    std::sort(v.begin(), v.end());
-    size_t n = v.size();
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-double quantile(std::vector<double> v, double q) {
-    if (v.empty()) return 0;
-    std::sort(v.begin(), v.end());
-    double pos = q * (v.size() - 1);
-    size_t i = (size_t)pos; double f = pos - i;
-    return i + 1 < v.size() ? v[i] * (1 - f) + v[i + 1] * f : v[i];
-}
 
 // the rows' loss under one engine's parameters (only rows of that engine, or all when engine < 0)
 double loss(const Catalog& cat, const std::vector<const ServingRow*>& rows, const SpeedTable& t) {

@@ -15,15 +15,11 @@
 #include "calibration/extras_accuracy.h"
 #include "spec/spec.h"
 #include "train/train.h"
+#include "test_support.h"
 
 using namespace llmsim;
 
 namespace {
-const Catalog& cat() {
-    static Catalog c = [] { Catalog x; std::string e; REQUIRE(load_embedded_catalog(x, e)); return x; }();
-    return c;
-}
-
 std::string shipped_text() {
     std::ifstream f(std::string(LLMSIM_SOURCE_DIR) + "/assets/calibration/extras_measured.jsonl", std::ios::binary);
     REQUIRE(f);

@@ -14,6 +14,7 @@
 #include "catalog/catalog.h"
 #include "calibration/serve_accuracy.h"
 #include "test_support.h"
+#include "core/stats.h"
 
 using namespace llmsim;
 
@@ -30,11 +31,6 @@ const ServingAccuracy& shipped() {
         loaded = true;
     }
     return a;
-}
-double median(std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    size_t n = v.size();
-    return n == 0 ? 0 : n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 }  // namespace
 
