@@ -547,10 +547,15 @@ constexpr double kTypicalHbmBytesPerSmClk = 11.35;
 // bandwidth plus its share of what the SMs' loads in flight sustain (SMs x clock x bytes per SM-clock), so
 // 1 / reached = 1 / (spec x share) + 1 / (SM limit). HBM parts under CUDA only (the mul_mat_vec_q launch shape):
 // the GDDR rows show no such limit (an RTX 3090 with 6.7 B of spec per SM-clock reads as large a share as an
-// RTX 4090 with 3.1; applied to them too, decode source out went 10.1 -> 10.7 %, consumer 8.8 -> 11.6 %)
+// RTX 4090 with 3.1; applied to them too, decode source out went 10.1 -> 10.7 %, consumer 8.8 -> 11.6 %).
+// Quantised weights only: F16/BF16 weights are read by another kernel, mul_mat_vec (ggml-cuda/mmv.cu, mmvf.cu
+// since 2025), whose rows are not the mmvq launch shape; with the limit, F16 decode on A100/H100 came out 15-39 % low
+// while the quantised rows of the same runs landed within 10 %
 double decode_read_share(const SpeedScenario& s, const SpeedParams& p) {
     const double share = bw_share(s, p);
-    if (s.memory != MemoryKind::Hbm || !(p.mmvq_sm_bytes_per_clk > 0) || !(share > 0)) return share;
+    if (s.memory != MemoryKind::Hbm || s.weight_class == WeightClass::F16 || !(p.mmvq_sm_bytes_per_clk > 0) ||
+        !(share > 0))
+        return share;
     // spec bytes per SM-clock: the device's own where the catalog states its SMs and clock (CUDA); otherwise (an HBM
     // part without them: V100, P100, B200, AMD Instinct under ROCm, inline devices) the fitted HBM parts' typical
     // value, so that such a part reads the share the HBM rows were fitted to rather than the bare DRAM share

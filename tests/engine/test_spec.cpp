@@ -197,8 +197,11 @@ TEST_CASE("spec: verify step over n tokens against llama-bench pp1..pp11 on an A
         const double measured = (n / tps[n - 1]) / (1 / tps[0]);
         INFO("n " << n << ": step(n)/step(1) predicted " << predicted << ", measured " << measured);
         CHECK(predicted > last);                           // every column repeats the dequant + dot work
-        CHECK(predicted / measured - 1 < 0.05);            // measured: -6 % (n = 2) to -28 % (n = 8), under-priced
-        CHECK(predicted / measured - 1 > -0.30);
+        // under-priced: -6 % (n = 2) to -28 % (n = 8) until 2026-12-07, -32 % at n = 8 since (the refit that took
+        // F16 weights out of the per-SM read limit lowered the quantised HBM read share, so a plain step got dearer
+        // and the repeated dequant + dot work counts for less of it)
+        CHECK(predicted / measured - 1 < 0.05);
+        CHECK(predicted / measured - 1 > -0.35);
         last = predicted;
     }
 }
