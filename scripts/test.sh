@@ -8,7 +8,8 @@
 #   web     emscripten: the page, the engine tests as wasm under node, the browser end-to-end test of every section
 #           (the static pages come from the native CLI, not a second host build)
 # Prints the time of each stage and ends with one summary line; exit code 0 only if everything passed.
-#   scripts/test.sh            # the quick tier (a clean clone: 19.5 min on this 2-core machine, 2026-12-07; target 15)
+#   scripts/test.sh            # the quick tier (a clean clone on a 2-core machine, 2026-12-07: 16.5 min with four
+#                              #   other sessions building during its web stages, ~13.5 min alone; docs/building.md)
 #   scripts/test.sh --deep     # + every browser suite, the held-out refits, the full accuracy report, fuzzing
 #                              #   300 s per target, the fresh-root check; writes docs/validation/deep-<date>.txt
 #   LLMSIM_SKIP_WEB=1 scripts/test.sh   # native only (quick local loop); LLMSIM_SKIP_FUZZ=1 without fuzzing
