@@ -8,17 +8,11 @@
 #include <map>
 
 #include "calibration/parallel.h"
+#include "core/stats.h"
 
 namespace llmsim {
 
 namespace {
-
-double median_of(std::vector<double> v) {
-    if (v.empty()) return 0;
-    std::sort(v.begin(), v.end());
-    const size_t n = v.size();
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
 
 // the held-out prediction's band (the shipped one) contains the measurement?
 bool inside_band(const CalibrationRow& r, double predicted, const SpeedParams& bands) {
@@ -83,12 +77,12 @@ OffloadReport score_offload_rows(const std::vector<CalibrationRow>& fit_rows, co
     for (int k = 0; k < 2; ++k) {
         rep.stats[k] = error_stats(err[k]);
         rep.coverage[k] = err[k].empty() ? 0 : (double)in[k] / (double)err[k].size();
-        rep.signed_median[k] = median_of(err[k]);
+        rep.signed_median[k] = median(err[k]);
         for (size_t s = 0; s < sources.size(); ++s) {
             OffloadSourceStats& ps = rep.per_source[s];
             ps.source = sources[s];
             ps.rows[k] = (int)src_err[k][s].size();
-            ps.signed_median[k] = median_of(src_err[k][s]);
+            ps.signed_median[k] = median(src_err[k][s]);
             ps.mdape[k] = error_stats(src_err[k][s]).mdape;
         }
     }
