@@ -172,40 +172,52 @@ struct RxParser {
 // [SECTION] Matcher ----------------------------------------------------------------------------------------
 
 using Cont = std::function<bool(size_t)>;
-bool match_seq(const RxSeq& seq, size_t k, const std::string& s, size_t pos, const Cont& next);
+// backtracking steps one search may take: nested repetition such as "(.*)*x" is exponential in the name's length,
+// and a line must not hang predict
+constexpr long kMaxMatchSteps = 200000;
+struct MatchBudget {
+    long steps = 0;
+    bool exhausted = false;
+};
+bool match_seq(const RxSeq& seq, size_t k, const std::string& s, size_t pos, MatchBudget& b, const Cont& next);
 
 // one occurrence of n at pos, then next
-bool match_one(const RxNode& n, const std::string& s, size_t pos, const Cont& next) {
+bool match_one(const RxNode& n, const std::string& s, size_t pos, MatchBudget& b, const Cont& next) {
+    if (++b.steps > kMaxMatchSteps) { b.exhausted = true; return false; }
     switch (n.kind) {
         case RxNode::Set: return pos < s.size() && n.set[(unsigned char)s[pos]] && next(pos + 1);
         case RxNode::LineStart: return pos == 0 && next(pos);
         case RxNode::LineEnd: return pos == s.size() && next(pos);
         case RxNode::Group:
             for (const RxSeq& alt : n.alts)
-                if (match_seq(alt, 0, s, pos, next)) return true;
+                if (match_seq(alt, 0, s, pos, b, next)) return true;
             return false;
     }
     return false;
 }
 
 // n repeated (greedy: one more first), count times so far; an empty iteration ends the loop
-bool match_repeat(const RxNode& n, int count, const std::string& s, size_t pos, const Cont& next) {
-    if (count < n.max &&
-        match_one(n, s, pos, [&](size_t p2) { return !(p2 == pos && count >= n.min) && match_repeat(n, count + 1, s, p2, next); }))
+bool match_repeat(const RxNode& n, int count, const std::string& s, size_t pos, MatchBudget& b, const Cont& next) {
+    if (count < n.max && match_one(n, s, pos, b, [&](size_t p2) {
+            return !(p2 == pos && count >= n.min) && match_repeat(n, count + 1, s, p2, b, next);
+        }))
         return true;
-    return count >= n.min && next(pos);
+    return !b.exhausted && count >= n.min && next(pos);
 }
 
-bool match_seq(const RxSeq& seq, size_t k, const std::string& s, size_t pos, const Cont& next) {
+bool match_seq(const RxSeq& seq, size_t k, const std::string& s, size_t pos, MatchBudget& b, const Cont& next) {
     if (k == seq.size()) return next(pos);
-    return match_repeat(seq[k], 0, s, pos, [&](size_t p2) { return match_seq(seq, k + 1, s, p2, next); });
+    return match_repeat(seq[k], 0, s, pos, b, [&](size_t p2) { return match_seq(seq, k + 1, s, p2, b, next); });
 }
 
 struct CompiledRx {
     RxNode top;                           // a group of the pattern's alternatives
+    mutable bool too_costly = false;      // a search ran out of steps (then it reports no match)
     bool search(const std::string& s) const {
-        for (size_t start = 0; start <= s.size(); ++start)
-            if (match_one(top, s, start, [](size_t) { return true; })) return true;
+        MatchBudget b;
+        for (size_t start = 0; start <= s.size() && !b.exhausted; ++start)
+            if (match_one(top, s, start, b, [](size_t) { return true; })) return true;
+        too_costly |= b.exhausted;
         return false;
     }
 };
@@ -270,6 +282,10 @@ bool apply_override(const Model& m, const std::string& entry, std::vector<int>& 
         for (size_t t = 0; t < 3; ++t)
             if (rx.search(blk + kExperts[t] + ".weight")) moved[(size_t)il] |= 1 << t;
     }
+    if (rx.too_costly) {
+        err = "override_tensors pattern '" + pattern + "' is too costly to match (nested repetition such as (.*)*)";
+        return false;
+    }
     return true;
 }
 
@@ -279,6 +295,7 @@ bool regex_search_lite(const std::string& pattern, const std::string& text, bool
     CompiledRx rx;
     if (!compile_rx(pattern, rx, err)) return false;
     found = rx.search(text);
+    if (rx.too_costly) { err = "pattern too costly to match (nested repetition such as (.*)*)"; return false; }
     return true;
 }
 

@@ -52,6 +52,13 @@ TEST_CASE("-ot patterns: std::regex_search semantics on the ECMAScript subset", 
     CHECK_FALSE(found("a{2,3}b", "cab"));
     CHECK(found(R"([^0-9]\d+$)", "blk.40"));
     CHECK(found("x.*?y", "x--y"));
+    // nested repetition is exponential in the text's length: refused, not a hang
+    {
+        bool f = false;
+        std::string err;
+        CHECK_FALSE(regex_search_lite("(.*)*(.*)*(.*)*z", "blk.47.ffn_down_exps.weight.xxxxxxxxxxxxxxxxxxxxxxxx", f, err));
+        CHECK(err.find("too costly") != std::string::npos);
+    }
     for (const char* bad : {"(", "[a-", "a**", R"(\1)", "(?=x)", "a{3,2}", ")"}) {
         bool f = false;
         std::string err;
