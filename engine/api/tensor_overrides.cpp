@@ -251,6 +251,7 @@ template <size_t N>
 std::string first_match(const CompiledRx& rx, const std::string& blk, const char* const (&names)[N]) {
     for (const char* t : names)
         if (rx.search(blk + t + ".weight")) return blk + t + ".weight";
+        else if (rx.too_costly) break;
     return "";
 }
 
@@ -266,7 +267,7 @@ bool apply_override(const Model& m, const std::string& entry, std::vector<int>& 
     CompiledRx rx;
     if (!compile_rx(pattern, rx, err)) { err = "override_tensors pattern '" + pattern + "': " + err; return false; }
     const bool shared = m.moe && m.moe->n_shared_experts > 0;
-    for (int il = -1; il < m.n_layers; ++il) {
+    for (int il = -1; il < m.n_layers && !rx.too_costly; ++il) {
         const bool moe = il >= 0 && layer_is_moe(m, il);
         const std::string blk = il < 0 ? "" : "blk." + std::to_string(il) + ".";
         std::string hit = il < 0 ? first_match(rx, blk, kGlobalKeep) : first_match(rx, blk, kAttention);
