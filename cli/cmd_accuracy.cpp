@@ -17,6 +17,7 @@
 
 #include "calibration/accuracy_gate.h"
 #include "calibration/calibrate.h"
+#include "calibration/offload_accuracy.h"
 #include "calibration/parallel.h"
 #include "calibration/profile_validation.h"
 #include "calibration/serve_accuracy.h"
@@ -211,13 +212,14 @@ int cmd_accuracy_serving(const Args& a) {
 
 
 int cmd_accuracy(int argc, char** argv) {
-    Args a = parse_args(argc, argv, {"help", "rows", "detail", "serving", "shipped", "extras", "json", "check-asset", "write", "headline"});
+    Args a = parse_args(argc, argv, {"help", "rows", "detail", "serving", "shipped", "extras", "json", "check-asset", "write", "headline",
+                                     "offload"});
     if (a.has("serving") && !a.has("help")) return cmd_accuracy_serving(a);
     if (a.has("extras") && !a.has("help")) return cmd_accuracy_extras(a);
     if (a.has("headline") && !a.has("help")) return headline_command(a);
     if (a.has("gate") && !a.has("help")) return gate_command(a);
     if (a.has("help")) {
-        printf("usage: llmsim-cli accuracy FILE... [--detail] [--rows]\n"
+        printf("usage: llmsim-cli accuracy FILE... [--detail] [--rows] [--offload]\n"
                "       llmsim-cli accuracy --gate tests/accuracy_gate.json [--write]   the accuracy gate: the held-out figures\n"
                "       (speed source / device out, decode / prefill, all rows and 2025-26 builds; serving per engine, source\n"
                "       out) recomputed from the file's inputs and compared with its committed values; exit 1 naming each\n"
@@ -238,14 +240,29 @@ int cmd_accuracy(int argc, char** argv) {
                "decode and prefill; the band of each class comes from the harder of the three. --detail adds each scheme's\n"
                "table with the seed formula (decode = 0.84 x BW / (weights + KV), prefill = 0.65 x TFLOPS / (2 x params))\n"
                "and per-group errors; --rows prints every row's held-out predictions.\n"
+               "Rows whose weights are partly in host RAM (ngl below the layer count, n_cpu_moe, override_tensors; e.g.\n"
+               "assets/calibration/llamacpp_offload.jsonl) are their own group \"offload\": never in a fit, never pooled,\n"
+               "each publication held out against a fit on the full-GPU rows; --offload prints that group alone.\n"
                "e.g. llmsim-cli accuracy assets/calibration/llamacpp_speed.jsonl assets/calibration/llamacpp_speed_2025.jsonl\n"
                "     assets/calibration/llamacpp_speed_collected.jsonl\n");
         return 0;
     }
     if (a.positional.empty()) return fail("accuracy: give JSON Lines files of measured rows (e.g. assets/calibration/llamacpp_speed.jsonl)");
     std::string err;
-    std::vector<CalibrationRow> rows;
-    if (!read_rows(a.positional, rows, err)) return fail("accuracy: " + err);
+    std::vector<CalibrationRow> all, rows, offload;
+    if (!read_rows(a.positional, all, err)) return fail("accuracy: " + err);
+    for (const CalibrationRow& r : all) (r.offload ? offload : rows).push_back(r);
+    if (rows.empty()) return fail("accuracy: the offload rows are scored against a fit on full-GPU rows: give those files too");
+    if (a.has("offload")) {
+        if (offload.empty()) return fail("accuracy: --offload: no row leaves weights in host RAM (ngl, n_cpu_moe, override_tensors)");
+        const OffloadReport rep = score_offload_rows(rows, offload, default_speed_params());
+        printf("%s", format_offload_report(rep).c_str());
+        if (a.has("rows"))   // id, publication, kind, measured, held-out predicted tok/s
+            for (const RowPrediction& p : rep.predictions)
+                printf("%s,%s,%s,%.4g,%.4g\n", p.row->id.c_str(), source_key(p.row->source).c_str(),
+                       p.row->scenario.test == SpeedTest::Decode ? "decode" : "prefill", p.row->measured_tokens_per_s, p.predicted);
+        return 0;
+    }
     ValidationReport v = validate(rows, default_speed_params());
     with_validated_bands(default_speed_params(), v);
     printf("%s", format_validation_report(v).c_str());
@@ -261,6 +278,7 @@ int cmd_accuracy(int argc, char** argv) {
                    v.by[2].predictions[i].predicted, p.seed);
         }
     }
+    if (!offload.empty()) printf("%s", format_offload_report(score_offload_rows(rows, offload, default_speed_params())).c_str());
     return 0;
 }
 
@@ -280,6 +298,10 @@ int cmd_calibrate(int argc, char** argv) {
     std::string err;
     std::vector<CalibrationRow> rows;
     if (!read_rows(a.positional, rows, err)) return fail("calibrate: " + err);
+    const size_t before = rows.size();   // the offload rows check the host-RAM physics; they never join the fit
+    rows.erase(std::remove_if(rows.begin(), rows.end(), [](const CalibrationRow& r) { return r.offload; }), rows.end());
+    if (rows.size() != before) fprintf(stderr, "calibrate: %zu offload rows left out of the fit (llmsim-cli accuracy scores them)\n", before - rows.size());
+    if (rows.empty()) return fail("calibrate: no full-GPU rows to fit");
     SpeedParams p = fit_speed_params(rows, default_speed_params());
     // the held-out fits start from the embedded parameters, as `accuracy` does (not from this fit, which saw
     // every row): the report is the same one `accuracy` prints

@@ -59,12 +59,32 @@ bool parse_quant_field(const Catalog& cat, const json& j, PredictInput& out, std
     return true;
 }
 
+// hardware.host: the CPU and RAM of the machine (what -ngl / --n-cpu-moe / -ot leave in host RAM runs at its bandwidth);
+// cpu, ram and source are the publication's words, ram_bandwidth_gbs (and ram_gib) the numbers the speed model reads
+bool parse_host_field(const json& h, Hardware& hw, std::string& err) {
+    if (!h.is_object() || !h.contains("host") || h["host"].is_null()) return true;
+    const json& host = h["host"];
+    if (!host.is_object()) { err = "hardware.host must be an object {cpu, ram, ram_gib, ram_bandwidth_gbs, source}"; return false; }
+    for (const char* k : {"cpu", "ram", "source"})
+        if (host.contains(k) && !host[k].is_null() && !host[k].is_string()) { err = std::string("hardware.host.") + k + " must be a string"; return false; }
+    double bw = 0, gib = 0;
+    if (!json_number_field(host, "ram_bandwidth_gbs", bw, false, err, 0.1, 100000) ||
+        !json_number_field(host, "ram_gib", gib, false, err, 0.1, 1e6)) {
+        err = "hardware.host." + err;
+        return false;
+    }
+    if (bw > 0) hw.system_ram_bandwidth_gbs = bw;
+    if (gib > 0) hw.system_ram_bytes = (int64_t)std::llround(gib * (double)kGiB);
+    return true;
+}
+
 // hardware (a catalog id or an object), the GPU count and the backend the row ran on
 bool parse_hardware_fields(const Catalog& cat, const json& j, PredictInput& out, std::string& err) {
     if (!j.contains("hardware")) { err = "hardware is required (a catalog id or an object)"; return false; }
     std::string hw_note;
     if (!device_from_json(cat, j["hardware"], out.hardware, hw_note, err)) return false;
     if (!hw_note.empty()) out.note += std::string(out.note.empty() ? "" : "; ") + hw_note;
+    if (!parse_host_field(j["hardware"], out.hardware, err)) return false;
     double gpus = 1;
     if (!json_number_field(j, "gpus", gpus, false, err, 1, 1024)) return false;
     if (gpus != std::floor(gpus)) { err = "gpus must be a whole number"; return false; }
@@ -118,8 +138,24 @@ std::shared_ptr<const PreparedWeights> prepare_row_weights(const Catalog& cat, c
     return w;
 }
 
-// the speed scenario of the row: the weights' figures (no memory placement: a benchmark row ran fully on its
-// GPU(s)), llama-bench -ub / -b (defaults 512 / 2048) and the test
+// the memory model's placement of a line that sets -ngl / --n-cpu-moe / -ot / -ts (llama-bench's context: prompt +
+// generated + depth tokens); a placement that does not fit is still estimated, with a note
+bool place_row_weights(const PreparedWeights& w, const BenchTest& bt, SimRequest& req, PredictInput& out, MemoryBreakdown& mb,
+                       std::string& err) {
+    out.knobs.apply(out.model, req.memory);
+    req.memory.n_ctx = std::max<int64_t>(1, (int64_t)(bt.tokens + bt.depth));
+    req.memory.compute_max_context = false;
+    req.memory.with_notes = false;
+    if (!estimate_memory(w, out.model, req.memory, mb, err)) { err = "placement: " + err; return false; }
+    if (mb.status == FitStatus::Oom)
+        out.note += std::string(out.note.empty() ? "" : "; ") + "as placed it does not fit the GPUs' memory or the host RAM "
+                    "(hardware.host.ram_gib, else the catalog's): llama-bench would fail to load it, or spill to shared memory "
+                    "on Windows, which the estimate does not model";
+    return true;
+}
+
+// the speed scenario of the row: the weights' figures, llama-bench -ub / -b (defaults 512 / 2048), the test, and where
+// -ngl / --n-cpu-moe / -ot put the weights (absent: every weight on the GPU(s), no placement run)
 bool build_row_scenario(const json& j, const PreparedWeights& w, bool fa, const BenchTest& bt, PredictInput& out,
                         std::string& err) {
     Evaluation ev;
@@ -128,13 +164,16 @@ bool build_row_scenario(const json& j, const PreparedWeights& w, bool fa, const 
     req.memory.file_type = out.quant;
     req.memory.hardware = &out.hardware;
     req.memory.flash_attn = fa;
-    if (!build_speed_scenario(out.model, req, ev, out.scenario, err)) return false;
-    double ubatch = out.scenario.ubatch, batch = out.scenario.batch;
+    double ubatch = req.memory.n_ubatch, batch = req.memory.n_batch;
     if (!json_number_field(j, "ubatch", ubatch, false, err, 1, 1 << 20)) return false;
     if (!json_number_field(j, "batch", batch, false, err, 1, 1 << 20)) return false;
     if (ubatch != std::floor(ubatch) || batch != std::floor(batch)) { err = "ubatch and batch must be whole numbers"; return false; }
-    out.scenario.ubatch = (int)ubatch;
-    out.scenario.batch = (int)batch;
+    req.memory.n_ubatch = (int)ubatch;
+    req.memory.n_batch = (int)batch;
+    if (out.knobs.type_k) req.memory.kv_type_k = *out.knobs.type_k;
+    if (out.knobs.type_v) req.memory.kv_type_v = *out.knobs.type_v;
+    if (out.knobs.places_weights() && !place_row_weights(w, bt, req, out, ev.memory, err)) return false;
+    if (!build_speed_scenario(out.model, req, ev, out.scenario, err)) return false;
     out.scenario.test = bt.kind == "prefill" ? SpeedTest::Prefill : SpeedTest::Decode;
     out.scenario.tokens = (int64_t)bt.tokens;
     out.scenario.depth = (int64_t)bt.depth;
@@ -159,6 +198,13 @@ bool parse_predict_input(const Catalog& cat, const json& j, PredictInput& out, s
     }
     BenchTest bt;
     if (!parse_test_field(j, bt, err)) return false;
+    if (!parse_bench_knobs(j, out.model, std::max(1, out.hardware.gpu_count), fa, out.knobs, err)) return false;
+    if (out.knobs.split_mode == SplitMode::None && out.hardware.gpu_count > 1) {
+        out.hardware.gpu_count = 1;   // -sm none: the model on the main GPU alone
+        out.note += std::string(out.note.empty() ? "" : "; ") + "split_mode none: one GPU holds the model";
+    } else if (out.knobs.split_mode == SplitMode::Row && out.hardware.gpu_count > 1) {
+        out.note += std::string(out.note.empty() ? "" : "; ") + "split_mode row: estimated as a layer split (the speed model has no row-split term)";
+    }
 
     std::shared_ptr<const PreparedWeights> w = prepare_row_weights(cat, out, size_gib, err);
     if (!w) return false;
@@ -190,6 +236,9 @@ static SpeedResult predict_rig(const Catalog& cat, const PredictInput& p, const 
     mr.n_ctx = std::max<int64_t>(4096, p.scenario.depth + p.scenario.tokens);
     mr.compute_max_context = false;
     mr.with_notes = false;
+    if (p.knobs.places_weights()) p.knobs.apply(p.model, mr);
+    if (p.knobs.type_k) mr.kv_type_k = *p.knobs.type_k;
+    if (p.knobs.type_v) mr.kv_type_v = *p.knobs.type_v;
     MemoryBreakdown mb;
     if (!estimate_memory(cat, p.model, mr, mb, r.error)) return r;
     if (p.scenario.test == SpeedTest::Prefill)
@@ -231,7 +280,8 @@ std::string predict_line(const Catalog& cat, const SpeedParams& params, const st
         const bool pp = s.test == SpeedTest::Prefill;
         out["llama_bench"] = "llama-bench -m " + gguf_file_name(p.model, p.quant) + (pp ? " -p " + std::to_string(s.tokens) + " -n 0"
                                                                                       : " -p 0 -n " + std::to_string(s.tokens)) +
-                             " -d " + std::to_string(s.depth) + (s.flash_attn ? " -fa 1" : " -fa 0") + " -ngl 99" +
+                             " -d " + std::to_string(s.depth) + (s.flash_attn ? " -fa 1" : " -fa 0") +
+                             " -ngl " + (p.knobs.ngl ? std::to_string(*p.knobs.ngl) : std::string("99")) + llama_bench_flags(p.knobs) +
                              (s.ubatch != 512 ? " -ub " + std::to_string(s.ubatch) : "");
     }
     if (!p.note.empty()) out["note"] = p.note;
@@ -257,10 +307,13 @@ std::string predict_line(const Catalog& cat, const SpeedParams& params, const st
                         {"backend", to_string(s.backend)}, {"bandwidth_gbs", s.bandwidth_gbs}, {"fp16_tflops", s.fp16_tflops},
                         {"fp16_tflops_estimated", r.fp16_tflops_estimated}, {"gpus", s.gpus}, {"flash_attn", s.flash_attn},
                         {"tokens", s.tokens}, {"depth", s.depth}}},
+
             {"band", "low/high = 10th/90th percentile of leave-one-device-out errors for the hardware class"},
             {"fit", {{"decode_rows", params.fit_rows_decode}, {"prefill_rows", params.fit_rows_prefill},
                      {"devices", params.fit_devices}, {"source", params.fit_source}}},
             {"note", p.note}};
+        if (s.offload_fraction > 0)   // -ngl / --n-cpu-moe / -ot left weights in host RAM
+            out["explain"]["offload"] = {{"weight_share_in_host_ram", s.offload_fraction}, {"host_ram_bandwidth_gbs", s.host_bandwidth_gbs}};
     }
     return out.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }

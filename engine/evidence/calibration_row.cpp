@@ -55,6 +55,7 @@ bool parse_calibration_row(const std::string& line, CalibrationRow& row, std::st
     row.vendor = in.hardware.vendor;
     row.kind = in.hardware.kind;
     row.chip_family = in.hardware.chip_family;
+    row.offload = in.knobs.offload;
     return true;
 }
 

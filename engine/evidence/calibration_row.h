@@ -33,6 +33,9 @@ struct CalibrationRow {
     // of "233d773d0 (6413)" or "b7600"; 0 when absent)
     std::string date;
     int build_number = 0;
+    // -ngl below the layer count, --n-cpu-moe or -ot left weights in host RAM (assets/calibration/llamacpp_offload.jsonl):
+    // the accuracy report scores such rows as their own group and the fit never sees them
+    bool offload = false;
 };
 
 // a 2025-26 build (dated 2025 or later, or build >= b4418, the oldest build of llamacpp_speed_2025.jsonl): flash
