@@ -14,6 +14,28 @@
 
 namespace llmsim {
 
+namespace {
+// the share of a decoded token's weight reads served from host RAM. The host holds the first layers -ngl leaves
+// there (all their tensors) and the routed experts of the first --n-cpu-moe / -ot layers; a token reads every
+// non-expert byte but only k of E experts, so (host non-expert + host experts x k/E) / (all non-expert + all
+// experts x k/E). A dense model: host bytes / weight bytes, the plain offload fraction.
+double host_token_fraction(const Model& m, const MemoryRequest& mr, const Evaluation& ev, double host_weights) {
+    const double experts = (double)ev.routed_expert_bytes;
+    if (!m.is_moe() || !(experts > 0) || m.moe->n_experts <= 0) return host_weights / (double)ev.weight_bytes;
+    const int L = m.n_layers;
+    const int cpu_layers = mr.n_gpu_layers >= L ? 0 : L - std::max(0, mr.n_gpu_layers);   // -ngl N: the first L - N
+    const int lead = std::max(cpu_layers, mr.cpu_moe ? L : std::clamp(mr.n_cpu_moe, 0, L));
+    int moe_layers = 0, moe_host = 0;
+    for (int il = 0; il < L; ++il)
+        if (layer_is_moe(m, il)) { ++moe_layers; moe_host += il < lead ? 1 : 0; }
+    const double host_experts = moe_layers > 0 ? std::min(host_weights, experts * moe_host / moe_layers) : 0.0;
+    const double a = (double)m.moe->n_experts_active / (double)m.moe->n_experts;
+    const double per_token_all = ((double)ev.weight_bytes - experts) + a * experts;
+    return per_token_all > 0 ? std::clamp(((host_weights - host_experts) + a * host_experts) / per_token_all, 0.0, 1.0)
+                             : 0.0;
+}
+}  // namespace
+
 bool build_speed_scenario(const Model& m, const SimRequest& req, const Evaluation& ev, SpeedScenario& s, std::string& err) {
     const Hardware* hw = req.memory.hardware;
     if (!hw) { err = "no hardware chosen"; return false; }
@@ -69,6 +91,7 @@ bool build_speed_scenario(const Model& m, const SimRequest& req, const Evaluatio
             if (std::string_view(d.name) == "host") host_weights = (double)d.weights_bytes;
         host_weights = std::max(0.0, host_weights - (double)ev.embedding_bytes);
         s.offload_fraction = std::min(1.0, host_weights / (double)ev.weight_bytes);
+        s.offload_token_fraction = host_token_fraction(m, mr, ev, host_weights);
         s.host_bandwidth_gbs = mr.host_ram_bandwidth_gbs ? *mr.host_ram_bandwidth_gbs
                              : hw->system_ram_bandwidth_gbs > 0 ? hw->system_ram_bandwidth_gbs : kDefaultHostRamGbs;
     }

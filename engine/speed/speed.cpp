@@ -621,7 +621,8 @@ DecodeFixed decode_fixed_terms(const SpeedScenario& s, const SpeedParams& p) {
     SpeedResult& r = f.r;
     double bw = s.bandwidth_gbs * 1e9;
     double share = decode_read_share(s, p);
-    double gpu_frac = 1.0 - s.offload_fraction;
+    const double host_frac = s.offload_token_fraction >= 0 ? s.offload_token_fraction : s.offload_fraction;
+    double gpu_frac = 1.0 - host_frac;
     // MoE: the active experts' bytes (k/E of the routed-expert bytes) are read at moe_bw x the dense share
     double expert_tok = moe_active_expert_bytes(s);
     r.weight_time_s = ((s.weight_bytes_per_token - expert_tok) + expert_tok / p.moe_bw) * gpu_frac /
@@ -637,7 +638,7 @@ DecodeFixed decode_fixed_terms(const SpeedScenario& s, const SpeedParams& p) {
                      (s.moe_experts > 0 ? s.n_layers * std::max(p.moe_layer_us, 0.0) * 1e-6 : 0.0);
     r.sync_time_s = (s.gpus - 1) * p.gpu_hop_ms * 1e-3;
     if (s.offload_fraction > 0)
-        r.offload_time_s = s.weight_bytes_per_token * s.offload_fraction / (s.host_bandwidth_gbs * 1e9 * p.host_share);
+        r.offload_time_s = s.weight_bytes_per_token * host_frac / (s.host_bandwidth_gbs * 1e9 * p.host_share);
     f.bw = bw;
     f.share = share;
     f.kv_cost = kv_cost;
@@ -844,13 +845,14 @@ bool same_scenario(const SpeedScenario& a, const SpeedScenario& b) {
            a.kind == b.kind && a.backend == b.backend && a.intel_gpu == b.intel_gpu && a.memory == b.memory &&
            a.sm_count == b.sm_count && same_bits(a.sm_clock_mhz, b.sm_clock_mhz) &&
            a.gpus == b.gpus && same_bits(a.link_gbs, b.link_gbs) && same_bits(a.offload_fraction, b.offload_fraction) &&
+           same_bits(a.offload_token_fraction, b.offload_token_fraction) &&
            same_bits(a.host_bandwidth_gbs, b.host_bandwidth_gbs) && same_bits(a.host_link_gbs, b.host_link_gbs) &&
            a.flash_attn == b.flash_attn && a.test == b.test && a.tokens == b.tokens && a.depth == b.depth &&
            a.ubatch == b.ubatch && a.batch == b.batch && a.parallel == b.parallel;
 }
-// same_scenario() must name every field: a new field changes this size (248 B on x86-64 and wasm32), and the
+// same_scenario() must name every field: a new field changes this size (256 B on x86-64 and wasm32), and the
 // assert says to add its line above
-static_assert(sizeof(SpeedScenario) == 248, "SpeedScenario changed: compare the new field in same_scenario()");
+static_assert(sizeof(SpeedScenario) == 256, "SpeedScenario changed: compare the new field in same_scenario()");
 
 const SpeedResult& estimate_prefill(const SpeedScenario& s, const SpeedParams& p, int64_t n_tokens, int64_t depth,
                                     PrefillMemo& memo) {

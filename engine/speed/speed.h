@@ -143,6 +143,9 @@ struct SpeedScenario {
 
     // -- offload: a fraction of the layers' weights stays in host RAM (-ngl below the layer count)
     double offload_fraction = 0;         // 0..1 of weight_bytes kept on the host
+    double offload_token_fraction = -1;  // 0..1 of a decoded token's weight reads served from the host (a routed
+                                         // expert left there by --n-cpu-moe / -ot is read k/E per token, not whole);
+                                         // < 0: offload_fraction (whole layers, dense models)
     double host_bandwidth_gbs = 0;       // system RAM bandwidth (decode reads offloaded weights from here)
     double host_link_gbs = 0;            // host->GPU copy rate for prefill (0 = link_gbs or PCIe 4.0 x16)
 
