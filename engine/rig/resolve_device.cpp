@@ -129,6 +129,11 @@ const Hardware* match_name(const Catalog& cat, const std::string& name, double m
                 if (std::fabs((double)h->memory_bytes / (double)kGiB - memory_gib) <= 0.1 * memory_gib) sized.push_back(h);
             if (!sized.empty()) hits = sized;
             else if (keep_memory) continue;   // the exact name has another size: look among the sizes of the chip
+            // no size fits: a Mac or APU with other RAM is the same GPU; a card with other memory is another board
+            // (an 8 GB "RTX 3060" has 2/3 of the 12 GB card's bandwidth), which the catalog does not have
+            else
+                for (const Hardware* h : hits)
+                    if (!h->unified_memory()) return nullptr;
         }
         // several sizes of one chip share its speed specs; different chips under one name are ambiguous
         for (const Hardware* h : hits)

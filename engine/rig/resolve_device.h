@@ -30,7 +30,8 @@ const Hardware* resolve_device(const Catalog& cat, const std::string& id);
 // only), nullptr when none or when the name fits several devices that memory_gib (0 = the size the name states)
 // cannot tell apart: "NVIDIA GeForce RTX 4090" -> rtx-4090, "Tesla T4" -> t4; a line a tool printed is read for its
 // name (tool_device_name) when the whole line matches nothing: "Device 0: NVIDIA GB10, compute capability 12.1, VMM:
-// yes" -> dgx-spark. A generic name ("AMD Radeon Graphics") or one that fits chips of different speeds stays unmatched
+// yes" -> dgx-spark. A generic name ("AMD Radeon Graphics"), one that fits chips of different speeds, and a card
+// whose memory_gib fits none of the catalog's sizes of it (an 8 GB "RTX 3060": another board) stay unmatched
 const Hardware* match_device_name(const Catalog& cat, const std::string& name, double memory_gib);
 // the device name in a line a tool printed: llama.cpp's device lines (CUDA / ROCm "Device 0: NAME, compute
 // capability 8.9, VMM: yes", Vulkan "ggml_vulkan: 0 = NAME (RADV NAVI31) | uma: 0 | ...", Metal "ggml_metal_init: GPU

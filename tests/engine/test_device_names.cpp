@@ -116,6 +116,13 @@ TEST_CASE("device names as tools print them: the line shapes the name is read fr
     const Hardware* ti = match_device_name(cat(), "  Device 0: NVIDIA GeForce RTX 4060 Ti, compute capability 8.9, VMM: yes, VRAM: 7933 MiB", 0);
     REQUIRE(ti != nullptr);
     CHECK(ti->id == "rtx-4060-ti-8gb");
+    // a size the catalog lacks: another board for a card (the 8 GB RTX 3060 has 240 GB/s, the 12 GB one 360), the
+    // same GPU for a Mac (an 8 GB M1 is the catalog's 16 GB M1 with less RAM)
+    CHECK(match_device_name(cat(), "NVIDIA GeForce RTX 3060", 8) == nullptr);
+    REQUIRE(match_device_name(cat(), "NVIDIA GeForce RTX 3060", 12) != nullptr);
+    CHECK(match_device_name(cat(), "NVIDIA GeForce RTX 3060", 12)->id == "rtx-3060-12gb");
+    REQUIRE(match_device_name(cat(), "Apple M1", 8) != nullptr);
+    CHECK(match_device_name(cat(), "Apple M1", 8)->id == "m1-16");
     // a catalog id typed as a string also finds the tool name (find_hardware): `llmsim-cli predict --hardware "NVIDIA GB10"`
     REQUIRE(cat().find_hardware("NVIDIA GB10") != nullptr);
     CHECK(cat().find_hardware("NVIDIA GB10")->id == "dgx-spark");
