@@ -488,6 +488,7 @@ bool parse_device(Entry& r, Hardware& h) {
     r.number("system_ram_bandwidth_gbs", h.system_ram_bandwidth_gbs, false, 0);
     r.strings("seed_aliases", h.seed_aliases, false);
     r.strings("calibration_names", h.calibration_names, false);
+    r.strings("tool_names", h.tool_names, false);
     r.strings("sources", h.sources, true);
     r.strings("notes", h.notes, false);
     if (!r.ok()) return false;
@@ -551,6 +552,7 @@ bool parse_hardware(const std::string& text, std::vector<Hardware>& out, std::st
         names.emplace_back(lower_ascii(out[i].id), i);
         for (const auto& a : out[i].seed_aliases) names.emplace_back(lower_ascii(a), i);
         for (const auto& a : out[i].calibration_names) names.emplace_back(lower_ascii(a), i);
+        for (const auto& a : out[i].tool_names) names.emplace_back(lower_ascii(a), i);
     }
     std::stable_sort(names.begin(), names.end(),
                      [](const auto& a, const auto& b) { return a.first < b.first; });
@@ -559,7 +561,7 @@ bool parse_hardware(const std::string& text, std::vector<Hardware>& out, std::st
         const Hardware& a = out[std::min(names[i].second, names[i - 1].second)];
         const Hardware& b = out[std::max(names[i].second, names[i - 1].second)];
         err = std::string(kFile) + ": device '" + b.id + "': the name \"" + names[i].first +
-              "\" (id, seed alias or calibration name) is also used by device '" + a.id +
+              "\" (id, seed alias, calibration name or tool name) is also used by device '" + a.id +
               "' (each must name one device, ignoring case)";
         return false;
     }
@@ -709,7 +711,7 @@ const Hardware* Catalog::find_hardware(const std::string& id) const {
         return h;
     for (int pass = 0; pass < 2; ++pass)
         for (const Hardware& h : hardware) {
-            for (const auto& lists : {&h.seed_aliases, &h.calibration_names})
+            for (const auto& lists : {&h.seed_aliases, &h.calibration_names, &h.tool_names})
                 for (const auto& a : *lists)
                     if (pass == 0 ? a == id : equals_ci(a, id)) return &h;
         }

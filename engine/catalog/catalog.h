@@ -147,6 +147,7 @@ struct Hardware {
     double system_ram_bandwidth_gbs = 0;
     std::vector<std::string> seed_aliases;  // names the seed pages use
     std::vector<std::string> calibration_names;  // names benchmark/calibration rows use for this device
+    std::vector<std::string> tool_names;   // names nvidia-smi / rocm-smi / llama.cpp print that the name rule misses ("NVIDIA GB10")
     std::string memory_basis;          // how memory_bytes was measured ("nvidia-smi total")
     std::string price_source;
     std::string cloud_source;
@@ -216,7 +217,7 @@ struct Catalog {
 
     // look up by exact id, then case-insensitively; nullptr when unknown
     // (find_model also accepts the part after the '/' when exactly one model has it;
-    //  find_hardware also matches seed_aliases and calibration_names, then combination ids such as "2x-arc-b580";
+    //  find_hardware also matches seed_aliases, calibration_names and tool_names, then combination ids such as "2x-arc-b580";
     //  it looks up catalog rows only: what a user types, rig ids such as "rtx-5080+rtx-5060-ti-16gb" included,
     //  goes through resolve_device (rig/resolve_device.h), which sits above the catalog)
     const Model* find_model(const std::string& id) const;

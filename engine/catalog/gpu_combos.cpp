@@ -14,6 +14,7 @@ Hardware gpu_combination(const Hardware& base, int n) {
     h.cloud_usd_per_hour = base.cloud_usd_per_hour > 0 ? base.cloud_usd_per_hour : 0;   // per GPU, as in the catalog
     h.seed_aliases.clear();
     h.calibration_names.clear();
+    h.tool_names.clear();
     h.notes.push_back("synthetic: " + std::to_string(n) + " identical cards, llama.cpp layer split over PCIe");
     return h;
 }

@@ -227,7 +227,7 @@ std::vector<const Hardware*> candidates(const Catalog& cat, const NameKey& k) {
     for (const Hardware& h : cat.hardware) {
         if (h.gpu_count != 1 || h.id.find("-used") != std::string::npos) continue;
         bool hit = same_model(key_of(h.name), k);
-        for (const auto* list : {&h.seed_aliases, &h.calibration_names})
+        for (const auto* list : {&h.seed_aliases, &h.calibration_names, &h.tool_names})
             for (const std::string& a : *list) hit = hit || same_model(key_of(a), k);
         if (hit) out.push_back(&h);
     }

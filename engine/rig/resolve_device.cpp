@@ -2,9 +2,11 @@
 //
 // [SECTION] Ids and rig ids
 // [SECTION] Names
+// [SECTION] Lines tools print
 // [SECTION] Inline devices
 #include "rig/resolve_device.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <cstdlib>
@@ -101,9 +103,11 @@ double name_memory_gib(const std::string& name) {
 
 }  // namespace
 
-// the catalog device an inline hardware object names (id, name, seed alias or calibration name; single GPUs only),
+namespace {
+
+// the catalog device a device name names (id, name, seed alias, calibration name or tool name; single GPUs only),
 // nullptr when none or when the name fits several devices that memory_gib cannot tell apart
-const Hardware* match_device_name(const Catalog& cat, const std::string& name, double memory_gib) {
+const Hardware* match_name(const Catalog& cat, const std::string& name, double memory_gib) {
     if (name.empty()) return nullptr;
     if (memory_gib <= 0) memory_gib = name_memory_gib(name);   // "NVIDIA A100-SXM4-80GB": the size the name states
     for (int pass = 0; pass < 3; ++pass) {
@@ -114,7 +118,7 @@ const Hardware* match_device_name(const Catalog& cat, const std::string& name, d
         for (const Hardware& h : cat.hardware) {
             if (h.gpu_count != 1) continue;
             bool hit = match_key(h.id, keep_memory, drop_sxm) == key || match_key(h.name, keep_memory, drop_sxm) == key;
-            for (const auto* list : {&h.seed_aliases, &h.calibration_names})
+            for (const auto* list : {&h.seed_aliases, &h.calibration_names, &h.tool_names})
                 for (const auto& a : *list) hit = hit || match_key(a, keep_memory, drop_sxm) == key;
             if (hit) hits.push_back(&h);
         }
@@ -125,6 +129,11 @@ const Hardware* match_device_name(const Catalog& cat, const std::string& name, d
                 if (std::fabs((double)h->memory_bytes / (double)kGiB - memory_gib) <= 0.1 * memory_gib) sized.push_back(h);
             if (!sized.empty()) hits = sized;
             else if (keep_memory) continue;   // the exact name has another size: look among the sizes of the chip
+            // no size fits: a Mac or APU with other RAM is the same GPU; a card with other memory is another board
+            // (an 8 GB "RTX 3060" has 2/3 of the 12 GB card's bandwidth), which the catalog does not have
+            else
+                for (const Hardware* h : hits)
+                    if (!h->unified_memory()) return nullptr;
         }
         // several sizes of one chip share its speed specs; different chips under one name are ambiguous
         for (const Hardware* h : hits)
@@ -132,6 +141,131 @@ const Hardware* match_device_name(const Catalog& cat, const std::string& name, d
         return hits[0];
     }
     return nullptr;
+}
+
+}  // namespace
+
+const Hardware* match_device_name(const Catalog& cat, const std::string& name, double memory_gib) {
+    if (const Hardware* h = match_name(cat, name, memory_gib)) return h;
+    // a line pasted from a tool ("Device 0: NVIDIA GB10, compute capability 12.1, VMM: yes"): the name inside it,
+    // with the memory the line states when the caller gives none
+    const std::string printed = tool_device_name(name);
+    if (printed.empty() || printed == name) return nullptr;
+    return match_name(cat, printed, memory_gib > 0 ? memory_gib : tool_line_memory_gib(name));
+}
+
+// [SECTION] Lines tools print ---------------------------------------------------------------------------
+
+namespace {
+
+const char* const kWhite = " \t\r\n";
+
+// s from the first character that is not white space or `extra`, to the last such
+std::string trim_chars(const std::string& s, const char* extra) {
+    const std::string set = std::string(kWhite) + extra;
+    const size_t a = s.find_first_not_of(set);
+    if (a == std::string::npos) return "";
+    return s.substr(a, s.find_last_not_of(set) - a + 1);
+}
+
+bool has_letter(const std::string& s) {
+    for (char c : s)
+        if (std::isalpha((unsigned char)c)) return true;
+    return false;
+}
+
+// a PCI bus address as amd-smi and nvidia-smi print it ("0000:63:00.0", "00000000:01:00.0")
+bool is_pci_address(const std::string& w) {
+    const size_t c1 = w.find(':'), dot = w.rfind('.');
+    if (c1 == std::string::npos || dot == std::string::npos || dot < c1) return false;
+    for (char c : w)
+        if (!std::isxdigit((unsigned char)c) && c != ':' && c != '.') return false;
+    return true;
+}
+
+// the first cell of a table row that names something: nvidia-smi "|   0  NVIDIA GB10    On  | 0000000F:01:00.0 Off |",
+// amd-smi "| 0000:63:00.0 AMD Radeon RX 7900 XTX | 0 % ...", llama.cpp's SYCL list "| 0|[level_zero:gpu:0]|  NAME|  1.3|";
+// a Vulkan line's "| uma: 0 | fp16: 1" fields follow its name. The GPU index, a PCI address and nvidia-smi's
+// persistence "On"/"Off" around the name are dropped
+std::string first_name_cell(const std::string& row) {
+    for (std::string cell : split_on(row, '|')) {
+        cell = trim_space(cell);
+        if (cell.empty() || !has_letter(cell) || (cell.front() == '[' && cell.back() == ']')) continue;
+        std::vector<std::string> words;
+        std::string w;
+        for (char c : cell + " ") {
+            if (c == ' ' || c == '\t') { if (!w.empty()) words.push_back(w); w.clear(); }
+            else w += c;
+        }
+        if (words.empty()) continue;
+        size_t a = 0, b = words.size();
+        if (words[0].find_first_not_of("0123456789") == std::string::npos || is_pci_address(words[0])) ++a;
+        if (b > a + 1 && (words[b - 1] == "On" || words[b - 1] == "Off")) --b;
+        if (a >= b) continue;
+        const size_t from = cell.find(words[a]);
+        const size_t to = cell.rfind(words[b - 1]) + words[b - 1].size();
+        return cell.substr(from, to - from);
+    }
+    return "";
+}
+
+// s up to its first ", " outside parentheses: llama.cpp's ", compute capability 8.9, VMM: yes" and ", gfx1100
+// (0x1100)", nvidia-smi's CSV ", 24564 MiB"; a name's own "(..., 64GB)" details and a label's "GPU 0,1,2,3:" stay
+std::string cut_at_comma(const std::string& s) {
+    int depth = 0;
+    for (size_t i = 0; i + 1 < s.size(); ++i) {
+        if (s[i] == '(') ++depth;
+        else if (s[i] == ')') depth = std::max(0, depth - 1);
+        else if (s[i] == ',' && depth == 0 && (s[i + 1] == ' ' || s[i + 1] == '\t')) return s.substr(0, i);
+    }
+    return s;
+}
+
+// s after its last label: vulkaninfo's and ggml_vulkan's " = ", and a "Label:" followed by white space outside
+// parentheses ("Device 0: ", "ggml_metal_init: GPU name: ", "GPU[0]\t\t: Card series: \t\t", "Marketing Name: ",
+// "Product Name : ", "GPU 0: ")
+std::string after_label(const std::string& s) {
+    std::string out = s;
+    const size_t eq = out.rfind(" = ");
+    if (eq != std::string::npos) out = out.substr(eq + 3);
+    int depth = 0;
+    size_t cut = std::string::npos;
+    for (size_t i = 0; i + 1 < out.size(); ++i) {
+        if (out[i] == '(') ++depth;
+        else if (out[i] == ')') depth = std::max(0, depth - 1);
+        else if (out[i] == ':' && depth == 0 && (out[i + 1] == ' ' || out[i + 1] == '\t')) cut = i + 1;
+    }
+    if (cut != std::string::npos) out = out.substr(cut);
+    else if (!out.empty() && out.back() == ':') out.clear();   // "Device 0:" and nothing after it
+    return out;
+}
+
+}  // namespace
+
+std::string tool_device_name(const std::string& line) {
+    std::string s = trim_space(line);
+    if (s.find('|') != std::string::npos) s = first_name_cell(s);
+    s = trim_space(after_label(cut_at_comma(s)));
+    // llama.cpp's "using device CUDA0 (NVIDIA GeForce RTX 4090) - 23000 MiB free", "registered device ROCm0 (NAME)"
+    for (const char* lead : {"using device ", "registered device "}) {
+        const size_t open = s.find('('), close = s.rfind(')');
+        if (s.rfind(lead, 0) == 0 && open != std::string::npos && close != std::string::npos && close > open)
+            s = s.substr(open + 1, close - open - 1);
+    }
+    return trim_chars(s, "\"',");
+}
+
+double tool_line_memory_gib(const std::string& line) {
+    // the largest "<N> MiB" (nvidia-smi's "1MiB /  8192MiB" is used / total; llama.cpp's "VRAM: 124610 MiB")
+    double mib = 0;
+    for (size_t at = line.find("MiB"); at != std::string::npos; at = line.find("MiB", at + 3)) {
+        size_t b = at;
+        while (b > 0 && line[b - 1] == ' ') --b;
+        size_t e = b;
+        while (b > 0 && (std::isdigit((unsigned char)line[b - 1]) || line[b - 1] == '.')) --b;
+        if (b < e) mib = std::max(mib, std::atof(line.substr(b, e - b).c_str()));
+    }
+    return mib / 1024.0;
 }
 
 // [SECTION] Inline devices -------------------------------------------------------------------------------

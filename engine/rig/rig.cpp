@@ -319,6 +319,7 @@ bool build_rig(const Catalog& cat, const std::string& raw_id, Hardware& out, std
     r.cloud_usd_per_hour = 0;
     r.seed_aliases.clear();
     r.calibration_names.clear();
+    r.tool_names.clear();
     r.sources.clear();
     r.notes = {"user rig: per-device memory and speed from each catalog device; llama.cpp layer split (-sm layer) by "
                "free memory unless -ts is given; GPU link " + link.name + (local_link_id.empty() ? " (assumed)" : "")};

@@ -1085,6 +1085,41 @@ for d in devices:
         sys.exit("build_hardware.py: %s has no chip family; add it to CHIP_FAMILY" % d["id"])
     d["chip_family"] = _family_of[key]
 
+# names tools print for a device where the engine's name rule (engine/rig/resolve_device.h: vendor words, "(...)"
+# details, memory sizes and the SXM form factor ignored; llama.cpp / nvidia-smi / rocm-smi line shapes parsed) does not
+# reach the catalog name. Each with the tool and where it was printed; tests/engine/data/device_tool_names.jsonl checks
+# these and the rule's cases against real strings. A generic name ("AMD Radeon Graphics", Jetson's "Orin") is never
+# listed: it names no single device.
+TOOL_NAMES = {  # id: [(name, "tool: where printed")]
+    "dgx-spark": [("NVIDIA GB10",
+                   "nvidia-smi table row '|   0  NVIDIA GB10   On  |' in ggml-org/llama.cpp@4c7e9893c4ca8eec35d032726d14b74fae76cff8:"
+                   "benches/dgx-spark.md; llama.cpp CUDA 'Device 0: NVIDIA GB10, compute capability 12.1, VMM: yes' (" + FS +
+                   "8851705666, 68853219273); vLLM collect_env 'GPU 0: NVIDIA GB10' https://github.com/vllm-project/vllm/issues/36835")],
+    "h100-sxm": [("NVIDIA H100 80GB HBM3",
+                  "nvidia-smi name of the SXM5 part (the PCIe and NVL parts say so): vLLM collect_env 'GPU 0: NVIDIA H100 80GB HBM3' "
+                  "https://github.com/vllm-project/vllm/issues/8243; SkyPilot maps RunPod's 'H100-80GB-SXM' to it "
+                  "https://github.com/skypilot-org/skypilot/pull/2945")],
+    "h200-sxm": [("NVIDIA H200",
+                  "nvidia-smi name of the SXM part (the NVL card prints 'NVIDIA H200 NVL'): SGLang check_env 'GPU 0,1,2,3,4,5,6,7: "
+                  "NVIDIA H200' on an 8-GPU NVLink (NV18) board https://github.com/sgl-project/sglang/pull/9812")],
+    "gh200-96gb": [("NVIDIA GH200 480GB",
+                    "nvidia-smi name of the 96 GB HBM3 module ('480GB' is the module's LPDDR5X + HBM3), as in this entry's memory_basis: " +
+                    FS + "53660951180, 66196318461, 63088167599")],
+    "rtx-pro-6000": [("NVIDIA RTX PRO 6000 Blackwell Server Edition",
+                      "PyTorch torch.cuda.get_device_name (the driver's name) https://github.com/zzc0721/torch-performance-test-data/issues/44; "
+                      "https://github.com/antirez/ds4/pull/256 (97 GB, sm_120). The passive 600 W data-center board of the same GB202 "
+                      "with 96 GB at 1792 GB/s; the cloud price above is already a Server Edition offer")],
+    "mi300x": [("AMD Instinct MI300X OAM",
+                "amd-smi / amdsmi board product_name ('market_name' prints 'AMD Instinct MI300X') https://github.com/ROCm/vllm/pull/359")],
+}
+for _tid, _names in TOOL_NAMES.items():
+    if _tid not in _ids:
+        sys.exit("build_hardware.py: TOOL_NAMES names %s, which is no catalog device" % _tid)
+for d in devices:
+    if d["id"] in TOOL_NAMES:
+        d["tool_names"] = [n for n, _ in TOOL_NAMES[d["id"]]]
+        d["sources"] += ["tool_names '%s': %s" % (n, src) for n, src in TOOL_NAMES[d["id"]]]
+
 # ------------------------------------------------------------------------------------------------------
 # seed notes
 SEED_RULE = {

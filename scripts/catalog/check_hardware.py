@@ -27,7 +27,7 @@ REQUIRED = {  # key -> allowed types (None = null allowed)
     "system_ram_gib": (int, float, type(None)), "system_ram_bandwidth_gbs": (int, float, type(None)),
     "seed_aliases": (list,), "sources": (list,), "notes": (list,),
 }
-OPTIONAL_LISTS = ("calibration_names",)
+OPTIONAL_LISTS = ("calibration_names", "tool_names")
 VENDORS = {"nvidia", "amd", "apple", "intel"}
 KINDS = ["datacenter", "workstation", "consumer", "apple", "apu", "cpu"]
 BACKENDS = {"cuda", "rocm", "metal", "vulkan", "sycl", "cpu"}
@@ -143,7 +143,7 @@ def main():
                     errors.append("%s: %s flags a missing field '%s'" % (w, k, base))
                 elif v:
                     estimated[base] += 1
-        for nm in [hid] + list(d.get("seed_aliases") or []) + list(d.get("calibration_names") or []):
+        for nm in [hid] + list(d.get("seed_aliases") or []) + list(d.get("calibration_names") or []) + list(d.get("tool_names") or []):
             if not isinstance(nm, str):
                 continue
             key = nm.lower()

@@ -395,8 +395,13 @@ TEST_CASE("catalog: hardware validation messages", "[catalog]") {
     d2["seed_aliases"] = json::array();
     d2["calibration_names"] = {"rtx 4090"};
     CHECK(parse_err(models_doc({base_model()}), hardware_doc({base_device(), d2}), base_quants().dump()) ==
-          "hardware.json: device 'rtx-4090-d': the name \"rtx 4090\" (id, seed alias or calibration name) is also used "
-          "by device 'rtx-4090' (each must name one device, ignoring case)");
+          "hardware.json: device 'rtx-4090-d': the name \"rtx 4090\" (id, seed alias, calibration name or tool name) is "
+          "also used by device 'rtx-4090' (each must name one device, ignoring case)");
+    d2["calibration_names"] = json::array();
+    d2["tool_names"] = {"RTX 4090"};   // a tool name is one of those names too
+    CHECK(parse_err(models_doc({base_model()}), hardware_doc({base_device(), d2}), base_quants().dump()) ==
+          "hardware.json: device 'rtx-4090-d': the name \"rtx 4090\" (id, seed alias, calibration name or tool name) is "
+          "also used by device 'rtx-4090' (each must name one device, ignoring case)");
 }
 
 TEST_CASE("catalog: quants validation messages", "[catalog]") {
