@@ -340,6 +340,30 @@ int default_max_batched_tokens(EngineId e, const ReplicaShape& s) {
     return large_gpu(d.large, s) ? d.large_max_batched_tokens : d.max_batched_tokens;
 }
 
+// vLLM before v0.8 (the V0 engine) with an MLA model (DeepSeek-V2/V3/R1): VllmConfig.__post_init__ logs "MLA is
+// enabled; forcing chunked prefill and prefix caching to be disabled" (config.py:3257 in v0.7.1, :3329 in v0.7.3,
+// on GPUs too: the startup logs quoted in vllm-ascend issues show both lines) and sets max_num_batched_tokens =
+// max(max_model_len, 2048) (the branch that vllm-project/vllm#12639, MLA with chunked prefill, later kept for
+// non-GPU platforms only: vllm/platforms/hpu.py check_and_update_config). The profile run then pushes a whole
+// max_model_len batch through the model, and its activation peak (fused_moe's caches at T x top-k x hidden) comes
+// off the KV pool: DeepSeek-R1 at its 163,840-token default context on 8x H200 keeps ~12 GiB of KV per GPU, room for
+// ~45 requests of 4,000 tokens, which is the queue dstack's runs show at 128 clients. V0's max_num_seqs is 256
+// (EngineArgs before the V1 defaults of v0.8). 0 when the rule does not apply
+int vllm_v0_mla_batched_tokens(const ServeRequest& req, const ReplicaShape& s) {
+    if (s.engine != EngineId::Vllm || !runs_vllm_v0(req) || !s.model->mla || req.max_num_batched_tokens > 0) return 0;
+    const int64_t mml = req.max_model_len > 0 ? req.max_model_len : (s.model->native_context > 0 ? s.model->native_context : 4096);
+    return (int)std::min<int64_t>(std::max<int64_t>(mml, 2048), 1 << 30);
+}
+int effective_max_batched_tokens(const ServeRequest& req, const ReplicaShape& s) {
+    if (req.max_num_batched_tokens > 0) return req.max_num_batched_tokens;
+    const int v0_mla = vllm_v0_mla_batched_tokens(req, s);
+    return v0_mla > 0 ? v0_mla : default_max_batched_tokens(s.engine, s);
+}
+int effective_max_num_seqs(const ServeRequest& req, const ReplicaShape& s) {
+    if (req.max_num_seqs > 0) return req.max_num_seqs;
+    return vllm_v0_mla_batched_tokens(req, s) > 0 ? 256 : default_max_num_seqs(s.engine, s);
+}
+
 // [SECTION] Memory plans ---------------------------------------------------------------------------------
 
 namespace {
@@ -466,6 +490,10 @@ bool vllm::kv_pool(const Catalog&, const ServeRequest& req, const ReplicaShape& 
     out.rules.push_back("KV pool = budget - weights" + std::string(s.lora_slots > 0 ? " - LoRA slots" : "") +
                         " - activation peak of profile_run(" + std::to_string(in.tokens) +
                         " tokens, " + std::to_string(in.seqs) + " seqs) - non-torch (gpu_worker.determine_available_memory, utils.memory_profiling)");
+    if (vllm_v0_mla_batched_tokens(req, s) > 0)
+        out.rules.push_back("vLLM < 0.8 with MLA: chunked prefill forced off, max_num_batched_tokens = max(max_model_len, 2048) = " +
+                            std::to_string(in.tokens) + ", so the profile run's activation peak is a whole max_model_len batch "
+                            "(VllmConfig.__post_init__, v0.7.x); pass --max-model-len to shrink it");
     out.rules.push_back("blocks = pool // (block_size x KV bytes per token) (v1/core/kv_cache_utils.py get_num_blocks); "
                         "max concurrency = blocks / cdiv(max_model_len, block_size) (get_max_concurrency_for_kv_cache_config)");
     out.rules.push_back("CUDA graphs are captured after the KV cache (gpu_model_runner.capture_model): they use the "
@@ -531,8 +559,8 @@ bool plan_memory(const Catalog& cat, const ServeRequest& req, const ReplicaShape
     PoolInputs in;
     in.block = req.block_size > 0 ? req.block_size : er.default_block_size;
     if (in.block < 1 || in.block > 1024) { err = "block_size: " + std::to_string(in.block) + " is out of range (1 to 1024)"; return false; }
-    in.seqs = req.max_num_seqs > 0 ? req.max_num_seqs : default_max_num_seqs(s.engine, s);
-    in.tokens = req.max_num_batched_tokens > 0 ? req.max_num_batched_tokens : default_max_batched_tokens(s.engine, s);
+    in.seqs = effective_max_num_seqs(req, s);
+    in.tokens = effective_max_batched_tokens(req, s);
     in.total_bytes = (double)s.hw->memory_bytes * kVisibleShare;
     out.gpu_total_bytes = (uint64_t)in.total_bytes;
     out.weights_bytes = (uint64_t)s.weight_bytes_gpu;

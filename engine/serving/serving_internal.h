@@ -56,6 +56,7 @@ constexpr double kMoeGemmHalfParams = 23.5e6;
 
 // [SECTION] Shape of one replica -------------------------------------------------------------------------
 
+
 // every per-GPU quantity the memory plan and the step time need, for one request (one TP x PP replica)
 struct ReplicaShape {
     const Model* model = nullptr;
@@ -122,6 +123,13 @@ bool plan_memory(const Catalog& cat, const ServeRequest& req, const ReplicaShape
 // default max_num_seqs / max_num_batched_tokens of the engine for this GPU (its row's BatchDefaults)
 int default_max_num_seqs(EngineId e, const ReplicaShape& s);
 int default_max_batched_tokens(EngineId e, const ReplicaShape& s);
+// what the server runs with: the request's flag, else vLLM V0's MLA rule (vllm_v0_mla_batched_tokens), else the
+// engine's default
+int effective_max_num_seqs(const ServeRequest& req, const ReplicaShape& s);
+int effective_max_batched_tokens(const ServeRequest& req, const ReplicaShape& s);
+// vLLM before v0.8 with an MLA model: chunked prefill forced off, max_num_batched_tokens = max(max_model_len, 2048)
+// (serve_memory.cpp cites it); 0 when the rule does not apply
+int vllm_v0_mla_batched_tokens(const ServeRequest& req, const ReplicaShape& s);
 // the pool in blocks and tokens from `kv_pool` bytes, the memory plan's first and last rules: the tail of every
 // block-pooled engine's KV-pool rule
 bool finish_pool(const ServeRequest& req, const ReplicaShape& s, double kv_pool, int block, ServeMemoryPlan& out);
