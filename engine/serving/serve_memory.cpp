@@ -205,6 +205,30 @@ static bool expert_parallel_shape(const ServeRequest& req, ReplicaShape& s, std:
     return true;
 }
 
+// DeepSeek's FP8 checkpoints (an MLA model at fp8) quantize every linear in 128 x 128 blocks (config.json
+// quantization_config weight_block_size); their per-GPU shapes (vLLM deepseek_v2.py: q_a_proj and kv_a_proj_with_mqa
+// replicated, q_b_proj column-parallel, o_proj row-parallel, the shared experts' and the dense layers' MLP as in
+// Llama), for the grid-starved GEMM law (serving_internal.h kBlockFp8LaunchUs). The routed experts run fused_moe
+// (expert_step) and the absorbed W_UK / W_UV products run BF16, so neither is here
+static void block_fp8_linears(const Model& m, const ServeRequest& req, ReplicaShape& s) {
+    s.block_fp8.clear();
+    if (!m.mla || req.precision != "fp8") return;
+    const double H = (double)m.hidden_size, tp = s.tp;
+    const MlaConfig& a = *m.mla;
+    const double qk = (double)m.n_heads * (a.qk_nope_head_dim + a.qk_rope_head_dim);
+    auto add = [&](double n, double k, int layers) { if (n > 0 && k > 0 && layers > 0) s.block_fp8.push_back({n, n * k, layers}); };
+    const int L = s.layers_stage, moe = s.moe_layers_stage, dense = L - moe;
+    if (a.q_lora_rank > 0) { add(a.q_lora_rank, H, L); add(qk / tp, a.q_lora_rank, L); }
+    else add(qk / tp, H, L);
+    add(a.kv_lora_rank + a.qk_rope_head_dim, H, L);
+    add(H, (double)m.n_heads * a.v_head_dim / tp, L);
+    if (m.is_moe() && m.moe->n_shared_experts > 0) {
+        const double f = (double)(m.moe->shared_ffn > 0 ? m.moe->shared_ffn : m.moe->expert_ffn) * m.moe->n_shared_experts / tp;
+        add(2 * f, H, moe); add(H, f, moe);
+    }
+    add(2.0 * m.intermediate_size / tp, H, dense); add(H, m.intermediate_size / tp, dense);
+}
+
 bool build_shape(const Catalog& cat, const ServeRequest& req, ReplicaShape& s, std::string& err, const ParamCounts* counts) {
     s = ReplicaShape{};
     const Engine* er = find_engine(req.engine);
@@ -300,6 +324,7 @@ bool build_shape(const Catalog& cat, const ServeRequest& req, ReplicaShape& s, s
     // absorbed W_UK / W_UV products are kv_b_proj's parameters, counted with the matmuls already
     if (m.mla)
         s.attn_flops_decode_ctx = 2.0 * heads_gpu * (2.0 * m.mla->kv_lora_rank + m.mla->qk_rope_head_dim) * attn_layers;
+    block_fp8_linears(m, req, s);
     s.bw_gbs = s.hw->bandwidth_gbs;
     s.tflops = compute_tflops(*s.hw, req.precision);
     if (s.tflops <= 0) s.tflops = s.bw_gbs * 0.2;   // unknown FP16 rate: a conservative 0.2 TFLOPS per GB/s

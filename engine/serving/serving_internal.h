@@ -54,8 +54,22 @@ constexpr double kMoeLayerFixedUs = 35.0;
 constexpr double kMoeGemmEff = 0.67;
 constexpr double kMoeGemmHalfParams = 23.5e6;
 
+// Block-FP8 linears (DeepSeek-V3/R1's FP8 checkpoints: weight_block_size [128, 128], run by vLLM's Triton
+// w8a8_block_fp8_matmul and its kin) are grid-starved at decode batches: one CTA per 128 output columns (per 64 rows
+// of M), so a narrow linear streams its weights from a few SMs, plus a fixed kernel latency. Law per linear:
+// t = kBlockFp8LaunchUs + bytes / min(bandwidth, CTAs x kBlockFp8CtaGbs), CTAs = ceil(N / 128) x ceil(M / 64), N its
+// output width on one GPU. Fitted on two measured kernel times: vllm-project/vllm#23280 (H100, DeepSeek-V3 N=2112
+// K=7168, Triton block FP8 1.298 TFLOP/s at batch 1 = 23.3 us for 15.1 MB on 17 CTAs) and sgl-project/sglang#5820
+// ("vllm" column, DeepSeek-V3 N=3072 K=1536, 14.5 us at batch 1 for 4.7 MB on 24 CTAs; its GPU is not stated in the
+// excerpt read); the third shape there (N=512 K=7168, 20.6 us) comes out 23.6 us (+15 %). The roofline already
+// charges bytes / bandwidth, so a step adds the difference (step_time)
+constexpr double kBlockFp8LaunchUs = 12.0;
+constexpr double kBlockFp8CtaGbs = 79.0;
+
 // [SECTION] Shape of one replica -------------------------------------------------------------------------
 
+// one block-FP8 linear of the model on one GPU: output width, weight bytes, and on how many layers of the stage
+struct BlockLinear { double n = 0, bytes = 0; int layers = 0; };
 
 // every per-GPU quantity the memory plan and the step time need, for one request (one TP x PP replica)
 struct ReplicaShape {
@@ -93,6 +107,7 @@ struct ReplicaShape {
     double weight_bytes_per_param = 2;    // linear layers
     int lora_slots = 0;                   // vLLM max_loras (0 = LoRA off)
     double lora_slot_bytes_gpu = 0;       // one slot's A + B buffers per GPU (one stage), lora_dtype = 2 bytes
+    std::vector<BlockLinear> block_fp8;   // block-FP8 linears (MLA models at fp8: DeepSeek's checkpoints), empty otherwise
 };
 
 // what plan_memory hands an engine's KV-pool rule (engines.h KvPoolPlan)
@@ -149,6 +164,9 @@ int moe_block_m(double tokens, int experts);
 double moe_padded_rows(double tokens_per_expert, int block_m);
 // E[max of n iid standard normals] (n >= 1): the busiest of n EP ranks sits this many sigmas above the mean
 double expected_max_normal(int n);
+
+// the block-FP8 linears' grid-starved time beyond their weight reads, for mb tokens per stage (kBlockFp8LaunchUs)
+double block_fp8_extra_s(const ReplicaShape& s, const EngineSpeed& p, double mb);
 
 // one step of `n_decode` sequences whose depths sum to `sum_depth`, plus `prefill_tokens` chunk tokens at
 // `prefill_depth` cached tokens; O(1)
