@@ -374,8 +374,11 @@ int default_max_batched_tokens(EngineId e, const ReplicaShape& s) {
 // off the KV pool: DeepSeek-R1 at its 163,840-token default context on 8x H200 keeps ~12 GiB of KV per GPU, room for
 // ~45 requests of 4,000 tokens, which is the queue dstack's runs show at 128 clients. V0's max_num_seqs is 256
 // (EngineArgs before the V1 defaults of v0.8). 0 when the rule does not apply
+static bool vllm_v0_mla(const ServeRequest& req, const ReplicaShape& s) {
+    return s.engine == EngineId::Vllm && runs_vllm_v0(req) && s.model->mla;
+}
 int vllm_v0_mla_batched_tokens(const ServeRequest& req, const ReplicaShape& s) {
-    if (s.engine != EngineId::Vllm || !runs_vllm_v0(req) || !s.model->mla || req.max_num_batched_tokens > 0) return 0;
+    if (!vllm_v0_mla(req, s) || req.max_num_batched_tokens > 0) return 0;
     const int64_t mml = req.max_model_len > 0 ? req.max_model_len : (s.model->native_context > 0 ? s.model->native_context : 4096);
     return (int)std::min<int64_t>(std::max<int64_t>(mml, 2048), 1 << 30);
 }
@@ -386,7 +389,7 @@ int effective_max_batched_tokens(const ServeRequest& req, const ReplicaShape& s)
 }
 int effective_max_num_seqs(const ServeRequest& req, const ReplicaShape& s) {
     if (req.max_num_seqs > 0) return req.max_num_seqs;
-    return vllm_v0_mla_batched_tokens(req, s) > 0 ? 256 : default_max_num_seqs(s.engine, s);
+    return vllm_v0_mla(req, s) ? 256 : default_max_num_seqs(s.engine, s);
 }
 
 // [SECTION] Memory plans ---------------------------------------------------------------------------------
