@@ -129,7 +129,9 @@ double step_time(const ReplicaShape& s, const EngineSpeed& p, int n_decode, doub
     double attn = (s.attn_flops_decode_ctx * sum_depth +
                    s.attn_flops_token_ctx * (double)prefill_tokens * (prefill_depth + 0.5 * prefill_tokens)) / (s.pp > 1 ? s.pp : 1);
     double attn_rate = s.attn_tflops > 0 ? s.attn_tflops : s.tflops;
-    double compute_s = (flops / s.tflops + attn / attn_rate) / (1e12 * std::max(1e-3, eff));
+    // block-FP8 checkpoints: their dense matmuls top out at kBlockFp8ComputeShare of the FP8 rate
+    const double lin_eff = s.block_fp8.empty() ? eff : std::min(eff, kBlockFp8ComputeShare);
+    double compute_s = flops / (s.tflops * 1e12 * std::max(1e-3, lin_eff)) + attn / (attn_rate * 1e12 * std::max(1e-3, eff));
     compute_s += ex.compute_s;
     double core = std::max(mem_s, compute_s);
     // TP all-reduce: 2 per layer of mb x hidden BF16 values, ring: 2 (tp-1)/tp of the bytes over the link

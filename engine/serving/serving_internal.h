@@ -65,6 +65,11 @@ constexpr double kMoeGemmHalfParams = 23.5e6;
 // charges bytes / bandwidth, so a step adds the difference (step_time)
 constexpr double kBlockFp8LaunchUs = 12.0;
 constexpr double kBlockFp8CtaGbs = 79.0;
+// ... and at prefill sizes they stay far below the FP8 tensor rate: the same PR's table (H100, N=2112 K=7168) has
+// the Triton block-FP8 GEMM at 403-407 TFLOP/s for batch 4096-16384, 0.205 of the 1979 TFLOPS FP8 peak (CUTLASS's
+// block FP8 457-490, torch BF16 648-716). The dense (non-expert) matmuls of a block-FP8 model run at most at this
+// share of the FP8 rate
+constexpr double kBlockFp8ComputeShare = 0.205;
 
 // [SECTION] Shape of one replica -------------------------------------------------------------------------
 

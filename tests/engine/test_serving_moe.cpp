@@ -233,3 +233,18 @@ TEST_CASE("block-FP8 linears: 12 us + bytes over ceil(N/128) CTAs at 79 GB/s, be
     REQUIRE(serving::build_shape(cat(), r, bf, err));
     CHECK(bf.block_fp8.size() == 8);   // q_a, q_b, kv_a, o_proj; shared gate_up, down; dense gate_up, down (3 dense layers)
 }
+
+TEST_CASE("block-FP8 checkpoints: dense matmuls top out at 0.205 of the FP8 rate (vllm#23280's large-batch Triton GEMM)", "[serving][moe]") {
+    serving::ReplicaShape s;
+    s.bw_gbs = 3350; s.tflops = 1000; s.attn_tflops = 1000; s.tp = 1; s.pp = 1; s.layers_stage = 1;
+    s.active_params_gpu = 1e9;
+    EngineSpeed p{};
+    p.bw_eff = 1.0; p.compute_eff = 0.5; p.step_overhead_ms = 0;
+    StepBreakdown plain, block;
+    serving::step_time(s, p, 0, 0, 4096, 0, &plain);
+    // 2 x 1e9 params x 4096 tokens = 8.192e12 FLOPs at 1000 TFLOPS x 0.5 x 4096 / (4096 + 16)
+    CHECK(plain.compute_s == Approx(8.192e12 / (1000e12 * 0.5 * 4096.0 / 4112.0)).epsilon(1e-9));
+    s.block_fp8.push_back({7168, 7168.0 * 2048, 1});
+    serving::step_time(s, p, 0, 0, 4096, 0, &block);
+    CHECK(block.compute_s == Approx(8.192e12 / (1000e12 * 0.205)).epsilon(1e-9));
+}
