@@ -165,8 +165,8 @@ ServeResult serve_with(const Catalog& cat, const ServeRequest& req, const SpeedT
     }
     const EngineSpeed& p = runs_vllm_v0(req) ? table.vllm_v0 : table.e[(int)s.engine];
     LoadSetup st;
-    st.max_num_seqs = req.max_num_seqs > 0 ? req.max_num_seqs : default_max_num_seqs(s.engine, s);
-    st.max_batched_tokens = req.max_num_batched_tokens > 0 ? req.max_num_batched_tokens : default_max_batched_tokens(s.engine, s);
+    st.max_num_seqs = effective_max_num_seqs(req, s);
+    st.max_batched_tokens = effective_max_batched_tokens(req, s);
     st.max_batched_tokens = std::max<int>(st.max_batched_tokens, st.max_num_seqs > 0 ? 1 : 1);
     st.pool_blocks = r.memory.kv_pool_blocks;
     st.block_size = std::max(1, r.memory.block_size);

@@ -205,6 +205,30 @@ static bool expert_parallel_shape(const ServeRequest& req, ReplicaShape& s, std:
     return true;
 }
 
+// DeepSeek's FP8 checkpoints (an MLA model at fp8) quantize every linear in 128 x 128 blocks (config.json
+// quantization_config weight_block_size); their per-GPU shapes (vLLM deepseek_v2.py: q_a_proj and kv_a_proj_with_mqa
+// replicated, q_b_proj column-parallel, o_proj row-parallel, the shared experts' and the dense layers' MLP as in
+// Llama), for the grid-starved GEMM law (serving_internal.h kBlockFp8LaunchUs). The routed experts run fused_moe
+// (expert_step) and the absorbed W_UK / W_UV products run BF16, so neither is here
+static void block_fp8_linears(const Model& m, const ServeRequest& req, ReplicaShape& s) {
+    s.block_fp8.clear();
+    if (!m.mla || req.precision != "fp8") return;
+    const double H = (double)m.hidden_size, tp = s.tp;
+    const MlaConfig& a = *m.mla;
+    const double qk = (double)m.n_heads * (a.qk_nope_head_dim + a.qk_rope_head_dim);
+    auto add = [&](double n, double k, int layers) { if (n > 0 && k > 0 && layers > 0) s.block_fp8.push_back({n, n * k, layers}); };
+    const int L = s.layers_stage, moe = s.moe_layers_stage, dense = L - moe;
+    if (a.q_lora_rank > 0) { add(a.q_lora_rank, H, L); add(qk / tp, a.q_lora_rank, L); }
+    else add(qk / tp, H, L);
+    add(a.kv_lora_rank + a.qk_rope_head_dim, H, L);
+    add(H, (double)m.n_heads * a.v_head_dim / tp, L);
+    if (m.is_moe() && m.moe->n_shared_experts > 0) {
+        const double f = (double)(m.moe->shared_ffn > 0 ? m.moe->shared_ffn : m.moe->expert_ffn) * m.moe->n_shared_experts / tp;
+        add(2 * f, H, moe); add(H, f, moe);
+    }
+    add(2.0 * m.intermediate_size / tp, H, dense); add(H, m.intermediate_size / tp, dense);
+}
+
 bool build_shape(const Catalog& cat, const ServeRequest& req, ReplicaShape& s, std::string& err, const ParamCounts* counts) {
     s = ReplicaShape{};
     const Engine* er = find_engine(req.engine);
@@ -300,6 +324,7 @@ bool build_shape(const Catalog& cat, const ServeRequest& req, ReplicaShape& s, s
     // absorbed W_UK / W_UV products are kv_b_proj's parameters, counted with the matmuls already
     if (m.mla)
         s.attn_flops_decode_ctx = 2.0 * heads_gpu * (2.0 * m.mla->kv_lora_rank + m.mla->qk_rope_head_dim) * attn_layers;
+    block_fp8_linears(m, req, s);
     s.bw_gbs = s.hw->bandwidth_gbs;
     s.tflops = compute_tflops(*s.hw, req.precision);
     if (s.tflops <= 0) s.tflops = s.bw_gbs * 0.2;   // unknown FP16 rate: a conservative 0.2 TFLOPS per GB/s
@@ -338,6 +363,33 @@ int default_max_num_seqs(EngineId e, const ReplicaShape& s) {
 int default_max_batched_tokens(EngineId e, const ReplicaShape& s) {
     const BatchDefaults& d = engine_row(e).batch;
     return large_gpu(d.large, s) ? d.large_max_batched_tokens : d.max_batched_tokens;
+}
+
+// vLLM before v0.8 (the V0 engine) with an MLA model (DeepSeek-V2/V3/R1): VllmConfig.__post_init__ logs "MLA is
+// enabled; forcing chunked prefill and prefix caching to be disabled" (config.py:3257 in v0.7.1, :3329 in v0.7.3,
+// on GPUs too: the startup logs quoted in vllm-ascend issues show both lines) and sets max_num_batched_tokens =
+// max(max_model_len, 2048) (the branch that vllm-project/vllm#12639, MLA with chunked prefill, later kept for
+// non-GPU platforms only: vllm/platforms/hpu.py check_and_update_config). The profile run then pushes a whole
+// max_model_len batch through the model, and its activation peak (fused_moe's caches at T x top-k x hidden) comes
+// off the KV pool: DeepSeek-R1 at its 163,840-token default context on 8x H200 keeps ~12 GiB of KV per GPU, room for
+// ~45 requests of 4,000 tokens, which is the queue dstack's runs show at 128 clients. V0's max_num_seqs is 256
+// (EngineArgs before the V1 defaults of v0.8). 0 when the rule does not apply
+static bool vllm_v0_mla(const ServeRequest& req, const ReplicaShape& s) {
+    return s.engine == EngineId::Vllm && runs_vllm_v0(req) && s.model->mla;
+}
+int vllm_v0_mla_batched_tokens(const ServeRequest& req, const ReplicaShape& s) {
+    if (!vllm_v0_mla(req, s) || req.max_num_batched_tokens > 0) return 0;
+    const int64_t mml = req.max_model_len > 0 ? req.max_model_len : (s.model->native_context > 0 ? s.model->native_context : 4096);
+    return (int)std::min<int64_t>(std::max<int64_t>(mml, 2048), 1 << 30);
+}
+int effective_max_batched_tokens(const ServeRequest& req, const ReplicaShape& s) {
+    if (req.max_num_batched_tokens > 0) return req.max_num_batched_tokens;
+    const int v0_mla = vllm_v0_mla_batched_tokens(req, s);
+    return v0_mla > 0 ? v0_mla : default_max_batched_tokens(s.engine, s);
+}
+int effective_max_num_seqs(const ServeRequest& req, const ReplicaShape& s) {
+    if (req.max_num_seqs > 0) return req.max_num_seqs;
+    return vllm_v0_mla(req, s) ? 256 : default_max_num_seqs(s.engine, s);
 }
 
 // [SECTION] Memory plans ---------------------------------------------------------------------------------
@@ -466,6 +518,10 @@ bool vllm::kv_pool(const Catalog&, const ServeRequest& req, const ReplicaShape& 
     out.rules.push_back("KV pool = budget - weights" + std::string(s.lora_slots > 0 ? " - LoRA slots" : "") +
                         " - activation peak of profile_run(" + std::to_string(in.tokens) +
                         " tokens, " + std::to_string(in.seqs) + " seqs) - non-torch (gpu_worker.determine_available_memory, utils.memory_profiling)");
+    if (vllm_v0_mla_batched_tokens(req, s) > 0)
+        out.rules.push_back("vLLM < 0.8 with MLA: chunked prefill forced off, max_num_batched_tokens = max(max_model_len, 2048) = " +
+                            std::to_string(in.tokens) + ", so the profile run's activation peak is a whole max_model_len batch "
+                            "(VllmConfig.__post_init__, v0.7.x); pass --max-model-len to shrink it");
     out.rules.push_back("blocks = pool // (block_size x KV bytes per token) (v1/core/kv_cache_utils.py get_num_blocks); "
                         "max concurrency = blocks / cdiv(max_model_len, block_size) (get_max_concurrency_for_kv_cache_config)");
     out.rules.push_back("CUDA graphs are captured after the KV cache (gpu_model_runner.capture_model): they use the "
@@ -531,8 +587,8 @@ bool plan_memory(const Catalog& cat, const ServeRequest& req, const ReplicaShape
     PoolInputs in;
     in.block = req.block_size > 0 ? req.block_size : er.default_block_size;
     if (in.block < 1 || in.block > 1024) { err = "block_size: " + std::to_string(in.block) + " is out of range (1 to 1024)"; return false; }
-    in.seqs = req.max_num_seqs > 0 ? req.max_num_seqs : default_max_num_seqs(s.engine, s);
-    in.tokens = req.max_num_batched_tokens > 0 ? req.max_num_batched_tokens : default_max_batched_tokens(s.engine, s);
+    in.seqs = effective_max_num_seqs(req, s);
+    in.tokens = effective_max_batched_tokens(req, s);
     in.total_bytes = (double)s.hw->memory_bytes * kVisibleShare;
     out.gpu_total_bytes = (uint64_t)in.total_bytes;
     out.weights_bytes = (uint64_t)s.weight_bytes_gpu;

@@ -53,7 +53,7 @@ ServeRequest candidate_request(const ServeRequest& req, const SlaCandidate& c) {
 double cost_floor(const serving::ReplicaShape& s, const ServeRequest& q) {
     const serving::SpeedTable t = serving::shipped_speed_table();
     int rep = std::max(1, s.replicas);
-    int seqs = q.max_num_seqs > 0 ? q.max_num_seqs : serving::default_max_num_seqs(s.engine, s);
+    int seqs = serving::effective_max_num_seqs(q, s);
     int n = q.workload.concurrency > 0 ? std::min(seqs, (q.workload.concurrency + rep - 1) / rep) : seqs;
     n = std::max(1, n);
     // a decoding sequence holds at least its prompt: fixed lengths exactly input_len, uniform ones at least

@@ -89,6 +89,17 @@ double moe_padded_rows(double tokens_per_expert, int block_m) {
     return std::max((double)block_m, tokens_per_expert + 0.5 * block_m);
 }
 
+double block_fp8_extra_s(const ReplicaShape& s, const EngineSpeed& p, double mb) {
+    double extra = 0;
+    const double bw = s.bw_gbs * 1e9 * p.bw_eff;
+    for (const BlockLinear& l : s.block_fp8) {
+        const double ctas = std::ceil(l.n / 128.0) * std::ceil(std::max(1.0, mb) / 64.0);
+        const double t = kBlockFp8LaunchUs * 1e-6 + l.bytes / std::min(bw, ctas * kBlockFp8CtaGbs * 1e9);
+        extra += l.layers * std::max(0.0, t - l.bytes / bw);
+    }
+    return extra;
+}
+
 double step_time(const ReplicaShape& s, const EngineSpeed& p, int n_decode, double sum_depth, int64_t prefill_tokens,
                  double prefill_depth, StepBreakdown* out) {
     double n = (double)n_decode + (double)prefill_tokens;
@@ -118,7 +129,9 @@ double step_time(const ReplicaShape& s, const EngineSpeed& p, int n_decode, doub
     double attn = (s.attn_flops_decode_ctx * sum_depth +
                    s.attn_flops_token_ctx * (double)prefill_tokens * (prefill_depth + 0.5 * prefill_tokens)) / (s.pp > 1 ? s.pp : 1);
     double attn_rate = s.attn_tflops > 0 ? s.attn_tflops : s.tflops;
-    double compute_s = (flops / s.tflops + attn / attn_rate) / (1e12 * std::max(1e-3, eff));
+    // block-FP8 checkpoints: their dense matmuls top out at kBlockFp8ComputeShare of the FP8 rate
+    const double lin_eff = s.block_fp8.empty() ? eff : std::min(eff, kBlockFp8ComputeShare);
+    double compute_s = flops / (s.tflops * 1e12 * std::max(1e-3, lin_eff)) + attn / (attn_rate * 1e12 * std::max(1e-3, eff));
     compute_s += ex.compute_s;
     double core = std::max(mem_s, compute_s);
     // TP all-reduce: 2 per layer of mb x hidden BF16 values, ring: 2 (tp-1)/tp of the bytes over the link
@@ -133,7 +146,9 @@ double step_time(const ReplicaShape& s, const EngineSpeed& p, int n_decode, doub
     // each MoE layer's kernel chain (router top-k, moe_align_block_size, two grouped GEMMs, activation, moe_sum)
     // costs a fixed latency on top of its weight reads (kMoeLayerFixedUs, serving_internal.h)
     const double moe_fixed = s.moe_layers_stage * kMoeLayerFixedUs * 1e-6;
-    double stage = core + ar + moe_fixed;
+    // block-FP8 linears (DeepSeek's FP8 checkpoints) beyond their weight reads: few CTAs per narrow linear
+    const double block_fp8 = block_fp8_extra_s(s, p, mb);
+    double stage = core + ar + moe_fixed + block_fp8;
     // PP hand-off per stage boundary: in a node over the link; across nodes each TP rank sends its 1/tp share
     int in_node_hops = s.pp > 1 ? s.pp - 1 - s.pp_net_hops : 0;
     double net_hop = s.pp_net_hops > 0 ? s.pp_net_hops * hop_seconds(s.pp_link, mb * s.hidden * 2.0 / s.tp) : 0;
@@ -146,7 +161,7 @@ double step_time(const ReplicaShape& s, const EngineSpeed& p, int n_decode, doub
         out->weights_s = weights_s * k;
         out->kv_s = kv_s * k;
         out->compute_s = compute_s * k;
-        out->overhead_s = p.step_overhead_ms * 1e-3 + moe_fixed * k;
+        out->overhead_s = p.step_overhead_ms * 1e-3 + (moe_fixed + block_fp8) * k;
         out->moe_fixed_s = moe_fixed * k;
         out->allreduce_s = ar * k + hop;
         out->network_s = (s.tp_net ? ar * k : 0) + net_hop;

@@ -54,7 +54,27 @@ constexpr double kMoeLayerFixedUs = 35.0;
 constexpr double kMoeGemmEff = 0.67;
 constexpr double kMoeGemmHalfParams = 23.5e6;
 
+// Block-FP8 linears (DeepSeek-V3/R1's FP8 checkpoints: weight_block_size [128, 128], run by vLLM's Triton
+// w8a8_block_fp8_matmul and its kin) are grid-starved at decode batches: one CTA per 128 output columns (per 64 rows
+// of M), so a narrow linear streams its weights from a few SMs, plus a fixed kernel latency. Law per linear:
+// t = kBlockFp8LaunchUs + bytes / min(bandwidth, CTAs x kBlockFp8CtaGbs), CTAs = ceil(N / 128) x ceil(M / 64), N its
+// output width on one GPU. Fitted on two measured kernel times: vllm-project/vllm#23280 (H100, DeepSeek-V3 N=2112
+// K=7168, Triton block FP8 1.298 TFLOP/s at batch 1 = 23.3 us for 15.1 MB on 17 CTAs) and sgl-project/sglang#5820
+// ("vllm" column, DeepSeek-V3 N=3072 K=1536, 14.5 us at batch 1 for 4.7 MB on 24 CTAs; its GPU is not stated in the
+// excerpt read); the third shape there (N=512 K=7168, 20.6 us) comes out 23.6 us (+15 %). The roofline already
+// charges bytes / bandwidth, so a step adds the difference (step_time)
+constexpr double kBlockFp8LaunchUs = 12.0;
+constexpr double kBlockFp8CtaGbs = 79.0;
+// ... and at prefill sizes they stay far below the FP8 tensor rate: the same PR's table (H100, N=2112 K=7168) has
+// the Triton block-FP8 GEMM at 403-407 TFLOP/s for batch 4096-16384, 0.205 of the 1979 TFLOPS FP8 peak (CUTLASS's
+// block FP8 457-490, torch BF16 648-716). The dense (non-expert) matmuls of a block-FP8 model run at most at this
+// share of the FP8 rate
+constexpr double kBlockFp8ComputeShare = 0.205;
+
 // [SECTION] Shape of one replica -------------------------------------------------------------------------
+
+// one block-FP8 linear of the model on one GPU: output width, weight bytes, and on how many layers of the stage
+struct BlockLinear { double n = 0, bytes = 0; int layers = 0; };
 
 // every per-GPU quantity the memory plan and the step time need, for one request (one TP x PP replica)
 struct ReplicaShape {
@@ -92,6 +112,7 @@ struct ReplicaShape {
     double weight_bytes_per_param = 2;    // linear layers
     int lora_slots = 0;                   // vLLM max_loras (0 = LoRA off)
     double lora_slot_bytes_gpu = 0;       // one slot's A + B buffers per GPU (one stage), lora_dtype = 2 bytes
+    std::vector<BlockLinear> block_fp8;   // block-FP8 linears (MLA models at fp8: DeepSeek's checkpoints), empty otherwise
 };
 
 // what plan_memory hands an engine's KV-pool rule (engines.h KvPoolPlan)
@@ -122,6 +143,13 @@ bool plan_memory(const Catalog& cat, const ServeRequest& req, const ReplicaShape
 // default max_num_seqs / max_num_batched_tokens of the engine for this GPU (its row's BatchDefaults)
 int default_max_num_seqs(EngineId e, const ReplicaShape& s);
 int default_max_batched_tokens(EngineId e, const ReplicaShape& s);
+// what the server runs with: the request's flag, else vLLM V0's MLA rule (vllm_v0_mla_batched_tokens), else the
+// engine's default
+int effective_max_num_seqs(const ServeRequest& req, const ReplicaShape& s);
+int effective_max_batched_tokens(const ServeRequest& req, const ReplicaShape& s);
+// vLLM before v0.8 with an MLA model: chunked prefill forced off, max_num_batched_tokens = max(max_model_len, 2048)
+// (serve_memory.cpp cites it); 0 when the rule does not apply
+int vllm_v0_mla_batched_tokens(const ServeRequest& req, const ReplicaShape& s);
 // the pool in blocks and tokens from `kv_pool` bytes, the memory plan's first and last rules: the tail of every
 // block-pooled engine's KV-pool rule
 bool finish_pool(const ServeRequest& req, const ReplicaShape& s, double kv_pool, int block, ServeMemoryPlan& out);
@@ -141,6 +169,9 @@ int moe_block_m(double tokens, int experts);
 double moe_padded_rows(double tokens_per_expert, int block_m);
 // E[max of n iid standard normals] (n >= 1): the busiest of n EP ranks sits this many sigmas above the mean
 double expected_max_normal(int n);
+
+// the block-FP8 linears' grid-starved time beyond their weight reads, for mb tokens per stage (kBlockFp8LaunchUs)
+double block_fp8_extra_s(const ReplicaShape& s, const EngineSpeed& p, double mb);
 
 // one step of `n_decode` sequences whose depths sum to `sum_depth`, plus `prefill_tokens` chunk tokens at
 // `prefill_depth` cached tokens; O(1)

@@ -185,3 +185,66 @@ TEST_CASE("grouped-GEMM law against benchmark_moe.py kernel times (assets/calibr
     // 917.45 us measured
     CHECK(layer_us("a100-pcie-40gb", "bf16", 64, true) == Approx(917.45).epsilon(0.05));
 }
+
+TEST_CASE("vLLM before v0.8 with MLA: the profile run is a whole max_model_len batch, so its activation peak comes off the KV pool", "[serving][moe]") {
+    ServeRequest r = deepseek(false);
+    r.max_model_len = 163840;
+    r.engine_version = "0.7.3";
+    ServeMemoryPlan v0, v1;
+    std::string err;
+    REQUIRE(serve_memory(cat(), r, v0, err));
+    r.engine_version = "0.8.0";
+    REQUIRE(serve_memory(cat(), r, v1, err));
+    // by hand: T = max(163840, 2048) tokens, MoE cache 2 B x T x (2 x 7168 + 8 x (3 x 2048 / 8 + 7168)) = 25,501,368,320 B;
+    // sampler 8 B x 256 seqs (V0's max_num_seqs) x 129280 vocab = 264,765,440 B
+    CHECK((double)v0.activation_peak_bytes == Approx(25501368320.0 + 264765440.0).epsilon(1e-9));
+    // V1 (0.8+): 8192 tokens and 1024 seqs on a 141 GB GPU: 2 x 8192 x 77824 + 8 x 1024 x 129280
+    CHECK((double)v1.activation_peak_bytes == Approx(1275068416.0 + 1059061760.0).epsilon(1e-9));
+    CHECK((double)v1.kv_pool_bytes - (double)v0.kv_pool_bytes ==
+          Approx((double)v0.activation_peak_bytes - (double)v1.activation_peak_bytes).epsilon(1e-6));
+    // an explicit --max-num-batched-tokens wins (V0 keeps its 256 sequences)
+    r.engine_version = "0.7.3"; r.max_num_batched_tokens = 8192;
+    ServeMemoryPlan flag;
+    REQUIRE(serve_memory(cat(), r, flag, err));
+    CHECK((double)flag.activation_peak_bytes == Approx(1275068416.0 + 8.0 * 256 * 129280).epsilon(1e-9));
+}
+
+TEST_CASE("block-FP8 linears: 12 us + bytes over ceil(N/128) CTAs at 79 GB/s, beyond the weight read", "[serving][moe]") {
+    serving::ReplicaShape s;
+    s.bw_gbs = 3350;   // H100 SXM
+    EngineSpeed p{};
+    p.bw_eff = 1.0;
+    // vllm#23280's fit point: DeepSeek-V3 N=2112 K=7168 FP8 (15,138,816 B) on 17 CTAs; measured 23.3 us at batch 1
+    s.block_fp8.push_back({2112, 2112.0 * 7168, 1});
+    const double law_us = 12.0 + 15138816.0 / (17 * 79e9) * 1e6;   // 23.27 us
+    const double read_us = 15138816.0 / 3350e9 * 1e6;              // 4.52 us
+    CHECK(serving::block_fp8_extra_s(s, p, 1) * 1e6 == Approx(law_us - read_us).epsilon(1e-9));
+    CHECK(law_us == Approx(23.3).epsilon(0.01));
+    // 128 rows: two 64-row tiles double the CTAs
+    CHECK(serving::block_fp8_extra_s(s, p, 128) * 1e6 == Approx(12.0 + 15138816.0 / (34 * 79e9) * 1e6 - read_us).epsilon(1e-9));
+    // BF16 checkpoints have no block-FP8 linears
+    ServeRequest r = deepseek(false);
+    r.precision = "bf16";
+    serving::ReplicaShape bf;
+    std::string err;
+    REQUIRE(serving::build_shape(cat(), r, bf, err));
+    CHECK(bf.block_fp8.empty());
+    r.precision = "fp8";
+    REQUIRE(serving::build_shape(cat(), r, bf, err));
+    CHECK(bf.block_fp8.size() == 8);   // q_a, q_b, kv_a, o_proj; shared gate_up, down; dense gate_up, down (3 dense layers)
+}
+
+TEST_CASE("block-FP8 checkpoints: dense matmuls top out at 0.205 of the FP8 rate (vllm#23280's large-batch Triton GEMM)", "[serving][moe]") {
+    serving::ReplicaShape s;
+    s.bw_gbs = 3350; s.tflops = 1000; s.attn_tflops = 1000; s.tp = 1; s.pp = 1; s.layers_stage = 1;
+    s.active_params_gpu = 1e9;
+    EngineSpeed p{};
+    p.bw_eff = 1.0; p.compute_eff = 0.5; p.step_overhead_ms = 0;
+    StepBreakdown plain, block;
+    serving::step_time(s, p, 0, 0, 4096, 0, &plain);
+    // 2 x 1e9 params x 4096 tokens = 8.192e12 FLOPs at 1000 TFLOPS x 0.5 x 4096 / (4096 + 16)
+    CHECK(plain.compute_s == Approx(8.192e12 / (1000e12 * 0.5 * 4096.0 / 4112.0)).epsilon(1e-9));
+    s.block_fp8.push_back({7168, 7168.0 * 2048, 1});
+    serving::step_time(s, p, 0, 0, 4096, 0, &block);
+    CHECK(block.compute_s == Approx(8.192e12 / (1000e12 * 0.205)).epsilon(1e-9));
+}
