@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Convert dstackai/benchmarks' DeepSeek-R1 online serving results into serving.jsonl rows (issue 35).
 
-  scripts/calibration/import_dstack_deepseek_r1.py online_results.csv --first-id 1405 >> assets/calibration/serving.jsonl
+  scripts/calibration/import_dstack_deepseek_r1.py online_results.csv --first-id 1405 > assets/calibration/serving_large_heldout.jsonl
 
 Input: Deepseek-R1/raw_data/online_results.csv of github.com/dstackai/benchmarks @7f37e669 (the SGLang
 bench_serving result files of 8x H200 and 8x MI300X runs with vLLM, SGLang and TensorRT-LLM); the servers' flags and
