@@ -29,13 +29,15 @@ const RigDevice* rig_device_named(const Hardware& rig, const std::string& name) 
 // (KV, attention), read at its own bandwidth and compute
 SpeedScenario device_scenario(const SpeedScenario& s, const Hardware& h, double wfrac, int layers) {
     SpeedScenario d = s;
-    const double on_gpus = 1.0 - s.offload_fraction;
+    const double on_gpus = 1.0 - s.offload_fraction;            // of the bytes held
+    const double read_on_gpus = 1.0 - host_read_fraction(s);     // of a token's reads (experts in host RAM: k/E)
     const double lfrac = s.n_layers > 0 ? (double)layers / (double)s.n_layers : 0.0;
     d.gpus = 1;
     d.offload_fraction = 0;
+    d.offload_token_fraction = -1;
     d.weight_bytes = s.weight_bytes * on_gpus * wfrac;
-    d.weight_bytes_per_token = s.weight_bytes_per_token * on_gpus * wfrac;
-    d.active_params = s.active_params * on_gpus * wfrac;
+    d.weight_bytes_per_token = s.weight_bytes_per_token * read_on_gpus * wfrac;
+    d.active_params = s.active_params * read_on_gpus * wfrac;
     d.moe_expert_bytes = s.moe_expert_bytes * on_gpus * wfrac;
     d.n_layers = std::max(1, layers);
     d.full_attn_layers = (int)std::lround(s.full_attn_layers * lfrac);
@@ -100,7 +102,7 @@ void fill_slowest(const std::vector<DevicePart>& parts, const std::vector<double
 
 double host_time_per_token(const SpeedScenario& s, const SpeedParams& p) {
     if (!(s.offload_fraction > 0) || !(s.host_bandwidth_gbs > 0)) return 0;
-    return s.weight_bytes_per_token * s.offload_fraction / (s.host_bandwidth_gbs * 1e9 * p.host_share);
+    return s.weight_bytes_per_token * host_read_fraction(s) / (s.host_bandwidth_gbs * 1e9 * p.host_share);
 }
 
 double kv_cells(int64_t depth) { return (double)((depth + 256) / 256 * 256); }   // cells in use, padded to 256

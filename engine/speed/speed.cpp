@@ -621,7 +621,7 @@ DecodeFixed decode_fixed_terms(const SpeedScenario& s, const SpeedParams& p) {
     SpeedResult& r = f.r;
     double bw = s.bandwidth_gbs * 1e9;
     double share = decode_read_share(s, p);
-    const double host_frac = s.offload_token_fraction >= 0 ? s.offload_token_fraction : s.offload_fraction;
+    const double host_frac = host_read_fraction(s);
     double gpu_frac = 1.0 - host_frac;
     // MoE: the active experts' bytes (k/E of the routed-expert bytes) are read at moe_bw x the dense share
     double expert_tok = moe_active_expert_bytes(s);

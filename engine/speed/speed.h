@@ -159,6 +159,12 @@ struct SpeedScenario {
     int parallel = 1;                    // sequences decoded together (-np); estimate_concurrency
 };
 
+// the share of a decoded token's weight reads served from host RAM: offload_token_fraction where the scenario
+// builder set it (routed experts in host RAM are read k/E per token), else the size share offload_fraction
+inline double host_read_fraction(const SpeedScenario& s) {
+    return s.offload_token_fraction >= 0 ? s.offload_token_fraction : s.offload_fraction;
+}
+
 // [SECTION] Parameters -----------------------------------------------------------------------------------
 // Every share is a fraction of the vendor spec; factors are relative to the reference (CUDA, F16, GDDR).
 
