@@ -61,14 +61,8 @@ bool parse_workload(const json& t, ServeWorkload& w, std::string& err, const std
     bool in_null = t.contains("input_len") && t["input_len"].is_null();
     if (dist == "sharegpt" || ds.find("sharegpt") != std::string::npos || ds.find("ShareGPT") != std::string::npos || in_null) {
         w.dist = LengthDist::ShareGpt;
-        // ShareGPT V3 as vLLM's benchmark_serving samples it: 1000 prompts (seed 0) hold 215,196 prompt tokens
-        // (dstackai/benchmarks' runs, serving.jsonl v0218's notes) -> ~215 in. Each request's max_tokens is its
-        // completion's token length, so a model that writes to it averages the completions' mean and one that stops
-        // early less: the 137 vLLM ShareGPT rows of serving.jsonl that print output and request throughput average
-        // 208 output tokens per request at the median (IOG's 125 runs of 12 models 118-218, dstack's Llama-3.1-405B
-        // FP8 122 and 180); 120 (one 405B checkpoint that stops early) left dataset-only lines ~43 % low
-        if (in_null) w.input_len = 215;
-        if (t.contains("output_len") && t["output_len"].is_null()) w.output_len = 208;
+        if (in_null) w.input_len = kShareGptMeanInputTokens;   // dataset named, lengths not: serving.h
+        if (t.contains("output_len") && t["output_len"].is_null()) w.output_len = kShareGptMeanOutputTokens;
     } else if (dist == "uniform" || ds.find("range_ratio 0.0") != std::string::npos ||
                ds.find("random_range_ratio 0.0") != std::string::npos || ds.find("sglang default random") != std::string::npos) {
         w.dist = LengthDist::Uniform; w.range_ratio = 1.0;   // sglang random_range_ratio 0: uniform in [1, len]

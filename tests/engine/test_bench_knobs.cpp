@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "api/predict.h"
+#include "predict_support.h"
 #include "api/tensor_overrides.h"
 #include "evidence/calibration_row.h"
 #include "runtime/speed_glue.h"
@@ -16,11 +17,6 @@ using namespace llmsim;
 using nlohmann::json;
 
 namespace {
-json run_knobs(const std::string& line) {
-    const Catalog* cat = embedded_catalog();
-    REQUIRE(cat);
-    return json::parse(predict_line(*cat, default_speed_params(), line));
-}
 bool found(const std::string& pattern, const std::string& text) {
     bool f = false;
     std::string err;
@@ -100,17 +96,17 @@ TEST_CASE("-ot: the MoE layers whose routed experts a list keeps in host RAM", "
 }
 
 TEST_CASE("predict: llama-bench knobs reach the estimate and the command", "[bench_knobs][predict]") {
-    json base = run_knobs(moe_line(""));
+    json base = predict_json(moe_line(""));
     REQUIRE(base.contains("tokens_per_s"));
     // knobs that change nothing the speed model reads: f16 KV (the default) and threads (no thread term)
-    json same = run_knobs(moe_line(R"("kv_type":"f16","threads":8,)"));
+    json same = predict_json(moe_line(R"("kv_type":"f16","threads":8,)"));
     REQUIRE(same.contains("tokens_per_s"));
     CHECK(same["tokens_per_s"].get<double>() == base["tokens_per_s"].get<double>());
     CHECK(same["llama_bench"].get<std::string>().find(" -ngl 99 -t 8") != std::string::npos);
     // experts in host RAM: slower the more layers, and bound by the host RAM's bandwidth
-    json part = run_knobs(moe_line(R"("n_cpu_moe":24,)"));
-    json all = run_knobs(moe_line(R"("n_cpu_moe":48,)"));
-    json ot = run_knobs(moe_line(R"("override_tensors":"exps=CPU",)"));
+    json part = predict_json(moe_line(R"("n_cpu_moe":24,)"));
+    json all = predict_json(moe_line(R"("n_cpu_moe":48,)"));
+    json ot = predict_json(moe_line(R"("override_tensors":"exps=CPU",)"));
     REQUIRE(part.contains("tokens_per_s"));
     REQUIRE(all.contains("tokens_per_s"));
     CHECK(part["tokens_per_s"].get<double>() < base["tokens_per_s"].get<double>());
@@ -121,18 +117,18 @@ TEST_CASE("predict: llama-bench knobs reach the estimate and the command", "[ben
     const std::string hw_fast = R"("hardware":{"name":"NVIDIA GeForce RTX 4090","host":{"ram_bandwidth_gbs":200}},)";
     std::string fast = moe_line(R"("n_cpu_moe":48,)" + hw_fast);
     fast.erase(fast.find(R"("hardware":"rtx-4090",)"), std::string(R"("hardware":"rtx-4090",)").size());
-    json quick = run_knobs(fast);
+    json quick = predict_json(fast);
     REQUIRE(quick.contains("tokens_per_s"));
     CHECK(quick["tokens_per_s"].get<double>() > 1.5 * all["tokens_per_s"].get<double>());
     // a dense 8B with every layer in 50 GB/s host RAM: decode cannot beat reading its ~4.9 GB of weights at 50 GB/s
-    json dense = run_knobs(R"({"id":"d","model":"meta-llama/Llama-3.1-8B-Instruct","quant":"Q4_K_M","ngl":0,
+    json dense = predict_json(R"({"id":"d","model":"meta-llama/Llama-3.1-8B-Instruct","quant":"Q4_K_M","ngl":0,
         "hardware":{"name":"NVIDIA GeForce RTX 4090","host":{"ram_bandwidth_gbs":50}},"test":{"kind":"decode","tokens":128,"depth":0}})");
     REQUIRE(dense.contains("tokens_per_s"));
     CHECK(dense["tokens_per_s"].get<double>() < 50.0 / 4.9);
     CHECK(dense["llama_bench"].get<std::string>().find(" -ngl 0") != std::string::npos);
     // a quantized KV cache reads fewer bytes per cached token: faster decode at depth
-    json f16 = run_knobs(R"({"id":"k","model":"Qwen/Qwen3-30B-A3B","quant":"Q4_K_M","hardware":"rtx-4090","flash_attn":true,"test":{"kind":"decode","tokens":128,"depth":32768}})");
-    json q8 = run_knobs(R"({"id":"k","model":"Qwen/Qwen3-30B-A3B","quant":"Q4_K_M","hardware":"rtx-4090","flash_attn":true,"type_k":"q8_0","type_v":"q8_0","test":{"kind":"decode","tokens":128,"depth":32768}})");
+    json f16 = predict_json(R"({"id":"k","model":"Qwen/Qwen3-30B-A3B","quant":"Q4_K_M","hardware":"rtx-4090","flash_attn":true,"test":{"kind":"decode","tokens":128,"depth":32768}})");
+    json q8 = predict_json(R"({"id":"k","model":"Qwen/Qwen3-30B-A3B","quant":"Q4_K_M","hardware":"rtx-4090","flash_attn":true,"type_k":"q8_0","type_v":"q8_0","test":{"kind":"decode","tokens":128,"depth":32768}})");
     CHECK(q8["tokens_per_s"].get<double>() > f16["tokens_per_s"].get<double>());
     CHECK(q8["llama_bench"].get<std::string>().find(" -ctk q8_0 -ctv q8_0") != std::string::npos);
 }
@@ -151,16 +147,16 @@ TEST_CASE("predict: bad llama-bench knobs get an error naming the field", "[benc
         {R"("override_tensors":7,)", "override_tensors must be"},
     };
     for (const Case& c : cases) {
-        json e = run_knobs(moe_line(c.extra));
+        json e = predict_json(moe_line(c.extra));
         INFO(c.extra << " -> " << e.dump());
         REQUIRE(e.contains("error"));
         CHECK(e["error"].get<std::string>().find(c.expect) != std::string::npos);
     }
-    json dense = run_knobs(R"({"id":"d","model":"meta-llama/Llama-3.1-8B-Instruct","hardware":"rtx-4090","n_cpu_moe":4,"test":{"kind":"decode","tokens":128,"depth":0}})");
+    json dense = predict_json(R"({"id":"d","model":"meta-llama/Llama-3.1-8B-Instruct","hardware":"rtx-4090","n_cpu_moe":4,"test":{"kind":"decode","tokens":128,"depth":0}})");
     CHECK(dense["error"].get<std::string>().find("no routed experts") != std::string::npos);
-    json nofa = run_knobs(R"({"id":"f","model":"Qwen/Qwen3-30B-A3B","hardware":"rtx-4090","flash_attn":false,"kv_type":"q8_0","test":{"kind":"decode","tokens":128,"depth":0}})");
+    json nofa = predict_json(R"({"id":"f","model":"Qwen/Qwen3-30B-A3B","hardware":"rtx-4090","flash_attn":false,"kv_type":"q8_0","test":{"kind":"decode","tokens":128,"depth":0}})");
     CHECK(nofa["error"].get<std::string>().find("needs flash_attn true") != std::string::npos);
-    json ts = run_knobs(R"({"id":"t","model":"Qwen/Qwen3-30B-A3B","hardware":"rtx-4090","gpus":2,"tensor_split":"3/1","test":{"kind":"decode","tokens":128,"depth":0}})");
+    json ts = predict_json(R"({"id":"t","model":"Qwen/Qwen3-30B-A3B","hardware":"rtx-4090","gpus":2,"tensor_split":"3/1","test":{"kind":"decode","tokens":128,"depth":0}})");
     REQUIRE(ts.contains("tokens_per_s"));
     CHECK(ts["llama_bench"].get<std::string>().find(" -ts 3/1") != std::string::npos);
 }

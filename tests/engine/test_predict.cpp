@@ -4,36 +4,29 @@
 #include <nlohmann/json.hpp>
 
 #include "api/predict.h"
+#include "predict_support.h"
 #include "runtime/speed_glue.h"
 
 using namespace llmsim;
 using nlohmann::json;
 
-namespace {
-json run(const std::string& line) {
-    const Catalog* cat = embedded_catalog();
-    REQUIRE(cat);
-    return json::parse(predict_line(*cat, default_speed_params(), line));
-}
-}  // namespace
-
 TEST_CASE("predict: catalog ids, inline hardware, null fp16_tflops, extra fields", "[predict]") {
-    json a = run(R"({"id":"a","model":"Qwen/Qwen2.5-7B-Instruct","quant":"Q4_K_M","hardware":"rtx-4090","test":{"kind":"decode","tokens":128,"depth":0}})");
+    json a = predict_json(R"({"id":"a","model":"Qwen/Qwen2.5-7B-Instruct","quant":"Q4_K_M","hardware":"rtx-4090","test":{"kind":"decode","tokens":128,"depth":0}})");
     REQUIRE(a.contains("tokens_per_s"));
     CHECK(a["id"] == "a");
     CHECK(a["low"].get<double>() <= a["tokens_per_s"].get<double>());
     CHECK(a["high"].get<double>() >= a["tokens_per_s"].get<double>());
     // a device the catalog does not know, FP16 unknown, an extra measured field that must be ignored
-    json b = run(R"({"id":"b","model":"meta-llama/Llama-3.1-8B-Instruct","quant":"Q8_0","model_size_gib":7.95,
+    json b = predict_json(R"({"id":"b","model":"meta-llama/Llama-3.1-8B-Instruct","quant":"Q8_0","model_size_gib":7.95,
         "hardware":{"name":"Imaginary GPU","vendor":"nvidia","kind":"consumer","memory_gib":16,"bandwidth_gbs":500,"fp16_tflops":null},
         "gpus":1,"backend":"cuda","flash_attn":true,"test":{"kind":"prefill","tokens":512,"depth":0},"measured_tokens_per_s":1})");
     REQUIRE(b.contains("tokens_per_s"));
     CHECK(b["tokens_per_s"].get<double>() > 10);
     // decode slows with depth; bandwidth halves -> decode roughly halves (memory-bound)
-    json deep = run(R"({"id":"c","model":"Qwen/Qwen2.5-7B-Instruct","quant":"Q4_K_M","hardware":"rtx-4090","flash_attn":true,"test":{"kind":"decode","tokens":128,"depth":32768}})");
+    json deep = predict_json(R"({"id":"c","model":"Qwen/Qwen2.5-7B-Instruct","quant":"Q4_K_M","hardware":"rtx-4090","flash_attn":true,"test":{"kind":"decode","tokens":128,"depth":32768}})");
     CHECK(deep["tokens_per_s"].get<double>() < a["tokens_per_s"].get<double>());
     // config wins over model: a config.json of another size
-    json cfg = run(R"({"id":"d","model":"Qwen/Qwen2.5-7B-Instruct","config":{"model_type":"llama","num_hidden_layers":16,"hidden_size":2048,
+    json cfg = predict_json(R"({"id":"d","model":"Qwen/Qwen2.5-7B-Instruct","config":{"model_type":"llama","num_hidden_layers":16,"hidden_size":2048,
         "intermediate_size":8192,"num_attention_heads":32,"num_key_value_heads":8,"vocab_size":128256,"max_position_embeddings":8192},
         "quant":"Q4_K_M","hardware":"rtx-4090","test":{"kind":"decode","tokens":128,"depth":0}})");
     CHECK(cfg["tokens_per_s"].get<double>() > 2 * a["tokens_per_s"].get<double>());
@@ -54,8 +47,8 @@ TEST_CASE("predict: an inline device the catalog knows gets the catalog device's
         for (const char* kind : {"prefill", "decode"}) {
             std::string t = std::string(tail);
             t.replace(t.find("prefill"), 7, kind);
-            json cat = run(std::string(R"({"id":"c","model":"Qwen/Qwen2.5-7B-Instruct","hardware":")") + c.id + "\"" + t);
-            json inl = run(std::string(R"({"id":"i","model":"Qwen/Qwen2.5-7B-Instruct","hardware":)") + c.inline_hw + t);
+            json cat = predict_json(std::string(R"({"id":"c","model":"Qwen/Qwen2.5-7B-Instruct","hardware":")") + c.id + "\"" + t);
+            json inl = predict_json(std::string(R"({"id":"i","model":"Qwen/Qwen2.5-7B-Instruct","hardware":)") + c.inline_hw + t);
             INFO(c.id << " " << kind << ": " << inl.dump());
             REQUIRE(cat.contains("tokens_per_s"));
             REQUIRE(inl.contains("tokens_per_s"));
@@ -64,20 +57,20 @@ TEST_CASE("predict: an inline device the catalog knows gets the catalog device's
         }
     }
     // the line's fields win: half the bandwidth -> decode about half
-    json fast = run(R"({"id":"f","model":"Qwen/Qwen2.5-7B-Instruct","hardware":{"name":"RTX 4090","bandwidth_gbs":1008},"test":{"kind":"decode","tokens":128}})");
-    json slow = run(R"({"id":"s","model":"Qwen/Qwen2.5-7B-Instruct","hardware":{"name":"RTX 4090","bandwidth_gbs":504},"test":{"kind":"decode","tokens":128}})");
+    json fast = predict_json(R"({"id":"f","model":"Qwen/Qwen2.5-7B-Instruct","hardware":{"name":"RTX 4090","bandwidth_gbs":1008},"test":{"kind":"decode","tokens":128}})");
+    json slow = predict_json(R"({"id":"s","model":"Qwen/Qwen2.5-7B-Instruct","hardware":{"name":"RTX 4090","bandwidth_gbs":504},"test":{"kind":"decode","tokens":128}})");
     CHECK(slow["tokens_per_s"].get<double>() < 0.6 * fast["tokens_per_s"].get<double>());
     // an unknown device with no FP16 figure: estimated from its family, and the note says so
-    json unk = run(R"({"id":"u","model":"Qwen/Qwen2.5-7B-Instruct","hardware":{"name":"NVIDIA GeForce RTX 4060 Laptop GPU","vendor":"nvidia","kind":"consumer","bandwidth_gbs":256},"test":{"kind":"prefill","tokens":512}})");
+    json unk = predict_json(R"({"id":"u","model":"Qwen/Qwen2.5-7B-Instruct","hardware":{"name":"NVIDIA GeForce RTX 4060 Laptop GPU","vendor":"nvidia","kind":"consumer","bandwidth_gbs":256},"test":{"kind":"prefill","tokens":512}})");
     CHECK(unk["note"].get<std::string>().find("nvidia-ada-geforce") != std::string::npos);
     // the line may name the family; then the name is not read for it (Ampere GeForce: 0.157 TFLOPS per GB/s x 256)
-    json named = run(R"({"id":"u","model":"Qwen/Qwen2.5-7B-Instruct","hardware":{"name":"NVIDIA GeForce RTX 4060 Laptop GPU","vendor":"nvidia","kind":"consumer","bandwidth_gbs":256,"chip_family":"nvidia-ampere-geforce"},"test":{"kind":"prefill","tokens":512}})");
+    json named = predict_json(R"({"id":"u","model":"Qwen/Qwen2.5-7B-Instruct","hardware":{"name":"NVIDIA GeForce RTX 4060 Laptop GPU","vendor":"nvidia","kind":"consumer","bandwidth_gbs":256,"chip_family":"nvidia-ampere-geforce"},"test":{"kind":"prefill","tokens":512}})");
     CHECK(named["note"].get<std::string>().find("estimated 40 from the nvidia-ampere-geforce family (0.157 TFLOPS per GB/s)") !=
           std::string::npos);
-    const std::string bad = run(R"({"id":"u","model":"Qwen/Qwen2.5-7B-Instruct","hardware":{"name":"X","vendor":"nvidia","kind":"consumer","bandwidth_gbs":256,"chip_family":"kepler"},"test":{"kind":"prefill","tokens":512}})")["error"];
+    const std::string bad = predict_json(R"({"id":"u","model":"Qwen/Qwen2.5-7B-Instruct","hardware":{"name":"X","vendor":"nvidia","kind":"consumer","bandwidth_gbs":256,"chip_family":"kepler"},"test":{"kind":"prefill","tokens":512}})")["error"];
     CHECK(bad.rfind("hardware.chip_family \"kepler\" is unknown (valid: nvidia-blackwell-geforce, ", 0) == 0);
     // a name the catalog does not know still needs its kind and bandwidth
-    CHECK(run(R"({"id":"n","model":"Qwen/Qwen2.5-7B-Instruct","hardware":{"name":"Imaginary"},"test":{"kind":"decode","tokens":1}})")["error"] ==
+    CHECK(predict_json(R"({"id":"n","model":"Qwen/Qwen2.5-7B-Instruct","hardware":{"name":"Imaginary"},"test":{"kind":"decode","tokens":1}})")["error"] ==
           "hardware.kind '' is not consumer|workstation|datacenter|apple|apu|cpu");
 }
 
@@ -105,8 +98,8 @@ TEST_CASE("predict: the names callers pass for the devices added in issue 12 mat
     };
     const char* tail = R"(,"quant":"Q4_K_M","test":{"kind":"decode","tokens":128,"depth":0}})";
     for (const Case& c : cases) {
-        json cat = run(std::string(R"({"id":"c","model":"Qwen/Qwen2.5-7B-Instruct","hardware":")") + c.id + "\"" + tail);
-        json inl = run(std::string(R"({"id":"i","model":"Qwen/Qwen2.5-7B-Instruct","hardware":)") + c.inline_hw + tail);
+        json cat = predict_json(std::string(R"({"id":"c","model":"Qwen/Qwen2.5-7B-Instruct","hardware":")") + c.id + "\"" + tail);
+        json inl = predict_json(std::string(R"({"id":"i","model":"Qwen/Qwen2.5-7B-Instruct","hardware":)") + c.inline_hw + tail);
         INFO(c.id << " <- " << c.inline_hw << ": " << inl.dump());
         REQUIRE(cat.contains("tokens_per_s"));
         REQUIRE(inl.contains("tokens_per_s"));
@@ -116,13 +109,13 @@ TEST_CASE("predict: the names callers pass for the devices added in issue 12 mat
 }
 
 TEST_CASE("predict: malformed lines give {id, error} with a reason", "[predict]") {
-    CHECK(run("not json")["error"] == "not valid JSON");
-    json e = run(R"({"id":"x","model":"nobody/nothing","hardware":"rtx-4090","test":{"kind":"decode","tokens":1}})");
+    CHECK(predict_json("not json")["error"] == "not valid JSON");
+    json e = predict_json(R"({"id":"x","model":"nobody/nothing","hardware":"rtx-4090","test":{"kind":"decode","tokens":1}})");
     CHECK(e["id"] == "x");
     CHECK(e["error"].get<std::string>().find("unknown model 'nobody/nothing'") != std::string::npos);
-    CHECK(run(R"({"id":"y","model":"Qwen/Qwen2.5-7B-Instruct","hardware":"rtx-4090","test":{"kind":"train","tokens":1}})")["error"] ==
+    CHECK(predict_json(R"({"id":"y","model":"Qwen/Qwen2.5-7B-Instruct","hardware":"rtx-4090","test":{"kind":"train","tokens":1}})")["error"] ==
           "test.kind must be \"prefill\" or \"decode\"");
-    CHECK(run(R"({"id":"z","model":"Qwen/Qwen2.5-7B-Instruct","hardware":{"kind":"gpu","bandwidth_gbs":1},"test":{"kind":"decode","tokens":1}})")["error"] ==
+    CHECK(predict_json(R"({"id":"z","model":"Qwen/Qwen2.5-7B-Instruct","hardware":{"kind":"gpu","bandwidth_gbs":1},"test":{"kind":"decode","tokens":1}})")["error"] ==
           "hardware.kind 'gpu' is not consumer|workstation|datacenter|apple|apu|cpu");
-    CHECK(run(R"({"id":"w","model":"Qwen/Qwen2.5-7B-Instruct","hardware":"rtx-4090","test":{"kind":"decode","tokens":0}})")["error"].get<std::string>().find("test.tokens") == 0);
+    CHECK(predict_json(R"({"id":"w","model":"Qwen/Qwen2.5-7B-Instruct","hardware":"rtx-4090","test":{"kind":"decode","tokens":0}})")["error"].get<std::string>().find("test.tokens") == 0);
 }
