@@ -8,8 +8,8 @@
 #   web     emscripten: the page, the engine tests as wasm under node, the browser end-to-end test of every section
 #           (the static pages come from the native CLI, not a second host build)
 # Prints the time of each stage and ends with one summary line; exit code 0 only if everything passed.
-#   scripts/test.sh            # the quick tier (a clean clone on a 2-core machine, 2026-12-07: 898 s = 15.0 min
-#                              #   beside a niced fresh-root check; docs/building.md has the stage times)
+#   scripts/test.sh            # the quick tier (a clean clone on a quiet 2-core machine, 2026-12-07: 816 s = 13.6 min
+#                              #   docs/building.md has the stage times)
 #   scripts/test.sh --deep     # + every browser suite, the held-out refits, the full accuracy report, fuzzing
 #                              #   300 s per target, the fresh-root check; writes docs/validation/deep-<date>.txt
 #   LLMSIM_SKIP_WEB=1 scripts/test.sh   # native only (quick local loop); LLMSIM_SKIP_FUZZ=1 without fuzzing
