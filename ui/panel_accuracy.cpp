@@ -88,7 +88,7 @@ void draw_accuracy(AppState& app) {
         ImGui::TableSetupColumn("rows");
         ImGui::TableSetupColumn("held-out MdAPE");
         ImGui::TableSetupColumn("within ±25 %");
-        ImGui::TableSetupColumn("band (10th…90th)");
+        ImGui::TableSetupColumn("band");
         ImGui::TableSetupColumn("band coverage");
         ImGui::TableSetupColumn("seed formula: MdAPE");
         table_header_row(app, "acc", "lrrrrrr");
@@ -120,7 +120,8 @@ void draw_accuracy(AppState& app) {
                            llmsim::format_sig(rb.within25 * 100).c_str(), llmsim::format_sig(rb.coverage * 100).c_str());
     ImGui::TextWrapped("Held out three ways, each refit without what it predicts: one device, one whole publication "
                        "(source), one hardware class. Each class shows the harder of the three (hover the MdAPE for "
-                       "which); its 10th…90th percentile error is the low…high band every estimate carries, and band "
+                       "which); its 10th…90th percentile error (5th…95th for prefill, whose new publications spread wider) is "
+                       "the low…high band every estimate carries, and band "
                        "coverage is the share of rows inside it with their whole publication held out (target 70–90 %%). "
                        "A device without a published FP16 figure gets a wider band, measured by re-predicting rows with "
                        "the figure replaced by its chip family's estimate. llmsim-cli accuracy prints the full report; "

@@ -110,7 +110,7 @@ void draw_serving_table(AppState& app, const llmsim::ServingAccuracy& a) {
     ImGui::TableSetupColumn("TPOT MdAPE (rows)");
     ImGui::TableSetupColumn("TTFT MdAPE (rows)");
     ImGui::TableSetupColumn("within ±25 %");
-    ImGui::TableSetupColumn("band (10th…90th)");
+    ImGui::TableSetupColumn("band (7.5th…92.5th)");
     ImGui::TableSetupColumn("band coverage");
     ImGui::TableSetupColumn("held out");
     table_header_row(app, "accsv", "lrrrrrrrl");
@@ -183,7 +183,7 @@ void draw_accuracy_serving(AppState& app) {
                        "input skipped), each predicted by a fit that never saw its source: each whole source (a GitHub "
                        "repository or a site) is held out in turn and the engines' speed scales refitted without it. "
                        "MdAPE is the median |predicted / measured − 1|; TPOT and TTFT only where the source published "
-                       "them (rows in brackets). The band is the 10th…90th percentile of the held-out output tok/s "
+                       "them (rows in brackets). The band is the 7.5th…92.5th percentile of the held-out output tok/s "
                        "errors — the low…high range serve() returns; its coverage counts measured runs inside the band "
                        "built from the other sources' errors only. %s"
                        "From llmsim-cli accuracy --serving (generated file, not recomputed in the page).",

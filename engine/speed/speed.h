@@ -173,7 +173,8 @@ constexpr int kHardwareKindCount = 6;     // indexed by (int)HardwareKind
 
 struct SpeedBand {                        // leave-one-device-out relative errors of one hardware class
     int rows = 0;
-    double low = 0, high = 0;             // 10th / 90th percentile of predicted/measured - 1 (e.g. -0.12, +0.15)
+    double low = 0, high = 0;             // band tails of predicted/measured - 1 (e.g. -0.12, +0.15): 10th / 90th
+                                          // percentile for decode, 5th / 95th for prefill
     double mdape = 0;                     // median |error|, fraction
     double within25 = 0;                  // share of rows within +-25 %
     double coverage = 0;                  // share of leave-one-source-out rows inside the band (0 = not measured)

@@ -57,6 +57,7 @@ struct ErrorStats {
     double mdape = 0;              // median |predicted/measured - 1|
     double within25 = 0;           // share of rows with |error| <= 25 %
     double p10 = 0, p90 = 0;       // 10th / 90th percentile of the signed error
+    double p05 = 0, p95 = 0;       // 5th / 95th: the prefill band's tails (kBandTail in calibrate.cpp)
 };
 
 struct RowPrediction {
