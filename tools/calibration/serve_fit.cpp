@@ -15,6 +15,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <map>
 #include <sstream>
 
@@ -473,6 +474,30 @@ ServingValidation validate_serving(const Catalog& cat, const std::vector<Serving
         for (size_t i = 0; i < rows.size(); ++i) if (regime_of(rows[i]) == g) { rs.push_back(&rows[i]); ps.push_back(held[i]); }
         if (!rs.empty()) v.by_regime.push_back(group_errors(g, rs, ps));
     }
+    // each engine on its own, split three ways (never pooled across engines): the vendor of the GPU, dense vs MoE,
+    // one GPU vs several. A vendor an inline device does not state is "other".
+    auto vendor_of = [&](const ServingRow& r) {
+        const Hardware* h = r.req.hardware_override ? r.req.hardware_override.get() : cat.find_hardware(r.req.hardware);
+        const std::string vd = h ? h->vendor : "";
+        return vd == "nvidia" ? std::string("NVIDIA") : vd == "amd" ? std::string("AMD") : vd == "intel" ? std::string("Intel") : std::string("other");
+    };
+    using Split = std::function<std::string(const ServingRow&)>;
+    const std::pair<const char*, Split> splits[] = {
+        {"vendor", vendor_of},
+        {"model", [](const ServingRow& r) { return std::string(r.moe ? "MoE" : "dense"); }},
+        {"GPUs", [](const ServingRow& r) { return std::string(r.req.gpus > 1 ? "several GPUs" : "one GPU"); }},
+    };
+    for (const char* en : {"vllm", "sglang", "trtllm", "lmdeploy"})
+        for (const auto& [what, split] : splits) {
+            std::map<std::string, std::vector<size_t>> groups;
+            for (size_t i = 0; i < rows.size(); ++i)
+                if (rows[i].engine == en) groups[split(rows[i])].push_back(i);
+            for (const auto& [name, idx] : groups) {
+                std::vector<const ServingRow*> rs; std::vector<ServingPrediction> ps;
+                for (size_t i : idx) { rs.push_back(&rows[i]); ps.push_back(held[i]); }
+                v.by_setup.push_back(group_errors(std::string(en) + ", " + name, rs, ps));
+            }
+        }
     return v;
 }
 
@@ -492,6 +517,8 @@ std::string format_serving_validation(const ServingValidation& v) {
     for (const ServingGroupErrors& g : v.by_engine) line(g);
     s += "| **by load and model kind (same held-out predictions)** | | | | | | | |\n";
     for (const ServingGroupErrors& g : v.by_regime) line(g);
+    s += "| **per engine by GPU vendor, model kind and GPU count (same held-out predictions)** | | | | | | | |\n";
+    for (const ServingGroupErrors& g : v.by_setup) line(g);
     line(v.all);
     s += "band coverage per engine x metric (held-out rows inside the band built from the other " + v.fold + "s' errors):\n";
     s += "| engine | output tok/s | TPOT | TTFT |\n|---|---|---|---|\n";

@@ -54,6 +54,7 @@ struct ServingValidation {
     std::vector<ServingGroupErrors> by_source;   // each source held out in turn
     std::vector<ServingGroupErrors> by_engine;   // the same held-out predictions grouped by engine
     std::vector<ServingGroupErrors> by_regime;   // ... by load (burst, closed loop, Poisson) and model kind (dense, MoE)
+    std::vector<ServingGroupErrors> by_setup;    // ... per engine by GPU vendor, dense vs MoE and one GPU vs several
     ServingGroupErrors all;
     serving::SpeedTable fitted;                  // on every row
     double fit_ms = 0;
