@@ -8,6 +8,7 @@
 
 #include "catalog/catalog.h"
 #include "commands.h"
+#include "evidence/serving_accuracy.h"
 #include "serving/serving.h"
 
 namespace llmsim::cli {
@@ -198,8 +199,12 @@ int cmd_serve(int argc, char** argv) {
     ServeResult r = serve(cat, req);
     if (a.has("json")) { printf("%s\n", serve_result_json(req, r).c_str()); return r.ok ? 0 : 2; }
     print_result(req, r);
-    if (a.has("explain") && r.ok)
+    if (a.has("explain") && r.ok) {
         for (const std::string& l : r.network) printf("%s\n", l.c_str());
+        ServingAccuracy acc;
+        std::string aerr;
+        if (load_builtin_serving_accuracy(acc, aerr)) printf("validation: %s\n", serving_validation_line(acc, req.engine).c_str());
+    }
     return r.ok ? 0 : 2;
 }
 

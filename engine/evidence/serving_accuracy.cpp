@@ -1,9 +1,12 @@
 // Reading the serving accuracy file (assets/calibration/serving_accuracy.json). See serving_accuracy.h.
 #include "evidence/serving_accuracy.h"
 
+#include <cstdio>
+
 #include <nlohmann/json.hpp>
 
 #include "core/assets.h"
+#include "serving/engines.h"
 
 namespace llmsim {
 
@@ -88,6 +91,27 @@ bool load_builtin_serving_accuracy(ServingAccuracy& out, std::string& err) {
     const std::string_view text = embedded_asset("calibration/serving_accuracy.json");
     if (text.empty()) { err = "the embedded calibration/serving_accuracy.json is missing (the build did not embed assets/)"; return false; }
     return parse_serving_accuracy(std::string(text), out, err);
+}
+
+std::string serving_validation_line(const ServingAccuracy& a, const std::string& engine) {
+    const ServingAccuracyGroup* g = nullptr;
+    for (const ServingAccuracyGroup& x : a.groups)
+        if (x.name == engine) g = &x;
+    if (!g || g->rows == 0) {
+        const Engine* e = find_engine(engine);
+        return (e ? std::string(e->display_name) : engine) + ": not validated (no published serving runs of this engine in the data)";
+    }
+    char b[512];
+    std::snprintf(b, sizeof b, "%s, each publication held out in turn, on %d published runs: output tok/s MdAPE %.1f %% (%.0f %% within "
+                  "+-25 %%, band coverage %.0f %%)", g->display.c_str(), g->rows, g->out_mdape * 100, g->within25 * 100, g->coverage * 100);
+    std::string s = b;
+    auto metric = [&](const char* name, int rows, double mdape) {
+        if (rows > 0) { std::snprintf(b, sizeof b, ", %s %.1f %% (%d runs)", name, mdape * 100, rows); s += b; }
+        else s += std::string(", ") + name + " not published";
+    };
+    metric("TPOT", g->tpot_rows, g->tpot_mdape);
+    metric("TTFT", g->ttft_rows, g->ttft_mdape);
+    return s;
 }
 
 }  // namespace llmsim

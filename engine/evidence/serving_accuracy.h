@@ -37,6 +37,11 @@ struct ServingAccuracy {
     std::vector<ServingFingerprintRow> fingerprint;
 };
 
+// how well an engine's numbers are validated, in one line for an explanation: "SGLang, each publication held out
+// on 34 published runs: output tok/s MdAPE 9.7 % (85 % within +-25 %, band coverage 88 %), TTFT 51.8 % (20 runs); TPOT
+// not published". An engine without held-out rows says so ("not validated: no published runs"); never a pooled figure
+std::string serving_validation_line(const ServingAccuracy& a, const std::string& engine);
+
 // parse; false + err naming the field on bad input (out unchanged)
 bool parse_serving_accuracy(const std::string& text, ServingAccuracy& out, std::string& err);
 // the embedded assets/calibration/serving_accuracy.json; false + err when missing or broken
