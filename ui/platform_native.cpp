@@ -13,6 +13,7 @@
 #include <clocale>
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,7 @@
 
 #include "app_state.h"
 #include "core/assets.h"
+#include "core/input_limits.h"
 #include "frame.h"
 #include "import.h"
 #include "url_state.h"
@@ -231,9 +233,26 @@ void init_imgui(AppState& app, const Options& opt, SDL_Window* window, SDL_GLCon
     apply_theme(app, app.ui_scale);
 }
 
-// copy goes to SDL's clipboard; a shared link is the same state as desktop arguments
+// a dropped .jsonl: contributed runs (panel_contributed.cpp), read up to the reader's own bound plus one byte
+void load_contributed_file(AppState& app, const std::string& path) {
+    std::ifstream f(path, std::ios::binary);
+    std::string text(llmsim::kContributedMaxBytes + 1, '\0');
+    if (f) f.read(&text[0], (std::streamsize)text.size());
+    text.resize(f || f.eof() ? (size_t)f.gcount() : 0);
+    const size_t slash = path.find_last_of("/\\");
+    if (text.empty()) { app.contributed.ok = false; app.contributed.message = "cannot read " + path; return; }
+    load_contributed_runs(app, text, slash == std::string::npos ? path : path.substr(slash + 1));
+}
+
+// copy goes to SDL's clipboard; a shared link is the same state as desktop arguments; a saved file goes to the
+// working directory
 void install_desktop_hooks(AppState& app) {
     app.copy_to_clipboard = [](const std::string& text) { SDL_SetClipboardText(text.c_str()); };
+    app.save_text_file = [](const std::string& name, const std::string& text) -> std::string {
+        std::ofstream f(name, std::ios::binary);
+        if (!f || !(f << text)) return "could not write " + name + " in the working directory";
+        return "saved " + name + " in the working directory";
+    };
     app.share_link = [](const std::string& hash) {
         std::string cmd = "llmsim";
         size_t start = 0;
@@ -256,7 +275,9 @@ bool pump_events(AppState& app) {
         ImGui_ImplSDL2_ProcessEvent(&ev);
         if (ev.type == SDL_QUIT) running = false;
         if (ev.type == SDL_DROPFILE && ev.drop.file) {   // a dropped .gguf / config.json is imported
-            import_path(app, ev.drop.file);
+            const std::string path = ev.drop.file;
+            if (path.size() > 6 && path.compare(path.size() - 6, 6, ".jsonl") == 0) load_contributed_file(app, path);
+            else import_path(app, ev.drop.file);
             SDL_free(ev.drop.file);
         }
         request_frames(app);

@@ -544,6 +544,9 @@ json bench_row_predict_json(const Catalog& cat, const BenchRow& r, const Model& 
     if (r.size_gib > 0) in["model_size_gib"] = r.size_gib;
     if (const char* b = backend_of(r.backend)) in["backend"] = b;
     in["flash_attn"] = r.flash_attn < 0 ? json(nullptr) : json(r.flash_attn == 1);
+    // llama.cpp refuses a quantized V cache without flash attention: a run that printed one with -fa auto (or no fa
+    // column) ran with it on
+    if (r.flash_attn < 0 && !r.type_v.empty() && r.type_v != "f16" && r.type_v != "bf16" && r.type_v != "f32") in["flash_attn"] = true;
     if (r.n_ubatch > 0) in["ubatch"] = r.n_ubatch;
     if (r.n_batch > 0) in["batch"] = r.n_batch;
     if (!r.type_k.empty()) in["type_k"] = r.type_k;

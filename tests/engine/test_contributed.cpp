@@ -138,6 +138,15 @@ TEST_CASE("contributed: export writes one calibration record per test", "[contri
     CHECK(lines[4]["ubatch"] == 2048);
     CHECK(lines[6]["ngl"] == 10);
     CHECK(lines[6]["flags"] == "-ngl 10 -ub 512 -ctk f16");
+    // a quantized V cache runs only with flash attention: printed without an fa column (or -fa auto), it was on
+    BenchImport qv;
+    REQUIRE(parse_bench_output("| model | size | params | backend | ngl | type_k | type_v | test | t/s |\n|---|--:|--:|---|--:|--:|--:|--:|--:|\n"
+                               "| qwen2 7B Q4_K - Medium | 4.36 GiB | 7.62 B | CUDA | 99 | q8_0 | q8_0 | tg128 | 118.00 |\n", qv, err));
+    REQUIRE(export_contributed_runs(cat(), qv, rtx4080(), "", info(), ex, err));
+    const nlohmann::json q = nlohmann::json::parse(ex.jsonl);
+    CHECK(q["flash_attn"] == true);
+    CHECK(q["type_v"] == "q8_0");
+    CHECK(q["flags"] == "-ngl 99 -ctk q8_0 -ctv q8_0");
     // a row's own llama-bench test day wins over the export's (-o json "test_time")
     std::ifstream f(std::string(LLMSIM_SOURCE_DIR) + "/tests/corpus/bench/llama_bench.json", std::ios::binary);
     std::stringstream ss;
