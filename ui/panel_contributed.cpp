@@ -60,7 +60,9 @@ void rows_table(AppState& app, const ContributedState& st, const llmsim::Hardwar
         ImGui::TableNextColumn();
         text_right(p.ok ? (llmsim::format_sig(p.tokens_per_s) + " (" + llmsim::format_sig(p.low) + "–" + llmsim::format_sig(p.high) + ")").c_str() : "—");
         ImGui::TableNextColumn(); ImGui::TextUnformatted(r.source.c_str());
-        if (ImGui::IsItemHovered() && !r.device_printed.empty()) ImGui::SetTooltip("device as printed: %s", r.device_printed.c_str());
+        if (ImGui::IsItemHovered())   // the cell cuts a long note short
+            ImGui::SetTooltip("%s\n%s%s%s%s", r.source.c_str(), r.device_printed.empty() ? "" : "device as printed: ",
+                              r.device_printed.c_str(), r.date.empty() ? "" : "; measured ", r.date.c_str());
     }
     ImGui::EndTable();
 }

@@ -2,6 +2,7 @@
 //   llmsim [model=ID] [quant=Q4_K_M] [--model ID] ...     same keys as the web page's URL hash
 //   llmsim --screenshot out.png --frames 5                 headless smoke test (SDL_VIDEODRIVER=offscreen)
 //   llmsim --section leaderboard ...                       every key of url_state.h also works as --key value
+//   llmsim --contributed runs.jsonl hardware=rtx-4080      contributed runs beside the estimate (as a dropped .jsonl)
 //   HF_ENDPOINT=... llmsim model=org/new-model:Q4_K_M      an id not in the catalog is looked up on the Hub at start
 //                                                          (as a shared web link re-fetches; libcurl builds only)
 #include <SDL.h>
@@ -38,6 +39,7 @@ namespace {
 struct Options {
     std::string url_state;        // "key=value&..." assembled from the arguments
     std::string screenshot_path;  // save a PNG after `frames` frames and exit
+    std::string contributed_path; // a contributed-runs file to read at start (panel_contributed.cpp)
     int frames = 0;
     int width = 1280, height = 800;
     bool size_given = false;
@@ -51,7 +53,7 @@ int parse_args(int argc, char** argv, Options& o) {
             return argv[++i];
         };
         if (a == "--help" || a == "-h") {
-            printf("usage: llmsim [key=value ...] [--key value ...] [--screenshot PNG --frames N] [--size WxH]\n"
+            printf("usage: llmsim [key=value ...] [--key value ...] [--contributed RUNS.jsonl] [--screenshot PNG --frames N] [--size WxH]\n"
                    "keys: model hardware quant ctx kv fa ngl cpu_moe np prompt gen ctx_b hours mtok kwh months section embed theme\n");
             exit(0);
         } else if (a == "--version") {
@@ -59,6 +61,8 @@ int parse_args(int argc, char** argv, Options& o) {
             exit(0);
         } else if (a == "--screenshot") {
             o.screenshot_path = next("--screenshot");
+        } else if (a == "--contributed") {
+            o.contributed_path = next("--contributed");
         } else if (a == "--frames") {
             o.frames = atoi(next("--frames").c_str());
         } else if (a == "--size") {
@@ -306,6 +310,10 @@ int main(int argc, char** argv) {
     AppState app;
     init_app(app);
     if (int rc = apply_url_state(app, opt)) return rc;
+    if (!opt.contributed_path.empty()) {
+        load_contributed_file(app, opt.contributed_path);
+        if (!app.contributed.ok) { fprintf(stderr, "llmsim: %s\n", app.contributed.message.c_str()); return 2; }
+    }
     // the desktop remembers its window size and position (not in screenshot runs)
     const bool remember = opt.screenshot_path.empty();
     SDL_Window* window = nullptr;

@@ -318,7 +318,7 @@ bool json_row(const json& o, BenchRow& r, std::string& err) {
     if (!json_count(o, "model_size", 1, (int64_t)1 << 50, size, false, err) ||
         !json_count(o, "model_n_params", 1, (int64_t)1 << 50, params, false, err) ||
         !json_count(o, "n_gpu_layers", 0, 100000, ngl, false, err) || !json_count(o, "n_ubatch", 1, 1000000, ub, false, err) ||
-        !json_count(o, "n_batch", 1, 1000000, nb, false, err) || !json_count(o, "n_threads", 1, 100000, threads, false, err) ||
+        !json_count(o, "n_batch", 0, 1000000, nb, false, err) || !json_count(o, "n_threads", 0, 100000, threads, false, err) ||
         !json_count(o, "build_number", 0, 100000000, build, false, err) ||
         !json_count(o, "n_prompt", 0, 10000000, np, true, err) || !json_count(o, "n_gen", 0, 10000000, ng, true, err) ||
         !json_count(o, "n_depth", 0, 100000000, nd, false, err))
