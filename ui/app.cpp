@@ -46,6 +46,7 @@ const std::vector<SectionInfo>& sections() {
         {"faq", "FAQ", draw_faq},
         {"accuracy", "Accuracy: predictions vs measurements", draw_accuracy},
         {"myruns", "Your own runs", draw_my_runs},
+        {"contributed", "Contributed runs", draw_contributed},
         {"import", "Import a model", draw_import},
     };
     return list;

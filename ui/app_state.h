@@ -21,6 +21,7 @@
 #include "panel_accuracy.h"
 #include "panel_import.h"
 #include "panel_leaderboard.h"
+#include "panel_contributed.h"
 #include "panel_my_runs.h"
 #include "panel_quants.h"
 #include "panel_serving.h"
@@ -167,6 +168,7 @@ struct AppState {
     LeaderboardState leaderboard;
     AccuracyState accuracy;
     MyRunsState my_runs;
+    ContributedState contributed;
     ImportState import;
     ServingState serving;          // panel_serving.h
     SpecState spec;                // panel_spec.h
@@ -210,6 +212,9 @@ struct AppState {
     // platform hooks (set by platform_*.cpp)
     std::function<void(const std::string&)> copy_to_clipboard;
     std::function<void()> open_file_dialog;   // web: the browser's file picker; null natively
+    // save text the user asked for as a file: web, a Blob download named `name`; desktop, written in the working
+    // directory. Returns a message for the user ("saved runs.jsonl" or why not)
+    std::function<std::string(const std::string& name, const std::string& text)> save_text_file;
     std::function<void(const std::string&)> keep_device_profile;   // web: profile JSON to localStorage ("" = remove); null natively
     std::function<void()> open_full_page;     // embed mode: open the whole page with the same state
     std::function<std::string(const std::string&)> share_link;  // URL (web) or command line (desktop) for a state hash

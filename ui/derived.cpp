@@ -278,7 +278,9 @@ void update_derived(AppState& app) {
     d.context = llmsim::context_rows(app.catalog, *d.model, base);
     derive_recommend(app, d);
     derive_faq(app, d);
-    if (d.hardware) d.evidence = llmsim::find_evidence(app.catalog, *d.model, *d.hardware, s.quant);
+    if (d.hardware)
+        d.evidence = llmsim::find_evidence(app.catalog, *d.model, *d.hardware, s.quant, 8,
+                                           app.contributed.rows.empty() ? nullptr : &app.contributed.rows);
     derive_compare(app, base, d);
     d.compute_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 }
@@ -361,6 +363,7 @@ std::string derived_to_json(const AppState& app) {
     j["compare"] = cmp;
     j["compute_ms"] = d.compute_ms;
     j["my_runs"] = json::parse(my_runs_json(app));
+    j["contributed"] = json::parse(contributed_json(app));
     json rec = json::array();
     for (const llmsim::Candidate& c : d.recommend.accepted) {
         rec.push_back({{"hardware", c.hardware.id}, {"price_usd", c.price_usd}, {"status", llmsim::to_string(c.eval.memory.status)},

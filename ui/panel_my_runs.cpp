@@ -1,14 +1,19 @@
 // Your own runs: paste llama-bench output (its Markdown table, -o json / jsonl) or llama-server timings, measured
 // on the scenario's device; each row appears next to our prediction for exactly that row, and "use as device
 // profile" applies the engine's per-device correction (engine/speed/device_profile.h) to every estimate for that
-// device, marked "calibrated on your N rows". Nothing leaves the page: the pasted text and the rows stay in this
-// panel, the profile in the session (localStorage only when "keep" is ticked), never in the URL.
+// device, marked "calibrated on your N rows". "Export for contributing" writes the rows as calibration records
+// (engine/evidence/contributed.h) to download or copy, for a pull request (docs/contributing-runs.md). Nothing leaves
+// the page unless the user does it: the pasted text and the rows stay in this panel, the profile in the session
+// (localStorage only when "keep" is ticked), never in the URL.
 #include <imgui.h>
 #include <imgui_stdlib.h>
 
 #include <nlohmann/json.hpp>
 
+#include <ctime>
+
 #include "api/bench_import.h"
+#include "evidence/contributed.h"
 #include "speed/device_profile.h"
 #include "core/format.h"
 #include "panels.h"
@@ -136,6 +141,52 @@ void profile_controls(AppState& app, MyRunsState& st) {
     }
 }
 
+// today (UTC) as YYYY-MM-DD: the export's date
+std::string today_utc() {
+    const std::time_t t = std::time(nullptr);
+    const std::tm* tm = std::gmtime(&t);
+    char buf[16] = "1970-01-01";
+    if (tm) std::strftime(buf, sizeof buf, "%Y-%m-%d", tm);
+    return buf;
+}
+
+// the rows as contributed calibration records: a note, then download / copy of the JSON Lines built on click
+void export_controls(AppState& app, MyRunsState& st) {
+    ImGui::Separator();
+    ImGui::TextUnformatted("Contribute these runs");
+    ImGui::TextWrapped("Export the rows as calibration records (device as printed, build, flags, model, quant, t/s) to send to "
+                       "the project as a pull request: docs/contributing-runs.md says how. Nothing is sent from here.");
+    ImGui::SetNextItemWidth(-1);
+    ImGui::InputTextWithHint("##myruns-note", "note: setup, clocks, driver (one line)", &st.note);
+    note_widget(app, "myruns-note");
+    if (ImGui::Button("Export for contributing")) {
+        llmsim::ContributionInfo info;
+        info.note = st.note;
+        info.date = today_utc();
+        llmsim::ContributedExport ex;
+        std::string err;
+        st.export_ok = app.scenario_hardware_ok &&
+                       llmsim::export_contributed_runs(app.catalog, st.imp, app.scenario_hardware, "", info, ex, err);
+        st.export_text = st.export_ok ? ex.jsonl : "";
+        st.export_message = st.export_ok ? std::to_string(ex.rows) + " records for " + app.scenario_hardware.name +
+                                               (ex.skipped.empty() ? "" : " (" + std::to_string(ex.skipped.size()) + " rows not matched)")
+                                         : "Not exported: " + (app.scenario_hardware_ok ? err : std::string("pick the device first"));
+    }
+    note_widget(app, "myruns-export");
+    if (st.export_ok && !st.export_text.empty()) {
+        const std::string name = "llmsim-runs-" + app.scenario_hardware.id + "-" + today_utc() + ".jsonl";
+        if (app.save_text_file) {
+            ImGui::SameLine();
+            if (ImGui::Button("Download .jsonl")) st.export_message = app.save_text_file(name, st.export_text);
+            note_widget(app, "myruns-download");
+        }
+        ImGui::SameLine();
+        copy_button(app, "Copy##myruns-export", st.export_text);
+    }
+    if (!st.export_message.empty())
+        ImGui::TextColored(ink_vec4(st.export_ok ? Ink::Good : Ink::Bad), "%s", st.export_message.c_str());
+}
+
 }  // namespace
 
 void draw_my_runs(AppState& app) {
@@ -160,6 +211,7 @@ void draw_my_runs(AppState& app) {
     ImGui::PopTextWrapPos();
     if (!st.matches.empty()) rows_table(app, st);
     if (st.fitted_ok) profile_controls(app, st);
+    if (!st.imp.rows.empty()) export_controls(app, st);
 }
 
 std::string my_runs_json(const AppState& app) {
@@ -174,7 +226,7 @@ std::string my_runs_json(const AppState& app) {
                         {"with_profile_tps", used && st.fitted_ok ? json(with_profile(st.fitted, m)) : json(nullptr)}, {"why", m.why}});
     }
     json j = {{"rows", rows}, {"message", st.message}, {"hardware", st.hardware_name}, {"profile_on", app.device_profile_on},
-              {"keep", st.keep}};
+              {"keep", st.keep}, {"export_ok", st.export_ok}, {"export", st.export_text}, {"export_message", st.export_message}};
     if (st.fitted_ok) j["fitted"] = json::parse(llmsim::device_profile_to_json(st.fitted));
     if (app.device_profile_on) j["calibrated"] = llmsim::calibrated_label(app.device_profile);
     return j.dump(-1, ' ', false, json::error_handler_t::replace);   // pasted labels may hold any bytes

@@ -1,5 +1,5 @@
 // The "Your own runs" panel's own state (Tracy keeps each view's state with its view): the pasted text, the rows
-// read from it next to our predictions, and the profile fitted on them. Owned by AppState (app.my_runs); the
+// read from it next to our predictions, the profile fitted on them, and their export as contributed records. Owned by AppState (app.my_runs); the
 // profile in use is AppState::device_profile, which every estimate reads.
 #pragma once
 #include <string>
@@ -27,4 +27,9 @@ struct MyRunsState {                       // not part of the scenario or the UR
     std::string message;                   // result of the last read
     bool ok = false;
     bool keep = false;                     // keep the profile in this browser's localStorage
+    // the export for contributing (engine/evidence/contributed.h): built on click, not every frame
+    std::string note;                      // the contributor's one-line note (setup, clocks, driver)
+    std::string export_text;               // the calibration records (JSON Lines); "" = not exported yet
+    std::string export_message;
+    bool export_ok = false;
 };

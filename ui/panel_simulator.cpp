@@ -312,7 +312,8 @@ void draw_speed(AppState& app) {
         for (const llmsim::EvidenceRow& e : d.evidence) {
             const llmsim::CalibrationRow& r = *e.row;
             bool inside = r.measured_tokens_per_s >= e.low && r.measured_tokens_per_s <= e.high;
-            ImGui::BulletText("%s %s %s: measured %s tok/s; we predict %s (%s–%s)%s", r.model.c_str(), r.quant.c_str(), e.test.c_str(),
+            ImGui::BulletText("%s%s %s %s: measured %s tok/s; we predict %s (%s–%s)%s", r.contributed ? "[contributed] " : "",
+                              r.model.c_str(), r.quant.c_str(), e.test.c_str(),
                               llmsim::format_sig(r.measured_tokens_per_s).c_str(), llmsim::format_sig(e.predicted).c_str(),
                               llmsim::format_sig(e.low).c_str(), llmsim::format_sig(e.high).c_str(), inside ? "" : " — outside the band");
             if (ImGui::IsItemHovered()) ImGui::SetTooltip("source: %s", r.source.c_str());

@@ -33,7 +33,8 @@ void draw_compare(AppState& app);        // panel_compare.cpp: setups side by si
 void draw_recommend(AppState& app);      // panel_recommend.cpp: what to buy, cheapest first
 void draw_accuracy(AppState& app);       // panel_accuracy.cpp: predicted vs measured, LODO errors
 void draw_accuracy_serving(AppState& app); // panel_accuracy_serving.cpp: the serving engines held out by source
-void draw_my_runs(AppState& app);        // panel_my_runs.cpp: your llama-bench rows next to ours, device profile
+void draw_my_runs(AppState& app);        // panel_my_runs.cpp: your llama-bench rows next to ours, device profile, export
+void draw_contributed(AppState& app);    // panel_contributed.cpp: others' runs (a contributed-runs file) beside ours
 void draw_machine_offer(AppState& app);  // panel_detect.cpp: "Is this your machine? [Use it] [Pick another]"
 // panel_detect.cpp: the platform's reading of this machine's GPU -> app.machine (matched against the catalog)
 void offer_machine(AppState& app, const llmsim::BrowserGpuInfo& info, const std::string& source);
@@ -46,6 +47,10 @@ std::string leaderboard_text(const AppState& app, bool csv);
 // (localStorage) put back in use, false + err on a bad one (nothing changes)
 std::string my_runs_json(const AppState& app);
 bool my_runs_restore(AppState& app, const std::string& profile_json, std::string& err);
+// panel_contributed.cpp: read a contributed-runs file (pasted, opened, dropped or via llmsim.loadContributedRuns);
+// false with the message naming the line, and the rows read before stay; its summary as JSON (results().contributed)
+bool load_contributed_runs(AppState& app, const std::string& text, const std::string& name);
+std::string contributed_json(const AppState& app);
 
 // panel_command.cpp: the llama-server command of the scenario, with the draft's (-md), the adapters' (--lora)
 // and the projector's (--mmproj) flags when the scenario sets them (call update_spec / update_lora / update_vision first)

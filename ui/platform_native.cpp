@@ -2,6 +2,7 @@
 //   llmsim [model=ID] [quant=Q4_K_M] [--model ID] ...     same keys as the web page's URL hash
 //   llmsim --screenshot out.png --frames 5                 headless smoke test (SDL_VIDEODRIVER=offscreen)
 //   llmsim --section leaderboard ...                       every key of url_state.h also works as --key value
+//   llmsim --contributed runs.jsonl hardware=rtx-4080      contributed runs beside the estimate (as a dropped .jsonl)
 //   HF_ENDPOINT=... llmsim model=org/new-model:Q4_K_M      an id not in the catalog is looked up on the Hub at start
 //                                                          (as a shared web link re-fetches; libcurl builds only)
 #include <SDL.h>
@@ -13,6 +14,7 @@
 #include <clocale>
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -21,6 +23,7 @@
 
 #include "app_state.h"
 #include "core/assets.h"
+#include "core/input_limits.h"
 #include "frame.h"
 #include "import.h"
 #include "url_state.h"
@@ -36,6 +39,7 @@ namespace {
 struct Options {
     std::string url_state;        // "key=value&..." assembled from the arguments
     std::string screenshot_path;  // save a PNG after `frames` frames and exit
+    std::string contributed_path; // a contributed-runs file to read at start (panel_contributed.cpp)
     int frames = 0;
     int width = 1280, height = 800;
     bool size_given = false;
@@ -49,7 +53,7 @@ int parse_args(int argc, char** argv, Options& o) {
             return argv[++i];
         };
         if (a == "--help" || a == "-h") {
-            printf("usage: llmsim [key=value ...] [--key value ...] [--screenshot PNG --frames N] [--size WxH]\n"
+            printf("usage: llmsim [key=value ...] [--key value ...] [--contributed RUNS.jsonl] [--screenshot PNG --frames N] [--size WxH]\n"
                    "keys: model hardware quant ctx kv fa ngl cpu_moe np prompt gen ctx_b hours mtok kwh months section embed theme\n");
             exit(0);
         } else if (a == "--version") {
@@ -57,6 +61,8 @@ int parse_args(int argc, char** argv, Options& o) {
             exit(0);
         } else if (a == "--screenshot") {
             o.screenshot_path = next("--screenshot");
+        } else if (a == "--contributed") {
+            o.contributed_path = next("--contributed");
         } else if (a == "--frames") {
             o.frames = atoi(next("--frames").c_str());
         } else if (a == "--size") {
@@ -231,9 +237,26 @@ void init_imgui(AppState& app, const Options& opt, SDL_Window* window, SDL_GLCon
     apply_theme(app, app.ui_scale);
 }
 
-// copy goes to SDL's clipboard; a shared link is the same state as desktop arguments
+// a dropped .jsonl: contributed runs (panel_contributed.cpp), read up to the reader's own bound plus one byte
+void load_contributed_file(AppState& app, const std::string& path) {
+    std::ifstream f(path, std::ios::binary);
+    std::string text(llmsim::kContributedMaxBytes + 1, '\0');
+    if (f) f.read(&text[0], (std::streamsize)text.size());
+    text.resize(f || f.eof() ? (size_t)f.gcount() : 0);
+    const size_t slash = path.find_last_of("/\\");
+    if (text.empty()) { app.contributed.ok = false; app.contributed.message = "cannot read " + path; return; }
+    load_contributed_runs(app, text, slash == std::string::npos ? path : path.substr(slash + 1));
+}
+
+// copy goes to SDL's clipboard; a shared link is the same state as desktop arguments; a saved file goes to the
+// working directory
 void install_desktop_hooks(AppState& app) {
     app.copy_to_clipboard = [](const std::string& text) { SDL_SetClipboardText(text.c_str()); };
+    app.save_text_file = [](const std::string& name, const std::string& text) -> std::string {
+        std::ofstream f(name, std::ios::binary);
+        if (!f || !(f << text)) return "could not write " + name + " in the working directory";
+        return "saved " + name + " in the working directory";
+    };
     app.share_link = [](const std::string& hash) {
         std::string cmd = "llmsim";
         size_t start = 0;
@@ -256,7 +279,9 @@ bool pump_events(AppState& app) {
         ImGui_ImplSDL2_ProcessEvent(&ev);
         if (ev.type == SDL_QUIT) running = false;
         if (ev.type == SDL_DROPFILE && ev.drop.file) {   // a dropped .gguf / config.json is imported
-            import_path(app, ev.drop.file);
+            const std::string path = ev.drop.file;
+            if (path.size() > 6 && path.compare(path.size() - 6, 6, ".jsonl") == 0) load_contributed_file(app, path);
+            else import_path(app, ev.drop.file);
             SDL_free(ev.drop.file);
         }
         request_frames(app);
@@ -285,6 +310,10 @@ int main(int argc, char** argv) {
     AppState app;
     init_app(app);
     if (int rc = apply_url_state(app, opt)) return rc;
+    if (!opt.contributed_path.empty()) {
+        load_contributed_file(app, opt.contributed_path);
+        if (!app.contributed.ok) { fprintf(stderr, "llmsim: %s\n", app.contributed.message.c_str()); return 2; }
+    }
     // the desktop remembers its window size and position (not in screenshot runs)
     const bool remember = opt.screenshot_path.empty();
     SDL_Window* window = nullptr;

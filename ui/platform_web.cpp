@@ -320,6 +320,14 @@ EMSCRIPTEN_KEEPALIVE int llmsim_import_file(const unsigned char* data, int size,
         return rc;
     }
     if (import_not_gguf_for_vision(g.app, n)) return 0;
+    if (n.size() > 6 && n.compare(n.size() - 6, 6, ".jsonl") == 0) {   // a contributed-runs file (panel_contributed.cpp)
+        const bool ok = (double)size >= file_size &&
+                        load_contributed_runs(g.app, std::string((const char*)data, (size_t)size), n);
+        g.app.import.message = (double)size < file_size ? n + " is larger than 4 MiB: not a contributed-runs file"
+                                                        : g.app.contributed.message;
+        g.app.import.ok = ok;
+        return ok ? 1 : 0;
+    }
     if ((double)size < file_size) {
         g.app.import.message = n + " is not a GGUF file (no GGUF magic) and too large for a config.json (over 4 MiB)";
         g.app.import.ok = false;
@@ -339,6 +347,14 @@ EMSCRIPTEN_KEEPALIVE const char* llmsim_import_config(const char* text, const ch
 }
 
 EMSCRIPTEN_KEEPALIVE const char* llmsim_import_message() { return g.app.import.message.c_str(); }
+
+// read contributed runs (JSON Lines text, panel_contributed.cpp); returns "" or the error message naming the line
+EMSCRIPTEN_KEEPALIVE const char* llmsim_load_contributed(const char* text) {
+    request_frames(g.app);
+    const bool ok = load_contributed_runs(g.app, text ? text : "", "llmsim.loadContributedRuns");
+    g.ret = ok ? "" : g.app.contributed.message;
+    return g.ret.c_str();
+}
 
 // [SECTION] Hugging Face lookups: the engine's plan (engine/hub/hub_lookup.h), the page's fetch (llmsim-page.js)
 // Each call returns JSON: {"request": {path, range_begin, range_bytes, max_body_bytes}} for the next fetch,
@@ -488,6 +504,21 @@ int main() {
         return url;
     };
     g.app.open_file_dialog = [] { EM_ASM({ if (Module.llmsimOpenFile) Module.llmsimOpenFile(); }); };
+    // the export for contributing: a Blob download the user asked for; nothing is sent anywhere
+    g.app.save_text_file = [](const std::string& name, const std::string& text) -> std::string {
+        EM_ASM({
+            try {
+                var a = document.createElement('a');
+                a.href = URL.createObjectURL(new Blob([UTF8ToString($1)], {type: 'application/x-ndjson'}));
+                a.download = UTF8ToString($0);
+                document.body.appendChild(a);
+                a.click();
+                a.remove();
+                setTimeout(function () { URL.revokeObjectURL(a.href); }, 1000);
+            } catch (e) { console.error(e); }
+        }, name.c_str(), text.c_str());
+        return "downloaded " + name;
+    };
     // the page's fetch makes the lookup's requests; the token goes along for that lookup only, never stored
     g.app.hub_cancel = []() { EM_ASM({ if (Module.llmsimHubCancel) Module.llmsimHubCancel(); }); };
     g.app.hub_lookup = [](const std::string& id) {

@@ -211,6 +211,12 @@
         return api.getState();
       },
       importFile: function (file) { return importFile(Module, file); },
+      // contributed runs (JSON Lines of calibration records): shown beside the estimate; throws naming the bad line
+      loadContributedRuns: function (text) {
+        var err = Module.ccall('llmsim_load_contributed', 'string', ['string'], [String(text)]);
+        if (err) throw new Error(err);
+        return api.results().contributed;
+      },
       _scroll: function () { return JSON.parse(str('llmsim_scroll')); },
       // look a model up on the Hub (explicit action); resolves to {ok, message[, kind, retryAfter]}
       lookupHub: function (id, options) { return hubLookup(Module, id, options && options.token); },
@@ -252,7 +258,7 @@
     canvas.addEventListener('contextmenu', function (e) { e.preventDefault(); });
     var fileInput = document.createElement('input');
     fileInput.type = 'file';
-    fileInput.accept = '.gguf,.json,application/json';
+    fileInput.accept = '.gguf,.json,.jsonl,application/json';
     fileInput.style.display = 'none';
     document.body.appendChild(fileInput);
     var Module = {

@@ -9,6 +9,7 @@
 #include "api/bench_import.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstring>
 
@@ -18,6 +19,7 @@
 #include "core/text.h"
 #include "api/predict.h"
 #include "memory/prepared_weights.h"
+#include "rig/resolve_device.h"
 #include "runtime/speed_glue.h"
 
 namespace llmsim {
@@ -148,6 +150,34 @@ bool parse_flash_attn(const std::string& v, int& out) {
     return false;
 }
 
+// -ctk / -ctv as printed: a short lower-case ggml type name ("q8_0"); predict's parser says whether it is one
+bool parse_cache_type(const std::string& v, std::string& out) {
+    const std::string s = lower_ascii(trim(v));
+    if (s.empty() || s.size() > 16 || s.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789_") != std::string::npos) return false;
+    out = s;
+    return true;
+}
+
+// printed text kept for a record: at most `max` bytes, control bytes as '?'
+std::string printed(const std::string& s, size_t max) {
+    std::string t = trim(s).substr(0, max);
+    for (char& c : t) if ((unsigned char)c < 0x20 || c == 0x7f) c = '?';
+    return t;
+}
+
+// the log lines llama-bench prints around its table: "build: 8cf427ff (5163)" under it, and the backend's device line
+// above it (CUDA/ROCm "  Device 0: NVIDIA GeForce RTX 4080, compute capability 8.9, VMM: yes", Vulkan "ggml_vulkan: 0 =
+// AMD Radeon RX 7900 XTX (...) | uma: 0 ...", Metal "ggml_metal_init: GPU name:   Apple M2 Max"), its name read by
+// rig's tool_device_name; the first device named wins
+void scan_log_line(const std::string& t, std::string& device, std::string& build) {
+    if (t.compare(0, 6, "build:") == 0) { build = printed(t.substr(6), 60); return; }
+    if (!device.empty()) return;
+    const size_t at = t.find("Device ");
+    const bool device_line = (at != std::string::npos && at + 7 < t.size() && isdigit((unsigned char)t[at + 7])) ||
+                             t.compare(0, 12, "ggml_vulkan:") == 0 || t.find("GPU name:") != std::string::npos;
+    if (device_line) device = printed(tool_device_name(t), 100);
+}
+
 // [SECTION] Markdown table -------------------------------------------------------------------------------
 
 std::vector<std::string> split_cells(const std::string& line) {
@@ -199,6 +229,11 @@ bool markdown_row(const std::vector<std::string>& cols, const std::vector<std::s
         else if (c == "ngl") { if (!parse_count(v, 100000, n)) { err = "ngl " + quote(v) + " is not a whole number"; return false; } r.ngl = (int)n; }
         else if (c == "fa") { if (!parse_flash_attn(v, r.flash_attn)) { err = "fa " + quote(v) + " is not 0/1/on/off/auto"; return false; } }
         else if (c == "n_ubatch") { if (!parse_count(v, 1000000, n) || n < 1) { err = "n_ubatch " + quote(v) + " is not a whole number"; return false; } r.n_ubatch = (int)n; }
+        else if (c == "n_batch") { if (!parse_count(v, 1000000, n) || n < 1) { err = "n_batch " + quote(v) + " is not a whole number"; return false; } r.n_batch = (int)n; }
+        else if (c == "threads") { if (!parse_count(v, 100000, n) || n < 1) { err = "threads " + quote(v) + " is not a whole number"; return false; } r.threads = (int)n; }
+        else if (c == "type_k" || c == "type_v") {
+            if (!parse_cache_type(v, c == "type_k" ? r.type_k : r.type_v)) { err = c + " " + quote(v) + " is not a cache type (f16, q8_0, ...)"; return false; }
+        }
         else if (c == "test") { if (!parse_test(v, r, err)) return false; }
         else if (c == "t/s") { if (!parse_tps(v, r, err)) return false; }
     }
@@ -207,6 +242,7 @@ bool markdown_row(const std::vector<std::string>& cols, const std::vector<std::s
 
 bool parse_markdown(const std::string& text, BenchImport& out, std::string& err) {
     std::vector<std::string> cols;
+    std::string device, build;   // from the log lines around the table (scan_log_line)
     bool in_table = false;
     int line_no = 0;
     size_t pos = 0;
@@ -217,7 +253,12 @@ bool parse_markdown(const std::string& text, BenchImport& out, std::string& err)
         pos = nl + 1;
         ++line_no;
         const std::string t = trim(line);
-        if (t.empty() || t[0] != '|') { in_table = false; if (nl >= text.size()) break; continue; }
+        if (t.empty() || t[0] != '|') {
+            in_table = false;
+            scan_log_line(t, device, build);
+            if (nl >= text.size()) break;
+            continue;
+        }
         std::vector<std::string> cells = split_cells(t);
         if (is_separator(cells)) continue;
         if (std::find(cells.begin(), cells.end(), "t/s") != cells.end() && std::find(cells.begin(), cells.end(), "test") != cells.end()) {
@@ -239,6 +280,7 @@ bool parse_markdown(const std::string& text, BenchImport& out, std::string& err)
         out.rows.push_back(std::move(r));
         if (nl >= text.size()) break;
     }
+    for (BenchRow& r : out.rows) { r.device = device; r.build = build; }
     out.format = "markdown";
     return true;
 }
@@ -268,10 +310,16 @@ bool json_row(const json& o, BenchRow& r, std::string& err) {
     if (r.model_label.empty()) { err = "\"model_type\" is missing (is this llama-bench output?)"; return false; }
     split_model_label(r);
     r.backend = str("backends");
-    int64_t size = 0, params = 0, ngl = -1, ub = 0, np = 0, ng = 0, nd = 0;
+    r.device = printed(str("gpu_info").empty() ? str("cpu_info") : str("gpu_info"), 100);
+    r.test_time = printed(str("test_time"), 40);
+    for (const char* k : {"type_k", "type_v"})
+        if (!str(k).empty() && !parse_cache_type(str(k), k[5] == 'k' ? r.type_k : r.type_v)) { err = std::string("\"") + k + "\" is not a cache type (f16, q8_0, ...)"; return false; }
+    int64_t size = 0, params = 0, ngl = -1, ub = 0, nb = 0, threads = 0, build = 0, np = 0, ng = 0, nd = 0;
     if (!json_count(o, "model_size", 1, (int64_t)1 << 50, size, false, err) ||
         !json_count(o, "model_n_params", 1, (int64_t)1 << 50, params, false, err) ||
         !json_count(o, "n_gpu_layers", 0, 100000, ngl, false, err) || !json_count(o, "n_ubatch", 1, 1000000, ub, false, err) ||
+        !json_count(o, "n_batch", 0, 1000000, nb, false, err) || !json_count(o, "n_threads", 0, 100000, threads, false, err) ||
+        !json_count(o, "build_number", 0, 100000000, build, false, err) ||
         !json_count(o, "n_prompt", 0, 10000000, np, true, err) || !json_count(o, "n_gen", 0, 10000000, ng, true, err) ||
         !json_count(o, "n_depth", 0, 100000000, nd, false, err))
         return false;
@@ -279,6 +327,11 @@ bool json_row(const json& o, BenchRow& r, std::string& err) {
     r.params = (double)params;
     r.ngl = o.contains("n_gpu_layers") ? (int)ngl : -1;
     r.n_ubatch = (int)ub;
+    r.n_batch = (int)nb;
+    r.threads = (int)threads;
+    const std::string commit = printed(str("build_commit"), 40);
+    if (!commit.empty() || build > 0)
+        r.build = commit + (build > 0 ? std::string(commit.empty() ? "" : " ") + "(" + std::to_string(build) + ")" : "");
     if (auto fa = o.find("flash_attn"); fa != o.end() && !fa->is_null()) {
         if (fa->is_boolean()) r.flash_attn = fa->get<bool>() ? 1 : 0;
         else if (fa->is_number_integer()) r.flash_attn = fa->get<int64_t>() == 1 ? 1 : fa->get<int64_t>() == 0 ? 0 : -1;
@@ -484,6 +537,26 @@ const char* backend_of(const std::string& printed) {
 }
 }  // namespace
 
+json bench_row_predict_json(const Catalog& cat, const BenchRow& r, const Model& model, const Hardware& hw) {
+    json in = {{"id", r.test_label()}, {"model", model.id}, {"hardware", hw.id},
+               {"test", {{"kind", r.kind == SpeedTest::Prefill ? "prefill" : "decode"}, {"tokens", r.tokens}, {"depth", r.depth}}}};
+    in["quant"] = !r.file_type.empty() && cat.find_file_type(r.file_type) ? json(r.file_type) : json(nullptr);
+    if (r.size_gib > 0) in["model_size_gib"] = r.size_gib;
+    if (const char* b = backend_of(r.backend)) in["backend"] = b;
+    in["flash_attn"] = r.flash_attn < 0 ? json(nullptr) : json(r.flash_attn == 1);
+    // llama.cpp refuses a quantized V cache without flash attention: a run that printed one with -fa auto (or no fa
+    // column) ran with it on
+    if (r.flash_attn < 0 && !r.type_v.empty() && r.type_v != "f16" && r.type_v != "bf16" && r.type_v != "f32") in["flash_attn"] = true;
+    if (r.n_ubatch > 0) in["ubatch"] = r.n_ubatch;
+    if (r.n_batch > 0) in["batch"] = r.n_batch;
+    if (!r.type_k.empty()) in["type_k"] = r.type_k;
+    if (!r.type_v.empty()) in["type_v"] = r.type_v;
+    // -ngl 99 (or any count past the layers) is llama-bench's default placement: left out, so the line predicts
+    // exactly as one without it; fewer layers is partial offload, which the memory model places
+    if (r.ngl >= 0 && r.ngl <= model.n_layers) in["ngl"] = r.ngl;
+    return in;
+}
+
 void bench_samples(const Catalog& cat, const BenchImport& imp, const Hardware& hw, const std::string& model_id,
                    std::vector<ProfileSample>& samples, std::vector<BenchMatch>& matches) {
     const SpeedParams& params = default_speed_params();
@@ -491,22 +564,17 @@ void bench_samples(const Catalog& cat, const BenchImport& imp, const Hardware& h
         BenchMatch bm;
         bm.row = &r;
         bm.model = match_bench_model(cat, r, model_id, bm.why);
-        if (bm.model && r.ngl >= 0 && r.ngl < bm.model->n_layers) {
-            bm.why = "-ngl " + std::to_string(r.ngl) + " < " + std::to_string(bm.model->n_layers) + " layers: partial offload is not used";
+        // -ngl up to the layer count leaves layers (at least the output layer) in host RAM: the offload group
+        // (bench_knobs.h), which the profile does not learn from
+        if (bm.model && r.ngl >= 0 && r.ngl <= bm.model->n_layers) {
+            bm.why = "-ngl " + std::to_string(r.ngl) + " of " + std::to_string(bm.model->n_layers) + " layers (+ output): partial offload is not used";
             bm.model = nullptr;
         }
         if (bm.model) {
-            json in = {{"id", r.test_label()}, {"model", bm.model->id}, {"hardware", hw.id},
-                       {"test", {{"kind", r.kind == SpeedTest::Prefill ? "prefill" : "decode"}, {"tokens", r.tokens}, {"depth", r.depth}}}};
-            in["quant"] = !r.file_type.empty() && cat.find_file_type(r.file_type) ? json(r.file_type) : json(nullptr);
-            if (r.size_gib > 0) in["model_size_gib"] = r.size_gib;
-            if (const char* b = backend_of(r.backend)) in["backend"] = b;
-            in["flash_attn"] = r.flash_attn < 0 ? json(nullptr) : json(r.flash_attn == 1);
             PredictInput p;
             std::string e;
-            if (!parse_predict_input(cat, in, p, e)) { bm.why = e; bm.model = nullptr; }
+            if (!parse_predict_input(cat, bench_row_predict_json(cat, r, *bm.model, hw), p, e)) { bm.why = e; bm.model = nullptr; }
             else {
-                if (r.n_ubatch > 0) p.scenario.ubatch = r.n_ubatch;
                 SpeedResult pr = estimate_speed(p.scenario, params);
                 bm.predicted_tps = pr.tokens_per_s; bm.low = pr.low; bm.high = pr.high;
                 samples.push_back({p.scenario, r.tps, bm.model->id, r.test_label()});

@@ -18,6 +18,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "catalog/catalog.h"
 #include "speed/device_profile.h"
 #include "speed/speed.h"
@@ -40,6 +42,14 @@ struct BenchRow {
     int ngl = -1;                  // -ngl; -1 = not printed (llama-bench default 99)
     int flash_attn = -1;           // -1 not printed, 0 off, 1 on
     int n_ubatch = 0;              // 0 = not printed (512)
+    int n_batch = 0;               // -b; 0 = not printed (2048)
+    std::string type_k, type_v;    // -ctk / -ctv as printed ("q8_0"); "" = not printed (f16)
+    int threads = 0;               // -t; 0 = not printed
+    // the device as the tool printed it: -o json's "gpu_info" (else "cpu_info"), or llama.cpp's device line above a
+    // Markdown table ("Device 0: NVIDIA GeForce RTX 4080, compute capability 8.9" -> the name); "" = not printed
+    std::string device;
+    std::string build;             // "8cf427ff (5163)": -o json's build_commit + build_number, or the "build:" line
+    std::string test_time;         // -o json's "test_time" ("2025-04-24T11:59:33Z"); "" = not printed
     SpeedTest kind = SpeedTest::Decode;
     int64_t tokens = 0;            // ppN / tgN
     int64_t depth = 0;             // "@ dN"
@@ -69,6 +79,10 @@ struct BenchMatch {                // one row, next to the prediction for exactl
 // the catalog model a row measured: `model_id` when given, else the model of the same llama.cpp arch whose
 // parameter count is within 3 % (closest wins); nullptr + why when none or the row has no label
 const Model* match_bench_model(const Catalog& cat, const BenchRow& row, const std::string& model_id, std::string& why);
+// the predict line (predict.h) for exactly this row on the catalog device `hw`: model, quant, size, backend, -fa, -ub,
+// -b, -ctk/-ctv, and -ngl when it leaves layers in host RAM (the offload group); the export (evidence/contributed.h)
+// writes the same fields, so a contributed row predicts what the pasted one did
+nlohmann::json bench_row_predict_json(const Catalog& cat, const BenchRow& row, const Model& model, const Hardware& hw);
 // every row as a speed-model sample on the catalog device `hw` (rows that cannot be used are listed in matches
 // with the reason; model_id, when given, overrides the label match)
 void bench_samples(const Catalog& cat, const BenchImport& imp, const Hardware& hw, const std::string& model_id,

@@ -4,6 +4,7 @@
 //
 //   if (n_ctx < 1 || n_ctx > llmsim::kMaxContextTokens) { err = "ctx must be ..."; }
 #pragma once
+#include <cstddef>
 #include <cstdint>
 
 namespace llmsim {
@@ -24,5 +25,11 @@ constexpr int kMaxUbatch = 65536;
 // host<->GPU and GPU<->GPU bandwidth when the catalog names no link: PCIe 4.0 x16, ~25 GB/s (1e9 bytes/s) per
 // direction in practice (32 GB/s nominal)
 constexpr double kDefaultPcieGbs = 25.0;
+
+// a contributed-runs file (evidence/contributed.h): at most 4 MiB and 5000 records (a llama-bench sweep is a few
+// hundred; the project's own calibration files are under 1000 rows each), and a contributor's note of 500 bytes
+constexpr size_t kContributedMaxBytes = 4u << 20;
+constexpr int kContributedMaxRows = 5000;
+constexpr size_t kContributionNoteMaxBytes = 500;
 
 }  // namespace llmsim

@@ -56,6 +56,8 @@ bool parse_calibration_row(const std::string& line, CalibrationRow& row, std::st
     row.kind = in.hardware.kind;
     row.chip_family = in.hardware.chip_family;
     row.offload = in.knobs.offload;
+    row.hardware_id = in.hardware.id;
+    row.device_printed = str("device_printed");
     return true;
 }
 

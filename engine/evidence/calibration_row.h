@@ -36,6 +36,10 @@ struct CalibrationRow {
     // -ngl below the layer count, --n-cpu-moe or -ot left weights in host RAM (assets/calibration/llamacpp_offload.jsonl):
     // the accuracy report scores such rows as their own group and the fit never sees them
     bool offload = false;
+    // a contributed run (evidence/contributed.h): read from a contributed-runs file, shown and fitted as such; the
+    // catalog device it was measured on and the device string as the tool printed it
+    bool contributed = false;
+    std::string hardware_id, device_printed;
 };
 
 // a 2025-26 build (dated 2025 or later, or build >= b4418, the oldest build of llamacpp_speed_2025.jsonl): flash

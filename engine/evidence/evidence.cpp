@@ -40,19 +40,35 @@ EvidenceRow evidence_of(const CalibrationRow& r) {
 }
 }  // namespace
 
-std::vector<EvidenceRow> find_evidence(const Catalog& cat, const Model& model, const Hardware& hw, const std::string& quant,
-                                       size_t max_rows) {
-    std::vector<EvidenceRow> out;
-    for (const CalibrationRow& r : measured_rows()) {
-        const Hardware* rh = cat.find_hardware(r.hardware_name.empty() ? r.device : r.hardware_name);
-        if (!rh || rh->id != hw.id) continue;   // hw may be a copy (the UI's scenario device)
+bool row_on_device(const Catalog& cat, const CalibrationRow& r, const Hardware& hw) {
+    if (r.contributed && !r.hardware_id.empty() && r.hardware_id != "custom") return r.hardware_id == hw.id;
+    const Hardware* rh = cat.find_hardware(r.hardware_name.empty() ? r.device : r.hardware_name);
+    return rh && rh->id == hw.id;   // hw may be a copy (the UI's scenario device)
+}
+
+namespace {
+// the rows of `rows` measured on hw, best matches first, at most max_rows
+void collect_evidence(const Catalog& cat, const std::vector<CalibrationRow>& rows, const Model& model, const Hardware& hw,
+                      const std::string& quant, size_t max_rows, std::vector<EvidenceRow>& out) {
+    std::vector<EvidenceRow> found;
+    for (const CalibrationRow& r : rows) {
+        if (!row_on_device(cat, r, hw)) continue;
         EvidenceRow e = evidence_of(r);
         const Model* rm = cat.find_model(r.model);
         e.match = r.model == model.id ? (r.quant == quant ? 3 : 2) : (rm && rm->family == model.family ? 1 : 0);
-        out.push_back(e);
+        found.push_back(e);
     }
-    std::stable_sort(out.begin(), out.end(), [](const EvidenceRow& a, const EvidenceRow& b) { return a.match > b.match; });
-    if (out.size() > max_rows) out.resize(max_rows);
+    std::stable_sort(found.begin(), found.end(), [](const EvidenceRow& a, const EvidenceRow& b) { return a.match > b.match; });
+    if (found.size() > max_rows) found.resize(max_rows);
+    out.insert(out.end(), found.begin(), found.end());
+}
+}  // namespace
+
+std::vector<EvidenceRow> find_evidence(const Catalog& cat, const Model& model, const Hardware& hw, const std::string& quant,
+                                       size_t max_rows, const std::vector<CalibrationRow>* contributed) {
+    std::vector<EvidenceRow> out;
+    collect_evidence(cat, measured_rows(), model, hw, quant, max_rows, out);
+    if (contributed) collect_evidence(cat, *contributed, model, hw, quant, max_rows, out);
     return out;
 }
 

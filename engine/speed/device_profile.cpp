@@ -301,7 +301,8 @@ void apply_device_profile(const DeviceProfile& p, SpeedTest kind, SpeedResult& r
 }
 
 std::string calibrated_label(const DeviceProfile& p) {
-    std::string s = "calibrated on your " + std::to_string(p.rows()) + (p.rows() == 1 ? " row" : " rows");
+    std::string s = std::string("calibrated on ") + (p.contributed ? "" : "your ") + std::to_string(p.rows()) +
+                    (p.contributed ? " contributed" : "") + (p.rows() == 1 ? " row" : " rows");
     std::string parts;
     auto part = [&](const char* name, const ProfileFactor& f) {
         if (!f.rows) return;
@@ -380,6 +381,7 @@ std::string device_profile_to_json(const DeviceProfile& p) {
     nlohmann::json j = {{"format", "llmsim-device-profile/1"}, {"hardware", p.hardware_id}, {"hardware_name", p.hardware_name},
                         {"decode", factor_json(p.decode)}, {"prefill", factor_json(p.prefill)},
                         {"models", p.models}, {"source", p.source}};
+    if (p.contributed) j["contributed"] = true;   // only then: the user's own profile files stay as they were
     return j.dump(1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
@@ -406,6 +408,7 @@ bool parse_device_profile(const std::string& text, DeviceProfile& out, std::stri
         for (const auto& m : j["models"])
             if (m.is_string()) p.models.push_back(m.get<std::string>());
     if (j.contains("source") && j["source"].is_string()) p.source = j["source"].get<std::string>();
+    p.contributed = j.contains("contributed") && j["contributed"].is_boolean() && j["contributed"].get<bool>();
     out = std::move(p);
     return true;
 }

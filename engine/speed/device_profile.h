@@ -89,6 +89,7 @@ struct DeviceProfile {
     std::vector<std::string> models;   // models the rows measured
     bool seen_by_fit = false;      // the speed fit saw this device: the in-sample prior (smaller tau2) was used
     std::string source;            // where the rows came from ("llama-bench markdown, 12 rows")
+    bool contributed = false;      // fitted on contributed runs (others' rows: evidence/contributed.h), not the user's own
     int rows() const { return decode.rows + prefill.rows; }
 };
 
@@ -119,7 +120,8 @@ SpeedResult estimate_with_profile(const DeviceProfile& p, const SpeedScenario& s
 // scale one estimate (tokens/s, its band and time) by the decode or prefill factor (the MoE one for a MoE model),
 // narrowing the band
 void apply_device_profile(const DeviceProfile& p, SpeedTest kind, SpeedResult& r, bool moe_model = false);
-// "calibrated on your 12 rows (decode x0.93, weight 0.60 from 2 models; prefill x1.12, weight 0.45 from 2 models)"
+// "calibrated on your 12 rows (decode x0.93, weight 0.60 from 2 models; prefill x1.12, weight 0.45 from 2 models)";
+// a contributed profile: "calibrated on 12 contributed rows (...)"
 std::string calibrated_label(const DeviceProfile& p);
 
 // [SECTION] JSON -----------------------------------------------------------------------------------------

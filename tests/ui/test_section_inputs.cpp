@@ -1,7 +1,9 @@
 // Section inputs that reach the engine without a browser: the Serving section's multi-LoRA keys (sv_loras,
 // sv_lora_r -> vLLM --enable-lora --max-loras --max-lora-rank), its expert-parallel switch (sv_ep -> vLLM
 // --enable-expert-parallel, SGLang --ep-size, TensorRT-LLM --ep_size) and the Vision section's mmproj file (a GGUF
-// header read through the Import path, ui/import.cpp). Expected values are derived by hand from the sources named.
+// header read through the Import path, ui/import.cpp), and a contributed-runs file read by the Contributed runs section
+// (ui/panel_contributed.cpp) into the evidence beside the estimate. Expected values are derived by hand from the
+// sources named.
 #include <catch2/catch.hpp>
 
 #include <cstdio>
@@ -13,6 +15,7 @@
 #include "app_state.h"
 #include "core/format.h"
 #include "import.h"
+#include "panels.h"
 #include "url_state.h"
 
 namespace {
@@ -204,4 +207,29 @@ TEST_CASE("ui: an mmproj GGUF opened through the import path sizes the Vision se
     CHECK(app.vision_file.file_name == path);
     CHECK(app.vision.estimate.encoder.weights_bytes == 8192 + 256);
     CHECK(app.catalog.models.size() == models_before);
+}
+
+TEST_CASE("ui: contributed runs show beside the estimate, marked; a bad file changes nothing", "[ui][contributed]") {
+    AppState app = app_from("model=Qwen/Qwen2.5-7B-Instruct&hardware=rtx-4080&quant=Q4_K_M");
+    size_t project_rows = app.derived.evidence.size();
+    for (const llmsim::EvidenceRow& e : app.derived.evidence) CHECK_FALSE(e.row->contributed);
+    // llama.cpp's llama-bench README rows on an RTX 4080, exported (tests/corpus/bench/README.md)
+    std::FILE* f = std::fopen(LLMSIM_SOURCE_DIR "/tests/corpus/bench/contributed_rtx4080.jsonl", "rb");
+    REQUIRE(f);
+    std::string text(1 << 16, '\0');
+    text.resize(std::fread(&text[0], 1, text.size(), f));
+    std::fclose(f);
+    REQUIRE(load_contributed_runs(app, text, "contributed_rtx4080.jsonl"));
+    update_derived(app);
+    REQUIRE(app.derived.evidence.size() == project_rows + 2);
+    int contributed = 0;
+    for (const llmsim::EvidenceRow& e : app.derived.evidence) contributed += e.row->contributed ? 1 : 0;
+    CHECK(contributed == 2);
+    const nlohmann::json j = nlohmann::json::parse(contributed_json(app));
+    CHECK(j["rows"] == 2);
+    CHECK(j["on_device"] == 2);
+    CHECK_FALSE(load_contributed_runs(app, text + "{\"id\": 1}\n", "broken.jsonl"));
+    CHECK(app.contributed.message.find("contributed line 3") != std::string::npos);
+    CHECK(app.contributed.rows.size() == 2);   // the rows read before stay
+    CHECK(app.contributed.file_name == "contributed_rtx4080.jsonl");
 }
