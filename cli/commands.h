@@ -5,6 +5,8 @@
 #include <vector>
 
 #include "catalog/catalog.h"
+#include "catalog/model_names.h"
+#include "core/text.h"
 #include "io/gguf.h"
 #include "memory/memory.h"
 #include "speed/device_profile.h"

@@ -3,6 +3,7 @@
 
 #include <cmath>
 
+#include "catalog/model_names.h"
 #include "runtime/command.h"
 #include "rig/resolve_device.h"
 
@@ -56,8 +57,12 @@ bool parse_request(const Catalog& cat, const std::string& text, json& j, const c
     std::string id;
     if (!str(j, key, id, err)) return false;
     if (id.empty()) { err = std::string(key) + " is required (a catalog model id)"; return false; }
-    m = cat.find_model(id);
-    if (!m) { err = "unknown " + std::string(key) + " '" + id + "' (not in the catalog)"; return false; }
+    m = cat.find_model(id);   // catalog ids and the Ollama tags / GGUF repos at their default quant (catalog/model_names.h)
+    if (!m) {
+        if (!resolve_model_name(cat, id, err)) err = std::string(key) + ": " + err;
+        else err = std::string(key) + " '" + id + "' names a quant: give the catalog id and \"quant\" instead";
+        return false;
+    }
     return true;
 }
 bool hardware(const Catalog& cat, const json& j, const Hardware*& hw, std::string& err) {
