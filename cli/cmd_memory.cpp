@@ -96,7 +96,7 @@ int parse_common(const Args& a, const char* cmd, const std::vector<std::string>&
             if (int rc = model_from_hub(*id, a.get("quant"), cmd, c.model, c.req)) return rc;
             from_hub = true;
         } else {
-            return fail(std::string(cmd) + ": " + err + " (llmsim-cli catalog --models lists them, give a Hugging Face id org/name, or pass --config config.json)");
+            return fail(std::string(cmd) + ": " + with_model_hint(err, "llmsim-cli catalog --models lists them, give a Hugging Face id org/name, or pass --config config.json"));
         }
     } else {
         return fail(std::string(cmd) + ": --model ID or --config config.json is required");

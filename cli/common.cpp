@@ -63,7 +63,7 @@ std::string unknown_model_message(const Catalog& cat, const std::string& id) {
     if (const auto r = resolve_model_name(cat, id, err))
         return "'" + id + "' names quant " + r->file_type + " (" + r->via + "); give --model " + r->model->id + " --quant " +
                r->file_type;
-    return err + " (llmsim-cli catalog --models lists them)";
+    return with_model_hint(err, "llmsim-cli catalog --models lists them");
 }
 
 bool load_catalog(Catalog& cat) {

@@ -113,7 +113,7 @@ std::string api_memory(const Catalog& cat, const std::string& request_json) {
         model = *r->model;
         named = std::move(*r);
     } else {
-        return error_json(sanitize_utf8(err) + " (pass its config.json as \"config\")").dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+        return error_json(sanitize_utf8(with_model_hint(err, "pass its config.json as \"config\""))).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
     }
     MemoryRequest req;
     if (!named.file_type.empty()) req.file_type = named.file_type;

@@ -41,7 +41,7 @@ bool parse_model_fields(const Catalog& cat, const json& j, PredictInput& out, st
         if (model_id.empty()) { err = "model is required (a catalog or Hugging Face id), or a config object"; return false; }
         std::string e;
         const auto r = resolve_model_name(cat, model_id, e);   // catalog id, Ollama tag, hf.co/ or GGUF repo
-        if (!r) { err = e + " (pass its config.json as \"config\")"; return false; }
+        if (!r) { err = with_model_hint(e, "pass its config.json as \"config\""); return false; }
         out.model = *r->model;
     }
     return true;

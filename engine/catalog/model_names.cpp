@@ -197,8 +197,7 @@ std::optional<ResolvedModel> resolve(const Catalog& cat, const std::string& type
     if (err) {
         if (why.empty()) {
             const std::vector<std::string> close = close_model_names(cat, name);
-            why = "unknown model '" + name + "' (not a catalog id, cited Ollama tag or GGUF repo" +
-                  (close.empty() ? std::string(")") : "; close: " + joined(close) + ")");
+            why = "unknown model '" + name + "' (not in the catalog" + (close.empty() ? std::string() : "; close: " + joined(close)) + ")";
         }
         *err = why;
     }
@@ -211,6 +210,12 @@ std::optional<ResolvedModel> resolve(const Catalog& cat, const std::string& type
 
 std::optional<ResolvedModel> resolve_model_name(const Catalog& cat, const std::string& name, std::string& err) {
     return resolve(cat, name, &err);
+}
+
+std::string with_model_hint(const std::string& err, const std::string& hint) {
+    if (err.rfind("unknown model '", 0) == 0 && !err.empty() && err.back() == ')')
+        return err.substr(0, err.size() - 1) + "; " + hint + ")";
+    return err + " (" + hint + ")";
 }
 
 std::optional<ResolvedModel> resolve_model_name_quiet(const Catalog& cat, const std::string& name) {

@@ -27,6 +27,9 @@ struct ResolvedModel {
 
 // resolve what a user typed; nullopt + err (naming close matches, or the quant the catalog lacks) when it names nothing
 std::optional<ResolvedModel> resolve_model_name(const Catalog& cat, const std::string& name, std::string& err);
+// err from resolve_model_name with a hint for the caller's front door: inside the "(...)" of an unknown-model message
+// ("unknown model 'x/y' (not in the catalog; pass its config.json as \"config\")"), else appended in parentheses
+std::string with_model_hint(const std::string& err, const std::string& hint);
 // the same without building suggestions (bulk lookups: a miss costs no distance search)
 std::optional<ResolvedModel> resolve_model_name_quiet(const Catalog& cat, const std::string& name);
 // the file type to use for a resolved name and an optional --quant: the option wins unless the name spelled another
