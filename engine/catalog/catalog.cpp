@@ -427,6 +427,7 @@ bool parse_model(Entry& r, Model& m) {
             e.str("file_type", t.file_type, true, "\"Q4_K_M\"");
             e.strings("variants", t.variants, false);
             e.str("source", t.source, true);
+            e.boolean("only_file_type", t.only_file_type);
             if (!r.absorb(e)) return false;
             m.ollama_tags.push_back(std::move(t));
         }

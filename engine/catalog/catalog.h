@@ -68,6 +68,7 @@ struct OllamaTag {                 // an Ollama library tag that pulls this mode
     std::string file_type;         // the file type the tag pulls: "Q4_K_M", "MXFP4_MOE"
     std::vector<std::string> variants;  // middle words a cited longer spelling carries: "instruct" (8b-instruct-q8_0)
     std::string source;            // the pages that name the tag and its quant
+    bool only_file_type = false;   // the library has no other quant of it (gpt-oss: "currently no other quantization")
 };
 
 struct Model {

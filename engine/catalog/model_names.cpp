@@ -113,6 +113,7 @@ std::optional<ResolvedModel> resolve_ollama(const Catalog& cat, const std::strin
     const size_t d2 = tag.find('-');
     const std::string size = tag.substr(0, d2), variant = d2 == std::string::npos ? "" : tag.substr(d2 + 1);
     TagHit h = find_tag_row(cat, name, size);
+    if (h.model && (d2 != std::string::npos && variant.empty())) h = {};   // "7b-": a dangling dash names nothing
     if (h.model && !variant.empty() && !variant_ok(*h.tag, variant)) {
         if (err)
             *err = equals_ci(variant, "text")
@@ -132,6 +133,10 @@ std::optional<ResolvedModel> resolve_ollama(const Catalog& cat, const std::strin
     if (quant.empty()) return ResolvedModel{h.model, h.tag->file_type, false, "Ollama tag " + h.tag->tag};
     const std::string ft = catalog_quant(cat, quant, typed, err);
     if (ft.empty()) return std::nullopt;
+    if (h.tag->only_file_type && ft != h.tag->file_type) {
+        if (err) *err = "'" + typed + "': Ollama ships " + h.tag->tag + " only as " + h.tag->file_type + " (" + h.tag->source + ")";
+        return std::nullopt;
+    }
     return ResolvedModel{h.model, ft, true, "Ollama tag " + h.tag->tag + " at " + ft};
 }
 

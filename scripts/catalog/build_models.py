@@ -936,6 +936,8 @@ def apply_ollama_tags(models):
         seen.add(t["tag"])
         src = "; ".join(doc["sources"][k] for k in t["sources"])
         row = {"tag": t["tag"], "file_type": t["file_type"], "variants": t.get("variants", []), "source": src}
+        if t.get("only_file_type"):   # the page says the library has no other quant of it (gpt-oss: MXFP4 only)
+            row["only_file_type"] = True
         by_id[t["model"]].setdefault("ollama_tags", []).append(row)
 
 

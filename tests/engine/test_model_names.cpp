@@ -108,6 +108,10 @@ TEST_CASE("model names: unknown tags and missing quants get a clear error that n
     CHECK(err.find("Not-A-Model-7B") != std::string::npos);
     CHECK(err.find("not in the catalog") != std::string::npos);
 
+    CHECK_FALSE(resolve_model_name(cat(), "gpt-oss:20b-q4_K_M", err));   // cookbook: no other quantization
+    CHECK(err.find("only as MXFP4_MOE") != std::string::npos);
+    CHECK_FALSE(resolve_model_name(cat(), "qwen2.5:7b-", err));          // a dangling dash
+
     CHECK_FALSE(resolve_model_name(cat(), "   ", err));
     CHECK(err.find("empty") != std::string::npos);
     // deepseek-r1:8b is left out on purpose (the library re-pointed it to a model the catalog lacks): no silent guess
