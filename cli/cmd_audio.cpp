@@ -100,7 +100,7 @@ int cmd_audio(int argc, char** argv) {
     const std::string* mid = a.get("model");
     if (!mid) return fail("audio: --model ID is required");
     const Model* m = cat.find_model(*mid);
-    if (!m) return fail("audio: unknown model '" + *mid + "' (llmsim-cli catalog --models lists them)");
+    if (!m) return fail("audio: " + unknown_model_message(cat, *mid));
     AudioRequest r;
     std::string err;
     if (!parse_text_request(cat, a, r, err)) return fail(err);

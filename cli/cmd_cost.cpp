@@ -47,7 +47,7 @@ int cmd_cost(int argc, char** argv) {
     const std::string* hid = a.get("hardware");
     if (!mid || !hid) return fail("cost: --model ID and --hardware ID are required");
     const Model* m = cat.find_model(*mid);
-    if (!m) return fail("cost: unknown model '" + *mid + "' (llmsim-cli catalog --models lists them)");
+    if (!m) return fail("cost: " + unknown_model_message(cat, *mid));
     const Hardware* hw = resolve_device(cat, *hid);
     if (!hw) return fail("cost: unknown hardware '" + *hid + "' (llmsim-cli catalog --hardware lists them)");
     std::string quant = a.get("quant") ? *a.get("quant") : "Q4_K_M";

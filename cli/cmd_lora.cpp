@@ -32,7 +32,7 @@ int cmd_lora(int argc, char** argv) {
     const std::string* mid = a.get("model");
     if (!mid) return fail("lora: --model ID is required");
     const Model* m = cat.find_model(*mid);
-    if (!m) return fail("lora: unknown model '" + *mid + "' (llmsim-cli catalog --models lists them)");
+    if (!m) return fail("lora: " + unknown_model_message(cat, *mid));
     LoraSpec spec;
     std::string err;
     double rank = 16, n = 1, ctx = 8192, depth = 1024;

@@ -76,6 +76,7 @@ int parse_common(const Args& a, const char* cmd, const std::vector<std::string>&
     const std::string* cfg = a.get("config");
     const std::string* id = a.get("model");
     bool from_hub = false;
+    std::string name_quant;   // the file type an Ollama tag or GGUF repo name implies
     if (cfg) {
         std::ifstream f(*cfg, std::ios::binary);
         if (!f) return fail(std::string(cmd) + ": cannot read --config " + *cfg);
@@ -85,19 +86,23 @@ int parse_common(const Args& a, const char* cmd, const std::vector<std::string>&
         if (!model_from_hf_config(ss.str(), id ? *id : *cfg, c.model, err))
             return fail(std::string(cmd) + ": " + *cfg + ": " + err);
     } else if (id) {
-        const Model* m = c.cat.find_model(*id);
-        if (m) {
-            c.model = *m;
+        std::string err;
+        if (const auto r = resolve_model_name(c.cat, *id, err)) {   // catalog id, Ollama tag, hf.co/ or GGUF repo
+            c.model = *r->model;
+            const auto ft = pick_file_type(*r, a.get("quant"), err);
+            if (!ft) return fail(std::string(cmd) + ": " + err);
+            if (!r->file_type.empty()) name_quant = *ft;
         } else if (id->find('/') != std::string::npos) {  // not in the catalog: look it up on the Hub (cli/hub_curl.cpp)
             if (int rc = model_from_hub(*id, a.get("quant"), cmd, c.model, c.req)) return rc;
             from_hub = true;
         } else {
-            return fail(std::string(cmd) + ": unknown model '" + *id + "' (llmsim-cli catalog --models lists them, give a Hugging Face id org/name, or pass --config config.json)");
+            return fail(std::string(cmd) + ": " + with_model_hint(err, "llmsim-cli catalog --models lists them, give a Hugging Face id org/name, or pass --config config.json"));
         }
     } else {
         return fail(std::string(cmd) + ": --model ID or --config config.json is required");
     }
     MemoryRequest& r = c.req;
+    if (!name_quant.empty() && !a.get("quant")) r.file_type = name_quant;   // the tag's quant ("qwen2.5:7b" = Q4_K_M)
     if (const std::string* q = from_hub ? nullptr : a.get("quant")) {  // a Hub file's type comes from its header
         if (!parse_llama_ftype(*q) && !c.cat.find_file_type(*q))
             return fail(std::string(cmd) + ": unknown --quant '" + *q + "' (llmsim-cli catalog --quants lists them)");
@@ -267,6 +272,8 @@ int cmd_memory(int argc, char** argv) {
                mb.max_context > 0 ? format_tokens(mb.max_context).c_str() : "none");
     }
     for (const std::string& n : mb.notes) printf("note: %s\n", n.c_str());
+    if (const std::string o = ollama_command(c.model, c.req.file_type); !o.empty())   // the same weights in Ollama
+        printf("ollama: %s\n", o.c_str());
     if (c.hw && !c.hw->rig.empty()) {   // a mixed rig / RPC: the command that runs this split
         SimRequest sr;
         sr.memory = c.req;

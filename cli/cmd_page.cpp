@@ -525,7 +525,7 @@ int cmd_page(int argc, char** argv) {
     Catalog cat;
     if (!load_catalog(cat)) return 1;
     const Model* m = cat.find_model(*id);
-    if (!m) return fail("page: unknown model '" + *id + "' (llmsim-cli catalog --models lists them)");
+    if (!m) return fail("page: " + unknown_model_message(cat, *id));
     PageData d;
     std::string err;
     if (!build_page(cat, *m, d, err)) return fail("page: " + *id + ": " + err);

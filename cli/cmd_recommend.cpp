@@ -247,7 +247,7 @@ int cmd_recommend(int argc, char** argv) {
     const std::string* mid = a.get("model");
     if (!mid) return fail("recommend: --model ID is required (or --hardware ID for the inverse question)");
     const Model* model = cat.find_model(*mid);
-    if (!model) return fail("recommend: unknown model '" + *mid + "' (llmsim-cli catalog --models lists them)");
+    if (!model) return fail("recommend: " + unknown_model_message(cat, *mid));
     const RecommendQuery q = make_query(model, o);
     const bool with_load = o.load_tokens > 0;
     RecommendResult r = recommend_hardware(cat, q);

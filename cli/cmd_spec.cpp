@@ -144,9 +144,9 @@ int cmd_spec(int argc, char** argv) {
     if (!mid || (!did && !mtp) || !hid)
         return fail(mtp ? "spec: --model ID and --hardware ID are required" : "spec: --model ID, --draft ID and --hardware ID are required");
     const Model* tm = cat.find_model(*mid);
-    if (!tm) return fail("spec: unknown model '" + *mid + "' (llmsim-cli catalog --models lists them)");
+    if (!tm) return fail("spec: " + unknown_model_message(cat, *mid));
     const Model* dm = mtp ? nullptr : cat.find_model(*did);
-    if (!mtp && !dm) return fail("spec: unknown draft model '" + *did + "' (llmsim-cli catalog --models lists them)");
+    if (!mtp && !dm) return fail("spec: draft: " + unknown_model_message(cat, *did));
     const Hardware* hw = resolve_device(cat, *hid);
     if (!hw) return fail("spec: unknown hardware '" + *hid + "' (llmsim-cli catalog --hardware lists them)");
     SpecRequest r;

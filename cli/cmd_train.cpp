@@ -35,7 +35,7 @@ int cmd_train(int argc, char** argv) {
     const std::string* mid = a.get("model");
     if (!mid) return fail("train: --model ID is required");
     const Model* m = cat.find_model(*mid);
-    if (!m) return fail("train: unknown model '" + *mid + "' (llmsim-cli catalog --models lists them)");
+    if (!m) return fail("train: " + unknown_model_message(cat, *mid));
     TrainRequest r;
     if (const std::string* s = a.get("method"))
         if (!parse_train_method(*s, r.method)) return fail("train: --method is full, lora or qlora (got '" + *s + "')");

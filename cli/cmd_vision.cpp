@@ -77,7 +77,7 @@ int cmd_vision(int argc, char** argv) {
     const std::string* mid = a.get("model");
     if (!mid) return fail("vision: --model ID is required");
     const Model* m = cat.find_model(*mid);
-    if (!m) return fail("vision: unknown model '" + *mid + "' (llmsim-cli catalog --models lists them)");
+    if (!m) return fail("vision: " + unknown_model_message(cat, *mid));
     VisionRequest r;
     if (const std::string* hid = a.get("hardware")) {
         r.text.memory.hardware = resolve_device(cat, *hid);

@@ -5,6 +5,8 @@
 #include <vector>
 
 #include "catalog/catalog.h"
+#include "catalog/model_names.h"
+#include "core/text.h"
 #include "io/gguf.h"
 #include "memory/memory.h"
 #include "speed/device_profile.h"
@@ -25,6 +27,9 @@ Args parse_args(int argc, char** argv, const std::vector<std::string>& flags);
 bool option_number(const Args& a, const char* cmd, const char* key, double lo, double hi, double& out, std::string& err);
 // print "llmsim-cli: <message>" on stderr and return 2
 int fail(const std::string& message);
+// why --model ID named no catalog model (catalog/model_names.h: close matches, a quant the catalog lacks, or a name
+// that spells a quant this command does not take from the name), for commands that look models up with find_model
+std::string unknown_model_message(const Catalog& cat, const std::string& id);
 // load the embedded catalog or print why not
 bool load_catalog(Catalog& cat);
 // read a whole file (at most max_bytes); false + err "cannot read 'x'" / "'x' is larger than ..."

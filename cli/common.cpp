@@ -58,6 +58,14 @@ int fail(const std::string& message) {
     return 2;
 }
 
+std::string unknown_model_message(const Catalog& cat, const std::string& id) {
+    std::string err;
+    if (const auto r = resolve_model_name(cat, id, err))
+        return "'" + id + "' names quant " + r->file_type + " (" + r->via + "); give --model " + r->model->id + " --quant " +
+               r->file_type;
+    return with_model_hint(err, "llmsim-cli catalog --models lists them");
+}
+
 bool load_catalog(Catalog& cat) {
     std::string err;
     if (!load_embedded_catalog(cat, err)) {

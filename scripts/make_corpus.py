@@ -393,6 +393,7 @@ def fuzz_seeds():
                      b'"parallel":1024,"ubatch":512,"flash_attn":false,"n_cpu_moe":0,"file_bytes":1000}',
         "config.json": b'{"model":"x/y","quant":"Q4_0","ctx":100000000,"config":' + cfg().replace(b"\n", b"") + b"}",
         "bad.json": b'{"model":5,"ctx":"big","hardware":[]}',
+        "ollama_tag.json": b'{"model":"gpt-oss:20b","ctx":8192,"hardware":"rtx-4090"}',
     }
     s["fuzz_predict"] = {
         "catalog.json": b'{"id":"a","model":"Qwen/Qwen2.5-7B-Instruct","quant":"Q4_K_M","hardware":"rtx-4090","gpus":1,'
@@ -404,6 +405,11 @@ def fuzz_seeds():
                           b'"memory_gib":24,"bandwidth_gbs":0.1,"fp16_tflops":null},"gpus":1024,'
                           b'"test":{"kind":"prefill","tokens":512,"depth":0}}',
         "bad.json": b'{"id":1,"model":null,"test":{"kind":"sideways","tokens":-1}}',
+        # names people type (engine/catalog/model_names.h): an Ollama tag, a tag that spells its quant, a GGUF repo
+        "ollama_tag.json": b'{"id":"t","model":"qwen2.5:7b","hardware":"rtx-4090","test":{"kind":"decode","tokens":128,"depth":0}}',
+        "ollama_quant.json": b'{"id":"q","model":"llama3.1:8b-instruct-q8_0","quant":"Q4_K_M","hardware":"rtx-4090"}',
+        "gguf_repo.json": b'{"id":"g","model":"hf.co/bartowski/Qwen2.5-7B-Instruct-GGUF:Q6_K","hardware":"rtx-4090",'
+                          b'"test":{"kind":"prefill","tokens":512,"depth":0}}',
     }
     cat = os.path.join(ROOT, "assets", "catalog")
     seeds = {}
@@ -424,6 +430,8 @@ def fuzz_seeds():
     seeds["small.txt"] = doc(small_models) + sep + doc(small_hw) + sep + quants
     seeds["empty_lists.txt"] = doc(dict(small_models, models=[])) + sep + doc(dict(small_hw, devices=[])) + sep + quants
     seeds["not_json.txt"] = b"{" + sep + b"[]" + sep + b"null"
+    tagged = [m for m in models["models"] if m.get("ollama_tags")][:1]   # the ollama_tags list parser
+    seeds["ollama_tags.txt"] = doc(dict(small_models, models=tagged)) + sep + doc(small_hw) + sep + quants
     s["fuzz_catalog"] = seeds
     return s
 

@@ -5,6 +5,7 @@
 #include <chrono>
 
 #include "api/api.h"
+#include "catalog/model_names.h"
 #include "app_state.h"
 #include "runtime/command.h"
 #include "core/input_limits.h"
@@ -141,7 +142,12 @@ void apply_model_defaults(AppState& app, bool quant, bool ctx) {
 void apply_model_defaults_for_keys(AppState& app, const std::string& model_before, const std::vector<std::string>& keys) {
     if (app.scenario.model == model_before) return;
     auto named = [&](const char* k) { return std::find(keys.begin(), keys.end(), k) != keys.end(); };
+    // a link or setState may name the model as people type it ("qwen2.5:7b", "hf.co/org/repo-GGUF:Q8_0"):
+    // the state keeps the catalog id, and the quant the name implies unless the link names one itself
+    const auto r = llmsim::resolve_model_name_quiet(app.catalog, app.scenario.model);
+    if (r && r->model->id != app.scenario.model) app.scenario.model = r->model->id;
     apply_model_defaults(app, !named("quant"), !named("ctx"));
+    if (r && !r->file_type.empty() && (!named("quant") || r->file_type_named)) app.scenario.quant = r->file_type;
 }
 
 llmsim::SimRequest command_request(const AppState& app) {

@@ -40,6 +40,17 @@ void draw_command(AppState& app) {
     ImGui::PopFont();
     copy_button(app, "Copy command", cmd);
     note_widget(app, "copy-command");
+    // the same GGUF weights through Ollama, when a cited library tag pulls this model at this quant (models.json)
+    const std::string ollama = llmsim::engine_row(req.engine).scenario == llmsim::ScenarioModel::LlamaCpp
+                                   ? llmsim::ollama_command(*d.model, req.memory.file_type) : std::string();
+    if (!ollama.empty()) {
+        ImGui::PushFont(app.font_mono);
+        ImGui::TextUnformatted(ollama.c_str());
+        ImGui::PopFont();
+        ImGui::SameLine();
+        copy_button(app, "Copy ollama command", ollama);
+        text_disabled_after("Ollama's library tag for this model and quant (its default context and offload differ from the line above)");
+    }
     const std::string hint = req.memory.n_gpu_layers >= 0 && app.scenario.gpu_layers < 0
         ? "-ngl " + std::to_string(req.memory.n_gpu_layers) + " = the automatic placement: " + std::to_string(req.memory.n_gpu_layers) +
           " of " + std::to_string(d.eval.memory.n_layers) + " layers on the GPU, the rest in system RAM; the file name follows the usual <model>-<QUANT>.gguf naming"

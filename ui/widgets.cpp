@@ -1,4 +1,5 @@
 #include "widgets.h"
+#include "catalog/model_names.h"
 #include "core/format.h"
 #include "core/text.h"
 #include "rig/rig.h"
@@ -89,15 +90,46 @@ static void hub_lookup_row(AppState& app) {
     ImGui::Separator();
 }
 
+// the picker's row for a name people type (Ollama tag, hf.co/ or GGUF repo, catalog/model_names.h): picks the model at
+// the quant the name implies; a name that resolves to nothing shows why (close matches, a quant the catalog lacks)
+static bool typed_name_row(AppState& app, std::string& name_quant) {
+    const std::string q = llmsim::trim_space(app.model_search);
+    if (q.size() < 3 || (q.find(':') == std::string::npos && !llmsim::ends_with_ci(q, "-GGUF"))) return false;
+    std::string err;
+    const auto r = llmsim::resolve_model_name(app.catalog, q, err);
+    if (!r) {
+        ImGui::TextDisabled("%s", err.c_str());
+        return false;
+    }
+    const std::string label = q + " = " + r->model->id + (r->file_type.empty() ? "" : " " + r->file_type) + "##typed-name";
+    if (!ImGui::Selectable(label.c_str())) return false;
+    app.scenario.model = r->model->id;
+    name_quant = r->file_type;
+    return true;
+}
+
 bool model_picker(AppState& app, const char* id, float width) {
     const llmsim::Model* cur = app.catalog.find_model(app.scenario.model);
     std::string preview = cur ? cur->id : app.scenario.model + " (unknown)";
+    std::string name_quant;   // the quant a typed Ollama tag or GGUF repo implies
     bool changed = search_combo(id, preview, app.model_search, app.catalog.models, width,
         [](const llmsim::Model& m) { return m.id; },
-        [](const llmsim::Model& m) { return m.id + " " + m.name + " " + m.family + " " + m.arch; },
+        [](const llmsim::Model& m) {
+            std::string h = m.id + " " + m.name + " " + m.family + " " + m.arch;
+            for (const llmsim::OllamaTag& t : m.ollama_tags) h += " " + t.tag;   // "qwen2.5:7b" finds Qwen2.5 7B
+            return h;
+        },
         [&](const llmsim::Model& m) { app.scenario.model = m.id; },
-        [&]() { hub_lookup_row(app); return false; });
-    if (changed) { apply_model_defaults(app); mark_changed(app); }
+        [&]() {
+            if (typed_name_row(app, name_quant)) return true;
+            hub_lookup_row(app);
+            return false;
+        });
+    if (changed) {
+        apply_model_defaults(app);
+        if (!name_quant.empty()) app.scenario.quant = name_quant;
+        mark_changed(app);
+    }
     return changed;
 }
 

@@ -4,6 +4,7 @@
 
 #include <cmath>
 
+#include "catalog/model_names.h"
 #include "model/hf_config.h"
 #include "core/json_diag.h"
 #include "core/input_limits.h"
@@ -102,19 +103,25 @@ std::string api_memory(const Catalog& cat, const std::string& request_json) {
     if (!j.is_object()) return error_json("request must be a JSON object, e.g. {\"model\": \"Qwen/Qwen2.5-7B-Instruct\", \"quant\": \"Q4_K_M\", \"ctx\": 8192}").dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
     std::string err;
     Model model;
+    ResolvedModel named;   // set when the name was resolved (its file type, when the name implies one)
     const std::string id = j.contains("model") && j["model"].is_string() ? j["model"].get<std::string>() : "";
     if (j.contains("config") && j["config"].is_object()) {
         if (!model_from_hf_config(j["config"].dump(-1, ' ', false, nlohmann::json::error_handler_t::replace), id.empty() ? "custom" : id, model, err)) return error_json("config: " + err).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-    } else if (const Model* m = cat.find_model(id)) {
-        model = *m;
+    } else if (id.empty()) {
+        return error_json("model is required (a catalog id such as \"Qwen/Qwen2.5-7B-Instruct\", or pass config)").dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    } else if (auto r = resolve_model_name(cat, id, err)) {   // catalog id, Ollama tag ("qwen2.5:7b"), hf.co/ or GGUF repo
+        model = *r->model;
+        named = std::move(*r);
     } else {
-        return error_json(id.empty() ? "model is required (a catalog id such as \"Qwen/Qwen2.5-7B-Instruct\", or pass config)"
-                                     : "unknown model '" + sanitize_utf8(id) + "' (not in the catalog; pass its config.json as \"config\")").dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+        return error_json(sanitize_utf8(with_model_hint(err, "pass its config.json as \"config\""))).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
     }
     MemoryRequest req;
+    if (!named.file_type.empty()) req.file_type = named.file_type;
     if (j.contains("quant")) {
         if (!j["quant"].is_string()) return error_json("quant must be a string such as \"Q4_K_M\"").dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-        req.file_type = j["quant"].get<std::string>();
+        const std::string q = j["quant"].get<std::string>();
+        if (named.model && !pick_file_type(named, &q, err)) return error_json(sanitize_utf8(err)).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+        req.file_type = q;
     }
     int64_t v = req.n_ctx;
     if (!get_int(j, "ctx", 1, kMaxContextTokens, v, err)) return error_json(err).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);   // limits.h: the same range as the CLI and the URL state

@@ -3,6 +3,7 @@
 
 #include <cmath>
 
+#include "catalog/model_names.h"
 #include "runtime/command.h"
 #include "rig/resolve_device.h"
 
@@ -56,8 +57,19 @@ bool parse_request(const Catalog& cat, const std::string& text, json& j, const c
     std::string id;
     if (!str(j, key, id, err)) return false;
     if (id.empty()) { err = std::string(key) + " is required (a catalog model id)"; return false; }
-    m = cat.find_model(id);
-    if (!m) { err = "unknown " + std::string(key) + " '" + id + "' (not in the catalog)"; return false; }
+    m = cat.find_model(id);   // catalog ids and the Ollama tags / GGUF repos at their default quant (catalog/model_names.h)
+    if (!m) {
+        if (resolve_model_name(cat, id, err)) {
+            err = std::string(key) + " '" + id + "' names a quant: give the catalog id and \"quant\" instead";
+        } else if (err.rfind("unknown model '", 0) == 0) {   // nothing close to a known name: the close matches, if any
+            std::string close;
+            for (const std::string& c : close_model_names(cat, id)) close += (close.empty() ? "; close: " : ", ") + c;
+            err = "unknown " + std::string(key) + " '" + id + "' (not in the catalog" + close + ")";
+        } else {
+            err = std::string(key) + ": " + err;   // an unknown Ollama tag, a quant the catalog lacks
+        }
+        return false;
+    }
     return true;
 }
 bool hardware(const Catalog& cat, const json& j, const Hardware*& hw, std::string& err) {

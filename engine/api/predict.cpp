@@ -12,6 +12,7 @@
 
 #include "core/text.h"
 #include "runtime/command.h"
+#include "catalog/model_names.h"
 #include "model/hf_config.h"
 #include "memory/prepared_weights.h"
 #include "serving/serving.h"
@@ -37,13 +38,11 @@ bool parse_model_fields(const Catalog& cat, const json& j, PredictInput& out, st
             out.note = "config incomplete (" + e + "): used the catalog entry";
         }
     } else {
-        const Model* m = cat.find_model(model_id);
-        if (!m) {
-            err = model_id.empty() ? "model is required (a catalog or Hugging Face id), or a config object"
-                                   : "unknown model '" + model_id + "' (not in the catalog; pass its config.json as \"config\")";
-            return false;
-        }
-        out.model = *m;
+        if (model_id.empty()) { err = "model is required (a catalog or Hugging Face id), or a config object"; return false; }
+        std::string e;
+        const auto r = resolve_model_name(cat, model_id, e);   // catalog id, Ollama tag, hf.co/ or GGUF repo
+        if (!r) { err = with_model_hint(e, "pass its config.json as \"config\""); return false; }
+        out.model = *r->model;
     }
     return true;
 }
@@ -51,9 +50,15 @@ bool parse_model_fields(const Catalog& cat, const json& j, PredictInput& out, st
 // quant: a llama.cpp file type, Q4_K_M when left out
 bool parse_quant_field(const Catalog& cat, const json& j, PredictInput& out, std::string& err) {
     out.quant = "Q4_K_M";
+    // a model named by an Ollama tag or GGUF repo brings its file type ("qwen2.5:7b" = Q4_K_M, "gpt-oss:20b" = MXFP4_MOE)
+    const std::string model_id = j.contains("model") && j["model"].is_string() && !j.contains("config") ? j["model"].get<std::string>() : "";
+    const auto named = model_id.empty() ? std::nullopt : resolve_model_name_quiet(cat, model_id);
+    if (named && !named->file_type.empty()) out.quant = named->file_type;
     if (j.contains("quant") && !j["quant"].is_null()) {
         if (!j["quant"].is_string()) { err = "quant must be a llama.cpp file type such as \"Q4_K_M\", or null"; return false; }
-        out.quant = j["quant"].get<std::string>();
+        const std::string q = j["quant"].get<std::string>();
+        if (named && !pick_file_type(*named, &q, err)) return false;
+        out.quant = q;
         if (!cat.resolve_file_type(out.quant, "", err)) return false;
     }
     return true;

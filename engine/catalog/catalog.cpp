@@ -13,6 +13,7 @@
 // [SECTION] Lookup
 // [SECTION] Enums and SlidingWindow
 #include "catalog/catalog.h"
+#include "catalog/model_names.h"
 
 #include <algorithm>
 #include <cmath>
@@ -414,6 +415,23 @@ bool parse_model(Entry& r, Model& m) {
         e.str("source", m.api_price_source, false);
         if (!r.absorb(e)) return false;
     }
+    if (const json* v = r.get("ollama_tags")) {
+        if (!v->is_array()) return r.fail(std::string("ollama_tags must be a list of objects, got ") + json_type_name(*v));
+        for (size_t i = 0; i < v->size(); ++i) {
+            const json& o = (*v)[i];
+            const std::string key = "ollama_tags[" + std::to_string(i) + "]";
+            if (!o.is_object()) return r.fail(key + " must be an object, got " + json_type_name(o));
+            Entry e = r.nested(o, key.c_str());
+            OllamaTag t;
+            e.str("tag", t.tag, true, "\"qwen2.5:7b\"");
+            e.str("file_type", t.file_type, true, "\"Q4_K_M\"");
+            e.strings("variants", t.variants, false);
+            e.str("source", t.source, true);
+            e.boolean("only_file_type", t.only_file_type);
+            if (!r.absorb(e)) return false;
+            m.ollama_tags.push_back(std::move(t));
+        }
+    }
     if (const json* o = r.object("release_format")) {
         Entry e = r.nested(*o, "release_format");
         e.str("weights", m.release_weights, true, "\"MXFP4\", \"FP8\", \"BF16\"");
@@ -665,6 +683,12 @@ bool parse_catalog(const std::string& models_json, const std::string& hardware_j
     if (!parse_hardware(hardware_json, c.hardware, err)) return false;
     if (!parse_quants(quants_json, c.ggml_types, c.file_types, err)) return false;
     for (const Model& m : c.models) {
+        for (const OllamaTag& t : m.ollama_tags)
+            if (!c.find_file_type(t.file_type)) {
+                err = "models.json: model '" + m.id + "': ollama_tags " + t.tag + ": file_type \"" + t.file_type +
+                      "\" is not a file type in quants.json";
+                return false;
+            }
         if (m.release_file_type.empty() || c.find_file_type(m.release_file_type)) continue;
         err = "models.json: model '" + m.id + "': release_format.file_type \"" + m.release_file_type +
               "\" is not a file type in quants.json (e.g. \"MXFP4_MOE\", \"Q8_0\", \"Q4_K_M\")";
@@ -693,6 +717,13 @@ const T* find_by(const std::vector<T>& v, const std::string& key, Key k) {
 }  // namespace
 
 const Model* Catalog::find_model(const std::string& id) const {
+    if (const Model* m = find_model_id(id)) return m;
+    const auto r = resolve_model_name_quiet(*this, id);
+    if (!r || r->file_type_named || (!r->file_type.empty() && r->file_type != default_file_type(*r->model))) return nullptr;
+    return r->model;
+}
+
+const Model* Catalog::find_model_id(const std::string& id) const {
     if (const Model* m = find_by(models, id, [](const Model& x) -> const std::string& { return x.id; })) return m;
     // "Qwen2.5-7B-Instruct" for "Qwen/Qwen2.5-7B-Instruct", but only when it names one model
     if (id.empty() || id.find('/') != std::string::npos) return nullptr;

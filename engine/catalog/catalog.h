@@ -63,6 +63,14 @@ struct HybridConfig {              // recurrent / state-space layers mixed with 
     int64_t recurrent_layer_params = 0;    // parameters of one recurrent mixer (replaces the attention block)
 };
 
+struct OllamaTag {                 // an Ollama library tag that pulls this model (models.json "ollama_tags")
+    std::string tag;               // "qwen2.5:7b", "llama3.1" (no size: the library's :latest)
+    std::string file_type;         // the file type the tag pulls: "Q4_K_M", "MXFP4_MOE"
+    std::vector<std::string> variants;  // middle words a cited longer spelling carries: "instruct" (8b-instruct-q8_0)
+    std::string source;            // the pages that name the tag and its quant
+    bool only_file_type = false;   // the library has no other quant of it (gpt-oss: "currently no other quantization")
+};
+
 struct Model {
     std::string id;                // Hugging Face id, the key users type: "Qwen/Qwen2.5-7B-Instruct"
     std::string name;              // display name: "Qwen2.5 7B Instruct"
@@ -103,6 +111,7 @@ struct Model {
     std::string release_source;
     std::vector<std::string> sources;
     std::vector<std::string> notes;
+    std::vector<OllamaTag> ollama_tags;     // the names resolve_model_name (catalog/model_names.h) accepts for it
 
     bool is_moe() const { return moe.has_value() && moe->n_experts > 0; }
     int kv_head_dim_v() const { return head_dim_v > 0 ? head_dim_v : head_dim; }
@@ -221,6 +230,10 @@ struct Catalog {
     //  it looks up catalog rows only: what a user types, rig ids such as "rtx-5080+rtx-5060-ti-16gb" included,
     //  goes through resolve_device (rig/resolve_device.h), which sits above the catalog)
     const Model* find_model(const std::string& id) const;
+    // the catalog rows only (exact id, case-insensitive id, unique part after the '/'); find_model also accepts the
+    // names catalog/model_names.h resolves whose file type is the model's default (a cited tag such as "qwen2.5:7b"):
+    // a name that spells another quant ("llama3.1:8b-q8_0") goes through resolve_model_name, so it is never dropped
+    const Model* find_model_id(const std::string& id) const;
     const Hardware* find_hardware(const std::string& id) const;
     const GgmlType* find_ggml_type(const std::string& name) const;
     const FileType* find_file_type(const std::string& name) const;

@@ -1,5 +1,7 @@
 #include "runtime/command.h"
 
+#include "catalog/model_names.h"
+
 #include "quant/quant_rules.h"
 #include "memory/memory.h"
 #include "rig/rig.h"
@@ -52,6 +54,11 @@ std::string rpc_server_lines(const Hardware& rig) {
     return out;
 }
 }  // namespace
+
+std::string ollama_command(const Model& model, const std::string& file_type) {
+    const std::string tag = ollama_tag_for(model, file_type);
+    return tag.empty() ? std::string() : "ollama run " + tag;
+}
 
 std::string gguf_file_name(const Model& model, const std::string& file_type) {
     std::string base = model.id;

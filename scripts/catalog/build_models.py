@@ -920,6 +920,27 @@ def apply_nextn_layers(models, ref):
             m["notes"].append("nextn_layers " + str(n) + ": " + src)
 
 
+OLLAMA_TAGS = os.path.join(HERE, "ollama_tags.json")   # sourced in this folder: the reference data has no Ollama names
+
+
+def apply_ollama_tags(models):
+    """Copy each cited Ollama library tag onto its model as "ollama_tags" (tag, file_type, variants, source)."""
+    doc = json.load(open(OLLAMA_TAGS))
+    by_id = {m["id"]: m for m in models}
+    seen = set()
+    for t in doc["tags"]:
+        if t["model"] not in by_id:
+            sys.exit(f"build_models.py: ollama_tags.json: tag {t['tag']} names {t['model']}, which is not in the catalog")
+        if t["tag"] in seen:
+            sys.exit(f"build_models.py: ollama_tags.json: tag {t['tag']} is listed twice")
+        seen.add(t["tag"])
+        src = "; ".join(doc["sources"][k] for k in t["sources"])
+        row = {"tag": t["tag"], "file_type": t["file_type"], "variants": t.get("variants", []), "source": src}
+        if t.get("only_file_type"):   # the page says the library has no other quant of it (gpt-oss: MXFP4 only)
+            row["only_file_type"] = True
+        by_id[t["model"]].setdefault("ollama_tags", []).append(row)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--ref", default=os.path.join(HERE, "..", "..", "..", "shared", "reference"),
@@ -945,6 +966,7 @@ def main():
     apply_prices(models, prices)
     apply_release_formats(models)
     apply_nextn_layers(models, ref)
+    apply_ollama_tags(models)
     for m in models:
         if m["published_active_params_b"] and m["moe"]:
             act = check_models.count_params(m, active=True) / 1e9
@@ -958,7 +980,7 @@ def main():
             m["published_active_params_b"] = None
     models.sort(key=sort_key)
     doc = {"schema": "llmsim-models/1",
-           "generated_by": "scripts/catalog/build_models.py --ref DIR (inputs: the reference data's models.json and prices/api_prices.json; each value's public source is copied per entry)",
+           "generated_by": "scripts/catalog/build_models.py --ref DIR (inputs: the reference data's models.json and prices/api_prices.json, and scripts/catalog/ollama_tags.json; each value's public source is copied per entry)",
            "models": models}
     with open(a.out, "w") as f:
         json.dump(doc, f, indent=1, ensure_ascii=False)
