@@ -278,9 +278,19 @@ void update_derived(AppState& app) {
     d.context = llmsim::context_rows(app.catalog, *d.model, base);
     derive_recommend(app, d);
     derive_faq(app, d);
-    if (d.hardware) d.evidence = llmsim::find_evidence(app.catalog, *d.model, *d.hardware, s.quant);
+    if (d.hardware && !app.evidence_deferred) d.evidence = llmsim::find_evidence(app.catalog, *d.model, *d.hardware, s.quant);
     derive_compare(app, base, d);
     d.compute_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+}
+
+void load_deferred_evidence(AppState& app) {
+    if (!app.evidence_deferred) return;
+    app.evidence_deferred = false;
+    update_derived(app);
+    Derived& d = app.derived;   // the rows update_derived would have found (it stops early without a model)
+    if (d.model && d.hardware && llmsim::parse_tensor_type(app.scenario.kv_type))
+        d.evidence = llmsim::find_evidence(app.catalog, *d.model, *d.hardware, app.scenario.quant);
+    request_frames(app);
 }
 
 // the decode range (empty → full context) with its depths, as every speed in results() carries it
