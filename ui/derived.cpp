@@ -290,6 +290,8 @@ void load_deferred_evidence(AppState& app) {
     Derived& d = app.derived;   // the rows update_derived would have found (it stops early without a model)
     if (d.model && d.hardware && llmsim::parse_tensor_type(app.scenario.kv_type))
         d.evidence = llmsim::find_evidence(app.catalog, *d.model, *d.hardware, app.scenario.quant);
+    // the rows add a line to the simulator section: a link's scroll to a later section= is redone on that layout
+    app.scroll_to_section = app.scroll_to_section || !app.scenario.section.empty();
     request_frames(app);
 }
 
