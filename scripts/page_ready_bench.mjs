@@ -4,6 +4,7 @@
 // frame), the bare page's first frame. Prints each load, the medians and the ratio.
 //   cmake --build build/web --target llmsim llmsim_bare_page
 //   node scripts/page_ready_bench.mjs --site build/web/site --bare build/web/bare [--runs 7] [--label after]
+//       [--before DIR]   # a second llmsim site (e.g. an older build's) loaded in the same rotation
 // Served by tests/e2e/harness.mjs's local server (application/wasm, no compression): the figure is compile, start
 // and first frame, not the network. Needs tests/e2e/node_modules (scripts/setup.sh test) or LLMSIM_E2E_MODULES.
 import path from 'node:path';
@@ -13,11 +14,13 @@ const args = parseArgs();
 const runs = +(args.runs || 7);
 const site = path.resolve(args.site || 'build/web/site');
 const bare = path.resolve(args.bare || 'build/web/bare');
+const before = args.before ? path.resolve(args.before) : '';
 const scenario = '#model=Qwen/Qwen2.5-7B-Instruct&quant=Q4_K_M&ctx=32768';
 
 const median = (xs) => { const s = [...xs].sort((a, b) => a - b); const m = s.length >> 1; return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2; };
 
-async function loadOnce(browser, url, kind) {
+async function loadOnce(browser, url, name) {
+  const kind = name === 'bare' ? 'bare' : 'llmsim';
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   const page = await context.newPage();
   const errors = [];
@@ -31,31 +34,30 @@ async function loadOnce(browser, url, kind) {
     return window.bareReady ? window.bareReadyMs : 0;
   }, kind, { timeout: 60000 }).then((h) => h.jsonValue());
   await context.close();
-  if (errors.length) throw new Error(`${kind}: ${errors.join('; ')}`);
+  if (errors.length) throw new Error(`${url}: ${errors.join('; ')}`);
   return ms;
 }
 
-const llmsimServer = await serve(site);
-const bareServer = await serve(bare);
-const urls = {
-  llmsim: `http://127.0.0.1:${llmsimServer.address().port}/index.html${scenario}`,
-  bare: `http://127.0.0.1:${bareServer.address().port}/index.html`,
-};
+const servers = { llmsim: await serve(site), bare: await serve(bare) };
+if (before) servers.before = await serve(before);
+const page = (k) => `http://127.0.0.1:${servers[k].address().port}/index.html${k === 'bare' ? '' : scenario}`;
+const names = Object.keys(servers);
 const browser = await launchChromium();
-const times = { llmsim: [], bare: [] };
+const times = Object.fromEntries(names.map((k) => [k, []]));
 try {
-  await loadOnce(browser, urls.llmsim, 'llmsim');   // one untimed load of each: Chromium's own start-up costs
-  await loadOnce(browser, urls.bare, 'bare');
+  for (const k of names) await loadOnce(browser, page(k), k);   // one untimed load of each: Chromium's own start-up
   for (let i = 0; i < runs; i++) {
-    const order = i % 2 ? ['bare', 'llmsim'] : ['llmsim', 'bare'];
-    for (const k of order) times[k].push(await loadOnce(browser, urls[k], k));
-    console.log(`run ${i + 1}: llmsim ${times.llmsim[i].toFixed(0)} ms, bare ${times.bare[i].toFixed(0)} ms`);
+    const order = names.map((_, j) => names[(i + j) % names.length]);   // each page first in turn
+    for (const k of order) times[k].push(await loadOnce(browser, page(k), k));
+    console.log(`run ${i + 1}: ` + names.map((k) => `${k} ${times[k][i].toFixed(0)} ms`).join(', '));
   }
 } finally {
   await browser.close();
-  llmsimServer.close();
-  bareServer.close();
+  for (const k of names) servers[k].close();
 }
-const ml = median(times.llmsim), mb = median(times.bare);
-console.log(`page ready${args.label ? ' (' + args.label + ')' : ''}, median of ${runs}: llmsim ${ml.toFixed(0)} ms, ` +
-            `bare ImGui + SDL2 ${mb.toFixed(0)} ms, ratio ${(ml / mb).toFixed(2)}x`);
+const mb = median(times.bare);
+for (const k of names.filter((n) => n !== 'bare')) {
+  const m = median(times[k]);
+  console.log(`page ready${args.label ? ' (' + args.label + ')' : ''}, median of ${runs}: ${k === 'before' ? 'llmsim before ' + before : 'llmsim'} ` +
+              `${m.toFixed(0)} ms, bare ImGui + SDL2 ${mb.toFixed(0)} ms, ratio ${(m / mb).toFixed(2)}x`);
+}
