@@ -72,6 +72,7 @@ if(EMSCRIPTEN)
   target_link_options(llmsim PRIVATE
     -sMIN_WEBGL_VERSION=2 -sMAX_WEBGL_VERSION=2 -sALLOW_MEMORY_GROWTH=1 -sMODULARIZE=1
     -sEXPORT_NAME=createLlmsim -sENVIRONMENT=web
+    -sFILESYSTEM=0   # the page opens no files (imports arrive as bytes): llmsim.js 226 -> 176 KB raw, 50.6 -> 37.7 KB gzip
     "-sEXPORTED_RUNTIME_METHODS=['ccall','cwrap','UTF8ToString']"
     "-sEXPORTED_FUNCTIONS=['_main','_malloc','_free']")
   target_compile_options(llmsim_ui PRIVATE -Os)
