@@ -9,14 +9,50 @@ foreach(f IN LISTS LLMSIM_FONT_FILES)
     message(FATAL_ERROR "font ${f} not found: install fonts-inter and fonts-jetbrains-mono (scripts/setup.sh does)")
   endif()
 endforeach()
-string(REPLACE ";" "," LLMSIM_FONT_FILES_ARG "${LLMSIM_FONT_FILES}")
+# Each font is cut to the code points the UI rasterises (the `ranges` of load_fonts() in ui/app.cpp, read from there
+# so the two cannot drift): 3 x ~250 KB -> 3 x ~30 KB, 386 KB -> 51 KB gzip on the page. ImGui's stb_truetype uses
+# only the outlines and metrics, which pyftsubset keeps as they are; hinting, kerning and layout tables are dropped
+# (ImGui 1.86 reads none of them). Every glyph of those ranges rasterised the same, bit for bit, before and after.
+find_program(LLMSIM_PYFTSUBSET pyftsubset)
+if(NOT LLMSIM_PYFTSUBSET)
+  message(FATAL_ERROR "pyftsubset not found: install Debian's fonttools (scripts/setup.sh does)")
+endif()
+file(READ "${CMAKE_SOURCE_DIR}/ui/app.cpp" _llmsim_app_cpp)
+if(NOT _llmsim_app_cpp MATCHES "ImWchar ranges\\[\\] = {([0-9a-fA-Fx, ]+), 0}")
+  message(FATAL_ERROR "cmake/app.cmake: the glyph ranges of load_fonts() in ui/app.cpp were not found")
+endif()
+string(REGEX MATCHALL "0x[0-9a-fA-F]+" _llmsim_cps "${CMAKE_MATCH_1}")
+set(LLMSIM_FONT_UNICODES "")
+while(_llmsim_cps)
+  list(POP_FRONT _llmsim_cps _lo _hi)
+  string(REPLACE "0x" "U+" _lo "${_lo}")
+  string(REPLACE "0x" "" _hi "${_hi}")
+  string(APPEND LLMSIM_FONT_UNICODES ",${_lo}-${_hi}")
+endwhile()
+string(SUBSTRING "${LLMSIM_FONT_UNICODES}" 1 -1 LLMSIM_FONT_UNICODES)
+set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${CMAKE_SOURCE_DIR}/ui/app.cpp")
+set(LLMSIM_FONT_SUBSETS)
+foreach(f IN LISTS LLMSIM_FONT_FILES)
+  get_filename_component(_n "${f}" NAME)
+  set(_out "${CMAKE_BINARY_DIR}/generated/fonts/${_n}")
+  add_custom_command(
+    OUTPUT "${_out}"
+    COMMAND "${CMAKE_COMMAND}" -E make_directory "${CMAKE_BINARY_DIR}/generated/fonts"
+    COMMAND "${LLMSIM_PYFTSUBSET}" "${f}" "--unicodes=${LLMSIM_FONT_UNICODES}" "--output-file=${_out}"
+            --no-hinting --desubroutinize --layout-features= "--drop-tables+=GSUB,GPOS,GDEF,kern,DSIG,STAT"
+            "--name-IDs=*"
+    DEPENDS "${f}" "${CMAKE_SOURCE_DIR}/ui/app.cpp"
+    COMMENT "Subsetting ${_n} to the UI's glyph ranges" VERBATIM)
+  list(APPEND LLMSIM_FONT_SUBSETS "${_out}")
+endforeach()
+string(REPLACE ";" "," LLMSIM_FONT_FILES_ARG "${LLMSIM_FONT_SUBSETS}")
 set(LLMSIM_FONTS_CPP "${CMAKE_BINARY_DIR}/generated/embedded_fonts.cpp")
 add_custom_command(
   OUTPUT "${LLMSIM_FONTS_CPP}"
   COMMAND "${CMAKE_COMMAND}" "-DOUT=${LLMSIM_FONTS_CPP}" -DFUNC=embedded_font
-          "-DSYMBOLS=ui,ui-bold,mono" "-DFILES=${LLMSIM_FONT_FILES_ARG}" -P "${CMAKE_SOURCE_DIR}/cmake/embed.cmake"
-  DEPENDS ${LLMSIM_FONT_FILES} "${CMAKE_SOURCE_DIR}/cmake/embed.cmake"
-  COMMENT "Embedding fonts (Debian fonts-inter, fonts-jetbrains-mono)")
+          "-DSYMBOLS=ui,ui-bold,mono" "-DFILES=${LLMSIM_FONT_FILES_ARG}" "-DSAVE_DIR=${LLMSIM_EMBEDDED_DIR}/fonts" -P "${CMAKE_SOURCE_DIR}/cmake/embed.cmake"
+  DEPENDS ${LLMSIM_FONT_SUBSETS} "${CMAKE_SOURCE_DIR}/cmake/embed.cmake"
+  COMMENT "Embedding fonts (Debian fonts-inter, fonts-jetbrains-mono, subset)")
 
 file(GLOB LLMSIM_UI_SOURCES CONFIGURE_DEPENDS "${CMAKE_SOURCE_DIR}/ui/*.cpp")
 list(FILTER LLMSIM_UI_SOURCES EXCLUDE REGEX "platform_.*\\.cpp$")
@@ -36,6 +72,7 @@ if(EMSCRIPTEN)
   target_link_options(llmsim PRIVATE
     -sMIN_WEBGL_VERSION=2 -sMAX_WEBGL_VERSION=2 -sALLOW_MEMORY_GROWTH=1 -sMODULARIZE=1
     -sEXPORT_NAME=createLlmsim -sENVIRONMENT=web
+    -sFILESYSTEM=0   # the page opens no files (imports arrive as bytes): llmsim.js 226 -> 176 KB raw, 50.6 -> 37.7 KB gzip
     "-sEXPORTED_RUNTIME_METHODS=['ccall','cwrap','UTF8ToString']"
     "-sEXPORTED_FUNCTIONS=['_main','_malloc','_free']")
   target_compile_options(llmsim_ui PRIVATE -Os)
@@ -47,8 +84,47 @@ if(EMSCRIPTEN)
     add_custom_command(TARGET llmsim POST_BUILD
       COMMAND "${CMAKE_COMMAND}" -E copy_if_different "${f}" "${LLMSIM_SITE_DIR}/${n}")
   endforeach()
+  # the size report (scripts/web_size_report.py): each page file raw and gzip, the wasm by section, its code by
+  # library (the symbol map names each function; emnm says which library defines it) and each embedded asset and
+  # font as embedded. The build prints it; ctest web_size_budget runs it with cmake/web_size_budget.txt.
+  # The symbol map is written next to llmsim.js and moved out of the site (it is not part of the page).
+  target_link_options(llmsim PRIVATE --emit-symbol-map)
+  find_program(LLMSIM_EMNM emnm)
+  set(LLMSIM_SIZE_REPORT_ARGS --site "${LLMSIM_SITE_DIR}" --symbols "${CMAKE_BINARY_DIR}/llmsim.js.symbols")
+  if(LLMSIM_EMNM)
+    list(APPEND LLMSIM_SIZE_REPORT_ARGS --nm "${LLMSIM_EMNM}" "--lib=ui=$<TARGET_FILE:llmsim_ui>"
+         "--lib=imgui=$<TARGET_FILE:imgui>" "--lib=sdl2=$<TARGET_FILE:sdl2_web>")
+    foreach(_layer IN LISTS LLMSIM_ENGINE_LAYERS)
+      if(TARGET llmsim_${_layer})
+        list(APPEND LLMSIM_SIZE_REPORT_ARGS "--lib=engine/${_layer}=$<TARGET_FILE:llmsim_${_layer}>")
+      endif()
+    endforeach()
+  endif()
+  foreach(a IN LISTS LLMSIM_ASSET_NAMES)
+    list(APPEND LLMSIM_SIZE_REPORT_ARGS "--asset=${a}=${LLMSIM_EMBEDDED_DIR}/${a}")
+  endforeach()
+  foreach(a ui ui-bold mono)
+    list(APPEND LLMSIM_SIZE_REPORT_ARGS "--asset=fonts/${a}=${LLMSIM_EMBEDDED_DIR}/fonts/${a}")
+  endforeach()
+  find_package(Python3 COMPONENTS Interpreter REQUIRED)
   add_custom_command(TARGET llmsim POST_BUILD
-    COMMAND "${CMAKE_COMMAND}" "-DSITE=${LLMSIM_SITE_DIR}" -P "${CMAKE_SOURCE_DIR}/cmake/report_sizes.cmake")
+    COMMAND "${CMAKE_COMMAND}" -E rename "${LLMSIM_SITE_DIR}/llmsim.js.symbols" "${CMAKE_BINARY_DIR}/llmsim.js.symbols"
+    COMMAND "${Python3_EXECUTABLE}" "${CMAKE_SOURCE_DIR}/scripts/web_size_report.py" ${LLMSIM_SIZE_REPORT_ARGS}
+    VERBATIM)
+  # the floor scripts/page_ready_bench.mjs measures the page against: Dear ImGui + SDL2 alone, the same toolchain
+  # and flags, built only when the bench asks for it (EXCLUDE_FROM_ALL)
+  add_executable(llmsim_bare_page EXCLUDE_FROM_ALL "${CMAKE_SOURCE_DIR}/tools/bare_page/main.cpp")
+  target_link_libraries(llmsim_bare_page PRIVATE imgui)
+  set_target_properties(llmsim_bare_page PROPERTIES OUTPUT_NAME bare SUFFIX ".js"
+                        RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/bare")
+  target_compile_options(llmsim_bare_page PRIVATE -Os)
+  target_link_options(llmsim_bare_page PRIVATE -Os
+    -sMIN_WEBGL_VERSION=2 -sMAX_WEBGL_VERSION=2 -sALLOW_MEMORY_GROWTH=1 -sMODULARIZE=1 -sEXPORT_NAME=createBare
+    -sENVIRONMENT=web)
+  foreach(n index.html bare-page.js)
+    add_custom_command(TARGET llmsim_bare_page POST_BUILD
+      COMMAND "${CMAKE_COMMAND}" -E copy_if_different "${CMAKE_SOURCE_DIR}/tools/bare_page/${n}" "${CMAKE_BINARY_DIR}/bare/${n}")
+  endforeach()
 else()
   add_executable(llmsim "${CMAKE_SOURCE_DIR}/ui/platform_native.cpp")
   if(TARGET llmsim_hub_net)   # Hugging Face lookups on a worker thread (net/); without libcurl the row stays hidden

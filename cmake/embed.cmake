@@ -1,6 +1,9 @@
 # cmake -DOUT=<file.cpp> -DFUNC=embedded_asset -DSYMBOLS=name1,name2 -DFILES=path1,path2 -P embed.cmake
 # Writes a C++ source that defines llmsim::<FUNC>() over the given files (byte arrays; no filesystem
 # needed at run time, same on native and wasm). Each array gets a terminating NUL so text assets are C strings.
+# A .json file is embedded minified: a JSON string cannot hold a raw line break, so every line break and the indent
+# after it is whitespace between tokens (the catalog: 746 KB -> 681 KB raw; the data it parses to is the same).
+# -DSAVE_DIR=<dir> also writes each file as embedded there (the size report finds them in the wasm).
 cmake_minimum_required(VERSION 3.16)
 string(REPLACE "," ";" FILES "${FILES}")
 string(REPLACE "," ";" SYMBOLS "${SYMBOLS}")
@@ -14,6 +17,18 @@ math(EXPR last "${n} - 1")
 foreach(i RANGE ${last})
   list(GET FILES ${i} path)
   list(GET SYMBOLS ${i} sym)
+  get_filename_component(ext "${path}" EXT)
+  if(ext STREQUAL ".json")
+    file(READ "${path}" text)
+    string(REGEX REPLACE "\r?\n[ \t]*" "" text "${text}")
+    set(path "${OUT}.${i}.json")
+    file(WRITE "${path}" "${text}")
+  endif()
+  if(SAVE_DIR)
+    get_filename_component(dir "${SAVE_DIR}/${sym}" DIRECTORY)
+    file(MAKE_DIRECTORY "${dir}")
+    configure_file("${path}" "${SAVE_DIR}/${sym}" COPYONLY)
+  endif()
   file(READ "${path}" hex HEX)
   string(LENGTH "${hex}" hexlen)
   math(EXPR size "${hexlen} / 2")

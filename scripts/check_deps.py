@@ -196,7 +196,7 @@ def sources(root):
                 out.append((os.path.relpath(os.path.join(dirpath, f), root), "py", "test"))
     out += [("CMakeLists.txt", "cmake", "run"), ("emsdk-toolchain.cmake", "cmake", "run"),
             ("cmake/app.cmake", "cmake", "run"), ("cmake/embed.cmake", "cmake", "run"),
-            ("cmake/report_sizes.cmake", "cmake", "run"), ("cmake/third_party.cmake", "cmake", "run")]
+            ("cmake/third_party.cmake", "cmake", "run")]
     for dirpath, _, files in os.walk(os.path.join(root, "tests")):
         if "node_modules" in dirpath:
             continue

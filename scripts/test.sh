@@ -88,7 +88,7 @@ fi
 stage bench-native build/native/tests/llmsim_bench 3
 if [ -z "${LLMSIM_SKIP_WEB:-}" ] && [ -f build/web/tests/llmsim_bench.js ]; then
   stage bench-wasm node --no-experimental-fetch build/web/tests/llmsim_bench.js 3
-  cmake -DSITE=build/web/site -P cmake/report_sizes.cmake
+  python3 scripts/web_size_report.py --site build/web/site --budget cmake/web_size_budget.txt   # the page's transfer
 fi
 
 if [ -n "$deep" ]; then

@@ -167,6 +167,9 @@ struct AppState {
     QuantsState quants;
     LeaderboardState leaderboard;
     AccuracyState accuracy;
+    // the web page parses the measured rows (1 MB of JSONL) and the serving accuracy report after its first frame, so
+    // the verdict is on screen ~0.5 s sooner (platform_web.cpp); load_deferred_evidence() (derived.h) ends the wait
+    bool evidence_deferred = false;
     MyRunsState my_runs;
     ContributedState contributed;
     ImportState import;

@@ -284,11 +284,23 @@ void update_derived(AppState& app) {
     d.context = llmsim::context_rows(app.catalog, *d.model, base);
     derive_recommend(app, d);
     derive_faq(app, d);
-    if (d.hardware)
+    if (d.hardware && !app.evidence_deferred)
         d.evidence = llmsim::find_evidence(app.catalog, *d.model, *d.hardware, s.quant, 8,
                                            app.contributed.rows.empty() ? nullptr : &app.contributed.rows);
     derive_compare(app, base, d);
     d.compute_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+}
+
+void load_deferred_evidence(AppState& app) {
+    if (!app.evidence_deferred) return;
+    app.evidence_deferred = false;
+    update_derived(app);
+    Derived& d = app.derived;   // the rows update_derived would have found (it stops early without a model)
+    if (d.model && d.hardware && llmsim::parse_tensor_type(app.scenario.kv_type))
+        d.evidence = llmsim::find_evidence(app.catalog, *d.model, *d.hardware, app.scenario.quant);
+    // the rows add a line to the simulator section: a link's scroll to a later section= is redone on that layout
+    app.scroll_to_section = app.scroll_to_section || !app.scenario.section.empty();
+    request_frames(app);
 }
 
 // the decode range (empty → full context) with its depths, as every speed in results() carries it

@@ -60,6 +60,8 @@ struct Derived {
 
 // recompute app.derived if the scenario changed since the last call
 void update_derived(AppState& app);
+// the web page's deferred evidence (app.evidence_deferred): find this device's measured rows now; no-op otherwise
+void load_deferred_evidence(AppState& app);
 // what the page shows, as JSON (the JS API's results(): memory, speed, leaderboard, quant rows, import message)
 std::string derived_to_json(const AppState& app);
 // the cost model's inputs for the scenario (tokens split 3:1 in:out, speeds of the current evaluation, catalog

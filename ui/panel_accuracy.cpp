@@ -50,6 +50,7 @@ void draw_parity_plot(const char* id, std::vector<PlotSeries> series, double lo,
 }
 
 void draw_accuracy(AppState& app) {
+    if (app.evidence_deferred) { ImGui::TextDisabled("Loading the measured rows..."); return; }   // the next frame
     if (app.accuracy.rows.empty()) app.accuracy.rows = llmsim::all_evidence();   // once: 879 estimates
     const auto& rows = app.accuracy.rows;
     if (rows.empty()) { ImGui::TextDisabled("No measured rows in this build."); return; }

@@ -125,6 +125,7 @@ void update_page_text() {
 
 void frame(void*) {
     sync_canvas_size();
+    if (g.ready) load_deferred_evidence(g.app);   // the frame after the first: the measured rows (main() defers them)
     // ImGui 1.86 samples key state once per frame: a key released in the same frame it went down (a quick tap, a
     // synthetic press) would never be seen, so such a key-up waits for the next frame
     std::vector<SDL_Event> events;
@@ -252,6 +253,7 @@ EMSCRIPTEN_KEEPALIVE const char* llmsim_widget_rect(const char* name) {
 
 // window.llmsim.results(): what the page currently shows for the scenario (memory, speed, leaderboard rows)
 EMSCRIPTEN_KEEPALIVE const char* llmsim_results() {
+    load_deferred_evidence(g.app);   // results() always holds the evidence, even before the second frame
     update_derived(g.app);
     update_serving(g.app);   // results().serving (panel_serving.h), computed here if the section was never drawn
     update_spec(g.app);      // results().spec / lora / train and the command's -md / --lora flags, likewise
@@ -453,6 +455,7 @@ EMSCRIPTEN_KEEPALIVE void llmsim_paste_text(const char* text) {
 int main() {
     setlocale(LC_NUMERIC, "C");
     init_app(g.app);
+    g.app.evidence_deferred = true;   // parsed on the frame after the first (frame()), or by the first results()
     char* hash = (char*)EM_ASM_INT({ return allocateUTF8(window.location.hash || ''); });
     if (hash) {
         std::string err;

@@ -17,29 +17,30 @@
     try { return !!document.createElement('canvas').getContext('webgl2'); } catch (e) { return false; }
   }
 
-  // fetch the wasm with a byte-count progress bar (works from any static host)
+  // fetch the wasm with a byte-count progress bar (works from any static host) and compile it while it arrives:
+  // the body goes through a counting stream into instantiateStreaming, re-typed as application/wasm so a host that
+  // sends another MIME type still gets streaming compilation; browsers without it take the whole buffer
   function instantiateWithProgress(imports, done) {
     fetch('llmsim.wasm').then(function (resp) {
       if (!resp.ok) throw new Error('llmsim.wasm: HTTP ' + resp.status);
-      var total = +resp.headers.get('Content-Length') || 0;
-      if (!resp.body || !total) return resp.arrayBuffer();
-      var reader = resp.body.getReader(), chunks = [], got = 0;
-      function pump() {
-        return reader.read().then(function (r) {
-          if (r.done) {
-            var all = new Uint8Array(got), off = 0;
-            chunks.forEach(function (c) { all.set(c, off); off += c.length; });
-            return all.buffer;
-          }
-          chunks.push(r.value); got += r.value.length;
-          progress.style.width = Math.min(100, 100 * got / total).toFixed(1) + '%';
-          return pump();
-        });
+      var total = +resp.headers.get('Content-Length') || 0, got = 0;
+      function count(n) {
+        got += n;
+        if (total) progress.style.width = Math.min(100, 100 * got / total).toFixed(1) + '%';
       }
-      return pump();
-    }).then(function (bytes) {
-      message.textContent = 'Starting…';
-      return WebAssembly.instantiate(bytes, imports);
+      if (resp.body && WebAssembly.instantiateStreaming && typeof TransformStream === 'function') {
+        var counted = resp.body.pipeThrough(new TransformStream({
+          transform: function (chunk, ctl) { count(chunk.length); ctl.enqueue(chunk); },
+          flush: function () { message.textContent = 'Starting…'; }
+        }));
+        return WebAssembly.instantiateStreaming(new Response(counted, { headers: { 'Content-Type': 'application/wasm' } }),
+                                                imports);
+      }
+      return resp.arrayBuffer().then(function (bytes) {
+        count(bytes.byteLength);
+        message.textContent = 'Starting…';
+        return WebAssembly.instantiate(bytes, imports);
+      });
     }).then(function (result) {
       done(result.instance, result.module);
     }).catch(function (e) {
