@@ -9,6 +9,7 @@
 #include "catalog/catalog.h"
 #include "commands.h"
 #include "evidence/serving_accuracy.h"
+#include "rig/resolve_device.h"
 #include "serving/serving.h"
 
 namespace llmsim::cli {
@@ -22,6 +23,8 @@ const char* kHelpRest =
     "                        [--enable-expert-parallel] [--explain]\n"
     "                        --no-p2p: the GPUs lack peer-to-peer access (all-reduce staged through host memory);\n"
     "                        --engine-version: vLLM below 0.8 runs the V0 engine's speed\n"
+    "                        without --precision: the model as published (DeepSeek-R1 fp8, gpt-oss mxfp4, else bf16);\n"
+    "                        without --tp on a multi-GPU device (8x-h200-sxm): all its GPUs / pp\n"
     "                        FABRIC between nodes: ib-xdr|ib-ndr|ib-hdr|roce-400|roce-200|roce-100|ethernet-100|ethernet-25|\n"
     "                        ethernet-10, -xN = N NICs per node (default: a NIC per GPU on IB / RoCE 200+, else 1)\n"
     "                        [--max-model-len N] [--gpu-memory-utilization F] [--mem-fraction-static F]\n"
@@ -60,9 +63,17 @@ bool read_request(const Args& a, const Catalog& cat, ServeRequest& r, std::strin
     if (r.model.empty() || r.hardware.empty()) { err = "serve: --model ID and --hardware ID are required"; return false; }
     double v;
     auto n = [&](const char* k, double lo, double hi, double& out) { return option_number(a, "serve", k, lo, hi, out, err); };
-    v = 1; if (!n("tp", 1, 64, v)) return false; r.tp = (int)v;
     v = 1; if (!n("pp", 1, 64, v)) return false; r.pp = (int)v;
+    // no --tp on a multi-GPU device (8x-h200-sxm): every GPU of it over pp, as the Serving section does
+    const Hardware* hw = resolve_device(cat, r.hardware);
+    v = hw && hw->gpu_count > 1 ? std::max(1, hw->gpu_count / r.pp) : 1;
+    if (!n("tp", 1, 64, v)) return false; r.tp = (int)v;
     v = r.tp * r.pp; if (!n("gpus", 1, 1024, v)) return false; r.gpus = (int)v;
+    // no --precision: the model as published (release_precision); llama-server takes a GGUF file type instead
+    if (!a.get("precision")) {
+        const Engine* e = find_engine(r.engine);
+        if (const Model* m = cat.find_model(r.model); m && e && e->weights == WeightFormat::Checkpoint) r.precision = release_precision(*m);
+    }
     v = 0; if (!n("max-model-len", 1, 1e7, v)) return false; r.max_model_len = (int64_t)v;
     if (!n("gpu-memory-utilization", 0.05, 1, r.gpu_memory_utilization) || !n("mem-fraction-static", 0.05, 1, r.mem_fraction_static)) return false;
     v = 0; if (!n("max-num-seqs", 1, 65536, v)) return false; r.max_num_seqs = (int)v;

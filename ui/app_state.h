@@ -72,7 +72,8 @@ struct Scenario {
     double rec_max_price = 0;                          // recommend: at most this purchase price, USD (0 = any)
     // serving (panel_serving.cpp): the engine, its flags and the load; the scenario's model and device
     std::string sv_engine = "vllm";                    // serve_engines(): vllm, sglang, llamacpp, trtllm, lmdeploy
-    std::string sv_precision = "bf16";                 // checkpoint format; llamacpp: a GGUF file type ("" = quant)
+    std::string sv_precision;                          // checkpoint format ("" = as published, release_precision);
+                                                       // llamacpp: a GGUF file type ("" = quant)
     std::string sv_kv = "auto";                        // KV dtype: auto (= model dtype) | fp8 (llamacpp: q8_0 | q4_0)
     int sv_gpus = 0;                                   // GPUs used (0 = the scenario device's count)
     int sv_tp = 0;                                     // --tensor-parallel-size (0 = all GPUs / pp)

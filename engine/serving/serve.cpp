@@ -6,6 +6,7 @@
 // [SECTION] Command lines
 // (the SLA search: serve_search.cpp)
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 
@@ -228,6 +229,12 @@ const std::vector<std::string>& serve_engines() {
 bool serve_engine_has_expert_parallel(const std::string& engine) {
     const Engine* e = find_engine(engine);
     return e && e->ep_flag;
+}
+
+std::string release_precision(const Model& m) {
+    std::string p;
+    for (char c : m.release_weights) p += (char)std::tolower((unsigned char)c);
+    return (p == "fp8" || p == "mxfp4" || p == "nvfp4" || p == "fp16" || p == "bf16") ? p : "bf16";
 }
 
 bool serve_memory(const Catalog& cat, const ServeRequest& req, ServeMemoryPlan& out, std::string& err) {

@@ -120,6 +120,9 @@ bool parse_common(const json& j, const Catalog& cat, ServeRequest& r, std::strin
         !str(j, "engine_version", r.engine_version, err))
         return false;
     if (r.kv_dtype.empty()) r.kv_dtype = "auto";
+    // no precision named: a checkpoint engine serves the model as published (release_precision); llama-server keeps
+    // its own rule (a GGUF file type)
+    const bool named_precision = j.contains("precision") && j["precision"].is_string();
     if (j.contains("config") && j["config"].is_object()) {
         auto m = std::make_shared<Model>();
         std::string e;
@@ -127,6 +130,11 @@ bool parse_common(const json& j, const Catalog& cat, ServeRequest& r, std::strin
             if (const Model* known = cat.find_model(r.model)) { m->native_context = known->native_context ? known->native_context : m->native_context; }
             r.model_override = m;
         } else if (!cat.find_model(r.model)) { err = "config: " + e; return false; }
+    }
+    if (!named_precision) {
+        const Engine* e = find_engine(r.engine);
+        const Model* m = r.model_override ? r.model_override.get() : cat.find_model(r.model);
+        if (e && e->weights == WeightFormat::Checkpoint && m) r.precision = release_precision(*m);
     }
     if (!j.contains("hardware")) { err = "hardware: required (a catalog id or an object)"; return false; }
     if (j["hardware"].is_string()) r.hardware = j["hardware"].get<std::string>();

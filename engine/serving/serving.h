@@ -208,6 +208,11 @@ const std::vector<std::string>& serve_engines();
 // true for the engines whose expert parallel is modelled (a row with an ep_flag: vLLM, SGLang, TensorRT-LLM);
 // serve() refuses expert_parallel on the others (the Serving section shows the switch only here)
 bool serve_engine_has_expert_parallel(const std::string& engine);
+// the checkpoint precision a model is published in, as serve() names it: models.json release_format (DeepSeek-V3/R1
+// "FP8" -> "fp8", gpt-oss "MXFP4" -> "mxfp4"), "bf16" where the catalog records none. The precision a request gets
+// when it names none (CLI serve, serve() JSON, the Serving section): DeepSeek-R1 at BF16 (1.25 TiB) fits no 8-GPU
+// node, while its FP8 release is what every published deployment ran
+std::string release_precision(const Model& m);
 // the memory plan alone (no load); ok = false + error on bad input
 bool serve_memory(const Catalog& cat, const ServeRequest& req, ServeMemoryPlan& out, std::string& err);
 // seconds of one step: `depths` = context depth of each decoding sequence, `prefill_tokens` chunk tokens
