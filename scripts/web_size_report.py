@@ -27,7 +27,8 @@ def gz(data):
     return len(gzip.compress(data, 9, mtime=0))
 
 
-def uleb(buf, pos):
+def leb(buf, pos, signed=False):
+    """a LEB128 number at buf[pos]: (value, position after it); signed: sign-extended from its last byte's bit 6"""
     result = shift = 0
     while True:
         b = buf[pos]
@@ -35,20 +36,17 @@ def uleb(buf, pos):
         result |= (b & 0x7F) << shift
         shift += 7
         if b < 0x80:
+            if signed and b & 0x40:
+                result -= 1 << shift
             return result, pos
+
+
+def uleb(buf, pos):
+    return leb(buf, pos)
 
 
 def sleb(buf, pos):
-    result = shift = 0
-    while True:
-        b = buf[pos]
-        pos += 1
-        result |= (b & 0x7F) << shift
-        shift += 7
-        if b < 0x80:
-            if b & 0x40:
-                result -= 1 << shift
-            return result, pos
+    return leb(buf, pos, signed=True)
 
 
 def wasm_sections(buf):
