@@ -2,6 +2,7 @@
 #include "rig/rig_speed.h"
 #include "rig/resolve_device.h"
 #include "core/json_diag.h"
+#include "core/text.h"
 
 #include <cctype>
 #include <cmath>
@@ -182,6 +183,12 @@ bool build_row_scenario(const json& j, const PreparedWeights& w, bool fa, const 
     out.scenario.test = bt.kind == "prefill" ? SpeedTest::Prefill : SpeedTest::Decode;
     out.scenario.tokens = (int64_t)bt.tokens;
     out.scenario.depth = (int64_t)bt.depth;
+    // the llama.cpp build, as llama-bench prints it ("233d773d0 (6413)", "b7600"): rules that changed with a build
+    // (SpeedScenario::llama_build) apply from theirs on; absent or unreadable = a current build
+    if (j.contains("build") && !j["build"].is_null()) {
+        if (!j["build"].is_string()) { err = "build must be a string as llama-bench prints it (\"233d773d0 (6413)\", \"b7600\")"; return false; }
+        out.scenario.llama_build = llama_build_number(j["build"].get<std::string>());
+    }
     return true;
 }
 

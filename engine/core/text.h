@@ -19,6 +19,19 @@ constexpr char lower_ascii(char c) { return c >= 'A' && c <= 'Z' ? char(c - 'A' 
 constexpr char upper_ascii(char c) { return c >= 'a' && c <= 'z' ? char(c - 'a' + 'A') : c; }
 
 // s with its ASCII letters lower-cased / upper-cased
+// the llama.cpp build number in a build string as llama-bench prints it: "233d773d0 (6413)" -> 6413 (the first number
+// in parentheses), "b7600 (baseline ...)" / "b4418" -> the number after a leading 'b'; 0 when there is none
+inline int llama_build_number(const std::string& b) {
+    const size_t open = b.find('(');
+    const char* digits = nullptr;
+    if (open != std::string::npos && open + 1 < b.size() && b[open + 1] >= '0' && b[open + 1] <= '9') digits = b.c_str() + open + 1;
+    else if (b.size() > 1 && b[0] == 'b' && b[1] >= '0' && b[1] <= '9') digits = b.c_str() + 1;
+    if (!digits) return 0;
+    long n = 0;
+    for (const char* c = digits; *c >= '0' && *c <= '9' && n < 1000000; ++c) n = n * 10 + (*c - '0');
+    return n > 0 && n < 1000000 ? (int)n : 0;
+}
+
 inline std::string lower_ascii(std::string s) {
     for (char& c : s) c = lower_ascii(c);
     return s;

@@ -3,6 +3,7 @@
 
 #include "api/predict.h"
 #include "core/lines.h"
+#include "core/text.h"
 
 #include <cctype>
 #include <cstdlib>
@@ -12,18 +13,6 @@
 namespace llmsim {
 
 using json = nlohmann::json;
-
-// "233d773d0 (6413)", "b7600 (baseline column ...)", "b4418": the first number in parentheses, else after 'b';
-// 0 when there is none
-static int build_number_of(const std::string& b) {
-    const size_t open = b.find('(');
-    const char* digits = nullptr;
-    if (open != std::string::npos && open + 1 < b.size() && isdigit((unsigned char)b[open + 1])) digits = b.c_str() + open + 1;
-    else if (b.size() > 1 && b[0] == 'b' && isdigit((unsigned char)b[1])) digits = b.c_str() + 1;
-    if (!digits) return 0;
-    const long n = strtol(digits, nullptr, 10);
-    return n > 0 && n < 1000000 ? (int)n : 0;
-}
 
 bool parse_calibration_row(const std::string& line, CalibrationRow& row, std::string& err) {
     // the same parser as `llmsim-cli predict` (predict.h), so the fit sees exactly the scenarios it will predict
@@ -36,7 +25,7 @@ bool parse_calibration_row(const std::string& line, CalibrationRow& row, std::st
     row.quant = str("quant");
     row.source = str("source");
     row.date = str("date");
-    row.build_number = build_number_of(str("build"));
+    row.build_number = llama_build_number(str("build"));
     if (!r.contains("measured_tokens_per_s") || !r["measured_tokens_per_s"].is_number() ||
         !(r["measured_tokens_per_s"].get<double>() > 0)) {
         err = "row " + row.id + ": measured_tokens_per_s is missing or not a positive number";
@@ -49,6 +38,9 @@ bool parse_calibration_row(const std::string& line, CalibrationRow& row, std::st
     PredictInput in;
     if (!parse_predict_input(*cat, r, in, err)) { err = "row " + row.id + ": " + err; return false; }
     row.scenario = in.scenario;
+    // a row without a build number is placed by its date: a build-dependent rule (SpeedScenario::llama_build) holds for
+    // rows dated 2026 or later and not for older or undated ones (the 2023-24 collections)
+    if (row.build_number == 0) row.scenario.llama_build = row.date.compare(0, 4, "2026") >= 0 && row.date.size() >= 4 ? 0 : 1;
     row.total_params = in.total_params;
     row.device = in.device;
     row.hardware_name = in.hardware.name;

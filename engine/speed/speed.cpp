@@ -50,8 +50,8 @@ namespace {
 using F = ChipFamily;
 // clang-format off
 constexpr ChipFamilyRates kChipFamilyRates[] = {
-    {F::NvidiaBlackwellGeforce, 0.234, 1.0, 1.0, 1.0, true},
-    {F::NvidiaBlackwellPro,     0.281, 1.0, 1.0, 1.0, true},
+    {F::NvidiaBlackwellGeforce, 0.234, 1.0, 1.0, 1.0, true, true},
+    {F::NvidiaBlackwellPro,     0.281, 1.0, 1.0, 1.0, true, true},
     {F::NvidiaAdaGeforce,       0.295, 1.0, 1.0, 1.0, true},
     {F::NvidiaAdaPro,           0.391, 1.0, 1.0, 1.0, true},
     {F::NvidiaHopperH20,        0.037, 2.0 / 3, 1.0, 1.0, true},  // H20 148 / 4000 (catalog): export-limited tensor rate
@@ -120,6 +120,7 @@ void set_family_rates(SpeedScenario& s, ChipFamily family) {
     s.mmq_rate = f.mmq_rate;
     s.vulkan_mm_rate = f.vulkan_mm_rate;
     s.vulkan_coopmat2 = f.vulkan_coopmat2;
+    s.native_fp4_mma = f.native_fp4_mma;
 }
 
 Fp16Estimate estimate_fp16_tflops(ChipFamily family, double bandwidth_gbs) {
@@ -437,7 +438,11 @@ double effective_flops(const SpeedScenario& s, const SpeedParams& p, double tf) 
 // the weight matmuls' rate over effective_flops: CUDA's quantised matmuls (mul_mat_q) at the family's mmq_rate
 // (DP4A on Pascal sm_61); attention and F16 weights (cuBLAS) at 1
 double weight_matmul_rate(const SpeedScenario& s) {
-    return s.backend == Backend::Cuda && s.weight_class != WeightClass::F16 ? s.mmq_rate : 1.0;
+    if (s.backend != Backend::Cuda || s.weight_class == WeightClass::F16) return 1.0;
+    // MXFP4 on Blackwell's FP4 instruction (ChipFamilyRates::native_fp4_mma) from its first build on; not on B200
+    const bool fp4 = s.native_fp4_mma && s.weight_class == WeightClass::Mxfp4 && s.kind != HardwareKind::Datacenter &&
+                     (s.llama_build == 0 || s.llama_build >= kNativeFp4Build);
+    return s.mmq_rate * (fp4 ? kNativeFp4Speedup : 1.0);
 }
 
 // routed-expert bytes one token reads (k of E experts), capped at what it reads in all
@@ -848,7 +853,8 @@ bool same_scenario(const SpeedScenario& a, const SpeedScenario& b) {
            same_bits(a.offload_token_fraction, b.offload_token_fraction) &&
            same_bits(a.host_bandwidth_gbs, b.host_bandwidth_gbs) && same_bits(a.host_link_gbs, b.host_link_gbs) &&
            a.flash_attn == b.flash_attn && a.test == b.test && a.tokens == b.tokens && a.depth == b.depth &&
-           a.ubatch == b.ubatch && a.batch == b.batch && a.parallel == b.parallel;
+           a.ubatch == b.ubatch && a.batch == b.batch && a.parallel == b.parallel &&
+           a.native_fp4_mma == b.native_fp4_mma && a.llama_build == b.llama_build;
 }
 // same_scenario() must name every field: a new field changes this size (256 B on x86-64 and wasm32), and the
 // assert says to add its line above

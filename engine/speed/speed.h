@@ -82,6 +82,12 @@ struct ChipFamilyRates {
     // matmul, MUL_MAT_ID and flash attention each get their own coopmat2 path; everywhere else (AMD, Intel, Apple
     // via MoltenVK) they run the KHR-coopmat or scalar shaders (SpeedParams::vulkan_cm2_compute, vulkan_scalar_moe)
     bool vulkan_coopmat2 = false;
+    // llama.cpp's CUDA MMQ runs MXFP4 weights on the FP4 tensor instruction (m16n8k64, twice the int8 rate) with the
+    // activations quantised to MXFP4 too: ggml-org/llama.cpp#17906 "CUDA: experimental native mxfp4 support for
+    // blackwell", merged 2025-12-24 (b7536; kNativeFp4Build), for sm_120/121 (GeForce RTX 50, RTX PRO 6000: its
+    // CMake builds "12Xa"). Measured there on an RTX PRO 6000: gpt-oss-20b pp512 10,561 -> 13,305 t/s, x1.26
+    // (kNativeFp4Speedup); B200 (sm_100) is not the PR's target and keeps the int8 path (SpeedScenario::kind)
+    bool native_fp4_mma = false;
 };
 // the family's row; a family that is not set (ChipFamily::Count) is not a row: callers pass class_chip_family()
 const ChipFamilyRates& chip_family_rates(ChipFamily family);
@@ -130,6 +136,7 @@ struct SpeedScenario {
     double mmq_rate = 1.0;               // its quantised matmuls' rate over a tensor-core part's (ChipFamilyRates)
     double vulkan_mm_rate = 1.0;         // share of fp16_tflops ggml-vulkan's matmuls issue (ChipFamilyRates)
     bool vulkan_coopmat2 = false;        // ggml-vulkan's coopmat2 shaders run here (ChipFamilyRates)
+    bool native_fp4_mma = false;         // MXFP4 on the FP4 tensor instruction from kNativeFp4Build (ChipFamilyRates)
     bool fp16_tflops_estimated = false;  // fp16_tflops came from estimate_fp16_tflops (the band widens)
     HardwareKind kind = HardwareKind::Consumer;
     Backend backend = Backend::Cuda;
@@ -157,7 +164,15 @@ struct SpeedScenario {
     int ubatch = 512;                    // -ub
     int batch = 2048;                    // -b (pipeline parallelism works within one batch)
     int parallel = 1;                    // sequences decoded together (-np); estimate_concurrency
+    int llama_build = 0;                 // llama.cpp build (the b-number llama-bench prints, "(6413)"); 0 = a current one
 };
+// the first llama.cpp build with native MXFP4 on Blackwell (ChipFamilyRates::native_fp4_mma), and the rate of the
+// MXFP4 weights' matmuls there over the int8 path. The PR measured the whole model: gpt-oss-20b pp512..pp8192 x1.26..
+// 1.27 on an RTX PRO 6000. In this model's split of that run (pp512, flash attention) the weight matmuls are 68 % of
+// the time, so x1.43 on them gives the measured x1.26 (the FP4 instruction's own 2x is not reached: the activations'
+// FP4 quantisation and the tiles' loads stay)
+constexpr int kNativeFp4Build = 7536;
+constexpr double kNativeFp4Speedup = 1.43;
 
 // the share of a decoded token's weight reads served from host RAM: offload_token_fraction where the scenario
 // builder set it (routed experts in host RAM are read k/E per token), else the size share offload_fraction

@@ -11,6 +11,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "core/text.h"
 #include "evidence/calibration_row.h"
 #include "speed/speed.h"
 #include "test_support.h"
@@ -876,3 +877,39 @@ TEST_CASE("calibration rows: bad lines are reported with their line number", "[c
     CHECK_FALSE(parse_calibration_jsonl("\n\n", rows, err));
 }
 
+
+TEST_CASE("native MXFP4 on Blackwell: the weight matmuls at x1.43 from b7536 on, not before, not on B200", "[speed][build]") {
+    // ggml-org/llama.cpp#17906 (merged 2025-12-24, b7536); kNativeFp4Speedup is the rate its measured whole-model
+    // x1.26 (gpt-oss-20b pp512, RTX PRO 6000) implies for the weight matmuls (speed.h)
+    CHECK(llama_build_number("c6f6e4f96 (7500)") == 7500);
+    CHECK(llama_build_number("b7536") == 7536);
+    CHECK(llama_build_number("unknown") == 0);
+    SpeedParams p = plain_params();
+    SpeedScenario s = dense_8b();
+    s.weight_class = WeightClass::Mxfp4;
+    set_family_rates(s, ChipFamily::NvidiaBlackwellGeforce);
+    REQUIRE(s.native_fp4_mma);
+    s.llama_build = 7535;
+    const double before = estimate_prefill(s, p, 512, 0).compute_time_s;
+    s.llama_build = 7536;
+    const double from = estimate_prefill(s, p, 512, 0).compute_time_s;
+    s.llama_build = 0;   // a current build
+    const double current = estimate_prefill(s, p, 512, 0).compute_time_s;
+    CHECK(from == Approx(before / 1.43).epsilon(kExact));
+    CHECK(current == Approx(from).epsilon(kExact));
+    // another weight type, another family (Ada), or a datacenter part (B200: sm_100, not the PR's target): unchanged
+    SpeedScenario q = s;
+    q.weight_class = WeightClass::KQuant;
+    const double kq_cur = estimate_prefill(q, p, 512, 0).compute_time_s;
+    q.llama_build = 7000;
+    CHECK(estimate_prefill(q, p, 512, 0).compute_time_s == Approx(kq_cur).epsilon(kExact));
+    SpeedScenario ada = s;
+    set_family_rates(ada, ChipFamily::NvidiaAdaGeforce);
+    CHECK_FALSE(ada.native_fp4_mma);
+    SpeedScenario b200 = s;
+    set_family_rates(b200, ChipFamily::NvidiaBlackwellPro);
+    b200.kind = HardwareKind::Datacenter;
+    const double dc_cur = estimate_prefill(b200, p, 512, 0).compute_time_s;
+    b200.llama_build = 7000;
+    CHECK(estimate_prefill(b200, p, 512, 0).compute_time_s == Approx(dc_cur).epsilon(kExact));
+}
