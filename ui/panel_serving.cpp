@@ -706,7 +706,7 @@ void draw_validation(AppState& app) {
     ImGui::TextDisabled("Validation: %s.", line.c_str());
     // the deployments no fit has seen and the model gets most wrong (assets/calibration/serving_large_heldout.jsonl)
     if (app.derived.model && app.derived.model->is_moe() && app.serving.request.gpus > 1)
-        ImGui::TextDisabled("Multi-GPU MoE: on 8-GPU DeepSeek-R1 runs held out of every fit, output came out about 2x too fast "
+        ImGui::TextDisabled("Multi-GPU MoE: on 8-GPU DeepSeek-R1 runs held out of every fit, output came out 2-3x too fast "
                             "(docs/serving-model.md).");
     ImGui::PopTextWrapPos();
 }
