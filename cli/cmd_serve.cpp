@@ -70,10 +70,7 @@ bool read_request(const Args& a, const Catalog& cat, ServeRequest& r, std::strin
     if (!n("tp", 1, 64, v)) return false; r.tp = (int)v;
     v = r.tp * r.pp; if (!n("gpus", 1, 1024, v)) return false; r.gpus = (int)v;
     // no --precision: the model as published (release_precision); llama-server takes a GGUF file type instead
-    if (!a.get("precision")) {
-        const Engine* e = find_engine(r.engine);
-        if (const Model* m = cat.find_model(r.model); m && e && e->weights == WeightFormat::Checkpoint) r.precision = release_precision(*m);
-    }
+    if (!a.get("precision")) default_to_release_precision(cat, r);
     v = 0; if (!n("max-model-len", 1, 1e7, v)) return false; r.max_model_len = (int64_t)v;
     if (!n("gpu-memory-utilization", 0.05, 1, r.gpu_memory_utilization) || !n("mem-fraction-static", 0.05, 1, r.mem_fraction_static)) return false;
     v = 0; if (!n("max-num-seqs", 1, 65536, v)) return false; r.max_num_seqs = (int)v;

@@ -237,6 +237,12 @@ std::string release_precision(const Model& m) {
     return (p == "fp8" || p == "mxfp4" || p == "nvfp4" || p == "fp16" || p == "bf16") ? p : "bf16";
 }
 
+void default_to_release_precision(const Catalog& cat, ServeRequest& r) {
+    const Engine* e = find_engine(r.engine);
+    const Model* m = r.model_override ? r.model_override.get() : cat.find_model(r.model);
+    if (e && e->weights == WeightFormat::Checkpoint && m) r.precision = release_precision(*m);
+}
+
 bool serve_memory(const Catalog& cat, const ServeRequest& req, ServeMemoryPlan& out, std::string& err) {
     serving::ReplicaShape s;
     if (!serving::build_shape(cat, req, s, err)) return false;

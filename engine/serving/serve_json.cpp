@@ -131,11 +131,7 @@ bool parse_common(const json& j, const Catalog& cat, ServeRequest& r, std::strin
             r.model_override = m;
         } else if (!cat.find_model(r.model)) { err = "config: " + e; return false; }
     }
-    if (!named_precision) {
-        const Engine* e = find_engine(r.engine);
-        const Model* m = r.model_override ? r.model_override.get() : cat.find_model(r.model);
-        if (e && e->weights == WeightFormat::Checkpoint && m) r.precision = release_precision(*m);
-    }
+    if (!named_precision) default_to_release_precision(cat, r);
     if (!j.contains("hardware")) { err = "hardware: required (a catalog id or an object)"; return false; }
     if (j["hardware"].is_string()) r.hardware = j["hardware"].get<std::string>();
     else {

@@ -213,6 +213,9 @@ bool serve_engine_has_expert_parallel(const std::string& engine);
 // when it names none (CLI serve, serve() JSON, the Serving section): DeepSeek-R1 at BF16 (1.25 TiB) fits no 8-GPU
 // node, while its FP8 release is what every published deployment ran
 std::string release_precision(const Model& m);
+// a request that names no precision: r.precision = release_precision of its model where its engine takes checkpoints
+// (llama-server keeps its GGUF file type); unchanged for an unknown engine or model (serve() reports those)
+void default_to_release_precision(const Catalog& cat, ServeRequest& r);
 // the memory plan alone (no load); ok = false + error on bad input
 bool serve_memory(const Catalog& cat, const ServeRequest& req, ServeMemoryPlan& out, std::string& err);
 // seconds of one step: `depths` = context depth of each decoding sequence, `prefill_tokens` chunk tokens
