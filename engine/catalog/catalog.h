@@ -136,6 +136,7 @@ struct Hardware {
     int gpu_count = 1;                 // devices in a rig; memory and bandwidth below are per GPU
     std::string link;                  // rigs: "pcie4-x16", "nvlink" ...
     double link_gbs = 0;               // per-direction GPU-to-GPU bandwidth, GB/s (rigs)
+    bool link_assumed = false;         // link / link_gbs are a default (gpu_combos.h: PCIe 4.0 x16), not stated
     int64_t memory_bytes = 0;          // per GPU, as the driver/OS reports it (H200: 143,771 MiB)
     double bandwidth_gbs = 0;          // per GPU, vendor spec, decimal GB/s
     std::string memory_kind;           // "gddr", "hbm" or "unified" (LPDDR/DDR shared with the CPU); "" = guessed

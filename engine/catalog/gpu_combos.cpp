@@ -8,7 +8,7 @@ Hardware gpu_combination(const Hardware& base, int n) {
     h.id = std::to_string(n) + "x-" + base.id;
     h.name = std::to_string(n) + "x " + base.name;
     h.gpu_count = n;
-    if (h.link.empty()) { h.link = "pcie"; h.link_gbs = 32; }   // PCIe 4.0 x16 per direction (assumed)
+    if (h.link.empty()) { h.link = "pcie"; h.link_gbs = 32; h.link_assumed = true; }   // PCIe 4.0 x16 per direction
     h.price_usd = base.price_usd > 0 ? base.price_usd * n : 0;
     h.price_used_usd = base.price_used_usd > 0 ? base.price_used_usd * n : 0;
     h.cloud_usd_per_hour = base.cloud_usd_per_hour > 0 ? base.cloud_usd_per_hour : 0;   // per GPU, as in the catalog

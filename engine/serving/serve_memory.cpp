@@ -159,7 +159,8 @@ static bool choose_links(const ServeRequest& req, ReplicaShape& s, std::string& 
         if (!fabric) return false;
         ic.clear();
     }
-    if (ic.empty()) ic = s.hw->link_gbs > 0 ? s.hw->link : (sxm ? "nvlink" : "pcie");
+    // a combination's assumed PCIe link (8x-h200-sxm: gpu_combos.h) gives way to the form factor's NVLink
+    if (ic.empty()) ic = s.hw->link_gbs > 0 && !(sxm && s.hw->link_assumed) ? s.hw->link : (sxm ? "nvlink" : "pcie");
     if (ic == "nvlink") {
         s.link_gbs = id.find("b200") != std::string::npos || s.hw->name.find("GB200") != std::string::npos ? 900
                    : id.find("a100") != std::string::npos ? 300 : 450;
@@ -212,7 +213,7 @@ static bool expert_parallel_shape(const ServeRequest& req, ReplicaShape& s, std:
 // (expert_step) and the absorbed W_UK / W_UV products run BF16, so neither is here
 static void block_fp8_linears(const Model& m, const ServeRequest& req, ReplicaShape& s) {
     s.block_fp8.clear();
-    if (!m.mla || req.precision != "fp8") return;
+    if (!m.mla || req.precision != "fp8" || (s.hw && runs_deepgemm(req, *s.hw))) return;
     const double H = (double)m.hidden_size, tp = s.tp;
     const MlaConfig& a = *m.mla;
     const double qk = (double)m.n_heads * (a.qk_nope_head_dim + a.qk_rope_head_dim);

@@ -30,6 +30,16 @@ using llmsim::find_engine;
 struct SpeedTable { EngineSpeed e[kEngineCount]; EngineSpeed vllm_v0; };
 // true for a vLLM request whose engine_version is below 0.8 (a leading "major.minor"; anything else = current)
 bool runs_vllm_v0(const ServeRequest& r);
+// an engine version as a number: "0.7.4.dev138+g21f6" -> 704 (major x 10000 + minor x 100 + patch), -1 when the
+// string does not start with "major.minor" (a docker tag, "not stated": such a row is scored as an older build)
+int engine_version_number(const std::string& v);
+// SGLang on Hopper (H100/H200/H800/H20) from v0.4.6 (or no version named: the current release) runs block-FP8
+// linears on DeepGEMM (sgl-project/sglang#5628, "Turn on DeepGemm By Default", 2025-04-22; v0.4.6 is the first
+// release after it). DeepGEMM's JIT kernels are not grid-starved like the Triton w8a8_block_fp8_matmul whose law
+// kBlockFp8LaunchUs describes (sgl-project/sglang#3893: "The FP8 block-wise GEMM of DeepGemm consistently
+// outperforms the SGLang/VLLM implementation" at every TP8 DeepSeek-V3 shape on H200), so those linears run as plain
+// FP8 matmuls. vLLM keeps the law: its CUTLASS block-FP8 kernel is as slow at decode batches (vllm#23280, 2025-09)
+bool runs_deepgemm(const ServeRequest& r, const Hardware& hw);
 SpeedTable shipped_speed_table();
 
 // Fixed latency of one MoE layer's kernel chain beyond its weight reads, measured, not fitted on serving rows:

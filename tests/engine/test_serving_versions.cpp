@@ -1,0 +1,50 @@
+// Serving rules that changed with an engine release. The first: SGLang from v0.4.6 runs DeepSeek's block-FP8 linears
+// on DeepGEMM (sgl-project/sglang#5628), so a current SGLang on Hopper is no longer held to the Triton kernel's
+// grid-starved law (serving_internal.h runs_deepgemm). The measured figures below are a publication no fit has
+// seen (assets/calibration/serving_recent_heldout.jsonl: SemiAnalysisAI/InferenceX#870, 2026-03-05, DeepSeek-R1-0528
+// FP8 on 8x H200, SGLang v0.5.7 TP 8), copied by hand.
+#include "test_support.h"
+
+#include "serving/serving.h"
+
+using namespace llmsim;
+
+namespace {
+ServeResult r1_on_h200(const std::string& version, int concurrency, int in, int out) {
+    ServeRequest q;
+    std::string err;
+    std::string v = version.empty() ? "" : R"("engine_version": ")" + version + R"(", )";
+    REQUIRE(parse_serve_request(R"({"engine": "sglang", )" + v + R"("model": "deepseek-ai/DeepSeek-R1", "hardware": "8x-h200-sxm",
+                                    "tp": 8, "workload": {"input_len": )" + std::to_string(in) + R"(, "output_len": )" +
+                                    std::to_string(out) + R"(, "dist": "uniform", "range_ratio": 0.2, "concurrency": )" +
+                                    std::to_string(concurrency) + R"(, "num_prompts": )" + std::to_string(10 * concurrency) + "}}",
+                                cat(), q, err));
+    ServeResult r = serve(cat(), q);
+    REQUIRE(r.ok);
+    return r;
+}
+}  // namespace
+
+TEST_CASE("SGLang v0.4.6+ on Hopper decodes DeepSeek-R1 at the speed a 2026 publication measured", "[serving][versions]") {
+    // InferenceX#870, concurrency 4, 1024 in / 8192 out: mean TPOT 10.93 ms, 45.0 output tok/s per GPU (360 on 8)
+    const ServeResult now = r1_on_h200("0.5.7", 4, 1024, 8192);
+    CHECK(now.load.tpot_ms.mean == Approx(10.93).epsilon(0.15));
+    CHECK(now.load.output_tok_s == Approx(360.0).epsilon(0.15));
+    // concurrency 32, 1024 / 1024: mean TPOT 25.6 ms, 151.1 output tok/s per GPU (1,208.8 on 8)
+    const ServeResult c32 = r1_on_h200("0.5.7", 32, 1024, 1024);
+    CHECK(c32.load.tpot_ms.mean == Approx(25.6).epsilon(0.15));
+    CHECK(c32.load.output_tok_s == Approx(1208.8).epsilon(0.15));
+    // no version named is the current release
+    const ServeResult current = r1_on_h200("", 4, 1024, 8192);
+    CHECK(current.load.tpot_ms.mean == Approx(now.load.tpot_ms.mean).epsilon(1e-9));
+}
+
+TEST_CASE("SGLang before v0.4.6 keeps the Triton block-FP8 law: slower decode steps", "[serving][versions]") {
+    const ServeResult old = r1_on_h200("0.4.3.post2", 4, 1024, 8192);
+    const ServeResult now = r1_on_h200("0.4.6", 4, 1024, 8192);
+    // the law adds ~12 us per narrow block-FP8 linear (7 per layer x 61 layers) plus its grid-starved streaming
+    CHECK(old.load.tpot_ms.mean > now.load.tpot_ms.mean + 3.0);
+    // a version string that is not "major.minor" (a docker tag) counts as an older build, like an undated row
+    const ServeResult tag = r1_on_h200("lmsysorg/sglang:latest", 4, 1024, 8192);
+    CHECK(tag.load.tpot_ms.mean == Approx(old.load.tpot_ms.mean).epsilon(1e-9));
+}
