@@ -127,7 +127,8 @@ json call_tool(const Catalog& cat, const Tool& tool, const json& arguments) {
         const std::string why = answer["error"].is_string() ? answer["error"].get<std::string>() : answer["error"].dump();
         return {{"content", {{{"type", "text"}, {"text", std::string(tool.name) + ": " + why}}}}, {"isError", true}};
     }
-    json result{{"content", {{{"type", "text"}, {"text", text}}}}, {"isError", false}};
+    // the text content is the answer on one line (serve() pretty-prints it): the same JSON, fewer tokens
+    json result{{"content", {{{"type", "text"}, {"text", answer.is_discarded() ? text : line_of(answer)}}}}, {"isError", false}};
     if (answer.is_object()) result["structuredContent"] = answer;
     return result;
 }

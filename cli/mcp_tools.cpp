@@ -175,7 +175,7 @@ const std::vector<Tool>& tools() {
     static const std::vector<Tool> table = {
         {"memory", "Memory and fit",
          "Memory breakdown of a model at a quant and context (weights_bytes, kv_cache_bytes, compute_bytes, "
-         "overhead_bytes, total_bytes); with hardware also usable_bytes, status (fits / tight / offload / no) and "
+         "overhead_bytes, total_bytes); with hardware also usable_bytes, status (COMFORTABLE, TIGHT, TUNABLE_UMA, PARTIAL_OFFLOAD, OOM) and "
          "max_context. The keys of `llmsim-cli memory --json`.",
          memory_schema, api_memory},
         {"predict", "Predict llama.cpp speed",
