@@ -121,11 +121,13 @@ const std::vector<std::string>& protocol_versions() {
 json call_tool(const Catalog& cat, const Tool& tool, const json& arguments) {
     const std::string text = tool.call(cat, arguments.dump(-1, ' ', false, json::error_handler_t::replace));
     const json answer = json::parse(text, nullptr, false);
-    // a refused request: {"error": ...} without a result around it (serve() answers a request it could plan but not
-    // fit with "ok": false and the plan; that is an answer, not an error)
-    if (answer.is_object() && answer.contains("error") && !answer.contains("ok")) {
-        const std::string why = answer["error"].is_string() ? answer["error"].get<std::string>() : answer["error"].dump();
-        return {{"content", {{{"type", "text"}, {"text", std::string(tool.name) + ": " + why}}}}, {"isError", true}};
+    // a refused request: {"error": ...}; serve() answers with "ok": false and "error" beside its plan (an unknown engine,
+    // a deployment that does not fit), which `serve --json` exits 2 on, so that is a tool error too, the plan kept
+    if (answer.is_object() && answer.contains("error") && !(answer.contains("ok") && answer["ok"] == true)) {
+        const std::string why = answer["error"].is_string() ? answer["error"].get<std::string>() : line_of(answer["error"]);
+        json result{{"content", {{{"type", "text"}, {"text", std::string(tool.name) + ": " + why}}}}, {"isError", true}};
+        if (answer.contains("ok")) result["structuredContent"] = answer;
+        return result;
     }
     // the text content is the answer on one line (serve() pretty-prints it): the same JSON, fewer tokens
     json result{{"content", {{{"type", "text"}, {"text", answer.is_discarded() ? text : line_of(answer)}}}}, {"isError", false}};

@@ -52,7 +52,8 @@ struct Session {
 // Never throws; a bad line leaves the session as it was.
 std::string handle_line(Session& s, const std::string& line);
 // the tool result for tools/call of `tool` with `arguments` (an object): {"content": [{"type":"text", ...}],
-// "structuredContent"?: the answer object, "isError": true when the engine refused the arguments}
+// "structuredContent"?: the answer object, "isError": true when the engine refused the arguments (text: "<tool>:
+// <the engine's message>"), or serve() answered "ok": false (its plan kept as structuredContent)}
 nlohmann::json call_tool(const Catalog& cat, const Tool& tool, const nlohmann::json& arguments);
 
 }  // namespace llmsim::mcp

@@ -19,7 +19,7 @@ using json = nlohmann::json;
 // [SECTION] schema pieces
 
 json str(const char* description) { return {{"type", "string"}, {"description", description}}; }
-json integer(const char* description, double lo, double hi) {
+json integer(const char* description, int64_t lo, int64_t hi) {
     return {{"type", "integer"}, {"description", description}, {"minimum", lo}, {"maximum", hi}};
 }
 json number(const char* description, double lo, double hi) {
@@ -49,7 +49,7 @@ json hardware_field() {
 json quant_field(const Catalog& cat) {
     return one_of("llama.cpp file type of the weights (default: the one the model name implies, else Q4_K_M)", quant_names(cat));
 }
-json ctx_field() { return integer("context length, tokens", 1, (double)kMaxContextTokens); }
+json ctx_field() { return integer("context length, tokens", 1, kMaxContextTokens); }
 
 // [SECTION] one schema per tool
 
@@ -74,8 +74,8 @@ json memory_schema(const Catalog& cat) {
 
 json predict_schema(const Catalog& cat) {
     json test = object({{"kind", one_of("what llama-bench measures: pp (prefill) or tg (decode)", {"prefill", "decode"})},
-                        {"tokens", integer("tokens processed (llama-bench -p / -n)", 1, 1e8)},
-                        {"depth", integer("tokens already in the context (llama-bench -d)", 0, 1e8)}},
+                        {"tokens", integer("tokens processed (llama-bench -p / -n)", 1, 100000000)},
+                        {"depth", integer("tokens already in the context (llama-bench -d)", 0, 100000000)}},
                        {"kind", "tokens"});
     return object({{"id", str("echoed in the answer")},
                    {"model", model_field()},
@@ -97,9 +97,9 @@ json recommend_hardware_schema(const Catalog& cat) {
                    {"quant", quant_field(cat)},
                    {"ctx", ctx_field()},
                    {"min_decode_tps", number("decode speed floor at the full context (or decode_depth), tokens/s", 0, 1e7)},
-                   {"decode_depth", integer("context depth the decode floor holds at (default: ctx)", 0, 1e8)},
+                   {"decode_depth", integer("context depth the decode floor holds at (default: ctx)", 0, 100000000)},
                    {"max_ttft_s", number("time to first token ceiling for a prompt of prompt_tokens, seconds", 0, 1e7)},
-                   {"prompt_tokens", integer("prompt length for max_ttft_s", 1, 1e8)},
+                   {"prompt_tokens", integer("prompt length for max_ttft_s", 1, 100000000)},
                    {"max_price_usd", number("purchase price ceiling, USD", 0, 1e9)},
                    {"max_watts", number("power ceiling, W", 0, 1e7)},
                    {"max_rent_usd_per_hour", number("cloud rent ceiling, USD per hour (ranks by rent)", 0, 1e6)},
@@ -118,10 +118,10 @@ json recommend_models_schema(const Catalog&) {
 }
 
 json serve_schema(const Catalog&) {
-    json workload = object({{"input_len", integer("prompt tokens per request", 1, 1e7)},
-                            {"output_len", integer("generated tokens per request", 1, 1e6)},
+    json workload = object({{"input_len", integer("prompt tokens per request", 1, 10000000)},
+                            {"output_len", integer("generated tokens per request", 1, 1000000)},
                             {"concurrency", integer("requests in flight (closed loop)", 1, 100000)},
-                            {"num_prompts", integer("requests in the run", 1, 1e7)},
+                            {"num_prompts", integer("requests in the run", 1, 10000000)},
                             {"dist", one_of("request length distribution", {"fixed", "uniform", "sharegpt"})}},
                            {});
     json sla = object({{"ttft_p90_ms", number("p90 time to first token target, ms", 0, 1e9)},
@@ -136,8 +136,8 @@ json serve_schema(const Catalog&) {
                      {"gpus", integer("GPUs used", 1, kMaxGpus)},
                      {"tp", integer("tensor parallel size", 1, 64)},
                      {"pp", integer("pipeline parallel size", 1, 64)},
-                     {"max_model_len", integer("--max-model-len, tokens (default: the model's native context)", 0, 1e8)},
-                     {"max_num_seqs", integer("--max-num-seqs / --max-running-requests / -np", 0, 1e6)},
+                     {"max_model_len", integer("--max-model-len, tokens (default: the model's native context)", 1, 10000000)},
+                     {"max_num_seqs", integer("--max-num-seqs / --max-running-requests / -np", 1, 65536)},
                      {"interconnect", str("nvlink, pcie, or a fabric between nodes (ib-ndr, roce-400, ethernet-100, ...)")},
                      {"workload", workload},
                      {"sla", sla}},
@@ -150,7 +150,7 @@ json cost_schema(const Catalog& cat) {
     return object({{"model", model_field()},
                    {"hardware", hardware_field()},
                    {"quant", quant_field(cat)},
-                   {"ctx", integer("context length, tokens", 1, 1e8)},
+                   {"ctx", integer("context length, tokens", 1, 100000000)},
                    {"tokens_per_month", number("tokens a month, prompt + generated", 0, 1e15)},
                    {"input_share", number("share of the tokens that are prompt", 0, 1)},
                    {"hours_per_month", number("device hours the load needs (default: from the speed model)", 0, 744)},

@@ -54,6 +54,7 @@ lines = [
     '{"jsonrpc": "2.0", "id": 11, "method": "ping", "pad": "' + "x" * (1 << 20) + '"}',   # over 1 MiB: -32600
     json.dumps([json.loads(req(12, "ping"))]),                                       # a batch: -32600
     json.dumps({"jsonrpc": "2.0", "id": 99, "result": {}}),                          # a response from the client: no reply
+    call(15, "serve", {"engine": "tgi2", "model": "meta-llama/Llama-3.1-8B-Instruct", "hardware": "h100-sxm"}),
     req("last", "ping"),
     req(13, "initialize", {"protocolVersion": "2024-11-05", "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}}),
     req(14, "initialize", {"protocolVersion": "1999-01-01", "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}}),
@@ -63,7 +64,7 @@ check(proc.returncode == 0, f"exits 0 at the end of input (got {proc.returncode}
 replies = [json.loads(line) for line in proc.stdout.splitlines()]
 check(all(r.get("jsonrpc") == "2.0" for r in replies), "every reply is JSON-RPC 2.0, one per line")
 ids = [r.get("id") for r in replies]
-expected_ids = [1, 2, 3, None, 5, 6, 7, 8, 9, 10, None, None, None, "last", 13, 14]
+expected_ids = [1, 2, 3, None, 5, 6, 7, 8, 9, 10, None, None, None, 15, "last", 13, 14]
 check(ids == expected_ids, f"one reply per request, in order, none to notifications or responses: {ids}")
 check(proc.stderr.startswith("llmsim-cli mcp: serving 6 tools"), "logs go to stderr")
 by_id = {r["id"]: r for r in replies if r.get("id") is not None}
@@ -104,6 +105,13 @@ check(cli_bad.returncode == 2 and "unknown model 'nobody/none' (not in the catal
       "... which the CLI prints too")
 bad_ctx = by_id[8]["result"]
 check(bad_ctx["isError"] is True and "ctx" in bad_ctx["content"][0]["text"], "ctx 0 is a tool error naming ctx")
+
+bad_engine = by_id[15]["result"]
+cli_engine = subprocess.run([cli, "serve", "--engine", "tgi2", "--model", "meta-llama/Llama-3.1-8B-Instruct",
+                             "--hardware", "h100-sxm", "--json"], capture_output=True, text=True)
+check(bad_engine["isError"] is True and cli_engine.returncode == 2 and
+      cli_engine.stderr.strip() == "llmsim-cli: " + bad_engine["content"][0]["text"],
+      f"serve's unknown engine: the CLI's exact line ({bad_engine['content'][0]['text']})")
 
 cost = by_id[9]["result"]["structuredContent"]
 cli_cost = cli_json("cost", "--model", "Qwen/Qwen2.5-7B-Instruct", "--hardware", "rtx-4090", "--quant", "Q4_K_M",
