@@ -5,10 +5,10 @@
 #include <nlohmann/json.hpp>
 
 #include "api/api.h"
+#include "api/api_recommend.h"
 #include "commands.h"
 #include "serving/cost.h"
 #include "core/format.h"
-#include "sim/simulate.h"
 #include "rig/resolve_device.h"
 
 namespace llmsim::cli {
@@ -53,38 +53,19 @@ int cmd_cost(int argc, char** argv) {
     std::string quant = a.get("quant") ? *a.get("quant") : "Q4_K_M";
     if (!cat.find_file_type(quant)) return fail("cost: unknown quant '" + quant + "'");
     std::string err;
-    double ctx = 8192, tokens = 50e6, share = 0.75, hours = -1, kwh = 0.17, months = 36;
-    double price = hw->price_usd > 0 ? hw->price_usd : hw->price_used_usd;
-    double rent = hw->cloud_usd_per_hour * hw->gpu_count;
-    double api_in = m->api_price_in_usd_per_mtok, api_out = m->api_price_out_usd_per_mtok;
-    if (!number(a, "ctx", 1, 1e8, ctx, err) || !number(a, "tokens-per-month", 0, 1e15, tokens, err) ||
-        !number(a, "input-share", 0, 1, share, err) || !number(a, "hours-per-month", 0, 744, hours, err) ||
-        !number(a, "kwh-price", 0, 10, kwh, err) || !number(a, "months", 1, 240, months, err) ||
-        !number(a, "price", 0, 1e9, price, err) || !number(a, "rent", 0, 1e5, rent, err) ||
-        !number(a, "api-in", 0, 1e4, api_in, err) || !number(a, "api-out", 0, 1e4, api_out, err))
+    CostOptions o;   // prices: the catalog's (sourced) unless an option overrides them
+    if (!number(a, "ctx", 1, 1e8, o.ctx, err) || !number(a, "tokens-per-month", 0, 1e15, o.tokens_per_month, err) ||
+        !number(a, "input-share", 0, 1, o.input_share, err) || !number(a, "hours-per-month", 0, 744, o.hours_per_month, err) ||
+        !number(a, "kwh-price", 0, 10, o.kwh_price_usd, err) || !number(a, "months", 1, 240, o.months, err) ||
+        !number(a, "price", 0, 1e9, o.price_usd, err) || !number(a, "rent", 0, 1e5, o.rent_usd_per_hour, err) ||
+        !number(a, "api-in", 0, 1e4, o.api_in_usd_per_mtok, err) || !number(a, "api-out", 0, 1e4, o.api_out_usd_per_mtok, err))
         return fail(err);
-
-    SimRequest req;
-    req.memory.file_type = quant;
-    req.memory.n_ctx = (int64_t)ctx;
-    req.memory.hardware = hw;
-    req.memory.compute_max_context = false;
-    Evaluation ev;
-    if (!evaluate(cat, *m, req, ev, err)) return fail("cost: " + err);
     CostInputs in;
-    in.input_mtok_per_month = tokens * share / 1e6;
-    in.output_mtok_per_month = tokens * (1 - share) / 1e6;
-    if (hours >= 0) in.hours_per_month_override = hours;  // -1: --hours-per-month not given
-    if (ev.speed.ok) { in.prefill_tokens_per_s = ev.speed.prefill_tps; in.decode_tokens_per_s = ev.speed.decode_tps; }
-    in.hardware_price_usd = price;
-    in.amortize_months = months;
-    in.device_power_w = hw->tdp_w * hw->gpu_count;
-    in.kwh_price_usd = kwh;
-    in.cloud_usd_per_hour = rent;
-    if (api_in >= 0) in.api_in_usd_per_mtok = api_in;     // the catalog's -1: no API price
-    if (api_out >= 0) in.api_out_usd_per_mtok = api_out;
-    CostResult r = estimate_cost(in);
-    if (!r.error.empty()) return fail("cost: " + r.error + (ev.speed.ok ? "" : " (" + ev.speed.error + ")"));
+    CostResult r;
+    if (!compute_cost(cat, *m, *hw, quant, o, in, r, err)) return fail("cost: " + err);
+    const double tokens = o.tokens_per_month, share = o.input_share, months = o.months, kwh = o.kwh_price_usd;
+    const double rent = in.cloud_usd_per_hour;
+    const double api_in = in.api_in_usd_per_mtok.value_or(-1), api_out = in.api_out_usd_per_mtok.value_or(-1);
     const std::string note = capacity_note(r);
     if (a.has("json")) {
         nlohmann::json j = cost_to_json(r);

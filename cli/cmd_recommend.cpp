@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "api/api.h"
+#include "api/api_recommend.h"
 #include "commands.h"
 #include "core/format.h"
 #include "sim/recommend.h"
@@ -19,15 +20,6 @@ bool number(const Args& a, const char* key, double lo, double hi, double& out, s
     return option_number(a, "recommend", key, lo, hi, out, err);
 }
 
-// the devices the query's load needs (730 h each a month, cost.h) and their rent; the owning figures are left
-// out (priced without the buyer's electricity and amortisation inputs)
-nlohmann::json load_json(const CostResult& lc) {
-    nlohmann::json load = cost_to_json(lc);
-    for (const char* k : {"own_usd_per_month", "own_amortization_usd_per_month", "own_power_usd_per_month", "api_usd_per_month",
-                          "payback_months", "cheapest"})
-        load.erase(k);
-    return load;
-}
 std::string rent_cell(const Candidate& c, bool with_load) {
     std::string cell = "$" + format_fixed(c.cloud_usd_per_hour, 2) + "/h";
     const CostResult& lc = c.load_cost;
@@ -116,18 +108,9 @@ bool parse_recommend_options(const Args& a, const Catalog& cat, RecommendOptions
 
 // the inverse question (--hardware): the largest models the device runs at the speed floor
 void print_models_for_hardware(const Catalog& cat, const Hardware& hw, const RecommendOptions& o) {
-    std::vector<std::string> quants = {"Q8_0", "Q6_K", "Q5_K_M", "Q4_K_M", "IQ4_XS", "Q3_K_M"};
-    auto list = best_models_for(cat, hw, (int64_t)o.ctx, o.min_decode, quants);
+    auto list = best_models_for(cat, hw, (int64_t)o.ctx, o.min_decode, recommend_model_quants());
     if (o.format == "json") {
-        nlohmann::json out = nlohmann::json::array();
-        for (auto& c : list)
-            out.push_back({{"model", c.model->id}, {"quant", c.quant}, {"status", to_string(c.eval.memory.status)},
-                           {"total_bytes", c.eval.memory.total_bytes}, {"params", c.eval.params.total},
-                           {"decode_tps", c.eval.speed.ok ? nlohmann::json(c.eval.speed.decode_tps) : nlohmann::json(nullptr)},
-                           {"decode_empty_tps", c.eval.speed.ok ? nlohmann::json(c.eval.speed.decode_empty_tps) : nlohmann::json(nullptr)},
-                           {"decode_full_tps", c.eval.speed.ok ? nlohmann::json(c.eval.speed.decode_full_tps) : nlohmann::json(nullptr)},
-                           {"decode_full_depth", c.eval.speed.decode_full_depth}});
-        printf("%s\n", out.dump(1).c_str());
+        printf("%s\n", models_for_hardware_to_json(list).dump(1).c_str());
         return;
     }
     printf("Models %s runs at %s context with >= %s tok/s decode (largest first):\n\n", hw.name.c_str(),
@@ -159,38 +142,8 @@ RecommendQuery make_query(const Model* model, const RecommendOptions& o) {
     return q;
 }
 
-nlohmann::json candidate_json(const Candidate& c, bool with_load) {
-    nlohmann::json j{{"hardware", c.hardware.id}, {"name", c.hardware.name}, {"gpus", c.hardware.gpu_count},
-                          {"synthetic", c.synthetic}, {"price_usd", c.price_usd}, {"power_w", c.power_w},
-                          {"cloud_usd_per_hour", c.cloud_usd_per_hour}, {"status", to_string(c.eval.memory.status)},
-                          {"total_bytes", c.eval.memory.total_bytes}, {"usable_bytes", c.eval.memory.usable_bytes},
-                          {"decode_tps", c.eval.speed.ok ? nlohmann::json(c.eval.speed.decode_tps) : nlohmann::json(nullptr)},
-                          {"ttft_s", c.eval.speed.ok ? nlohmann::json(c.eval.speed.ttft_s) : nlohmann::json(nullptr)},
-                          {"decode_empty_tps", c.eval.speed.ok ? nlohmann::json(c.eval.speed.decode_empty_tps) : nlohmann::json(nullptr)},
-                          {"decode_full_tps", c.eval.speed.ok ? nlohmann::json(c.eval.speed.decode_full_tps) : nlohmann::json(nullptr)},
-                          {"decode_full_depth", c.eval.speed.decode_full_depth},
-                          {"decode_checked_tps", c.eval.speed.ok ? nlohmann::json(c.decode_checked_tps) : nlohmann::json(nullptr)},
-                          {"decode_checked_depth", c.decode_checked_depth},
-                          {"calibrated", c.eval.speed.calibrated},
-                          {"reason", c.reason}};
-    if (with_load && c.load_cost.error.empty()) j["load"] = load_json(c.load_cost);
-    return j;
-}
-
 void print_recommend_json(const RecommendQuery& q, const RecommendResult& r, bool all, bool with_load) {
-    nlohmann::json out;
-    out["model"] = q.model->id;
-    out["quant"] = q.quant;
-    out["ctx"] = q.ctx_tokens;
-    out["min_decode_tps"] = q.min_decode_tps;
-    out["decode_depth"] = q.decode_depth.value_or(q.ctx_tokens);
-    out["max_ttft_s"] = q.max_ttft_s;
-    out["prompt_tokens"] = q.prompt_tokens;
-    out["accepted"] = nlohmann::json::array();
-    for (auto& c : r.accepted) out["accepted"].push_back(candidate_json(c, with_load));
-    out["rejected"] = nlohmann::json::array();
-    if (all) for (auto& c : r.rejected) out["rejected"].push_back(candidate_json(c, with_load));
-    printf("%s\n", out.dump(1).c_str());
+    printf("%s\n", recommend_to_json(q, r, all, with_load).dump(1).c_str());
 }
 
 void print_recommend_table(const RecommendQuery& q, const RecommendResult& r, const RecommendOptions& o, bool all,

@@ -78,6 +78,7 @@ int cmd_train(int argc, char** argv);      // cmd_train.cpp
 int cmd_vision(int argc, char** argv);     // cmd_vision.cpp
 int cmd_embed(int argc, char** argv);      // cmd_embed.cpp
 int cmd_audio(int argc, char** argv);      // cmd_audio.cpp
+int cmd_mcp(int argc, char** argv);        // cmd_mcp.cpp: the MCP server on stdio (mcp_server.h)
 // a GGUF file's header (an mmproj for vision/audio); false + err naming the path (cannot open, not a GGUF, ...)
 bool read_gguf_header_file(const std::string& path, GgufInfo& info, std::string& err);
 

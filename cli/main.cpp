@@ -37,6 +37,7 @@ const Command kCommands[] = {
     {"embed", llmsim::cli::cmd_embed, "embedding and reranker models: memory (no KV for encoders), the -ub rule, tokens/s and docs/s"},
     {"train", llmsim::cli::cmd_train, "fine-tuning memory per GPU (full, LoRA, QLoRA; ZeRO; checkpointing) and tokens/s"},
     {"bench", llmsim::cli::cmd_bench, "time a full sweep of the engine (models x devices x quants x contexts)"},
+    {"mcp", llmsim::cli::cmd_mcp, "serve the engine to agents over the Model Context Protocol on stdio (docs/mcp.md)"},
     {"detect", llmsim::cli::cmd_detect, "this machine's GPUs and RAM (nvidia-smi, rocm-smi, /proc/meminfo, sysctl) as a catalog rig"},
 };
 

@@ -3,7 +3,7 @@
 # only checks and returns in a second or two.
 #   scripts/setup.sh run        # the web page: emscripten, fonts, Dear ImGui + SDL2 sources   (scripts/run.sh)
 #   scripts/setup.sh desktop    # + the native desktop app: g++, SDL2, OpenGL/EGL               (run.sh --desktop)
-#   scripts/setup.sh [test]     # + everything the tests need: Catch2, clang, Chromium, npm + playwright-core
+#   scripts/setup.sh [test]     # + everything the tests need: Catch2, clang, Chromium, npm + playwright-core, MCP SDK
 # The Debian packages of each mode are listed, with what each is for, in scripts/packages.txt (the one list;
 # scripts/check_deps.py checks that every command the scripts call comes from it). Third-party sources land in
 # third_party/ (ignored by git); nothing is vendored in the repo.
@@ -90,8 +90,9 @@ fetch_source imgui "$IMGUI_VERSION" imgui
 fetch_source libsdl2 "$SDL2_VERSION" SDL2
 
 # npm (test mode only): playwright-core, pinned to a version that runs on Debian 12's Node.js 18; it drives
-# Debian's chromium and never downloads a browser.
-if [ "$mode" = test ] && [ ! -d tests/e2e/node_modules/playwright-core ]; then
+# Debian's chromium and never downloads a browser. The MCP TypeScript SDK's client drives `llmsim-cli mcp`.
+if [ "$mode" = test ] && { [ ! -d tests/e2e/node_modules/playwright-core ] ||
+                           [ ! -d tests/e2e/node_modules/@modelcontextprotocol/sdk ]; }; then
   log "npm ci (tests/e2e)"
   (cd tests/e2e && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund --silent)  # check_deps: test
 fi

@@ -31,6 +31,11 @@ bool whole_field(const json& j, const char* key, int lo, int hi, std::optional<i
 // the KV cache types llama.cpp accepts for -ctk / -ctv (common/arg.cpp kv_cache_types)
 constexpr const char* kKvCacheTypes[] = {"f32", "f16", "bf16", "q8_0", "q4_0", "q4_1", "iq4_nl", "q5_0", "q5_1"};
 
+}  // namespace
+
+std::vector<std::string> kv_cache_types() { return {std::begin(kKvCacheTypes), std::end(kKvCacheTypes)}; }
+
+namespace {
 bool kv_type_field(const json& j, const char* key, std::optional<TensorType>& out, std::string& err) {
     if (!j.contains(key) || j[key].is_null()) return true;
     const std::string valid = "f32|f16|bf16|q8_0|q4_0|q4_1|iq4_nl|q5_0|q5_1";

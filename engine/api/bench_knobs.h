@@ -39,6 +39,8 @@ struct BenchKnobs {
     void apply(const Model& m, MemoryRequest& mr) const;
 };
 
+// the KV cache types llama.cpp accepts for -ctk / -ctv, lower case ("f16", "q8_0", ...): kv_type's values
+std::vector<std::string> kv_cache_types();
 // read the knobs of one line; false + err naming the field and what is valid. `gpus` is the line's GPU count,
 // `flash_attn` its -fa (llama.cpp refuses a quantized V cache without flash attention)
 bool parse_bench_knobs(const nlohmann::json& line, const Model& m, int gpus, bool flash_attn, BenchKnobs& out,

@@ -32,4 +32,9 @@ constexpr size_t kContributedMaxBytes = 4u << 20;
 constexpr int kContributedMaxRows = 5000;
 constexpr size_t kContributionNoteMaxBytes = 500;
 
+// one MCP message (`llmsim-cli mcp`: newline-delimited JSON-RPC on stdin): at most 1 MiB and 64 levels of nesting. A
+// tools/call is a few hundred bytes; one carrying an inline config.json a few KiB
+constexpr size_t kMcpMaxMessageBytes = 1u << 20;
+constexpr int kMcpMaxJsonDepth = 64;
+
 }  // namespace llmsim
