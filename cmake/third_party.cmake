@@ -22,7 +22,11 @@ if(EMSCRIPTEN)
   endforeach()
   add_library(sdl2_web STATIC ${_sdl_sources})
   target_include_directories(sdl2_web PUBLIC "${SDL2_DIR_SRC}/include")
-  target_compile_options(sdl2_web PRIVATE -idirafter "${SDL2_DIR_SRC}/src/video/khronos" -w)
+  # -Os like the UI: the page's code size, not SDL's speed, is what a visitor waits for (the engine keeps -O3)
+  target_compile_options(sdl2_web PRIVATE -idirafter "${SDL2_DIR_SRC}/src/video/khronos" -w -Os)
+  # the page opens one WebGL2 window (SDL_Init(SDL_INIT_VIDEO), ImGui's OpenGL3 backend): no audio, no SDL_Renderer,
+  # no sensors; SDL.c, SDL_video.c and SDL_events.c leave those subsystems out under these switches
+  target_compile_definitions(sdl2_web PRIVATE SDL_AUDIO_DISABLED=1 SDL_RENDER_DISABLED=1 SDL_SENSOR_DISABLED=1)
   set_target_properties(sdl2_web PROPERTIES UNITY_BUILD OFF)   # SDL's sources reuse file-local names
   set(LLMSIM_SDL2_TARGET sdl2_web)
 else()
@@ -46,6 +50,9 @@ target_include_directories(imgui SYSTEM PUBLIC "${IMGUI_DIR}" "${IMGUI_DIR}/back
 target_compile_definitions(imgui PUBLIC IMGUI_DISABLE_OBSOLETE_FUNCTIONS)
 target_link_libraries(imgui PUBLIC ${LLMSIM_SDL2_TARGET})
 target_compile_options(imgui PRIVATE -w)
+if(EMSCRIPTEN)
+  target_compile_options(imgui PRIVATE -Os)   # as sdl2_web: size over speed on the page
+endif()
 if(NOT EMSCRIPTEN)
   target_link_libraries(imgui PUBLIC OpenGL::GL ${CMAKE_DL_LIBS})
 endif()
