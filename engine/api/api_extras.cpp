@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "catalog/model_names.h"
+#include "core/json_diag.h"
 #include "runtime/command.h"
 #include "rig/resolve_device.h"
 
@@ -41,13 +42,6 @@ bool str(const json& j, const char* key, std::string& out, std::string& err) {
     if (it == j.end() || it->is_null()) return true;
     if (!it->is_string()) { err = std::string(key) + " must be a string"; return false; }
     out = it->get<std::string>();
-    return true;
-}
-bool flag(const json& j, const char* key, bool& out, std::string& err) {
-    auto it = j.find(key);
-    if (it == j.end() || it->is_null()) return true;
-    if (!it->is_boolean()) { err = std::string(key) + " must be true or false"; return false; }
-    out = it->get<bool>();
     return true;
 }
 // parse the request and find `key`'s catalog model; false + err
@@ -189,7 +183,7 @@ json train_to_json(const Model& m, const TrainRequest& r, const TrainMemory& t) 
 bool parse_spec_request(const Catalog& cat, const std::string& text, SpecCall& out, std::string& err) {
     json j;
     out = SpecCall();
-    if (!parse_request(cat, text, j, "model", out.target, err) || !flag(j, "mtp", out.mtp, err)) return false;
+    if (!parse_request(cat, text, j, "model", out.target, err) || !json_bool_field(j, "mtp", out.mtp, err)) return false;
     if (!out.mtp && !parse_request(cat, text, j, "draft", out.draft, err)) return false;
     SpecRequest& r = out.req;
     double ctx = 8192, np = 1, kmax = out.mtp ? 3 : 16, kmin = 0, acc = out.mtp ? 0.75 : 0.7, dctx = 0, dngl = -1, depth = -1;
@@ -282,8 +276,8 @@ bool parse_train_request(const Catalog& cat, const std::string& text, TrainCall&
         !num(j, "seq", 1, 1e7, true, seq, err) || !num(j, "micro_batch", 1, 4096, true, mb, err) ||
         !num(j, "gpus", 1, 4096, true, gpus, err) || !num(j, "zero", 0, 3, true, zero, err) ||
         !num(j, "rank", 1, 4096, true, rank, err) || !num(j, "mfu", 0.01, 1, false, mfu, err) ||
-        !flag(j, "grad_ckpt", r.grad_ckpt, err) || !flag(j, "flash_attn", r.flash_attn, err) ||
-        !flag(j, "dropout", r.dropout, err) || !hardware(cat, j, r.hardware, err))
+        !json_bool_field(j, "grad_ckpt", r.grad_ckpt, err) || !json_bool_field(j, "flash_attn", r.flash_attn, err) ||
+        !json_bool_field(j, "dropout", r.dropout, err) || !hardware(cat, j, r.hardware, err))
         return false;
     if (!method.empty() && !parse_train_method(method, r.method)) { err = "method must be full, lora or qlora"; return false; }
     if (!optimizer.empty() && !parse_train_optimizer(optimizer, r.optimizer)) { err = "optimizer must be adamw, adamw8bit or adafactor"; return false; }
@@ -341,7 +335,7 @@ bool parse_vision_request(const Catalog& cat, const std::string& text, VisionCal
         !num(j, "ctx", 1, 1e7, true, ctx, err) || !num(j, "parallel", 1, 1024, true, np, err) ||
         !num(j, "ubatch", 1, 1 << 20, true, ub, err) || !num(j, "images", 0, 10000, true, images, err) ||
         !num(j, "image_w", 1, 16384, true, w, err) || !num(j, "image_h", 1, 16384, true, h, err) ||
-        !flag(j, "flash_attn", fa, err))
+        !json_bool_field(j, "flash_attn", fa, err))
         return false;
     r.text.memory.n_ctx = (int64_t)ctx;
     r.text.memory.n_parallel = (int)np;
@@ -402,7 +396,7 @@ bool parse_audio_request(const Catalog& cat, const std::string& text, AudioCall&
     if (!hardware(cat, j, r.text.memory.hardware, err) || !quant(cat, j, "quant", r.text.memory.file_type, err) ||
         !num(j, "ctx", 1, 1e7, true, ctx, err) || !num(j, "parallel", 1, 1024, true, np, err) ||
         !num(j, "ubatch", 1, 1 << 20, true, ub, err) || !num(j, "clips", 0, 1000, true, clips, err) ||
-        !num(j, "seconds", 0.01, kAudioMaxSeconds, false, seconds, err) || !flag(j, "flash_attn", fa, err))
+        !num(j, "seconds", 0.01, kAudioMaxSeconds, false, seconds, err) || !json_bool_field(j, "flash_attn", fa, err))
         return false;
     r.text.memory.n_ctx = (int64_t)ctx;
     r.text.memory.n_parallel = (int)np;
@@ -454,7 +448,7 @@ bool parse_embed_request(const Catalog& cat, const std::string& text, EmbedCall&
     bool fa = true;
     if (!hardware(cat, j, r.hardware, err) || !str(j, "quant", r.file_type, err) ||
         !num(j, "doc_tokens", 1, 1e6, true, doc, err) || !num(j, "batch", 1, 4096, true, batch, err) ||
-        !num(j, "ubatch", 0, 1 << 20, true, ub, err) || !flag(j, "flash_attn", fa, err))
+        !num(j, "ubatch", 0, 1 << 20, true, ub, err) || !json_bool_field(j, "flash_attn", fa, err))
         return false;
     r.doc_tokens = (int64_t)doc;
     r.batch_docs = (int)batch;

@@ -87,12 +87,6 @@ bool request_quant(const Catalog& cat, const json& j, const ResolvedModel& named
     if (!cat.find_file_type(quant)) { err = "unknown quant '" + quant + "'"; return false; }
     return true;
 }
-bool flag(const json& j, const char* key, bool& out, std::string& err) {
-    if (!j.contains(key) || j[key].is_null()) return true;
-    if (!j[key].is_boolean()) { err = std::string(key) + " must be true or false"; return false; }
-    out = j[key].get<bool>();
-    return true;
-}
 
 struct RecommendFields {
     double ctx = 8192, min_decode = 0, max_ttft = 0, max_price = 0, max_watts = 0, max_rent = 0, prompt = 4096;
@@ -110,8 +104,8 @@ bool read_recommend_fields(const json& j, RecommendFields& f, std::string& err) 
         !json_number_field(j, "prompt_tokens", f.prompt, false, err, 1, 1e8) ||
         !json_number_field(j, "tokens_per_month", f.tokens, false, err, 0, 1e15) ||
         !json_number_field(j, "input_share", f.share, false, err, 0, 1) ||
-        !json_number_field(j, "decode_depth", f.depth, false, err, 0, 1e8) || !flag(j, "usable", f.usable, err) ||
-        !flag(j, "all", f.all, err))
+        !json_number_field(j, "decode_depth", f.depth, false, err, 0, 1e8) || !json_bool_field(j, "usable", f.usable, err) ||
+        !json_bool_field(j, "all", f.all, err))
         return false;
     if (f.depth > f.ctx) { err = "decode_depth must be at most ctx"; return false; }
     auto given = [&](const char* k) { return j.contains(k) && !j[k].is_null(); };
@@ -261,7 +255,7 @@ std::string api_cost(const Catalog& cat, const std::string& request_json) {
         !json_number_field(j, "rent_usd_per_hour", o.rent_usd_per_hour, false, err, 0, 1e5) ||
         !json_number_field(j, "api_in_usd_per_mtok", o.api_in_usd_per_mtok, false, err, 0, 1e4) ||
         !json_number_field(j, "api_out_usd_per_mtok", o.api_out_usd_per_mtok, false, err, 0, 1e4) ||
-        !flag(j, "explain", explain, err))
+        !json_bool_field(j, "explain", explain, err))
         return error_answer(err);
     CostInputs in;
     CostResult r;

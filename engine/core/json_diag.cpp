@@ -147,6 +147,14 @@ int json_nesting_depth(const std::string& text) {
     return max_depth;
 }
 
+bool json_bool_field(const nlohmann::json& j, const char* key, bool& out, std::string& err) {
+    auto it = j.find(key);
+    if (it == j.end() || it->is_null()) return true;
+    if (!it->is_boolean()) { err = std::string(key) + " must be true or false"; return false; }
+    out = it->get<bool>();
+    return true;
+}
+
 bool json_number_field(const nlohmann::json& j, const char* key, double& out, bool required, std::string& err, double lo, double hi) {
     auto it = j.find(key);
     if (it == j.end() || it->is_null()) {

@@ -30,5 +30,7 @@ std::string sanitize_utf8(const std::string& s);
 // "<key> is required" / "<key> must be a number" / "<key> must be between lo and hi" (the request readers' words)
 bool json_number_field(const nlohmann::json& j, const char* key, double& out, bool required, std::string& err,
                        double lo, double hi);
+// the boolean j[key] into out; absent or null leaves out as it is; false + err "<key> must be true or false"
+bool json_bool_field(const nlohmann::json& j, const char* key, bool& out, std::string& err);
 
 }  // namespace llmsim
