@@ -124,6 +124,13 @@ const std::vector<std::string>& mlx_quant_picker_names() {
     return names;
 }
 
+std::string mlx_counterpart_file_type(const MlxQuant& q) {
+    if (q.mode == MlxQuantMode::None) return "F16";
+    if (q.mode == MlxQuantMode::Mxfp4) return "MXFP4_MOE";
+    static const char* const by_bits[] = {"Q2_K", "Q2_K", "Q2_K", "Q3_K_M", "Q4_K_M", "Q5_K_M", "Q6_K", "Q8_0", "Q8_0"};
+    return q.bits >= 0 && q.bits <= 8 ? by_bits[q.bits] : "Q8_0";
+}
+
 uint64_t mlx_tensor_bytes(const TensorDesc& t, const MlxQuant& q) {
     const uint64_t n = t.n_elements();
     if (!quantized_by_mlx_lm(t, q)) return n * kUnquantizedElementBytes;

@@ -73,6 +73,10 @@ std::string mlx_quant_error(const std::string& name);
 // 4-bit g32 / g128, mxfp4, bf16)
 const std::vector<std::string>& mlx_quant_picker_names();
 
+// the llama.cpp file type a side-by-side on the same Mac compares an MLX quantization with: the K-quant of the same
+// bit width (4 -> Q4_K_M, 8 -> Q8_0, 6 -> Q6_K ...), MXFP4_MOE for mxfp4, F16 for unquantized
+std::string mlx_counterpart_file_type(const MlxQuant& q);
+
 // [SECTION] Sizes ----------------------------------------------------------------------------------------
 
 struct MlxWeightSize {

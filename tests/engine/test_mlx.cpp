@@ -7,6 +7,10 @@
 #include <string>
 
 #include "memory/mlx_memory.h"
+#include "runtime/runtime.h"
+#include "serving/serving.h"
+#include "sim/side_by_side.h"
+#include "sim/simulate.h"
 #include "memory/prepared_weights.h"
 #include "quant/mlx_quant.h"
 #include "test_support.h"
@@ -152,4 +156,71 @@ TEST_CASE("mlx memory plan rejects what mlx-lm cannot run, with a reason", "[mlx
     CHECK(err.find("no MLX format") != std::string::npos);
     CHECK_FALSE(prepare_weights(cat(), q, "mlx-7bit-g64", err));
     CHECK(err.find("MLX does not support") != std::string::npos);
+}
+
+TEST_CASE("mlx engine row: its own plans, Apple only, not a serve() engine", "[mlx][runtime]") {
+    const Engine* e = find_engine("mlx");
+    REQUIRE(e);
+    CHECK(e->id == EngineId::Mlx);
+    CHECK(e->scenario == ScenarioModel::Mlx);
+    CHECK(e->weights == WeightFormat::MlxQuant);
+    CHECK(e->apple_only);
+    CHECK(runtime(EngineId::Mlx) == runtime_of(ScenarioModel::Mlx));
+    for (const std::string& n : serve_engines()) CHECK(n != "mlx");
+    ServeRequest r;
+    r.engine = "mlx";
+    r.model = "Qwen/Qwen2.5-7B-Instruct";
+    r.hardware = "m4-max-128";
+    CHECK(serve(cat(), r).error.find("mlx_lm.server") != std::string::npos);
+}
+
+TEST_CASE("mlx scenario: memory, speed and the mlx_lm command through evaluate()", "[mlx][runtime]") {
+    const Model& q = model("Qwen/Qwen2.5-7B-Instruct");
+    SimRequest req;
+    req.engine = EngineId::Mlx;
+    req.memory.file_type = "mlx-4bit-g64";
+    req.memory.n_ctx = 8192;
+    req.memory.hardware = cat().find_hardware("m4-max-128");
+    req.prompt_tokens = 512;
+    Evaluation ev;
+    std::string err;
+    REQUIRE(evaluate(cat(), q, req, ev, err));
+    CHECK(ev.memory.devices.size() == 1);
+    REQUIRE(ev.speed.ok);
+    // decode is bandwidth-bound: below the roofline of 546 GB/s over the 4.28 GB of weights (~128 tok/s)
+    CHECK(ev.speed.decode_tps < 546e9 / 4.28e9);
+    CHECK(ev.speed.decode_tps > 0.5 * 546e9 / 4.28e9);
+    CHECK(ev.speed.decode_low < ev.speed.decode_tps);
+    CHECK(ev.speed.decode_full_tps < ev.speed.decode_empty_tps);   // KV reads grow with the context
+    // apple-silicon-llm-bench measured Qwen3-8B-4bit at 90 tok/s on an M4 Max; a 7B dense model sits near it
+    CHECK(ev.speed.decode_tps == Approx(90.0).epsilon(0.25));
+    const std::string cmd = runtime(EngineId::Mlx)->command_line(cat(), q, req, 8080);
+    CHECK(cmd.find("mlx_lm.generate --model mlx-community/Qwen2.5-7B-Instruct-4bit --max-tokens 512") != std::string::npos);
+    CHECK(cmd.find("mlx_lm.server --model mlx-community/Qwen2.5-7B-Instruct-4bit --port 8080") != std::string::npos);
+    req.memory.file_type = "mlx-4bit-g32";   // no mlx-community repo: convert first
+    CHECK(runtime(EngineId::Mlx)->command_line(cat(), q, req, 8080).find("mlx_lm.convert --hf-path Qwen/Qwen2.5-7B-Instruct -q "
+                                                                        "--q-bits 4 --q-group-size 32") != std::string::npos);
+    req.memory.hardware = cat().find_hardware("rtx-4090");
+    CHECK_FALSE(evaluate(cat(), q, req, ev, err));
+    CHECK(err.find("Apple Silicon") != std::string::npos);
+}
+
+TEST_CASE("side by side: MLX and llama.cpp at the same bit width on one Mac", "[mlx]") {
+    const Model& q = model("Qwen/Qwen2.5-7B-Instruct");
+    SimRequest req;
+    req.memory.file_type = "mlx-4bit-g64";
+    req.memory.hardware = cat().find_hardware("m4-pro-24");
+    SideBySide s;
+    REQUIRE(mlx_side_by_side(cat(), q, req, s));
+    CHECK(s.mlx.quant == "mlx-4bit-g64");
+    CHECK(s.llamacpp.quant == "Q4_K_M");
+    REQUIRE(s.mlx.ok);
+    REQUIRE(s.llamacpp.ok);
+    CHECK(s.mlx.command.find("mlx_lm.server") != std::string::npos);
+    CHECK(s.llamacpp.command.find("llama-server") != std::string::npos);
+    CHECK(mlx_quant_beside("Q8_0") == "mlx-8bit-g64");
+    CHECK(mlx_quant_beside("bf16") == "mlx-bf16");
+    CHECK(mlx_quant_beside("IQ3_XXS") == "mlx-3bit-g64");
+    req.memory.hardware = cat().find_hardware("rtx-4090");
+    CHECK_FALSE(mlx_side_by_side(cat(), q, req, s));
 }
