@@ -224,3 +224,13 @@ TEST_CASE("side by side: MLX and llama.cpp at the same bit width on one Mac", "[
     req.memory.hardware = cat().find_hardware("rtx-4090");
     CHECK_FALSE(mlx_side_by_side(cat(), q, req, s));
 }
+
+TEST_CASE("llama.cpp refuses an MLX quant instead of sizing weights it cannot load", "[mlx][runtime]") {
+    SimRequest req;
+    req.memory.file_type = "mlx-4bit-g64";
+    req.memory.hardware = cat().find_hardware("m4-max-128");
+    Evaluation ev;
+    std::string err;
+    CHECK_FALSE(evaluate(cat(), model("Qwen/Qwen2.5-7B-Instruct"), req, ev, err));
+    CHECK(err.find("MLX format") != std::string::npos);
+}
