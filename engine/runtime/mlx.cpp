@@ -28,6 +28,17 @@ std::string community_suffix(const MlxQuant& q) {
     return "";
 }
 
+
+// mlx_lm.convert's line for `q` (mlx_lm/convert.py: -q, --q-bits, --q-group-size, --q-mode); `path` "" = its default
+std::string convert_line(const Model& model, const MlxQuant& q, const std::string& path) {
+    std::string line = "mlx_lm.convert --hf-path " + model.id;
+    if (q.mode == MlxQuantMode::Affine)
+        line += " -q --q-bits " + std::to_string(q.bits) + " --q-group-size " + std::to_string(q.group_size);
+    else if (q.mode != MlxQuantMode::None)
+        line += std::string(" -q --q-mode ") + mlx_mode_info(q.mode).name;
+    return path.empty() ? line : line + " --mlx-path " + path;
+}
+
 }  // namespace
 
 // fitted by `llmsim-cli accuracy --mlx` on every row of assets/calibration/mlx_speed.jsonl; bands are the
@@ -121,15 +132,10 @@ std::string command_line(const Catalog&, const Model& model, const SimRequest& r
     std::string lines, path;
     if (!suffix.empty()) {
         path = "mlx-community/" + base_name(model.id) + suffix;
-        lines = "# the mlx-community repo name for this quantization (check that it exists; else convert as below)\n";
+        lines = "# mlx-community's name for this quantization; if that repo is missing: " + convert_line(model, *q, "") + "\n";
     } else {
         path = base_name(model.id) + "-" + mlx_quant_name(*q);
-        lines = "mlx_lm.convert --hf-path " + model.id;
-        if (q->mode == MlxQuantMode::Affine)
-            lines += " -q --q-bits " + std::to_string(q->bits) + " --q-group-size " + std::to_string(q->group_size);
-        else
-            lines += std::string(" -q --q-mode ") + mlx_mode_info(q->mode).name;
-        lines += " --mlx-path " + path + "\n";
+        lines = convert_line(model, *q, path) + "\n";
     }
     std::string gen = "mlx_lm.generate --model " + path + " --max-tokens " + std::to_string(req.gen_tokens);
     const int kv_bits = mlx_kv_bits(req.memory.kv_type_k);
