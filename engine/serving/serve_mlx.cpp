@@ -7,7 +7,7 @@ namespace llmsim::serving {
 namespace {
 const char* const kNoServingModel =
     "mlx: the serving model does not cover mlx_lm.server (no batched MLX measurements); MLX runs single-stream "
-    "scenarios: llmsim-cli predict --engine mlx";
+    "scenarios: llmsim-cli memory --engine mlx --hardware <a Mac>";
 }
 
 bool mlx::kv_pool(const Catalog&, const ServeRequest&, const ReplicaShape&, const PoolInputs&, ServeMemoryPlan&,

@@ -108,7 +108,7 @@ TEST_CASE("every engine row and plan set is complete, in order and has a unique 
         CHECK(e.command_line != nullptr);
         CHECK(runtime(e.id) != nullptr);
     }
-    CHECK(engine_names("|") == "vllm|sglang|llamacpp|trtllm|lmdeploy|mlx");   // the CLI usage's list, in EngineId order
+    CHECK(engine_names("|") == "vllm|sglang|llamacpp|trtllm|lmdeploy|mlx");   // every row, in EngineId order
 }
 
 TEST_CASE("llama.cpp entry: memory, speed and command equal the direct functions", "[runtime]") {
