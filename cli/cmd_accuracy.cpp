@@ -213,9 +213,10 @@ int cmd_accuracy_serving(const Args& a) {
 
 int cmd_accuracy(int argc, char** argv) {
     Args a = parse_args(argc, argv, {"help", "rows", "detail", "serving", "shipped", "extras", "json", "check-asset", "write", "headline",
-                                     "offload"});
+                                     "offload", "mlx"});
     if (a.has("serving") && !a.has("help")) return cmd_accuracy_serving(a);
     if (a.has("extras") && !a.has("help")) return cmd_accuracy_extras(a);
+    if (a.has("mlx") && !a.has("help")) return cmd_accuracy_mlx(a);
     if (a.has("headline") && !a.has("help")) return headline_command(a);
     if (a.has("gate") && !a.has("help")) return gate_command(a);
     if (a.has("help")) {
@@ -233,6 +234,8 @@ int cmd_accuracy(int argc, char** argv) {
                "       --check-asset: is the embedded serving_accuracy.json current for FILE and this build's model, in ~2 s)\n"
                "       llmsim-cli accuracy --extras [FILE]   fine-tuning, vision encode, LoRA, speculative decoding and\n"
                "       embedding models against published measurements (default assets/calibration/extras_measured.jsonl)\n"
+               "       llmsim-cli accuracy --mlx [FILE]   the MLX (mlx-lm) speed model fitted and scored leave-one-source-out\n"
+               "       on published mlx_lm rows (default assets/calibration/mlx_speed.jsonl)\n"
                "Held-out validation of the speed model on measured rows (predict's input shape plus measured_tokens_per_s),\n"
                "three ways: leave-one-device-out (refit without a device, predict its rows), leave-one-source-out (a whole\n"
                "publication held out) and leave-one-class-out (a hardware class held out). Prints MdAPE, the share within\n"

@@ -27,6 +27,8 @@
 #include "report/sections.h"
 #include "runtime/command.h"
 #include "sim/speed_labels.h"
+#include "quant/mlx_quant.h"
+#include "serving/engines.h"
 
 namespace llmsim::cli {
 
@@ -104,8 +106,10 @@ int parse_common(const Args& a, const char* cmd, const std::vector<std::string>&
     MemoryRequest& r = c.req;
     if (!name_quant.empty() && !a.get("quant")) r.file_type = name_quant;   // the tag's quant ("qwen2.5:7b" = Q4_K_M)
     if (const std::string* q = from_hub ? nullptr : a.get("quant")) {  // a Hub file's type comes from its header
-        if (!parse_llama_ftype(*q) && !c.cat.find_file_type(*q))
-            return fail(std::string(cmd) + ": unknown --quant '" + *q + "' (llmsim-cli catalog --quants lists them)");
+        if (looks_like_mlx_quant(*q) && !parse_mlx_quant(*q)) return fail(std::string(cmd) + ": " + mlx_quant_error(*q));
+        if (!parse_llama_ftype(*q) && !c.cat.find_file_type(*q) && !parse_mlx_quant(*q))
+            return fail(std::string(cmd) + ": unknown --quant '" + *q + "' (llmsim-cli catalog --quants lists them; "
+                        "MLX: mlx-4bit-g64 ...)");
         r.file_type = *q;
     }
     if (const std::string* s = a.get("ctx")) {
@@ -229,6 +233,8 @@ int cmd_memory(int argc, char** argv) {
         printf("usage: llmsim-cli memory --model ID [--config config.json] --quant Q4_K_M --ctx 32768 [--hardware ID]\n"
                "         [--kv-type q8_0] [--ngl N] [--parallel N] [--ubatch N] [--batch N] [--flash-attn on|off]\n"
                "         [--n-cpu-moe N] [--file-bytes N] [--json] [--explain] [--device-profile profile.json]\n"
+               "         [--engine llamacpp|mlx]   mlx: mlx-lm on an Apple Silicon Mac (--quant mlx-4bit-g64, mlx-8bit-g64,\n"
+               "         mlx-mxfp4 ...), with its speed and a side-by-side with llama.cpp on the same Mac\n"
                RIG_OPTIONS_HELP
                "Memory per device (weights, KV cache, compute buffers, overhead) as llama.cpp would allocate it.\n"
                "An ID not in the catalog (org/name, org/name:QUANT, a huggingface.co URL) is looked up on the Hub\n"
@@ -239,7 +245,7 @@ int cmd_memory(int argc, char** argv) {
     if (int rc = parse_common(a, "memory", {"model", "config", "quant", "ctx", "hardware", "kv-type", "kv-type-k",
                                             "kv-type-v", "ngl", "parallel", "ubatch", "batch", "flash-attn",
                                             "n-cpu-moe", "file-bytes", "json", "explain", "device-profile",
-                                            RIG_OPTIONS}, c))
+                                            "engine", RIG_OPTIONS}, c))
         return rc;
     DeviceProfile profile;
     bool with_profile = false;
@@ -247,6 +253,14 @@ int cmd_memory(int argc, char** argv) {
     if (!read_device_profile(a, "memory", profile, with_profile, perr)) return fail(perr);
     MemoryBreakdown mb;
     std::string err;
+    if (const std::string* e = a.get("engine")) {   // another engine's plans (runtime.h): MLX on a Mac
+        const Engine* row = find_engine(*e);
+        if (!row || (row->scenario != ScenarioModel::LlamaCpp && row->scenario != ScenarioModel::Mlx))
+            return fail("memory: --engine takes llamacpp or mlx (got '" + *e + "'); serving engines: llmsim-cli serve");
+        if (row->scenario == ScenarioModel::Mlx) return print_mlx_memory(c.cat, c.model, c.req, c.json);
+    }
+    if (looks_like_mlx_quant(c.req.file_type))
+        return fail("memory: " + c.req.file_type + " is an MLX format: add --engine mlx (llama.cpp loads GGUF files)");
     if (!estimate_memory(c.cat, c.model, c.req, mb, err)) return fail("memory: " + err);
     if (c.json) {
         json j = memory_to_json(c.model, c.req, mb);

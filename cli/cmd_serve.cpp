@@ -46,9 +46,12 @@ const char* kHelpRest =
     "Without --num-prompts a run simulates 8 x C requests (at least 32) in closed loop, 200 otherwise: the same rule\n"
     "for a single run, --sweep, the SLA bisection and --search (serving.h default_num_prompts).\n";
 
-// the usage text; the engine list comes from the engine table (serving/engines.h)
+// the usage text; the engine list is the engine table's serving engines (serve_engines(): MLX runs single-stream
+// scenarios only, memory --engine mlx)
 std::string help_text() {
-    return "usage: llmsim-cli serve --model ID --hardware ID [--engine " + engine_names("|") + "]\n" + kHelpRest;
+    std::string names;
+    for (const std::string& n : serve_engines()) names += (names.empty() ? "" : "|") + n;
+    return "usage: llmsim-cli serve --model ID --hardware ID [--engine " + names + "]\n" + kHelpRest;
 }
 
 bool read_request(const Args& a, const Catalog& cat, ServeRequest& r, std::string& err) {

@@ -72,6 +72,9 @@ bool detect_this_machine(const Catalog& cat, std::string& id, uint64_t& ram_byte
 int cmd_serve(int argc, char** argv);      // cmd_serve.cpp
 int cmd_accuracy_serving(const Args& a);   // cmd_accuracy.cpp: accuracy --serving
 int cmd_accuracy_extras(const Args& a);    // cmd_accuracy_extras.cpp: accuracy --extras
+int cmd_accuracy_mlx(const Args& a);       // cmd_accuracy_extras.cpp: accuracy --mlx
+// memory --engine mlx: the MLX breakdown, speed, command and the llama.cpp side-by-side (cmd_memory_mlx.cpp)
+int print_mlx_memory(const Catalog& cat, const Model& model, const MemoryRequest& req, bool json);
 int cmd_spec(int argc, char** argv);       // cmd_spec.cpp
 int cmd_lora(int argc, char** argv);       // cmd_lora.cpp
 int cmd_train(int argc, char** argv);      // cmd_train.cpp

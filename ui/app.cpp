@@ -35,7 +35,7 @@ const std::vector<SectionInfo>& sections() {
         {"recommend", "Recommended hardware", draw_recommend},
         {"compare", "Compare setups", draw_compare},
         {"context", "Context scaling", draw_context},
-        {"command", "Run it with llama.cpp", draw_command},
+        {"command", "Run it with llama.cpp (and MLX on a Mac)", draw_command},
         {"serving", "Serving many users (vLLM, SGLang, llama-server)", draw_serving},
         {"spec", "Speculative decoding (draft model)", draw_spec},
         {"lora", "LoRA adapters at inference", draw_lora},

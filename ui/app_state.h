@@ -27,6 +27,7 @@
 #include "panel_serving.h"
 #include "panel_lora.h"
 #include "panel_spec.h"
+#include "panel_mlx.h"
 #include "panel_train.h"
 #include "panel_vision.h"
 #include "panel_audio.h"
@@ -182,6 +183,7 @@ struct AppState {
     VisionFile vision_file;        // panel_vision.h: an opened mmproj GGUF (session only)
     AudioState audio;              // panel_audio.h (drawn in the Vision & audio section)
     EmbedState embed;              // panel_embed.h
+    MlxState mlx;                  // panel_mlx.h (drawn in the Run it section on Apple devices)
     ServingSearchState serving_search;   // panel_serving_search.h
     bool scroll_to_section = false;     // scroll to scenario.section on the next frame
     std::string status_line;

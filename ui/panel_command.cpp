@@ -56,4 +56,5 @@ void draw_command(AppState& app) {
           " of " + std::to_string(d.eval.memory.n_layers) + " layers on the GPU, the rest in system RAM; the file name follows the usual <model>-<QUANT>.gguf naming"
         : std::string("-ngl 99 = every layer on the GPU; the file name follows the usual <model>-<QUANT>.gguf naming");
     text_disabled_after(hint.c_str());
+    draw_mlx(app);   // on a Mac: MLX beside llama.cpp, with mlx-lm's command (panel_mlx.h)
 }

@@ -186,7 +186,7 @@ uint64_t prepare_active_bytes(const Model& m, const WeightSize& ws, const std::v
         if (ws.tensors[i].routed_expert) p->gguf_routed_expert_bytes += ws.bytes[i];
     }
     uint64_t active = 0;
-    if (!ws.gguf || ws.tensors.empty()) {
+    if (ws.bytes.empty() || ws.tensors.empty()) {   // flat-bpw formats (GGUF and MLX names have bytes per tensor)
         const double bytes_per_param = ws.params > 0 ? (double)ws.tensor_data_bytes / (double)ws.params : 0;
         const double act = (double)p->params.active - (double)p->params.embedding;
         active = (uint64_t)std::llround(std::max(0.0, act) * bytes_per_param);
@@ -251,7 +251,7 @@ std::shared_ptr<const PreparedWeights> build_prepared_weights(const Catalog& cat
     p->imatrix = opt.imatrix;
     p->exact_tensor_data_bytes = opt.exact_tensor_data_bytes;
     p->gguf = ws.gguf;
-    p->flat_bpw = ws.gguf ? 0.0 : ws.bits_per_weight;
+    p->flat_bpw = ws.bytes.empty() ? ws.bits_per_weight : 0.0;   // only catalog flat-bpw formats
     p->tensor_data_bytes = ws.tensor_data_bytes;
     p->file_bytes_estimate = ws.file_bytes_estimate;
     p->bits_per_weight = ws.bits_per_weight;
@@ -265,7 +265,8 @@ std::shared_ptr<const PreparedWeights> build_prepared_weights(const Catalog& cat
     // bytes per tensor as the placement sees them (same arithmetic as memory_reference.cpp's prepare())
     std::vector<TensorDesc> flat_tensors;
     std::vector<uint64_t> bytes;
-    if (ws.gguf) {
+    const bool per_tensor = !ws.bytes.empty();   // GGUF rules and the MLX names (mlx_quant.h) size every tensor
+    if (per_tensor) {
         bytes = ws.bytes;
     } else {
         // flat-bpw formats: spread the bytes over the tensors in proportion to their parameters (for placement)
@@ -274,7 +275,7 @@ std::shared_ptr<const PreparedWeights> build_prepared_weights(const Catalog& cat
         bytes.reserve(flat_tensors.size());
         for (const TensorDesc& t : flat_tensors) bytes.push_back((uint64_t)((double)t.n_elements() * bpw / 8.0 + 0.5));
     }
-    const std::vector<TensorDesc>& ts = ws.gguf ? ws.tensors : flat_tensors;
+    const std::vector<TensorDesc>& ts = per_tensor ? ws.tensors : flat_tensors;
     if (opt.exact_tensor_data_bytes > 0 && ws.tensor_data_bytes > 0) {
         scale_to_exact_sum(bytes, opt.exact_tensor_data_bytes, ws.tensor_data_bytes);
     } else if (file_bytes_override > 0 && ws.file_bytes_estimate > 0) {
@@ -367,7 +368,7 @@ bool entry_matches(const CacheEntry& e, const Catalog& cat, const Model& m, cons
     if (e.id != m.id || e.arch != m.arch || e.rope_scaling != m.rope_scaling) return false;
     if (e.sliding_layers != sliding_of(m) || e.attention_layers != attention_of(m)) return false;
     if (m.hybrid && e.recurrent_type != m.hybrid->recurrent_type) return false;
-    if (!w.gguf) {
+    if (w.flat_bpw > 0) {
         // non-GGUF formats read flat_bpw from the catalog: an edited catalog must not serve stale bytes
         const FileType* f = cat.find_file_type(file_type);
         if (!f || f->gguf || f->flat_bpw != w.flat_bpw) return false;

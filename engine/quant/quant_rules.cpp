@@ -18,6 +18,7 @@
 #include <cstring>
 
 #include "model/arch_table.h"
+#include "quant/mlx_quant.h"
 
 namespace llmsim {
 
@@ -277,6 +278,24 @@ uint64_t pad(uint64_t x, uint64_t a) { return (x + a - 1) / a * a; }
 uint64_t estimate_header_bytes(const Model& m, size_t n_tensors) {
     return (uint64_t)(25.2 * (double)m.vocab_size) + 65u * (uint64_t)n_tensors;
 }
+// MLX formats (mlx-4bit-g64 ...): mlx-lm's own per-tensor rule (mlx_quant.h); bytes per tensor, no ggml types
+bool mlx_weight_size(const Model& m, const std::string& file_type, WeightSize& out, std::string& err) {
+    const std::optional<MlxQuant> q = parse_mlx_quant(file_type);
+    if (!q) {
+        err = mlx_quant_error(file_type);
+        return false;
+    }
+    MlxWeightSize ms;
+    if (!compute_mlx_weight_size(m, *q, ms, err)) return false;
+    out.gguf = false;
+    out.params = ms.params;
+    out.tensor_data_bytes = out.file_bytes_estimate = ms.total_bytes;
+    out.bits_per_weight = ms.bits_per_weight;
+    out.tensors = std::move(ms.tensors);
+    out.bytes = std::move(ms.bytes);
+    return true;
+}
+
 }  // namespace
 
 bool compute_weight_size(const Model& m, const std::string& file_type, WeightSize& out, std::string& err,
@@ -289,6 +308,7 @@ bool compute_weight_size(const Model& m, const std::string& file_type, WeightSiz
     uint64_t params = 0;
     for (const TensorDesc& d : ts) params += d.n_elements();
     out.params = params;
+    if (!ft && looks_like_mlx_quant(file_type)) return mlx_weight_size(m, file_type, out, err);
     if (!ft) {
         const FileType* f = cat ? cat->find_file_type(file_type) : nullptr;
         if (!f) {

@@ -4,7 +4,8 @@
 // Mirrors llama.cpp's llama_tensor_get_type / llama_tensor_get_type_impl / tensor_type_fallback
 // (src/llama-quant.cpp at ggml-org/llama.cpp@007dbbf3fd17eefe9b47fee45f48f7ba5e62b714), re-written, not copied.
 // The ggml type and file type tables (block size, bytes per block, default types) are in quant_types.h.
-// Non-GGUF formats (MLX 4-bit, AWQ, FP8, ...) have no per-tensor rules: they use the catalog's flat_bpw.
+// Non-GGUF formats (MLX_4BIT, AWQ, FP8, ...) have no per-tensor rules: they use the catalog's flat_bpw. The MLX names
+// (mlx-4bit-g64, mlx-mxfp4, ...: mlx_quant.h) have mlx-lm's own per-tensor rule: bytes per tensor, no ggml types.
 //
 //   llmsim::WeightSize ws;
 //   std::string err;

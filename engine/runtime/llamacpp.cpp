@@ -5,12 +5,18 @@
 
 #include "runtime/command.h"
 #include "memory/memory.h"
+#include "memory/prepared_weights.h"
+#include "quant/mlx_quant.h"
 #include "runtime/speed_glue.h"
 
 namespace llmsim::llamacpp {
 
 bool memory_plan(EngineId, const PreparedWeights& weights, const Model& model, const MemoryRequest& req, MemoryBreakdown& out,
                  std::string& err) {
+    if (looks_like_mlx_quant(weights.file_type)) {   // mlx-lm's safetensors: no GGUF llama.cpp could load
+        err = "quant " + weights.file_type + " is an MLX format; llama.cpp loads GGUF files (run it with engine mlx)";
+        return false;
+    }
     return estimate_memory(weights, model, req, out, err);
 }
 

@@ -8,6 +8,7 @@ namespace {
 constexpr Runtime kRuntimes[] = {
     {ScenarioModel::LlamaCpp, llamacpp::memory_plan, llamacpp::speed_plan, llamacpp::command_line},
     {ScenarioModel::Serving, serving_adapter::memory_plan, serving_adapter::speed_plan, serving_adapter::command_line},
+    {ScenarioModel::Mlx, mlx::memory_plan, mlx::speed_plan, mlx::command_line},
 };
 constexpr int kRuntimeCount = (int)ScenarioModel::Count;
 static_assert(sizeof(kRuntimes) / sizeof(kRuntimes[0]) == (size_t)kRuntimeCount, "one plan set per ScenarioModel");

@@ -27,6 +27,8 @@ struct MemoryBreakdown;    // memory.h
 struct PreparedWeights;    // prepared_weights.h
 struct SimRequest;         // scenario.h
 struct Evaluation;         // scenario.h
+struct MlxSpeedInputs;     // speed/mlx_speed.h
+struct MlxSpeedParams;     // speed/mlx_speed.h
 
 // [SECTION] Plans ----------------------------------------------------------------------------------------
 
@@ -57,6 +59,14 @@ inline bool runtime_complete(const Runtime& r) { return r.memory_plan && r.speed
 namespace llamacpp { MemoryPlan memory_plan; SpeedPlan speed_plan; CommandLine command_line; }
 // the serving model for any engine row (vLLM, SGLang, TensorRT-LLM, LMDeploy): runtime/serving_engines.cpp
 namespace serving_adapter { MemoryPlan memory_plan; SpeedPlan speed_plan; CommandLine command_line; }
+// mlx-lm's own models (memory/mlx_memory.h, the MLX speed view, mlx_lm.generate / mlx_lm.server): runtime/mlx.cpp
+namespace mlx {
+MemoryPlan memory_plan; SpeedPlan speed_plan; CommandLine command_line;
+// the speed formulas' inputs (speed/mlx_speed.h) for an evaluated MLX scenario; false + err without an Apple device
+bool speed_inputs(const Model& m, const SimRequest& req, const Evaluation& ev, MlxSpeedInputs& in, std::string& err);
+// the shipped shares, per-token and per-MoE-layer costs and bands (runtime/mlx.cpp kShippedMlxSpeed)
+MlxSpeedParams shipped_speed_params();
+}  // namespace mlx
 
 // [SECTION] Lookup ---------------------------------------------------------------------------------------
 

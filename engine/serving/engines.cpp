@@ -34,29 +34,38 @@ using serving::PoolInputs;
 // launch cost, speed_params.json, and are not validated under load); bands (measured / predicted - 1): output
 // tok/s, TPOT, TTFT, each the engine's held-out errors' 7.5th / 92.5th percentiles (serve_fit.cpp kBandQuantile);
 // an engine with fewer than 20 rows of a metric takes every engine's
+// MLX: mlx_lm.generate runs one sequence (batch 1); its KV cache grows by 256 cells (mlx_lm/models/cache.py
+// KVCache.step). Not in serve(): the batched serving model has no mlx_lm.server measurements, so its EngineSpeed is
+// the unfitted default and unused; the scenario's own speed model and its fitted numbers are runtime/mlx.cpp's.
+constexpr EngineSpeed kMlxSpeed = {};
+
 constexpr Engine kEngines[] = {
     {EngineId::Vllm, "vllm", "vLLM", ScenarioModel::Serving, WeightFormat::Checkpoint, 16,
      {256, 2048, 1024, 8192, LargeGpuRule::Memory70GiBNotA100}, MemoryShareKnob::GpuMemoryUtilization,
      "--enable-expert-parallel", false, /*multi_lora*/ true, /*tp_divides_heads*/ true, /*fp8_checkpoint_kv*/ false,
-     /*reserve_output*/ false, nullptr, {0.840, 0.525, 3.81, -0.78, 0.54, -0.22, 5.23, -0.83, 9.71},
+     /*reserve_output*/ false, nullptr, /*apple_only*/ false, {0.840, 0.525, 3.81, -0.78, 0.54, -0.22, 5.23, -0.83, 9.71},
      serving::vllm::kv_pool, serving::vllm::command_line},
     {EngineId::Sglang, "sglang", "SGLang", ScenarioModel::Serving, WeightFormat::Checkpoint, 1,
      {256, 2048, 1024, 8192, LargeGpuRule::Memory70GiB}, MemoryShareKnob::MemFractionStatic,
-     "--ep-size", true, false, true, false, false, nullptr, {0.742, 0.464, 4.31, -0.23, 0.21, -0.22, 5.40, 0.00, 2.56},
+     "--ep-size", true, false, true, false, false, nullptr, false, {0.742, 0.464, 4.31, -0.23, 0.21, -0.22, 5.40, 0.00, 2.56},
      serving::sglang::kv_pool, serving::sglang::command_line},
     {EngineId::LlamaCpp, "llamacpp", "llama-server", ScenarioModel::LlamaCpp, WeightFormat::GgufFileType, 1,
      {4, 2048, 4, 2048, LargeGpuRule::None}, MemoryShareKnob::GpuMemoryUtilization,
      nullptr, false, false, false, false, false,
-     "llama-server's step time uses the llama.cpp speed model's shares; no serving measurements validate it",
+     "llama-server's step time uses the llama.cpp speed model's shares; no serving measurements validate it", false,
      {0.56, 0.35, 6.6, -0.36, 0.48, -0.22, 5.40, -0.70, 5.39}, serving::llamacpp::kv_pool, serving::llamacpp::command_line},
     {EngineId::TrtLlm, "trtllm", "TensorRT-LLM", ScenarioModel::Serving, WeightFormat::Checkpoint, 32,
      {2048, 8192, 2048, 8192, LargeGpuRule::None}, MemoryShareKnob::GpuMemoryUtilization,
-     "--ep_size", true, false, false, true, true, nullptr, {0.766, 0.479, 4.18, -0.36, 0.52, -0.22, 5.40, -0.24, 0.50},
+     "--ep_size", true, false, false, true, true, nullptr, false, {0.766, 0.479, 4.18, -0.36, 0.52, -0.22, 5.40, -0.24, 0.50},
      serving::trtllm::kv_pool, serving::trtllm::command_line},
     {EngineId::Lmdeploy, "lmdeploy", "LMDeploy", ScenarioModel::Serving, WeightFormat::Checkpoint, 64,
      {256, 8192, 256, 8192, LargeGpuRule::None}, MemoryShareKnob::GpuMemoryUtilization,
-     nullptr, false, false, false, false, false, nullptr, {0.842, 0.526, 3.80, -0.20, 0.28, -0.22, 5.40, -0.45, 1.22},
+     nullptr, false, false, false, false, false, nullptr, false, {0.842, 0.526, 3.80, -0.20, 0.28, -0.22, 5.40, -0.45, 1.22},
      serving::lmdeploy::kv_pool, serving::lmdeploy::command_line},
+    {EngineId::Mlx, "mlx", "MLX (mlx-lm)", ScenarioModel::Mlx, WeightFormat::MlxQuant, 256,
+     {1, 2048, 1, 2048, LargeGpuRule::None}, MemoryShareKnob::GpuMemoryUtilization,
+     nullptr, false, false, false, false, false, nullptr, /*apple_only*/ true, kMlxSpeed,
+     serving::mlx::kv_pool, serving::mlx::command_line},
 };
 
 static_assert(sizeof(kEngines) / sizeof(kEngines[0]) == (size_t)kEngineCount, "one row in kEngines per EngineId enumerator");

@@ -1,4 +1,4 @@
-// llmsim inference engines: one row per engine (vLLM, SGLang, llama.cpp's llama-server, TensorRT-LLM, LMDeploy),
+// llmsim inference engines: one row per engine (vLLM, SGLang, llama.cpp's llama-server, TensorRT-LLM, LMDeploy, MLX),
 // the one table every part reads (ggml's type_traits[] for engines). A row holds what differs per engine as data
 // (ids and names, KV block size, fitted speed, batch defaults, expert-parallel flag, precisions) and as two hooks
 // the serving layer implements (the KV-pool rule of its memory plan, its command line). The scenario side
@@ -8,7 +8,7 @@
 //   const llmsim::Engine* e = llmsim::find_engine("sglang");     // nullptr for an unknown id
 //   printf("%s, KV block %d tokens\n", e->display_name, e->default_block_size);
 //   for (const llmsim::Engine& r : llmsim::engines()) puts(r.name);   // EngineId order
-//   std::string ids = llmsim::engine_names(", ");                // "vllm, sglang, llamacpp, trtllm, lmdeploy"
+//   std::string ids = llmsim::engine_names(", ");                // "vllm, sglang, llamacpp, trtllm, lmdeploy, mlx"
 //
 // Adding an engine: an enumerator in [SECTION] Ids, a row in kEngines (engines.cpp) and its two hooks (its KV-pool
 // rule in serve_memory.cpp, its command line in serve.cpp); the static_asserts in engines.cpp fail until the row is
@@ -31,15 +31,17 @@ namespace serving { struct ReplicaShape; struct PoolInputs; }   // serving_inter
 // [SECTION] Ids ------------------------------------------------------------------------------------------
 
 // values index kEngines; Count = the number of engines. The order is the UI's and the CLI's list order
-enum class EngineId : int { Vllm = 0, Sglang, LlamaCpp, TrtLlm, Lmdeploy, Count };
+enum class EngineId : int { Vllm = 0, Sglang, LlamaCpp, TrtLlm, Lmdeploy, Mlx, Count };
 constexpr int kEngineCount = (int)EngineId::Count;
 
 // how a llama.cpp-page scenario (SimRequest, runtime.h) runs on the engine: llama.cpp's own memory and speed models
-// (per-layer offload, GGUF buffers), or the serving model with the scenario mapped to a ServeRequest
-enum class ScenarioModel : int { LlamaCpp = 0, Serving, Count };
+// (per-layer offload, GGUF buffers), the serving model with the scenario mapped to a ServeRequest, or mlx-lm's own
+// models (memory/mlx_memory.h, runtime/mlx.cpp: one Apple Silicon GPU)
+enum class ScenarioModel : int { LlamaCpp = 0, Serving, Mlx, Count };
 
-// what the engine's precision names: a checkpoint format (bf16, fp8, int4-awq, ...) or a GGUF file type (Q4_K_M ...)
-enum class WeightFormat : int { Checkpoint = 0, GgufFileType };
+// what the engine's precision names: a checkpoint format (bf16, fp8, int4-awq, ...), a GGUF file type (Q4_K_M ...) or an
+// MLX quantization (mlx-4bit-g64 ...: quant/mlx_quant.h). serve() (the batched serving model) takes the first two.
+enum class WeightFormat : int { Checkpoint = 0, GgufFileType, MlxQuant };
 
 // which request field sets the engine's memory share: vLLM's --gpu-memory-utilization, SGLang's
 // --mem-fraction-static (TensorRT-LLM, LMDeploy and llama-server read neither)
@@ -95,6 +97,7 @@ struct Engine {
     bool fp8_checkpoint_kv;        // an FP8 / NVFP4 checkpoint's "auto" KV cache is FP8 too
     bool reserve_output;           // admission reserves a request's whole output (no preemption)
     const char* serve_note;        // a note every serve() result on it carries; nullptr: none
+    bool apple_only;               // runs on Apple Silicon (Metal) only: offered for Apple devices alone
     EngineSpeed speed;             // shipped (fitted) step-time parameters
     KvPoolPlan* kv_pool;
     ServeCommand* command_line;

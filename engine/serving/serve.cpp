@@ -244,7 +244,8 @@ ServeResult serve_with(const Catalog& cat, const ServeRequest& req, const SpeedT
 const std::vector<std::string>& serve_engines() {
     static const std::vector<std::string> v = [] {
         std::vector<std::string> names;
-        for (const Engine& e : engines()) names.push_back(e.name);
+        for (const Engine& e : engines())
+            if (e.weights != WeightFormat::MlxQuant) names.push_back(e.name);   // MLX: single-stream scenarios only
         return names;
     }();
     return v;

@@ -233,7 +233,13 @@ static void block_fp8_linears(const Model& m, const ServeRequest& req, ReplicaSh
 bool build_shape(const Catalog& cat, const ServeRequest& req, ReplicaShape& s, std::string& err, const ParamCounts* counts) {
     s = ReplicaShape{};
     const Engine* er = find_engine(req.engine);
-    if (!er) { err = "engine: unknown engine '" + req.engine + "' (" + engine_names(", ") + ")"; return false; }
+    if (!er) {
+        std::string names;   // the engines serve() models (MLX runs single-stream scenarios only)
+        for (const std::string& n : serve_engines()) names += (names.empty() ? "" : ", ") + n;
+        err = "engine: unknown engine '" + req.engine + "' (" + names + ")";
+        return false;
+    }
+    if (er->weights == WeightFormat::MlxQuant) { err = mlx_no_serving_model(); return false; }
     s.engine = er->id;
     s.model = req.model_override ? req.model_override.get() : cat.find_model(req.model);
     if (!s.model) { err = "model: unknown model '" + req.model + "' (a catalog id, or give its config)"; return false; }

@@ -139,6 +139,9 @@ namespace sglang { KvPoolPlan kv_pool; ServeCommand command_line; }
 namespace llamacpp { KvPoolPlan kv_pool; ServeCommand command_line; }
 namespace trtllm { KvPoolPlan kv_pool; ServeCommand command_line; }
 namespace lmdeploy { KvPoolPlan kv_pool; ServeCommand command_line; }
+namespace mlx { KvPoolPlan kv_pool; ServeCommand command_line; }      // refuses: serve() does not model mlx_lm.server
+// why serve() refuses the MLX row (serve_mlx.cpp)
+const char* mlx_no_serving_model();
 
 // [SECTION] Functions ------------------------------------------------------------------------------------
 

@@ -108,7 +108,7 @@ TEST_CASE("every engine row and plan set is complete, in order and has a unique 
         CHECK(e.command_line != nullptr);
         CHECK(runtime(e.id) != nullptr);
     }
-    CHECK(engine_names("|") == "vllm|sglang|llamacpp|trtllm|lmdeploy");   // the CLI usage's list, in EngineId order
+    CHECK(engine_names("|") == "vllm|sglang|llamacpp|trtllm|lmdeploy|mlx");   // every row, in EngineId order
 }
 
 TEST_CASE("llama.cpp entry: memory, speed and command equal the direct functions", "[runtime]") {
@@ -165,6 +165,6 @@ TEST_CASE("evaluate rejects an engine outside the table and changes nothing else
     Evaluation ev;
     std::string err;
     CHECK_FALSE(evaluate(cat(), *model, req, ev, err));
-    CHECK(err == "engine: unknown engine id 5");   // Count: vLLM, SGLang, llama.cpp, TensorRT-LLM, LMDeploy
+    CHECK(err == "engine: unknown engine id 6");   // Count: vLLM, SGLang, llama.cpp, TensorRT-LLM, LMDeploy, MLX
     CHECK(ev.memory.total_bytes == 0);
 }

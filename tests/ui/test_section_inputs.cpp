@@ -233,3 +233,18 @@ TEST_CASE("ui: contributed runs show beside the estimate, marked; a bad file cha
     CHECK(app.contributed.rows.size() == 2);   // the rows read before stay
     CHECK(app.contributed.file_name == "contributed_rtx4080.jsonl");
 }
+
+TEST_CASE("ui: on a Mac the Run it section shows MLX beside llama.cpp; elsewhere nothing", "[ui][mlx]") {
+    AppState app = app_from("model=Qwen/Qwen2.5-7B-Instruct&hardware=m4-max-128&quant=Q4_K_M&ctx=32768");
+    update_mlx(app);
+    REQUIRE(app.mlx.shown);
+    CHECK(app.mlx.result.mlx.quant == "mlx-4bit-g64");   // the page's Q4_K_M, at MLX's 4-bit
+    CHECK(app.mlx.result.llamacpp.quant == "Q4_K_M");
+    REQUIRE(app.mlx.result.mlx.ok);
+    CHECK(app.mlx.result.mlx.command.find("mlx_lm.server --model mlx-community/Qwen2.5-7B-Instruct-4bit") != std::string::npos);
+    // the llama.cpp column is the page's own estimate
+    CHECK(app.mlx.result.llamacpp.ev.memory.total_bytes == app.derived.eval.memory.total_bytes);
+    AppState other = app_from("model=Qwen/Qwen2.5-7B-Instruct&hardware=rtx-4090&quant=Q4_K_M");
+    update_mlx(other);
+    CHECK_FALSE(other.mlx.shown);
+}
