@@ -13,47 +13,73 @@ using json = nlohmann::json;
 
 json number_or_null(double v) { return v >= 0 ? json(v) : json(nullptr); }
 
+// built key by key: an initializer list of this size costs the web page several kB of wasm more
 json choice_json(const QualityChoice& c, int rank) {
     const FileType& ft = *c.file_type;
     const SpeedView& sp = c.eval.speed;
-    json j{{"model", c.model->id}, {"name", c.model->name}, {"quant", c.quant}, {"release_format", c.release_format},
-           {"kld", number_or_null(ft.kld)}, {"ppl_delta_pct", number_or_null(ft.ppl_delta_pct)},
-           {"quality_label", ft.quality_label}, {"quality_source", ft.quality_source},
-           {"params", c.eval.params.total}, {"total_bytes", c.eval.memory.total_bytes},
-           {"usable_bytes", c.eval.memory.usable_bytes}, {"status", to_string(c.eval.memory.status)},
-           {"decode_full_tps", sp.ok ? json(sp.decode_full_tps) : json(nullptr)}, {"decode_full_depth", sp.decode_full_depth}};
+    json j = json::object();
     if (rank > 0) j["rank"] = rank;
+    j["model"] = c.model->id;
+    j["name"] = c.model->name;
+    j["score"] = c.row ? json(c.score) : json(nullptr);
     if (c.row) {
-        j["score"] = c.score;
         j["score_date"] = c.row->date;
         j["score_source"] = c.row->source;
         if (!c.row->note.empty()) j["score_note"] = c.row->note;
     } else {
-        j["score"] = nullptr;
         j["score_text"] = "no published score";
     }
+    j["quant"] = c.quant;
+    j["release_format"] = c.release_format;
+    j["kld"] = number_or_null(ft.kld);
+    j["ppl_delta_pct"] = number_or_null(ft.ppl_delta_pct);
+    j["quality_label"] = ft.quality_label;
+    j["quality_source"] = ft.quality_source;
+    j["params"] = c.eval.params.total;
+    j["total_bytes"] = c.eval.memory.total_bytes;
+    j["usable_bytes"] = c.eval.memory.usable_bytes;
+    j["status"] = to_string(c.eval.memory.status);
+    j["decode_full_tps"] = sp.ok ? json(sp.decode_full_tps) : json(nullptr);
+    j["decode_full_depth"] = sp.decode_full_depth;
     return j;
 }
 
 }  // namespace
 
 json quality_result_to_json(const Hardware& hw, const QualityQuery& q, const QualityResult& r) {
-    if (!r.error.empty()) return json{{"error", r.error}};
+    json out = json::object();
+    if (!r.error.empty()) {
+        out["error"] = r.error;
+        return out;
+    }
     const QualityBenchmark& b = *r.benchmark;
-    std::string metric_text;
+    json bench = json::object();
+    bench["id"] = b.id;
+    bench["name"] = b.name;
+    bench["metric"] = r.task->metric;
     for (const auto& m : b.metrics)
-        if (m.first == r.task->metric) metric_text = m.second;
-    json out{{"hardware", hw.id}, {"hardware_name", hw.name}, {"task", r.task->task}, {"ctx", q.ctx_tokens},
-             {"min_decode_tps", q.min_decode_tps}, {"extreme", q.include_extreme},
-             {"benchmark", {{"id", b.id}, {"name", b.name}, {"metric", r.task->metric}, {"metric_text", metric_text},
-                            {"why", r.task->why}, {"version", b.version}, {"url", b.url}, {"date", b.date},
-                            {"source", b.source}, {"caveat", b.caveat}}},
-             {"ranked", json::array()}, {"unscored", json::array()}, {"scored_not_fitting", json::array()},
-             {"trade_off", quality_trade_off(r)}};
+        if (m.first == r.task->metric) bench["metric_text"] = m.second;
+    bench["why"] = r.task->why;
+    bench["version"] = b.version;
+    bench["url"] = b.url;
+    bench["date"] = b.date;
+    bench["source"] = b.source;
+    bench["caveat"] = b.caveat;
+    out["hardware"] = hw.id;
+    out["hardware_name"] = hw.name;
+    out["task"] = r.task->task;
+    out["ctx"] = q.ctx_tokens;
+    out["min_decode_tps"] = q.min_decode_tps;
+    out["extreme"] = q.include_extreme;
+    out["benchmark"] = std::move(bench);
+    json& ranked = out["ranked"] = json::array();
     int rank = 0;
-    for (const QualityChoice& c : r.ranked) out["ranked"].push_back(choice_json(c, ++rank));
-    for (const QualityChoice& c : r.unscored) out["unscored"].push_back(choice_json(c, 0));
-    for (const Model* m : r.scored_not_fitting) out["scored_not_fitting"].push_back(m->id);
+    for (const QualityChoice& c : r.ranked) ranked.push_back(choice_json(c, ++rank));
+    json& unscored = out["unscored"] = json::array();
+    for (const QualityChoice& c : r.unscored) unscored.push_back(choice_json(c, 0));
+    json& nofit = out["scored_not_fitting"] = json::array();
+    for (const Model* m : r.scored_not_fitting) nofit.push_back(m->id);
+    out["trade_off"] = quality_trade_off(r);
     return out;
 }
 

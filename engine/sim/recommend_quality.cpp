@@ -1,6 +1,6 @@
 #include "sim/recommend_quality.h"
 
-#include <algorithm>
+#include <utility>
 #include <cmath>
 
 #include "sim/simulate.h"
@@ -14,6 +14,14 @@ double nominal_bpw(const Catalog& cat, const FileType& ft) {
     if (ft.flat_bpw > 0) return ft.flat_bpw;
     const GgmlType* t = cat.find_ggml_type(ft.base_type);
     return t ? t->bits_per_weight() : 0;
+}
+
+// a stable sort for the few dozen entries here: std::sort / std::stable_sort instantiations cost the web page
+// several kB of wasm each, for lists of at most ~100
+template <class T, class Less>
+void insertion_sort(std::vector<T>& v, Less less) {
+    for (size_t i = 1; i < v.size(); ++i)
+        for (size_t k = i; k > 0 && less(v[k], v[k - 1]); --k) std::swap(v[k], v[k - 1]);
 }
 
 bool fits(FitStatus s) {
@@ -64,7 +72,7 @@ std::vector<const FileType*> quality_quants(const Catalog& cat, const Model& m, 
     for (const FileType& ft : cat.file_types)
         if (ft.kld >= 0 && nominal_bpw(cat, ft) < below_bpw && (include_extreme || ft.quality_label != kExtremeCompressionLabel))
             measured.push_back(&ft);
-    std::stable_sort(measured.begin(), measured.end(), [](const FileType* a, const FileType* b) { return a->kld < b->kld; });
+    insertion_sort(measured, [](const FileType* a, const FileType* b) { return a->kld < b->kld; });
     out.insert(out.end(), measured.begin(), measured.end());
     return out;
 }
@@ -79,6 +87,7 @@ QualityResult recommend_models_by_quality(const Catalog& cat, const Hardware& hw
     r.benchmark = cat.find_quality_benchmark(r.task->benchmark);
     if (q.ctx_tokens < 1) { r.error = "context must be at least 1 token"; return r; }
     if (!std::isfinite(q.min_decode_tps) || q.min_decode_tps < 0) { r.error = "min decode must be >= 0 tok/s (0 = no constraint)"; return r; }
+    std::vector<QualityChoice> found;   // every model that fits, in catalog order
     for (const Model& m : cat.models) {
         double score = -1;
         const QualityScore* row = score_row(m, *r.task, score);
@@ -89,15 +98,19 @@ QualityResult recommend_models_by_quality(const Catalog& cat, const Hardware& hw
         }
         c.score = score;
         c.row = row;
-        (row ? r.ranked : r.unscored).push_back(std::move(c));
+        found.push_back(std::move(c));
     }
-    std::stable_sort(r.ranked.begin(), r.ranked.end(), [](const QualityChoice& a, const QualityChoice& b) {
-        if (a.score != b.score) return a.score > b.score;
-        return a.file_type->kld < b.file_type->kld;
-    });
-    std::stable_sort(r.unscored.begin(), r.unscored.end(), [](const QualityChoice& a, const QualityChoice& b) {
+    // scored first, highest score first (ties: the less lossy quant); then the unscored, largest first; catalog
+    // order otherwise. Indices are sorted, not the choices (each holds an Evaluation).
+    std::vector<size_t> order(found.size());
+    for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+    insertion_sort(order, [&](size_t ia, size_t ib) {
+        const QualityChoice &a = found[ia], &b = found[ib];
+        if ((a.row != nullptr) != (b.row != nullptr)) return a.row != nullptr;
+        if (a.row) return a.score != b.score ? a.score > b.score : a.file_type->kld < b.file_type->kld;
         return a.eval.params.total > b.eval.params.total;
     });
+    for (size_t i : order) (found[i].row ? r.ranked : r.unscored).push_back(std::move(found[i]));
     return r;
 }
 
