@@ -29,7 +29,8 @@ void update_best_models(AppState& app) {
 
 std::string best_models_json(const AppState& app) {
     const BestModelsState& st = app.best_models;
-    if (!st.error.empty()) return nlohmann::json{{"error", st.error}}.dump();
+    if (!st.error.empty() || !st.result.benchmark)   // an error, or update_best_models() not called yet
+        return nlohmann::json{{"error", st.error.empty() ? std::string("not computed yet") : st.error}}.dump();
     return llmsim::quality_result_to_json(app.scenario_hardware, st.query, st.result).dump();
 }
 
