@@ -6,7 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "api/recommend_models.h"
+#include "api/best_models.h"
 #include "commands.h"
 #include "core/format.h"
 #include "rig/resolve_device.h"

@@ -5,7 +5,7 @@
 
 #include <algorithm>
 
-#include "api/recommend_models.h"
+#include "api/best_models.h"
 #include "core/format.h"
 #include "panels.h"
 #include "sim/speed_labels.h"

@@ -18,5 +18,5 @@ struct BestModelsState {
 };
 
 void update_best_models(AppState& app);
-// results().best_models: the api/recommend_models.h layout (llmsim.recommendModels returns the same)
+// results().best_models: the api/best_models.h layout (llmsim.bestModels returns the same)
 std::string best_models_json(const AppState& app);

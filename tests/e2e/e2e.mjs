@@ -1142,18 +1142,18 @@ async function main() {
       await p2.context.close();
     });
 
-    await check('best models (issue 38): bm_task from the link; the section equals recommendModels(); a bad task throws', async () => {
+    await check('best models (issue 38): bm_task from the link; the section equals bestModels(); a bad task throws', async () => {
       const p2 = await openPage(browser, base, '#model=Qwen/Qwen2.5-7B-Instruct&hardware=rtx-4090&ctx=8192&rec_tps=10&bm_task=coding&embed=best');
       eq((await p2.page.evaluate(() => window.llmsim.getState())).bm_task, 'coding', 'state from the link');
       await p2.page.waitForTimeout(300);
       assert(await p2.page.evaluate(() => window.llmsim._widgetRect('bm-task')), 'task picker drawn');
       const r = (await p2.page.evaluate(() => window.llmsim.results())).best_models;
-      const direct = await p2.page.evaluate(() => window.llmsim.recommendModels({ hardware: 'rtx-4090', task: 'coding', ctx: 8192, min_decode: 10 }));
-      eq(r, direct, 'results().best_models vs recommendModels()');
+      const direct = await p2.page.evaluate(() => window.llmsim.bestModels({ hardware: 'rtx-4090', task: 'coding', ctx: 8192, min_decode_tps: 10 }));
+      eq(r, direct, 'results().best_models vs bestModels()');
       // Aider polyglot (polyglot_leaderboard.yml): Qwen3 32B 40.0 first of the models that fit 24 GB
       eq([r.ranked[0].model, r.ranked[0].score, r.benchmark.name], ['Qwen/Qwen3-32B', 40, 'Aider polyglot'], 'first entry');
       let threw = '';
-      try { await p2.page.evaluate(() => window.llmsim.recommendModels({ hardware: 'rtx-4090', task: 'poetry' })); } catch (e) { threw = String(e); }
+      try { await p2.page.evaluate(() => window.llmsim.bestModels({ hardware: 'rtx-4090', task: 'poetry' })); } catch (e) { threw = String(e); }
       assert(threw.includes("unknown task 'poetry'"), `a bad task throws: ${threw}`);
       await shots(p2.page, 'best', 'best');
       eq(p2.errors, [], 'console errors');

@@ -10,7 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "api/api.h"
-#include "api/recommend_models.h"
+#include "api/best_models.h"
 #include "predict_support.h"
 #include "sim/recommend_quality.h"
 #include "test_support.h"
@@ -192,11 +192,11 @@ TEST_CASE("quality ranking: bad input gets a clear error", "[quality]") {
     q.min_decode_tps = -1;
     CHECK(!recommend_models_by_quality(cat(), *h, q).error.empty());
     // the JS API's request: unknown device, unknown task, malformed JSON
-    CHECK(nlohmann::json::parse(api_recommend_models(cat(), R"({"hardware":"rtx-9999"})"))["error"] == "unknown hardware 'rtx-9999'");
-    CHECK(nlohmann::json::parse(api_recommend_models(cat(), R"({"hardware":"rtx-4090","task":"poetry"})"))["error"] ==
+    CHECK(nlohmann::json::parse(api_best_models(cat(), R"({"hardware":"rtx-9999"})"))["error"] == "unknown hardware 'rtx-9999'");
+    CHECK(nlohmann::json::parse(api_best_models(cat(), R"({"hardware":"rtx-4090","task":"poetry"})"))["error"] ==
           "unknown task 'poetry' (tasks: general, chat, reasoning, coding)");
-    CHECK(nlohmann::json::parse(api_recommend_models(cat(), "{"))["error"].is_string());
-    const nlohmann::json ok = nlohmann::json::parse(api_recommend_models(cat(), R"({"hardware":"rtx-4090","task":"coding","ctx":8192,"min_decode":10})"));
+    CHECK(nlohmann::json::parse(api_best_models(cat(), "{"))["error"].is_string());
+    const nlohmann::json ok = nlohmann::json::parse(api_best_models(cat(), R"({"hardware":"rtx-4090","task":"coding","ctx":8192,"min_decode_tps":10})"));
     CHECK(ok["ranked"][0]["model"] == "Qwen/Qwen3-32B");
     CHECK(ok["benchmark"]["name"] == "Aider polyglot");
 }

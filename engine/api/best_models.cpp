@@ -1,4 +1,4 @@
-#include "api/recommend_models.h"
+#include "api/best_models.h"
 
 #include <cmath>
 
@@ -97,7 +97,7 @@ std::string quality_trade_off(const QualityResult& r) {
     return "";
 }
 
-std::string api_recommend_models(const Catalog& cat, const std::string& text) {
+std::string api_best_models(const Catalog& cat, const std::string& text) {
     const json req = json::parse(text, nullptr, false);
     auto error = [](const std::string& e) { return json{{"error", e}}.dump(); };
     if (req.is_discarded() || !req.is_object()) return error("the request must be a JSON object, e.g. {\"hardware\":\"rtx-4090\",\"task\":\"coding\"}");
@@ -117,7 +117,7 @@ std::string api_recommend_models(const Catalog& cat, const std::string& text) {
     QualityQuery q;
     if (!str("task").empty()) q.task = str("task");
     double ctx = 0, min_decode = 0;
-    if (!num("ctx", 8192, ctx) || !num("min_decode", 0, min_decode)) return error("\"ctx\" and \"min_decode\" must be numbers");
+    if (!num("ctx", 8192, ctx) || !num("min_decode_tps", 0, min_decode)) return error("\"ctx\" and \"min_decode_tps\" must be numbers");
     if (ctx < 1 || ctx > 1e8) return error("\"ctx\" must be from 1 to 100000000 tokens");
     q.ctx_tokens = (int64_t)ctx;
     q.min_decode_tps = min_decode;
