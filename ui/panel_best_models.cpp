@@ -78,7 +78,8 @@ void draw_ranked_table(AppState& app, const llmsim::QualityResult& r) {
     if (!ImGui::BeginTable("bm", 6, flags)) return;
     const ImGuiTableColumnFlags stacked = phone ? ImGuiTableColumnFlags_Disabled : 0;   // in the Model cell
     ImGui::TableSetupColumn("Model", 0, 3.0f);
-    ImGui::TableSetupColumn("Score");
+    ImGui::TableSetupColumn("Score", phone ? ImGuiTableColumnFlags_WidthFixed : 0,   // phone: sized to its label
+                            phone ? ImGui::CalcTextSize("Score").x + ImGui::GetFontSize() : 0.0f);
     ImGui::TableSetupColumn("Quant", stacked);
     ImGui::TableSetupColumn("Quant loss", stacked);
     ImGui::TableSetupColumn("Decode tok/s", stacked);
