@@ -61,6 +61,7 @@ int cmd_calibrate(int argc, char** argv);  // cmd_accuracy.cpp
 int cmd_cost(int argc, char** argv);       // cmd_cost.cpp
 int cmd_bench(int argc, char** argv);      // cmd_bench.cpp
 int cmd_recommend(int argc, char** argv);  // cmd_recommend.cpp
+int cmd_recommend_model(int argc, char** argv);  // cmd_recommend_model.cpp
 int cmd_import(int argc, char** argv);     // cmd_import.cpp
 int cmd_calibrate_device(int argc, char** argv);   // cmd_calibrate_device.cpp
 int cmd_page(int argc, char** argv);       // cmd_page.cpp

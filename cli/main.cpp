@@ -26,6 +26,7 @@ const Command kCommands[] = {
     {"calibrate-device", llmsim::cli::cmd_calibrate_device, "fit a per-device correction from your llama-bench output"},
     {"cost", llmsim::cli::cmd_cost, "own vs rent vs serverless API monthly cost"},
     {"recommend", llmsim::cli::cmd_recommend, "cheapest hardware meeting speed/budget constraints, or the best model for a device"},
+    {"recommend-model", llmsim::cli::cmd_recommend_model, "the models a device runs, ranked by a published score for a task (coding, chat, ...)"},
     {"import", llmsim::cli::cmd_import, "read a config.json or a .gguf header and print the model it describes"},
     {"page", llmsim::cli::cmd_page, "a model's page (seed format) or one section of it, as HTML or Markdown"},
     {"site", llmsim::cli::cmd_site, "the static site: a page per catalog model, the models index, sitemap.xml, robots.txt"},

@@ -33,6 +33,7 @@ const std::vector<SectionInfo>& sections() {
         {"quants", "Quantizations", draw_quants},
         {"leaderboard", "Hardware leaderboard", draw_leaderboard},
         {"recommend", "Recommended hardware", draw_recommend},
+        {"best", "Best models for this device", draw_best_models},
         {"compare", "Compare setups", draw_compare},
         {"context", "Context scaling", draw_context},
         {"command", "Run it with llama.cpp (and MLX on a Mac)", draw_command},

@@ -32,6 +32,7 @@
 #include "panel_vision.h"
 #include "panel_audio.h"
 #include "panel_embed.h"
+#include "panel_best_models.h"
 #include "panel_serving_search.h"
 
 struct ImFont;
@@ -71,6 +72,7 @@ struct Scenario {
     double rec_min_tps = llmsim::kUsableMinDecodeTps;  // recommend: at least this decode tok/s at the full context
     double rec_max_ttft_s = llmsim::kUsableMaxTtftS;   // recommend: first token of the prompt within this, s (0 = any)
     double rec_max_price = 0;                          // recommend: at most this purchase price, USD (0 = any)
+    std::string bm_task = "general";                   // best models: the task whose published score ranks them
     // serving (panel_serving.cpp): the engine, its flags and the load; the scenario's model and device
     std::string sv_engine = "vllm";                    // serve_engines(): vllm, sglang, llamacpp, trtllm, lmdeploy
     std::string sv_precision;                          // checkpoint format ("" = as published, release_precision);
@@ -184,6 +186,7 @@ struct AppState {
     AudioState audio;              // panel_audio.h (drawn in the Vision & audio section)
     EmbedState embed;              // panel_embed.h
     MlxState mlx;                  // panel_mlx.h (drawn in the Run it section on Apple devices)
+    BestModelsState best_models;   // panel_best_models.h
     ServingSearchState serving_search;   // panel_serving_search.h
     bool scroll_to_section = false;     // scroll to scenario.section on the next frame
     std::string status_line;

@@ -415,6 +415,7 @@ std::string derived_to_json(const AppState& app) {
     j["vision"] = json::parse(vision_state_json(app));
     j["audio"] = json::parse(audio_state_json(app));
     j["embed"] = json::parse(embed_state_json(app));
+    j["best_models"] = json::parse(best_models_json(app));
     j["serving_search"] = json::parse(serving_search_to_json(app));
     j["accuracy"] = json::parse(accuracy_state_json(app));
     return j.dump();

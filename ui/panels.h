@@ -31,6 +31,7 @@ void draw_faq(AppState& app);            // panel_faq.cpp: generated answers
 void draw_import(AppState& app);         // panel_import.cpp: config.json / .gguf import
 void draw_compare(AppState& app);        // panel_compare.cpp: setups side by side
 void draw_recommend(AppState& app);      // panel_recommend.cpp: what to buy, cheapest first
+void draw_best_models(AppState& app);    // panel_best_models.cpp: the models this device runs, by published score
 void draw_accuracy(AppState& app);       // panel_accuracy.cpp: predicted vs measured, LODO errors
 void draw_accuracy_serving(AppState& app); // panel_accuracy_serving.cpp: the serving engines held out by source
 void draw_my_runs(AppState& app);        // panel_my_runs.cpp: your llama-bench rows next to ours, device profile, export

@@ -25,6 +25,7 @@
 #include "frame.h"
 #include "api/api.h"
 #include "api/api_extras.h"
+#include "api/best_models.h"
 #include "api/predict.h"
 #include "serving/serving.h"
 #include "runtime/speed_glue.h"
@@ -261,6 +262,7 @@ EMSCRIPTEN_KEEPALIVE const char* llmsim_results() {
     update_vision(g.app);    // results().vision / embed and the command's --mmproj
     update_audio(g.app);     // results().audio (and --mmproj for audio)
     update_embed(g.app);
+    update_best_models(g.app);   // results().best_models
     update_train(g.app);
     update_accuracy_serving(g.app);   // results().accuracy.serving (the embedded held-out report)
     g.ret = derived_to_json(g.app);
@@ -287,6 +289,8 @@ EMSCRIPTEN_KEEPALIVE const char* llmsim_train(const char* request_json) { return
 EMSCRIPTEN_KEEPALIVE const char* llmsim_embed(const char* request_json) { return api_answer(llmsim::api_embed, request_json); }
 // window.llmsim.audio(request): same keys as `llmsim-cli audio --json` (api_extras.h)
 EMSCRIPTEN_KEEPALIVE const char* llmsim_audio(const char* request_json) { return api_answer(llmsim::api_audio, request_json); }
+// window.llmsim.bestModels(request): same keys as `llmsim-cli recommend-model --format json` (api/best_models.h)
+EMSCRIPTEN_KEEPALIVE const char* llmsim_best_models(const char* request_json) { return api_answer(llmsim::api_best_models, request_json); }
 // window.llmsim.vision(request): same keys as `llmsim-cli vision --json` (api_extras.h)
 EMSCRIPTEN_KEEPALIVE const char* llmsim_vision(const char* request_json) { return api_answer(llmsim::api_vision, request_json); }
 

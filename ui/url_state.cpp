@@ -70,6 +70,7 @@ const std::vector<Field>& fields() {
         num("api_out", &Scenario::api_out_usd, -1, 1e4, "USD per 1M tokens (-1 = catalog)"),
         num("rec_tps", &Scenario::rec_min_tps, 0, 100000, "tok/s"),
         num("rec_price", &Scenario::rec_max_price, 0, 1e9, "USD"),
+        str("bm_task", &Scenario::bm_task),
         num("rec_ttft", &Scenario::rec_max_ttft_s, 0, 1e6, "seconds (0 = any)"),
         // serving section (panel_serving.cpp); README "URL keys" lists them
         str("sv_engine", &Scenario::sv_engine),

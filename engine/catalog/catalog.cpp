@@ -343,6 +343,41 @@ bool parse_model_hybrid(Entry& r, Model& m) {
     return true;
 }
 
+// "scores": {"metric": number 0-100, ...}
+bool parse_score_map(Entry& r, const json& o, const std::string& key, std::vector<std::pair<std::string, double>>& out) {
+    if (!o.is_object() || o.empty()) return r.fail(key + " must be an object of metric -> score, e.g. {\"average\": 35.2}");
+    for (auto it = o.begin(); it != o.end(); ++it) {
+        if (!it->is_number() || !std::isfinite(it->get<double>()) || it->get<double>() < 0 || it->get<double>() > 100)
+            return r.fail(key + "." + it.key() + " must be a score from 0 to 100");
+        out.push_back({it.key(), it->get<double>()});
+    }
+    return true;
+}
+
+// models.json "quality": the published benchmark scores of one model (the benchmarks are checked in parse_catalog)
+bool parse_model_quality(Entry& r, Model& m) {
+    const json* v = r.get("quality");
+    if (!v) return true;
+    if (!v->is_array()) return r.fail(std::string("quality must be a list of objects, got ") + json_type_name(*v));
+    for (size_t i = 0; i < v->size(); ++i) {
+        const json& o = (*v)[i];
+        const std::string key = "quality[" + std::to_string(i) + "]";
+        if (!o.is_object()) return r.fail(key + " must be an object, got " + json_type_name(o));
+        Entry e = r.nested(o, key.c_str());
+        QualityScore q;
+        e.str("benchmark", q.benchmark, true, "\"open-llm-leaderboard-v2\"");
+        e.str("date", q.date, true, "\"2025-05-09\"");
+        e.str("source", q.source, true);
+        e.str("note", q.note, false);
+        if (!r.absorb(e)) return false;
+        auto s = o.find("scores");
+        if (s == o.end()) return r.fail(key + ".scores is missing");
+        if (!parse_score_map(r, *s, key + ".scores", q.scores)) return false;
+        m.quality.push_back(std::move(q));
+    }
+    return true;
+}
+
 bool parse_model(Entry& r, Model& m) {
     r.str("id", m.id, true, "\"Qwen/Qwen2.5-7B-Instruct\"");
     r.str("name", m.name, true);
@@ -432,6 +467,7 @@ bool parse_model(Entry& r, Model& m) {
             m.ollama_tags.push_back(std::move(t));
         }
     }
+    if (!parse_model_quality(r, m)) return false;
     if (const json* o = r.object("release_format")) {
         Entry e = r.nested(*o, "release_format");
         e.str("weights", m.release_weights, true, "\"MXFP4\", \"FP8\", \"BF16\"");
@@ -442,11 +478,59 @@ bool parse_model(Entry& r, Model& m) {
     return r.ok();
 }
 
-bool parse_models(const std::string& text, std::vector<Model>& out, std::string& err) {
+// models.json "quality_benchmarks" and "quality_tasks" (optional): the leaderboards and the metric each task ranks by
+bool parse_quality_tables(const json& doc, std::vector<QualityBenchmark>& benchmarks, std::vector<QualityTask>& tasks,
+                          std::string& err) {
+    auto list = [&](const char* key) -> const json* {
+        auto it = doc.find(key);
+        if (it == doc.end() || it->is_null()) return nullptr;
+        if (!it->is_array()) err = std::string("models.json: \"") + key + "\" must be a list";
+        return it->is_array() ? &*it : nullptr;
+    };
+    if (const json* l = list("quality_benchmarks"))
+        for (size_t i = 0; i < l->size(); ++i) {
+            const json& o = (*l)[i];
+            Entry r(o, "models.json: quality_benchmarks[" + std::to_string(i) + "]", err);
+            if (!o.is_object()) return r.fail("must be an object");
+            QualityBenchmark b;
+            r.str("id", b.id, true, "\"aider-polyglot\"");
+            r.str("name", b.name, true);
+            r.str("version", b.version, true);
+            r.str("url", b.url, true);
+            r.str("date", b.date, true);
+            r.str("source", b.source, true);
+            r.str("caveat", b.caveat, false);
+            if (!r.ok()) return false;
+            auto m = o.find("metrics");
+            if (m == o.end() || !m->is_object() || m->empty()) return r.fail("metrics must be an object of metric -> description");
+            for (auto it = m->begin(); it != m->end(); ++it)
+                b.metrics.push_back({it.key(), it->is_string() ? it->get<std::string>() : std::string()});
+            benchmarks.push_back(std::move(b));
+        }
+    if (const json* l = list("quality_tasks"))
+        for (size_t i = 0; i < l->size(); ++i) {
+            const json& o = (*l)[i];
+            Entry r(o, "models.json: quality_tasks[" + std::to_string(i) + "]", err);
+            if (!o.is_object()) return r.fail("must be an object");
+            QualityTask t;
+            r.str("task", t.task, true, "\"coding\"");
+            r.str("benchmark", t.benchmark, true);
+            r.str("metric", t.metric, true);
+            r.str("why", t.why, false);
+            if (!r.ok()) return false;
+            tasks.push_back(std::move(t));
+        }
+    return err.empty();
+}
+
+bool parse_models(const std::string& text, std::vector<Model>& out, std::vector<QualityBenchmark>& benchmarks,
+                  std::vector<QualityTask>& tasks, std::string& err) {
     static const char* kFile = "models.json";
     const json doc = json::parse(text, nullptr, false);
     const json* list = open_document(doc, text, kFile, "llmsim-models/1", "models", err);
     if (!list) return false;
+    err.clear();
+    if (!parse_quality_tables(doc, benchmarks, tasks, err)) return false;
     out.clear();
     out.reserve(list->size());
     std::set<std::string> seen;  // lower-cased ids
@@ -676,10 +760,45 @@ bool parse_quants(const std::string& text, std::vector<GgmlType>& types, std::ve
 
 // [SECTION] parse_catalog --------------------------------------------------------------------------------
 
+namespace {
+// every score and task names a listed benchmark and one of its metrics, and a task is listed once
+bool check_quality(const Catalog& c, std::string& err) {
+    auto has_metric = [&](const std::string& bench, const std::string& metric) {
+        const QualityBenchmark* b = c.find_quality_benchmark(bench);
+        if (!b) return false;
+        for (const auto& m : b->metrics)
+            if (m.first == metric) return true;
+        return false;
+    };
+    for (size_t i = 0; i < c.quality_tasks.size(); ++i) {
+        const QualityTask& t = c.quality_tasks[i];
+        if (!has_metric(t.benchmark, t.metric)) {
+            err = "models.json: quality_tasks '" + t.task + "': " + t.benchmark + " / " + t.metric + " is not a listed benchmark metric";
+            return false;
+        }
+        for (size_t j = 0; j < i; ++j)
+            if (c.quality_tasks[j].task == t.task) {
+                err = "models.json: quality_tasks '" + t.task + "' is listed twice";
+                return false;
+            }
+    }
+    for (const Model& m : c.models)
+        for (const QualityScore& q : m.quality)
+            for (const auto& s : q.scores)
+                if (!has_metric(q.benchmark, s.first)) {
+                    err = "models.json: model '" + m.id + "': quality " + q.benchmark + " / " + s.first +
+                          " is not a metric of a benchmark in quality_benchmarks";
+                    return false;
+                }
+    return true;
+}
+}  // namespace
+
 bool parse_catalog(const std::string& models_json, const std::string& hardware_json, const std::string& quants_json,
                    Catalog& out, std::string& err) {
     Catalog c;
-    if (!parse_models(models_json, c.models, err)) return false;
+    if (!parse_models(models_json, c.models, c.quality_benchmarks, c.quality_tasks, err)) return false;
+    if (!check_quality(c, err)) return false;
     if (!parse_hardware(hardware_json, c.hardware, err)) return false;
     if (!parse_quants(quants_json, c.ggml_types, c.file_types, err)) return false;
     for (const Model& m : c.models) {
@@ -835,6 +954,30 @@ bool SlidingWindow::is_sliding(int layer, int n_layers) const {
     if (pattern == 1) return true;
     if (pattern > 1) return layer % pattern < pattern - 1;
     return std::find(sliding_layers.begin(), sliding_layers.end(), layer) != sliding_layers.end();
+}
+
+const double* QualityScore::score(const std::string& metric) const {
+    for (const auto& s : scores)
+        if (s.first == metric) return &s.second;
+    return nullptr;
+}
+
+const QualityTask* Catalog::find_quality_task(const std::string& task) const {
+    for (const QualityTask& t : quality_tasks)
+        if (t.task == task) return &t;
+    return nullptr;
+}
+
+const QualityBenchmark* Catalog::find_quality_benchmark(const std::string& id) const {
+    for (const QualityBenchmark& b : quality_benchmarks)
+        if (b.id == id) return &b;
+    return nullptr;
+}
+
+std::string Catalog::quality_task_names() const {
+    std::string s;
+    for (const QualityTask& t : quality_tasks) s += (s.empty() ? "" : ", ") + t.task;
+    return s;
 }
 
 }  // namespace llmsim

@@ -19,6 +19,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "catalog/chip_family.h"
@@ -71,6 +72,16 @@ struct OllamaTag {                 // an Ollama library tag that pulls this mode
     bool only_file_type = false;   // the library has no other quant of it (gpt-oss: "currently no other quantization")
 };
 
+struct QualityScore {               // a published benchmark result (models.json "quality"; scripts/catalog/quality_scores.json)
+    std::string benchmark;         // a quality_benchmarks id: "open-llm-leaderboard-v2", "aider-polyglot"
+    std::vector<std::pair<std::string, double>> scores;   // metric -> score on that benchmark's 0-100 scale
+    std::string date;              // when the score was read or run: "2025-05-09"
+    std::string source;            // the row it was read from (URL, or the benchmark file's row)
+    std::string note;              // why this row (duplicates, API vs weights), "" when none
+    // the score for a metric, or nullptr when this row has none
+    const double* score(const std::string& metric) const;
+};
+
 struct Model {
     std::string id;                // Hugging Face id, the key users type: "Qwen/Qwen2.5-7B-Instruct"
     std::string name;              // display name: "Qwen2.5 7B Instruct"
@@ -112,6 +123,7 @@ struct Model {
     std::vector<std::string> sources;
     std::vector<std::string> notes;
     std::vector<OllamaTag> ollama_tags;     // the names resolve_model_name (catalog/model_names.h) accepts for it
+    std::vector<QualityScore> quality;      // published benchmark scores (none: "no published score")
 
     bool is_moe() const { return moe.has_value() && moe->n_experts > 0; }
     int kv_head_dim_v() const { return head_dim_v > 0 ? head_dim_v : head_dim; }
@@ -207,6 +219,26 @@ struct FileType {                  // a llama.cpp file type (llama_ftype) or a n
     std::vector<std::string> sources;
 };
 
+// [SECTION] Quality benchmarks --------------------------------------------------------------------------
+
+struct QualityBenchmark {              // models.json "quality_benchmarks": one leaderboard, its version and where it was read
+    std::string id;                    // "open-llm-leaderboard-v2"
+    std::string name;                  // "Open LLM Leaderboard v2"
+    std::string version;               // the tasks, harness and scale the scores come from
+    std::string url;                   // the leaderboard's page
+    std::string date;                  // the snapshot's date
+    std::string source;                // the file the scores were read from (repo@commit:path or URL)
+    std::string caveat;                // what the scores do not say ("" when none)
+    std::vector<std::pair<std::string, std::string>> metrics;   // metric id -> what it measures
+};
+
+struct QualityTask {                   // models.json "quality_tasks": the one benchmark metric a task ranks by
+    std::string task;                  // "coding", "chat", "reasoning", "general"
+    std::string benchmark;             // a QualityBenchmark id
+    std::string metric;                // one of its metrics
+    std::string why;
+};
+
 // [SECTION] Catalog --------------------------------------------------------------------------------------
 
 struct RigCache {                      // rigs resolve_device built from a rig id (rig/resolve_device.h); a deque keeps their addresses
@@ -221,6 +253,8 @@ struct Catalog {
     std::vector<Hardware> combinations;   // 2x/4x/8x of single cards (gpu_combos.h); find_hardware accepts their ids
     std::vector<GgmlType> ggml_types;
     std::vector<FileType> file_types;
+    std::vector<QualityBenchmark> quality_benchmarks;
+    std::vector<QualityTask> quality_tasks;
     // rigs built from ids such as "rtx-5080+rtx-5060-ti-16gb" (rig/rig.h), kept so the pointers resolve_device returns
     // stay valid as long as the catalog (or a copy of it: copies share the cache)
     std::shared_ptr<RigCache> rig_cache = std::make_shared<RigCache>();
@@ -246,6 +280,11 @@ struct Catalog {
     // look up by the numeric ids GGUF files carry (ggml_type, general.file_type); nullptr when unknown
     const GgmlType* find_ggml_type_id(int id) const;
     const FileType* find_file_type_id(int ftype_id) const;
+    // the task's row ("coding") and its benchmark; nullptr when the task or benchmark is unknown
+    const QualityTask* find_quality_task(const std::string& task) const;
+    const QualityBenchmark* find_quality_benchmark(const std::string& id) const;
+    // the task names, comma-separated ("general, chat, reasoning, coding": error messages)
+    std::string quality_task_names() const;
 };
 
 // parse the three catalog JSON documents; returns false and fills err (naming file, entry and field) on bad input

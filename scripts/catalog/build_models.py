@@ -941,6 +941,30 @@ def apply_ollama_tags(models):
         by_id[t["model"]].setdefault("ollama_tags", []).append(row)
 
 
+QUALITY_SCORES = os.path.join(HERE, "quality_scores.json")   # sourced in this folder: published benchmark scores
+
+
+def apply_quality_scores(models, doc):
+    """Copy each cited benchmark score onto its model as "quality"; the benchmarks and the task table go to the top."""
+    q = json.load(open(QUALITY_SCORES))
+    by_id = {m["id"]: m for m in models}
+    metrics = {b["id"]: set(b["metrics"]) for b in q["benchmarks"]}
+    for t in q["tasks"]:
+        if t["metric"] not in metrics.get(t["benchmark"], ()):
+            sys.exit(f"build_models.py: quality_scores.json: task {t['task']} names {t['benchmark']}/{t['metric']}, which is not listed")
+    seen = set()
+    for r in q["scores"]:
+        if r["model"] not in by_id:
+            sys.exit(f"build_models.py: quality_scores.json: a score names {r['model']}, which is not in the catalog")
+        if (r["model"], r["benchmark"]) in seen or not set(r["scores"]) <= metrics.get(r["benchmark"], set()):
+            sys.exit(f"build_models.py: quality_scores.json: {r['model']} {r['benchmark']}: listed twice or an unknown metric")
+        seen.add((r["model"], r["benchmark"]))
+        row = {k: r[k] for k in ("benchmark", "scores", "date", "source", "note") if k in r}
+        by_id[r["model"]].setdefault("quality", []).append(row)
+    doc["quality_benchmarks"] = q["benchmarks"]
+    doc["quality_tasks"] = q["tasks"]
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--ref", default=os.path.join(HERE, "..", "..", "..", "shared", "reference"),
@@ -980,8 +1004,9 @@ def main():
             m["published_active_params_b"] = None
     models.sort(key=sort_key)
     doc = {"schema": "llmsim-models/1",
-           "generated_by": "scripts/catalog/build_models.py --ref DIR (inputs: the reference data's models.json and prices/api_prices.json, and scripts/catalog/ollama_tags.json; each value's public source is copied per entry)",
-           "models": models}
+           "generated_by": "scripts/catalog/build_models.py --ref DIR (inputs: the reference data's models.json and prices/api_prices.json, scripts/catalog/ollama_tags.json and quality_scores.json; each value's public source is copied per entry)"}
+    apply_quality_scores(models, doc)
+    doc["models"] = models
     with open(a.out, "w") as f:
         json.dump(doc, f, indent=1, ensure_ascii=False)
         f.write("\n")

@@ -1142,6 +1142,24 @@ async function main() {
       await p2.context.close();
     });
 
+    await check('best models (issue 38): bm_task from the link; the section equals bestModels(); a bad task throws', async () => {
+      const p2 = await openPage(browser, base, '#model=Qwen/Qwen2.5-7B-Instruct&hardware=rtx-4090&ctx=8192&rec_tps=10&bm_task=coding&embed=best');
+      eq((await p2.page.evaluate(() => window.llmsim.getState())).bm_task, 'coding', 'state from the link');
+      await p2.page.waitForTimeout(300);
+      assert(await p2.page.evaluate(() => window.llmsim._widgetRect('bm-task')), 'task picker drawn');
+      const r = (await p2.page.evaluate(() => window.llmsim.results())).best_models;
+      const direct = await p2.page.evaluate(() => window.llmsim.bestModels({ hardware: 'rtx-4090', task: 'coding', ctx: 8192, min_decode_tps: 10 }));
+      eq(r, direct, 'results().best_models vs bestModels()');
+      // Aider polyglot (polyglot_leaderboard.yml): Qwen3 32B 40.0 first of the models that fit 24 GB
+      eq([r.ranked[0].model, r.ranked[0].score, r.benchmark.name], ['Qwen/Qwen3-32B', 40, 'Aider polyglot'], 'first entry');
+      let threw = '';
+      try { await p2.page.evaluate(() => window.llmsim.bestModels({ hardware: 'rtx-4090', task: 'poetry' })); } catch (e) { threw = String(e); }
+      assert(threw.includes("unknown task 'poetry'"), `a bad task throws: ${threw}`);
+      await shots(p2.page, 'best', 'best');
+      eq(p2.errors, [], 'console errors');
+      await p2.context.close();
+    });
+
     await check('embeddings: a link with em_* keys; the section equals embed() and the CLI; --embedding / --reranking', async () => {
       const hash = '#model=Qwen/Qwen2.5-7B-Instruct&hardware=rtx-4090&em_model=Qwen/Qwen3-Embedding-0.6B&em_q=Q8_0&em_batch=16&em_doc=1024&embed=embeddings';
       const p2 = await openPage(browser, base, hash);
@@ -1362,7 +1380,7 @@ async function main() {
     });
 
     await check('budgets: frame time per section (printed, not asserted)', async () => {
-      const keys = ['verdict', 'simulator', 'quants', 'leaderboard', 'recommend', 'context', 'accuracy', 'serving', 'spec', 'lora', 'train', 'vision', 'embeddings'];
+      const keys = ['verdict', 'simulator', 'quants', 'leaderboard', 'recommend', 'best', 'context', 'accuracy', 'serving', 'spec', 'lora', 'train', 'vision', 'embeddings'];
       const out = [];
       for (const k of keys) {
         await page.evaluate((key) => window.llmsim.setState({ embed: key }), k);
@@ -1375,7 +1393,7 @@ async function main() {
     });
 
     await check('screenshots: every section at 1280x800 and 390x844, dark and light', async () => {
-      const keys = ['verdict', 'model', 'simulator', 'quants', 'leaderboard', 'recommend', 'compare', 'context', 'command', 'serving', 'spec', 'lora', 'train', 'vision', 'embeddings', 'cost', 'faq', 'accuracy', 'import', 'myruns'];
+      const keys = ['verdict', 'model', 'simulator', 'quants', 'leaderboard', 'recommend', 'best', 'compare', 'context', 'command', 'serving', 'spec', 'lora', 'train', 'vision', 'embeddings', 'cost', 'faq', 'accuracy', 'import', 'myruns'];
       for (const [w, h, theme] of [[1280, 800, 'dark'], [390, 844, 'dark'], [1280, 800, 'light'], [390, 844, 'light']]) {
         const p2 = await openPage(browser, base, `#model=Qwen/Qwen2.5-7B-Instruct&hardware=rtx-4090&theme=${theme}`, { width: w, height: h });
         const suffix = theme === 'dark' ? '' : '-light';

@@ -248,3 +248,20 @@ TEST_CASE("ui: on a Mac the Run it section shows MLX beside llama.cpp; elsewhere
     update_mlx(other);
     CHECK_FALSE(other.mlx.shown);
 }
+
+TEST_CASE("ui: the Best models section ranks the link's device by the bm_task score (issue 38)", "[ui][quality]") {
+    // Aider polyglot (scripts/catalog/quality_scores.json): Qwen3 32B 40.0 > QwQ-32B 20.9 on a 24 GB RTX 4090
+    AppState app = app_from("model=Qwen/Qwen2.5-7B-Instruct&hardware=rtx-4090&ctx=8192&rec_tps=10&bm_task=coding");
+    update_best_models(app);
+    REQUIRE(app.best_models.error.empty());
+    REQUIRE(app.best_models.result.ranked.size() >= 2);
+    CHECK(app.best_models.result.ranked[0].model->id == "Qwen/Qwen3-32B");
+    CHECK(app.best_models.result.ranked[1].model->id == "Qwen/QwQ-32B");
+    const nlohmann::json j = nlohmann::json::parse(best_models_json(app));
+    CHECK(j["benchmark"]["name"] == "Aider polyglot");
+    CHECK(j["ctx"] == 8192);
+    // an unknown task from a hand-edited link: the section says so, nothing is ranked
+    AppState bad = app_from("hardware=rtx-4090&bm_task=poetry");
+    update_best_models(bad);
+    CHECK(bad.best_models.error == "unknown task 'poetry' (tasks: general, chat, reasoning, coding)");
+}
