@@ -6,6 +6,7 @@
 #include "api/api.h"
 #include "api/api_recommend.h"
 #include "api/bench_knobs.h"
+#include "api/best_models.h"
 #include "api/predict.h"
 #include "core/input_limits.h"
 #include "serving/serving.h"
@@ -117,6 +118,16 @@ json recommend_models_schema(const Catalog&) {
                   {"hardware"});
 }
 
+json best_models_schema(const Catalog&) {
+    return object({{"hardware", hardware_field()},
+                   {"task", one_of("what the model is for: which published benchmark ranks (docs/quality-scores.md)",
+                                   {"general", "chat", "reasoning", "coding"})},
+                   {"ctx", ctx_field()},
+                   {"min_decode_tps", number("decode speed floor at the full context, tokens/s", 0, 1e7)},
+                   {"extreme", boolean("also consider the quants labelled Extreme Compression (IQ1, IQ2)")}},
+                  {"hardware"});
+}
+
 json serve_schema(const Catalog&) {
     json workload = object({{"input_len", integer("prompt tokens per request", 1, 10000000)},
                             {"output_len", integer("generated tokens per request", 1, 1000000)},
@@ -190,6 +201,11 @@ const std::vector<Tool>& tools() {
          "The largest catalog models a device runs at a decode speed floor at the full context, each at its best "
          "quant that meets it. `llmsim-cli recommend --hardware`.",
          recommend_models_schema, api_recommend_models},
+        {"best_models", "Best models for a device and task",
+         "The catalog models a device runs at a context and decode floor, ranked by a published benchmark score for "
+         "the task (Open LLM Leaderboard v2 for general/chat/reasoning, Aider polyglot for coding), each at its least "
+         "lossy quant that fits, with the quant's measured loss beside the score. `llmsim-cli recommend-model --format json`.",
+         best_models_schema, api_best_models},
         {"serve", "Serving many users",
          "Serving engine (vLLM, SGLang, llama-server, ...) memory plan, load simulation (throughput, TTFT, TPOT "
          "percentiles), cost and command line. `llmsim-cli serve --json`.",

@@ -50,6 +50,8 @@ lines = [
     call(8, "memory", dict(MEMORY, ctx=0)),
     call(9, "cost", COST),
     call(10, "recommend_models", {"hardware": "rtx-4090", "ctx": 8192, "min_decode_tps": 20}),
+    call(16, "best_models", {"hardware": "rtx-4090", "task": "coding", "ctx": 8192, "min_decode_tps": 10}),
+    call(17, "best_models", {"hardware": "rtx-4090", "task": "poetry"}),
     "[" * 100 + "]" * 100,                                                          # deeper than 64 levels: -32700
     '{"jsonrpc": "2.0", "id": 11, "method": "ping", "pad": "' + "x" * (1 << 20) + '"}',   # over 1 MiB: -32600
     json.dumps([json.loads(req(12, "ping"))]),                                       # a batch: -32600
@@ -78,7 +80,7 @@ check(by_id[14]["result"]["protocolVersion"] == "2025-11-25", "an unknown revisi
 
 tools = by_id[2]["result"]["tools"]
 names = [t["name"] for t in tools]
-check(names == ["memory", "predict", "recommend_hardware", "recommend_models", "serve", "cost"], f"tools/list: {names}")
+check(names == ["memory", "predict", "recommend_hardware", "recommend_models", "best_models", "serve", "cost"], f"tools/list: {names}")
 memory_schema = tools[0]["inputSchema"]
 check(memory_schema["type"] == "object" and memory_schema["required"] == ["model"], "memory's schema requires model")
 check("Q4_K_M" in memory_schema["properties"]["quant"]["enum"], "quant is an enum of the catalog's file types")
@@ -124,6 +126,14 @@ check(cost["active_hours_per_month"] == 365 and abs(cost["rent_usd_per_month"] -
 models = by_id[10]["result"]["structuredContent"]
 cli_models = cli_json("recommend", "--hardware", "rtx-4090", "--ctx", "8192", "--min-decode", "20", "--format", "json")
 check(models["models"] == cli_models and len(cli_models) > 0, "recommend_models equals `recommend --hardware --format json`")
+
+best = by_id[16]["result"]["structuredContent"]
+cli_best = cli_json("recommend-model", "--hardware", "rtx-4090", "--task", "coding", "--ctx", "8192", "--min-decode", "10",
+                    "--format", "json")
+check(best == cli_best and best["ranked"][0]["model"] == "Qwen/Qwen3-32B",
+      "best_models equals `recommend-model --format json` (Aider polyglot: Qwen3-32B first on a 4090)")
+check(by_id[17]["result"]["isError"] is True and "poetry" in by_id[17]["result"]["content"][0]["text"],
+      "best_models with an unknown task is a tool error naming it")
 
 check(errors[1:] == [-32700, -32600, -32600], f"too deep -32700, over 1 MiB -32600, a batch -32600: {errors}")
 check(by_id["last"]["result"] == {}, "still serving after the bad lines (ping)")

@@ -34,7 +34,7 @@ check(client.getServerCapabilities()?.tools !== undefined, 'initialize: the tool
 
 const { tools } = await client.listTools();
 const names = tools.map((t) => t.name);
-check(JSON.stringify(names) === JSON.stringify(['memory', 'predict', 'recommend_hardware', 'recommend_models', 'serve', 'cost']),
+check(JSON.stringify(names) === JSON.stringify(['memory', 'predict', 'recommend_hardware', 'recommend_models', 'best_models', 'serve', 'cost']),
       `listTools: ${names.join(', ')}`);
 check(tools.every((t) => t.inputSchema.type === 'object' && t.description.length > 20), 'each tool has an object schema and a description');
 
@@ -50,6 +50,9 @@ const calls = {
     (a) => a.model === 'Qwen/Qwen2.5-7B-Instruct' && a.quant === 'Q4_K_M' && a.ctx === 8192 && a.accepted.length > 0],
   recommend_models: [{ hardware: 'rtx-4090', ctx: 8192, min_decode_tps: 20 },
     (a) => a.hardware === 'rtx-4090' && a.models.length > 0 && a.models.every((m) => m.decode_full_tps >= 20)],
+  // Aider polyglot (scripts/catalog/quality_scores.json): Qwen3-32B 40.0 ranks first for coding on a 24 GB RTX 4090
+  best_models: [{ hardware: 'rtx-4090', task: 'coding', ctx: 8192, min_decode_tps: 10 },
+    (a) => a.ranked.length >= 2 && a.ranked[0].model === 'Qwen/Qwen3-32B'],
   serve: [{ engine: 'vllm', model: 'meta-llama/Llama-3.1-8B-Instruct', hardware: 'h100-sxm', workload: { input_len: 512, output_len: 128, concurrency: 8 } },
     (a) => a.ok === true],
   cost: [{ model: 'Qwen/Qwen2.5-7B-Instruct', hardware: 'rtx-4090', hours_per_month: 365, rent_usd_per_hour: 1.5 },
@@ -76,6 +79,6 @@ await client.ping();
 check(true, 'ping after the bad calls');
 
 await client.close();
-check(stderr.includes('llmsim-cli mcp: serving 6 tools'), 'the server logs on stderr only');
+check(stderr.includes('llmsim-cli mcp: serving 7 tools'), 'the server logs on stderr only');
 console.log(failed ? `${failed} failed` : 'all passed');
 process.exit(failed ? 1 : 0);
