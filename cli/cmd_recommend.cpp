@@ -48,18 +48,6 @@ void print_recommend_help() {
            "month (the cost command's rule); the limit applies to their $/hour together, ranked by monthly rent.\n");
 }
 
-// the first option recommend does not know, or "" when all are known
-std::string unknown_option(const Args& a) {
-    static const char* known[] = {"model", "ctx", "min-decode", "max-ttft", "max-price", "max-watts", "max-rent", "quant",
-                                  "prompt", "format", "all", "hardware", "decode-depth", "usable", "device-profile",
-                                  "tokens-per-month", "input-share"};
-    for (const auto& kv : a.options) {
-        bool ok = false;
-        for (const char* k : known) ok |= kv.first == k;
-        if (!ok) return kv.first;
-    }
-    return "";
-}
 
 // every option of recommend, read and range-checked (the --usable floor applied)
 struct RecommendOptions {
@@ -182,7 +170,9 @@ int cmd_recommend(int argc, char** argv) {
         print_recommend_help();
         return 0;
     }
-    const std::string unknown = unknown_option(a);
+    const std::string unknown = first_unknown_option(a, {"model", "ctx", "min-decode", "max-ttft", "max-price", "max-watts", "max-rent", "quant",
+                                  "prompt", "format", "all", "hardware", "decode-depth", "usable", "device-profile",
+                                  "tokens-per-month", "input-share"});
     if (!unknown.empty()) return fail("recommend: unknown option --" + unknown + " (try llmsim-cli recommend --help)");
     Catalog cat;
     if (!load_catalog(cat)) return 1;

@@ -29,16 +29,6 @@ void print_help() {
            "IQ1_*) are left out unless --extreme. Scores and sources: assets/catalog/models.json (quality).\n");
 }
 
-std::string unknown_option(const Args& a) {
-    static const char* known[] = {"hardware", "task", "ctx", "min-decode", "format", "extreme"};
-    for (const auto& kv : a.options) {
-        bool ok = false;
-        for (const char* k : known) ok |= kv.first == k;
-        if (!ok) return kv.first;
-    }
-    return "";
-}
-
 std::string loss_cell(const QualityChoice& c) {
     const FileType& ft = *c.file_type;
     std::string s = c.release_format ? "as released" : "";
@@ -97,7 +87,7 @@ int cmd_recommend_model(int argc, char** argv) {
         print_help();
         return 0;
     }
-    const std::string unknown = unknown_option(a);
+    const std::string unknown = first_unknown_option(a, {"hardware", "task", "ctx", "min-decode", "format", "extreme"});
     if (!unknown.empty()) return fail("recommend-model: unknown option --" + unknown + " (try llmsim-cli recommend-model --help)");
     Catalog cat;
     if (!load_catalog(cat)) return 1;

@@ -1,6 +1,7 @@
 // llmsim-cli subcommands. Each lives in its own cmd_*.cpp and returns the process exit code:
 // 0 = ok, 2 = bad input (one clear line on stderr, nothing on stdout), 1 = internal failure.
 #pragma once
+#include <initializer_list>
 #include <string>
 #include <vector>
 
@@ -25,6 +26,8 @@ struct Args {                       // "--key value" / "--flag" options after th
 Args parse_args(int argc, char** argv, const std::vector<std::string>& flags);
 // the number given as --key (untouched when absent); false + err "<cmd>: --key wants a number from lo to hi (got 'x')"
 bool option_number(const Args& a, const char* cmd, const char* key, double lo, double hi, double& out, std::string& err);
+// the first --option of `a` that `known` does not list, or "" when all are known
+std::string first_unknown_option(const Args& a, std::initializer_list<const char*> known);
 // print "llmsim-cli: <message>" on stderr and return 2
 int fail(const std::string& message);
 // why --model ID named no catalog model (catalog/model_names.h: close matches, a quant the catalog lacks, or a name

@@ -53,6 +53,15 @@ bool option_number(const Args& a, const char* cmd, const char* key, double lo, d
     return true;
 }
 
+std::string first_unknown_option(const Args& a, std::initializer_list<const char*> known) {
+    for (const auto& kv : a.options) {
+        bool ok = false;
+        for (const char* k : known) ok |= kv.first == k;
+        if (!ok) return kv.first;
+    }
+    return "";
+}
+
 int fail(const std::string& message) {
     fprintf(stderr, "llmsim-cli: %s\n", message.c_str());
     return 2;

@@ -66,9 +66,9 @@ check(proc.returncode == 0, f"exits 0 at the end of input (got {proc.returncode}
 replies = [json.loads(line) for line in proc.stdout.splitlines()]
 check(all(r.get("jsonrpc") == "2.0" for r in replies), "every reply is JSON-RPC 2.0, one per line")
 ids = [r.get("id") for r in replies]
-expected_ids = [1, 2, 3, None, 5, 6, 7, 8, 9, 10, None, None, None, 15, "last", 13, 14]
+expected_ids = [1, 2, 3, None, 5, 6, 7, 8, 9, 10, 16, 17, None, None, None, 15, "last", 13, 14]
 check(ids == expected_ids, f"one reply per request, in order, none to notifications or responses: {ids}")
-check(proc.stderr.startswith("llmsim-cli mcp: serving 6 tools"), "logs go to stderr")
+check(proc.stderr.startswith("llmsim-cli mcp: serving 7 tools"), "logs go to stderr")
 by_id = {r["id"]: r for r in replies if r.get("id") is not None}
 errors = [r["error"]["code"] for r in replies if r.get("id") is None]
 
