@@ -9,26 +9,12 @@
 
 #include "api/api.h"
 #include "catalog/catalog.h"
-
-namespace {
-// the embedded catalog, parsed once by the engine (a broken embedded catalog is a build bug: trap)
-const llmsim::Catalog& catalog() {
-    const llmsim::Catalog* cat = llmsim::embedded_catalog();
-    if (!cat) __builtin_trap();
-    return *cat;
-}
-
-void check_finite(const nlohmann::json& j) {
-    if (j.is_number_float() && !std::isfinite(j.get<double>())) __builtin_trap();
-    if (j.is_structured())
-        for (const auto& e : j) check_finite(e);
-}
-}  // namespace
+#include "fuzz_support.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (size > 1 << 16) return 0;
     const std::string req(reinterpret_cast<const char*>(data), size);
-    const std::string out = llmsim::api_memory(catalog(), req);
+    const std::string out = llmsim::api_memory(fuzz_catalog(), req);
     const nlohmann::json j = nlohmann::json::parse(out, nullptr, false);
     if (j.is_discarded() || !j.is_object()) __builtin_trap();
     if (!j.contains("error")) check_finite(j);

@@ -11,21 +11,10 @@
 #include <nlohmann/json.hpp>
 
 #include "catalog/catalog.h"
+#include "fuzz_support.h"
 #include "mcp_server.h"
 
 namespace {
-const llmsim::Catalog& catalog() {
-    const llmsim::Catalog* cat = llmsim::embedded_catalog();
-    if (!cat) __builtin_trap();
-    return *cat;
-}
-
-void check_finite(const nlohmann::json& j) {
-    if (j.is_number_float() && !std::isfinite(j.get<double>())) __builtin_trap();
-    if (j.is_structured())
-        for (const auto& e : j) check_finite(e);
-}
-
 void check_reply(const std::string& out) {
     if (out.empty()) return;
     if (out.find('\n') != std::string::npos) __builtin_trap();   // stdio framing: one message per line
@@ -47,7 +36,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (size > 1 << 16) return 0;
     const std::string input(reinterpret_cast<const char*>(data), size);
     llmsim::mcp::Session session;
-    session.catalog = &catalog();
+    session.catalog = &fuzz_catalog();
     size_t start = 0;
     while (start <= input.size()) {
         size_t end = input.find('\n', start);
