@@ -4,6 +4,7 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <cstdint>
 
 #include "api/best_models.h"
 #include "core/format.h"
@@ -16,7 +17,11 @@ void update_best_models(AppState& app) {
     if (!st.memo.inputs_moved(app.state_version, app.derived.version)) return;
     const Scenario& s = app.scenario;
     const std::string key = (app.scenario_hardware_ok ? app.scenario_hardware.id : std::string("-")) + "|" + s.bm_task + "|" +
-                            std::to_string(s.ctx_tokens) + "|" + llmsim::format_sig(s.rec_min_tps, 6);
+                            std::to_string(s.ctx_tokens) + "|" + llmsim::format_sig(s.rec_min_tps, 6) + "|" +
+                            // the result points into the catalog's models: a Hub lookup or an import that grows the
+                            // vector moves them, so the ranking is redone (it held dangling pointers before)
+                            std::to_string(app.catalog.models.size()) + "@" +
+                            std::to_string((uintptr_t)app.catalog.models.data());
     if (!st.memo.key_changed(key)) return;
     reset_section(st);
     if (!app.scenario_hardware_ok) { st.error = "pick a device first"; return; }

@@ -3,7 +3,7 @@
 (gpustack/gpustack docs/performance-lab/<model>/<gpu>.md): vLLM and SGLang (and TensorRT-LLM, not kept) served on the
 same box, each measured with `vllm bench serve` (ShareGPT, 1000 prompts, no rate limit; random 32K/4K/2K/128 input).
 
-Usage: python3 scripts/calibration/collect_gpustack_perflab.py <gpustack git dir> > /tmp/gpustack_rows.jsonl
+Usage: python3 scripts/calibration/collect_gpustack_perflab.py <gpustack git dir> > gpustack_rows.jsonl
 Reads the committed pages with `git show`; every number is copied from the printed benchmark block. Rows the
 simulator cannot represent are left out and counted on stderr (DP attention, speculative decoding, crashes,
 models not in the catalog)."""
