@@ -50,10 +50,7 @@ void print_recommend_help() {
 
 
 // every option of recommend, read and range-checked (the --usable floor applied)
-struct RecommendOptions {
-    double ctx = 8192, min_decode = 0, max_ttft = 0, max_price = 0, max_watts = 0, max_rent = 0, prompt = 4096;
-    double load_tokens = 0, input_share = 0.75;
-    double decode_depth = -1;   // -1: --decode-depth not given
+struct RecommendOptions : RecommendLimits {   // depth -1: --decode-depth not given
     bool usable = false;
     DeviceProfile profile;
     bool with_profile = false;
@@ -66,11 +63,11 @@ bool parse_recommend_options(const Args& a, const Catalog& cat, RecommendOptions
     if (!number(a, "ctx", 1, 1e8, o.ctx, err) || !number(a, "min-decode", 0, 1e7, o.min_decode, err) ||
         !number(a, "max-ttft", 0, 1e7, o.max_ttft, err) || !number(a, "max-price", 0, 1e9, o.max_price, err) ||
         !number(a, "max-watts", 0, 1e7, o.max_watts, err) || !number(a, "max-rent", 0, 1e6, o.max_rent, err) ||
-        !number(a, "prompt", 1, 1e8, o.prompt, err) || !number(a, "tokens-per-month", 0, 1e15, o.load_tokens, err) ||
-        !number(a, "input-share", 0, 1, o.input_share, err))
+        !number(a, "prompt", 1, 1e8, o.prompt, err) || !number(a, "tokens-per-month", 0, 1e15, o.tokens, err) ||
+        !number(a, "input-share", 0, 1, o.share, err))
         return false;
-    if (!number(a, "decode-depth", 0, 1e8, o.decode_depth, err)) return false;
-    if (o.decode_depth > o.ctx) {
+    if (!number(a, "decode-depth", 0, 1e8, o.depth, err)) return false;
+    if (o.depth > o.ctx) {
         err = "recommend: --decode-depth must be at most --ctx (" + format_sig(o.ctx, 8) + ")";
         return false;
     }
@@ -113,19 +110,7 @@ void print_models_for_hardware(const Catalog& cat, const Hardware& hw, const Rec
 }
 
 RecommendQuery make_query(const Model* model, const RecommendOptions& o) {
-    RecommendQuery q;
-    q.model = model;
-    q.quant = o.quant;
-    q.ctx_tokens = (int64_t)o.ctx;
-    q.prompt_tokens = (int64_t)o.prompt;
-    q.min_decode_tps = o.min_decode;
-    q.max_ttft_s = o.max_ttft;
-    q.max_price_usd = o.max_price;
-    q.max_power_w = o.max_watts;
-    q.max_cloud_usd_per_hour = o.max_rent;
-    q.load_mtok_per_month = o.load_tokens / 1e6;
-    q.load_input_share = o.input_share;
-    if (o.decode_depth >= 0) q.decode_depth = (int64_t)o.decode_depth;
+    RecommendQuery q = recommend_query(model, o.quant, o);
     q.device_profile = o.with_profile ? &o.profile : nullptr;
     return q;
 }
@@ -192,7 +177,7 @@ int cmd_recommend(int argc, char** argv) {
     const Model* model = cat.find_model(*mid);
     if (!model) return fail("recommend: " + unknown_model_message(cat, *mid));
     const RecommendQuery q = make_query(model, o);
-    const bool with_load = o.load_tokens > 0;
+    const bool with_load = o.tokens > 0;
     RecommendResult r = recommend_hardware(cat, q);
     if (!r.error.empty()) return fail("recommend: " + r.error);
     if (o.format == "json")

@@ -88,9 +88,7 @@ bool request_quant(const Catalog& cat, const json& j, const ResolvedModel& named
     return true;
 }
 
-struct RecommendFields {
-    double ctx = 8192, min_decode = 0, max_ttft = 0, max_price = 0, max_watts = 0, max_rent = 0, prompt = 4096;
-    double tokens = 0, share = 0.75, depth = -1;
+struct RecommendFields : RecommendLimits {
     bool usable = false, all = false;
 };
 // the recommend request's numbers, in the CLI's ranges, the --usable floor applied where a constraint is not given
@@ -160,6 +158,23 @@ json models_for_hardware_to_json(const std::vector<ModelChoice>& list) {
     return out;
 }
 
+RecommendQuery recommend_query(const Model* model, const std::string& quant, const RecommendLimits& l) {
+    RecommendQuery q;
+    q.model = model;
+    q.quant = quant;
+    q.ctx_tokens = (int64_t)l.ctx;
+    q.prompt_tokens = (int64_t)l.prompt;
+    q.min_decode_tps = l.min_decode;
+    q.max_ttft_s = l.max_ttft;
+    q.max_price_usd = l.max_price;
+    q.max_power_w = l.max_watts;
+    q.max_cloud_usd_per_hour = l.max_rent;
+    q.load_mtok_per_month = l.tokens / 1e6;
+    q.load_input_share = l.share;
+    if (l.depth >= 0) q.decode_depth = (int64_t)l.depth;
+    return q;
+}
+
 std::string api_recommend(const Catalog& cat, const std::string& request_json) {
     std::string err;
     const json j = parse_object(request_json, err);
@@ -168,19 +183,9 @@ std::string api_recommend(const Catalog& cat, const std::string& request_json) {
     const Model* model = request_model(cat, j, err, named);
     if (!model) return error_answer(err);
     RecommendFields f;
-    RecommendQuery q;
-    if (!read_recommend_fields(j, f, err) || !request_quant(cat, j, named, "Q4_K_M", q.quant, err)) return error_answer(err);
-    q.model = model;
-    q.ctx_tokens = (int64_t)f.ctx;
-    q.prompt_tokens = (int64_t)f.prompt;
-    q.min_decode_tps = f.min_decode;
-    q.max_ttft_s = f.max_ttft;
-    q.max_price_usd = f.max_price;
-    q.max_power_w = f.max_watts;
-    q.max_cloud_usd_per_hour = f.max_rent;
-    q.load_mtok_per_month = f.tokens / 1e6;
-    q.load_input_share = f.share;
-    if (f.depth >= 0) q.decode_depth = (int64_t)f.depth;
+    std::string quant;
+    if (!read_recommend_fields(j, f, err) || !request_quant(cat, j, named, "Q4_K_M", quant, err)) return error_answer(err);
+    const RecommendQuery q = recommend_query(model, quant, f);
     const RecommendResult r = recommend_hardware(cat, q);
     if (!r.error.empty()) return error_answer(r.error);
     return answer(recommend_to_json(q, r, f.all, f.tokens > 0));

@@ -30,6 +30,14 @@ const std::vector<std::string>& recommend_model_quants();
 nlohmann::json recommend_to_json(const RecommendQuery& q, const RecommendResult& r, bool all, bool with_load);
 // the inverse question's rows: model, quant, status, total_bytes, params, decode speeds (an array, largest first)
 nlohmann::json models_for_hardware_to_json(const std::vector<ModelChoice>& list);
+// recommend's limits as its request and `llmsim-cli recommend` read them (ctx, prompt in tokens; min_decode tok/s;
+// max_ttft s; max_price USD; max_watts W; max_rent USD/h; tokens a month and their input share; depth -1 = not given)
+struct RecommendLimits {
+    double ctx = 8192, min_decode = 0, max_ttft = 0, max_price = 0, max_watts = 0, max_rent = 0, prompt = 4096;
+    double tokens = 0, share = 0.75, depth = -1;
+};
+// the query those limits ask for the model at the quant (the one conversion both front doors use)
+RecommendQuery recommend_query(const Model* model, const std::string& quant, const RecommendLimits& l);
 std::string api_recommend(const Catalog& cat, const std::string& request_json);
 // {"hardware", "ctx", "min_decode_tps", "models": models_for_hardware_to_json}
 std::string api_recommend_models(const Catalog& cat, const std::string& request_json);

@@ -1,5 +1,6 @@
 #include "sim/recommend_quality.h"
 
+#include <algorithm>
 #include <utility>
 #include <cmath>
 
@@ -41,14 +42,22 @@ const QualityScore* score_row(const Model& m, const QualityTask& t, double& scor
 
 // the first quant (least lossy first) that fits at the context and meets the speed; false when none does
 bool best_quant(const Catalog& cat, const Model& m, const Hardware& hw, const QualityQuery& q, QualityChoice& out) {
+    // the device's memory, all GPUs: a quant whose weights alone need more (at 90 % of its nominal bits per weight,
+    // below any real file's) cannot fit, and is skipped before its weights are prepared (that preparation, per model and
+    // quant, is most of this ranking's cost: ~0.3 s for the catalog, on the page's first frame)
+    const double device_bytes = (double)hw.memory_bytes * std::max(1, hw.gpu_count);
+    double params = 0;   // known after the first quant evaluated
     for (const FileType* ft : quality_quants(cat, m, q.include_extreme)) {
+        if (params > 0 && params * nominal_bpw(cat, *ft) * 0.9 / 8.0 > device_bytes) continue;
         SimRequest req;
         req.memory.file_type = ft->name;
         req.memory.n_ctx = q.ctx_tokens;
         req.memory.hardware = &hw;
         req.memory.compute_max_context = false;
         std::string err;
-        if (!evaluate(cat, m, req, out.eval, err) || !fits(out.eval.memory.status)) continue;
+        if (!evaluate(cat, m, req, out.eval, err)) continue;
+        params = (double)out.eval.params.total;
+        if (!fits(out.eval.memory.status)) continue;
         if (q.min_decode_tps > 0 && (!out.eval.speed.ok || out.eval.speed.decode_full_tps < q.min_decode_tps)) continue;
         out.model = &m;
         out.quant = ft->name;
