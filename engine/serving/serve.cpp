@@ -57,6 +57,12 @@ bool runs_deepgemm(const ServeRequest& r, const Hardware& hw) {
     return n >= 406;   // SGLang v0.4.6 is the first release with sgl-project/sglang#5628 (2025-04-22)
 }
 
+double early_mla_moe_layer_us(const ServeRequest& r, const Model& m) {
+    if (r.engine != "sglang" || !m.mla || !m.is_moe()) return 0;
+    const int n = engine_version_number(r.engine_version);
+    return n >= 0 && n < 406 ? kEarlyMlaMoeLayerUs : 0;   // only a stated release before v0.4.6
+}
+
 namespace {
 
 std::string fmt(const char* f, double v) { char b[64]; snprintf(b, sizeof b, f, v); return b; }
@@ -231,6 +237,10 @@ ServeResult serve_with(const Catalog& cat, const ServeRequest& req, const SpeedT
                               "term (held out: 7 SGLang v0.5.7 runs of DeepSeek-R1 on 8x H200, InferenceX#870, 2026: output tok/s MdAPE "
                               "3.3 %, TPOT 4.4 %)");
     }
+    if (s.layer_floor_us > 0)
+        r.notes.push_back("early SGLang build (before v0.4.6) with an MLA + MoE model: " + fmt("%.0f", s.layer_floor_us) + " us a layer, " +
+                          fmt("%.1f", s.layers_stage * s.pp * s.layer_floor_us * 1e-3) + " ms a step, in the overhead (SGLang v0.4.1.post2's "
+                          "DeepSeek-V3 batch 1/8/32 decode, sglang#2643, less this model's step)");
     if (s.crosses_network)
         r.notes.push_back(std::string(s.tp_net ? "tp spans nodes: every all-reduce" : "pp spans nodes: " + std::to_string(s.pp_net_hops) +
                           " stage hand-off(s)") + " over the network (" + fmt("%.0f", r.step.network_share * 100) + " % of a step); " + s.net_explain);
