@@ -195,7 +195,13 @@ void run_closed(const Pools& P, const ServeWorkload& w, PoolRuns& out) {
         run_pools(P, share(w, P.prep, cp), share(w, P.drep, C - cp), r);
         return cache.emplace(cp, std::move(r)).first->second;
     };
-    auto prefill_ahead = [&](int cp) { const PoolRuns& r = at(cp); return r.p.req_s * P.prep >= r.d.req_s * P.drep; };
+    // each pool's requests/s: one instance's run x the instances its share keeps busy (C_p clients over prep instances
+    // run ceil(C_p / prep) per instance: C_p / that many instances' worth)
+    auto busy = [](int c, int rep) { const int per = (c + rep - 1) / rep; return (double)c / std::max(1, per); };
+    auto prefill_ahead = [&](int cp) {
+        const PoolRuns& r = at(cp);
+        return r.p.req_s * busy(cp, P.prep) >= r.d.req_s * busy(C - cp, P.drep);
+    };
     int lo = 1, hi = C - 1;
     if (prefill_ahead(lo)) hi = lo;
     while (lo < hi) { int mid = (lo + hi) / 2; if (prefill_ahead(mid)) hi = mid; else lo = mid + 1; }
@@ -292,9 +298,20 @@ ServeResult serve_disaggregated(const Catalog& cat, const ServeRequest& req, con
     std::vector<double> ttft, e2e;
     double xfer_mean = 0;
     pair_latencies(runs, link, ttft, e2e, xfer_mean);
-    // the load as the client sees it: the decode pool's throughput and token pace, the paired latencies
+    // the load as the client sees it: the decode pool's token pace, the paired latencies. Throughput: an open loop
+    // gets what the decode instances deliver; a closed loop of C clients each spending a whole cycle (prefill pool,
+    // link, decode pool) per request makes C / mean cycle requests a second (Little's law), which also holds at C = 1
     r.load = runs.d;
-    r.load.output_tok_s *= P.drep; r.load.total_tok_s *= P.drep; r.load.req_s *= P.drep; r.load.completed *= P.drep;
+    const double per_req_out = runs.d.req_s > 0 ? runs.d.output_tok_s / runs.d.req_s : 0, per_req_total = runs.d.req_s > 0 ? runs.d.total_tok_s / runs.d.req_s : 0;
+    double req_s = runs.d.req_s * P.drep;
+    if (w.concurrency > 0 && !e2e.empty()) {
+        double cycle = 0;
+        for (double x : e2e) cycle += x;
+        cycle /= (double)e2e.size();
+        if (cycle > 0) req_s = w.concurrency / cycle;
+    }
+    r.load.req_s = req_s; r.load.output_tok_s = req_s * per_req_out; r.load.total_tok_s = req_s * per_req_total;
+    r.load.completed *= P.drep;
     r.load.ttft_ms = stats_of(ttft); r.load.e2e_ms = stats_of(e2e);
     r.load.preemptions += runs.p.preemptions;
     r.step = runs.dstep;
