@@ -129,7 +129,13 @@ bool read_request(const Args& a, const Catalog& cat, ServeRequest& r, std::strin
 
 void print_result(const ServeRequest& req, const ServeResult& r) {
     const ServeMemoryPlan& m = r.memory;
-    printf("%s on %s, %s, tp %d pp %d, %d GPU(s)\n", req.engine.c_str(), req.hardware.c_str(), req.precision.c_str(), req.tp, req.pp, req.gpus);
+    const ServeDisaggregation& d = req.disaggregation;
+    if (d.enabled())
+        printf("%s on %s, %s, disaggregated: %d prefill GPU(s) as tp %d instances + %d decode GPU(s) as tp %d instances (the memory plan "
+               "below is a decode instance's)\n", req.engine.c_str(), req.hardware.c_str(), req.precision.c_str(), d.prefill_gpus, d.prefill_tp,
+               d.decode_gpus, d.decode_tp);
+    else
+        printf("%s on %s, %s, tp %d pp %d, %d GPU(s)\n", req.engine.c_str(), req.hardware.c_str(), req.precision.c_str(), req.tp, req.pp, req.gpus);
     printf("memory per GPU (GiB): total %.2f, budget %.2f, weights %.2f, activation peak %.2f, CUDA graphs %.2f, runtime %.2f\n",
            m.gpu_total_bytes / (double)kGiB, m.budget_bytes / (double)kGiB, m.weights_bytes / (double)kGiB, m.activation_peak_bytes / (double)kGiB,
            m.cuda_graph_bytes / (double)kGiB, m.runtime_bytes / (double)kGiB);
@@ -261,6 +267,8 @@ int cmd_serve(int argc, char** argv) {
         if (!serve_memory(cat, req, mp, err)) return fail("serve: " + err);
     }
     ServeResult r = serve(cat, req);
+    // a disaggregation block that cannot run (pools, link) fails before anything is printed, as above
+    if (req.disaggregation.enabled() && !r.ok && r.memory.gpu_total_bytes == 0 && !a.has("json")) return fail("serve: " + r.error);
     if (a.has("json")) { printf("%s\n", serve_result_json(req, r).c_str()); return r.ok ? 0 : 2; }
     print_result(req, r);
     if (a.has("explain") && r.ok) {
