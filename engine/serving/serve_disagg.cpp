@@ -236,7 +236,7 @@ LatencyStats stats_of(std::vector<double> v) {
 }
 
 // the explanation, one line per figure
-void explain(const ServeRequest& req, const ReplicaShape& ps, const PoolRuns& r, const KvLink& link, ServeResult& out) {
+void explain(const ServeRequest& req, const PoolRuns& r, const KvLink& link, ServeResult& out) {
     ServeDisaggResult& g = out.disagg;
     const ServeDisaggregation& d = req.disaggregation;
     char b[640];
@@ -244,15 +244,19 @@ void explain(const ServeRequest& req, const ReplicaShape& ps, const PoolRuns& r,
              "step on average; decode pool: %d GPU(s) = %d instance(s) x tp %d, decodes only, mean batch %.1f", d.prefill_gpus,
              g.prefill_instances, d.prefill_tp, g.prefill_mean_batch_tokens, d.decode_gpus, g.decode_instances, d.decode_tp, g.decode_mean_batch);
     g.lines.push_back(b);
-    snprintf(b, sizeof b, "KV transfer: %.0f KB per token (all layers, K + V; %.0f KB on each of the %d rank path(s)); a mean prompt of %.0f tokens "
-             "is %.1f MB, over %s: %.0f us + bytes / (%d x %.1f GB/s) = %.2f ms", g.kv_bytes_per_token / 1e3, link.bytes_per_token / 1e3,
-             link.paths, ps.kv_bytes_token_gpu > 0 ? g.kv_bytes_mean / g.kv_bytes_per_token : 0.0, g.kv_bytes_mean / 1e6, link.words.c_str(),
-             link.latency_us, link.paths, link.rank_gbs, g.transfer_ms_mean);
+    const double tokens = g.kv_bytes_per_token > 0 ? g.kv_bytes_mean / g.kv_bytes_per_token : 0.0;
+    snprintf(b, sizeof b, "KV transfer: %.0f KB per token for the whole model (all layers, K + V), a mean prompt of %.0f tokens %.1f MB; the %d "
+             "rank path(s) move at once, the busiest %.0f KB per token = %.1f MB, over %s: %.0f us + %.1f MB / %.1f GB/s = %.2f ms",
+             g.kv_bytes_per_token / 1e3, tokens, g.kv_bytes_mean / 1e6, link.paths, link.bytes_per_token / 1e3, link.bytes_per_token * tokens / 1e6,
+             link.words.c_str(), link.latency_us, link.bytes_per_token * tokens / 1e6, link.rank_gbs, g.transfer_ms_mean);
     g.lines.push_back(b);
+    // which step gives the client its first token, as each engine does it
+    const char* first = req.engine == "vllm"
+        ? "vLLM streams it from the decode instance, which recomputes the last prompt token (Scheduler._update_waiting_for_remote_kv)"
+        : "SGLang's router streams it from the decode server once the KV has landed, in that server's next step";
     snprintf(b, sizeof b, "TTFT p90 %.0f ms = prefill pool queue + prefill (p90 %.0f ms, median %.0f) + transfer (mean %.2f ms) + the decode "
-             "instance's wait and first step (p90 %.1f ms): the engines stream the first token from the decode instance, which recomputes "
-             "the last prompt token (vLLM Scheduler._update_waiting_for_remote_kv)", out.load.ttft_ms.p90, g.prefill_ttft_ms.p90,
-             g.prefill_ttft_ms.median, g.transfer_ms_mean, g.decode_first_ms.p90);
+             "instance's wait and first step (p90 %.1f ms): %s", out.load.ttft_ms.p90, g.prefill_ttft_ms.p90, g.prefill_ttft_ms.median,
+             g.transfer_ms_mean, g.decode_first_ms.p90, first);
     g.lines.push_back(b);
     snprintf(b, sizeof b, "TPOT p90 %.1f ms from the decode pool alone: its steps carry no prefill chunk (a step at batch %d: %.2f ms)",
              out.load.tpot_ms.p90, r.dstep.batch, r.dstep.step_s * 1e3);
@@ -349,7 +353,7 @@ ServeResult serve_disaggregated(const Catalog& cat, const ServeRequest& req, con
     r.command = g.prefill_command + "   # x" + std::to_string(P.prep) + " prefill instance(s)\n" + g.decode_command + "   # x" +
                 std::to_string(P.drep) + " decode instance(s)" + (vllm ? "; a P/D proxy in front (serve --deploy: NVIDIA Dynamo's frontend)"
                                                                       : "\npython -m sglang_router.launch_router --pd-disaggregation --prefill http://PREFILL:30000 --decode http://DECODE:30000");
-    explain(req, ps, runs, link, r);
+    explain(req, runs, link, r);
     if (r.load.preemptions > 0) r.notes.push_back(std::to_string(r.load.preemptions) + " preemptions: a pool's KV ran full");
     r.ok = r.load.completed > 0 && !ttft.empty();
     if (!r.ok) r.error = "no request completed (a request larger than a pool's KV?)";
