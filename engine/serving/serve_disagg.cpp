@@ -208,6 +208,19 @@ void run_closed(const Pools& P, const ServeWorkload& w, PoolRuns& out) {
     out = at(hi);
 }
 
+// Open loop or burst: each pool gets its share of the arrivals; a decode instance's requests arrive when their
+// prompts have been prefilled and moved (the prefill run's latency of the request with the same index + its transfer)
+void run_open(Pools& P, const KvLink& link, const ServeWorkload& w, PoolRuns& out) {
+    const ServeWorkload pw = share(w, P.prep, 0), dw = share(w, P.drep, 0);
+    StepBreakdown ignored;
+    out.p = simulate_load(P.ps, P.pp, P.pst, pw, &ignored, &out.pt);
+    std::vector<double> delay;
+    for (size_t i = 0; i < out.pt.ttft_s.size(); ++i) delay.push_back(out.pt.ttft_s[i] + transfer_s(link, (double)out.pt.input_tokens[i]));
+    LoadSetup dst = P.dst;
+    dst.arrival_delay_s = &delay;
+    out.d = simulate_load(P.ds, P.dp, dst, dw, &out.dstep, &out.dt);
+}
+
 // TTFT and E2E per request: prefill pool (queue + prefill) + the transfer of that prompt + the decode pool's wait and
 // first step; request i of each pool's run (the same seed draws the same lengths in the same order)
 void pair_latencies(const PoolRuns& r, const KvLink& link, std::vector<double>& ttft, std::vector<double>& e2e, double& xfer_mean) {
@@ -298,7 +311,7 @@ ServeResult serve_disaggregated(const Catalog& cat, const ServeRequest& req, con
     if (w.num_prompts <= 0) w.num_prompts = default_num_prompts(w);
     PoolRuns runs;
     if (w.concurrency > 0) run_closed(P, w, runs);
-    else run_pools(P, share(w, P.prep, 0), share(w, P.drep, 0), runs);   // open loop / burst: each pool its share
+    else run_open(P, link, w, runs);
     std::vector<double> ttft, e2e;
     double xfer_mean = 0;
     pair_latencies(runs, link, ttft, e2e, xfer_mean);
@@ -307,7 +320,13 @@ ServeResult serve_disaggregated(const Catalog& cat, const ServeRequest& req, con
     // link, decode pool) per request makes C / mean cycle requests a second (Little's law), which also holds at C = 1
     r.load = runs.d;
     const double per_req_out = runs.d.req_s > 0 ? runs.d.output_tok_s / runs.d.req_s : 0, per_req_total = runs.d.req_s > 0 ? runs.d.total_tok_s / runs.d.req_s : 0;
+    // an open loop's clock starts at the first request's arrival at the prefill pool, before the decode run's
     double req_s = runs.d.req_s * P.drep;
+    if (w.concurrency <= 0 && runs.d.duration_s > 0) {
+        const double client_s = runs.d.duration_s + runs.dt.lead_s;
+        req_s *= runs.d.duration_s / client_s;
+        r.load.duration_s = client_s;
+    }
     if (w.concurrency > 0 && !e2e.empty()) {
         double cycle = 0;
         for (double x : e2e) cycle += x;

@@ -204,13 +204,17 @@ struct LoadSetup {                       // what the simulation needs besides th
     // Scheduler._update_waiting_for_remote_kv: num_computed_tokens == num_tokens -> one less)
     bool prefill_only = false;
     bool kv_arrives = false;
+    // open loop / burst: request i reaches this instance arrival_delay_s[i % size] later than drawn (a decode instance:
+    // its prompt's prefill pool latency + transfer); null = none. Requests then run in arrival order
+    const std::vector<double>* arrival_delay_s = nullptr;
 };
 // what one simulated replica did per request (index = request order), for the disaggregated pools' pairing
 struct LoadTrace {
-    std::vector<double> ttft_s;          // arrival to first token, completed requests in request order
+    std::vector<double> ttft_s;          // arrival to first token, completed requests in drawing order
     std::vector<int64_t> input_tokens;   // their prompt lengths
     std::vector<double> e2e_s;           // arrival to last token
     double prefill_tokens_per_step = 0;  // mean prompt tokens in the steps that computed any
+    double lead_s = 0;                   // with arrival delays: the first arrival here less the first drawn arrival
 };
 // continuous batching for one replica: the workload's share of the load (concurrency / rate / prompts divided
 // over replicas by the caller)
