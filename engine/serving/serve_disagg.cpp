@@ -172,7 +172,7 @@ void run_pools(const Pools& P, const ServeWorkload& pw, const ServeWorkload& dw,
     out.d = simulate_load(P.ds, P.dp, P.dst, dw, &out.dstep, &out.dt);
 }
 
-ServeWorkload share(const ServeWorkload& w, int replicas, int concurrency) {
+ServeWorkload pool_share(const ServeWorkload& w, int replicas, int concurrency) {
     ServeWorkload q = w;
     const int rep = std::max(1, replicas);
     q.num_prompts = std::max(1, (w.num_prompts + rep - 1) / rep);
@@ -186,13 +186,13 @@ ServeWorkload share(const ServeWorkload& w, int replicas, int concurrency) {
 // closed loop of its share); the smallest C_p whose prefill throughput reaches the decode pool's at C - C_p
 void run_closed(const Pools& P, const ServeWorkload& w, PoolRuns& out) {
     const int C = std::max(1, w.concurrency);
-    if (C < 2) { run_pools(P, share(w, P.prep, 1), share(w, P.drep, 1), out); return; }
+    if (C < 2) { run_pools(P, pool_share(w, P.prep, 1), pool_share(w, P.drep, 1), out); return; }
     std::map<int, PoolRuns> cache;
     auto at = [&](int cp) -> const PoolRuns& {
         auto it = cache.find(cp);
         if (it != cache.end()) return it->second;
         PoolRuns r;
-        run_pools(P, share(w, P.prep, cp), share(w, P.drep, C - cp), r);
+        run_pools(P, pool_share(w, P.prep, cp), pool_share(w, P.drep, C - cp), r);
         return cache.emplace(cp, std::move(r)).first->second;
     };
     // each pool's requests/s: one instance's run x the instances its share keeps busy (C_p clients over prep instances
@@ -211,7 +211,7 @@ void run_closed(const Pools& P, const ServeWorkload& w, PoolRuns& out) {
 // Open loop or burst: each pool gets its share of the arrivals; a decode instance's requests arrive when their
 // prompts have been prefilled and moved (the prefill run's latency of the request with the same index + its transfer)
 void run_open(Pools& P, const KvLink& link, const ServeWorkload& w, PoolRuns& out) {
-    const ServeWorkload pw = share(w, P.prep, 0), dw = share(w, P.drep, 0);
+    const ServeWorkload pw = pool_share(w, P.prep, 0), dw = pool_share(w, P.drep, 0);
     StepBreakdown ignored;
     out.p = simulate_load(P.ps, P.pp, P.pst, pw, &ignored, &out.pt);
     std::vector<double> delay;
@@ -249,7 +249,7 @@ LatencyStats stats_of(std::vector<double> v) {
 }
 
 // the explanation, one line per figure
-void explain(const ServeRequest& req, const PoolRuns& r, const KvLink& link, ServeResult& out) {
+void disagg_lines(const ServeRequest& req, const PoolRuns& r, const KvLink& link, ServeResult& out) {
     ServeDisaggResult& g = out.disagg;
     const ServeDisaggregation& d = req.disaggregation;
     char b[640];
@@ -372,7 +372,7 @@ ServeResult serve_disaggregated(const Catalog& cat, const ServeRequest& req, con
     r.command = g.prefill_command + "   # x" + std::to_string(P.prep) + " prefill instance(s)\n" + g.decode_command + "   # x" +
                 std::to_string(P.drep) + " decode instance(s)" + (vllm ? "; a P/D proxy in front (serve --deploy: NVIDIA Dynamo's frontend)"
                                                                       : "\npython -m sglang_router.launch_router --pd-disaggregation --prefill http://PREFILL:30000 --decode http://DECODE:30000");
-    explain(req, runs, link, r);
+    disagg_lines(req, runs, link, r);
     if (r.load.preemptions > 0) r.notes.push_back(std::to_string(r.load.preemptions) + " preemptions: a pool's KV ran full");
     r.ok = r.load.completed > 0 && !ttft.empty();
     if (!r.ok) r.error = "no request completed (a request larger than a pool's KV?)";
