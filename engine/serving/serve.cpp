@@ -173,7 +173,27 @@ static std::string expert_parallel_note(const ReplicaShape& s, const EngineSpeed
 
 // [SECTION] serve() --------------------------------------------------------------------------------------
 
+const EngineSpeed& engine_speed(const ServeRequest& req, const ReplicaShape& s, const SpeedTable& table) {
+    return runs_vllm_v0(req) ? table.vllm_v0 : table.e[(int)s.engine];
+}
+
+LoadSetup load_setup(const ServeRequest& req, const ReplicaShape& s, const ServeMemoryPlan& m) {
+    LoadSetup st;
+    st.max_num_seqs = effective_max_num_seqs(req, s);
+    st.max_batched_tokens = effective_max_batched_tokens(req, s);
+    st.max_batched_tokens = std::max<int>(st.max_batched_tokens, st.max_num_seqs > 0 ? 1 : 1);
+    st.pool_blocks = m.kv_pool_blocks;
+    st.block_size = std::max(1, m.block_size);
+    st.max_model_len = m.max_model_len;
+    // admission: the row's reserve_output (TensorRT-LLM's GUARANTEED_NO_EVICT, engines.cpp), else the blocks
+    // running prompts still need are held back
+    st.reserve_output = engine_row(s.engine).reserve_output;
+    st.admission_holdback = true;
+    return st;
+}
+
 ServeResult serve_with(const Catalog& cat, const ServeRequest& req, const SpeedTable& table, const ParamCounts* counts) {
+    if (req.disaggregation.enabled()) return serve_disaggregated(cat, req, table, counts);
     ServeResult r;
     ReplicaShape s;
     if (!build_shape(cat, req, s, r.error, counts)) return r;
@@ -184,19 +204,9 @@ ServeResult serve_with(const Catalog& cat, const ServeRequest& req, const SpeedT
                   std::to_string(r.memory.max_model_len) + "-token sequence; lower max_model_len, add GPUs or raise tp";
         return r;
     }
-    const EngineSpeed& p = runs_vllm_v0(req) ? table.vllm_v0 : table.e[(int)s.engine];
-    LoadSetup st;
-    st.max_num_seqs = effective_max_num_seqs(req, s);
-    st.max_batched_tokens = effective_max_batched_tokens(req, s);
-    st.max_batched_tokens = std::max<int>(st.max_batched_tokens, st.max_num_seqs > 0 ? 1 : 1);
-    st.pool_blocks = r.memory.kv_pool_blocks;
-    st.block_size = std::max(1, r.memory.block_size);
-    st.max_model_len = r.memory.max_model_len;
-    // admission: the row's reserve_output (TensorRT-LLM's GUARANTEED_NO_EVICT, engines.cpp), else the blocks
-    // running prompts still need are held back
+    const EngineSpeed& p = engine_speed(req, s, table);
+    const LoadSetup st = load_setup(req, s, r.memory);
     const Engine& eng = engine_row(s.engine);
-    st.reserve_output = eng.reserve_output;
-    st.admission_holdback = true;
     // the load divides over the data-parallel replicas
     ServeWorkload w = req.workload;
     int rep = std::max(1, s.replicas);
@@ -308,7 +318,9 @@ ServeRequest closed_loop_at(const ServeRequest& req, int c) {
 }
 
 ServeResult serve(const Catalog& cat, const ServeRequest& req) {
-    return serving::serve_with(cat, req, serving::shipped_speed_table());
+    ServeResult r = serving::serve_with(cat, req, serving::shipped_speed_table());
+    if (r.ok && req.disaggregation.enabled()) serving::compare_aggregated(cat, req, r);
+    return r;
 }
 
 }  // namespace llmsim

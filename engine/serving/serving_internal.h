@@ -216,11 +216,39 @@ struct LoadSetup {                       // what the simulation needs besides th
     int64_t max_model_len = 0;
     bool reserve_output = false;         // admission reserves the whole output too (TensorRT-LLM GUARANTEED_NO_EVICT)
     bool admission_holdback = true;      // admission keeps the blocks running prompts still need + a 1 % watermark
+    // disaggregation (serve_disagg.cpp): a prefill instance stops each request at its first token (the proxy sends it
+    // max_tokens = 1); a decode instance receives each prompt's KV and recomputes only its last token (vLLM
+    // Scheduler._update_waiting_for_remote_kv: num_computed_tokens == num_tokens -> one less)
+    bool prefill_only = false;
+    bool kv_arrives = false;
+    // open loop / burst: request i reaches this instance arrival_delay_s[i % size] later than drawn (a decode instance:
+    // its prompt's prefill pool latency + transfer); null = none. Requests then run in arrival order
+    const std::vector<double>* arrival_delay_s = nullptr;
+};
+// what one simulated replica did per request (index = request order), for the disaggregated pools' pairing
+struct LoadTrace {
+    std::vector<double> ttft_s;          // arrival to first token, completed requests in drawing order
+    std::vector<int64_t> input_tokens;   // their prompt lengths
+    std::vector<double> e2e_s;           // arrival to last token
+    double prefill_tokens_per_step = 0;  // mean prompt tokens in the steps that computed any
+    double lead_s = 0;                   // with arrival delays: the first arrival here less the first drawn arrival
 };
 // continuous batching for one replica: the workload's share of the load (concurrency / rate / prompts divided
 // over replicas by the caller)
 ServeLoad simulate_load(const ReplicaShape& s, const EngineSpeed& p, const LoadSetup& setup, const ServeWorkload& w,
-                        StepBreakdown* typical);
+                        StepBreakdown* typical, LoadTrace* trace = nullptr);
+// what serve_with sets up for a shape: the engine's speed row, the simulation's limits from the memory plan
+const EngineSpeed& engine_speed(const ServeRequest& req, const ReplicaShape& s, const SpeedTable& table);
+LoadSetup load_setup(const ServeRequest& req, const ReplicaShape& s, const ServeMemoryPlan& m);
+// serve() of a disaggregated request (serve_disagg.cpp): both pools' memory plans and simulations, the transfer
+ServeResult serve_disaggregated(const Catalog& cat, const ServeRequest& req, const SpeedTable& table, const ParamCounts* counts);
+// the same GPUs aggregated (decode_tp instances doing both phases) at the same load: r.disagg's comparison (serve())
+void compare_aggregated(const Catalog& cat, const ServeRequest& req, ServeResult& r);
+// the two requests a disaggregated request runs as: each pool alone, aggregated, at its GPUs and TP
+ServeRequest prefill_pool_request(const ServeRequest& req);
+ServeRequest decode_pool_request(const ServeRequest& req);
+// false + err naming the field when the disaggregation block is impossible (counts, TP, link)
+bool validate_disaggregation(const ServeRequest& req, std::string& err);
 
 // what a predict serving line (and a calibration row) leaves unset: a cap on the simulated requests (the
 // steady state comes earlier) and max_model_len from the workload
