@@ -12,6 +12,7 @@
 #include <cmath>
 #include <cstring>
 #include <memory>
+#include <optional>
 
 #include "model/model_tensors.h"
 #include "memory/prepared_weights.h"
@@ -748,9 +749,14 @@ bool fits(FitStatus s) {
            s == FitStatus::PartialOffload;
 }
 
+// name = text (n bytes), without rewriting a name that already holds it: a reused breakdown keeps its names
+void set_name(std::string& name, const char* text, size_t n) {
+    if (name.size() != n || std::memcmp(name.data(), text, n) != 0) name.assign(text, n);
+}
+
 void set_device_name(std::string& name, Backend b, int G, int g) {
     if (b == Backend::Metal && G == 1) {
-        if (name != "Metal") name.assign("Metal");
+        set_name(name, "Metal", 5);
         return;
     }
     char buf[32];
@@ -762,7 +768,7 @@ void set_device_name(std::string& name, Backend b, int G, int g) {
     unsigned v = (unsigned)g;
     do { digits[k++] = (char)('0' + v % 10); v /= 10; } while (v);
     while (k) buf[n++] = digits[--k];
-    if (name.size() != n || name.compare(0, n, buf, n) != 0) name.assign(buf, n);  // a reused breakdown keeps it
+    set_name(name, buf, n);
 }
 
 // one full placement written into a breakdown (devices with names, totals, details), plus its status
@@ -781,7 +787,7 @@ void write_breakdown(const Placer& P, const Layout& lo, const CtxPlan& c, const 
             x.host = rd.host;
         } else {
             if (d < G) set_device_name(x.name, P.backend, P.first_gpu > 0 ? P.first_gpu + 1 : G, P.first_gpu + d);
-            else if (x.name != "host") x.name.assign("host");
+            else set_name(x.name, "host", 4);
             if (!x.hardware_id.empty()) x.hardware_id.clear();
             x.host = 0;
         }
@@ -848,10 +854,29 @@ void reset_breakdown(MemoryBreakdown& b) {
 
 namespace {
 
+// the fit search's layouts by -ngl: a layout does not depend on the context, and a device's contexts probe mostly the
+// same ones (the bisection starts from the same range). Direct-mapped, one slot per ngl mod kSlots
+struct LayoutCache {
+    static constexpr int kSlots = 16;
+    const Placer& P;
+    int tag[kSlots];
+    Layout slot[kSlots];
+    explicit LayoutCache(const Placer& P_) : P(P_) { std::fill(tag, tag + kSlots, -1); }
+    // make_layout(P, ngl) (ngl >= 0); valid until the next get of the same slot
+    const Layout& get(int ngl) {
+        const int i = ngl & (kSlots - 1);
+        if (tag[i] != ngl) {
+            make_layout(P, ngl, slot[i]);
+            tag[i] = ngl;
+        }
+        return slot[i];
+    }
+};
+
 // one context's breakdown on a ready placer: the requested layer layout `want` (want_ngl), then llama.cpp's fit search
 // when it does not fit, then the max-context search. dev: G + 1 entries of scratch
 void estimate_placed(const Placer& P, const Layout& want, int want_ngl, int64_t n_ctx, DevTotals* dev,
-                     MemoryBreakdown& out) {
+                     std::optional<LayoutCache>& layouts, MemoryBreakdown& out) {
     const MemoryRequest& req = P.r;
     const Model& m = P.m;
     const int L = P.L, G = P.G;
@@ -866,19 +891,18 @@ void estimate_placed(const Placer& P, const Layout& want, int want_ngl, int64_t 
         if (G > 0) out.notes.push_back("GPU runtime overhead and GPU compute buffers are estimates (fitted on llama.cpp's CPU backend)");
     }
 
-    Layout probe;
     if (req.hardware && G > 0 && out.status == FitStatus::Oom) {
         // fewest layers to offload: the most -ngl whose GPU part fits (binary search; GPU use grows with ngl)
         int lo_ngl = 0, hi_ngl = std::min(want_ngl, L + 1) - 1, best = -1;
+        if (!layouts) layouts.emplace(P);   // made on the first search: most placements need none
         while (lo_ngl <= hi_ngl) {
             const int mid = (lo_ngl + hi_ngl) / 2;
-            make_layout(P, mid, probe);
-            if (gpus_fit(P, probe, plan)) { best = mid; lo_ngl = mid + 1; } else hi_ngl = mid - 1;
+            if (gpus_fit(P, layouts->get(mid), plan)) { best = mid; lo_ngl = mid + 1; } else hi_ngl = mid - 1;
         }
         out.fit_gpu_layers = best;
         if (req.n_gpu_layers < 0 && best >= 1 && P.ram > 0 && !req.hardware->unified_memory()) {
             // auto placement (like llama.cpp --fit): use the partial offload when host RAM holds the rest
-            make_layout(P, best, probe);
+            const Layout& probe = layouts->get(best);
             const uint64_t total = place_devices(P, probe, plan, dev);
             if (judge_devices(P, dev, total).status == FitStatus::PartialOffload) {
                 std::vector<std::string> notes = std::move(out.notes);
@@ -941,7 +965,8 @@ bool estimate_memory_contexts(const PreparedWeights& w, const Model& m, const Me
     const int want_ngl = wanted_gpu_layers(P);
     Layout want;
     make_layout(P, want_ngl, want);
-    for (int i = 0; i < count; ++i) estimate_placed(P, want, want_ngl, contexts[i], dev.p, *out[i]);
+    std::optional<LayoutCache> layouts;
+    for (int i = 0; i < count; ++i) estimate_placed(P, want, want_ngl, contexts[i], dev.p, layouts, *out[i]);
     return true;
 }
 

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <string_view>
 
 #include "speed/device_profile.h"
@@ -152,8 +153,9 @@ void prepare_shared(const Model& m, const SimRequest& req, const Evaluation& ev,
     const SpeedParams& p = default_speed_params();
     const int64_t prompt = std::max<int64_t>(1, req.prompt_tokens);
     sh.pre = estimate_prefill(sh.s, p, prompt, 0);
-    const int64_t depths[2] = {prompt, 0}, n_tokens[2] = {std::max<int64_t>(1, req.gen_tokens), 128};
-    estimate_decode_depths(sh.s, p, 2, depths, n_tokens, sh.dec);
+    plan_decode(sh.s, p, sh.decode);
+    estimate_decode_planned(sh.s, p, sh.decode, prompt, std::max<int64_t>(1, req.gen_tokens), sh.dec[0]);
+    estimate_decode_planned(sh.s, p, sh.decode, 0, 128, sh.dec[1]);
     for (SpeedResult& r : sh.dec) apply_profile(req, sh.s, SpeedTest::Decode, r);
     apply_profile(req, sh.s, SpeedTest::Prefill, sh.pre);
 }
@@ -162,14 +164,53 @@ void prepare_shared(const Model& m, const SimRequest& req, const Evaluation& ev,
 void fill_view(const Model& m, const SimRequest& req, const Evaluation& out, int64_t full_depth, const ViewParts& vp,
                SpeedView& v);
 
+// a default SpeedView, field by field, keeping every string's buffer (a sweep's reused Evaluation allocates nothing)
+// and the bound words (estimate_speed_view_at sets or clears them)
+void reset_view(SpeedView& v) {
+    // a field added to SpeedView needs its line here: the size is the reminder (x86-64, wasm32)
+    static_assert(sizeof(SpeedView) == (sizeof(void*) == 8 ? 392 : 288), "SpeedView changed: reset the new field");
+    v.ok = false;
+    v.error.clear();
+    v.decode_tps = v.decode_low = v.decode_high = 0;
+    v.decode_empty_tps = v.decode_empty_low = v.decode_empty_high = 0;
+    v.decode_full_tps = v.decode_full_low = v.decode_full_high = 0;
+    v.decode_depth = v.decode_full_depth = v.prompt_tokens = 0;
+    v.flash_attn = true;
+    v.calibrated.clear();
+    v.prefill_tps = v.prefill_low = v.prefill_high = 0;
+    v.ttft_s = v.ttft_low = v.ttft_high = 0;
+    v.reply_s = v.aggregate_tps = v.per_user_tps = 0;
+    v.decode_intensity = v.decode_flops = v.prefill_intensity = v.prefill_flops = 0;
+    v.peak_flops = v.peak_bytes_per_s = 0;
+    v.explain.clear();
+}
+
+// s = text, without rewriting a string that already holds it
+void set_text(std::string& s, const char* text) {
+    if (std::strcmp(s.c_str(), text) != 0) s.assign(text);
+}
+
+void speed_view_parts(const Model& m, const SimRequest& req, int64_t n_ctx, Evaluation& out, SharedSpeed* shared);
+
 }  // namespace
 
 void estimate_speed_view_at(const Model& m, const SimRequest& req, int64_t n_ctx, Evaluation& out, SharedSpeed* shared) {
+    reset_view(out.speed);
+    speed_view_parts(m, req, n_ctx, out, shared);
+    if (!out.speed.ok) {   // fill_view sets the bound words of a view with speeds
+        out.speed.decode_bound.clear();
+        out.speed.prefill_bound.clear();
+    }
+}
+
+void estimate_speed_view(const Catalog&, const Model& m, const SimRequest& req, Evaluation& out) {
+    estimate_speed_view_at(m, req, req.memory.n_ctx, out, nullptr);
+}
+
+namespace {
+
+void speed_view_parts(const Model& m, const SimRequest& req, int64_t n_ctx, Evaluation& out, SharedSpeed* shared) {
     SpeedView& v = out.speed;
-    std::string error_buffer = std::move(v.error);   // a reused Evaluation keeps its message buffer (no malloc)
-    v = SpeedView();
-    error_buffer.clear();
-    v.error = std::move(error_buffer);
     const MemoryBreakdown& mb = out.memory;
     if (!req.memory.hardware) { v.error = "pick a device to see speeds"; return; }
     if (mb.status == FitStatus::Oom) { v.error = "does not fit, so it does not run"; return; }
@@ -188,8 +229,7 @@ void estimate_speed_view_at(const Model& m, const SimRequest& req, int64_t n_ctx
         vp.pre = &shared->pre;
         vp.dec = &shared->dec[0];
         vp.dec0 = &shared->dec[1];
-        const int64_t n128 = 128;
-        estimate_decode_depths(shared->s, p, 1, &full_depth, &n128, &decn);
+        estimate_decode_planned(shared->s, p, shared->decode, full_depth, 128, decn);
         apply_profile(req, shared->s, SpeedTest::Decode, decn);
         fill_view(m, req, out, full_depth, vp, v);
         return;
@@ -222,12 +262,6 @@ void estimate_speed_view_at(const Model& m, const SimRequest& req, int64_t n_ctx
     fill_view(m, req, out, full_depth, vp, v);
 }
 
-void estimate_speed_view(const Catalog&, const Model& m, const SimRequest& req, Evaluation& out) {
-    estimate_speed_view_at(m, req, req.memory.n_ctx, out, nullptr);
-}
-
-namespace {
-
 void fill_view(const Model& m, const SimRequest& req, const Evaluation& out, int64_t full_depth, const ViewParts& vp,
                SpeedView& v) {
     const SpeedScenario& s = *vp.s;
@@ -240,13 +274,11 @@ void fill_view(const Model& m, const SimRequest& req, const Evaluation& out, int
         return;
     }
     if (req.device_profile && profile_applies(*req.device_profile, hw)) v.calibrated = calibrated_label(*req.device_profile);
-    ReplyTime reply;
-    reply.ttft_s = pre.time_s;
-    reply.ttft_low_s = (double)prompt / pre.high;
-    reply.ttft_high_s = (double)prompt / pre.low;
-    reply.total_s = pre.time_s + dec.time_s;
+    // estimate_reply's figures (a ReplyTime's numbers, without its error string)
+    const double ttft_s = pre.time_s, ttft_low_s = (double)prompt / pre.high, ttft_high_s = (double)prompt / pre.low;
+    const double reply_total_s = pre.time_s + dec.time_s;
     auto finite = [](double x) { return std::isfinite(x) && x > 0; };
-    if (!finite(dec.tokens_per_s) || !finite(pre.tokens_per_s) || !finite(reply.ttft_s) || !finite(dec0.tokens_per_s) ||
+    if (!finite(dec.tokens_per_s) || !finite(pre.tokens_per_s) || !finite(ttft_s) || !finite(dec0.tokens_per_s) ||
         !finite(decn.tokens_per_s)) {
         v.error = "speed out of the model's range for these inputs";
         return;
@@ -260,10 +292,10 @@ void fill_view(const Model& m, const SimRequest& req, const Evaluation& out, int
     v.prompt_tokens = prompt;
     v.flash_attn = req.memory.flash_attn;
     v.prefill_tps = pre.tokens_per_s; v.prefill_low = pre.low; v.prefill_high = pre.high;
-    v.ttft_s = reply.ttft_s; v.ttft_low = reply.ttft_low_s; v.ttft_high = reply.ttft_high_s;
-    v.reply_s = reply.total_s;
-    v.decode_bound = dec.bound;
-    v.prefill_bound = pre.bound;
+    v.ttft_s = ttft_s; v.ttft_low = ttft_low_s; v.ttft_high = ttft_high_s;
+    v.reply_s = reply_total_s;
+    set_text(v.decode_bound, dec.bound);
+    set_text(v.prefill_bound, pre.bound);
     v.aggregate_tps = v.decode_tps;
     v.per_user_tps = v.decode_tps;
     if (req.memory.n_parallel > 1) {

@@ -23,6 +23,7 @@ struct SharedSpeed {
     std::string error;
     SpeedScenario s;
     SpeedResult pre;
+    DecodePlan decode;          // the decode terms that do not depend on the depth
     SpeedResult dec[2];         // at the prompt (gen_tokens), at depth 0 (tg128)
 };
 // estimate_speed_view at context n_ctx (req.memory.n_ctx is not read); shared: the context-independent parts, reused

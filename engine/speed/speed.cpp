@@ -614,12 +614,7 @@ void apply_band(SpeedResult& r, const SpeedParams& p, int kind_index, HardwareKi
 
 namespace {
 
-// the terms of a decoded token that do not depend on its position: weights, ALU, launches, hand-offs, offload
-// (computed once for several depths: estimate_decode_depths)
-struct DecodeFixed {
-    SpeedResult r;                      // weight / alu / fixed / sync / offload times, fp16_tflops_estimated
-    double bw = 0, share = 0, kv_cost = 0, alu = 0;
-};
+using DecodeFixed = DecodePlan::Fixed;
 
 DecodeFixed decode_fixed_terms(const SpeedScenario& s, const SpeedParams& p) {
     DecodeFixed f;
@@ -695,18 +690,27 @@ SpeedResult estimate_decode(const SpeedScenario& s, const SpeedParams& p, int64_
     return r;
 }
 
-void estimate_decode_depths(const SpeedScenario& s, const SpeedParams& p, int count, const int64_t* depths,
-                            const int64_t* n_tokens, SpeedResult* out) {
-    std::string err;
-    if (!check(s, err)) {
-        for (int i = 0; i < count; ++i) {
-            out[i] = SpeedResult();
-            out[i].error = err;
-        }
+void plan_decode(const SpeedScenario& s, const SpeedParams& p, DecodePlan& plan) {
+    plan.error.clear();
+    plan.ok = check(s, plan.error);
+    if (plan.ok) plan.fixed = decode_fixed_terms(s, p);
+}
+
+void estimate_decode_planned(const SpeedScenario& s, const SpeedParams& p, const DecodePlan& plan, int64_t depth,
+                             int64_t n_tokens, SpeedResult& out) {
+    if (!plan.ok) {
+        out = SpeedResult();
+        out.error = plan.error;
         return;
     }
-    const DecodeFixed f = decode_fixed_terms(s, p);
-    for (int i = 0; i < count; ++i) decode_at(s, p, f, depths[i], n_tokens[i], out[i]);
+    decode_at(s, p, plan.fixed, depth, n_tokens, out);
+}
+
+void estimate_decode_depths(const SpeedScenario& s, const SpeedParams& p, int count, const int64_t* depths,
+                            const int64_t* n_tokens, SpeedResult* out) {
+    DecodePlan plan;
+    plan_decode(s, p, plan);
+    for (int i = 0; i < count; ++i) estimate_decode_planned(s, p, plan, depths[i], n_tokens[i], out[i]);
 }
 
 // [SECTION] Prefill --------------------------------------------------------------------------------------

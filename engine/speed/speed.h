@@ -349,6 +349,20 @@ SpeedResult estimate_decode(const SpeedScenario& s, const SpeedParams& p, int64_
 // the position-independent terms computed once: a view's decode at the prompt, the empty and the full context
 void estimate_decode_depths(const SpeedScenario& s, const SpeedParams& p, int count, const int64_t* depths,
                             const int64_t* n_tokens, SpeedResult* out);
+// the position-independent terms of estimate_decode_depths, kept by a caller that decodes one scenario at depths it
+// learns later (a sweep's contexts): check(s) and the weight / ALU / launch / hand-off / offload terms
+struct DecodePlan {
+    bool ok = false;
+    std::string error;                  // why the scenario has no decode (check)
+    struct Fixed {
+        SpeedResult r;                  // weight / alu / fixed / sync / offload times, fp16_tflops_estimated
+        double bw = 0, share = 0, kv_cost = 0, alu = 0;
+    } fixed;
+};
+void plan_decode(const SpeedScenario& s, const SpeedParams& p, DecodePlan& plan);
+// estimate_decode(s, p, depth, n_tokens) bit for bit, on a plan_decode(s, p) of the same s and p
+void estimate_decode_planned(const SpeedScenario& s, const SpeedParams& p, const DecodePlan& plan, int64_t depth,
+                             int64_t n_tokens, SpeedResult& out);
 // prefill: tokens/s processing an n_tokens prompt on top of depth cached tokens
 SpeedResult estimate_prefill(const SpeedScenario& s, const SpeedParams& p, int64_t n_tokens, int64_t depth);
 // true when every field of a and b holds the same bits (the memo key below; a new SpeedScenario field needs a line
