@@ -194,7 +194,8 @@ void speed_view_parts(const Model& m, const SimRequest& req, int64_t n_ctx, Eval
 
 }  // namespace
 
-void estimate_speed_view_at(const Model& m, const SimRequest& req, int64_t n_ctx, Evaluation& out, SharedSpeed* shared) {
+void estimate_speed_view_at(const Model& m, const SimRequest& req, int64_t n_ctx, Evaluation& out,
+                            SharedSpeed* shared) {
     reset_view(out.speed);
     speed_view_parts(m, req, n_ctx, out, shared);
     if (!out.speed.ok) {   // fill_view sets the bound words of a view with speeds
@@ -242,7 +243,7 @@ void speed_view_parts(const Model& m, const SimRequest& req, int64_t n_ctx, Eval
     RigSpeedTerms rig_terms;
     SpeedResult pre, decs[3];
     if (hw.rig.empty()) {
-        pre = req.prefill_memo ? estimate_prefill(s, p, prompt, 0, *req.prefill_memo) : estimate_prefill(s, p, prompt, 0);
+        pre = estimate_prefill(s, p, prompt, 0);
         const int64_t depths[3] = {prompt, 0, full_depth}, n_tokens[3] = {std::max<int64_t>(1, req.gen_tokens), 128, 128};
         estimate_decode_depths(s, p, 3, depths, n_tokens, decs);
     } else {
@@ -273,7 +274,8 @@ void fill_view(const Model& m, const SimRequest& req, const Evaluation& out, int
         v.error = !dec.ok ? dec.error : !pre.ok ? pre.error : !dec0.ok ? dec0.error : decn.error;
         return;
     }
-    if (req.device_profile && profile_applies(*req.device_profile, hw)) v.calibrated = calibrated_label(*req.device_profile);
+    if (req.device_profile && profile_applies(*req.device_profile, hw))
+        v.calibrated = calibrated_label(*req.device_profile);
     // estimate_reply's figures (a ReplyTime's numbers, without its error string)
     const double ttft_s = pre.time_s, ttft_low_s = (double)prompt / pre.high, ttft_high_s = (double)prompt / pre.low;
     const double reply_total_s = pre.time_s + dec.time_s;

@@ -365,23 +365,6 @@ void estimate_decode_planned(const SpeedScenario& s, const SpeedParams& p, const
                              int64_t n_tokens, SpeedResult& out);
 // prefill: tokens/s processing an n_tokens prompt on top of depth cached tokens
 SpeedResult estimate_prefill(const SpeedScenario& s, const SpeedParams& p, int64_t n_tokens, int64_t depth);
-// true when every field of a and b holds the same bits (the memo key below; a new SpeedScenario field needs a line
-// in it: a static_assert on the struct's size in speed.cpp is the reminder)
-bool same_scenario(const SpeedScenario& a, const SpeedScenario& b);
-// a one-entry memo of estimate_prefill, owned by a caller that evaluates many scenarios in a row (a sweep over
-// contexts: the prompt's prefill does not depend on the context, only on the scenario)
-struct PrefillMemo {
-    bool valid = false;
-    SpeedScenario s;
-    const SpeedParams* p = nullptr;
-    int64_t n_tokens = 0, depth = 0;
-    SpeedResult r;
-    uint64_t hits = 0, misses = 0;
-};
-// estimate_prefill(s, p, n_tokens, depth), bit for bit, returned from the memo when its last call had the same
-// inputs (the same scenario bits, the same parameter object, tokens and depth)
-const SpeedResult& estimate_prefill(const SpeedScenario& s, const SpeedParams& p, int64_t n_tokens, int64_t depth,
-                                    PrefillMemo& memo);
 // seconds from sending an n-token prompt (empty cache) to the first generated token
 double time_to_first_token_s(const SpeedScenario& s, const SpeedParams& p, int64_t prompt_tokens);
 // prompt processing + gen_tokens generated after it
