@@ -29,7 +29,8 @@ void speed_plan(const Catalog& cat, const Model& model, const SimRequest& req, E
 bool contexts_plan(const Catalog&, const PreparedWeights& weights, const Model& model, const SimRequest& req,
                    const int64_t* contexts, int count, Evaluation* out, std::string& err) {
     if (count <= 0) return true;
-    if (looks_like_mlx_quant(weights.file_type)) return memory_plan(req.engine, weights, model, req.memory, out[0].memory, err);
+    if (looks_like_mlx_quant(weights.file_type))   // memory_plan's message: llama.cpp loads GGUF files
+        return memory_plan(req.engine, weights, model, req.memory, out[0].memory, err);
     // the breakdowns live in the evaluations: estimate_memory_contexts takes them by pointer, a chunk at a time
     constexpr int kChunk = 16;
     MemoryBreakdown* mb[kChunk];
