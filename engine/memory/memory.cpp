@@ -12,6 +12,7 @@
 #include <cmath>
 #include <cstring>
 #include <memory>
+#include <optional>
 
 #include "model/model_tensors.h"
 #include "memory/prepared_weights.h"
@@ -127,8 +128,15 @@ uint64_t kv_v_row(const Model& m) {
 namespace {
 
 // the request checks of the KV cache (shared by estimate_kv_cache and the fast estimate_memory)
-bool check_kv_request(const Model& m, const MemoryRequest& r, uint64_t k_row, uint64_t v_row, std::string& err) {
-    if (r.n_ctx < 1) { err = "context must be at least 1 token (got " + std::to_string(r.n_ctx) + ")"; return false; }
+bool check_context(int64_t n_ctx, std::string& err) {
+    if (n_ctx < 1) { err = "context must be at least 1 token (got " + std::to_string(n_ctx) + ")"; return false; }
+    return true;
+}
+
+// n_ctx: the context checked (r.n_ctx, or each of estimate_memory_contexts' contexts)
+bool check_kv_request(const Model& m, const MemoryRequest& r, int64_t n_ctx, uint64_t k_row, uint64_t v_row,
+                      std::string& err) {
+    if (!check_context(n_ctx, err)) return false;
     if (r.n_parallel < 1) { err = "--parallel must be at least 1"; return false; }
     if (r.n_ubatch < 1 || r.n_batch < 1) { err = "--ubatch and --batch must be at least 1"; return false; }
     if (m.n_layers <= 0) { err = "model '" + m.id + "' has no layers"; return false; }
@@ -153,7 +161,7 @@ bool estimate_kv_cache(const Model& m, const MemoryRequest& r, KvCacheSize& out,
     out = KvCacheSize{};
     const uint64_t k_row = kv_k_row(m);
     const uint64_t v_row = kv_v_row(m);
-    if (!check_kv_request(m, r, k_row, v_row, err)) return false;
+    if (!check_kv_request(m, r, r.n_ctx, k_row, v_row, err)) return false;
     const CellPlan p = plan_cells(m, r, r.n_ctx);
     out.cells_full = p.per_stream * p.streams;
     out.cells_swa = p.swa_per_stream * p.streams;
@@ -436,7 +444,8 @@ bool init_rig_split(Placer& P, std::string& err) {
     return true;
 }
 
-bool init_placer(Placer& P, std::string& err) {
+// n_ctx: the (first) context the request is checked with
+bool init_placer(Placer& P, int64_t n_ctx, std::string& err) {
     const MemoryRequest& r = P.r;
     if (r.hardware) {
         P.backend = r.backend ? *r.backend : (r.hardware->backends.empty() ? Backend::Cpu : r.hardware->backends[0]);
@@ -465,7 +474,7 @@ bool init_placer(Placer& P, std::string& err) {
         P.G = 1;
     }
     P.L = P.m.n_layers;
-    if (!check_kv_request(P.m, r, P.w.kv_k_row, P.w.kv_v_row, err)) return false;
+    if (!check_kv_request(P.m, r, n_ctx, P.w.kv_k_row, P.w.kv_v_row, err)) return false;
     // tensor split: the same double arithmetic as llama.cpp's cumulative proportions (the test oracle's too)
     const size_t n_split = r.tensor_split.empty() || P.first_gpu > 0 || r.split_mode == SplitMode::None
                                ? (size_t)std::max(P.G, 1) : r.tensor_split.size();
@@ -740,9 +749,14 @@ bool fits(FitStatus s) {
            s == FitStatus::PartialOffload;
 }
 
+// name = text (n bytes), without rewriting a name that already holds it: a reused breakdown keeps its names
+void set_name(std::string& name, const char* text, size_t n) {
+    if (name.size() != n || std::memcmp(name.data(), text, n) != 0) name.assign(text, n);
+}
+
 void set_device_name(std::string& name, Backend b, int G, int g) {
     if (b == Backend::Metal && G == 1) {
-        if (name != "Metal") name.assign("Metal");
+        set_name(name, "Metal", 5);
         return;
     }
     char buf[32];
@@ -754,7 +768,7 @@ void set_device_name(std::string& name, Backend b, int G, int g) {
     unsigned v = (unsigned)g;
     do { digits[k++] = (char)('0' + v % 10); v /= 10; } while (v);
     while (k) buf[n++] = digits[--k];
-    if (name.size() != n || name.compare(0, n, buf, n) != 0) name.assign(buf, n);  // a reused breakdown keeps it
+    set_name(name, buf, n);
 }
 
 // one full placement written into a breakdown (devices with names, totals, details), plus its status
@@ -773,7 +787,7 @@ void write_breakdown(const Placer& P, const Layout& lo, const CtxPlan& c, const 
             x.host = rd.host;
         } else {
             if (d < G) set_device_name(x.name, P.backend, P.first_gpu > 0 ? P.first_gpu + 1 : G, P.first_gpu + d);
-            else if (x.name != "host") x.name.assign("host");
+            else set_name(x.name, "host", 4);
             if (!x.hardware_id.empty()) x.hardware_id.clear();
             x.host = 0;
         }
@@ -838,51 +852,65 @@ void reset_breakdown(MemoryBreakdown& b) {
 
 // [SECTION] Fit search -----------------------------------------------------------------------------------
 
-bool estimate_memory(const PreparedWeights& w, const Model& m, const MemoryRequest& req, MemoryBreakdown& out,
-                     std::string& err) {
-    reset_breakdown(out);
-    Placer P(w, m, req);
-    if (!init_placer(P, err)) {
-        out.devices.clear();
-        return false;
-    }
-    const int L = P.L, G = P.G;
-    SmallBuf<DevTotals, 9> dev;
-    dev.resize((size_t)G + 1);
+namespace {
 
-    const int want_ngl = req.n_gpu_layers < 0 ? L + 1 : req.n_gpu_layers;
-    Layout lo;
-    make_layout(P, want_ngl, lo);
+// the fit search's layouts by -ngl: a layout does not depend on the context, and a device's contexts probe mostly the
+// same ones (the bisection starts from the same range). Direct-mapped, one slot per ngl mod kSlots
+struct LayoutCache {
+    static constexpr int kSlots = 16;
+    const Placer& P;
+    int tag[kSlots];
+    Layout slot[kSlots];
+    explicit LayoutCache(const Placer& P_) : P(P_) { std::fill(tag, tag + kSlots, -1); }
+    // make_layout(P, ngl) (ngl >= 0); valid until the next get of the same slot
+    const Layout& get(int ngl) {
+        const int i = ngl & (kSlots - 1);
+        if (tag[i] != ngl) {
+            make_layout(P, ngl, slot[i]);
+            tag[i] = ngl;
+        }
+        return slot[i];
+    }
+};
+
+// one context's breakdown on a ready placer: the requested layer layout `want` (want_ngl), then llama.cpp's fit search
+// when it does not fit, then the max-context search. dev: G + 1 entries of scratch
+void estimate_placed(const Placer& P, const Layout& want, int want_ngl, int64_t n_ctx, DevTotals* dev,
+                     std::optional<LayoutCache>& layouts, MemoryBreakdown& out) {
+    const MemoryRequest& req = P.r;
+    const Model& m = P.m;
+    const int L = P.L, G = P.G;
+    reset_breakdown(out);
+    const Layout* lo = &want;   // the layout written (the fit search may pick a partial offload)
     CtxPlan plan;
-    make_ctx_plan(P, req.n_ctx, plan);
-    write_breakdown(P, lo, plan, dev.p, place_devices(P, lo, plan, dev.p), out);
+    make_ctx_plan(P, n_ctx, plan);
+    write_breakdown(P, want, plan, dev, place_devices(P, want, plan, dev), out);
 
     if (req.with_notes) {
-        if (!w.gguf) out.notes.push_back("weights from the catalog's flat bits-per-weight (no per-tensor rules for this format)");
+        if (!P.w.gguf) out.notes.push_back("weights from the catalog's flat bits-per-weight (no per-tensor rules for this format)");
         if (G > 0) out.notes.push_back("GPU runtime overhead and GPU compute buffers are estimates (fitted on llama.cpp's CPU backend)");
     }
 
     if (req.hardware && G > 0 && out.status == FitStatus::Oom) {
         // fewest layers to offload: the most -ngl whose GPU part fits (binary search; GPU use grows with ngl)
         int lo_ngl = 0, hi_ngl = std::min(want_ngl, L + 1) - 1, best = -1;
-        Layout probe;
+        if (!layouts) layouts.emplace(P);   // made on the first search: most placements need none
         while (lo_ngl <= hi_ngl) {
             const int mid = (lo_ngl + hi_ngl) / 2;
-            make_layout(P, mid, probe);
-            if (gpus_fit(P, probe, plan)) { best = mid; lo_ngl = mid + 1; } else hi_ngl = mid - 1;
+            if (gpus_fit(P, layouts->get(mid), plan)) { best = mid; lo_ngl = mid + 1; } else hi_ngl = mid - 1;
         }
         out.fit_gpu_layers = best;
         if (req.n_gpu_layers < 0 && best >= 1 && P.ram > 0 && !req.hardware->unified_memory()) {
             // auto placement (like llama.cpp --fit): use the partial offload when host RAM holds the rest
-            make_layout(P, best, probe);
-            const uint64_t total = place_devices(P, probe, plan, dev.p);
-            if (judge_devices(P, dev.p, total).status == FitStatus::PartialOffload) {
+            const Layout& probe = layouts->get(best);
+            const uint64_t total = place_devices(P, probe, plan, dev);
+            if (judge_devices(P, dev, total).status == FitStatus::PartialOffload) {
                 std::vector<std::string> notes = std::move(out.notes);
                 reset_breakdown(out);
-                write_breakdown(P, probe, plan, dev.p, total, out);
+                write_breakdown(P, probe, plan, dev, total, out);
                 out.fit_gpu_layers = best;
                 out.notes = std::move(notes);
-                make_layout(P, best, lo);
+                lo = &probe;
             }
         }
     } else if (req.hardware) {
@@ -899,12 +927,46 @@ bool estimate_memory(const PreparedWeights& w, const Model& m, const MemoryReque
         while (lo_c <= hi_c) {
             const int64_t mid = (lo_c + hi_c) / 2;
             make_ctx_plan(P, mid * kKvCellPad, c);
-            const uint64_t total = place_devices(P, lo, c, dev.p);
-            if (fits(judge_devices(P, dev.p, total).status)) { best = mid; lo_c = mid + 1; } else hi_c = mid - 1;
+            const uint64_t total = place_devices(P, *lo, c, dev);
+            if (fits(judge_devices(P, dev, total).status)) { best = mid; lo_c = mid + 1; } else hi_c = mid - 1;
         }
         out.max_context = best * kKvCellPad;
         out.max_context_extended = m.native_context > 0 && out.max_context > m.native_context;
     }
+}
+
+// the layer layout the request asks for (-ngl; all layers and the output by default)
+int wanted_gpu_layers(const Placer& P) { return P.r.n_gpu_layers < 0 ? P.L + 1 : P.r.n_gpu_layers; }
+
+}  // namespace
+
+bool estimate_memory(const PreparedWeights& w, const Model& m, const MemoryRequest& req, MemoryBreakdown& out,
+                     std::string& err) {
+    MemoryBreakdown* one = &out;
+    return estimate_memory_contexts(w, m, req, &req.n_ctx, 1, &one, err);
+}
+
+bool estimate_memory_contexts(const PreparedWeights& w, const Model& m, const MemoryRequest& req,
+                              const int64_t* contexts, int count, MemoryBreakdown* const* out, std::string& err) {
+    if (count <= 0) return true;
+    Placer P(w, m, req);
+    bool ok = init_placer(P, contexts[0], err);
+    for (int i = 1; ok && i < count; ++i) ok = check_context(contexts[i], err);
+    if (!ok) {
+        for (int i = 0; i < count; ++i) {
+            reset_breakdown(*out[i]);
+            out[i]->devices.clear();
+        }
+        return false;
+    }
+    // the placer (checks, split, limits) and the requested layout do not depend on the context: made once
+    SmallBuf<DevTotals, 9> dev;
+    dev.resize((size_t)P.G + 1);
+    const int want_ngl = wanted_gpu_layers(P);
+    Layout want;
+    make_layout(P, want_ngl, want);
+    std::optional<LayoutCache> layouts;
+    for (int i = 0; i < count; ++i) estimate_placed(P, want, want_ngl, contexts[i], dev.p, layouts, *out[i]);
     return true;
 }
 

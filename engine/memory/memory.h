@@ -175,6 +175,11 @@ bool estimate_memory(const Catalog& cat, const Model& model, const MemoryRequest
 // req.file_bytes_override.value_or(0))); skips the cache lookup — for sweeps over devices, contexts and KV settings
 bool estimate_memory(const PreparedWeights& weights, const Model& model, const MemoryRequest& req, MemoryBreakdown& out,
                      std::string& err);
+// the same for `count` contexts of one request (req.n_ctx is not read: *out[i] is contexts[i]'s breakdown, the numbers
+// `count` estimate_memory calls give); the request's checks, split, limits and layer layout are made once. false +
+// err (every out reset) when the request or any context is bad
+bool estimate_memory_contexts(const PreparedWeights& weights, const Model& model, const MemoryRequest& req,
+                              const int64_t* contexts, int count, MemoryBreakdown* const* out, std::string& err);
 
 struct KvCacheSize {
     uint64_t k_bytes = 0, v_bytes = 0, state_bytes = 0;

@@ -107,7 +107,12 @@ std::string mlx_quant_name(const MlxQuant& q) {
     return "mlx-" + std::to_string(q.bits) + "bit-g" + std::to_string(q.group_size);
 }
 
-bool looks_like_mlx_quant(const std::string& name) { return lower_ascii(trim_space(name)).rfind("mlx-", 0) == 0; }
+bool looks_like_mlx_quant(const std::string& name) {
+    // lower_ascii(trim_space(name)) starts with "mlx-", without building either string (evaluate() asks on every
+    // call): "mlx-" has no white space, so the trailing trim never reaches it
+    const size_t a = name.find_first_not_of(" \t\n\v\f\r");
+    return a != std::string::npos && name.size() - a >= 4 && equals_ci(std::string_view(name).substr(a, 4), "mlx-");
+}
 
 std::string mlx_quant_error(const std::string& name) {
     const std::optional<MlxQuant> q = spell(lower_ascii(trim_space(name)));

@@ -1,14 +1,33 @@
 // The plan sets (runtime.h) and the lookup from an engine row to its plans. See runtime.h.
 #include "runtime/runtime.h"
 
+#include "runtime/scenario.h"
+
 namespace llmsim {
 
 namespace {
 
+// the contexts plan of a plan set that shares nothing across contexts: its memory and speed plans once per context
+template <MemoryPlan* memory_plan, SpeedPlan* speed_plan>
+bool plan_each_context(const Catalog& cat, const PreparedWeights& w, const Model& m, const SimRequest& req,
+                       const int64_t* contexts, int count, Evaluation* out, std::string& err) {
+    SimRequest r = req;
+    for (int i = 0; i < count; ++i) {
+        r.memory.n_ctx = contexts[i];
+        if (!memory_plan(r.engine, w, m, r.memory, out[i].memory, err)) return false;
+        if (r.with_speed) speed_plan(cat, m, r, out[i]);
+        else out[i].speed = SpeedView();
+    }
+    return true;
+}
+
 constexpr Runtime kRuntimes[] = {
-    {ScenarioModel::LlamaCpp, llamacpp::memory_plan, llamacpp::speed_plan, llamacpp::command_line},
-    {ScenarioModel::Serving, serving_adapter::memory_plan, serving_adapter::speed_plan, serving_adapter::command_line},
-    {ScenarioModel::Mlx, mlx::memory_plan, mlx::speed_plan, mlx::command_line},
+    {ScenarioModel::LlamaCpp, llamacpp::memory_plan, llamacpp::speed_plan, llamacpp::command_line,
+     llamacpp::contexts_plan},
+    {ScenarioModel::Serving, serving_adapter::memory_plan, serving_adapter::speed_plan, serving_adapter::command_line,
+     plan_each_context<serving_adapter::memory_plan, serving_adapter::speed_plan>},
+    {ScenarioModel::Mlx, mlx::memory_plan, mlx::speed_plan, mlx::command_line,
+     plan_each_context<mlx::memory_plan, mlx::speed_plan>},
 };
 constexpr int kRuntimeCount = (int)ScenarioModel::Count;
 static_assert(sizeof(kRuntimes) / sizeof(kRuntimes[0]) == (size_t)kRuntimeCount, "one plan set per ScenarioModel");

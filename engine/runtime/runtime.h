@@ -39,24 +39,34 @@ using MemoryPlan = bool(EngineId engine, const PreparedWeights& weights, const M
 using SpeedPlan = void(const Catalog& cat, const Model& model, const SimRequest& req, Evaluation& out);
 // the command line that runs exactly the simulated setup on req.engine, serving on `port`
 using CommandLine = std::string(const Catalog& cat, const Model& model, const SimRequest& req, int port);
+// the memory and speed plans for `count` contexts of one request (req.memory.n_ctx is not read): out[i].memory and
+// out[i].speed for contexts[i], the numbers of `count` memory_plan + speed_plan calls, with the work that does not
+// depend on the context done once where the plan set can share it; false + err when any context's memory plan fails
+using ContextsPlan = bool(const Catalog& cat, const PreparedWeights& weights, const Model& model, const SimRequest& req,
+                          const int64_t* contexts, int count, Evaluation* out, std::string& err);
 
 struct Runtime {
     // every field is a constructor argument, so a row that leaves one out does not compile (an aggregate row
     // would silently get nullptr); test_runtime also checks at run time that no function is null
-    constexpr Runtime(ScenarioModel model_, MemoryPlan* memory_plan_, SpeedPlan* speed_plan_, CommandLine* command_line_)
-        : model(model_), memory_plan(memory_plan_), speed_plan(speed_plan_), command_line(command_line_) {}
+    constexpr Runtime(ScenarioModel model_, MemoryPlan* memory_plan_, SpeedPlan* speed_plan_, CommandLine* command_line_,
+                      ContextsPlan* contexts_plan_)
+        : model(model_), memory_plan(memory_plan_), speed_plan(speed_plan_), command_line(command_line_),
+          contexts_plan(contexts_plan_) {}
     ScenarioModel model;        // its index in kRuntimes
     MemoryPlan* memory_plan;
     SpeedPlan* speed_plan;
     CommandLine* command_line;
+    ContextsPlan* contexts_plan;   // a sweep's contexts (plan_each_context: the two plans once per context)
 };
 
 // a plan set with every function set (checked at run time by test_runtime: comparing a function's address with
 // null is not a constant expression under GCC's -fsanitize=undefined, so it cannot be a static_assert)
-inline bool runtime_complete(const Runtime& r) { return r.memory_plan && r.speed_plan && r.command_line; }
+inline bool runtime_complete(const Runtime& r) {
+    return r.memory_plan && r.speed_plan && r.command_line && r.contexts_plan;
+}
 
 // llama.cpp's own models: runtime/llamacpp.cpp
-namespace llamacpp { MemoryPlan memory_plan; SpeedPlan speed_plan; CommandLine command_line; }
+namespace llamacpp { MemoryPlan memory_plan; SpeedPlan speed_plan; CommandLine command_line; ContextsPlan contexts_plan; }
 // the serving model for any engine row (vLLM, SGLang, TensorRT-LLM, LMDeploy): runtime/serving_engines.cpp
 namespace serving_adapter { MemoryPlan memory_plan; SpeedPlan speed_plan; CommandLine command_line; }
 // mlx-lm's own models (memory/mlx_memory.h, the MLX speed view, mlx_lm.generate / mlx_lm.server): runtime/mlx.cpp

@@ -19,7 +19,6 @@
 namespace llmsim {
 
 struct DeviceProfile;              // device_profile.h
-struct PrefillMemo;                // speed.h
 
 struct SimRequest {
     MemoryRequest memory;          // file type, context, KV type, placement, hardware
@@ -29,9 +28,6 @@ struct SimRequest {
     bool with_explain = false;     // true: SpeedView::explain and memory notes in words (costs string building)
     const DeviceProfile* device_profile = nullptr;   // the user's own measurements; applied when fitted on this device
     EngineId engine = EngineId::LlamaCpp;            // the engine whose plans evaluate() uses (runtime.h)
-    // optional, owned by a caller that evaluates many requests in a row (a sweep over contexts): the last prefill,
-    // reused when the next scenario is bit-identical (same results, speed.h PrefillMemo); nullptr = no memo
-    PrefillMemo* prefill_memo = nullptr;
 };
 
 struct SpeedView {

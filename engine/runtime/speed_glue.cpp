@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <string_view>
 
 #include "speed/device_profile.h"
@@ -115,29 +116,134 @@ SpeedResult decode_at_depth(const Model& m, const SimRequest& req, const Evaluat
     return r;
 }
 
+namespace {
+
+// the speeds a view shows, one context: the scenario, the prompt's prefill, the decodes at the prompt, at an empty
+// and at the full context; a rig's terms for the explanation
+struct ViewParts {
+    const SpeedScenario* s = nullptr;
+    const SpeedResult *pre = nullptr, *dec = nullptr, *dec0 = nullptr, *decn = nullptr;
+    const RigSpeedTerms* rig_terms = nullptr;
+};
+
+// the host's weight bytes in a breakdown: the one input of build_speed_scenario that a context can move (the fit
+// search's partial offload); the key of SharedSpeed
+uint64_t host_weights_key(const MemoryBreakdown& mb) {
+    uint64_t host = 0;
+    for (const DeviceMemory& d : mb.devices)
+        if (std::string_view(d.name) == "host") host = d.weights_bytes;
+    return host;
+}
+
+void apply_profile(const SimRequest& req, const SpeedScenario& s, SpeedTest test, SpeedResult& r) {
+    if (req.device_profile && profile_applies(*req.device_profile, *req.memory.hardware))
+        apply_device_profile(*req.device_profile, test, r, s.moe_experts > 0);
+}
+
+// the context-independent parts of a single device's speed view (SharedSpeed), rebuilt when the host's share of the
+// weights differs from the one they were made with
+void prepare_shared(const Model& m, const SimRequest& req, const Evaluation& ev, SharedSpeed& sh) {
+    const uint64_t key = host_weights_key(ev.memory);
+    if (sh.valid && sh.host_key == key) return;
+    sh.valid = true;
+    sh.host_key = key;
+    sh.error.clear();
+    sh.built = build_speed_scenario(m, req, ev, sh.s, sh.error);
+    if (!sh.built) return;
+    const SpeedParams& p = default_speed_params();
+    const int64_t prompt = std::max<int64_t>(1, req.prompt_tokens);
+    sh.pre = estimate_prefill(sh.s, p, prompt, 0);
+    plan_decode(sh.s, p, sh.decode);
+    estimate_decode_planned(sh.s, p, sh.decode, prompt, std::max<int64_t>(1, req.gen_tokens), sh.dec[0]);
+    estimate_decode_planned(sh.s, p, sh.decode, 0, 128, sh.dec[1]);
+    for (SpeedResult& r : sh.dec) apply_profile(req, sh.s, SpeedTest::Decode, r);
+    apply_profile(req, sh.s, SpeedTest::Prefill, sh.pre);
+}
+
+// fill the view from its parts (the view is reset, its error empty)
+void fill_view(const Model& m, const SimRequest& req, const Evaluation& out, int64_t full_depth, const ViewParts& vp,
+               SpeedView& v);
+
+// a default SpeedView, field by field, keeping every string's buffer (a sweep's reused Evaluation allocates nothing)
+// and the bound words (estimate_speed_view_at sets or clears them)
+void reset_view(SpeedView& v) {
+    // a field added to SpeedView needs its line here: the size is the reminder (x86-64, wasm32)
+    static_assert(sizeof(SpeedView) == (sizeof(void*) == 8 ? 392 : 288), "SpeedView changed: reset the new field");
+    v.ok = false;
+    v.error.clear();
+    v.decode_tps = v.decode_low = v.decode_high = 0;
+    v.decode_empty_tps = v.decode_empty_low = v.decode_empty_high = 0;
+    v.decode_full_tps = v.decode_full_low = v.decode_full_high = 0;
+    v.decode_depth = v.decode_full_depth = v.prompt_tokens = 0;
+    v.flash_attn = true;
+    v.calibrated.clear();
+    v.prefill_tps = v.prefill_low = v.prefill_high = 0;
+    v.ttft_s = v.ttft_low = v.ttft_high = 0;
+    v.reply_s = v.aggregate_tps = v.per_user_tps = 0;
+    v.decode_intensity = v.decode_flops = v.prefill_intensity = v.prefill_flops = 0;
+    v.peak_flops = v.peak_bytes_per_s = 0;
+    v.explain.clear();
+}
+
+// s = text, without rewriting a string that already holds it
+void set_text(std::string& s, const char* text) {
+    if (std::strcmp(s.c_str(), text) != 0) s.assign(text);
+}
+
+void speed_view_parts(const Model& m, const SimRequest& req, int64_t n_ctx, Evaluation& out, SharedSpeed* shared);
+
+}  // namespace
+
+void estimate_speed_view_at(const Model& m, const SimRequest& req, int64_t n_ctx, Evaluation& out,
+                            SharedSpeed* shared) {
+    reset_view(out.speed);
+    speed_view_parts(m, req, n_ctx, out, shared);
+    if (!out.speed.ok) {   // fill_view sets the bound words of a view with speeds
+        out.speed.decode_bound.clear();
+        out.speed.prefill_bound.clear();
+    }
+}
+
 void estimate_speed_view(const Catalog&, const Model& m, const SimRequest& req, Evaluation& out) {
+    estimate_speed_view_at(m, req, req.memory.n_ctx, out, nullptr);
+}
+
+namespace {
+
+void speed_view_parts(const Model& m, const SimRequest& req, int64_t n_ctx, Evaluation& out, SharedSpeed* shared) {
     SpeedView& v = out.speed;
-    std::string error_buffer = std::move(v.error);   // a reused Evaluation keeps its message buffer (no malloc)
-    v = SpeedView();
-    error_buffer.clear();
-    v.error = std::move(error_buffer);
     const MemoryBreakdown& mb = out.memory;
     if (!req.memory.hardware) { v.error = "pick a device to see speeds"; return; }
     if (mb.status == FitStatus::Oom) { v.error = "does not fit, so it does not run"; return; }
-    SpeedScenario s;
-    if (!build_speed_scenario(m, req, out, s, v.error)) return;
     const SpeedParams& p = default_speed_params();
     const int64_t prompt = std::max<int64_t>(1, req.prompt_tokens);
+    const Hardware& hw = *req.memory.hardware;
+    // the decode range: tg128 at an empty context and at the full context of one sequence
+    const int64_t full_depth = std::max<int64_t>(0, n_ctx / std::max(1, req.memory.n_parallel));
+    ViewParts vp;
+    SpeedResult decn;
+    vp.decn = &decn;
+    if (hw.rig.empty() && shared) {   // the scenario, prefill and two decodes made once for a device's contexts
+        prepare_shared(m, req, out, *shared);
+        if (!shared->built) { v.error = shared->error; return; }
+        vp.s = &shared->s;
+        vp.pre = &shared->pre;
+        vp.dec = &shared->dec[0];
+        vp.dec0 = &shared->dec[1];
+        estimate_decode_planned(shared->s, p, shared->decode, full_depth, 128, decn);
+        apply_profile(req, shared->s, SpeedTest::Decode, decn);
+        fill_view(m, req, out, full_depth, vp, v);
+        return;
+    }
+    SpeedScenario s;
+    if (!build_speed_scenario(m, req, out, s, v.error)) return;
     // the reply = prefill of the prompt (TTFT) + gen_tokens decoded from depth = prompt (estimate_reply's
     // arithmetic, without computing both estimates twice)
     // a mixed rig / RPC: each device's layers at its own speed, plus the links (rig/rig_speed.h)
-    const Hardware& hw = *req.memory.hardware;
     RigSpeedTerms rig_terms;
-    // the decode range: tg128 at an empty context and at the full context of one sequence
-    const int64_t full_depth = std::max<int64_t>(0, req.memory.n_ctx / std::max(1, req.memory.n_parallel));
     SpeedResult pre, decs[3];
     if (hw.rig.empty()) {
-        pre = req.prefill_memo ? estimate_prefill(s, p, prompt, 0, *req.prefill_memo) : estimate_prefill(s, p, prompt, 0);
+        pre = estimate_prefill(s, p, prompt, 0);
         const int64_t depths[3] = {prompt, 0, full_depth}, n_tokens[3] = {std::max<int64_t>(1, req.gen_tokens), 128, 128};
         estimate_decode_depths(s, p, 3, depths, n_tokens, decs);
     } else {
@@ -145,24 +251,36 @@ void estimate_speed_view(const Catalog&, const Model& m, const SimRequest& req, 
         pre = estimate_rig_prefill(s, p, hw, mb, m.hidden_size, prompt, 0);
         decs[1] = estimate_rig_decode(s, p, hw, mb, m.hidden_size, 0, 128, nullptr);
         decs[2] = estimate_rig_decode(s, p, hw, mb, m.hidden_size, full_depth, 128, nullptr);
+        vp.rig_terms = &rig_terms;
     }
-    SpeedResult &dec = decs[0], &dec0 = decs[1], &decn = decs[2];
+    for (SpeedResult& r : decs) apply_profile(req, s, SpeedTest::Decode, r);
+    apply_profile(req, s, SpeedTest::Prefill, pre);
+    vp.s = &s;
+    vp.pre = &pre;
+    vp.dec = &decs[0];
+    vp.dec0 = &decs[1];
+    vp.decn = &decs[2];
+    fill_view(m, req, out, full_depth, vp, v);
+}
+
+void fill_view(const Model& m, const SimRequest& req, const Evaluation& out, int64_t full_depth, const ViewParts& vp,
+               SpeedView& v) {
+    const SpeedScenario& s = *vp.s;
+    const SpeedResult &pre = *vp.pre, &dec = *vp.dec, &dec0 = *vp.dec0, &decn = *vp.decn;
+    const Hardware& hw = *req.memory.hardware;
+    const SpeedParams& p = default_speed_params();
+    const int64_t prompt = std::max<int64_t>(1, req.prompt_tokens);
     if (!dec.ok || !pre.ok || !dec0.ok || !decn.ok) {
         v.error = !dec.ok ? dec.error : !pre.ok ? pre.error : !dec0.ok ? dec0.error : decn.error;
         return;
     }
-    if (req.device_profile && profile_applies(*req.device_profile, *req.memory.hardware)) {
-        for (SpeedResult* r : {&dec, &dec0, &decn}) apply_device_profile(*req.device_profile, SpeedTest::Decode, *r, s.moe_experts > 0);
-        apply_device_profile(*req.device_profile, SpeedTest::Prefill, pre, s.moe_experts > 0);
+    if (req.device_profile && profile_applies(*req.device_profile, hw))
         v.calibrated = calibrated_label(*req.device_profile);
-    }
-    ReplyTime reply;
-    reply.ttft_s = pre.time_s;
-    reply.ttft_low_s = (double)prompt / pre.high;
-    reply.ttft_high_s = (double)prompt / pre.low;
-    reply.total_s = pre.time_s + dec.time_s;
+    // estimate_reply's figures (a ReplyTime's numbers, without its error string)
+    const double ttft_s = pre.time_s, ttft_low_s = (double)prompt / pre.high, ttft_high_s = (double)prompt / pre.low;
+    const double reply_total_s = pre.time_s + dec.time_s;
     auto finite = [](double x) { return std::isfinite(x) && x > 0; };
-    if (!finite(dec.tokens_per_s) || !finite(pre.tokens_per_s) || !finite(reply.ttft_s) || !finite(dec0.tokens_per_s) ||
+    if (!finite(dec.tokens_per_s) || !finite(pre.tokens_per_s) || !finite(ttft_s) || !finite(dec0.tokens_per_s) ||
         !finite(decn.tokens_per_s)) {
         v.error = "speed out of the model's range for these inputs";
         return;
@@ -176,10 +294,10 @@ void estimate_speed_view(const Catalog&, const Model& m, const SimRequest& req, 
     v.prompt_tokens = prompt;
     v.flash_attn = req.memory.flash_attn;
     v.prefill_tps = pre.tokens_per_s; v.prefill_low = pre.low; v.prefill_high = pre.high;
-    v.ttft_s = reply.ttft_s; v.ttft_low = reply.ttft_low_s; v.ttft_high = reply.ttft_high_s;
-    v.reply_s = reply.total_s;
-    v.decode_bound = dec.bound;
-    v.prefill_bound = pre.bound;
+    v.ttft_s = ttft_s; v.ttft_low = ttft_low_s; v.ttft_high = ttft_high_s;
+    v.reply_s = reply_total_s;
+    set_text(v.decode_bound, dec.bound);
+    set_text(v.prefill_bound, pre.bound);
     v.aggregate_tps = v.decode_tps;
     v.per_user_tps = v.decode_tps;
     if (req.memory.n_parallel > 1) {
@@ -212,7 +330,9 @@ void estimate_speed_view(const Catalog&, const Model& m, const SimRequest& req, 
                 " us matmuls + " + format_sig(pre.attention_time_s * 1e6) + " us attention + " +
                 format_sig(pre.overhead_time_s * 1e6) + " us per-ubatch overhead" +
                 (pre.fp16_tflops_estimated ? " (FP16 TFLOPS estimated: none published)" : "");
-    if (!hw.rig.empty()) v.explain += "\n" + explain_rig_terms(rig_terms);
+    if (vp.rig_terms) v.explain += "\n" + explain_rig_terms(*vp.rig_terms);
 }
+
+}  // namespace
 
 }  // namespace llmsim

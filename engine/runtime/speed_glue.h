@@ -12,4 +12,22 @@ bool build_speed_scenario(const Model& m, const SimRequest& req, const Evaluatio
 SpeedResult decode_at_depth(const Model& m, const SimRequest& req, const Evaluation& ev, int64_t depth);
 // fill out.speed from the memory breakdown already in `out`; sets out.speed.error when there is no speed
 void estimate_speed_view(const Catalog& cat, const Model& model, const SimRequest& req, Evaluation& out);
+// the parts of a speed view that do not depend on the context, for one device (no rig) and one request: the
+// scenario, the prompt's prefill and the decodes at the prompt and at an empty context. A sweep over a device's
+// contexts keeps one: the scenario's only input a context can move is the host's weight bytes (the fit search's
+// partial offload), the integer key they are rebuilt on
+struct SharedSpeed {
+    bool valid = false;
+    uint64_t host_key = 0;      // host weights_bytes of the breakdown they were made from
+    bool built = false;         // build_speed_scenario succeeded (else `error`)
+    std::string error;
+    SpeedScenario s;
+    SpeedResult pre;
+    DecodePlan decode;          // the decode terms that do not depend on the depth
+    SpeedResult dec[2];         // at the prompt (gen_tokens), at depth 0 (tg128)
+};
+// estimate_speed_view at context n_ctx (req.memory.n_ctx is not read); shared: the context-independent parts, reused
+// while they hold for out.memory (nullptr: computed here; a rig computes them per context)
+void estimate_speed_view_at(const Model& model, const SimRequest& req, int64_t n_ctx, Evaluation& out,
+                            SharedSpeed* shared);
 }  // namespace llmsim

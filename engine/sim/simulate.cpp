@@ -46,6 +46,27 @@ void copy_weight_figures(const PreparedWeights& w, Evaluation& ev) {
     }
 }
 
+bool evaluate_contexts(const Catalog& cat, const PreparedWeights& w, const Model& model, const SimRequest& req,
+                       const int64_t* contexts, int count, Evaluation* out, std::string& err) {
+    const Runtime* rt = runtime(req.engine);
+    if (!rt) {
+        err = "engine: unknown engine id " + std::to_string((int)req.engine);
+        for (int i = 0; i < count; ++i) out[i] = Evaluation();
+        return false;
+    }
+    for (int i = 0; i < count; ++i) {   // evaluate()'s fields outside the plans
+        out[i].speed.ok = false;
+        out[i].speed.error.clear();
+        out[i].weight_class = w.weight_class;
+        copy_weight_figures(w, out[i]);
+    }
+    if (!rt->contexts_plan(cat, w, model, req, contexts, count, out, err)) {
+        for (int i = 0; i < count; ++i) out[i] = Evaluation();
+        return false;
+    }
+    return true;
+}
+
 bool evaluate(const Catalog& cat, const PreparedWeights& w, const Model& model, const SimRequest& req,
               Evaluation& out, std::string& err) {
     // every field is written below or by the runtime's memory and speed plans (llama.cpp: estimate_memory /

@@ -32,6 +32,12 @@ bool evaluate(const Catalog& cat, const Model& model, const SimRequest& req, Eva
 // contexts. Reusing `out` across calls keeps its buffers.
 bool evaluate(const Catalog& cat, const PreparedWeights& weights, const Model& model, const SimRequest& req,
               Evaluation& out, std::string& err);
+// evaluate() with prepared weights for `count` contexts of one request (req.memory.n_ctx is not read): out[i] for
+// contexts[i], the numbers of `count` evaluate() calls, with what does not depend on the context (the request's checks,
+// the layer layout, the speed scenario, the prompt's prefill, the decodes at the prompt and at depth 0) made once per
+// call — a sweep's contexts of one device. false + err (every out reset) when any context fails
+bool evaluate_contexts(const Catalog& cat, const PreparedWeights& weights, const Model& model, const SimRequest& req,
+                       const int64_t* contexts, int count, Evaluation* out, std::string& err);
 // the evaluation's figures that come straight from the prepared weights: parameter counts, weight bytes and the
 // attention layout (full / SWA layer counts and KV row sizes, when the model has both prefix tables; else -1, 0, 0);
 // the memory and speed parts are left as they are

@@ -614,12 +614,7 @@ void apply_band(SpeedResult& r, const SpeedParams& p, int kind_index, HardwareKi
 
 namespace {
 
-// the terms of a decoded token that do not depend on its position: weights, ALU, launches, hand-offs, offload
-// (computed once for several depths: estimate_decode_depths)
-struct DecodeFixed {
-    SpeedResult r;                      // weight / alu / fixed / sync / offload times, fp16_tflops_estimated
-    double bw = 0, share = 0, kv_cost = 0, alu = 0;
-};
+using DecodeFixed = DecodePlan::Fixed;
 
 DecodeFixed decode_fixed_terms(const SpeedScenario& s, const SpeedParams& p) {
     DecodeFixed f;
@@ -695,18 +690,27 @@ SpeedResult estimate_decode(const SpeedScenario& s, const SpeedParams& p, int64_
     return r;
 }
 
-void estimate_decode_depths(const SpeedScenario& s, const SpeedParams& p, int count, const int64_t* depths,
-                            const int64_t* n_tokens, SpeedResult* out) {
-    std::string err;
-    if (!check(s, err)) {
-        for (int i = 0; i < count; ++i) {
-            out[i] = SpeedResult();
-            out[i].error = err;
-        }
+void plan_decode(const SpeedScenario& s, const SpeedParams& p, DecodePlan& plan) {
+    plan.error.clear();
+    plan.ok = check(s, plan.error);
+    if (plan.ok) plan.fixed = decode_fixed_terms(s, p);
+}
+
+void estimate_decode_planned(const SpeedScenario& s, const SpeedParams& p, const DecodePlan& plan, int64_t depth,
+                             int64_t n_tokens, SpeedResult& out) {
+    if (!plan.ok) {
+        out = SpeedResult();
+        out.error = plan.error;
         return;
     }
-    const DecodeFixed f = decode_fixed_terms(s, p);
-    for (int i = 0; i < count; ++i) decode_at(s, p, f, depths[i], n_tokens[i], out[i]);
+    decode_at(s, p, plan.fixed, depth, n_tokens, out);
+}
+
+void estimate_decode_depths(const SpeedScenario& s, const SpeedParams& p, int count, const int64_t* depths,
+                            const int64_t* n_tokens, SpeedResult* out) {
+    DecodePlan plan;
+    plan_decode(s, p, plan);
+    for (int i = 0; i < count; ++i) estimate_decode_planned(s, p, plan, depths[i], n_tokens[i], out[i]);
 }
 
 // [SECTION] Prefill --------------------------------------------------------------------------------------
@@ -827,53 +831,6 @@ SpeedResult estimate_prefill(const SpeedScenario& s, const SpeedParams& p, int64
     r.ok = true;
     apply_band(r, p, 1, s.kind);
     return r;
-}
-
-namespace {
-template <class T>
-bool same_bits(const T& a, const T& b) { return std::memcmp(&a, &b, sizeof(T)) == 0; }
-}  // namespace
-
-bool same_scenario(const SpeedScenario& a, const SpeedScenario& b) {
-    // every field, in declaration order (a field added to SpeedScenario needs a line here)
-    return same_bits(a.weight_bytes, b.weight_bytes) && same_bits(a.weight_bytes_per_token, b.weight_bytes_per_token) &&
-           same_bits(a.active_params, b.active_params) && a.n_layers == b.n_layers && a.n_heads == b.n_heads &&
-           a.head_dim_qk == b.head_dim_qk && a.head_dim_v == b.head_dim_v && a.full_attn_layers == b.full_attn_layers &&
-           a.swa_layers == b.swa_layers && a.swa_window == b.swa_window &&
-           same_bits(a.kv_bytes_per_token_full, b.kv_bytes_per_token_full) &&
-           same_bits(a.kv_bytes_per_token_swa, b.kv_bytes_per_token_swa) && a.weight_class == b.weight_class &&
-           a.moe_experts == b.moe_experts && a.moe_experts_active == b.moe_experts_active &&
-           same_bits(a.moe_expert_bytes, b.moe_expert_bytes) && same_bits(a.bandwidth_gbs, b.bandwidth_gbs) &&
-           same_bits(a.fp16_tflops, b.fp16_tflops) && same_bits(a.mma_share, b.mma_share) &&
-           same_bits(a.mmq_rate, b.mmq_rate) && same_bits(a.vulkan_mm_rate, b.vulkan_mm_rate) &&
-           a.vulkan_coopmat2 == b.vulkan_coopmat2 && a.fp16_tflops_estimated == b.fp16_tflops_estimated &&
-           a.kind == b.kind && a.backend == b.backend && a.intel_gpu == b.intel_gpu && a.memory == b.memory &&
-           a.sm_count == b.sm_count && same_bits(a.sm_clock_mhz, b.sm_clock_mhz) &&
-           a.gpus == b.gpus && same_bits(a.link_gbs, b.link_gbs) && same_bits(a.offload_fraction, b.offload_fraction) &&
-           same_bits(a.offload_token_fraction, b.offload_token_fraction) &&
-           same_bits(a.host_bandwidth_gbs, b.host_bandwidth_gbs) && same_bits(a.host_link_gbs, b.host_link_gbs) &&
-           a.flash_attn == b.flash_attn && a.test == b.test && a.tokens == b.tokens && a.depth == b.depth &&
-           a.ubatch == b.ubatch && a.batch == b.batch && a.parallel == b.parallel &&
-           a.native_fp4_mma == b.native_fp4_mma && a.llama_build == b.llama_build;
-}
-// same_scenario() must name every field: a new field changes this size (256 B on x86-64 and wasm32), and the
-// assert says to add its line above
-static_assert(sizeof(SpeedScenario) == 256, "SpeedScenario changed: compare the new field in same_scenario()");
-
-const SpeedResult& estimate_prefill(const SpeedScenario& s, const SpeedParams& p, int64_t n_tokens, int64_t depth,
-                                    PrefillMemo& memo) {
-    if (memo.valid && memo.p == &p && memo.n_tokens == n_tokens && memo.depth == depth && same_scenario(memo.s, s)) {
-        ++memo.hits;
-        return memo.r;
-    }
-    ++memo.misses;
-    memo.r = estimate_prefill(s, p, n_tokens, depth);
-    memo.s = s;
-    memo.p = &p;
-    memo.n_tokens = n_tokens;
-    memo.depth = depth;
-    memo.valid = true;
-    return memo.r;
 }
 
 SpeedResult estimate_speed(const SpeedScenario& s, const SpeedParams& p) {

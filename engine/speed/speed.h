@@ -349,25 +349,22 @@ SpeedResult estimate_decode(const SpeedScenario& s, const SpeedParams& p, int64_
 // the position-independent terms computed once: a view's decode at the prompt, the empty and the full context
 void estimate_decode_depths(const SpeedScenario& s, const SpeedParams& p, int count, const int64_t* depths,
                             const int64_t* n_tokens, SpeedResult* out);
+// the position-independent terms of estimate_decode_depths, kept by a caller that decodes one scenario at depths it
+// learns later (a sweep's contexts): check(s) and the weight / ALU / launch / hand-off / offload terms
+struct DecodePlan {
+    bool ok = false;
+    std::string error;                  // why the scenario has no decode (check)
+    struct Fixed {
+        SpeedResult r;                  // weight / alu / fixed / sync / offload times, fp16_tflops_estimated
+        double bw = 0, share = 0, kv_cost = 0, alu = 0;
+    } fixed;
+};
+void plan_decode(const SpeedScenario& s, const SpeedParams& p, DecodePlan& plan);
+// estimate_decode(s, p, depth, n_tokens) bit for bit, on a plan_decode(s, p) of the same s and p
+void estimate_decode_planned(const SpeedScenario& s, const SpeedParams& p, const DecodePlan& plan, int64_t depth,
+                             int64_t n_tokens, SpeedResult& out);
 // prefill: tokens/s processing an n_tokens prompt on top of depth cached tokens
 SpeedResult estimate_prefill(const SpeedScenario& s, const SpeedParams& p, int64_t n_tokens, int64_t depth);
-// true when every field of a and b holds the same bits (the memo key below; a new SpeedScenario field needs a line
-// in it: a static_assert on the struct's size in speed.cpp is the reminder)
-bool same_scenario(const SpeedScenario& a, const SpeedScenario& b);
-// a one-entry memo of estimate_prefill, owned by a caller that evaluates many scenarios in a row (a sweep over
-// contexts: the prompt's prefill does not depend on the context, only on the scenario)
-struct PrefillMemo {
-    bool valid = false;
-    SpeedScenario s;
-    const SpeedParams* p = nullptr;
-    int64_t n_tokens = 0, depth = 0;
-    SpeedResult r;
-    uint64_t hits = 0, misses = 0;
-};
-// estimate_prefill(s, p, n_tokens, depth), bit for bit, returned from the memo when its last call had the same
-// inputs (the same scenario bits, the same parameter object, tokens and depth)
-const SpeedResult& estimate_prefill(const SpeedScenario& s, const SpeedParams& p, int64_t n_tokens, int64_t depth,
-                                    PrefillMemo& memo);
 // seconds from sending an n-token prompt (empty cache) to the first generated token
 double time_to_first_token_s(const SpeedScenario& s, const SpeedParams& p, int64_t prompt_tokens);
 // prompt processing + gen_tokens generated after it

@@ -41,8 +41,15 @@ int main(int argc, char** argv) {
         printf("%s %s%s: both searches %.0f ms CPU\n", where, lines.c_str(), where, cpu_ms() - c0);
         return 0;
     }
-    printf("%s %s\n", where, llmsim::format_bench(llmsim::bench_sweep(cat, false, repeat), false).c_str());
-    printf("%s %s\n", where, llmsim::format_bench(llmsim::bench_sweep(cat, true, repeat), true).c_str());
-    printf("%s %s\n", where, llmsim::format_bench(llmsim::bench_sweep(cat, true, repeat, true), true).c_str());
+    // `llmsim_bench N memory|speed|lookup`: one of the three sweeps (a profiler's run)
+    const char* only = argc > 2 ? argv[2] : "";
+    auto run = [&](const char* name, bool with_speed, bool lookup) {
+        if (*only && strcmp(only, name) != 0) return;
+        printf("%s %s\n", where,
+               llmsim::format_bench(llmsim::bench_sweep(cat, with_speed, repeat, lookup), with_speed).c_str());
+    };
+    run("memory", false, false);
+    run("speed", true, false);
+    run("lookup", true, true);
     return 0;
 }

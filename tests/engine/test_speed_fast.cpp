@@ -1,7 +1,6 @@
 // The sweep's shortcuts in the speed model against the plain calls they replace, bit for bit, on a spread of the
 // catalog: estimate_decode_depths() (position-independent decode terms computed once) vs one estimate_decode() per
-// depth; PrefillMemo (a caller-owned one-entry memo) vs estimate_prefill(); evaluate() with SimRequest::prefill_memo
-// vs without, over the bench sweep's four contexts per device (the memo's reuse case).
+// depth. A device's contexts sharing the scenario and prefill: test_evaluate_contexts.cpp.
 //
 // Tolerance: none — doubles are compared by their bits.
 #include <catch2/catch.hpp>
@@ -36,22 +35,6 @@ std::string result_diff(const SpeedResult& a, const SpeedResult& b) {
     if (a.error != b.error) return "error: '" + a.error + "' vs '" + b.error + "'";
     if (a.fp16_tflops_estimated != b.fp16_tflops_estimated) return "fp16_tflops_estimated";
     if (std::string(a.bound) != b.bound) return "bound";
-    return "";
-}
-
-std::string view_diff(const SpeedView& a, const SpeedView& b) {
-    const double SpeedView::*fields[] = {
-        &SpeedView::decode_tps, &SpeedView::decode_low, &SpeedView::decode_high, &SpeedView::decode_empty_tps,
-        &SpeedView::decode_empty_low, &SpeedView::decode_empty_high, &SpeedView::decode_full_tps,
-        &SpeedView::decode_full_low, &SpeedView::decode_full_high, &SpeedView::prefill_tps, &SpeedView::prefill_low,
-        &SpeedView::prefill_high, &SpeedView::ttft_s, &SpeedView::ttft_low, &SpeedView::ttft_high, &SpeedView::reply_s,
-        &SpeedView::aggregate_tps, &SpeedView::per_user_tps, &SpeedView::decode_intensity, &SpeedView::decode_flops,
-        &SpeedView::prefill_intensity, &SpeedView::prefill_flops, &SpeedView::peak_flops, &SpeedView::peak_bytes_per_s};
-    for (size_t i = 0; i < sizeof fields / sizeof fields[0]; ++i)
-        if (!same_bits(a.*fields[i], b.*fields[i])) return "double field " + std::to_string(i);
-    if (a.ok != b.ok || a.error != b.error) return "ok/error: '" + a.error + "' vs '" + b.error + "'";
-    if (a.decode_bound != b.decode_bound || a.prefill_bound != b.prefill_bound) return "bound";
-    if (a.decode_depth != b.decode_depth || a.decode_full_depth != b.decode_full_depth) return "depths";
     return "";
 }
 
@@ -114,72 +97,4 @@ TEST_CASE("estimate_decode_depths equals estimate_decode per depth, bit for bit"
         ++compared;
     }
     CHECK_FALSE(estimate_decode(broken, p, 0, 128).error.empty());
-}
-
-TEST_CASE("PrefillMemo returns estimate_prefill's result and recomputes on any changed input") {
-    const SpeedParams& p = default_speed_params();
-    SpeedParams other = p;   // equal values, another object: a miss (the memo keys on the object)
-    const std::vector<SpeedScenario> scenarios = sample_scenarios();
-    PrefillMemo memo;
-    uint64_t expected_hits = 0, calls = 0;
-    for (const SpeedScenario& s0 : scenarios) {
-        SpeedScenario s = s0;
-        for (int round = 0; round < 3; ++round) {   // round 1 repeats round 0: a hit
-            if (round == 2) s.offload_fraction = s.offload_fraction > 0 ? 0.0 : 0.25;
-            if (round == 2 && !(s.host_bandwidth_gbs > 0)) s.host_bandwidth_gbs = 60;
-            const SpeedResult direct = estimate_prefill(s, p, 4096, 0);
-            const SpeedResult& memoised = estimate_prefill(s, p, 4096, 0, memo);
-            ++calls;
-            if (round == 1) ++expected_hits;
-            CHECK(result_diff(direct, memoised).empty());
-        }
-        CHECK(result_diff(estimate_prefill(s, other, 4096, 0), estimate_prefill(s, other, 4096, 0, memo)).empty());
-        CHECK(result_diff(estimate_prefill(s, p, 3000, 0), estimate_prefill(s, p, 3000, 0, memo)).empty());
-        CHECK(result_diff(estimate_prefill(s, p, 3000, 7), estimate_prefill(s, p, 3000, 7, memo)).empty());
-        calls += 3;
-    }
-    CHECK(memo.hits == expected_hits);
-    CHECK(memo.hits + memo.misses == calls);
-}
-
-TEST_CASE("same_scenario notices a change in any field it compares") {
-    const SpeedScenario base = sample_scenarios().front();
-    CHECK(same_scenario(base, base));
-    std::vector<SpeedScenario> changed(8, base);
-    changed[0].weight_bytes += 1;
-    changed[1].offload_fraction = 0.5;
-    changed[2].flash_attn = !base.flash_attn;
-    changed[3].ubatch += 1;
-    changed[4].gpus += 1;
-    changed[5].parallel += 1;
-    changed[6].fp16_tflops *= 2;
-    changed[7].memory = base.memory == MemoryKind::Hbm ? MemoryKind::Gddr : MemoryKind::Hbm;
-    for (const SpeedScenario& c : changed) CHECK_FALSE(same_scenario(base, c));
-}
-
-TEST_CASE("evaluate with a prefill memo equals evaluate without, over the sweep's contexts") {
-    const Catalog& cat = catalog();
-    const int64_t contexts[] = {4096, 8192, 32768, 131072};
-    PrefillMemo memo;
-    size_t compared = 0;
-    for (size_t mi = 0; mi < cat.models.size(); mi += 3)
-        for (size_t hi = 0; hi < cat.hardware.size(); hi += 3)
-            for (int64_t c : contexts) {
-                SimRequest req;
-                req.memory.file_type = "Q4_K_M";
-                req.memory.hardware = &cat.hardware[hi];
-                req.memory.n_ctx = c;
-                Evaluation plain, memoised;
-                std::string e1, e2;
-                const bool ok1 = evaluate(cat, cat.models[mi], req, plain, e1);
-                req.prefill_memo = &memo;
-                const bool ok2 = evaluate(cat, cat.models[mi], req, memoised, e2);
-                REQUIRE(ok1 == ok2);
-                const std::string d = view_diff(plain.speed, memoised.speed);
-                INFO(cat.models[mi].id << " on " << cat.hardware[hi].id << " ctx " << c << ": " << d);
-                CHECK(d.empty());
-                ++compared;
-            }
-    CHECK(compared > 3000);
-    CHECK(memo.hits > 0);   // the contexts of one device share the prompt's prefill
 }

@@ -1,0 +1,288 @@
+// A device's contexts in one call against one call per context, bit for bit: evaluate_contexts() (the placer, the
+// layer layout, the fit search's layouts, the speed scenario, the prompt's prefill and the decodes at the prompt and
+// at depth 0 made once) vs evaluate() with req.memory.n_ctx set to each context; estimate_memory_contexts() vs
+// estimate_memory(); estimate_decode_planned() vs estimate_decode(). A spread of the catalog: every 2nd model x every
+// 3rd device, a mixed rig, and request variants (-ngl, -np, KV types, max-context search with notes, a device
+// profile, the serving and MLX plan sets), so that fitting, partial-offload, OOM and failing contexts all occur.
+//
+// Tolerance: none — doubles are compared by their bits, strings and counts exactly.
+#include <catch2/catch.hpp>
+
+#include <cstring>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "catalog/catalog.h"
+#include "memory/memory.h"
+#include "memory/prepared_weights.h"
+#include "rig/rig.h"
+#include "sim/simulate.h"
+#include "speed/device_profile.h"
+#include "speed/speed.h"
+#include "speed/speed_inputs.h"
+#include "test_support.h"
+
+using namespace llmsim;
+
+namespace contexts_test {
+
+bool same_bits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
+
+// every field of two breakdowns (devices included); empty when equal
+std::string memory_diff(const MemoryBreakdown& a, const MemoryBreakdown& b) {
+    std::ostringstream s;
+#define LLMSIM_CMP(x) if (!(a.x == b.x)) s << #x << ": " << a.x << " vs " << b.x << "; "
+    LLMSIM_CMP(weights_bytes); LLMSIM_CMP(kv_cache_bytes); LLMSIM_CMP(compute_bytes); LLMSIM_CMP(overhead_bytes);
+    LLMSIM_CMP(total_bytes); LLMSIM_CMP(usable_bytes); LLMSIM_CMP(usable_raised_bytes);
+    LLMSIM_CMP(max_context); LLMSIM_CMP(max_context_extended); LLMSIM_CMP(gpu_layers); LLMSIM_CMP(fit_gpu_layers);
+    LLMSIM_CMP(n_layers); LLMSIM_CMP(kv_k_bytes); LLMSIM_CMP(kv_v_bytes); LLMSIM_CMP(recurrent_state_bytes);
+    LLMSIM_CMP(kv_cells_full); LLMSIM_CMP(kv_cells_swa); LLMSIM_CMP(file_bytes); LLMSIM_CMP(params);
+#undef LLMSIM_CMP
+    if (!same_bits(a.bits_per_weight, b.bits_per_weight)) s << "bits_per_weight; ";
+    if (a.status != b.status) s << "status: " << to_string(a.status) << " vs " << to_string(b.status) << "; ";
+    if (a.notes != b.notes) s << "notes; ";
+    if (a.devices.size() != b.devices.size()) return s.str() + "device count";
+    for (size_t i = 0; i < a.devices.size(); ++i) {
+        const DeviceMemory &x = a.devices[i], &y = b.devices[i];
+#define LLMSIM_CMP(f) if (!(x.f == y.f)) s << "devices[" << i << "]." #f ": " << x.f << " vs " << y.f << "; "
+        LLMSIM_CMP(name); LLMSIM_CMP(hardware_id); LLMSIM_CMP(host); LLMSIM_CMP(weights_bytes);
+        LLMSIM_CMP(kv_cache_bytes); LLMSIM_CMP(compute_bytes); LLMSIM_CMP(overhead_bytes); LLMSIM_CMP(total_bytes);
+        LLMSIM_CMP(usable_bytes); LLMSIM_CMP(n_layers);
+#undef LLMSIM_CMP
+    }
+    return s.str();
+}
+
+std::string view_diff(const SpeedView& a, const SpeedView& b) {
+    const double SpeedView::*fields[] = {
+        &SpeedView::decode_tps, &SpeedView::decode_low, &SpeedView::decode_high, &SpeedView::decode_empty_tps,
+        &SpeedView::decode_empty_low, &SpeedView::decode_empty_high, &SpeedView::decode_full_tps,
+        &SpeedView::decode_full_low, &SpeedView::decode_full_high, &SpeedView::prefill_tps, &SpeedView::prefill_low,
+        &SpeedView::prefill_high, &SpeedView::ttft_s, &SpeedView::ttft_low, &SpeedView::ttft_high, &SpeedView::reply_s,
+        &SpeedView::aggregate_tps, &SpeedView::per_user_tps, &SpeedView::decode_intensity, &SpeedView::decode_flops,
+        &SpeedView::prefill_intensity, &SpeedView::prefill_flops, &SpeedView::peak_flops, &SpeedView::peak_bytes_per_s};
+    for (size_t i = 0; i < sizeof fields / sizeof fields[0]; ++i)
+        if (!same_bits(a.*fields[i], b.*fields[i])) return "speed double field " + std::to_string(i);
+    if (a.ok != b.ok || a.error != b.error) return "ok/error: '" + a.error + "' vs '" + b.error + "'";
+    if (a.decode_bound != b.decode_bound || a.prefill_bound != b.prefill_bound) return "bound";
+    if (a.decode_depth != b.decode_depth || a.decode_full_depth != b.decode_full_depth ||
+        a.prompt_tokens != b.prompt_tokens)
+        return "depths";
+    if (a.flash_attn != b.flash_attn || a.calibrated != b.calibrated || a.explain != b.explain) return "texts";
+    return "";
+}
+
+std::string evaluation_diff(const Evaluation& a, const Evaluation& b) {
+    std::string d = memory_diff(a.memory, b.memory);
+    if (!d.empty()) return d;
+    d = view_diff(a.speed, b.speed);
+    if (!d.empty()) return d;
+    if (a.params.total != b.params.total || a.active_weight_bytes != b.active_weight_bytes ||
+        a.weight_bytes != b.weight_bytes || a.embedding_bytes != b.embedding_bytes ||
+        a.routed_expert_bytes != b.routed_expert_bytes || a.full_attn_layers != b.full_attn_layers ||
+        a.swa_layers != b.swa_layers || a.kv_k_row != b.kv_k_row || a.kv_v_row != b.kv_v_row ||
+        a.weight_class != b.weight_class)
+        return "weight figures";
+    return "";
+}
+
+// a request variant of the spread
+struct Variant {
+    const char* label;
+    void (*apply)(SimRequest& req);
+};
+
+const Variant kVariants[] = {
+    {"default", [](SimRequest&) {}},
+    {"ngl 12, np 2, q8_0 KV", [](SimRequest& r) {
+         r.memory.n_gpu_layers = 12;
+         r.memory.n_parallel = 2;
+         r.memory.kv_type_k = r.memory.kv_type_v = TensorType::Q8_0;
+     }},
+    {"max context, notes, explain, no flash attention", [](SimRequest& r) {
+         r.memory.compute_max_context = true;
+         r.memory.with_notes = true;
+         r.memory.flash_attn = false;
+         r.with_explain = true;
+     }},
+    {"memory only", [](SimRequest& r) { r.with_speed = false; }},
+};
+
+const Variant& variant(size_t i) { return kVariants[i % (sizeof kVariants / sizeof kVariants[0])]; }
+
+struct Tally {
+    size_t compared = 0, fitting = 0, oom = 0, partial = 0, failed = 0;
+};
+
+// evaluate_contexts over `contexts` vs evaluate() per context; counts what it compared
+void compare_contexts(const Catalog& cat, const Model& m, const SimRequest& base, const int64_t* contexts, int count,
+                      Tally& t) {
+    std::string err;
+    const auto w = prepare_weights(cat, m, base.memory.file_type, err, 0);
+    if (!w) return;
+    std::vector<Evaluation> batch((size_t)count);
+    std::string batch_err;
+    const bool batch_ok = evaluate_contexts(cat, *w, m, base, contexts, count, batch.data(), batch_err);
+    bool all_ok = true;
+    std::string first_err;
+    std::vector<Evaluation> single((size_t)count);
+    for (int i = 0; i < count; ++i) {
+        SimRequest r = base;
+        r.memory.n_ctx = contexts[i];
+        std::string e;
+        const bool ok = evaluate(cat, *w, m, r, single[(size_t)i], e);
+        if (!ok && all_ok) first_err = e;
+        all_ok = all_ok && ok;
+    }
+    INFO(m.id << " " << base.memory.file_type << " on " << (base.memory.hardware ? base.memory.hardware->id : "none")
+              << " engine " << (int)base.engine);
+    REQUIRE(batch_ok == all_ok);
+    ++t.compared;
+    if (!all_ok) {
+        CHECK(batch_err == first_err);
+        ++t.failed;
+        return;
+    }
+    for (int i = 0; i < count; ++i) {
+        const std::string d = evaluation_diff(batch[(size_t)i], single[(size_t)i]);
+        INFO("context " << contexts[i] << ": " << d);
+        CHECK(d.empty());
+        const FitStatus st = single[(size_t)i].memory.status;
+        t.oom += st == FitStatus::Oom;
+        t.partial += st == FitStatus::PartialOffload;
+        t.fitting += st == FitStatus::Comfortable || st == FitStatus::Tight;
+    }
+}
+
+}  // namespace contexts_test
+
+TEST_CASE("evaluate_contexts gives evaluate()'s numbers for each context", "[sweep]") {
+    const Catalog& c = cat();
+    const int64_t contexts[] = {4096, 8192, 32768, 131072};
+    std::vector<const Hardware*> devices;
+    for (size_t hi = 0; hi < c.hardware.size(); hi += 3) devices.push_back(&c.hardware[hi]);
+    const Hardware* rig = find_rig(c, "rtx-5080+rtx-5060-ti-16gb");
+    REQUIRE(rig);
+    devices.push_back(rig);
+    contexts_test::Tally t;
+    size_t vi = 0;
+    for (size_t mi = 0; mi < c.models.size(); mi += 2)
+        for (const Hardware* h : devices) {
+            const contexts_test::Variant& v = contexts_test::variant(vi++);
+            SimRequest req;
+            req.memory.file_type = mi % 4 == 0 ? "Q4_K_M" : "Q8_0";
+            req.memory.hardware = h;
+            v.apply(req);
+            INFO(v.label);
+            contexts_test::compare_contexts(c, c.models[mi], req, contexts, 4, t);
+        }
+    // the spread reaches every path it is meant to check
+    CHECK(t.compared > 2000);
+    CHECK(t.fitting > 1000);
+    CHECK(t.oom > 500);
+    CHECK(t.partial > 100);
+}
+
+TEST_CASE("evaluate_contexts on the serving and MLX plan sets, with a device profile, and on bad contexts", "[sweep]") {
+    const Catalog& c = cat();
+    const int64_t contexts[] = {2048, 16384, 65536};
+    contexts_test::Tally t;
+    const Hardware* apple = c.find_hardware("m2-ultra-192");
+    const Hardware* h100 = c.find_hardware("h100-sxm");
+    const Hardware* rtx = c.find_hardware("rtx-4090");
+    REQUIRE(apple);
+    REQUIRE(h100);
+    REQUIRE(rtx);
+    DeviceProfile profile;
+    profile.hardware_id = rtx->id;
+    profile.decode.rows = profile.prefill.rows = 6;
+    profile.decode.factor = 0.9;
+    profile.decode.factor_moe = 0.95;
+    profile.prefill.factor = 1.1;
+    profile.prefill.factor_moe = 1.05;
+    for (size_t mi = 0; mi < c.models.size(); mi += 7) {
+        SimRequest vllm;
+        vllm.engine = EngineId::Vllm;
+        vllm.memory.file_type = "Q8_0";
+        vllm.memory.hardware = h100;
+        contexts_test::compare_contexts(c, c.models[mi], vllm, contexts, 3, t);
+        SimRequest mlx;
+        mlx.engine = EngineId::Mlx;
+        mlx.memory.file_type = "mlx-4bit-g64";
+        mlx.memory.hardware = apple;
+        contexts_test::compare_contexts(c, c.models[mi], mlx, contexts, 3, t);
+        SimRequest profiled;
+        profiled.memory.file_type = "Q4_K_M";
+        profiled.memory.hardware = rtx;
+        profiled.device_profile = &profile;
+        contexts_test::compare_contexts(c, c.models[mi], profiled, contexts, 3, t);
+    }
+    CHECK(t.compared > 30);
+    // a context below 1 fails the whole call with the message evaluate() gives for it; nothing is left filled
+    const int64_t bad[] = {4096, 0};
+    SimRequest req;
+    req.memory.file_type = "Q4_K_M";
+    req.memory.hardware = rtx;
+    std::string err;
+    const auto w = prepare_weights(c, c.models.front(), "Q4_K_M", err, 0);
+    REQUIRE(w);
+    Evaluation out[2];
+    CHECK_FALSE(evaluate_contexts(c, *w, c.models.front(), req, bad, 2, out, err));
+    CHECK(err == "context must be at least 1 token (got 0)");
+    CHECK(out[0].memory.devices.empty());
+    CHECK_FALSE(out[0].speed.ok);
+}
+
+TEST_CASE("estimate_memory_contexts and estimate_decode_planned equal their one-at-a-time calls", "[sweep]") {
+    const Catalog& c = cat();
+    const int64_t contexts[] = {1, 300, 4096, 40000, 131072};
+    size_t compared = 0;
+    for (size_t mi = 0; mi < c.models.size(); mi += 5)
+        for (size_t hi = 1; hi < c.hardware.size(); hi += 11) {
+            MemoryRequest req;
+            req.file_type = "Q6_K";
+            req.hardware = &c.hardware[hi];
+            req.compute_max_context = (mi + hi) % 2 == 0;
+            std::string err;
+            const auto w = prepare_weights(c, c.models[mi], req.file_type, err, 0);
+            if (!w) continue;
+            MemoryBreakdown batch[5], single;
+            MemoryBreakdown* ptrs[5] = {&batch[0], &batch[1], &batch[2], &batch[3], &batch[4]};
+            REQUIRE(estimate_memory_contexts(*w, c.models[mi], req, contexts, 5, ptrs, err));
+            for (int i = 0; i < 5; ++i) {
+                req.n_ctx = contexts[i];
+                REQUIRE(estimate_memory(*w, c.models[mi], req, single, err));
+                const std::string d = contexts_test::memory_diff(batch[i], single);
+                INFO(c.models[mi].id << " on " << c.hardware[hi].id << " ctx " << contexts[i] << ": " << d);
+                CHECK(d.empty());
+                ++compared;
+            }
+        }
+    CHECK(compared > 500);
+
+    // decode: a plan of the depth-independent terms, then any depth
+    const SpeedParams& p = default_speed_params();
+    SpeedScenario s;
+    s.weight_bytes = 4.92e9; s.weight_bytes_per_token = 4.60e9; s.active_params = 7.50e9; s.n_layers = 32;
+    s.n_heads = 32; s.head_dim_qk = s.head_dim_v = 128; s.full_attn_layers = 32;
+    s.kv_bytes_per_token_full = 32 * 2 * 8 * 128 * 2.0;
+    s.bandwidth_gbs = 1008; s.fp16_tflops = 330.3;
+    for (int broken = 0; broken < 2; ++broken) {
+        if (broken) s.bandwidth_gbs = 0;   // check() fails: the plan carries the message
+        DecodePlan plan;
+        plan_decode(s, p, plan);
+        CHECK(plan.ok == !broken);
+        for (int64_t depth : {int64_t(0), int64_t(4096), int64_t(131072)}) {
+            const SpeedResult one = estimate_decode(s, p, depth, 128);
+            SpeedResult planned;
+            estimate_decode_planned(s, p, plan, depth, 128, planned);
+            CHECK(contexts_test::same_bits(one.tokens_per_s, planned.tokens_per_s));
+            CHECK(contexts_test::same_bits(one.low, planned.low));
+            CHECK(contexts_test::same_bits(one.high, planned.high));
+            CHECK(contexts_test::same_bits(one.kv_time_s, planned.kv_time_s));
+            CHECK(one.ok == planned.ok);
+            CHECK(one.error == planned.error);
+        }
+    }
+}
