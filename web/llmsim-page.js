@@ -1,5 +1,6 @@
 // The page glue around the wasm module: loading overlay with progress, WebGL2 checks, window.llmsim (JS API).
-// Network: llmsim.wasm from the page's own folder, and — only when the user asks to look a model up on Hugging Face
+// Network: llmsim.wasm from the page's own folder, then (once the first frame is on screen) the measured rows and the
+// serving accuracy report from its calibration/ folder (relative URLs: any static host, any iframe), and — only when the user asks to look a model up on Hugging Face
 // (or opens a link whose model= is a Hub id) — GET requests to the Hub endpoint (<meta name="llmsim-hf-endpoint">,
 // default https://huggingface.co) and the file storage it redirects to; the CSP in index.html allows exactly those.
 // Nothing is ever uploaded; a token typed for a gated repo is sent as Authorization to the endpoint for that lookup
@@ -48,6 +49,35 @@
                 '. If you opened this file directly from disk, serve the folder over HTTP instead (python3 -m http.server).');
     });
     return {};
+  }
+
+  // The evidence the wasm does not carry (core/assets.h): the measured rows and the serving accuracy report, fetched
+  // once the first frame is on screen and handed to the engine file by file; the sections that show them say
+  // "loading..." until then, or why a file did not come. Resolves when the engine has parsed them all.
+  function loadEvidence(Module) {
+    var names = JSON.parse(Module.ccall('llmsim_missing_assets', 'string', [], []));
+    return Promise.all(names.map(function (name) {
+      return fetch(name).then(function (resp) {
+        if (!resp.ok) throw new Error(name + ': HTTP ' + resp.status);
+        return resp.arrayBuffer();
+      }, function (e) {
+        throw new Error(name + ': ' + (e && e.message ? e.message : 'network error'));
+      }).then(function (buf) {
+        var bytes = new Uint8Array(buf);
+        var ptr = Module._malloc(Math.max(1, bytes.length));
+        Module.HEAPU8.set(bytes, ptr);
+        var err = Module.ccall('llmsim_add_asset', 'string', ['string', 'number', 'number'], [name, ptr, bytes.length]);
+        Module._free(ptr);
+        if (err) throw new Error(err);
+      });
+    })).then(function () {
+      var err = Module.ccall('llmsim_evidence_arrived', 'string', [], []);
+      if (err) throw new Error(err);
+    }).catch(function (e) {
+      Module.ccall('llmsim_evidence_failed', null, ['string'], [e.message]);
+      console.warn('llmsim: the measured rows could not be loaded: ' + e.message);
+      throw e;
+    });
   }
 
   // read a user-chosen file locally (never uploaded): GGUF → only as much of the header as the reader asks for
@@ -182,7 +212,7 @@
     return hubRunning;
   }
 
-  function makeApi(Module) {
+  function makeApi(Module, evidence) {
     var listeners = { change: [] };
     var str = function (name) { return Module.ccall(name, 'string', [], []); };
     var api = {
@@ -197,6 +227,9 @@
       getHash: function () { return str('llmsim_get_hash'); },
       results: function () { return JSON.parse(str('llmsim_results')); },
       stats: function () { return JSON.parse(str('llmsim_stats')); },
+      // the measured rows and the serving accuracy report arrive after the first frame: resolves once results()
+      // holds them (results().evidence_loading false), rejects with the reason when a file could not be fetched
+      whenEvidenceLoaded: function () { return evidence; },
       on: function (event, fn) {
         if (!listeners[event]) throw new Error('unknown event ' + event + ' (known: change)');
         listeners[event].push(fn);
@@ -272,7 +305,10 @@
       llmsimHubLookup: function (id, token) { hubLookup(Module, id, token); },
       llmsimHubCancel: function () { hubCancel(); },
       llmsimReady: function () {
-        window.llmsim = makeApi(Module);
+        // (this runs inside the first frame: the fetch starts in the task after it)
+        var evidence = new Promise(function (go) { setTimeout(go, 0); }).then(function () { return loadEvidence(Module); });
+        evidence.catch(function () {});   // reported in the sections and by whenEvidenceLoaded()
+        window.llmsim = makeApi(Module, evidence);
         fileInput.addEventListener('change', function () {
           if (fileInput.files && fileInput.files[0]) importFile(Module, fileInput.files[0]);
           fileInput.value = '';
@@ -299,11 +335,14 @@
           Module.ccall('llmsim_paste_text', null, ['string'], [t]);
           e.preventDefault();
         });
-        readMachine().then(function (info) {
-          var err = Module.ccall('llmsim_set_machine_info', 'string', ['string'], [JSON.stringify(info)]);
-          if (err) console.warn('llmsim: ' + err);
-        });
         document.dispatchEvent(new CustomEvent('llmsim-ready'));
+        // what the browser says of its GPU (a WebGL context of its own, ~0.1 s): in the task after the first frame
+        setTimeout(function () {
+          readMachine().then(function (info) {
+            var err = Module.ccall('llmsim_set_machine_info', 'string', ['string'], [JSON.stringify(info)]);
+            if (err) console.warn('llmsim: ' + err);
+          });
+        }, 0);
       }
     };
     createLlmsim(Module).catch(function (e) { showError('The simulator stopped: ' + (e && e.message ? e.message : e)); });
