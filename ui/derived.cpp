@@ -270,13 +270,12 @@ void update_derived(AppState& app) {
     llmsim::SimRequest base = request_from_scenario(app);
     base.memory.with_notes = false;   // only the current scenario shows its notes
 
-    // the current scenario, with its explanations
+    // the current scenario, with what its explanations need (made by finish_derived: a hover or a click asks for one)
     llmsim::SimRequest current = base;
     current.with_explain = true;
     current.memory.with_notes = true;
     d.eval_ok = llmsim::evaluate(app.catalog, *d.model, current, d.eval, err);
     if (!d.eval_ok) d.error = err;
-    else d.explanations = llmsim::explain(app.catalog, *d.model, current, d.eval);
 
     auto hub = app.hub_tensor_bytes.find(s.model);
     d.quants = llmsim::quant_rows(app.catalog, *d.model, base, s.ctx_b_tokens,
@@ -296,6 +295,12 @@ void finish_derived(AppState& app) {
     const auto t0 = std::chrono::steady_clock::now();
     llmsim::SimRequest base = request_from_scenario(app);   // as update_derived made it
     base.memory.with_notes = false;
+    if (d.eval_ok) {
+        llmsim::SimRequest current = base;
+        current.with_explain = true;
+        current.memory.with_notes = true;
+        d.explanations = llmsim::explain(app.catalog, *d.model, current, d.eval);
+    }
     d.devices = llmsim::device_rows(app.catalog, *d.model, base);
     d.context = llmsim::context_rows(app.catalog, *d.model, base);
     derive_recommend(app, d);

@@ -56,14 +56,14 @@ struct Derived {
     std::vector<llmsim::FaqEntry> faq;           // the FAQ's questions and answers (report/sections.h faq_entries)
     std::vector<llmsim::EvidenceRow> evidence;   // measured rows on this device (best matches first)
     double compute_ms = 0;             // how long the last recompute took
-    bool rest_pending = false;         // devices, context, recommend, cheapest_usable, faq, compare not computed yet
+    bool rest_pending = false;         // explanations, devices, context, recommend, cheapest_usable, faq, compare to come
 };
 
 // recompute app.derived if the scenario changed since the last call; on the web page's first frame
 // (app.first_view_light) only what the verdict, model and simulator sections show
 void update_derived(AppState& app);
-// the rest of app.derived (every device, context points, recommendations, FAQ, compare) if update_derived left it
-// for later: before a section that shows it is drawn, and before results()
+// the rest of app.derived (the explanations, every device, context points, recommendations, FAQ, compare) if
+// update_derived left it for later: before a section that shows it is drawn, and before results()
 void finish_derived(AppState& app);
 // the web page's deferred evidence (app.evidence_deferred): once every file of missing_evidence_assets() has arrived
 // (core/assets.h), parse them and find this device's measured rows; no-op before that, or when nothing is deferred

@@ -68,8 +68,12 @@ void sync_canvas_size() {
     emscripten_set_canvas_element_size("#canvas", want_w, want_h);
     if (dpr_changed) {
         load_fonts(g.app, (float)dpr);
-        ImGui_ImplOpenGL3_DestroyFontsTexture();
-        ImGui_ImplOpenGL3_CreateFontsTexture();
+        // before the first frame the backend has no GL objects yet: its first NewFrame uploads this atlas (uploading
+        // it here as well sent the same texture twice on the way to the first frame)
+        if (g.ready) {
+            ImGui_ImplOpenGL3_DestroyFontsTexture();
+            ImGui_ImplOpenGL3_CreateFontsTexture();
+        }
     }
     request_frames(g.app);
 }

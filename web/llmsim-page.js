@@ -15,35 +15,51 @@
   }
 
   function hasWebGL2() {
-    try { return !!document.createElement('canvas').getContext('webgl2'); } catch (e) { return false; }
+    try {
+      var gl = document.createElement('canvas').getContext('webgl2');
+      var lose = gl && gl.getExtension('WEBGL_lose_context');
+      if (lose) lose.loseContext();   // only a probe: the page draws into its own canvas's context
+      return !!gl;
+    } catch (e) { return false; }
   }
 
   // fetch the wasm with a byte-count progress bar (works from any static host) and compile it while it arrives:
-  // the body goes through a counting stream into instantiateStreaming, re-typed as application/wasm so a host that
-  // sends another MIME type still gets streaming compilation; browsers without it take the whole buffer
-  function instantiateWithProgress(imports, done) {
-    fetch('llmsim.wasm').then(function (resp) {
+  // the body goes through a counting stream into compileStreaming, re-typed as application/wasm so a host that sends
+  // another MIME type still gets streaming compilation; browsers without it take the whole buffer. It starts when
+  // this script runs (index.html preloads llmsim.wasm), so the download and the compilation overlap llmsim.js and the
+  // page's load event; llmsim.js then only instantiates the compiled module (instantiateWithProgress)
+  var compiling = null;
+  function compileWasm() {
+    var overlayEl = document.getElementById('overlay');
+    var bar = document.getElementById('progress'), text = document.getElementById('message');
+    return fetch('llmsim.wasm').then(function (resp) {
       if (!resp.ok) throw new Error('llmsim.wasm: HTTP ' + resp.status);
       var total = +resp.headers.get('Content-Length') || 0, got = 0;
       function count(n) {
         got += n;
-        if (total) progress.style.width = Math.min(100, 100 * got / total).toFixed(1) + '%';
+        if (total && bar) bar.style.width = Math.min(100, 100 * got / total).toFixed(1) + '%';
       }
-      if (resp.body && WebAssembly.instantiateStreaming && typeof TransformStream === 'function') {
+      function starting() { if (text && overlayEl && overlayEl.className !== 'error') text.textContent = 'Starting…'; }
+      if (resp.body && WebAssembly.compileStreaming && typeof TransformStream === 'function') {
         var counted = resp.body.pipeThrough(new TransformStream({
           transform: function (chunk, ctl) { count(chunk.length); ctl.enqueue(chunk); },
-          flush: function () { message.textContent = 'Starting…'; }
+          flush: starting
         }));
-        return WebAssembly.instantiateStreaming(new Response(counted, { headers: { 'Content-Type': 'application/wasm' } }),
-                                                imports);
+        return WebAssembly.compileStreaming(new Response(counted, { headers: { 'Content-Type': 'application/wasm' } }));
       }
       return resp.arrayBuffer().then(function (bytes) {
         count(bytes.byteLength);
-        message.textContent = 'Starting…';
-        return WebAssembly.instantiate(bytes, imports);
+        starting();
+        return WebAssembly.compile(bytes);
       });
-    }).then(function (result) {
-      done(result.instance, result.module);
+    });
+  }
+  try { compiling = compileWasm(); } catch (e) { compiling = Promise.reject(e); }
+  compiling.catch(function () {});   // reported by instantiateWithProgress, once llmsim.js asks for the module
+
+  function instantiateWithProgress(imports, done) {
+    compiling.then(function (module) {
+      return WebAssembly.instantiate(module, imports).then(function (instance) { done(instance, module); });
     }).catch(function (e) {
       showError('The simulator could not be loaded: ' + e.message +
                 '. If you opened this file directly from disk, serve the folder over HTTP instead (python3 -m http.server).');
@@ -279,11 +295,6 @@
     message = document.getElementById('message');
     progress = document.getElementById('progress');
     var canvas = document.getElementById('canvas');
-    if (!hasWebGL2()) {
-      showError('This page needs WebGL2, which this browser does not provide (or has disabled). ' +
-                'Try a current Firefox, Chrome, Edge or Safari, or enable hardware acceleration.');
-      return;
-    }
     canvas.addEventListener('webglcontextlost', function (e) {
       e.preventDefault();
       overlay.className = 'error';
@@ -300,7 +311,7 @@
       instantiateWasm: instantiateWithProgress,
       print: function (t) { console.log(t); },
       printErr: function (t) { console.warn(t); },
-      llmsimFatal: function (t) { showError(t); },
+      llmsimFatal: function (t) { if (overlay.className !== 'error') showError(t); },   // the first reason stays
       llmsimOpenFile: function () { fileInput.click(); },
       llmsimHubLookup: function (id, token) { hubLookup(Module, id, token); },
       llmsimHubCancel: function () { hubCancel(); },
@@ -346,6 +357,12 @@
       }
     };
     createLlmsim(Module).catch(function (e) { showError('The simulator stopped: ' + (e && e.message ? e.message : e)); });
+    // the WebGL2 probe runs while the wasm downloads and compiles (its context costs tens of ms); without WebGL2
+    // main() stops at SDL_GL_CreateContext and this message stays on screen
+    if (!hasWebGL2()) {
+      showError('This page needs WebGL2, which this browser does not provide (or has disabled). ' +
+                'Try a current Firefox, Chrome, Edge or Safari, or enable hardware acceleration.');
+    }
   };
   window.addEventListener('load', function () { window.startLlmsim(); });
 })();
