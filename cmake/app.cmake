@@ -76,7 +76,16 @@ if(EMSCRIPTEN)
     "-sEXPORTED_RUNTIME_METHODS=['ccall','cwrap','UTF8ToString']"
     "-sEXPORTED_FUNCTIONS=['_main','_malloc','_free']")
   target_compile_options(llmsim_ui PRIVATE -Os)
+  target_compile_options(llmsim PRIVATE -Os)   # platform_web.cpp: its API entry points inlined half the engine at -O3
   target_link_options(llmsim PRIVATE -Os)
+  # -Os too for the engine layers no sweep runs through (the sweeps, llmsim_bench included, run in sim and the layers
+  # below it): the file readers, the workloads, the API / report glue and the evidence. Code size is what the page
+  # waits for: the browser compiles every function it calls in the first frame before running it
+  foreach(_layer formats workloads product evidence)
+    if(TARGET llmsim_${_layer})
+      target_compile_options(llmsim_${_layer} PRIVATE -Os)
+    endif()
+  endforeach()
   # static page files next to the wasm
   file(GLOB LLMSIM_WEB_FILES CONFIGURE_DEPENDS "${CMAKE_SOURCE_DIR}/web/*")
   foreach(f IN LISTS LLMSIM_WEB_FILES)
@@ -84,6 +93,21 @@ if(EMSCRIPTEN)
     add_custom_command(TARGET llmsim POST_BUILD
       COMMAND "${CMAKE_COMMAND}" -E copy_if_different "${f}" "${LLMSIM_SITE_DIR}/${n}")
   endforeach()
+  # the measured rows and the serving accuracy report: files next to llmsim.wasm, fetched after the first frame
+  set(_llmsim_deferred_files)
+  set(_llmsim_deferred_srcs)
+  foreach(a IN LISTS LLMSIM_DEFERRED_ASSET_NAMES)
+    list(APPEND _llmsim_deferred_files "${LLMSIM_SITE_DIR}/${a}")
+    list(APPEND _llmsim_deferred_srcs "${LLMSIM_ASSETS_DIR}/${a}")
+  endforeach()
+  string(REPLACE ";" "," _llmsim_deferred_arg "${LLMSIM_DEFERRED_ASSET_NAMES}")
+  add_custom_command(OUTPUT ${_llmsim_deferred_files}
+    COMMAND "${CMAKE_COMMAND}" "-DSRC_DIR=${LLMSIM_ASSETS_DIR}" "-DDEST=${LLMSIM_SITE_DIR}" "-DNAMES=${_llmsim_deferred_arg}"
+            -P "${CMAKE_SOURCE_DIR}/cmake/deferred_assets.cmake"
+    DEPENDS ${_llmsim_deferred_srcs} "${CMAKE_SOURCE_DIR}/cmake/deferred_assets.cmake"
+    COMMENT "The page's deferred assets (site/calibration/)" VERBATIM)
+  add_custom_target(llmsim_deferred_assets DEPENDS ${_llmsim_deferred_files})
+  add_dependencies(llmsim llmsim_deferred_assets)
   # the size report (scripts/web_size_report.py): each page file raw and gzip, the wasm by section, its code by
   # library (the symbol map names each function; emnm says which library defines it) and each embedded asset and
   # font as embedded. The build prints it; ctest web_size_budget runs it with cmake/web_size_budget.txt.
@@ -102,6 +126,9 @@ if(EMSCRIPTEN)
   endif()
   foreach(a IN LISTS LLMSIM_ASSET_NAMES)
     list(APPEND LLMSIM_SIZE_REPORT_ARGS "--asset=${a}=${LLMSIM_EMBEDDED_DIR}/${a}")
+  endforeach()
+  foreach(a IN LISTS LLMSIM_DEFERRED_ASSET_NAMES)   # counted apart from the first view
+    list(APPEND LLMSIM_SIZE_REPORT_ARGS "--deferred=${a}")
   endforeach()
   foreach(a ui ui-bold mono)
     list(APPEND LLMSIM_SIZE_REPORT_ARGS "--asset=fonts/${a}=${LLMSIM_EMBEDDED_DIR}/fonts/${a}")

@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
 """The web page's size report: what a static host transfers (each file raw and gzip -9), the wasm by section, its
 code by library (function bodies, named through emscripten's symbol map and each library's own symbols) and its
-embedded assets and fonts. With --budget it fails (exit 1) when the page's gzip total is over the budget file's
+embedded assets and fonts, then the files the page fetches after its first view (--deferred: the measured rows and
+the serving accuracy report), apart from it. With --budget it fails (exit 1) when the page's gzip total is over the budget file's
 number, so the quick test tier catches growth (ctest web_size_budget); the budget only moves down.
 
   scripts/web_size_report.py --site build/web/site [--symbols build/web/site/llmsim.js.symbols]
       [--nm emnm --lib ui=libllmsim_ui.a ...] [--asset catalog/models.json=build/web/generated/min/models.json ...]
-      [--budget cmake/web_size_budget.txt]
+      [--deferred calibration/llamacpp_speed.jsonl ...] [--budget cmake/web_size_budget.txt]
 
 Only the Python standard library; gzip sizes are zlib level 9 with no file name (a few bytes under `gzip -9 | wc -c`).
 """
@@ -214,6 +215,29 @@ def report_data(buf, sections, args):
     print("    %-34s %10s raw" % ("other data (strings, tables)", fmt(max(0, data[3] - data[2] - found))))
 
 
+def report_deferred(args):
+    """the files the page fetches once the verdict is on screen: transferred, but not before the first view. Returns
+    how many are missing (the page would say it could not load them)"""
+    missing = 0
+    if not args.deferred:
+        return 0
+    print("  fetched after the first frame (not in the first view):")
+    raw_sum = gz_sum = 0
+    for name in args.deferred:
+        path = os.path.join(args.site, name)
+        if not os.path.exists(path):
+            print("    %-34s MISSING from %s" % (name, args.site))
+            missing += 1
+            continue
+        with open(path, "rb") as f:
+            blob = f.read()
+        raw_sum += len(blob)
+        gz_sum += gz(blob)
+        print("    %-34s %10s raw %9s gzip" % (name, fmt(len(blob)), fmt(gz(blob))))
+    print("    %-34s %10s raw %9s gzip" % ("total (after the first view)", fmt(raw_sum), fmt(gz_sum)))
+    return missing
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--site", required=True)
@@ -221,6 +245,8 @@ def main():
     ap.add_argument("--nm", help="nm that reads the static libraries (emnm, llvm-nm)")
     ap.add_argument("--lib", action="append", default=[], help="LABEL=path/to/lib.a (repeatable)")
     ap.add_argument("--asset", action="append", default=[], help="LABEL=path of an embedded file (repeatable)")
+    ap.add_argument("--deferred", action="append", default=[],
+                    help="a file under --site the page fetches after its first frame (repeatable; not in the budget)")
     ap.add_argument("--budget", help="file holding the page's gzip budget in bytes (its first line not a # comment)")
     args = ap.parse_args()
 
@@ -249,6 +275,7 @@ def main():
                 print("    %-34s %10s raw %9s gzip" % (name, fmt(b - a), fmt(gz(buf[a:b]))))
         report_code(buf, sections, args)
         report_data(buf, sections, args)
+    missing = report_deferred(args)
 
     if args.budget:
         with open(args.budget) as f:   # the first line that is not a '#' comment: the budget in bytes
@@ -258,6 +285,9 @@ def main():
         if total_gz > budget:
             print("The page grew past its budget. Cut it back (docs/web.md, 'Size'); the budget only moves down.")
             return 1
+    if missing:
+        print("%d file(s) the page fetches after its first frame are missing from the site" % missing)
+        return 1
     return 0
 
 

@@ -27,9 +27,9 @@ void mark_changed(AppState& app) { ++app.state_version; }
 
 const std::vector<SectionInfo>& sections() {
     static const std::vector<SectionInfo> list = {
-        {"verdict", "Fit & speed", draw_verdict},
-        {"model", "Model", draw_model_header},
-        {"simulator", "Simulator", draw_simulator},
+        {"verdict", "Fit & speed", draw_verdict, true},
+        {"model", "Model", draw_model_header, true},
+        {"simulator", "Simulator", draw_simulator, true},
         {"quants", "Quantizations", draw_quants},
         {"leaderboard", "Hardware leaderboard", draw_leaderboard},
         {"recommend", "Recommended hardware", draw_recommend},
@@ -105,7 +105,11 @@ void draw_app(AppState& app) {
         return;
     }
     update_derived(app);
+    if (!app.first_view_light) finish_derived(app);
     const bool embed = !app.scenario.embed.empty();
+    // the web page's first frame draws the sections the viewport shows and only the headers of those below it (the
+    // next frame draws everything); a link's section= scroll needs the whole layout, so it draws everything at once
+    const bool light = app.first_view_light && !app.scroll_to_section;
     if (!embed) draw_top_bar(app);
     if (!app.status_line.empty()) {
         ImGui::TextColored(ink_vec4(Ink::Warn), "%s", app.status_line.c_str());
@@ -135,6 +139,7 @@ void draw_app(AppState& app) {
         ImGui::PushID(s.key);
         if (embed) {
             embed_found = true;
+            if (!s.first_view) finish_derived(app);   // a no-op unless this frame left those rows for later
             s.draw(app);
         } else {
             ImGui::PushFont(app.font_bold);
@@ -145,7 +150,9 @@ void draw_app(AppState& app) {
                 app.scroll_to_section = false;
             }
             note_widget(app, (std::string("section-") + s.key).c_str());
+            if (open && light && !ImGui::IsRectVisible(ImVec2(1, 1))) open = false;   // below the viewport: next frame
             if (open) {
+                if (!s.first_view) finish_derived(app);
                 ImGui::Indent(6);
                 s.draw(app);
                 ImGui::Unindent(6);

@@ -8,6 +8,7 @@
 #include "catalog/model_names.h"
 #include "app_state.h"
 #include "runtime/command.h"
+#include "core/assets.h"
 #include "core/input_limits.h"
 #include "panels.h"
 #include "core/format.h"
@@ -269,35 +270,67 @@ void update_derived(AppState& app) {
     llmsim::SimRequest base = request_from_scenario(app);
     base.memory.with_notes = false;   // only the current scenario shows its notes
 
-    // the current scenario, with its explanations
+    // the current scenario, with what its explanations need (made by finish_derived: a hover or a click asks for one)
     llmsim::SimRequest current = base;
     current.with_explain = true;
     current.memory.with_notes = true;
     d.eval_ok = llmsim::evaluate(app.catalog, *d.model, current, d.eval, err);
     if (!d.eval_ok) d.error = err;
-    else d.explanations = llmsim::explain(app.catalog, *d.model, current, d.eval);
 
     auto hub = app.hub_tensor_bytes.find(s.model);
     d.quants = llmsim::quant_rows(app.catalog, *d.model, base, s.ctx_b_tokens,
                                   hub == app.hub_tensor_bytes.end() ? nullptr : &hub->second);
+    if (d.hardware && !app.evidence_deferred)
+        d.evidence = llmsim::find_evidence(app.catalog, *d.model, *d.hardware, s.quant, 8,
+                                           app.contributed.rows.empty() ? nullptr : &app.contributed.rows);
+    d.compute_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    d.rest_pending = true;
+    if (!app.first_view_light) finish_derived(app);
+}
+
+void finish_derived(AppState& app) {
+    Derived& d = app.derived;
+    if (!d.rest_pending || !d.model || d.version != app.state_version) return;
+    d.rest_pending = false;
+    const auto t0 = std::chrono::steady_clock::now();
+    llmsim::SimRequest base = request_from_scenario(app);   // as update_derived made it
+    base.memory.with_notes = false;
+    if (d.eval_ok) {
+        llmsim::SimRequest current = base;
+        current.with_explain = true;
+        current.memory.with_notes = true;
+        d.explanations = llmsim::explain(app.catalog, *d.model, current, d.eval);
+    }
     d.devices = llmsim::device_rows(app.catalog, *d.model, base);
     d.context = llmsim::context_rows(app.catalog, *d.model, base);
     derive_recommend(app, d);
     derive_faq(app, d);
-    if (d.hardware && !app.evidence_deferred)
-        d.evidence = llmsim::find_evidence(app.catalog, *d.model, *d.hardware, s.quant, 8,
-                                           app.contributed.rows.empty() ? nullptr : &app.contributed.rows);
     derive_compare(app, base, d);
-    d.compute_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    d.compute_ms += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+}
+
+std::vector<std::string> missing_evidence_assets() {
+    std::vector<std::string> out;
+    for (const char* name : {"calibration/llamacpp_speed.jsonl", "calibration/llamacpp_speed_2025.jsonl",
+                             "calibration/llamacpp_speed_collected.jsonl", "calibration/serving_accuracy.json"})
+        if (llmsim::embedded_asset(name).empty()) out.push_back(name);
+    return out;
+}
+
+std::string evidence_wait_text(const AppState& app) {
+    if (!app.evidence_deferred) return "";
+    return app.evidence_error.empty() ? "loading..." : app.evidence_error;
 }
 
 void load_deferred_evidence(AppState& app) {
-    if (!app.evidence_deferred) return;
+    if (!app.evidence_deferred || !missing_evidence_assets().empty()) return;
     app.evidence_deferred = false;
+    app.evidence_error.clear();
     update_derived(app);
     Derived& d = app.derived;   // the rows update_derived would have found (it stops early without a model)
     if (d.model && d.hardware && llmsim::parse_tensor_type(app.scenario.kv_type))
         d.evidence = llmsim::find_evidence(app.catalog, *d.model, *d.hardware, app.scenario.quant);
+    update_accuracy_serving(app);   // the serving validation line and the accuracy section's report
     // the rows add a line to the simulator section: a link's scroll to a later section= is redone on that layout
     app.scroll_to_section = app.scroll_to_section || !app.scenario.section.empty();
     request_frames(app);
@@ -318,6 +351,8 @@ std::string derived_to_json(const AppState& app) {
     json j;
     j["error"] = d.error;
     j["import_message"] = app.import.message;
+    j["evidence_loading"] = app.evidence_deferred;   // the web page: the measured rows have not arrived (yet)
+    j["evidence_error"] = app.evidence_error;
     {   // "Is this your machine?" (panel_detect.cpp): what the platform revealed and what it matched
         const MachineOffer& o = app.machine;
         j["machine"] = {{"probed", o.probed}, {"source", o.source}, {"detected", o.match.detected},

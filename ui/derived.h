@@ -56,12 +56,23 @@ struct Derived {
     std::vector<llmsim::FaqEntry> faq;           // the FAQ's questions and answers (report/sections.h faq_entries)
     std::vector<llmsim::EvidenceRow> evidence;   // measured rows on this device (best matches first)
     double compute_ms = 0;             // how long the last recompute took
+    bool rest_pending = false;         // explanations, devices, context, recommend, cheapest_usable, faq, compare to come
 };
 
-// recompute app.derived if the scenario changed since the last call
+// recompute app.derived if the scenario changed since the last call; on the web page's first frame
+// (app.first_view_light) only what the verdict, model and simulator sections show
 void update_derived(AppState& app);
-// the web page's deferred evidence (app.evidence_deferred): find this device's measured rows now; no-op otherwise
+// the rest of app.derived (the explanations, every device, context points, recommendations, FAQ, compare) if
+// update_derived left it for later: before a section that shows it is drawn, and before results()
+void finish_derived(AppState& app);
+// the web page's deferred evidence (app.evidence_deferred): once every file of missing_evidence_assets() has arrived
+// (core/assets.h), parse them and find this device's measured rows; no-op before that, or when nothing is deferred
 void load_deferred_evidence(AppState& app);
+// the assets the evidence needs that this build does not hold yet (the web page fetches them: ui/platform_web.cpp;
+// their files are copied next to llmsim.wasm by CMakeLists.txt); empty natively
+std::vector<std::string> missing_evidence_assets();
+// what a section that shows the measured rows or the serving accuracy says while they are not there: "" once loaded
+std::string evidence_wait_text(const AppState& app);
 // what the page shows, as JSON (the JS API's results(): memory, speed, leaderboard, quant rows, import message)
 std::string derived_to_json(const AppState& app);
 // the cost model's inputs for the scenario (tokens split 3:1 in:out, speeds of the current evaluation, catalog

@@ -50,7 +50,8 @@ void draw_parity_plot(const char* id, std::vector<PlotSeries> series, double lo,
 }
 
 void draw_accuracy(AppState& app) {
-    if (app.evidence_deferred) { ImGui::TextDisabled("Loading the measured rows..."); return; }   // the next frame
+    // the web page fetches the measured rows and the serving report after its first frame (app.evidence_deferred)
+    if (app.evidence_deferred) { ImGui::TextDisabled("Measured rows: %s", evidence_wait_text(app).c_str()); return; }
     if (app.accuracy.rows.empty()) app.accuracy.rows = llmsim::all_evidence();   // once: 879 estimates
     const auto& rows = app.accuracy.rows;
     if (rows.empty()) { ImGui::TextDisabled("No measured rows in this build."); return; }

@@ -141,7 +141,7 @@ void draw_serving_table(AppState& app, const llmsim::ServingAccuracy& a) {
 
 void update_accuracy_serving(AppState& app) {
     AccuracyState& s = app.accuracy;
-    if (s.serving_loaded) return;
+    if (s.serving_loaded || app.evidence_deferred) return;   // the web page: the report has not arrived yet
     const auto t0 = std::chrono::steady_clock::now();
     if (!llmsim::load_builtin_serving_accuracy(s.serving, s.serving_error)) s.serving = llmsim::ServingAccuracy{};
     s.serving_plot.reset();   // the scatter is rebuilt from this report when next drawn
@@ -163,7 +163,8 @@ std::string accuracy_state_json(const AppState& app) {
     size_t plotted = 0;
     for (const llmsim::ServingAccuracyRow& r : s.serving.rows) plotted += r.ok && r.out_predicted > 0 && r.out_measured > 0;
     json sv = {{"fold", s.serving.fold}, {"groups", groups}, {"rows", s.serving.rows.size()}, {"rows_plotted", plotted},
-               {"serving_jsonl_fnv1a", s.serving.jsonl_fnv1a}, {"load_ms", s.serving_load_ms}, {"error", s.serving_error}};
+               {"serving_jsonl_fnv1a", s.serving.jsonl_fnv1a}, {"load_ms", s.serving_load_ms}, {"error", s.serving_error},
+               {"loaded", s.serving_loaded}};
     return json{{"serving", sv}}.dump();
 }
 

@@ -120,9 +120,9 @@ void draw_ranked_table(AppState& app, const llmsim::QualityResult& r) {
 
 void draw_best_models(AppState& app) {
     if (draw_inputs(app)) mark_changed(app);
-    // the web page's first frame leaves the ranking (every catalog model evaluated) to the next, like the measured
-    // rows (app.evidence_deferred): the verdict is on screen first
-    if (app.evidence_deferred) { ImGui::TextDisabled("Ranking the models..."); return; }
+    // the web page's first frame leaves the ranking (every catalog model evaluated) to the next
+    // (app.first_view_light): the verdict is on screen first
+    if (app.first_view_light) { ImGui::TextDisabled("Ranking the models..."); return; }
     update_best_models(app);
     const BestModelsState& st = app.best_models;
     if (!st.error.empty()) { ImGui::TextDisabled("%s", st.error.c_str()); return; }

@@ -710,9 +710,9 @@ void draw_cost_and_command(AppState& app) {
 }  // namespace
 
 // how well the chosen engine's numbers are validated (the embedded held-out report, per engine, never pooled). The
-// web page parses that report after its first frame (app.evidence_deferred): until then the line is left out
+// web page fetches that report after its first frame (app.evidence_deferred): until then the line says so
 void draw_validation(AppState& app) {
-    if (app.evidence_deferred) return;
+    if (app.evidence_deferred) { ImGui::TextDisabled("Validation: %s", evidence_wait_text(app).c_str()); return; }
     update_accuracy_serving(app);
     if (!app.accuracy.serving_error.empty()) return;
     ImGui::PushTextWrapPos(0.0f);

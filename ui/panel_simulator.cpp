@@ -308,6 +308,7 @@ void draw_speed(AppState& app) {
     } else {
         ImGui::TextDisabled("Speed: %s", sp.error.empty() ? "—" : sp.error.c_str());
     }
+    if (app.evidence_deferred) ImGui::TextDisabled("Measured on this device: %s", evidence_wait_text(app).c_str());
     if (!d.evidence.empty() && ImGui::TreeNode("evidence", "Measured on this device (%zu rows)", d.evidence.size())) {
         for (const llmsim::EvidenceRow& e : d.evidence) {
             const llmsim::CalibrationRow& r = *e.row;

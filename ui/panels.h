@@ -9,6 +9,7 @@ struct SectionInfo {
     const char* key;        // URL/embed key: section=leaderboard, embed=leaderboard
     const char* title;      // collapsing-header label
     void (*draw)(AppState&);
+    bool first_view = false;   // draws from what update_derived computes on the web page's first frame alone
 };
 
 void draw_top_bar(AppState& app);        // panel_top_bar.cpp: the scenario (model, hardware, quant, context)

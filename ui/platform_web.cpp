@@ -68,8 +68,12 @@ void sync_canvas_size() {
     emscripten_set_canvas_element_size("#canvas", want_w, want_h);
     if (dpr_changed) {
         load_fonts(g.app, (float)dpr);
-        ImGui_ImplOpenGL3_DestroyFontsTexture();
-        ImGui_ImplOpenGL3_CreateFontsTexture();
+        // before the first frame the backend has no GL objects yet: its first NewFrame uploads this atlas (uploading
+        // it here as well sent the same texture twice on the way to the first frame)
+        if (g.ready) {
+            ImGui_ImplOpenGL3_DestroyFontsTexture();
+            ImGui_ImplOpenGL3_CreateFontsTexture();
+        }
     }
     request_frames(g.app);
 }
@@ -126,7 +130,10 @@ void update_page_text() {
 
 void frame(void*) {
     sync_canvas_size();
-    if (g.ready) load_deferred_evidence(g.app);   // the frame after the first: the measured rows (main() defers them)
+    if (g.ready && g.app.first_view_light) {   // the frame after the first: every section (main() lightens the first)
+        g.app.first_view_light = false;
+        request_frames(g.app);
+    }
     // ImGui 1.86 samples key state once per frame: a key released in the same frame it went down (a quick tap, a
     // synthetic press) would never be seen, so such a key-up waits for the next frame
     std::vector<SDL_Event> events;
@@ -254,8 +261,9 @@ EMSCRIPTEN_KEEPALIVE const char* llmsim_widget_rect(const char* name) {
 
 // window.llmsim.results(): what the page currently shows for the scenario (memory, speed, leaderboard rows)
 EMSCRIPTEN_KEEPALIVE const char* llmsim_results() {
-    load_deferred_evidence(g.app);   // results() always holds the evidence, even before the second frame
+    load_deferred_evidence(g.app);   // the evidence, if every file arrived (results().evidence_loading says so)
     update_derived(g.app);
+    finish_derived(g.app);   // the rows the first frame leaves for later (leaderboard, context, recommend, FAQ)
     update_serving(g.app);   // results().serving (panel_serving.h), computed here if the section was never drawn
     update_spec(g.app);      // results().spec / lora / train and the command's -md / --lora flags, likewise
     update_lora(g.app);
@@ -297,6 +305,36 @@ EMSCRIPTEN_KEEPALIVE const char* llmsim_best_models(const char* request_json) { 
 EMSCRIPTEN_KEEPALIVE const char* llmsim_vision(const char* request_json) { return api_answer(llmsim::api_vision, request_json); }
 
 EMSCRIPTEN_KEEPALIVE void llmsim_request_redraw() { request_frames(g.app); }
+
+// [SECTION] the deferred evidence: the files the wasm does not carry (core/assets.h), fetched by llmsim-page.js
+// after the first frame. The names the engine still lacks, as a JSON array of paths relative to the page
+EMSCRIPTEN_KEEPALIVE const char* llmsim_missing_assets() {
+    g.ret = nlohmann::json(missing_evidence_assets()).dump();
+    return g.ret.c_str();
+}
+
+// one fetched file (its bytes, as served); returns "" or why it was not taken
+EMSCRIPTEN_KEEPALIVE const char* llmsim_add_asset(const char* name, const unsigned char* data, int size) {
+    const std::string n = name ? name : "";
+    g.ret = llmsim::add_runtime_asset(n, data && size > 0 ? std::string((const char*)data, (size_t)size) : std::string())
+                ? "" : n + " was given twice or is compiled in";
+    return g.ret.c_str();
+}
+
+// every file has arrived: parse them now (not in a frame) and redraw; returns "" or what is still missing
+EMSCRIPTEN_KEEPALIVE const char* llmsim_evidence_arrived() {
+    load_deferred_evidence(g.app);
+    const std::vector<std::string> missing = missing_evidence_assets();
+    g.ret = missing.empty() ? "" : "still missing: " + missing.front();
+    request_frames(g.app);
+    return g.ret.c_str();
+}
+
+// a file could not be fetched: the sections that show the evidence say why instead of "loading..."
+EMSCRIPTEN_KEEPALIVE void llmsim_evidence_failed(const char* message) {
+    g.app.evidence_error = std::string("not loaded (") + (message ? message : "") + "); the estimates do not need it";
+    request_frames(g.app);
+}
 
 // the sections' scroll position in CSS px as JSON {"y", "max"} (the e2e wheel test)
 EMSCRIPTEN_KEEPALIVE const char* llmsim_scroll() {
@@ -461,7 +499,9 @@ EMSCRIPTEN_KEEPALIVE void llmsim_paste_text(const char* text) {
 int main() {
     setlocale(LC_NUMERIC, "C");
     init_app(g.app);
-    g.app.evidence_deferred = true;   // parsed on the frame after the first (frame()), or by the first results()
+    // the measured rows and the serving report: fetched after the first frame (llmsim-page.js), when not compiled in
+    g.app.evidence_deferred = !missing_evidence_assets().empty();
+    g.app.first_view_light = true;    // the first frame: only what the viewport shows (draw_app); the rest on the next
     char* hash = (char*)EM_ASM_INT({ return allocateUTF8(window.location.hash || ''); });
     if (hash) {
         std::string err;

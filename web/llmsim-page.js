@@ -1,5 +1,6 @@
 // The page glue around the wasm module: loading overlay with progress, WebGL2 checks, window.llmsim (JS API).
-// Network: llmsim.wasm from the page's own folder, and — only when the user asks to look a model up on Hugging Face
+// Network: llmsim.wasm from the page's own folder, then (once the first frame is on screen) the measured rows and the
+// serving accuracy report from its calibration/ folder (relative URLs: any static host, any iframe), and — only when the user asks to look a model up on Hugging Face
 // (or opens a link whose model= is a Hub id) — GET requests to the Hub endpoint (<meta name="llmsim-hf-endpoint">,
 // default https://huggingface.co) and the file storage it redirects to; the CSP in index.html allows exactly those.
 // Nothing is ever uploaded; a token typed for a gated repo is sent as Authorization to the endpoint for that lookup
@@ -14,40 +15,85 @@
   }
 
   function hasWebGL2() {
-    try { return !!document.createElement('canvas').getContext('webgl2'); } catch (e) { return false; }
+    try {
+      var gl = document.createElement('canvas').getContext('webgl2');
+      var lose = gl && gl.getExtension('WEBGL_lose_context');
+      if (lose) lose.loseContext();   // only a probe: the page draws into its own canvas's context
+      return !!gl;
+    } catch (e) { return false; }
   }
 
   // fetch the wasm with a byte-count progress bar (works from any static host) and compile it while it arrives:
-  // the body goes through a counting stream into instantiateStreaming, re-typed as application/wasm so a host that
-  // sends another MIME type still gets streaming compilation; browsers without it take the whole buffer
-  function instantiateWithProgress(imports, done) {
-    fetch('llmsim.wasm').then(function (resp) {
+  // the body goes through a counting stream into compileStreaming, re-typed as application/wasm so a host that sends
+  // another MIME type still gets streaming compilation; browsers without it take the whole buffer. It starts when
+  // this script runs (index.html preloads llmsim.wasm), so the download and the compilation overlap llmsim.js and the
+  // page's load event; llmsim.js then only instantiates the compiled module (instantiateWithProgress)
+  var compiling = null;
+  function compileWasm() {
+    var overlayEl = document.getElementById('overlay');
+    var bar = document.getElementById('progress'), text = document.getElementById('message');
+    return fetch('llmsim.wasm').then(function (resp) {
       if (!resp.ok) throw new Error('llmsim.wasm: HTTP ' + resp.status);
       var total = +resp.headers.get('Content-Length') || 0, got = 0;
       function count(n) {
         got += n;
-        if (total) progress.style.width = Math.min(100, 100 * got / total).toFixed(1) + '%';
+        if (total && bar) bar.style.width = Math.min(100, 100 * got / total).toFixed(1) + '%';
       }
-      if (resp.body && WebAssembly.instantiateStreaming && typeof TransformStream === 'function') {
+      function starting() { if (text && overlayEl && overlayEl.className !== 'error') text.textContent = 'Starting…'; }
+      if (resp.body && WebAssembly.compileStreaming && typeof TransformStream === 'function') {
         var counted = resp.body.pipeThrough(new TransformStream({
           transform: function (chunk, ctl) { count(chunk.length); ctl.enqueue(chunk); },
-          flush: function () { message.textContent = 'Starting…'; }
+          flush: starting
         }));
-        return WebAssembly.instantiateStreaming(new Response(counted, { headers: { 'Content-Type': 'application/wasm' } }),
-                                                imports);
+        return WebAssembly.compileStreaming(new Response(counted, { headers: { 'Content-Type': 'application/wasm' } }));
       }
       return resp.arrayBuffer().then(function (bytes) {
         count(bytes.byteLength);
-        message.textContent = 'Starting…';
-        return WebAssembly.instantiate(bytes, imports);
+        starting();
+        return WebAssembly.compile(bytes);
       });
-    }).then(function (result) {
-      done(result.instance, result.module);
+    });
+  }
+  try { compiling = compileWasm(); } catch (e) { compiling = Promise.reject(e); }
+  compiling.catch(function () {});   // reported by instantiateWithProgress, once llmsim.js asks for the module
+
+  function instantiateWithProgress(imports, done) {
+    compiling.then(function (module) {
+      return WebAssembly.instantiate(module, imports).then(function (instance) { done(instance, module); });
     }).catch(function (e) {
       showError('The simulator could not be loaded: ' + e.message +
                 '. If you opened this file directly from disk, serve the folder over HTTP instead (python3 -m http.server).');
     });
     return {};
+  }
+
+  // The evidence the wasm does not carry (core/assets.h): the measured rows and the serving accuracy report, fetched
+  // once the first frame is on screen and handed to the engine file by file; the sections that show them say
+  // "loading..." until then, or why a file did not come. Resolves when the engine has parsed them all.
+  function loadEvidence(Module) {
+    var names = JSON.parse(Module.ccall('llmsim_missing_assets', 'string', [], []));
+    return Promise.all(names.map(function (name) {
+      return fetch(name).then(function (resp) {
+        if (!resp.ok) throw new Error(name + ': HTTP ' + resp.status);
+        return resp.arrayBuffer();
+      }, function (e) {
+        throw new Error(name + ': ' + (e && e.message ? e.message : 'network error'));
+      }).then(function (buf) {
+        var bytes = new Uint8Array(buf);
+        var ptr = Module._malloc(Math.max(1, bytes.length));
+        Module.HEAPU8.set(bytes, ptr);
+        var err = Module.ccall('llmsim_add_asset', 'string', ['string', 'number', 'number'], [name, ptr, bytes.length]);
+        Module._free(ptr);
+        if (err) throw new Error(err);
+      });
+    })).then(function () {
+      var err = Module.ccall('llmsim_evidence_arrived', 'string', [], []);
+      if (err) throw new Error(err);
+    }).catch(function (e) {
+      Module.ccall('llmsim_evidence_failed', null, ['string'], [e.message]);
+      console.warn('llmsim: the measured rows could not be loaded: ' + e.message);
+      throw e;
+    });
   }
 
   // read a user-chosen file locally (never uploaded): GGUF → only as much of the header as the reader asks for
@@ -182,7 +228,7 @@
     return hubRunning;
   }
 
-  function makeApi(Module) {
+  function makeApi(Module, evidence) {
     var listeners = { change: [] };
     var str = function (name) { return Module.ccall(name, 'string', [], []); };
     var api = {
@@ -197,6 +243,9 @@
       getHash: function () { return str('llmsim_get_hash'); },
       results: function () { return JSON.parse(str('llmsim_results')); },
       stats: function () { return JSON.parse(str('llmsim_stats')); },
+      // the measured rows and the serving accuracy report arrive after the first frame: resolves once results()
+      // holds them (results().evidence_loading false), rejects with the reason when a file could not be fetched
+      whenEvidenceLoaded: function () { return evidence; },
       on: function (event, fn) {
         if (!listeners[event]) throw new Error('unknown event ' + event + ' (known: change)');
         listeners[event].push(fn);
@@ -246,11 +295,6 @@
     message = document.getElementById('message');
     progress = document.getElementById('progress');
     var canvas = document.getElementById('canvas');
-    if (!hasWebGL2()) {
-      showError('This page needs WebGL2, which this browser does not provide (or has disabled). ' +
-                'Try a current Firefox, Chrome, Edge or Safari, or enable hardware acceleration.');
-      return;
-    }
     canvas.addEventListener('webglcontextlost', function (e) {
       e.preventDefault();
       overlay.className = 'error';
@@ -267,12 +311,15 @@
       instantiateWasm: instantiateWithProgress,
       print: function (t) { console.log(t); },
       printErr: function (t) { console.warn(t); },
-      llmsimFatal: function (t) { showError(t); },
+      llmsimFatal: function (t) { if (overlay.className !== 'error') showError(t); },   // the first reason stays
       llmsimOpenFile: function () { fileInput.click(); },
       llmsimHubLookup: function (id, token) { hubLookup(Module, id, token); },
       llmsimHubCancel: function () { hubCancel(); },
       llmsimReady: function () {
-        window.llmsim = makeApi(Module);
+        // (this runs inside the first frame: the fetch starts in the task after it)
+        var evidence = new Promise(function (go) { setTimeout(go, 0); }).then(function () { return loadEvidence(Module); });
+        evidence.catch(function () {});   // reported in the sections and by whenEvidenceLoaded()
+        window.llmsim = makeApi(Module, evidence);
         fileInput.addEventListener('change', function () {
           if (fileInput.files && fileInput.files[0]) importFile(Module, fileInput.files[0]);
           fileInput.value = '';
@@ -299,14 +346,23 @@
           Module.ccall('llmsim_paste_text', null, ['string'], [t]);
           e.preventDefault();
         });
-        readMachine().then(function (info) {
-          var err = Module.ccall('llmsim_set_machine_info', 'string', ['string'], [JSON.stringify(info)]);
-          if (err) console.warn('llmsim: ' + err);
-        });
         document.dispatchEvent(new CustomEvent('llmsim-ready'));
+        // what the browser says of its GPU (a WebGL context of its own, ~0.1 s): in the task after the first frame
+        setTimeout(function () {
+          readMachine().then(function (info) {
+            var err = Module.ccall('llmsim_set_machine_info', 'string', ['string'], [JSON.stringify(info)]);
+            if (err) console.warn('llmsim: ' + err);
+          });
+        }, 0);
       }
     };
     createLlmsim(Module).catch(function (e) { showError('The simulator stopped: ' + (e && e.message ? e.message : e)); });
+    // the WebGL2 probe runs while the wasm downloads and compiles (its context costs tens of ms); without WebGL2
+    // main() stops at SDL_GL_CreateContext and this message stays on screen
+    if (!hasWebGL2()) {
+      showError('This page needs WebGL2, which this browser does not provide (or has disabled). ' +
+                'Try a current Firefox, Chrome, Edge or Safari, or enable hardware acceleration.');
+    }
   };
   window.addEventListener('load', function () { window.startLlmsim(); });
 })();

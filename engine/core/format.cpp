@@ -1,20 +1,32 @@
 #include "core/format.h"
 
 #include <cmath>
+#include <clocale>
 #include <cstdio>
-#include <locale>
-#include <sstream>
+#include <cstring>
 
 namespace llmsim {
 
 std::string format_fixed(double v, int decimals) {
     if (!std::isfinite(v)) return "—";
-    std::ostringstream o;
-    o.imbue(std::locale::classic());
-    o.setf(std::ios::fixed);
-    o.precision(decimals < 0 ? 0 : decimals);
-    o << v;
-    return o.str();
+    // printf's %.Nf is what a stream in fixed notation prints (libc++'s num_put formats through it); a stream with
+    // the classic locale imbued cost a locale set-up on every call (most of the page's first frame's formatting)
+    const int p = decimals < 0 ? 0 : decimals;
+    char buf[64];
+    const int n = std::snprintf(buf, sizeof buf, "%.*f", p, v);
+    std::string out;
+    if (n < (int)sizeof buf) {
+        out.assign(buf, (size_t)n);
+    } else {
+        out.resize((size_t)n + 1);
+        std::snprintf(&out[0], out.size(), "%.*f", p, v);
+        out.resize((size_t)n);
+    }
+    // a process whose LC_NUMERIC is not "C" writes its own decimal point: the classic '.' always, as before
+    const char* point = std::localeconv()->decimal_point;
+    if (point && std::strcmp(point, ".") != 0)
+        if (size_t at = out.find(point); at != std::string::npos) out.replace(at, std::strlen(point), ".");
+    return out;
 }
 
 std::string format_sig(double v, int n) {

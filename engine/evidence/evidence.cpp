@@ -1,6 +1,7 @@
 #include "evidence/evidence.h"
 
 #include <algorithm>
+#include <mutex>
 
 #include "core/assets.h"
 #include "runtime/speed_glue.h"
@@ -8,21 +9,28 @@
 namespace llmsim {
 
 const std::vector<CalibrationRow>& measured_rows(std::string* err) {
-    struct Loaded { std::vector<CalibrationRow> rows; std::string err; };
-    static const Loaded loaded = [] {
-        Loaded l;
+    struct Loaded { std::vector<CalibrationRow> rows; std::string err; bool done = false; };
+    static Loaded loaded;
+    static std::mutex mutex;
+    std::lock_guard<std::mutex> lock(mutex);
+    if (!loaded.done) {
         // the 2024 rows, the recent-build rows (2025-26, flash attention on by default) and the rows we collected on
-        // devices those two lack (llamacpp_speed_collected.README.md): the same fit saw all three
+        // devices those two lack (llamacpp_speed_collected.README.md): the same fit saw all three. On the web page
+        // they arrive after the first frame (core/assets.h): until all three are there, nothing is kept, so a
+        // call made too early does not hide the rows from later ones
+        Loaded l;
+        l.done = true;
         for (const char* name : {"calibration/llamacpp_speed.jsonl", "calibration/llamacpp_speed_2025.jsonl",
                                  "calibration/llamacpp_speed_collected.jsonl"}) {
             std::string_view text = embedded_asset(name);
             std::vector<CalibrationRow> part;
-            if (text.empty()) { l.err = "measured rows are not embedded in this build"; l.rows.clear(); break; }
+            if (text.empty()) { l.err = "measured rows are not loaded (" + std::string(name) + ")"; l.rows.clear(); l.done = false; break; }
             if (!parse_calibration_jsonl(std::string(text), part, l.err)) { l.rows.clear(); break; }
             l.rows.insert(l.rows.end(), part.begin(), part.end());
         }
-        return l;
-    }();
+        if (l.done) loaded = std::move(l);
+        else if (err) *err = l.err;
+    }
     if (err && !loaded.err.empty()) *err = loaded.err;
     return loaded.rows;
 }

@@ -23,7 +23,8 @@ struct EvidenceRow {
     int match = 0;                  // 3 = same model and quant, 2 = same model, 1 = same family, 0 = same device only
 };
 
-// the embedded measured rows, parsed once (empty + err when the asset is missing)
+// the measured rows (core/assets.h: compiled in, or on the web page handed over after its first frame), parsed once
+// they are all there; empty + err while one is missing (a later call then tries again) or broken
 const std::vector<CalibrationRow>& measured_rows(std::string* err = nullptr);
 // rows measured on `hw` (matched by catalog calibration_names / id), best matches first, at most `max_rows`; then,
 // when given, the contributed runs on `hw` (evidence/contributed.h; row->contributed), best first, at most `max_rows`

@@ -5,7 +5,7 @@
 import { readFile, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs, serve, Checks, assert, eq, launchChromium, clickWidget, stableWidgetRect } from './harness.mjs';
+import { parseArgs, serve, Checks, assert, eq, launchChromium, clickWidget, stableWidgetRect, waitForLlmsim } from './harness.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const args = parseArgs();
@@ -37,7 +37,7 @@ async function openPage(browser, base, hash = '', viewport = { width: 1280, heig
   page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
   const t0 = Date.now();
   await page.goto(base + '/index.html' + hash);
-  await page.waitForFunction(() => window.llmsim !== undefined, null, { timeout: 30000 });
+  await waitForLlmsim(page);
   const readyMs = Date.now() - t0;
   return { page, context, errors, readyMs };
 }
@@ -268,7 +268,7 @@ async function main() {
       assert(kept && JSON.parse(kept).format === 'llmsim-device-profile/1' && !kept.includes('7340'), `kept profile: ${kept}`);
       const page2 = await page.context().newPage();   // same browser profile: the kept profile is back in use
       await page2.goto(page.url());
-      await page2.waitForFunction(() => window.llmsim !== undefined, null, { timeout: 30000 });
+      await waitForLlmsim(page2);
       const r2 = await page2.evaluate(() => window.llmsim.results());
       assert(r2.speed.calibrated.includes('calibrated on your 4 rows'), `kept profile restored: ${r2.speed.calibrated}`);
       await page2.close();
@@ -785,6 +785,38 @@ async function main() {
       await p.evaluate(() => window.llmsim.setState({ theme: 'dark' }));
       await p.waitForTimeout(250);
     }
+
+    // The measured rows and the serving accuracy report are not in llmsim.wasm: the page fetches them from its
+    // calibration/ folder once the first frame is drawn (web/llmsim-page.js, core/assets.h). A host that lacks one
+    // still shows every estimate, and the sections that need the file say which one did not come.
+    await check('evidence: fetched from calibration/ after the first frame; a file that does not come is named', async () => {
+      const deferred = ['/calibration/llamacpp_speed.jsonl', '/calibration/llamacpp_speed_2025.jsonl',
+                        '/calibration/llamacpp_speed_collected.jsonl', '/calibration/serving_accuracy.json'];
+      const c1 = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+      const p1 = await c1.newPage();
+      const paths = [];
+      p1.on('request', (r) => paths.push(new URL(r.url()).pathname));
+      await p1.goto(base + '/index.html#model=Qwen/Qwen2.5-7B-Instruct&hardware=rtx-4090&quant=Q4_K_M&ctx=32768');
+      await waitForLlmsim(p1);
+      const r1 = await p1.evaluate(() => window.llmsim.results());
+      eq([r1.evidence_loading, r1.evidence_error, r1.accuracy.serving.loaded, r1.accuracy.serving.error], [false, '', true, ''],
+         'evidence loaded');
+      const wasmAt = paths.indexOf('/llmsim.wasm');
+      for (const f of deferred) assert(paths.indexOf(f) > wasmAt && wasmAt >= 0, `${f} fetched after llmsim.wasm: ${paths.join(' ')}`);
+      await c1.close();
+      const c2 = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+      const p2 = await c2.newPage();
+      await p2.route('**/calibration/serving_accuracy.json', (route) => route.fulfill({ status: 404, body: 'not found' }));
+      await p2.goto(base + '/index.html#model=Qwen/Qwen2.5-7B-Instruct&hardware=rtx-4090&quant=Q4_K_M&ctx=32768&embed=accuracy');
+      await p2.waitForFunction(() => window.llmsim !== undefined, null, { timeout: 30000 });
+      const why = await p2.evaluate(() => window.llmsim.whenEvidenceLoaded().then(() => '', (e) => e.message));
+      assert(why.includes('calibration/serving_accuracy.json: HTTP 404'), `the failed file is named: '${why}'`);
+      const r2 = await p2.evaluate(() => window.llmsim.results());
+      eq([r2.evidence_loading, r2.error, r2.accuracy.serving.loaded], [true, '', false], 'estimates without the evidence');
+      assert(r2.evidence_error.includes('serving_accuracy.json: HTTP 404'), `results().evidence_error: ${r2.evidence_error}`);
+      eq(r1.memory, r2.memory, 'the same memory figures with or without the evidence');
+      await c2.close();
+    });
 
     // Accuracy, serving part (ui/panel_accuracy_serving.cpp): the held-out numbers `llmsim-cli accuracy --serving` printed,
     // shipped as assets/calibration/serving_accuracy.json. With --cli the file is checked current for this build

@@ -23,7 +23,7 @@ export const e2eRequire = createRequire(process.env.LLMSIM_E2E_MODULES ? path.jo
                                                                        : path.join(here, 'package.json'));
 
 const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm', '.css': 'text/css',
-                '.json': 'application/json', '.png': 'image/png', '.xml': 'application/xml', '.txt': 'text/plain' };
+                '.json': 'application/json', '.jsonl': 'application/x-ndjson', '.png': 'image/png', '.xml': 'application/xml', '.txt': 'text/plain' };
 
 // serve `dir` on 127.0.0.1 at a free port; rewrite(file, body) may replace a file's bytes (hub_e2e's endpoint meta).
 // Paths outside dir get 403, missing files 404.
@@ -85,6 +85,13 @@ export function launchChromium() {
     args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
            '--disable-component-update', '--disable-sync', '--use-angle=swiftshader', '--enable-unsafe-swiftshader'],
   });
+}
+
+// window.llmsim usable (the first frame is drawn), then the measured rows and the serving accuracy report, which the
+// page fetches after that frame (web/llmsim-page.js), parsed: results() then holds everything the sections show
+export async function waitForLlmsim(page, timeout = 30000) {
+  await page.waitForFunction(() => window.llmsim !== undefined, null, { timeout });
+  await page.evaluate(() => window.llmsim.whenEvidenceLoaded());
 }
 
 // the widget's rectangle once the layout has settled: the rectangle is the one the last drawn frame recorded, so

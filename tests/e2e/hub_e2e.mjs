@@ -7,7 +7,7 @@ import { mkdir } from 'node:fs/promises';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs, serve, Checks, assert, launchChromium, clickWidget as clickAndSettle } from './harness.mjs';
+import { parseArgs, serve, Checks, assert, launchChromium, clickWidget as clickAndSettle, waitForLlmsim } from './harness.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const args = parseArgs();
@@ -40,7 +40,7 @@ async function openPage(browser, base, hash = '', viewport = { width: 1280, heig
   await page.exposeFunction('__cspViolation', (uri) => violations.push(uri));
   await page.addInitScript(() => document.addEventListener('securitypolicyviolation', (e) => window.__cspViolation(e.blockedURI)));
   await page.goto(base + '/index.html' + hash);
-  await page.waitForFunction(() => window.llmsim !== undefined, null, { timeout: 30000 });
+  await waitForLlmsim(page);
   return { page, context, violations };
 }
 

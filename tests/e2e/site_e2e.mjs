@@ -8,7 +8,7 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { parseArgs, e2eRequire, serve, Checks, assert, launchChromium } from './harness.mjs';
+import { parseArgs, e2eRequire, serve, Checks, assert, launchChromium, waitForLlmsim } from './harness.mjs';
 
 const { AxeBuilder } = e2eRequire('@axe-core/playwright');
 const args = parseArgs();
@@ -31,7 +31,7 @@ async function newPage(browser, opts = {}) {
 async function openApp(browser, url, opts) {
   const p = await newPage(browser, opts);
   await p.page.goto(url);
-  await p.page.waitForFunction(() => window.llmsim !== undefined, null, { timeout: 30000 });
+  await waitForLlmsim(p.page);
   await frames(p.page);
   return p;
 }
