@@ -171,7 +171,7 @@ ServeResult serve_with(const Catalog& cat, const ServeRequest& req, const SpeedT
     ServeResult r;
     ReplicaShape s;
     if (!build_shape(cat, req, s, r.error, counts)) return r;
-    if (!validate_workload(req.workload, r.error)) return r;
+    if (!validate_workload(req.workload, r.error) || !validate_prefix_request(req, r.error)) return r;
     if (!plan_memory(cat, req, s, r.memory, r.error)) return r;
     if (!r.memory.fits) {
         r.error = "does not fit: the KV pool (" + std::to_string(r.memory.kv_pool_tokens) + " tokens per replica) cannot hold one " +
@@ -191,6 +191,7 @@ ServeResult serve_with(const Catalog& cat, const ServeRequest& req, const SpeedT
     const Engine& eng = engine_row(s.engine);
     st.reserve_output = eng.reserve_output;
     st.admission_holdback = true;
+    setup_prefix(req, s, p, r.memory, st, r.prefix);   // nothing unless the workload shares prefixes
     // the load divides over the data-parallel replicas
     ServeWorkload w = req.workload;
     int rep = std::max(1, s.replicas);
@@ -210,12 +211,18 @@ ServeResult serve_with(const Catalog& cat, const ServeRequest& req, const SpeedT
     double single = 0;
     if (req.with_single_stream) {
         ServeWorkload w1 = req.workload; w1.concurrency = 1; w1.request_rate = 0; w1.burst = false; w1.num_prompts = 2;
-        w1.dist = LengthDist::Fixed;
+        w1.dist = LengthDist::Fixed; w1.turns = 1; w1.shared_prefix_len = 0;
         ServeLoad l1 = simulate_load(s, p, st, w1, nullptr);
         single = l1.output_tok_s;
     }
     fill_cost(s, s.replicas * s.tp * s.pp, r.load.output_tok_s, single, r.cost);
     r.command = eng.command_line(req, s, r.memory, st.max_num_seqs, st.max_batched_tokens);
+    {
+        std::string env, flags;
+        prefix_command(req, s.engine, env, flags);
+        r.command = env + r.command + flags;
+    }
+    explain_prefix(req, r.load, r.prefix);
     if (s.replicas > 1) r.command += "   # x" + std::to_string(s.replicas) + " replicas behind a load balancer";
     if (eng.serve_note) r.notes.push_back(eng.serve_note);
     if (r.load.preemptions > 0) r.notes.push_back(std::to_string(r.load.preemptions) + " preemptions: the KV pool ran full");
