@@ -154,7 +154,7 @@ void setup_prefix(const ServeRequest& req, const ReplicaShape& s, const EngineSp
 void explain_prefix(const ServeRequest& req, const ServeLoad& l, ServePrefixReport& rep) {
     const ServeWorkload& w = req.workload;
     if (!workload_shares(w)) return;
-    rep.lines.push_back("prefix cache: " + std::string(rep.active ? "" : "OFF for this request; ") + rep.mechanism);
+    rep.lines.push_back(std::string(rep.active ? "" : "OFF for this request; ") + rep.mechanism);
     char b[512];
     snprintf(b, sizeof b, "workload: %lld-token shared prefix, %d turn(s) per session, %.1f s think time; prompts %lld tokens in all, "
              "%lld found cached (hit rate %.1f %%), %lld computed (recomputes after preemption included)",
