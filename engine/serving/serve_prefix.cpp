@@ -36,7 +36,9 @@ constexpr PrefixCacheRow kPrefixCacheRows[] = {
     {PrefixCacheKind::Radix, true,
      "SGLang RadixAttention: token-granular radix tree over the KV pool (python/sglang/srt/mem_cache/radix_cache.py "
      "RadixCache.match_prefix / insert); nodes a running request holds are locked (inc_lock_ref), the rest evicted as "
-     "least recently used leaves when the pool needs room (RadixCache.evict); on unless --disable-radix-cache"},
+     "least recently used leaves when the pool needs room (RadixCache.evict); the last token is always computed "
+     "(managers/schedule_batch.py Req.adjust_max_prefix_ids: max_prefix_len = input_len - 1); on unless "
+     "--disable-radix-cache. Its longest-prefix-first queue order (--schedule-policy lpm) is not modelled: FCFS"},
     {PrefixCacheKind::Slot, true,
      "llama-server slot cache: each of the -np slots keeps the tokens it last ran; a request takes the idle slot whose "
      "cache covers the largest share of its prompt above --slot-prompt-similarity, else the least recently used one, "
