@@ -267,10 +267,12 @@ struct LoadSim {
     }
     // the hit statistics of a request's first admission (a preempted request's recompute is not a new prompt)
     void count_hit(Req& r) {
-        if (!cache || r.counted) return;
-        const PrefixHit& h = r.hit;
+        if (r.counted) return;
         r.counted = true;
-        prompt_tokens += r.in; hit_tokens += h.hit(); hit_cpu += h.cpu; hit_nvme += h.nvme;
+        prompt_tokens += r.in;
+        if (!cache) return;
+        const PrefixHit& h = r.hit;
+        hit_tokens += h.hit(); hit_cpu += h.cpu; hit_nvme += h.nvme;
         r.tier = h.nvme > 0 ? 2 : h.cpu > 0 ? 1 : h.gpu > 0 ? 0 : 3;
     }
 
@@ -384,8 +386,9 @@ struct LoadSim {
     // what the prefix cache did: hit rate in tokens, prefill computed, TTFT by the tier a request's hit came from
     void fill_prefix_statistics(ServeLoad& L) const {
         L.prefill_tokens_computed = computed;
+        L.prompt_tokens = prompt_tokens;
         if (!cache) return;
-        L.prompt_tokens = prompt_tokens; L.prefix_hit_tokens = hit_tokens;
+        L.prefix_hit_tokens = hit_tokens;
         L.prefix_hit_cpu_tokens = hit_cpu; L.prefix_hit_nvme_tokens = hit_nvme;
         L.prefix_evicted_tokens = cache->evicted_tokens();
         L.prefix_hit_rate = prompt_tokens > 0 ? (double)hit_tokens / (double)prompt_tokens : 0;
