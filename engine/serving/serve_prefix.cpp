@@ -187,21 +187,25 @@ void explain_prefix(const ServeRequest& req, const ServeLoad& l, ServePrefixRepo
 
 // the command line's cache and offload flags: vLLM --no-enable-prefix-caching / --enable-prefix-caching and LMCache
 // (its KV connector, sized by LMCACHE_* environment variables); SGLang --disable-radix-cache and HiCache
-// (--enable-hierarchical-cache --hicache-size GB, --hicache-storage-backend file). `env` goes before the command
+// (--enable-hierarchical-cache --hicache-size GB, --hicache-storage-backend file). `env` goes before the command.
+// Both size their host buffer per GPU worker: every TP rank allocates LMCACHE_MAX_LOCAL_CPU_SIZE GiB on its own
+// (LMCache/LMCache#2901: TP 2 at 50 GB used 100 GB; the buffer is max_local_cpu_size x 1024^3 bytes, #1147), and
+// SGLang's host pool is made per TP worker too, so the replica's cpu_gib is divided by its GPUs
 void prefix_command(const ServeRequest& req, EngineId e, std::string& env, std::string& flags) {
     const bool v0 = e == EngineId::Vllm && runs_vllm_v0(req);
-    const double cpu = req.kv_offload.cpu_gib, nvme = req.kv_offload.nvme_gib;
+    const int ranks = std::max(1, req.tp * req.pp);
+    const double cpu = req.kv_offload.cpu_gib / ranks, nvme = req.kv_offload.nvme_gib / ranks;
     if (e == EngineId::Vllm) {
         if (req.prefix_caching == 0 && !v0) flags += " --no-enable-prefix-caching";
         if (req.prefix_caching == 1 && v0) flags += " --enable-prefix-caching";
         if (cpu > 0 || nvme > 0) {
-            env = "LMCACHE_LOCAL_CPU=True LMCACHE_MAX_LOCAL_CPU_SIZE=" + fmt1("%.0f", cpu) + " ";
-            if (nvme > 0) env += "LMCACHE_LOCAL_DISK=file:///nvme/lmcache/ LMCACHE_MAX_LOCAL_DISK_SIZE=" + fmt1("%.0f", nvme) + " ";
+            env = "LMCACHE_LOCAL_CPU=True LMCACHE_MAX_LOCAL_CPU_SIZE=" + fmt1("%.1f", cpu) + " ";
+            if (nvme > 0) env += "LMCACHE_LOCAL_DISK=file:///nvme/lmcache/ LMCACHE_MAX_LOCAL_DISK_SIZE=" + fmt1("%.1f", nvme) + " ";
             flags += " --kv-transfer-config '{\"kv_connector\":\"LMCacheConnectorV1\",\"kv_role\":\"kv_both\"}'";
         }
     } else if (e == EngineId::Sglang) {
         if (req.prefix_caching == 0) flags += " --disable-radix-cache";
-        if (cpu > 0) flags += " --enable-hierarchical-cache --hicache-size " + fmt1("%.0f", cpu);
+        if (cpu > 0) flags += " --enable-hierarchical-cache --hicache-size " + fmt1("%.0f", cpu * (double)kGiB / 1e9);
         if (nvme > 0) flags += " --hicache-storage-backend file";
     }
 }
