@@ -33,7 +33,7 @@ const char* kHelpRest =
     "                        [--max-loras N --max-lora-rank R]   (vLLM multi-LoRA slots)\n"
     "                        [--input-len N] [--output-len N] [--dist fixed|uniform|sharegpt]\n"
     "                        [--concurrency C | --request-rate R | --burst] [--num-prompts N] [--seed S]\n"
-    "                        [--shared-prefix N] [--turns N --think-time S] [--prefix-caching on|off]\n"
+    "                        [--shared-prefix N] [--turns N --think-time S] [--session-prefix N] [--prefix-caching on|off]\n"
     "                        [--kv-offload-cpu-gib N] [--kv-offload-nvme-gib N]\n"
     "                        --shared-prefix: tokens every prompt shares (a system prompt); --turns: multi-turn sessions\n"
     "                        (turn k's prompt = the earlier turns' prompts and answers + new input, --think-time s apart);\n"
@@ -109,6 +109,7 @@ bool read_request(const Args& a, const Catalog& cat, ServeRequest& r, std::strin
     if (!n("sla-ttft-ms", 0, 1e9, r.sla.ttft_p90_ms) || !n("sla-tpot-ms", 0, 1e9, r.sla.tpot_p90_ms)) return false;
     v = 0; if (!n("shared-prefix", 0, 1e7, v)) return false; w.shared_prefix_len = (int64_t)v;
     v = 1; if (!n("turns", 1, 1000, v)) return false; w.turns = (int)v;
+    v = 0; if (!n("session-prefix", 0, 1e7, v)) return false; w.session_prefix_len = (int64_t)v;
     if (!n("think-time", 0, 86400, w.think_time_s)) return false;
     if (const std::string* pc = a.get("prefix-caching")) {
         if (*pc == "on") r.prefix_caching = 1;
@@ -188,7 +189,7 @@ int cmd_serve(int argc, char** argv) {
                                   "max-num-batched-tokens", "block-size", "max-loras", "max-lora-rank", "input-len", "output-len", "dist", "concurrency",
                                   "request-rate", "burst", "num-prompts", "seed", "sla-ttft-ms", "sla-tpot-ms", "sweep",
                                   "search", "bench", "json", "request", "gpus-per-node", "nics-per-node", "explain",
-                                  "no-p2p", "engine-version", "shared-prefix", "turns", "think-time", "prefix-caching",
+                                  "no-p2p", "engine-version", "shared-prefix", "turns", "think-time", "prefix-caching", "session-prefix",
                                   "kv-offload-cpu-gib", "kv-offload-nvme-gib",
                                   "enable-expert-parallel"};
     for (const auto& kv : a.options) {

@@ -211,7 +211,7 @@ ServeResult serve_with(const Catalog& cat, const ServeRequest& req, const SpeedT
     double single = 0;
     if (req.with_single_stream) {
         ServeWorkload w1 = req.workload; w1.concurrency = 1; w1.request_rate = 0; w1.burst = false; w1.num_prompts = 2;
-        w1.dist = LengthDist::Fixed; w1.turns = 1; w1.shared_prefix_len = 0;
+        w1.dist = LengthDist::Fixed; w1.turns = 1; w1.shared_prefix_len = 0; w1.session_prefix_len = 0;
         ServeLoad l1 = simulate_load(s, p, st, w1, nullptr);
         single = l1.output_tok_s;
     }

@@ -56,6 +56,7 @@ bool parse_sessions(const json& t, ServeWorkload& w, std::string& err, const std
     if (!integer(t, "shared_prefix_len", v, 0, 1e7, err, where + ".")) return false;
     w.shared_prefix_len = v;
     v = w.turns; if (!integer(t, "turns", v, 1, 1000, err, where + ".")) return false; w.turns = (int)v;
+    v = w.session_prefix_len; if (!integer(t, "session_prefix_len", v, 0, 1e7, err, where + ".")) return false; w.session_prefix_len = v;
     return num(t, "think_time_s", w.think_time_s, 0, 86400, err, where + ".");
 }
 
@@ -376,7 +377,9 @@ void apply_predict_defaults(ServeRequest& r) {
     // no --max-model-len in the row: the benchmark's longest request (fixed lengths), or room for the tail of a
     // length distribution (ShareGPT-like draws reach 8 x the mean)
     if (r.max_model_len == 0) {
-        int64_t need = w.input_len + w.output_len;
+        // a session's last turn holds every earlier turn (its input grows by the new input and the answer each turn)
+        int64_t need = w.input_len + w.session_prefix_len + w.output_len +
+                       (int64_t)(w.turns - 1) * (w.input_len - w.shared_prefix_len + w.output_len);
         r.max_model_len = w.dist == LengthDist::Fixed ? std::max<int64_t>(2048, need) : std::max<int64_t>(4096, 8 * need);
     }
 }
@@ -411,7 +414,7 @@ std::string serve_predict_line(const Catalog& cat, const std::string& line) {
     out["kv_pool_tokens"] = s.memory.kv_pool_tokens;
     // issue 36's contract: a line that shares prefixes or names kv_offload gets the prefix-cache hit rate and the KV
     // pool per tier (plain lines keep their answer as it was: the golden outputs pin it)
-    const bool shares = r.workload.shared_prefix_len > 0 || r.workload.turns > 1;
+    const bool shares = r.workload.shared_prefix_len > 0 || r.workload.turns > 1 || r.workload.session_prefix_len > 0;
     if (shares || r.kv_offload.cpu_gib > 0 || r.kv_offload.nvme_gib > 0) {
         out["prefix_cache_hit_rate"] = l.prefix_hit_rate;
         out["kv_pool_tokens_by_tier"] = {{"gpu", s.memory.kv_pool_tokens}, {"cpu", s.prefix.cpu_tier_tokens}, {"nvme", s.prefix.nvme_tier_tokens}};

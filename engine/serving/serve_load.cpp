@@ -98,7 +98,7 @@ std::vector<Req> draw_session_requests(const LoadSetup& st, const ServeWorkload&
         Req& r = reqs[(size_t)i];
         r.session = i / turns; r.turn = i % turns;
         const int64_t own = draw_len(rng, own_len, w.dist, w.range_ratio, false);
-        const int64_t before = r.turn == 0 ? w.shared_prefix_len : reqs[(size_t)i - 1].in + reqs[(size_t)i - 1].out;
+        const int64_t before = r.turn == 0 ? w.shared_prefix_len + w.session_prefix_len : reqs[(size_t)i - 1].in + reqs[(size_t)i - 1].out;
         r.in = std::min<int64_t>(before + own, std::max<int64_t>(1, st.max_model_len - 1));
         r.out = std::min<int64_t>(draw_len(rng, w.output_len, w.dist, w.range_ratio, true), std::max<int64_t>(1, st.max_model_len - r.in));
         r.need = r.in;
@@ -112,7 +112,7 @@ std::vector<Req> draw_session_requests(const LoadSetup& st, const ServeWorkload&
 // the requests of a run: lengths drawn from the workload's distribution (clipped to max_model_len), Poisson
 // arrival times for an open loop; a warm first prompt starts with its cached full blocks computed
 std::vector<Req> draw_requests(const LoadSetup& st, const ServeWorkload& w, bool closed) {
-    if (w.shared_prefix_len > 0 || w.turns > 1) return draw_session_requests(st, w, closed);
+    if (w.shared_prefix_len > 0 || w.turns > 1 || w.session_prefix_len > 0) return draw_session_requests(st, w, closed);
     Rng rng{w.seed * 0x2545F4914F6CDD1Dull + 1};
     int n = w.num_prompts;
     std::vector<Req> reqs((size_t)n);
@@ -178,7 +178,7 @@ struct LoadSim {
           free_blocks(setup.pool_blocks), sessions(w.turns > 1), turns(std::max(1, w.turns)), think_s(w.think_time_s) {
         if (sessions) start_sessions(w);
         else if (closed) issued_closed = std::min(n, w.concurrency);
-        if (setup.prefix_cache != PrefixCacheKind::None && (w.shared_prefix_len > 0 || w.turns > 1))
+        if (setup.prefix_cache != PrefixCacheKind::None && (w.shared_prefix_len > 0 || w.turns > 1 || w.session_prefix_len > 0))
             cache = std::make_unique<PrefixCache>(setup, n, w.shared_prefix_len);
     }
 

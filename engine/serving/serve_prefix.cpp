@@ -52,7 +52,7 @@ static_assert(sizeof(kPrefixCacheRows) / sizeof(kPrefixCacheRows[0]) == (size_t)
 
 const PrefixCacheRow& prefix_row(EngineId e) { return kPrefixCacheRows[(int)e]; }
 
-bool workload_shares(const ServeWorkload& w) { return w.shared_prefix_len > 0 || w.turns > 1; }
+bool workload_shares(const ServeWorkload& w) { return w.shared_prefix_len > 0 || w.turns > 1 || w.session_prefix_len > 0; }
 
 // the cache this request runs: the row's, on by default or by request (vLLM V0 off unless asked)
 PrefixCacheKind cache_kind(const ServeRequest& req, EngineId e) {
@@ -100,6 +100,7 @@ bool validate_prefix_request(const ServeRequest& req, std::string& err) {
         err = "workload.shared_prefix_len: must be 0 to input_len - 1 (" + std::to_string(w.input_len - 1) + ")"; return false;
     }
     if (w.turns < 1 || w.turns > 1000) { err = "workload.turns: out of range (1 to 1000)"; return false; }
+    if (w.session_prefix_len < 0 || w.session_prefix_len > 10000000) { err = "workload.session_prefix_len: out of range (0 to 10000000)"; return false; }
     if (!std::isfinite(w.think_time_s) || w.think_time_s < 0 || w.think_time_s > 86400) {
         err = "workload.think_time_s: out of range (0 to 86400 s)"; return false;
     }
@@ -143,7 +144,7 @@ void setup_prefix(const ServeRequest& req, const ReplicaShape& s, const EngineSp
     rep.prefill_ms_per_1k = step_time(s, p, 0, 0, 1000, 0, nullptr) * 1e3;
     // a session's tokens at its last answer, its shared prefix stored once for all
     const int64_t own = w.input_len - w.shared_prefix_len;
-    const double last_ctx = (double)(w.input_len + w.output_len) + (double)(w.turns - 1) * (double)(own + w.output_len);
+    const double last_ctx = (double)(w.input_len + w.session_prefix_len + w.output_len) + (double)(w.turns - 1) * (double)(own + w.output_len);
     const double per_session = std::max(1.0, last_ctx - (double)w.shared_prefix_len);
     const double held_tokens = (double)(rep.gpu_pool_tokens + rep.cpu_tier_tokens + rep.nvme_tier_tokens) - (double)w.shared_prefix_len;
     rep.sessions_held = std::max(0.0, held_tokens / per_session) * std::max(1, s.replicas);
@@ -158,9 +159,10 @@ void explain_prefix(const ServeRequest& req, const ServeLoad& l, ServePrefixRepo
     if (!workload_shares(w)) return;
     rep.lines.push_back(std::string(rep.active ? "" : "OFF for this request; ") + rep.mechanism);
     char b[512];
-    snprintf(b, sizeof b, "workload: %lld-token shared prefix, %d turn(s) per session, %.1f s think time; prompts %lld tokens in all, "
-             "%lld found cached (hit rate %.1f %%), %lld computed (recomputes after preemption included)",
-             (long long)w.shared_prefix_len, w.turns, w.think_time_s, (long long)l.prompt_tokens, (long long)l.prefix_hit_tokens,
+    snprintf(b, sizeof b, "workload: %lld-token shared prefix, %lld-token session context, %d turn(s) per session, %.1f s think time; "
+             "prompts %lld tokens in all, %lld found cached (hit rate %.1f %%), %lld computed (recomputes after preemption included)",
+             (long long)w.shared_prefix_len, (long long)w.session_prefix_len, w.turns, w.think_time_s, (long long)l.prompt_tokens,
+             (long long)l.prefix_hit_tokens,
              l.prefix_hit_rate * 100, (long long)l.prefill_tokens_computed);
     rep.lines.push_back(b);
     snprintf(b, sizeof b, "KV per replica: GPU pool %lld tokens, CPU tier %lld tokens (%.0f GiB), NVMe tier %lld tokens (%.0f GiB); %lld cached "

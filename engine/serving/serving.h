@@ -82,6 +82,10 @@ struct ServeWorkload {
     int64_t shared_prefix_len = 0;
     int turns = 1;
     double think_time_s = 0;
+    // tokens of a session's own context at the start of its first turn, after the shared prefix (the document a
+    // conversation is about; vLLM benchmarks/multi_turn's prefix_num_tokens): only turn 0 carries them, later turns
+    // extend them. Not an issue 36 key: added so published multi-turn runs can be stated. 0 = none
+    int64_t session_prefix_len = 0;
 };
 
 // requests a run simulates when workload.num_prompts is 0: the one rule serve(), the SLA search, `serve --sweep` and

@@ -99,6 +99,15 @@ TEST_CASE("prefix cache: multi-turn sessions hit the previous turn's blocks; a f
     CHECK(big.load.prefix_evicted_tokens == 0);
     CHECK(big.load.prefix_hit_rate == Approx(3792.0 / 5888));
 
+    // a session context (session_prefix_len: a document the conversation opens with) rides on turn 0 only:
+    // turn 0 = 1000 + 512 = 1512 tokens, turn 1 = 1512 + 128 + 512 = 2152; turn 1 finds 1639 -> 1632 tokens
+    ServeRequest doc = r;
+    doc.workload.turns = 2; doc.workload.session_prefix_len = 1000; doc.workload.num_prompts = 16;
+    ServeResult d = serve(cat(), doc);
+    REQUIRE(d.ok);
+    CHECK(d.load.prompt_tokens == 8 * (1512 + 2152));
+    CHECK(d.load.prefix_hit_tokens == 8 * 1632);
+
     // a pool of ~12k tokens: 8 clients' running turns (up to 2560 tokens each) need more than the pool holds, so
     // the finished turns' blocks are evicted before the next turn comes back for them
     ServeRequest small = r;
