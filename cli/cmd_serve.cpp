@@ -39,7 +39,13 @@ const char* kHelpRest =
     "                        (turn k's prompt = the earlier turns' prompts and answers + new input, --think-time s apart);\n"
     "                        the engine's prefix cache decides what prefill is skipped (printed with and without it);\n"
     "                        --kv-offload-*: host RAM / NVMe tiers behind it (vLLM + LMCache, SGLang HiCache), GiB per replica\n"
-    "                        [--sla-ttft-ms MS] [--sla-tpot-ms MS] [--sweep] [--search] [--json] [--request FILE]\n"
+    "                        [--sla-ttft-ms MS] [--sla-tpot-ms MS] [--sweep] [--search [--disagg]] [--json] [--request FILE]\n"
+    "                        [--prefill-gpus P --decode-gpus D [--prefill-tp N] [--decode-tp N] [--kv-link nvlink|FABRIC]]\n"
+    "                        [--deploy FILE|-]\n"
+    "                        --prefill-gpus/--decode-gpus: prefill/decode disaggregation (vLLM NixlConnector, SGLang\n"
+    "                        --disaggregation-mode): separate pools, each prompt's KV over --kv-link (default nvlink in\n"
+    "                        one node, else ib-ndr); --search --disagg also searches the P:D split and each pool's TP;\n"
+    "                        --deploy: an NVIDIA Dynamo DynamoGraphDeployment (YAML) for the request or the search's answer\n"
     "       llmsim-cli serve --bench\n"
     "The memory plan of the engine (weights per GPU under TP/PP, activation peak, CUDA graphs, runtime buffers, the KV\n"
     "pool in blocks and tokens, max concurrency at --max-model-len, the largest --max-model-len that fits) and a\n"
@@ -58,6 +64,23 @@ std::string help_text() {
     std::string names;
     for (const std::string& n : serve_engines()) names += (names.empty() ? "" : "|") + n;
     return "usage: llmsim-cli serve --model ID --hardware ID [--engine " + names + "]\n" + kHelpRest;
+}
+
+// --prefill-gpus P --decode-gpus D [--prefill-tp N] [--decode-tp N] [--kv-link L]: the request's disaggregation block
+bool read_disaggregation(const Args& a, ServeRequest& r, std::string& err) {
+    const bool any = a.get("prefill-gpus") || a.get("decode-gpus") || a.get("prefill-tp") || a.get("decode-tp") || a.get("kv-link");
+    if (!any) return true;
+    if (!a.get("prefill-gpus") || !a.get("decode-gpus")) { err = "serve: disaggregation needs --prefill-gpus P and --decode-gpus D"; return false; }
+    double v;
+    auto n = [&](const char* k, double lo, double hi, double& out) { return option_number(a, "serve", k, lo, hi, out, err); };
+    ServeDisaggregation& d = r.disaggregation;
+    v = 0; if (!n("prefill-gpus", 1, 1024, v)) return false; d.prefill_gpus = (int)v;
+    v = 0; if (!n("decode-gpus", 1, 1024, v)) return false; d.decode_gpus = (int)v;
+    v = 1; if (!n("prefill-tp", 1, 64, v)) return false; d.prefill_tp = (int)v;
+    v = 1; if (!n("decode-tp", 1, 64, v)) return false; d.decode_tp = (int)v;
+    if (const std::string* l = a.get("kv-link")) d.link = *l;
+    r.gpus = d.prefill_gpus + d.decode_gpus; r.tp = d.decode_tp; r.pp = 1;
+    return true;
 }
 
 bool read_request(const Args& a, const Catalog& cat, ServeRequest& r, std::string& err) {
@@ -117,12 +140,18 @@ bool read_request(const Args& a, const Catalog& cat, ServeRequest& r, std::strin
         else { err = "serve: --prefix-caching wants on or off (got '" + *pc + "')"; return false; }
     }
     if (!n("kv-offload-cpu-gib", 0, 65536, r.kv_offload.cpu_gib) || !n("kv-offload-nvme-gib", 0, 1048576, r.kv_offload.nvme_gib)) return false;
-    return true;
+    return read_disaggregation(a, r, err);
 }
 
 void print_result(const ServeRequest& req, const ServeResult& r) {
     const ServeMemoryPlan& m = r.memory;
-    printf("%s on %s, %s, tp %d pp %d, %d GPU(s)\n", req.engine.c_str(), req.hardware.c_str(), req.precision.c_str(), req.tp, req.pp, req.gpus);
+    const ServeDisaggregation& d = req.disaggregation;
+    if (d.enabled())
+        printf("%s on %s, %s, disaggregated: %d prefill GPU(s) as tp %d instances + %d decode GPU(s) as tp %d instances (the memory plan "
+               "below is a decode instance's)\n", req.engine.c_str(), req.hardware.c_str(), req.precision.c_str(), d.prefill_gpus, d.prefill_tp,
+               d.decode_gpus, d.decode_tp);
+    else
+        printf("%s on %s, %s, tp %d pp %d, %d GPU(s)\n", req.engine.c_str(), req.hardware.c_str(), req.precision.c_str(), req.tp, req.pp, req.gpus);
     printf("memory per GPU (GiB): total %.2f, budget %.2f, weights %.2f, activation peak %.2f, CUDA graphs %.2f, runtime %.2f\n",
            m.gpu_total_bytes / (double)kGiB, m.budget_bytes / (double)kGiB, m.weights_bytes / (double)kGiB, m.activation_peak_bytes / (double)kGiB,
            m.cuda_graph_bytes / (double)kGiB, m.runtime_bytes / (double)kGiB);
@@ -155,34 +184,61 @@ void print_result(const ServeRequest& req, const ServeResult& r) {
     printf("command: %s\n", r.command.c_str());
     for (const std::string& n : r.notes) printf("note: %s\n", n.c_str());
     for (const std::string& n : r.prefix.lines) printf("prefix: %s\n", n.c_str());
+    for (const std::string& l : r.disagg.lines) printf("disaggregation: %s\n", l.c_str());
 }
 
-int run_search(const Catalog& cat, ServeRequest req) {
+// --deploy FILE|-: the Dynamo graph for the request; "-" = stdout
+int write_deploy(const Catalog& cat, const ServeRequest& req, const std::string& where) {
+    std::string yaml, err;
+    if (!serve_deploy_yaml(cat, req, yaml, err)) return fail("serve --deploy: " + err);
+    if (where == "-") { printf("%s", yaml.c_str()); return 0; }
+    FILE* f = fopen(where.c_str(), "wb");
+    if (!f) return fail("serve --deploy: cannot write " + where);
+    fwrite(yaml.data(), 1, yaml.size(), f);
+    fclose(f);
+    fprintf(stderr, "wrote %s (%zu bytes): kubectl apply -f %s\n", where.c_str(), yaml.size(), where.c_str());
+    return 0;
+}
+
+int run_search(const Catalog& cat, ServeRequest req, bool disagg, const std::string* deploy) {
     if (req.sla.ttft_p90_ms <= 0 && req.sla.tpot_p90_ms <= 0) { req.sla.ttft_p90_ms = 1000; req.sla.tpot_p90_ms = 50; }
     SlaSearch space;
+    space.disaggregated = disagg;
+    if (disagg) {   // the P:D splits of the request's device and GPU count (the whole device list x splits is large)
+        space.gpu_counts = {req.gpus};
+        space.engines = {req.engine};
+        space.precisions = {req.precision};
+        space.datacenter_and_workstation_only = false;
+        space.only_hardware = req.hardware;
+    }
     SlaSearchStats st;
     auto t0 = std::chrono::steady_clock::now();
     std::vector<SlaPoint> pts = sla_search(cat, req, space, &st);
     double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     printf("%zu configurations meet TTFT p90 <= %.0f ms, TPOT p90 <= %.0f ms (%d fit, %d serve() runs, %.0f ms)\n", pts.size(),
            req.sla.ttft_p90_ms, req.sla.tpot_p90_ms, st.candidates, st.serve_runs, ms);
-    printf("%-4s %-16s %-8s %-6s %4s %8s %10s %9s %9s %10s %10s\n", "#", "hardware", "engine", "prec", "gpus", "max C", "out tok/s",
+    printf("%-4s %-16s %-8s %-6s %4s %-14s %8s %10s %9s %9s %10s %10s\n", "#", "hardware", "engine", "prec", "gpus", "split", "max C", "out tok/s",
            "TTFT p90", "TPOT p90", "$/1M own", "$/1M rent");
     auto usd = [](double v) { static char b[2][32]; static int i = 0; i ^= 1; if (v < 0) snprintf(b[i], 32, "n/a"); else snprintf(b[i], 32, "%.3f", v); return b[i]; };
     for (size_t i = 0; i < pts.size() && i < 30u; ++i) {
         const SlaPoint& p = pts[i];
-        printf("%-4zu %-16s %-8s %-6s %4d %8d %10.0f %9.0f %9.1f %10s %10s\n", i + 1, p.hardware.c_str(), p.engine.c_str(),
-               p.precision.c_str(), p.gpus, p.max_concurrency, p.output_tok_s, p.ttft_p90_ms, p.tpot_p90_ms, usd(p.usd_per_mtok_own),
+        char split[32];
+        if (p.disagg.enabled()) snprintf(split, sizeof split, "%dP(tp%d):%dD(tp%d)", p.disagg.prefill_gpus, p.disagg.prefill_tp, p.disagg.decode_gpus, p.disagg.decode_tp);
+        else snprintf(split, sizeof split, "agg tp%d", p.tp);
+        printf("%-4zu %-16s %-8s %-6s %4d %-14s %8d %10.0f %9.0f %9.1f %10s %10s\n", i + 1, p.hardware.c_str(), p.engine.c_str(),
+               p.precision.c_str(), p.gpus, split, p.max_concurrency, p.output_tok_s, p.ttft_p90_ms, p.tpot_p90_ms, usd(p.usd_per_mtok_own),
                usd(p.usd_per_mtok_rent));
     }
     if (!pts.empty()) printf("cheapest: %s\n", pts[0].command.c_str());
+    for (const std::string& v : disagg_verdicts(pts)) printf("note: %s\n", v.c_str());
+    if (deploy && !pts.empty()) return write_deploy(cat, sla_point_request(req, pts[0]), *deploy);
     return 0;
 }
 
 }  // namespace
 
 int cmd_serve(int argc, char** argv) {
-    Args a = parse_args(argc, argv, {"help", "json", "burst", "sweep", "search", "bench", "explain", "no-p2p", "enable-expert-parallel"});
+    Args a = parse_args(argc, argv, {"help", "json", "burst", "sweep", "search", "bench", "explain", "no-p2p", "enable-expert-parallel", "disagg"});
     if (a.has("help")) { printf("%s", help_text().c_str()); return 0; }
     static const char* known[] = {"engine", "model", "hardware", "precision", "kv-dtype", "interconnect", "tp", "pp", "gpus",
                                   "max-model-len", "gpu-memory-utilization", "mem-fraction-static", "max-num-seqs",
@@ -191,7 +247,8 @@ int cmd_serve(int argc, char** argv) {
                                   "search", "bench", "json", "request", "gpus-per-node", "nics-per-node", "explain",
                                   "no-p2p", "engine-version", "shared-prefix", "turns", "think-time", "prefix-caching", "session-prefix",
                                   "kv-offload-cpu-gib", "kv-offload-nvme-gib",
-                                  "enable-expert-parallel"};
+                                  "enable-expert-parallel", "prefill-gpus", "decode-gpus", "prefill-tp", "decode-tp", "kv-link",
+                                  "deploy", "disagg"};
     for (const auto& kv : a.options) {
         bool ok = false;
         for (const char* k : known) ok |= kv.first == k;
@@ -203,7 +260,8 @@ int cmd_serve(int argc, char** argv) {
     ServeRequest req;
     if (a.has("bench")) { printf("serve --bench: %s", sla_bench(cat).c_str()); return 0; }
     if (!read_request(a, cat, req, err)) return fail(err);
-    if (a.has("search")) return run_search(cat, req);
+    if (a.has("search")) return run_search(cat, req, a.has("disagg"), a.get("deploy"));
+    if (const std::string* d = a.get("deploy")) return write_deploy(cat, req, *d);
     if (a.has("sweep")) {
         printf("%6s %10s %10s %10s %10s %10s\n", "C", "out tok/s", "TTFT p90", "TPOT p90", "KV use", "SLA");
         for (int c : {1, 2, 4, 8, 16, 32, 64, 128, 256}) {
@@ -227,6 +285,8 @@ int cmd_serve(int argc, char** argv) {
         if (!serve_memory(cat, req, mp, err)) return fail("serve: " + err);
     }
     ServeResult r = serve(cat, req);
+    // a disaggregation block that cannot run (pools, link) fails before anything is printed, as above
+    if (req.disaggregation.enabled() && !r.ok && r.memory.gpu_total_bytes == 0 && !a.has("json")) return fail("serve: " + r.error);
     serve_prefix_comparison(cat, req, r);   // a sharing workload: the same run without the cache (and the SLA's concurrency)
     if (a.has("json")) { printf("%s\n", serve_result_json(req, r).c_str()); return r.ok ? 0 : 2; }
     print_result(req, r);

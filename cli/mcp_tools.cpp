@@ -138,6 +138,13 @@ json serve_schema(const Catalog&) {
     json sla = object({{"ttft_p90_ms", number("p90 time to first token target, ms", 0, 1e9)},
                        {"tpot_p90_ms", number("p90 time per output token target, ms", 0, 1e9)}},
                       {});
+    // prefill/decode disaggregation (serving.h ServeDisaggregation; vllm and sglang)
+    json disaggregation = object({{"prefill_gpus", integer("GPUs of the prefill pool", 1, 1024)},
+                                  {"decode_gpus", integer("GPUs of the decode pool", 1, 1024)},
+                                  {"prefill_tp", integer("tensor parallel size of each prefill instance", 1, 64)},
+                                  {"decode_tp", integer("tensor parallel size of each decode instance", 1, 64)},
+                                  {"link", str("the KV path: nvlink, or a fabric (ib-ndr, roce-400, ethernet-100, ...)")}},
+                                 {"prefill_gpus", "decode_gpus"});
     json o = object({{"engine", one_of("serving engine", serve_engines())},
                      {"model", model_field()},
                      {"hardware", hardware_field()},
@@ -151,7 +158,8 @@ json serve_schema(const Catalog&) {
                      {"max_num_seqs", integer("--max-num-seqs / --max-running-requests / -np", 1, 65536)},
                      {"interconnect", str("nvlink, pcie, or a fabric between nodes (ib-ndr, roce-400, ethernet-100, ...)")},
                      {"workload", workload},
-                     {"sla", sla}},
+                     {"sla", sla},
+                     {"disaggregation", disaggregation}},
                     {"model", "hardware"});
     o["description"] = "the JS API's serve() request (docs/api.md); further keys of that request are read too";
     return o;

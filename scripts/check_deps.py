@@ -211,32 +211,69 @@ def sources(root):
     return [s for s in out if os.path.exists(os.path.join(root, s[0]))]
 
 
-def dpkg_owner(path):
-    try:
-        r = subprocess.run(["dpkg", "-S", path], capture_output=True, text=True, check=False)
-    except OSError:
-        return None
-    if r.returncode != 0:
-        return None
-    return r.stdout.split(":", 1)[0].split(",")[0].strip()
+class Dpkg:
+    """dpkg's database, read once: the installed packages with their dependencies (one dpkg-query call) and the
+    owners of the files asked about (one `dpkg -S` call). A call per package cost ~0.4 s (`dpkg -S`) and ~2.8 s
+    (`apt-cache depends --recurse`) each: 20-45 s of the test command's check stage, now about one second."""
 
+    def __init__(self):
+        self.deps, self.providers = {}, {}
+        try:
+            out = subprocess.run(["dpkg-query", "-W", "-f=${Package}\t${Status}\t${Depends}, ${Pre-Depends}\t${Provides}\n"],
+                                 capture_output=True, text=True, check=False).stdout
+        except OSError:
+            out = ""
+        for line in out.splitlines():
+            parts = line.split("\t")
+            if len(parts) != 4 or "install ok installed" not in parts[1]:
+                continue
+            name = parts[0]
+            # "a (>= 1) | b, c:any" -> [["a", "b"], ["c"]]: a group is met by any installed alternative
+            groups = [[alt.split()[0].split(":")[0] for alt in g.split("|") if alt.strip()]
+                      for g in parts[2].split(",") if g.strip()]
+            self.deps[name] = groups
+            for v in parts[3].split(","):
+                if v.strip():
+                    self.providers.setdefault(v.split()[0].split(":")[0], []).append(name)
+        self.owners = {}
 
-def installed(pkg):
-    r = subprocess.run(["dpkg-query", "-W", "-f=${Status}", pkg], capture_output=True, text=True, check=False)
-    return r.returncode == 0 and "install ok installed" in r.stdout
+    def installed(self, pkg):
+        return pkg in self.deps
 
+    def closure(self, pkg):
+        """pkg and every installed package it depends on, recursively (Depends and Pre-Depends, all installed
+        alternatives, virtual names through their installed providers): what `apt-cache depends --recurse
+        --installed --no-recommends` lists"""
+        seen, todo = set(), [pkg]
+        while todo:
+            n = todo.pop()
+            if n in seen:
+                continue
+            seen.add(n)
+            for group in self.deps.get(n, []):
+                for alt in group:
+                    todo.extend(a for a in [alt] + self.providers.get(alt, []) if a in self.deps)
+        return seen
 
-def depends_closure(pkg):
-    r = subprocess.run(["apt-cache", "depends", "--recurse", "--installed", "--no-recommends", "--no-suggests",
-                        "--no-conflicts", "--no-breaks", "--no-replaces", "--no-enhances", pkg],
-                       capture_output=True, text=True, check=False)
-    names = {pkg}
-    for line in r.stdout.splitlines():
-        line = line.strip()
-        if line.startswith(("Depends:", "PreDepends:", "|Depends:", "|PreDepends:")):
-            line = line.split(":", 1)[1].strip()
-        names.add(line.strip("<>").split(":")[0])
-    return names
+    def find_owners(self, paths):
+        """the package owning each path (None: no package owns it, e.g. /usr/local), in one `dpkg -S` call"""
+        ask = [p for p in dict.fromkeys(paths) if p not in self.owners]
+        if not ask:
+            return
+        try:
+            out = subprocess.run(["dpkg", "-S"] + ask, capture_output=True, text=True, check=False).stdout
+        except OSError:
+            out = ""
+        for p in ask:
+            self.owners[p] = None
+        for line in out.splitlines():
+            pkgs, _, path = line.partition(": ")
+            if path in self.owners and self.owners[path] is None and not pkgs.startswith("diversion by"):
+                self.owners[path] = pkgs.split(",")[0].split(":")[0].strip()
+
+    def owner(self, path):
+        self.find_owners([path])
+        return self.owners.get(path)
 
 
 def main():
@@ -288,22 +325,26 @@ def main():
                 print(f"ok  {rel}:{line}: {cmd} <- {p['name']} ({p['mode']})")
 
     # the claims: where the package is installed here, its provided files belong to it (or a dependency)
-    for p in ([] if args.skip_claims else pkgs):
-        if not p["provides"] or not installed(p["name"]):
+    dpkg = None if args.skip_claims else Dpkg()
+    claims = []   # (package, provided command or file, its path here)
+    for p in ([] if dpkg is None else pkgs):
+        if not p["provides"] or not dpkg.installed(p["name"]):
             continue
-        closure = None
         for c in p["provides"]:
             path = c if c.startswith("/") else shutil.which(c)
             if path is None:
                 problems.append(f"scripts/packages.txt:{p['line']}: {p['name']} is installed but '{c}' is not found")
                 continue
-            owner = dpkg_owner(os.path.realpath(path)) or dpkg_owner(path)
-            if owner is None:
-                continue  # a file outside dpkg (e.g. /usr/local): nothing to verify against
-            closure = closure or depends_closure(p["name"])
-            if owner not in closure:
-                problems.append(f"scripts/packages.txt:{p['line']}: '{c}' belongs to package {owner}, "
-                                f"not to {p['name']} or its dependencies")
+            claims.append((p, c, path))
+    if dpkg is not None:
+        dpkg.find_owners([q for _, _, path in claims for q in (os.path.realpath(path), path)])
+    for p, c, path in claims:
+        owner = dpkg.owner(os.path.realpath(path)) or dpkg.owner(path)
+        if owner is None:
+            continue  # a file outside dpkg (e.g. /usr/local): nothing to verify against
+        if owner not in dpkg.closure(p["name"]):
+            problems.append(f"scripts/packages.txt:{p['line']}: '{c}' belongs to package {owner}, "
+                            f"not to {p['name']} or its dependencies")
 
     problems = list(dict.fromkeys(problems))
     for line in problems:

@@ -97,6 +97,9 @@ struct Scenario {
     int sv_lora_rank = 16;                             // vLLM --max-lora-rank (vLLM's default 16)
     bool sv_ep = false;                                // expert parallel (vLLM --enable-expert-parallel, SGLang --ep-size,
                                                        // TRT-LLM --ep_size = TP); used for MoE models on those engines only
+    int sv_pd_p = 0, sv_pd_d = 1;                      // prefill/decode disaggregation: GPUs of each pool (sv_pd_p 0 = off)
+    int sv_pd_ptp = 1, sv_pd_dtp = 1;                  // each pool's --tensor-parallel-size
+    std::string sv_pd_link = "";                       // the KV path: nvlink | a fabric ("" = nvlink in one node, else ib-ndr)
     // speculative decoding (panel_spec.cpp): the draft model and its llama-server flags; "" = no draft (-md off)
     std::string sp_draft = "";                         // -md: catalog id of the draft model ("" = none)
     std::string sp_draft_quant = "Q8_0";               // the draft GGUF's file type
@@ -136,6 +139,7 @@ struct Scenario {
     std::string sv_s_eng = "vllm,sglang";              // engines searched, comma-separated
     std::string sv_s_prec = "bf16,fp8";                // precisions searched
     std::string sv_s_gpus = "1,2,4,8";                 // GPUs per replica (TP) searched
+    bool sv_s_pd = false;                              // search the P:D splits of this device's GPUs (disaggregation) instead
     std::string compare = "";                          // setups side by side: "model~hardware~quant,..." (empty part = current)
     std::string section = "";                          // section to scroll to / embed
     std::string embed = "";                            // embed mode: the one section shown

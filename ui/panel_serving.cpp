@@ -121,6 +121,12 @@ bool serving_request_from_scenario(const AppState& app, llmsim::ServeRequest& r,
     r.max_loras = s.sv_loras;            // 0 = LoRA off; the engine refuses it for anything but vLLM and odd ranks
     r.max_lora_rank = s.sv_lora_rank;
     r.expert_parallel = s.sv_ep && ep_applies(app);
+    if (s.sv_pd_p > 0) {   // prefill/decode disaggregation (panel_serving_disagg.cpp): the pools set the GPUs
+        r.disaggregation.prefill_gpus = s.sv_pd_p; r.disaggregation.decode_gpus = std::max(1, s.sv_pd_d);
+        r.disaggregation.prefill_tp = std::max(1, s.sv_pd_ptp); r.disaggregation.decode_tp = std::max(1, s.sv_pd_dtp);
+        r.disaggregation.link = s.sv_pd_link;
+        r.gpus = r.disaggregation.prefill_gpus + r.disaggregation.decode_gpus; r.tp = r.disaggregation.decode_tp; r.pp = 1;
+    }
     return true;
 }
 
@@ -133,6 +139,12 @@ std::string serving_request_json(const llmsim::ServeRequest& r) {
     if (r.mem_fraction_static > 0) j["mem_fraction_static"] = r.mem_fraction_static;
     if (r.max_loras > 0) { j["max_loras"] = r.max_loras; j["max_lora_rank"] = r.max_lora_rank; }
     if (r.expert_parallel) j["ep"] = true;
+    if (r.disaggregation.enabled()) {
+        const llmsim::ServeDisaggregation& d = r.disaggregation;
+        j["disaggregation"] = {{"prefill_gpus", d.prefill_gpus}, {"decode_gpus", d.decode_gpus}, {"prefill_tp", d.prefill_tp},
+                               {"decode_tp", d.decode_tp}};
+        if (!d.link.empty()) j["disaggregation"]["link"] = d.link;
+    }
     nlohmann::json w = {{"input_len", r.workload.input_len}, {"output_len", r.workload.output_len}};
     if (r.workload.concurrency > 0) w["concurrency"] = r.workload.concurrency;
     if (r.workload.request_rate > 0) w["request_rate"] = r.workload.request_rate;
@@ -474,10 +486,12 @@ bool draw_engine_inputs(AppState& app, float w) {
     if (combo_strings(takes_gguf(s) ? "GGUF file type" : "Precision", prec, precs)) { s.sv_precision = prec; changed = true; }
     changed |= combo_strings("KV cache dtype", s.sv_kv, kvs);
     int gpus = s.sv_gpus > 0 ? s.sv_gpus : std::max(1, app.scenario_hardware.gpu_count);
+    ImGui::BeginDisabled(s.sv_pd_p > 0);   // disaggregated: the prefill and decode pools below set the GPUs and TP
     if (ImGui::SliderInt("GPUs", &gpus, 1, 16)) { s.sv_gpus = gpus; changed = true; }
     int tp = s.sv_tp > 0 ? s.sv_tp : std::max(1, gpus / std::max(1, s.sv_pp));
     if (ImGui::SliderInt("Tensor parallel (TP)", &tp, 1, std::max(1, gpus))) { s.sv_tp = tp; changed = true; }
     if (ImGui::SliderInt("Pipeline parallel (PP)", &s.sv_pp, 1, std::max(1, gpus))) { if (s.sv_tp == 0) s.sv_tp = tp; changed = true; }
+    ImGui::EndDisabled();
     if (tp * std::max(1, s.sv_pp) > 8) changed |= draw_fabric_inputs(s);
     changed |= draw_ep_input(app, tp);
     int64_t len = s.sv_max_len > 0 ? s.sv_max_len : (app.derived.model ? app.derived.model->native_context : 0);
@@ -552,6 +566,7 @@ void draw_inputs(AppState& app) {
         changed |= draw_engine_inputs(app, w);
         changed |= draw_load_inputs(app, w);
     }
+    changed |= draw_disagg_inputs(app);
     if (changed) mark_changed(app);
 }
 
@@ -790,6 +805,7 @@ void draw_serving(AppState& app) {
     draw_plots(app);
     draw_step(app);
     draw_cost_and_command(app);
+    draw_disagg_results(app);
     ImGui::Separator();
     draw_serving_search(app);
 }

@@ -37,6 +37,7 @@ struct ServingState {
     std::vector<llmsim::Explanation> explanations;   // "serve_*" keys, shown by explain_item
     std::string error;                 // why nothing could be computed (no model/device, bad input)
     double compute_ms = 0;             // the last recompute, wall clock
+    std::string deploy_yaml, deploy_error, deploy_key;   // the Deploy button's Dynamo graph, built on click for deploy_key
 };
 
 // the concurrencies of the sweep (1 .. 256, powers of two)
@@ -57,6 +58,12 @@ std::string serving_to_json(const AppState& app);
 // the cost section's inputs at the served load: the scenario's prices (cost_inputs_from_scenario) for the serving
 // GPUs, prefill and decode at cost_result's total (in + out) tok/s; false when that load has no result
 bool cost_inputs_at_served_load(const AppState& app, llmsim::CostInputs& in);
+// prefill/decode disaggregation (panel_serving_disagg.cpp): the switch, P / D GPUs, each pool's TP and the KV link;
+// true when an input changed
+bool draw_disagg_inputs(AppState& app);
+// the disaggregated result's explanation lines (pools, transfer, TTFT / TPOT parts, the aggregated comparison) and
+// the Deploy block: an NVIDIA Dynamo DynamoGraphDeployment for the section's request (serve_deploy_yaml)
+void draw_disagg_results(AppState& app);
 // the engine as people write it, its row's display name (serving/engines.h): "vllm" -> "vLLM", "llamacpp" ->
 // "llama-server"; an unknown id as it is
 const char* serving_engine_name(const std::string& engine);

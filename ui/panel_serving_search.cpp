@@ -54,7 +54,7 @@ bool in_list(const char* const (&list)[N], const std::string& v) {
 
 // the search's key: the request it runs (model, load, SLA, max-model-len) and the space
 std::string search_key(const llmsim::ServeRequest& r, const Scenario& s) {
-    return serving_request_json(r) + "|" + s.sv_s_dev + "|" + s.sv_s_eng + "|" + s.sv_s_prec + "|" + s.sv_s_gpus;
+    return serving_request_json(r) + "|" + s.sv_s_dev + "|" + s.sv_s_eng + "|" + s.sv_s_prec + "|" + s.sv_s_gpus + (s.sv_s_pd ? "|pd" : "");
 }
 
 bool search_request(const AppState& app, llmsim::ServeRequest& req, std::string& err) {
@@ -100,6 +100,16 @@ bool serving_search_space(const AppState& app, llmsim::SlaSearch& space, std::st
     if (space.gpu_counts.empty()) { err = "pick at least one GPU count to search"; return false; }
     space.limit = kServingSearchRows;
     space.exact_top = 0;   // the table shows each row's margins to the SLA; a bisection per row would double the cost
+    if (s.sv_s_pd) {       // the P:D splits of the section's device and GPU count, next to its aggregated forms
+        llmsim::ServeRequest r;
+        if (!serving_request_from_scenario(app, r, err)) return false;
+        if (s.hardware == "custom" || s.gpus != 0) { err = "P:D search: pick a catalog device (one card) in the top bar"; return false; }
+        space.disaggregated = true;
+        space.only_hardware = s.hardware;
+        space.gpu_counts = {std::max(2, r.gpus)};
+        space.datacenter_and_workstation_only = false;
+        space.limit = 0;   // every split is shown: the answer is the comparison, not only the cheapest few
+    }
     return true;
 }
 
@@ -143,6 +153,8 @@ void use_serving_search_row(AppState& app, size_t i) {
     s.sv_engine = p.engine; s.sv_precision = p.precision;
     s.sv_gpus = p.gpus; s.sv_tp = p.tp; s.sv_pp = p.pp;
     s.sv_ep = false;                   // the row was searched without expert parallel
+    s.sv_pd_p = p.disagg.prefill_gpus; // 0: aggregated
+    if (p.disagg.enabled()) { s.sv_pd_d = p.disagg.decode_gpus; s.sv_pd_ptp = p.disagg.prefill_tp; s.sv_pd_dtp = p.disagg.decode_tp; }
     mark_changed(app);
 }
 
@@ -190,6 +202,8 @@ void draw_space(AppState& app) {
     for (int c : kSearchGpuCounts) counts.push_back(std::to_string(c));
     ImGui::AlignTextToFramePadding(); ImGui::TextUnformatted("GPUs per replica (TP)"); ImGui::SameLine();
     changed |= draw_list_checkboxes("gpus", s.sv_s_gpus, counts, nullptr);
+    changed |= ImGui::Checkbox("P:D splits (disaggregated) of this device", &s.sv_s_pd);
+    note_widget(app, "serving-search-pd");
     if (changed) mark_changed(app);
 }
 
@@ -209,6 +223,14 @@ void draw_results(AppState& app) {
                         kServingSearchRows, llmsim::format_sig(st.ms).c_str(), st.frames, st.frames == 1 ? "" : "s");
     ImGui::PopTextWrapPos();
     note_widget(app, "serving-search-stats");
+    if (!job.notes.empty()) {   // a P:D search: where disaggregation wins (serving.h disagg_verdicts)
+        ImGui::PushTextWrapPos(0.0f);
+        for (const std::string& n : job.notes)
+            ImGui::TextColored(ink_vec4(n.find("does not win") == std::string::npos && n.find("aggregated only") == std::string::npos ? Ink::Good : Ink::Warn),
+                               "%s", n.c_str());
+        ImGui::PopTextWrapPos();
+        note_widget(app, "serving-search-verdict");
+    }
     if (job.points.empty()) { ImGui::TextColored(ImVec4(1, 0.55f, 0.35f, 1), "No configuration of this space meets the SLA at this load."); return; }
     const double ttft_t = job.req.sla.ttft_p90_ms, tpot_t = job.req.sla.tpot_p90_ms;
     const ImGuiTableFlags f = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_ScrollX;
@@ -233,7 +255,10 @@ void draw_results(AppState& app) {
         if (i < 4) note_widget(app, ("serving-search-use-" + std::to_string(i)).c_str());
         ImGui::TableNextColumn(); ImGui::TextUnformatted(h ? h->name.c_str() : p.hardware.c_str());
         ImGui::TableNextColumn();
-        ImGui::Text("%d (TP %d%s)", p.gpus, p.tp, p.pp > 1 ? (", PP " + std::to_string(p.pp)).c_str() : "");
+        if (p.disagg.enabled())
+            ImGui::Text("%d = %dP (TP %d) : %dD (TP %d)", p.gpus, p.disagg.prefill_gpus, p.disagg.prefill_tp, p.disagg.decode_gpus, p.disagg.decode_tp);
+        else
+            ImGui::Text("%d (TP %d%s)", p.gpus, p.tp, p.pp > 1 ? (", PP " + std::to_string(p.pp)).c_str() : "");
         ImGui::TableNextColumn(); ImGui::TextUnformatted(serving_engine_name(p.engine));
         ImGui::TableNextColumn(); ImGui::TextUnformatted(p.precision.c_str());
         ImGui::TableNextColumn(); text_right(llmsim::format_sig(p.output_tok_s).c_str());
@@ -293,5 +318,6 @@ std::string serving_search_to_json(const AppState& app) {
     nlohmann::json pts = nlohmann::json::array();
     for (const llmsim::SlaPoint& p : st.job.points) pts.push_back(nlohmann::json::parse(llmsim::sla_point_json(p)));
     j["points"] = st.has_result ? pts : nlohmann::json::array();
+    if (st.has_result && !st.job.notes.empty()) j["notes"] = st.job.notes;
     return j.dump();
 }

@@ -281,6 +281,8 @@ EMSCRIPTEN_KEEPALIVE const char* llmsim_memory(const char* request_json) { retur
 // window.llmsim.serve(request) / serveSearch(request): serving many users (engine/serving/serving.h)
 EMSCRIPTEN_KEEPALIVE const char* llmsim_serve(const char* request_json) { return api_answer(llmsim::api_serve, request_json); }
 EMSCRIPTEN_KEEPALIVE const char* llmsim_serve_search(const char* request_json) { return api_answer(llmsim::api_serve_search, request_json); }
+// window.llmsim.serveDeploy(request): an NVIDIA Dynamo DynamoGraphDeployment for the request (serve_deploy.cpp)
+EMSCRIPTEN_KEEPALIVE const char* llmsim_serve_deploy(const char* request_json) { return api_answer(llmsim::api_serve_deploy, request_json); }
 // window.llmsim.spec / lora / train(request): same keys as `llmsim-cli spec|lora|train --json` (api_extras.h)
 EMSCRIPTEN_KEEPALIVE const char* llmsim_spec(const char* request_json) { return api_answer(llmsim::api_spec, request_json); }
 EMSCRIPTEN_KEEPALIVE const char* llmsim_lora(const char* request_json) { return api_answer(llmsim::api_lora, request_json); }

@@ -225,8 +225,8 @@
       _widgetRect: function (name) { return JSON.parse(Module.ccall('llmsim_widget_rect', 'string', ['string'], [name])); },
       _module: Module
     };
-    ['predict', 'memory', 'serve', 'serveSearch', 'spec', 'lora', 'train', 'vision', 'audio', 'embed', 'bestModels'].forEach(function (name) {
-      var fn = 'llmsim_' + name.replace('serveSearch', 'serve_search').replace('bestModels', 'best_models');
+    ['predict', 'memory', 'serve', 'serveSearch', 'serveDeploy', 'spec', 'lora', 'train', 'vision', 'audio', 'embed', 'bestModels'].forEach(function (name) {
+      var fn = 'llmsim_' + name.replace('serveSearch', 'serve_search').replace('serveDeploy', 'serve_deploy').replace('bestModels', 'best_models');
       api[name] = function (arg) {
         if (!Module['_' + fn]) throw new Error(name + '() is not available in this build');
         var out = Module.ccall(fn, 'string', ['string'], [typeof arg === 'string' ? arg : JSON.stringify(arg)]);
@@ -234,7 +234,7 @@
         // memory(), spec(), lora(), train() and serve() throw on a bad request; predict() returns {id, error}
         // lines, like the CLI; serve() of a request that parses but does not fit returns {ok: false, error, memory}
         if ((name === 'memory' || name === 'spec' || name === 'lora' || name === 'train' || name === 'vision' || name === 'audio' || name === 'embed' || name === 'bestModels') && parsed && parsed.error) throw new Error(parsed.error);
-        if ((name === 'serve' || name === 'serveSearch') && parsed && parsed.error && parsed.ok === undefined) throw new Error(parsed.error);
+        if ((name === 'serve' || name === 'serveSearch' || name === 'serveDeploy') && parsed && parsed.error && parsed.ok === undefined) throw new Error(parsed.error);
         return parsed;
       };
     });

@@ -57,6 +57,12 @@ bool runs_deepgemm(const ServeRequest& r, const Hardware& hw) {
     return n >= 406;   // SGLang v0.4.6 is the first release with sgl-project/sglang#5628 (2025-04-22)
 }
 
+double early_mla_moe_layer_us(const ServeRequest& r, const Model& m) {
+    if (r.engine != "sglang" || !m.mla || !m.is_moe()) return 0;
+    const int n = engine_version_number(r.engine_version);
+    return n >= 0 && n < 406 ? kEarlyMlaMoeLayerUs : 0;   // only a stated release before v0.4.6
+}
+
 namespace {
 
 std::string fmt(const char* f, double v) { char b[64]; snprintf(b, sizeof b, f, v); return b; }
@@ -167,7 +173,36 @@ static std::string expert_parallel_note(const ReplicaShape& s, const EngineSpeed
 
 // [SECTION] serve() --------------------------------------------------------------------------------------
 
+const EngineSpeed& engine_speed(const ServeRequest& req, const ReplicaShape& s, const SpeedTable& table) {
+    return runs_vllm_v0(req) ? table.vllm_v0 : table.e[(int)s.engine];
+}
+
+LoadSetup load_setup(const ServeRequest& req, const ReplicaShape& s, const ServeMemoryPlan& m) {
+    LoadSetup st;
+    st.max_num_seqs = effective_max_num_seqs(req, s);
+    st.max_batched_tokens = effective_max_batched_tokens(req, s);
+    st.max_batched_tokens = std::max<int>(st.max_batched_tokens, st.max_num_seqs > 0 ? 1 : 1);
+    st.pool_blocks = m.kv_pool_blocks;
+    st.block_size = std::max(1, m.block_size);
+    st.max_model_len = m.max_model_len;
+    // admission: the row's reserve_output (TensorRT-LLM's GUARANTEED_NO_EVICT, engines.cpp), else the blocks
+    // running prompts still need are held back
+    st.reserve_output = engine_row(s.engine).reserve_output;
+    st.admission_holdback = true;
+    return st;
+}
+
 ServeResult serve_with(const Catalog& cat, const ServeRequest& req, const SpeedTable& table, const ParamCounts* counts) {
+    if (req.disaggregation.enabled()) {
+        // the disaggregated pools run no prefix cache: refuse a sharing workload rather than answer it cache-less
+        if (serve_prefix_cache_active(req) || req.kv_offload.cpu_gib > 0 || req.kv_offload.nvme_gib > 0) {
+            ServeResult bad;
+            bad.error = "disaggregation: prefix caching and KV offload are not modelled for disaggregated pools; drop "
+                        "shared_prefix_len / turns / session_prefix_len / kv_offload or the disaggregation block";
+            return bad;
+        }
+        return serve_disaggregated(cat, req, table, counts);
+    }
     ServeResult r;
     ReplicaShape s;
     if (!build_shape(cat, req, s, r.error, counts)) return r;
@@ -178,19 +213,9 @@ ServeResult serve_with(const Catalog& cat, const ServeRequest& req, const SpeedT
                   std::to_string(r.memory.max_model_len) + "-token sequence; lower max_model_len, add GPUs or raise tp";
         return r;
     }
-    const EngineSpeed& p = runs_vllm_v0(req) ? table.vllm_v0 : table.e[(int)s.engine];
-    LoadSetup st;
-    st.max_num_seqs = effective_max_num_seqs(req, s);
-    st.max_batched_tokens = effective_max_batched_tokens(req, s);
-    st.max_batched_tokens = std::max<int>(st.max_batched_tokens, st.max_num_seqs > 0 ? 1 : 1);
-    st.pool_blocks = r.memory.kv_pool_blocks;
-    st.block_size = std::max(1, r.memory.block_size);
-    st.max_model_len = r.memory.max_model_len;
-    // admission: the row's reserve_output (TensorRT-LLM's GUARANTEED_NO_EVICT, engines.cpp), else the blocks
-    // running prompts still need are held back
+    const EngineSpeed& p = engine_speed(req, s, table);
+    LoadSetup st = load_setup(req, s, r.memory);
     const Engine& eng = engine_row(s.engine);
-    st.reserve_output = eng.reserve_output;
-    st.admission_holdback = true;
     setup_prefix(req, s, p, r.memory, st, r.prefix);   // nothing unless the workload shares prefixes
     // the load divides over the data-parallel replicas
     ServeWorkload w = req.workload;
@@ -238,6 +263,10 @@ ServeResult serve_with(const Catalog& cat, const ServeRequest& req, const SpeedT
                               "term (held out: 7 SGLang v0.5.7 runs of DeepSeek-R1 on 8x H200, InferenceX#870, 2026: output tok/s MdAPE "
                               "3.3 %, TPOT 4.4 %)");
     }
+    if (s.layer_floor_us > 0)
+        r.notes.push_back("early SGLang build (before v0.4.6) with an MLA + MoE model: " + fmt("%.0f", s.layer_floor_us) + " us a layer, " +
+                          fmt("%.1f", s.layers_stage * s.pp * s.layer_floor_us * 1e-3) + " ms a step, in the overhead (SGLang v0.4.1.post2's "
+                          "DeepSeek-V3 batch 1/8/32 decode, sglang#2643, less this model's step)");
     if (s.crosses_network)
         r.notes.push_back(std::string(s.tp_net ? "tp spans nodes: every all-reduce" : "pp spans nodes: " + std::to_string(s.pp_net_hops) +
                           " stage hand-off(s)") + " over the network (" + fmt("%.0f", r.step.network_share * 100) + " % of a step); " + s.net_explain);
@@ -305,7 +334,9 @@ ServeRequest closed_loop_at(const ServeRequest& req, int c) {
 }
 
 ServeResult serve(const Catalog& cat, const ServeRequest& req) {
-    return serving::serve_with(cat, req, serving::shipped_speed_table());
+    ServeResult r = serving::serve_with(cat, req, serving::shipped_speed_table());
+    if (r.ok && req.disaggregation.enabled()) serving::compare_aggregated(cat, req, r);
+    return r;
 }
 
 }  // namespace llmsim

@@ -142,6 +142,32 @@ bool parse_ep(const json& j, ServeRequest& r, std::string& err) {
     return true;
 }
 
+// "disaggregation": {"prefill_gpus", "decode_gpus", "prefill_tp", "decode_tp", "link"} (serving.h ServeDisaggregation);
+// null or absent = off. The pools set gpus (P + D) and tp (decode_tp); serve() checks the rest (counts, link)
+bool parse_disaggregation(const json& j, ServeRequest& r, std::string& err) {
+    if (!j.contains("disaggregation") || j["disaggregation"].is_null()) return true;
+    const json& d = j["disaggregation"];
+    if (!d.is_object()) { err = "disaggregation: must be an object {\"prefill_gpus\", \"decode_gpus\", \"prefill_tp\", \"decode_tp\", \"link\"}"; return false; }
+    for (auto it = d.begin(); it != d.end(); ++it) {
+        static const char* known[] = {"prefill_gpus", "decode_gpus", "prefill_tp", "decode_tp", "link"};
+        bool ok = false;
+        for (const char* k : known) ok |= it.key() == k;
+        if (!ok) { err = "disaggregation." + it.key() + ": unknown key (prefill_gpus, decode_gpus, prefill_tp, decode_tp, link)"; return false; }
+    }
+    ServeDisaggregation g;
+    int64_t v;
+    const std::string where = "disaggregation.";
+    if (!d.contains("prefill_gpus") || !d.contains("decode_gpus")) { err = "disaggregation: prefill_gpus and decode_gpus are required"; return false; }
+    v = 0; if (!integer(d, "prefill_gpus", v, 1, 1024, err, where)) return false; g.prefill_gpus = (int)v;
+    v = 0; if (!integer(d, "decode_gpus", v, 1, 1024, err, where)) return false; g.decode_gpus = (int)v;
+    v = 1; if (!integer(d, "prefill_tp", v, 1, 64, err, where)) return false; g.prefill_tp = (int)v;
+    v = 1; if (!integer(d, "decode_tp", v, 1, 64, err, where)) return false; g.decode_tp = (int)v;
+    if (!str(d, "link", g.link, err)) { err = where + err; return false; }
+    r.disaggregation = g;
+    r.gpus = g.prefill_gpus + g.decode_gpus; r.tp = g.decode_tp; r.pp = 1;
+    return true;
+}
+
 bool parse_common(const json& j, const Catalog& cat, ServeRequest& r, std::string& err) {
     if (!j.is_object()) { err = "request must be a JSON object"; return false; }
     if (!str(j, "engine", r.engine, err) || !str(j, "model", r.model, err) || !str(j, "precision", r.precision, err) ||
@@ -191,6 +217,7 @@ bool parse_common(const json& j, const Catalog& cat, ServeRequest& r, std::strin
         r.no_p2p = j["no_p2p"].get<bool>();
     }
     if (!parse_ep(j, r, err) || !parse_prefix_keys(j, r, err)) return false;
+    if (!parse_disaggregation(j, r, err)) return false;
     if (j.contains("sla") && j["sla"].is_object()) {
         const json& s = j["sla"];
         if (!num(s, "ttft_p90_ms", r.sla.ttft_p90_ms, 0, 1e9, err, "sla.") || !num(s, "tpot_p90_ms", r.sla.tpot_p90_ms, 0, 1e9, err, "sla.") ||
@@ -222,6 +249,22 @@ json prefix_json(const ServeLoad& l, const ServePrefixReport& p) {
         o["without_cache"] = {{"ttft_mean_ms", p.ttft_mean_ms_off}, {"ttft_p90_ms", p.ttft_p90_ms_off}, {"output_tok_s", p.output_tok_s_off}};
         if (p.sla_concurrency_on >= 0) o["sla_max_concurrency"] = {{"with_cache", p.sla_concurrency_on}, {"without_cache", p.sla_concurrency_off}};
     }
+    return o;
+}
+
+// a disaggregated result's parts (ServeDisaggResult)
+json disagg_json(const ServeRequest& req, const ServeDisaggResult& g) {
+    const ServeDisaggregation& d = req.disaggregation;
+    json o = {{"prefill_gpus", d.prefill_gpus}, {"decode_gpus", d.decode_gpus}, {"prefill_tp", d.prefill_tp}, {"decode_tp", d.decode_tp},
+              {"prefill_instances", g.prefill_instances}, {"decode_instances", g.decode_instances}, {"link", g.link},
+              {"link_gbs", g.link_gbs}, {"link_latency_us", g.link_latency_us}, {"kv_bytes_per_token", g.kv_bytes_per_token},
+              {"kv_bytes_mean", g.kv_bytes_mean}, {"transfer_ms_mean", g.transfer_ms_mean}, {"link_utilisation", g.link_utilisation},
+              {"prefill_ttft_ms", stats(g.prefill_ttft_ms)}, {"decode_first_ms", stats(g.decode_first_ms)},
+              {"prefill_mean_batch_tokens", g.prefill_mean_batch_tokens}, {"decode_mean_batch", g.decode_mean_batch},
+              {"prefill_kv_pool_tokens", g.prefill_memory.kv_pool_tokens}, {"prefill_command", g.prefill_command},
+              {"decode_command", g.decode_command}, {"lines", g.lines}};
+    if (g.have_aggregated)
+        o["aggregated"] = {{"output_tok_s", g.agg_output_tok_s}, {"ttft_p90_ms", g.agg_ttft_p90_ms}, {"tpot_p90_ms", g.agg_tpot_p90_ms}};
     return o;
 }
 
@@ -278,6 +321,7 @@ std::string serve_result_json(const ServeRequest& req, const ServeResult& r) {
     o["command"] = r.command;
     o["notes"] = r.notes;
     o["network"] = r.network;
+    if (r.disagg.enabled) o["disaggregation"] = disagg_json(req, r.disagg);
     return o.dump(1, ' ', false, json::error_handler_t::replace);
 }
 
@@ -314,6 +358,14 @@ bool parse_search_space(const json& j, SlaSearch& sp, std::string& err) {
         if (!good) { err = "search.gpu_counts: must be an array of counts 1 to 64"; return false; }
         for (const json& v : o["gpu_counts"]) sp.gpu_counts.push_back(v.get<int>());
     }
+    if (o.contains("disaggregated")) {   // also every P:D split (serving.h SlaSearch::disaggregated)
+        if (!o["disaggregated"].is_boolean()) { err = "search.disaggregated: must be true or false"; return false; }
+        sp.disaggregated = o["disaggregated"].get<bool>();
+    }
+    if (o.contains("hardware")) {        // one device only
+        if (!o["hardware"].is_string()) { err = "search.hardware: must be a device id"; return false; }
+        sp.only_hardware = o["hardware"].get<std::string>();
+    }
     if (o.contains("devices")) {
         std::string d = o["devices"].is_string() ? o["devices"].get<std::string>() : "";
         if (d != "datacenter" && d != "all") { err = "search.devices: \"datacenter\" (datacenter and workstation) or \"all\""; return false; }
@@ -339,9 +391,16 @@ json point_json(const SlaPoint& p) {
             {"usd_per_mtok_own", opt(p.usd_per_mtok_own)}, {"usd_per_mtok_rent", opt(p.usd_per_mtok_rent)},
             {"wh_per_mtok", p.wh_per_mtok}, {"command", p.command}};
 }
+json point_json_full(const SlaPoint& p) {
+    json o = point_json(p);
+    if (p.disagg.enabled())
+        o["disaggregation"] = {{"prefill_gpus", p.disagg.prefill_gpus}, {"decode_gpus", p.disagg.decode_gpus},
+                               {"prefill_tp", p.disagg.prefill_tp}, {"decode_tp", p.disagg.decode_tp}, {"link", p.disagg.link}};
+    return o;
+}
 }  // namespace
 
-std::string sla_point_json(const SlaPoint& p) { return point_json(p).dump(-1, ' ', false, json::error_handler_t::replace); }
+std::string sla_point_json(const SlaPoint& p) { return point_json_full(p).dump(-1, ' ', false, json::error_handler_t::replace); }
 
 std::string api_serve_search(const Catalog& cat, const std::string& request_json) {
     ServeRequest r;
@@ -355,11 +414,20 @@ std::string api_serve_search(const Catalog& cat, const std::string& request_json
     std::vector<SlaPoint> pts = sla_search(cat, r, space, &st);
     double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     json a = json::array();
-    for (const SlaPoint& p : pts) a.push_back(point_json(p));
-    return json{{"ok", true}, {"sla", {{"ttft_p90_ms", r.sla.ttft_p90_ms}, {"tpot_p90_ms", r.sla.tpot_p90_ms}}}, {"points", a},
-                {"ms", ms}, {"candidates", st.candidates}, {"simulated", st.simulated}, {"pruned", st.pruned}, {"infeasible", st.infeasible},
-                {"serve_runs", st.serve_runs}}
-        .dump(-1, ' ', false, json::error_handler_t::replace);
+    for (const SlaPoint& p : pts) a.push_back(point_json_full(p));
+    json out{{"ok", true}, {"sla", {{"ttft_p90_ms", r.sla.ttft_p90_ms}, {"tpot_p90_ms", r.sla.tpot_p90_ms}}}, {"points", a},
+             {"ms", ms}, {"candidates", st.candidates}, {"simulated", st.simulated}, {"pruned", st.pruned}, {"infeasible", st.infeasible},
+             {"serve_runs", st.serve_runs}};
+    if (space.disaggregated) out["notes"] = disagg_verdicts(pts);
+    return out.dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+std::string api_serve_deploy(const Catalog& cat, const std::string& request_json) {
+    ServeRequest r;
+    std::string err, yaml;
+    if (!parse_serve_request(request_json, cat, r, err)) return json{{"error", err}}.dump(-1, ' ', false, json::error_handler_t::replace);
+    if (!serve_deploy_yaml(cat, r, yaml, err)) return json{{"ok", false}, {"error", err}}.dump(-1, ' ', false, json::error_handler_t::replace);
+    return json{{"ok", true}, {"format", "nvidia.com/v1beta1 DynamoGraphDeployment"}, {"yaml", yaml}}.dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
 // [SECTION] predict lines --------------------------------------------------------------------------------
@@ -420,6 +488,9 @@ std::string serve_predict_line(const Catalog& cat, const std::string& line) {
         out["kv_pool_tokens_by_tier"] = {{"gpu", s.memory.kv_pool_tokens}, {"cpu", s.prefix.cpu_tier_tokens}, {"nvme", s.prefix.nvme_tier_tokens}};
         out["prefill_tokens_computed"] = l.prefill_tokens_computed;
     }
+    if (s.disagg.enabled)
+        out["disaggregation"] = {{"transfer_ms_mean", s.disagg.transfer_ms_mean}, {"prefill_ttft_ms", s.disagg.prefill_ttft_ms.median},
+                                 {"decode_first_ms", s.disagg.decode_first_ms.median}, {"link_utilisation", s.disagg.link_utilisation}};
     return out.dump(-1, ' ', false, json::error_handler_t::replace);
 }
 

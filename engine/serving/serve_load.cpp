@@ -42,6 +42,8 @@ struct Rng {   // splitmix64: the same sequence on every platform (std distribut
 };
 
 struct Req {
+    int drawn = 0;             // index in drawing order (arrival delays may reorder the queue)
+    double delay = 0;          // LoadSetup::arrival_delay_s added to the drawn arrival
     double arrival = 0, admitted = -1, first = -1, finish = -1;
     int64_t in = 0, out = 0;
     int64_t need = 0;          // tokens to (re)compute before decoding: in, or in + generated after a preemption
@@ -123,7 +125,15 @@ std::vector<Req> draw_requests(const LoadSetup& st, const ServeWorkload& w, bool
         r.out = std::min<int64_t>(draw_len(rng, w.output_len, w.dist, w.range_ratio, true), std::max<int64_t>(1, st.max_model_len - r.in));
         r.need = r.in;
         if (i == 0 && w.warm_first_prompt) r.done = (r.in - 1) / st.block_size * st.block_size;   // cached full blocks
+        if (st.prefill_only) r.out = 1;            // drawn first, so both pools see the same lengths in the same order
+        if (st.kv_arrives) r.done = r.in - 1;      // the prompt's KV came over the link; its last token is recomputed
         if (!closed && !w.burst && w.request_rate > 0) { t_arr += -std::log(rng.uniform()) / w.request_rate; r.arrival = t_arr; }
+        r.drawn = i;
+    }
+    if (st.arrival_delay_s && !st.arrival_delay_s->empty() && !closed) {
+        const std::vector<double>& d = *st.arrival_delay_s;
+        for (Req& r : reqs) { r.delay = d[(size_t)r.drawn % d.size()]; r.arrival += r.delay; }
+        std::stable_sort(reqs.begin(), reqs.end(), [](const Req& a, const Req& b) { return a.arrival < b.arrival; });
     }
     return reqs;
 }
@@ -155,6 +165,7 @@ struct LoadSim {
     int64_t free_blocks;
     double now = 0, kv_time = 0, batch_time = 0;
     std::vector<double> step_dt, step_w;           // ITL: each step's duration, weighted by its decoders
+    double prefill_steps = 0, prefill_step_tokens = 0;   // steps that computed prompt tokens, and those tokens
     int completed = 0;
     int64_t total_out = 0, total_in = 0;
     int64_t preemptions = 0;
@@ -372,6 +383,7 @@ struct LoadSim {
         batch_time += (double)running.size() * dt;
         now += dt;
         if (n_dec > 0) { step_dt.push_back(dt); step_w.push_back(n_dec); }
+        if (pre_tokens > 0) { prefill_steps += 1; prefill_step_tokens += (double)pre_tokens; }
         for (int id : dec) { Req& r = reqs[(size_t)id]; ++r.gen; if (r.gen >= r.out) finish(id); }
         for (size_t j = 0; j < pre.size(); ++j) {
             Req& r = reqs[(size_t)pre[j]];
@@ -429,7 +441,7 @@ struct LoadSim {
 }  // namespace
 
 ServeLoad simulate_load(const ReplicaShape& s, const EngineSpeed& p, const LoadSetup& st, const ServeWorkload& w,
-                        StepBreakdown* typical) {
+                        StepBreakdown* typical, LoadTrace* trace) {
     ServeLoad L;
     LoadSim sim(st, w);
     bool have_typical = false;
@@ -476,6 +488,19 @@ ServeLoad simulate_load(const ReplicaShape& s, const EngineSpeed& p, const LoadS
     L.preemptions = sim.preemptions;
     sim.fill_statistics(L);
     if (typical) *typical = typical_step;
+    if (trace) {
+        *trace = LoadTrace();
+        std::vector<const Req*> order;
+        for (const Req& r : sim.reqs) if (r.finish >= 0) order.push_back(&r);
+        std::sort(order.begin(), order.end(), [](const Req* a, const Req* b) { return a->drawn < b->drawn; });
+        for (const Req* r : order) {
+            trace->ttft_s.push_back(r->first - r->arrival); trace->input_tokens.push_back(r->in); trace->e2e_s.push_back(r->finish - r->arrival);
+        }
+        trace->prefill_tokens_per_step = sim.prefill_steps > 0 ? sim.prefill_step_tokens / sim.prefill_steps : 0;
+        double first = 1e300, first_drawn = 1e300;
+        for (const Req& r : sim.reqs) { first = std::min(first, r.arrival); first_drawn = std::min(first_drawn, r.arrival - r.delay); }
+        trace->lead_s = sim.reqs.empty() ? 0 : first - first_drawn;
+    }
     return L;
 }
 

@@ -42,8 +42,16 @@ ServeRequest candidate_request(const ServeRequest& req, const SlaCandidate& c) {
     ServeRequest q = req;
     q.engine = c.engine; q.precision = c.precision; q.hardware = c.hardware; q.hardware_override = nullptr;
     q.gpus = c.gpus; q.tp = c.tp; q.pp = c.pp;
+    q.disaggregation = c.disagg;
     q.with_single_stream = false;
     return q;
+}
+
+SlaCandidate point_candidate(const SlaPoint& p) {
+    SlaCandidate c;
+    c.engine = p.engine; c.precision = p.precision; c.hardware = p.hardware;
+    c.gpus = p.gpus; c.tp = p.tp; c.pp = p.pp; c.disagg = p.disagg;
+    return c;
 }
 
 // $/1M output tokens no load can beat: the cost at an upper bound on output tok/s. A step yields at most one token
@@ -113,6 +121,46 @@ int sla_max_concurrency(const Catalog& cat, const ServeRequest& req, int max_con
     return bisect_concurrency(cat, req, max_concurrency, at, nullptr, model_counts(cat, req, pc));
 }
 
+namespace {
+// the candidate when its memory plan fits (both pools' when disaggregated), with its cost and TPOT floors: the decode
+// instances bound both (every output token is a decode step there; the prefill pool only adds GPUs to pay for)
+void add_candidate(const Catalog& cat, const ServeRequest& req, SlaCandidate c, const ParamCounts* pc, std::vector<SlaCandidate>& out) {
+    ServeRequest q = candidate_request(req, c);
+    std::string err;
+    serving::ReplicaShape s; ServeMemoryPlan mp;
+    if (c.disagg.enabled()) {
+        serving::ReplicaShape ps; ServeMemoryPlan pm;
+        const ServeRequest pq = serving::prefill_pool_request(q);
+        if (!serving::validate_disaggregation(q, err) || !serving::build_shape(cat, pq, ps, err, pc) || !serving::plan_memory(cat, pq, ps, pm, err) || !pm.fits)
+            return;
+        q = serving::decode_pool_request(q);
+    }
+    if (!serving::build_shape(cat, q, s, err, pc) || !serving::plan_memory(cat, q, s, mp, err) || !mp.fits) return;
+    c.usd_per_mtok_floor = cost_floor(s, q);
+    if (c.disagg.enabled() && c.usd_per_mtok_floor > 0) c.usd_per_mtok_floor *= (double)c.gpus / c.disagg.decode_gpus;
+    latency_floors(s, q, c);
+    out.push_back(c);
+}
+
+// a GPU count's configurations in a disaggregated search: aggregated at every power-of-two TP that divides it (the
+// rest data-parallel instances, so the comparison holds the GPUs equal), and every P:D split with each pool's TP a
+// power of two that divides its GPUs and fits a node
+std::vector<SlaCandidate> disaggregated_space(const SlaCandidate& base, int gpus_per_node) {
+    std::vector<SlaCandidate> v;
+    const int g = base.gpus;
+    auto tps = [&](int n) { std::vector<int> t; for (int k = 1; k <= n && k <= std::max(1, gpus_per_node); k *= 2) if (n % k == 0) t.push_back(k); return t; };
+    for (int t : tps(g)) { SlaCandidate c = base; c.tp = t; v.push_back(c); }
+    for (int p = 1; p < g; ++p)
+        for (int pt : tps(p)) for (int dt : tps(g - p)) {
+            SlaCandidate c = base;
+            c.tp = dt;
+            c.disagg.prefill_gpus = p; c.disagg.decode_gpus = g - p; c.disagg.prefill_tp = pt; c.disagg.decode_tp = dt;
+            v.push_back(c);
+        }
+    return v;
+}
+}  // namespace
+
 std::vector<SlaCandidate> sla_candidates(const Catalog& cat, const ServeRequest& req, const SlaSearch& space) {
     std::vector<SlaCandidate> out;
     std::vector<std::string> engines = space.engines.empty() ? std::vector<std::string>{"vllm", "sglang"} : space.engines;
@@ -121,17 +169,14 @@ std::vector<SlaCandidate> sla_candidates(const Catalog& cat, const ServeRequest&
     ParamCounts pcs;
     const ParamCounts* pc = model_counts(cat, req, pcs);
     for (const Hardware& h : cat.hardware) {
+        if (!space.only_hardware.empty() && h.id != space.only_hardware) continue;
         if (space.datacenter_and_workstation_only && h.kind != HardwareKind::Datacenter && h.kind != HardwareKind::Workstation) continue;
         if (h.vendor != "nvidia" && h.vendor != "amd") continue;
         for (int g : counts) for (const std::string& e : engines) for (const std::string& pr : precs) {
             SlaCandidate c;
             c.engine = e; c.precision = pr; c.hardware = h.id; c.gpus = g; c.tp = g; c.pp = 1;
-            ServeRequest q = candidate_request(req, c);
-            serving::ReplicaShape s; ServeMemoryPlan mp; std::string err;
-            if (!serving::build_shape(cat, q, s, err, pc) || !serving::plan_memory(cat, q, s, mp, err) || !mp.fits) continue;
-            c.usd_per_mtok_floor = cost_floor(s, q);
-            latency_floors(s, q, c);
-            out.push_back(c);
+            if (!space.disaggregated) { add_candidate(cat, req, c, pc, out); continue; }
+            for (const SlaCandidate& k : disaggregated_space(c, req.gpus_per_node)) add_candidate(cat, req, k, pc, out);
         }
     }
     std::stable_sort(out.begin(), out.end(), [](const SlaCandidate& a, const SlaCandidate& b) {
@@ -164,6 +209,7 @@ bool evaluate(const Catalog& cat, const ServeRequest& req, const SlaSearch& spac
     const Hardware* h = resolve_device(cat, c.hardware);
     pt = SlaPoint();
     pt.engine = c.engine; pt.hardware = c.hardware; pt.precision = c.precision; pt.gpus = c.gpus; pt.tp = c.tp; pt.pp = c.pp;
+    pt.disagg = c.disagg;
     pt.max_concurrency = conc; pt.output_tok_s = at.load.output_tok_s;
     pt.ttft_p90_ms = at.load.ttft_ms.p90; pt.tpot_p90_ms = at.load.tpot_ms.p90;
     pt.price_usd = h ? h->price_usd * c.gpus : 0; pt.rent_usd_per_hour = h ? h->cloud_usd_per_hour * c.gpus : 0;
@@ -223,14 +269,50 @@ bool sla_search_step(const Catalog& cat, SlaSearchJob& job, int max_candidates) 
     // the largest concurrency of the cheapest exact_top points, one bisection per step
     if (req.workload.concurrency > 0 && job.next_exact < job.points.size() && (int)job.next_exact < space.exact_top) {
         SlaPoint& p = job.points[job.next_exact++];
-        SlaCandidate c; c.engine = p.engine; c.precision = p.precision; c.hardware = p.hardware;
-        c.gpus = p.gpus; c.tp = p.tp; c.pp = p.pp;
+        const SlaCandidate c = point_candidate(p);
         p.max_concurrency = bisect_concurrency(cat, candidate_request(req, c), space.max_concurrency, nullptr, &job.stats.serve_runs,
                                                job.have_counts ? &job.counts : nullptr);
         if (job.next_exact < job.points.size() && (int)job.next_exact < space.exact_top) return false;
     }
+    if (space.disaggregated) job.notes = disagg_verdicts(job.points);
     job.done = true;
     return true;
+}
+
+ServeRequest sla_point_request(const ServeRequest& req, const SlaPoint& p) {
+    ServeRequest q = candidate_request(req, point_candidate(p));
+    q.with_single_stream = req.with_single_stream;
+    return q;
+}
+
+std::vector<std::string> disagg_verdicts(const std::vector<SlaPoint>& pts) {
+    // the cheapest of each kind per device x GPU count x engine x precision (pts come cheapest first)
+    struct Pair { const SlaPoint* agg = nullptr; const SlaPoint* dis = nullptr; };
+    std::vector<std::pair<std::string, Pair>> groups;
+    for (const SlaPoint& p : pts) {
+        const std::string key = p.hardware + " x" + std::to_string(p.gpus) + " " + p.engine + " " + p.precision;
+        auto it = std::find_if(groups.begin(), groups.end(), [&](const auto& g) { return g.first == key; });
+        if (it == groups.end()) { groups.push_back({key, Pair()}); it = groups.end() - 1; }
+        const SlaPoint*& slot = p.disagg.enabled() ? it->second.dis : it->second.agg;
+        if (!slot) slot = &p;
+    }
+    std::vector<std::string> out;
+    char b[512];
+    for (const auto& [key, g] : groups) {
+        if (!g.dis && !g.agg) continue;
+        if (!g.dis) { out.push_back(key + ": aggregated only; no P:D split meets the SLA"); continue; }
+        const SlaPoint& d = *g.dis;
+        char split[64];
+        snprintf(split, sizeof split, "%dP (tp %d) : %dD (tp %d)", d.disagg.prefill_gpus, d.disagg.prefill_tp, d.disagg.decode_gpus, d.disagg.decode_tp);
+        if (!g.agg) { out.push_back(key + ": disaggregated " + split + " meets the SLA and no aggregated configuration does"); continue; }
+        const SlaPoint& a = *g.agg;
+        const bool wins = rank_key(d.usd_per_mtok) < rank_key(a.usd_per_mtok);
+        snprintf(b, sizeof b, "%s: disaggregated %s $%.3f/1M out (%.0f tok/s, TTFT p90 %.0f ms, TPOT p90 %.1f ms) vs aggregated tp %d $%.3f/1M "
+                 "(%.0f tok/s, TTFT p90 %.0f ms, TPOT p90 %.1f ms): disaggregation %s", key.c_str(), split, d.usd_per_mtok, d.output_tok_s,
+                 d.ttft_p90_ms, d.tpot_p90_ms, a.tp, a.usd_per_mtok, a.output_tok_s, a.ttft_p90_ms, a.tpot_p90_ms, wins ? "wins" : "does not win");
+        out.push_back(b);
+    }
+    return out;
 }
 
 std::vector<SlaPoint> sla_search(const Catalog& cat, const ServeRequest& req, const SlaSearch& space, SlaSearchStats* stats) {

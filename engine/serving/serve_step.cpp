@@ -6,6 +6,7 @@
 //   compute time = (2 x active params x tokens / tensor TFLOPS + attention FLOPs / attention TFLOPS)
 //                  / (compute_eff x n/(n+16))   (attention at the KV dtype's rate, the matmuls at the weights')
 //   step         = max(memory, compute) + step_overhead + 35 us per MoE layer (its kernel chain, kMoeLayerFixedUs)
+//                  + an early build's fixed latency per layer (kEarlyMlaMoeLayerUs: SGLang < v0.4.6, DeepSeek-V3/R1)
 //                  + TP all-reduce (2 per layer, ring over the link; a TP group wider than a node: NCCL over the
 //                  fabric between nodes, serve_network.h)
 // MoE: expert_step() below (TP-sharded experts, or whole experts per GPU under expert parallel); MLA decodes attend
@@ -148,7 +149,9 @@ double step_time(const ReplicaShape& s, const EngineSpeed& p, int n_decode, doub
     const double moe_fixed = s.moe_layers_stage * kMoeLayerFixedUs * 1e-6;
     // block-FP8 linears (DeepSeek's FP8 checkpoints) beyond their weight reads: few CTAs per narrow linear
     const double block_fp8 = block_fp8_extra_s(s, p, mb);
-    double stage = core + ar + moe_fixed + block_fp8;
+    // an early build's fixed latency per layer (kEarlyMlaMoeLayerUs: SGLang before v0.4.6 with DeepSeek-V3/R1)
+    const double build_floor = s.layers_stage * s.layer_floor_us * 1e-6;
+    double stage = core + ar + moe_fixed + block_fp8 + build_floor;
     // PP hand-off per stage boundary: in a node over the link; across nodes each TP rank sends its 1/tp share
     int in_node_hops = s.pp > 1 ? s.pp - 1 - s.pp_net_hops : 0;
     double net_hop = s.pp_net_hops > 0 ? s.pp_net_hops * hop_seconds(s.pp_link, mb * s.hidden * 2.0 / s.tp) : 0;
@@ -161,7 +164,7 @@ double step_time(const ReplicaShape& s, const EngineSpeed& p, int n_decode, doub
         out->weights_s = weights_s * k;
         out->kv_s = kv_s * k;
         out->compute_s = compute_s * k;
-        out->overhead_s = p.step_overhead_ms * 1e-3 + (moe_fixed + block_fp8) * k;
+        out->overhead_s = p.step_overhead_ms * 1e-3 + (moe_fixed + block_fp8 + build_floor) * k;
         out->moe_fixed_s = moe_fixed * k;
         out->allreduce_s = ar * k + hop;
         out->network_s = (s.tp_net ? ar * k : 0) + net_hop;

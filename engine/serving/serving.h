@@ -103,6 +103,18 @@ struct ServeSla {                        // targets; <= 0 = no target
     double min_output_tok_s = 0;         // total output throughput the box must deliver
 };
 
+// prefill/decode disaggregation (xPyD): separate prefill and decode instances, the KV of each prompt moved between
+// them (vLLM --kv-transfer-config NixlConnector, SGLang --disaggregation-mode prefill|decode, NVIDIA Dynamo's prefill /
+// decode workers). Off while prefill_gpus is 0; serve_disagg.cpp models it
+struct ServeDisaggregation {
+    int prefill_gpus = 0, decode_gpus = 0;   // GPUs of each pool (each a whole number of tp-GPU instances)
+    int prefill_tp = 1, decode_tp = 1;       // --tensor-parallel-size of each instance
+    std::string link;                        // the KV path: "nvlink" (one node) or a fabric of serve_network.h
+                                             // (ib-ndr, roce-400, ethernet-100 ...; "-xN" NICs); "" = nvlink when both
+                                             // pools fit one node (gpus_per_node), else ib-ndr
+    bool enabled() const { return prefill_gpus > 0; }
+};
+
 struct ServeRequest {
     std::string engine = "vllm";         // an engine row's name (engines.h): "vllm", "sglang", "llamacpp", "trtllm", "lmdeploy"
     std::string engine_version;          // vLLM: "0.6.3" ...; below 0.8 runs the V0 engine (V1 is the default from v0.8.0);
@@ -146,6 +158,7 @@ struct ServeRequest {
     struct KvOffload { double cpu_gib = 0, nvme_gib = 0; } kv_offload;
     ServeWorkload workload;
     ServeSla sla;
+    ServeDisaggregation disaggregation;  // off by default: one pool does both prefill and decode
 };
 
 // [SECTION] Result ---------------------------------------------------------------------------------------
@@ -239,6 +252,28 @@ struct ServeCost {                       // at the served load (batched) next to
     double single_stream_tok_s = 0;
 };
 
+struct ServeDisaggResult {               // a disaggregated run's parts (serve_disagg.cpp); enabled = false otherwise
+    bool enabled = false;
+    int prefill_instances = 0, decode_instances = 0, prefill_tp = 1, decode_tp = 1;
+    std::string link;                    // the link the KV crossed, in words
+    double link_gbs = 0;                 // GB/s one prompt's KV moves at (all its TP ranks together)
+    double link_latency_us = 0;
+    double kv_bytes_per_token = 0;       // the whole model's K + V per token (all layers, all heads)
+    double kv_bytes_mean = 0;            // per prompt at the mean input length
+    double transfer_ms_mean = 0;         // latency + bytes / link_gbs at the mean input length
+    double link_utilisation = 0;         // KV bytes per second / the link's capacity over all prefill instances
+    LatencyStats prefill_ttft_ms;        // prefill pool: arrival to the prompt's KV written (queue + prefill)
+    LatencyStats decode_first_ms;        // decode pool: KV arrived to the first token (admission + its first step)
+    double prefill_mean_batch_tokens = 0;// mean prompt tokens a prefill step computes
+    double decode_mean_batch = 0;        // mean sequences in a decode-pool step
+    ServeMemoryPlan prefill_memory;      // the prefill instance's plan (memory above is the decode instance's)
+    std::string prefill_command, decode_command;
+    // the same GPUs serving aggregated (every GPU in decode_tp instances doing both), the same load: serve() only
+    bool have_aggregated = false;
+    double agg_output_tok_s = 0, agg_ttft_p90_ms = 0, agg_tpot_p90_ms = 0;
+    std::vector<std::string> lines;      // the explanation, one line per figure
+};
+
 struct ServeResult {
     bool ok = false;
     std::string error;                   // why not (bad input, does not fit)
@@ -253,6 +288,7 @@ struct ServeResult {
     ServePrefixReport prefix;            // prefix cache and offload tiers (active only for a sharing workload)
     std::string command;                 // "vllm serve ... --tensor-parallel-size 4 --max-model-len ..."
     std::vector<std::string> notes;
+    ServeDisaggResult disagg;            // request.disaggregation on: the pools, the transfer, the comparison
 };
 
 // [SECTION] Functions ------------------------------------------------------------------------------------
@@ -302,8 +338,19 @@ std::string serve_result_json(const ServeRequest& req, const ServeResult& r);
 // {"error": "..."} without "ok" (the page throws it)
 std::string api_serve(const Catalog& cat, const std::string& request_json);
 std::string api_serve_search(const Catalog& cat, const std::string& request_json);
+// the JS API's serveDeploy(request): {"ok": true, "format", "yaml"} (serve_deploy_yaml), {"ok": false, "error"} when
+// the request cannot be deployed, {"error"} without "ok" when it does not parse
+std::string api_serve_deploy(const Catalog& cat, const std::string& request_json);
 // one `predict` line of test.kind "serving" (the contract in README): {"id", "output_tok_s", ...} or {"id", "error"}
 std::string serve_predict_line(const Catalog& cat, const std::string& line);
+// seconds to move one prompt's KV (input_tokens of it) from a prefill instance to a decode instance of
+// req.disaggregation over its link (serve_disagg.cpp): latency + the busiest rank's bytes / its share of the link (the
+// TP ranks move their shards at once). -1 + err on an impossible disaggregation block or an unknown link
+double kv_transfer_seconds(const Catalog& cat, const ServeRequest& req, int64_t input_tokens, std::string* link_words, std::string& err);
+// a deployment file for a request (and its result's command lines): an NVIDIA Dynamo DynamoGraphDeployment
+// (nvidia.com/v1beta1) with a Frontend and, disaggregated, prefill and decode workers, else one worker kind
+// (serve_deploy.cpp cites the documentation). false + err for an engine Dynamo does not run (vllm, sglang only)
+bool serve_deploy_yaml(const Catalog& cat, const ServeRequest& req, std::string& yaml, std::string& err);
 
 // [SECTION] SLA search -----------------------------------------------------------------------------------
 
@@ -321,6 +368,7 @@ struct SlaPoint {                        // one configuration that meets the SLA
     double usd_per_mtok_own = -1, usd_per_mtok_rent = -1;   // each alone; -1 = no price / not rentable
     double wh_per_mtok = 0;              // energy per 1M output tokens at that load (GPU TDP)
     std::string command;
+    ServeDisaggregation disagg;          // prefill_gpus > 0: a disaggregated configuration (gpus = P + D)
 };
 
 struct SlaSearch {
@@ -332,6 +380,9 @@ struct SlaSearch {
     int exact_top = 5;                   // with a target concurrency: bisect the largest one for the cheapest N only
     int limit = 0;                       // > 0 with a target load: the cheapest `limit` points only, and candidates
                                          // whose cost floor cannot beat the limit-th are never simulated (pruned)
+    bool disaggregated = false;          // also every P:D split of each GPU count (and each pool's TP), next to the
+                                         // aggregated configurations with data-parallel replicas of the same GPUs
+    std::string only_hardware;           // non-empty: this device id only (a disaggregated search of one cluster)
 };
 
 struct SlaCandidate {                    // a configuration of the space whose memory plan fits
@@ -341,6 +392,7 @@ struct SlaCandidate {                    // a configuration of the space whose m
                                          // (every step yields at most one token per decoding sequence and takes at
                                          // least the step time of that batch at depth 0); -1 = no price
     double tpot_floor_ms = 0;            // no request's TPOT can be shorter: one decode step of a batch of one
+    ServeDisaggregation disagg;          // prefill_gpus > 0: a P:D split of `gpus`
 };
 
 struct SlaSearchStats {                  // what one search did (the bench and the UI print it)
@@ -368,6 +420,9 @@ std::vector<SlaPoint> sla_search(const Catalog& cat, const ServeRequest& req, co
                                  SlaSearchStats* stats = nullptr);
 // one search point as JSON (an element of serveSearch's "points")
 std::string sla_point_json(const SlaPoint& p);
+// the request a search point runs as (req's model, workload and SLA at the point's device, engine, precision, GPUs,
+// TP and disaggregation): what serve --deploy and the Serving section's Deploy emit for the search's answer
+ServeRequest sla_point_request(const ServeRequest& req, const SlaPoint& p);
 // the search in slices, so a UI frame never waits for all of it (sla_search is begin + step until done): begin
 // lists the candidates (no simulation); each step simulates at most `max_candidates` of them (or bisects one of the
 // exact_top points at the end) and returns true once the search is finished, with job.points cheapest first
@@ -383,7 +438,11 @@ struct SlaSearchJob {
     SlaSearchStats stats;
     ParamCounts counts;                  // the model's, counted once for every run of the search
     bool have_counts = false;
+    std::vector<std::string> notes;      // disaggregated search: where disaggregation wins or loses (disagg_verdicts)
 };
+// with space.disaggregated: for each device x GPU count that has both, the cheapest disaggregated and the cheapest
+// aggregated point side by side and which one wins (the two $/1M and each one's TTFT / TPOT p90)
+std::vector<std::string> disagg_verdicts(const std::vector<SlaPoint>& pts);
 void sla_search_begin(const Catalog& cat, const ServeRequest& req, const SlaSearch& space, SlaSearchJob& job);
 bool sla_search_step(const Catalog& cat, SlaSearchJob& job, int max_candidates);
 // the search `llmsim-cli serve --bench` and `llmsim_bench serving` (native and wasm) time: Llama-3.1-70B, 1024 in /

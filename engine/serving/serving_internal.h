@@ -42,6 +42,9 @@ int engine_version_number(const std::string& v);
 // FP8 matmuls. vLLM keeps the law: its CUTLASS block-FP8 kernel is as slow at decode batches (vllm#23280, 2025-09)
 bool runs_deepgemm(const ServeRequest& r, const Hardware& hw);
 SpeedTable shipped_speed_table();
+// SGLang releases before v0.4.6 (a stated version; a row that names none is the current release) serving an MLA +
+// routed-MoE model (DeepSeek-V3/R1): the build-era per-layer latency kEarlyMlaMoeLayerUs applies (0 otherwise)
+double early_mla_moe_layer_us(const ServeRequest& r, const Model& m);
 
 // Fixed latency of one MoE layer's kernel chain beyond its weight reads, measured, not fitted on serving rows:
 // vLLM's benchmarks/kernels/benchmark_moe.py on H100 for Qwen3-30B-A3B FP8 TP1 (vllm-project/vllm#24700, "main"
@@ -50,6 +53,19 @@ SpeedTable shipped_speed_table();
 // 148.1 / 200.8 / 226.3 / 229.9 us: 30 to 44 us more at every batch (35 us at the median). Mixtral BF16 TP2 in the
 // same PR runs within 10 % of the bandwidth rule from batch 2 up, so this is a floor rather than an efficiency
 constexpr double kMoeLayerFixedUs = 35.0;
+
+// Early SGLang builds of DeepSeek-V3/R1 (before v0.4.6, the release that switched Hopper to DeepGEMM and the FA3 MLA
+// backend: sgl-project/sglang#5628) decode far slower than their kernels' weight reads and the terms above: a fixed
+// latency per layer of the model (MLA attention + routed MoE) on every step, whatever the batch. Not fitted on
+// serving.jsonl (it has no such build: its DeepSeek-V3 rows name no version) nor on the held-out files; set from the
+// one published measurement of that era found, SGLang's own v0.4.1.post2 release note (sgl-project/sglang#2643,
+// 2024-12-29: DeepSeek-V3, --tp 8, "batch 1 / 8 / 32, input 128, output 256: 30.29 / 206.32 / 760.52 token/s" =
+// 33.0 / 38.8 / 42.1 ms a step; its GPU is not stated there, H200 assumed: sgl-project/sglang#2591, the same week,
+// tunes the fused MoE for NVIDIA_H200). This model without the term says 14.6 / 19.1 / 28.9 ms on 8x H200: 18.4 /
+// 19.7 / 13.2 ms missing, 17.1 ms on average over 61 layers = 280 us a layer. What the time is (unfused MLA decode
+// kernels, untuned block-FP8 fused MoE, the scheduler) is not broken down by the source; held out: dstack's SGLang
+// v0.4.2 (MI300X) and v0.4.3 (H200) DeepSeek-R1 runs (assets/calibration/serving_large_heldout.jsonl)
+constexpr double kEarlyMlaMoeLayerUs = 280.0;
 
 // The routed experts' grouped GEMM (fused_moe Triton kernel, CUTLASS grouped GEMM) runs far below the dense matmul
 // rate when the experts are small: each (expert, tile) does only K / BLOCK_K steps and re-reads its gathered token
@@ -124,6 +140,7 @@ struct ReplicaShape {
     int lora_slots = 0;                   // vLLM max_loras (0 = LoRA off)
     double lora_slot_bytes_gpu = 0;       // one slot's A + B buffers per GPU (one stage), lora_dtype = 2 bytes
     std::vector<BlockLinear> block_fp8;   // block-FP8 linears (MLA models at fp8: DeepSeek's checkpoints), empty otherwise
+    double layer_floor_us = 0;            // build-era fixed latency per layer (kEarlyMlaMoeLayerUs), 0 for current builds
 };
 
 // what plan_memory hands an engine's KV-pool rule (engines.h KvPoolPlan)
@@ -210,6 +227,22 @@ struct LoadSetup {                       // what the simulation needs besides th
     PrefixCacheKind prefix_cache = PrefixCacheKind::None;
     int64_t cpu_tier_tokens = 0, nvme_tier_tokens = 0;
     double cpu_load_s_per_token = 0, nvme_load_s_per_token = 0;
+    // disaggregation (serve_disagg.cpp): a prefill instance stops each request at its first token (the proxy sends it
+    // max_tokens = 1); a decode instance receives each prompt's KV and recomputes only its last token (vLLM
+    // Scheduler._update_waiting_for_remote_kv: num_computed_tokens == num_tokens -> one less)
+    bool prefill_only = false;
+    bool kv_arrives = false;
+    // open loop / burst: request i reaches this instance arrival_delay_s[i % size] later than drawn (a decode instance:
+    // its prompt's prefill pool latency + transfer); null = none. Requests then run in arrival order
+    const std::vector<double>* arrival_delay_s = nullptr;
+};
+// what one simulated replica did per request (index = request order), for the disaggregated pools' pairing
+struct LoadTrace {
+    std::vector<double> ttft_s;          // arrival to first token, completed requests in drawing order
+    std::vector<int64_t> input_tokens;   // their prompt lengths
+    std::vector<double> e2e_s;           // arrival to last token
+    double prefill_tokens_per_step = 0;  // mean prompt tokens in the steps that computed any
+    double lead_s = 0;                   // with arrival delays: the first arrival here less the first drawn arrival
 };
 // prefix caching (serve_prefix.cpp): the new request keys checked (false + err naming the key); the load setup's
 // cache and tiers with the report's static figures; the report's lines after the run; the command line's flags
@@ -222,7 +255,19 @@ void prefix_command(const ServeRequest& req, EngineId e, std::string& env, std::
 // continuous batching for one replica: the workload's share of the load (concurrency / rate / prompts divided
 // over replicas by the caller)
 ServeLoad simulate_load(const ReplicaShape& s, const EngineSpeed& p, const LoadSetup& setup, const ServeWorkload& w,
-                        StepBreakdown* typical);
+                        StepBreakdown* typical, LoadTrace* trace = nullptr);
+// what serve_with sets up for a shape: the engine's speed row, the simulation's limits from the memory plan
+const EngineSpeed& engine_speed(const ServeRequest& req, const ReplicaShape& s, const SpeedTable& table);
+LoadSetup load_setup(const ServeRequest& req, const ReplicaShape& s, const ServeMemoryPlan& m);
+// serve() of a disaggregated request (serve_disagg.cpp): both pools' memory plans and simulations, the transfer
+ServeResult serve_disaggregated(const Catalog& cat, const ServeRequest& req, const SpeedTable& table, const ParamCounts* counts);
+// the same GPUs aggregated (decode_tp instances doing both phases) at the same load: r.disagg's comparison (serve())
+void compare_aggregated(const Catalog& cat, const ServeRequest& req, ServeResult& r);
+// the two requests a disaggregated request runs as: each pool alone, aggregated, at its GPUs and TP
+ServeRequest prefill_pool_request(const ServeRequest& req);
+ServeRequest decode_pool_request(const ServeRequest& req);
+// false + err naming the field when the disaggregation block is impossible (counts, TP, link)
+bool validate_disaggregation(const ServeRequest& req, std::string& err);
 
 // what a predict serving line (and a calibration row) leaves unset: a cap on the simulated requests (the
 // steady state comes earlier) and max_model_len from the workload

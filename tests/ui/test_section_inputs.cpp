@@ -87,6 +87,34 @@ TEST_CASE("ui: bad multi-LoRA input is refused with a reason and the state uncha
     CHECK(app.serving.error == "max_loras: multi-LoRA serving is modelled for vLLM only");
 }
 
+TEST_CASE("ui: the Serving section's disaggregation keys reach serve(), the JS request, the URL and Deploy", "[ui][serving]") {
+    // 1 prefill GPU : 3 decode GPUs of H100 SXM, each instance TP 1 (issue 36): 1 + 3 instances, 4 GPUs
+    AppState app = app_from("model=meta-llama/Llama-3.1-8B-Instruct&hardware=h100-sxm&sv_pd_p=1&sv_pd_d=3&sv_c=16&sv_len=8192");
+    update_serving(app);
+    REQUIRE(app.serving.error.empty());
+    const llmsim::ServeRequest& r = app.serving.request;
+    CHECK(r.disaggregation.prefill_gpus == 1);
+    CHECK(r.disaggregation.decode_gpus == 3);
+    CHECK(r.gpus == 4);
+    const std::string json = serving_request_json(r);
+    CHECK(nlohmann::json::parse(json)["disaggregation"]["decode_gpus"] == 3);
+    // what the page shows is what the JS API's serve() returns for the request the page reports
+    CHECK(llmsim::api_serve(app.catalog, json) == llmsim::serve_result_json(r, app.serving.result));
+    REQUIRE(app.serving.result.disagg.enabled);
+    CHECK(app.serving.result.disagg.prefill_instances == 1);
+    CHECK(app.serving.result.disagg.decode_instances == 3);
+    CHECK(encode_url_state(app.scenario).find("sv_pd_p=1") != std::string::npos);
+    std::string yaml, err;
+    REQUIRE(llmsim::serve_deploy_yaml(app.catalog, r, yaml, err));
+    CHECK(yaml.find("type: prefill\n    replicas: 1\n") != std::string::npos);
+    CHECK(yaml.find("type: decode\n    replicas: 3\n") != std::string::npos);
+    // off by default: the hash holds no sv_pd key and the request no disaggregation
+    AppState off = app_from("model=meta-llama/Llama-3.1-8B-Instruct&hardware=h100-sxm&sv_c=16&sv_len=8192");
+    update_serving(off);
+    CHECK_FALSE(off.serving.request.disaggregation.enabled());
+    CHECK(encode_url_state(off.scenario).find("sv_pd") == std::string::npos);
+}
+
 TEST_CASE("ui: the Serving section's expert-parallel switch reaches serve(), its command, the JS request and the URL", "[ui][serving]") {
     // Mixtral-8x7B (8 experts, top-2) on 2 x H100 at TP 2: EP puts 4 whole experts on each GPU
     const std::string base = "model=mistralai/Mixtral-8x7B-Instruct-v0.1&hardware=h100-sxm&sv_gpus=2&sv_tp=2&sv_c=16&sv_len=8192";
