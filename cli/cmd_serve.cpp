@@ -33,6 +33,12 @@ const char* kHelpRest =
     "                        [--max-loras N --max-lora-rank R]   (vLLM multi-LoRA slots)\n"
     "                        [--input-len N] [--output-len N] [--dist fixed|uniform|sharegpt]\n"
     "                        [--concurrency C | --request-rate R | --burst] [--num-prompts N] [--seed S]\n"
+    "                        [--shared-prefix N] [--turns N --think-time S] [--session-prefix N] [--prefix-caching on|off]\n"
+    "                        [--kv-offload-cpu-gib N] [--kv-offload-nvme-gib N]\n"
+    "                        --shared-prefix: tokens every prompt shares (a system prompt); --turns: multi-turn sessions\n"
+    "                        (turn k's prompt = the earlier turns' prompts and answers + new input, --think-time s apart);\n"
+    "                        the engine's prefix cache decides what prefill is skipped (printed with and without it);\n"
+    "                        --kv-offload-*: host RAM / NVMe tiers behind it (vLLM + LMCache, SGLang HiCache), GiB per replica\n"
     "                        [--sla-ttft-ms MS] [--sla-tpot-ms MS] [--sweep] [--search [--disagg]] [--json] [--request FILE]\n"
     "                        [--prefill-gpus P --decode-gpus D [--prefill-tp N] [--decode-tp N] [--kv-link nvlink|FABRIC]]\n"
     "                        [--deploy FILE|-]\n"
@@ -124,6 +130,16 @@ bool read_request(const Args& a, const Catalog& cat, ServeRequest& r, std::strin
         else { err = "serve: --dist wants fixed, uniform or sharegpt (got '" + *d + "')"; return false; }
     }
     if (!n("sla-ttft-ms", 0, 1e9, r.sla.ttft_p90_ms) || !n("sla-tpot-ms", 0, 1e9, r.sla.tpot_p90_ms)) return false;
+    v = 0; if (!n("shared-prefix", 0, 1e7, v)) return false; w.shared_prefix_len = (int64_t)v;
+    v = 1; if (!n("turns", 1, 1000, v)) return false; w.turns = (int)v;
+    v = 0; if (!n("session-prefix", 0, 1e7, v)) return false; w.session_prefix_len = (int64_t)v;
+    if (!n("think-time", 0, 86400, w.think_time_s)) return false;
+    if (const std::string* pc = a.get("prefix-caching")) {
+        if (*pc == "on") r.prefix_caching = 1;
+        else if (*pc == "off") r.prefix_caching = 0;
+        else { err = "serve: --prefix-caching wants on or off (got '" + *pc + "')"; return false; }
+    }
+    if (!n("kv-offload-cpu-gib", 0, 65536, r.kv_offload.cpu_gib) || !n("kv-offload-nvme-gib", 0, 1048576, r.kv_offload.nvme_gib)) return false;
     return read_disaggregation(a, r, err);
 }
 
@@ -167,6 +183,7 @@ void print_result(const ServeRequest& req, const ServeResult& r) {
            usd(c.usd_per_mtok_rent_single), c.wh_per_mtok_batched, c.wh_per_mtok_single);
     printf("command: %s\n", r.command.c_str());
     for (const std::string& n : r.notes) printf("note: %s\n", n.c_str());
+    for (const std::string& n : r.prefix.lines) printf("prefix: %s\n", n.c_str());
     for (const std::string& l : r.disagg.lines) printf("disaggregation: %s\n", l.c_str());
 }
 
@@ -228,7 +245,8 @@ int cmd_serve(int argc, char** argv) {
                                   "max-num-batched-tokens", "block-size", "max-loras", "max-lora-rank", "input-len", "output-len", "dist", "concurrency",
                                   "request-rate", "burst", "num-prompts", "seed", "sla-ttft-ms", "sla-tpot-ms", "sweep",
                                   "search", "bench", "json", "request", "gpus-per-node", "nics-per-node", "explain",
-                                  "no-p2p", "engine-version",
+                                  "no-p2p", "engine-version", "shared-prefix", "turns", "think-time", "prefix-caching", "session-prefix",
+                                  "kv-offload-cpu-gib", "kv-offload-nvme-gib",
                                   "enable-expert-parallel", "prefill-gpus", "decode-gpus", "prefill-tp", "decode-tp", "kv-link",
                                   "deploy", "disagg"};
     for (const auto& kv : a.options) {
@@ -269,6 +287,7 @@ int cmd_serve(int argc, char** argv) {
     ServeResult r = serve(cat, req);
     // a disaggregation block that cannot run (pools, link) fails before anything is printed, as above
     if (req.disaggregation.enabled() && !r.ok && r.memory.gpu_total_bytes == 0 && !a.has("json")) return fail("serve: " + r.error);
+    serve_prefix_comparison(cat, req, r);   // a sharing workload: the same run without the cache (and the SLA's concurrency)
     if (a.has("json")) { printf("%s\n", serve_result_json(req, r).c_str()); return r.ok ? 0 : 2; }
     print_result(req, r);
     if (a.has("explain") && r.ok) {

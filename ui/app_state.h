@@ -88,6 +88,11 @@ struct Scenario {
     int sv_conc = 32;                                  // closed loop: requests in flight (--max-concurrency)
     double sv_rate = 0;                                // open loop: Poisson requests/s (> 0 wins over sv_conc)
     double sv_ttft_ms = 1000, sv_tpot_ms = 50;         // SLA: TTFT p90 and TPOT p90 targets, ms (0 = none)
+    // prefix caching and multi-turn sessions, KV offload tiers (serving.h ServeWorkload / ServeRequest::kv_offload)
+    int64_t sv_prefix = 0;                             // tokens every prompt shares (0 = none)
+    int sv_turns = 1;                                  // turns per session (1 = plain requests)
+    double sv_think_s = 0;                             // think time between turns, s
+    double sv_cpu_gib = 0, sv_nvme_gib = 0;            // offload tiers per replica, GiB (vLLM + LMCache, SGLang HiCache)
     int sv_loras = 0;                                  // vLLM --enable-lora --max-loras: adapter slots (0 = LoRA off)
     int sv_lora_rank = 16;                             // vLLM --max-lora-rank (vLLM's default 16)
     bool sv_ep = false;                                // expert parallel (vLLM --enable-expert-parallel, SGLang --ep-size,

@@ -114,6 +114,10 @@ bool serving_request_from_scenario(const AppState& app, llmsim::ServeRequest& r,
     else { r.workload.concurrency = s.sv_conc; r.workload.num_prompts = 0; }   // 0: default_num_prompts(), as everywhere
     r.sla.ttft_p90_ms = s.sv_ttft_ms;
     r.sla.tpot_p90_ms = s.sv_tpot_ms;
+    r.workload.shared_prefix_len = std::min<int64_t>(s.sv_prefix, std::max<int64_t>(0, s.sv_in - 1));
+    r.workload.turns = std::max(1, s.sv_turns);
+    r.workload.think_time_s = s.sv_think_s;
+    if (e && (e->id == llmsim::EngineId::Vllm || e->id == llmsim::EngineId::Sglang)) { r.kv_offload.cpu_gib = s.sv_cpu_gib; r.kv_offload.nvme_gib = s.sv_nvme_gib; }
     r.max_loras = s.sv_loras;            // 0 = LoRA off; the engine refuses it for anything but vLLM and odd ranks
     r.max_lora_rank = s.sv_lora_rank;
     r.expert_parallel = s.sv_ep && ep_applies(app);
@@ -145,6 +149,9 @@ std::string serving_request_json(const llmsim::ServeRequest& r) {
     if (r.workload.concurrency > 0) w["concurrency"] = r.workload.concurrency;
     if (r.workload.request_rate > 0) w["request_rate"] = r.workload.request_rate;
     if (r.workload.num_prompts > 0) w["num_prompts"] = r.workload.num_prompts;
+    if (r.workload.shared_prefix_len > 0) w["shared_prefix_len"] = r.workload.shared_prefix_len;
+    if (r.workload.turns > 1) { w["turns"] = r.workload.turns; w["think_time_s"] = r.workload.think_time_s; }
+    if (r.kv_offload.cpu_gib > 0 || r.kv_offload.nvme_gib > 0) j["kv_offload"] = {{"cpu_gib", r.kv_offload.cpu_gib}, {"nvme_gib", r.kv_offload.nvme_gib}};
     j["workload"] = w;
     j["sla"] = {{"ttft_p90_ms", r.sla.ttft_p90_ms}, {"tpot_p90_ms", r.sla.tpot_p90_ms}};
     return j.dump();
@@ -159,6 +166,8 @@ std::string serving_load_words(const AppState& app) {
     if (r.workload.request_rate > 0) w += " · " + llmsim::format_sig(r.workload.request_rate) + " requests/s";
     else w += " · " + std::to_string(r.workload.concurrency) + " in flight";
     w += " · " + std::to_string(r.workload.input_len) + " in / " + std::to_string(r.workload.output_len) + " out tokens";
+    if (r.workload.shared_prefix_len > 0) w += " (" + std::to_string(r.workload.shared_prefix_len) + " shared)";
+    if (r.workload.turns > 1) w += " · " + std::to_string(r.workload.turns) + "-turn sessions";
     return w;
 }
 
@@ -208,6 +217,13 @@ void build_explanations(ServingState& st) {
             std::to_string(m.kv_pool_blocks) + " blocks x " + std::to_string(m.block_size) + " tokens = " + std::to_string(m.kv_pool_tokens) +
             " tokens at " + std::to_string(m.kv_bytes_per_token) + " bytes per token",
         m.rules);
+    if (r.prefix.active) {   // prefix cache: the hit rate, the tiers and the comparison, number by number
+        const llmsim::ServeLoad& l = r.load;
+        add("serve_prefix_hit", llmsim::format_sig(l.prefix_hit_rate * 100) + " %",
+            "prefix-cache hit rate = " + std::to_string(l.prefix_hit_tokens) + " cached / " + std::to_string(l.prompt_tokens) +
+                " prompt tokens; " + std::to_string(l.prefill_tokens_computed) + " prompt tokens computed",
+            r.prefix.lines);
+    }
     if (m.lora_bytes > 0) {
         const llmsim::ServeRequest& q = st.request;
         std::vector<std::string> rules;
@@ -312,6 +328,8 @@ void update_serving(AppState& app) {
     st.ep_off = llmsim::ServeResult();
     if (have) st.result = llmsim::serve(app.catalog, req);
     if (have && !st.result.ok) st.error = st.result.error;
+    // a sharing workload: the same run with the cache off, and the SLA's largest concurrency with and without it
+    if (st.error.empty()) llmsim::serve_prefix_comparison(app.catalog, req, st.result, kServingSweep[8]);
     if (st.error.empty() && req.expert_parallel && req.tp > 1) {   // the EP explanation's comparison: experts sharded over TP
         llmsim::ServeRequest off = req;
         off.expert_parallel = false;
@@ -489,6 +507,25 @@ bool draw_engine_inputs(AppState& app, float w) {
     return changed;
 }
 
+// shared prefix, multi-turn sessions and the offload tiers (serving.h; docs/serving-model.md "Prefix caching")
+bool draw_prefix_inputs(AppState& app) {
+    Scenario& s = app.scenario;
+    bool changed = false;
+    changed |= input_tokens("Shared prefix tokens", s.sv_prefix, 0, std::max<int64_t>(0, s.sv_in - 1));
+    changed |= ImGui::SliderInt("Turns per session", &s.sv_turns, 1, 64, "%d", ImGuiSliderFlags_Logarithmic);
+    if (s.sv_turns > 1) {
+        float think = (float)s.sv_think_s;
+        if (ImGui::SliderFloat("Think time (s)", &think, 0.0f, 600.0f, "%.1f")) { s.sv_think_s = think; changed = true; }
+    }
+    const llmsim::Engine* e = engine_of(s);
+    if (e && (e->id == llmsim::EngineId::Vllm || e->id == llmsim::EngineId::Sglang) && (s.sv_prefix > 0 || s.sv_turns > 1)) {
+        float cpu = (float)s.sv_cpu_gib, nvme = (float)s.sv_nvme_gib;
+        if (ImGui::SliderFloat("KV offload: host RAM (GiB)", &cpu, 0.0f, 2048.0f, "%.0f")) { s.sv_cpu_gib = std::round(cpu); changed = true; }
+        if (ImGui::SliderFloat("KV offload: NVMe (GiB)", &nvme, 0.0f, 8192.0f, "%.0f")) { s.sv_nvme_gib = std::round(nvme); changed = true; }
+    }
+    return changed;
+}
+
 bool draw_load_inputs(AppState& app, float w) {
     Scenario& s = app.scenario;
     bool changed = false;
@@ -507,6 +544,7 @@ bool draw_load_inputs(AppState& app, float w) {
     float ttft = (float)s.sv_ttft_ms, tpot = (float)s.sv_tpot_ms;
     if (ImGui::DragFloat("SLA: TTFT p90 (ms)", &ttft, 10.0f, 0.0f, 600000.0f, ttft > 0 ? "%.0f" : "none")) { s.sv_ttft_ms = std::max(0.0f, ttft); changed = true; }
     if (ImGui::DragFloat("SLA: TPOT p90 (ms)", &tpot, 0.5f, 0.0f, 10000.0f, tpot > 0 ? "%.1f" : "none")) { s.sv_tpot_ms = std::max(0.0f, tpot); changed = true; }
+    changed |= draw_prefix_inputs(app);
     ImGui::PopItemWidth();
     return changed;
 }
@@ -582,6 +620,16 @@ void draw_load_table(AppState& app) {
          std::to_string(st.sla_max_concurrency) + (st.sla_max_concurrency >= kServingSweep[8] ? "+" : "") + " (" + llmsim::format_sig(st.sla_at.load.output_tok_s) + " tok/s)"
          : std::string("none (even 1 misses)"), app);
     note_widget(app, "serving-sla-max");
+    const llmsim::ServePrefixReport& px = st.result.prefix;
+    if (px.active) {   // a sharing workload: what the prefix cache skipped and what it holds
+        row2("prefix-cache hit rate", llmsim::format_sig(l.prefix_hit_rate * 100) + " % of prompt tokens", app, "serve_prefix_hit");
+        if (px.compared) row2("TTFT p90 without the cache", llmsim::format_sig(px.ttft_p90_ms_off) + " ms", app, "serve_prefix_hit");
+        if (px.sla_concurrency_off >= 0)
+            row2("SLA concurrency with / without", std::to_string(px.sla_concurrency_on) + " / " + std::to_string(px.sla_concurrency_off), app, "serve_prefix_hit");
+        if (px.cpu_tier_tokens > 0 || px.nvme_tier_tokens > 0)
+            row2("KV tokens GPU / CPU / NVMe", std::to_string(px.gpu_pool_tokens) + " / " + std::to_string(px.cpu_tier_tokens) + " / " +
+                 std::to_string(px.nvme_tier_tokens), app, "serve_prefix_hit");
+    }
     ImGui::EndTable();
     const bool meets = meets_sla(s, l.ttft_ms.p90, l.tpot_ms.p90);
     if (has_sla) ImGui::TextColored(ink_vec4(meets ? Ink::Good : Ink::Bad), meets ? "● meets the SLA" : "● misses the SLA");
@@ -704,6 +752,7 @@ void draw_cost_and_command(AppState& app) {
     note_widget(app, "serving-copy");
     ImGui::PushTextWrapPos(0.0f);   // long notes (expert parallel, the network) wrap instead of running off the right edge
     for (const std::string& n : r.notes) ImGui::TextDisabled("note: %s", n.c_str());
+    for (const std::string& n : r.prefix.lines) ImGui::TextDisabled("prefix cache: %s", n.c_str());
     ImGui::PopTextWrapPos();
 }
 

@@ -193,11 +193,20 @@ LoadSetup load_setup(const ServeRequest& req, const ReplicaShape& s, const Serve
 }
 
 ServeResult serve_with(const Catalog& cat, const ServeRequest& req, const SpeedTable& table, const ParamCounts* counts) {
-    if (req.disaggregation.enabled()) return serve_disaggregated(cat, req, table, counts);
+    if (req.disaggregation.enabled()) {
+        // the disaggregated pools run no prefix cache: refuse a sharing workload rather than answer it cache-less
+        if (serve_prefix_cache_active(req) || req.kv_offload.cpu_gib > 0 || req.kv_offload.nvme_gib > 0) {
+            ServeResult bad;
+            bad.error = "disaggregation: prefix caching and KV offload are not modelled for disaggregated pools; drop "
+                        "shared_prefix_len / turns / session_prefix_len / kv_offload or the disaggregation block";
+            return bad;
+        }
+        return serve_disaggregated(cat, req, table, counts);
+    }
     ServeResult r;
     ReplicaShape s;
     if (!build_shape(cat, req, s, r.error, counts)) return r;
-    if (!validate_workload(req.workload, r.error)) return r;
+    if (!validate_workload(req.workload, r.error) || !validate_prefix_request(req, r.error)) return r;
     if (!plan_memory(cat, req, s, r.memory, r.error)) return r;
     if (!r.memory.fits) {
         r.error = "does not fit: the KV pool (" + std::to_string(r.memory.kv_pool_tokens) + " tokens per replica) cannot hold one " +
@@ -205,8 +214,9 @@ ServeResult serve_with(const Catalog& cat, const ServeRequest& req, const SpeedT
         return r;
     }
     const EngineSpeed& p = engine_speed(req, s, table);
-    const LoadSetup st = load_setup(req, s, r.memory);
+    LoadSetup st = load_setup(req, s, r.memory);
     const Engine& eng = engine_row(s.engine);
+    setup_prefix(req, s, p, r.memory, st, r.prefix);   // nothing unless the workload shares prefixes
     // the load divides over the data-parallel replicas
     ServeWorkload w = req.workload;
     int rep = std::max(1, s.replicas);
@@ -226,12 +236,18 @@ ServeResult serve_with(const Catalog& cat, const ServeRequest& req, const SpeedT
     double single = 0;
     if (req.with_single_stream) {
         ServeWorkload w1 = req.workload; w1.concurrency = 1; w1.request_rate = 0; w1.burst = false; w1.num_prompts = 2;
-        w1.dist = LengthDist::Fixed;
+        w1.dist = LengthDist::Fixed; w1.turns = 1; w1.shared_prefix_len = 0; w1.session_prefix_len = 0;
         ServeLoad l1 = simulate_load(s, p, st, w1, nullptr);
         single = l1.output_tok_s;
     }
     fill_cost(s, s.replicas * s.tp * s.pp, r.load.output_tok_s, single, r.cost);
     r.command = eng.command_line(req, s, r.memory, st.max_num_seqs, st.max_batched_tokens);
+    {
+        std::string env, flags;
+        prefix_command(req, s.engine, env, flags);
+        r.command = env + r.command + flags;
+    }
+    explain_prefix(req, r.load, r.prefix);
     if (s.replicas > 1) r.command += "   # x" + std::to_string(s.replicas) + " replicas behind a load balancer";
     if (eng.serve_note) r.notes.push_back(eng.serve_note);
     if (r.load.preemptions > 0) r.notes.push_back(std::to_string(r.load.preemptions) + " preemptions: the KV pool ran full");

@@ -49,6 +49,35 @@ bool str(const json& j, const char* key, std::string& out, std::string& err) {
     return true;
 }
 
+// the sharing keys of a workload: "shared_prefix_len" (tokens every prompt shares), "turns" and "think_time_s"
+// (multi-turn sessions); serve() checks them against input_len (validate_prefix_request)
+bool parse_sessions(const json& t, ServeWorkload& w, std::string& err, const std::string& where) {
+    int64_t v = w.shared_prefix_len;
+    if (!integer(t, "shared_prefix_len", v, 0, 1e7, err, where + ".")) return false;
+    w.shared_prefix_len = v;
+    v = w.turns; if (!integer(t, "turns", v, 1, 1000, err, where + ".")) return false; w.turns = (int)v;
+    v = w.session_prefix_len; if (!integer(t, "session_prefix_len", v, 0, 1e7, err, where + ".")) return false; w.session_prefix_len = v;
+    return num(t, "think_time_s", w.think_time_s, 0, 86400, err, where + ".");
+}
+
+// "prefix_caching": true / false / null (the engine's default); "kv_offload": {"cpu_gib": N, "nvme_gib": N}
+bool parse_prefix_keys(const json& j, ServeRequest& r, std::string& err) {
+    if (j.contains("prefix_caching") && !j["prefix_caching"].is_null()) {
+        if (!j["prefix_caching"].is_boolean()) { err = "prefix_caching: must be true, false or null (the engine's default)"; return false; }
+        r.prefix_caching = j["prefix_caching"].get<bool>() ? 1 : 0;
+    }
+    if (j.contains("kv_offload") && !j["kv_offload"].is_null()) {
+        const json& o = j["kv_offload"];
+        if (!o.is_object()) { err = "kv_offload: must be an object {\"cpu_gib\": N, \"nvme_gib\": N}"; return false; }
+        for (auto it = o.begin(); it != o.end(); ++it)
+            if (it.key() != "cpu_gib" && it.key() != "nvme_gib") { err = "kv_offload." + it.key() + ": unknown key (cpu_gib, nvme_gib)"; return false; }
+        if (!num(o, "cpu_gib", r.kv_offload.cpu_gib, 0, 65536, err, "kv_offload.") ||
+            !num(o, "nvme_gib", r.kv_offload.nvme_gib, 0, 1048576, err, "kv_offload."))
+            return false;
+    }
+    return true;
+}
+
 // the workload from a {"input_len", "output_len", "dataset"|"dist", "range_ratio", "concurrency", "request_rate",
 // "num_prompts", "seed", "warm_first_prompt"} object (a predict line's "test" has the same keys)
 bool parse_workload(const json& t, ServeWorkload& w, std::string& err, const std::string& where) {
@@ -95,7 +124,7 @@ bool parse_workload(const json& t, ServeWorkload& w, std::string& err, const std
         if (!t["warm_first_prompt"].is_boolean()) { err = where + ".warm_first_prompt: must be true or false"; return false; }
         w.warm_first_prompt = t["warm_first_prompt"].get<bool>();
     }
-    return true;
+    return parse_sessions(t, w, err, where);
 }
 
 // "ep": true / false, or the EP size, which must equal tp (the EP group is the TP group: no DP attention here);
@@ -187,7 +216,7 @@ bool parse_common(const json& j, const Catalog& cat, ServeRequest& r, std::strin
         if (!j["no_p2p"].is_boolean()) { err = "no_p2p: must be true or false"; return false; }
         r.no_p2p = j["no_p2p"].get<bool>();
     }
-    if (!parse_ep(j, r, err)) return false;
+    if (!parse_ep(j, r, err) || !parse_prefix_keys(j, r, err)) return false;
     if (!parse_disaggregation(j, r, err)) return false;
     if (j.contains("sla") && j["sla"].is_object()) {
         const json& s = j["sla"];
@@ -199,6 +228,29 @@ bool parse_common(const json& j, const Catalog& cat, ServeRequest& r, std::strin
 }
 
 json stats(const LatencyStats& s) { return json{{"mean", s.mean}, {"median", s.median}, {"p90", s.p90}, {"p99", s.p99}}; }
+
+// the prefix cache's figures (serve() JSON "prefix", a predict line's prefix keys): hit rate, tokens per tier, TTFT by tier
+json prefix_json(const ServeLoad& l, const ServePrefixReport& p) {
+    auto opt = [](double v) { return v < 0 ? json(nullptr) : json(v); };
+    json o = {{"active", p.active}, {"mechanism", p.mechanism}, {"hit_rate", l.prefix_hit_rate}, {"prompt_tokens", l.prompt_tokens},
+              {"hit_tokens", l.prefix_hit_tokens}, {"hit_cpu_tokens", l.prefix_hit_cpu_tokens}, {"hit_nvme_tokens", l.prefix_hit_nvme_tokens},
+              {"prefill_tokens_computed", l.prefill_tokens_computed}, {"evicted_tokens", l.prefix_evicted_tokens},
+              {"kv_pool_tokens_by_tier", {{"gpu", p.gpu_pool_tokens}, {"cpu", p.cpu_tier_tokens}, {"nvme", p.nvme_tier_tokens}}},
+              {"host_link", p.host_link}, {"host_link_gbs", p.host_link_gbs}, {"nvme_gbs", p.nvme_gbs},
+              {"load_ms_per_1k_tokens", {{"cpu", p.cpu_load_ms_per_1k}, {"nvme", p.nvme_load_ms_per_1k}}},
+              {"prefill_ms_per_1k_tokens", p.prefill_ms_per_1k}, {"sessions_held", p.sessions_held},
+              {"host_memory_usd", opt(p.host_memory_usd)}, {"host_memory_price_source", p.host_memory_price_source}, {"lines", p.lines}};
+    json by = json::object();
+    static const char* names[4] = {"gpu", "cpu", "nvme", "miss"};
+    for (int t = 0; t < 4; ++t)
+        if (l.requests_by_tier[t] > 0) by[names[t]] = {{"requests", l.requests_by_tier[t]}, {"ttft_mean_ms", l.ttft_mean_ms_by_tier[t]}};
+    o["ttft_by_tier"] = by;
+    if (p.compared) {
+        o["without_cache"] = {{"ttft_mean_ms", p.ttft_mean_ms_off}, {"ttft_p90_ms", p.ttft_p90_ms_off}, {"output_tok_s", p.output_tok_s_off}};
+        if (p.sla_concurrency_on >= 0) o["sla_max_concurrency"] = {{"with_cache", p.sla_concurrency_on}, {"without_cache", p.sla_concurrency_off}};
+    }
+    return o;
+}
 
 // a disaggregated result's parts (ServeDisaggResult)
 json disagg_json(const ServeRequest& req, const ServeDisaggResult& g) {
@@ -265,6 +317,7 @@ std::string serve_result_json(const ServeRequest& req, const ServeResult& r) {
     // the TPOT / TTFT bands: every statistic scaled by the engine's held-out error quantiles of that metric
     o["tpot_band_ms"] = {{"low", stats(r.tpot_band_low_ms)}, {"high", stats(r.tpot_band_high_ms)}};
     o["ttft_band_ms"] = {{"low", stats(r.ttft_band_low_ms)}, {"high", stats(r.ttft_band_high_ms)}};
+    if (r.prefix.active || !r.prefix.lines.empty()) o["prefix"] = prefix_json(l, r.prefix);
     o["command"] = r.command;
     o["notes"] = r.notes;
     o["network"] = r.network;
@@ -276,7 +329,9 @@ std::string api_serve(const Catalog& cat, const std::string& request_json) {
     ServeRequest r;
     std::string err;
     if (!parse_serve_request(request_json, cat, r, err)) return json{{"error", err}}.dump(-1, ' ', false, json::error_handler_t::replace);
-    return serve_result_json(r, serve(cat, r));
+    ServeResult res = serve(cat, r);
+    serve_prefix_comparison(cat, r, res);   // with and without the cache, only for a sharing workload
+    return serve_result_json(r, res);
 }
 
 namespace {
@@ -390,7 +445,9 @@ void apply_predict_defaults(ServeRequest& r) {
     // no --max-model-len in the row: the benchmark's longest request (fixed lengths), or room for the tail of a
     // length distribution (ShareGPT-like draws reach 8 x the mean)
     if (r.max_model_len == 0) {
-        int64_t need = w.input_len + w.output_len;
+        // a session's last turn holds every earlier turn (its input grows by the new input and the answer each turn)
+        int64_t need = w.input_len + w.session_prefix_len + w.output_len +
+                       (int64_t)(w.turns - 1) * (w.input_len - w.shared_prefix_len + w.output_len);
         r.max_model_len = w.dist == LengthDist::Fixed ? std::max<int64_t>(2048, need) : std::max<int64_t>(4096, 8 * need);
     }
 }
@@ -423,6 +480,14 @@ std::string serve_predict_line(const Catalog& cat, const std::string& line) {
     out["ttft_ms"]["low"] = s.ttft_band_low_ms.median; out["ttft_ms"]["high"] = s.ttft_band_high_ms.median;
     out["max_concurrency_fit"] = s.memory.max_concurrency;
     out["kv_pool_tokens"] = s.memory.kv_pool_tokens;
+    // issue 36's contract: a line that shares prefixes or names kv_offload gets the prefix-cache hit rate and the KV
+    // pool per tier (plain lines keep their answer as it was: the golden outputs pin it)
+    const bool shares = r.workload.shared_prefix_len > 0 || r.workload.turns > 1 || r.workload.session_prefix_len > 0;
+    if (shares || r.kv_offload.cpu_gib > 0 || r.kv_offload.nvme_gib > 0) {
+        out["prefix_cache_hit_rate"] = l.prefix_hit_rate;
+        out["kv_pool_tokens_by_tier"] = {{"gpu", s.memory.kv_pool_tokens}, {"cpu", s.prefix.cpu_tier_tokens}, {"nvme", s.prefix.nvme_tier_tokens}};
+        out["prefill_tokens_computed"] = l.prefill_tokens_computed;
+    }
     if (s.disagg.enabled)
         out["disaggregation"] = {{"transfer_ms_mean", s.disagg.transfer_ms_mean}, {"prefill_ttft_ms", s.disagg.prefill_ttft_ms.median},
                                  {"decode_first_ms", s.disagg.decode_first_ms.median}, {"link_utilisation", s.disagg.link_utilisation}};

@@ -10,10 +10,21 @@
 // allocates all its blocks but computes only the uncached tail, attending over the cached part.
 //
 // Arrivals: closed loop (C clients, each sends its next request when one completes), Poisson (exponential gaps,
-// a seeded splitmix64 so every platform draws the same numbers) or a burst (all at t = 0).
+// a seeded splitmix64 so every platform draws the same numbers) or a burst (all at t = 0). Multi-turn sessions
+// (ServeWorkload::turns > 1): a session's next turn arrives think_time_s after its previous answer; a closed-loop
+// client starts its next session when one ends; an open loop starts sessions at request_rate / turns.
+//
+// Prefix caching (serve_prefix_cache.h), only for a workload that shares prefixes: at admission a request finds its
+// cached prefix, pins it (those blocks are shared, not allocated) and computes only the rest; blocks loaded from an
+// offload tier are allocated and the request waits for the transfer before its prefill (vLLM's connector keeps it
+// WAITING_FOR_REMOTE_KVS while the others run). Cached blocks no request references count as free and are evicted
+// LRU when an allocation needs them (vLLM's free block queue holds them; SGLang evicts the radix tree's leaves).
 #include <algorithm>
 #include <cmath>
 #include <deque>
+#include <functional>
+#include <memory>
+#include <queue>
 #include <vector>
 
 #include "serving/serving_internal.h"
@@ -39,6 +50,12 @@ struct Req {
     int64_t done = 0;          // of `need` computed
     int64_t gen = 0;           // tokens generated
     int64_t blocks = 0;
+    // sessions and the prefix cache
+    int session = 0, turn = 0;             // the session (plain requests: their own) and the turn in it
+    PrefixHit hit;                         // what the cache gave it (pins, slot) while admitted
+    bool attached = false, counted = false;
+    double ready_at = -1;                  // tier blocks loading until then (no prefill before)
+    int tier = 3;                          // slowest source of its first hit: 0 GPU, 1 CPU, 2 NVMe, 3 none
 };
 
 int64_t draw_len(Rng& r, int64_t len, LengthDist d, double ratio, bool output) {
@@ -70,9 +87,34 @@ LatencyStats stats_ms(std::vector<double> v) {
     return s;
 }
 
+// a sharing workload's requests: turn 0 = shared prefix + own input, turn k = turn k-1's prompt + output + new
+// input (each own input drawn around input_len - shared_prefix_len), clipped to max_model_len; sessions are numbered
+// in order, request i = session i / turns, turn i % turns. Open loop: sessions start at Poisson times (rate / turns)
+std::vector<Req> draw_session_requests(const LoadSetup& st, const ServeWorkload& w, bool closed) {
+    Rng rng{w.seed * 0x2545F4914F6CDD1Dull + 1};
+    const int n = w.num_prompts, turns = std::max(1, w.turns);
+    const int64_t own_len = std::max<int64_t>(1, w.input_len - w.shared_prefix_len);
+    std::vector<Req> reqs((size_t)n);
+    double t_arr = 0;
+    for (int i = 0; i < n; ++i) {
+        Req& r = reqs[(size_t)i];
+        r.session = i / turns; r.turn = i % turns;
+        const int64_t own = draw_len(rng, own_len, w.dist, w.range_ratio, false);
+        const int64_t before = r.turn == 0 ? w.shared_prefix_len + w.session_prefix_len : reqs[(size_t)i - 1].in + reqs[(size_t)i - 1].out;
+        r.in = std::min<int64_t>(before + own, std::max<int64_t>(1, st.max_model_len - 1));
+        r.out = std::min<int64_t>(draw_len(rng, w.output_len, w.dist, w.range_ratio, true), std::max<int64_t>(1, st.max_model_len - r.in));
+        r.need = r.in;
+        if (r.turn == 0 && !closed && !w.burst && w.request_rate > 0) {
+            t_arr += -std::log(rng.uniform()) / (w.request_rate / turns); r.arrival = t_arr;
+        }
+    }
+    return reqs;
+}
+
 // the requests of a run: lengths drawn from the workload's distribution (clipped to max_model_len), Poisson
 // arrival times for an open loop; a warm first prompt starts with its cached full blocks computed
 std::vector<Req> draw_requests(const LoadSetup& st, const ServeWorkload& w, bool closed) {
+    if (w.shared_prefix_len > 0 || w.turns > 1 || w.session_prefix_len > 0) return draw_session_requests(st, w, closed);
     Rng rng{w.seed * 0x2545F4914F6CDD1Dull + 1};
     int n = w.num_prompts;
     std::vector<Req> reqs((size_t)n);
@@ -131,25 +173,118 @@ struct LoadSim {
     std::vector<int> dec, pre; std::vector<int64_t> chunk;
     int n_dec = 0; double sum_depth = 0; int64_t budget = 0;
     int64_t pre_tokens = 0; double pre_depth = 0;
+    // multi-turn sessions: turns waiting for their think time (arrival, id), earliest first; the next session a
+    // closed-loop client starts
+    const bool sessions;
+    const int turns;
+    const double think_s;
+    std::priority_queue<std::pair<double, int>, std::vector<std::pair<double, int>>, std::greater<>> pending;
+    int next_session = 0;
+    // the prefix cache (null when the workload shares nothing or the engine does not cache)
+    std::unique_ptr<PrefixCache> cache;
+    int64_t prompt_tokens = 0, hit_tokens = 0, hit_cpu = 0, hit_nvme = 0, computed = 0;
 
     LoadSim(const LoadSetup& setup, const ServeWorkload& w)
         : st(setup), closed(w.concurrency > 0), reqs(draw_requests(setup, w, w.concurrency > 0)), n(w.num_prompts),
-          free_blocks(setup.pool_blocks) {
-        if (closed) issued_closed = std::min(n, w.concurrency);
+          free_blocks(setup.pool_blocks), sessions(w.turns > 1), turns(std::max(1, w.turns)), think_s(w.think_time_s) {
+        if (sessions) start_sessions(w);
+        else if (closed) issued_closed = std::min(n, w.concurrency);
+        if (setup.prefix_cache != PrefixCacheKind::None && (w.shared_prefix_len > 0 || w.turns > 1 || w.session_prefix_len > 0))
+            cache = std::make_unique<PrefixCache>(setup, n, w.shared_prefix_len);
     }
 
     int64_t blocks_for(int64_t tokens) const { return (tokens + st.block_size - 1) / st.block_size; }
+    int sessions_total() const { return (n + turns - 1) / turns; }
+
+    // first turns: C clients' sessions (closed loop), every session at its Poisson time (open loop) or at t = 0 (burst)
+    void start_sessions(const ServeWorkload& w) {
+        int first = closed ? std::min(sessions_total(), w.concurrency) : sessions_total();
+        for (int s = 0; s < first; ++s) pending.push({reqs[(size_t)s * turns].arrival, s * turns});
+        next_session = first;
+    }
 
     void arrive_until(double t) {
+        if (sessions) {
+            while (!pending.empty() && pending.top().first <= t) { waiting.push_back(pending.top().second); pending.pop(); }
+            return;
+        }
         while (next < n && (closed ? next < issued_closed : reqs[(size_t)next].arrival <= t)) waiting.push_back(next++);
+    }
+
+    // when the next request arrives or a tier load ends; < 0 = never (the run is over)
+    double next_event() const {
+        double t = -1;
+        auto earliest = [&](double v) { if (v >= 0 && (t < 0 || v < t)) t = v; };
+        if (sessions) { if (!pending.empty()) earliest(pending.top().first); }
+        else if (next < n && (!closed || next < issued_closed)) earliest(reqs[(size_t)next].arrival);
+        for (int id : running) if (reqs[(size_t)id].ready_at > now) earliest(reqs[(size_t)id].ready_at);
+        return t;
+    }
+
+    // free blocks, counting the cached ones no running request references (they are evicted on demand)
+    int64_t avail() const { return free_blocks + (cache ? cache->evictable() : 0); }
+    void take(int64_t k) {
+        if (k > free_blocks && cache) free_blocks += cache->evict(k - free_blocks);
+        free_blocks -= k;
+    }
+
+    // a request leaves the pool (finished or preempted): its own blocks free, its computed session blocks to the cache
+    void release_blocks(Req& r, int64_t computed_tokens) {
+        int64_t own = r.blocks - r.hit.ref_blocks, freed = 0, taken = 0;
+        if (cache && r.attached) {
+            if (cache->kind() == PrefixCacheKind::Slot) cache->free_slot(r.hit, r.session, computed_tokens, now);
+            else taken = cache->release(r.hit, r.session, computed_tokens, sessions, now, freed);
+        }
+        free_blocks += own - taken + freed; r.blocks = 0; r.attached = false; r.hit = PrefixHit{};
     }
 
     // vLLM's RECOMPUTE preemption: the newest running request frees its blocks and recomputes later
     void preempt_newest() {
         int victim = running.back(); running.pop_back();
         Req& v = reqs[(size_t)victim];
-        free_blocks += v.blocks; v.blocks = 0; v.need = v.in + v.gen; v.done = 0;
+        release_blocks(v, v.done);
+        v.need = v.in + v.gen; v.done = 0; v.ready_at = -1;
         waiting.push_front(victim); ++preemptions;
+    }
+
+    // admission looks the prompt up: the GPU hit is pinned and skipped, tier hits are allocated and loaded first.
+    // false (nothing changed) when the tier blocks do not fit
+    bool attach(int id) {
+        Req& r = reqs[(size_t)id];
+        if (!cache || r.attached) return true;
+        PrefixHit h = cache->kind() == PrefixCacheKind::Slot ? cache->take_slot(r.session, r.need, now) : cache->lookup(r.session, r.need);
+        if (cache->kind() != PrefixCacheKind::Slot) cache->pin(h, r.session, now);
+        int64_t tier_blocks = blocks_for(h.hit()) - h.ref_blocks;
+        if (h.cpu + h.nvme > 0 && tier_blocks > avail()) {
+            int64_t freed = 0;
+            cache->release(h, r.session, 0, false, now, freed);
+            return false;
+        }
+        r.hit = h; r.attached = true;
+        r.blocks = h.ref_blocks; r.done = h.hit();
+        if (h.cpu + h.nvme > 0) {
+            take(tier_blocks); r.blocks += tier_blocks;
+            r.ready_at = now + (double)h.cpu * st.cpu_load_s_per_token + (double)h.nvme * st.nvme_load_s_per_token;
+        }
+        return true;
+    }
+    // admission did not go through: the pins drop, the slot keeps what it held
+    void detach(int id) {
+        Req& r = reqs[(size_t)id];
+        if (!cache || !r.attached) return;
+        if (cache->kind() == PrefixCacheKind::Slot) { cache->cancel_slot(r.hit); r.attached = false; r.hit = PrefixHit{}; }
+        else release_blocks(r, 0);
+        r.done = 0; r.ready_at = -1;
+    }
+    // the hit statistics of a request's first admission (a preempted request's recompute is not a new prompt)
+    void count_hit(Req& r) {
+        if (r.counted) return;
+        r.counted = true;
+        prompt_tokens += r.in;
+        if (!cache) return;
+        const PrefixHit& h = r.hit;
+        hit_tokens += h.hit(); hit_cpu += h.cpu; hit_nvme += h.nvme;
+        r.tier = h.nvme > 0 ? 2 : h.cpu > 0 ? 1 : h.gpu > 0 ? 0 : 3;
     }
 
     // 1. decodes of running requests (each needs a block when it crosses a block boundary)
@@ -161,9 +296,9 @@ struct LoadSim {
             if (r.done < r.need) continue;
             int64_t ctx = r.in + r.gen;
             int64_t extra = blocks_for(ctx + 1) - r.blocks;
-            while (extra > free_blocks && running.size() > i + 1) preempt_newest();
-            if (extra > free_blocks) continue;                        // cannot grow: waits a step
-            free_blocks -= extra; r.blocks += extra;
+            while (extra > avail() && running.size() > i + 1) preempt_newest();
+            if (extra > avail()) continue;                            // cannot grow: waits a step
+            take(extra); r.blocks += extra;
             dec.push_back(running[i]); ++n_dec; sum_depth += (double)ctx; --budget;
         }
         pre_tokens = 0; pre_depth = 0;
@@ -172,12 +307,14 @@ struct LoadSim {
     // a prefill chunk within the token budget and the free blocks; false when none fits
     bool schedule_prefill(int id) {
         Req& r = reqs[(size_t)id];
+        if (r.ready_at > now) return false;                           // its cached KV is still loading from a tier
         int64_t c = std::min<int64_t>(r.need - r.done, budget);
         if (c <= 0) return false;
         int64_t extra = blocks_for(r.done + c) - r.blocks;
-        if (extra > free_blocks) { c = std::max<int64_t>(0, (r.blocks + free_blocks) * st.block_size - r.done); extra = free_blocks; }
+        const int64_t free_now = avail();
+        if (extra > free_now) { c = std::max<int64_t>(0, (r.blocks + free_now) * st.block_size - r.done); extra = free_now; }
         if (c <= 0) return false;
-        free_blocks -= extra; r.blocks += extra;
+        take(extra); r.blocks += extra;
         pre.push_back(id); chunk.push_back(c); budget -= c;
         pre_depth += (double)r.done * (double)c; pre_tokens += c;
         return true;
@@ -201,28 +338,47 @@ struct LoadSim {
         }
         while (budget > 0 && !waiting.empty() && (int)running.size() < st.max_num_seqs) {
             int id = waiting.front();
+            if (!attach(id)) break;
             const Req& q = reqs[(size_t)id];
             int64_t want = blocks_for(st.reserve_output ? q.in + q.out : q.need) - q.blocks;
-            if (st.admission_holdback && want > free_blocks - committed && !running.empty()) break;
+            if (st.admission_holdback && want > avail() - committed && !running.empty()) { detach(id); break; }
             committed += std::max<int64_t>(0, want - std::min<int64_t>(want, budget / st.block_size));
-            if (!schedule_prefill(id)) break;
+            const bool loading = q.ready_at > now;
+            if (!schedule_prefill(id) && !loading) { detach(id); break; }
             waiting.pop_front(); running.push_back(id);
+            count_hit(reqs[(size_t)id]);
             if (reqs[(size_t)id].admitted < 0) reqs[(size_t)id].admitted = now;
         }
     }
 
     void finish(int id) {
         Req& r = reqs[(size_t)id];
-        r.finish = now; free_blocks += r.blocks; r.blocks = 0; ++completed;
+        r.finish = now; ++completed;
+        if (cache) release_blocks(r, r.in + r.gen - 1);   // the last token sampled, never fed back
+        else { free_blocks += r.blocks; r.blocks = 0; }
         total_out += r.gen; total_in += r.in;
         running.erase(std::find(running.begin(), running.end(), id));
-        if (closed && issued_closed < n) { reqs[(size_t)issued_closed].arrival = now; ++issued_closed; }
+        if (sessions) next_turn(id);
+        else if (closed && issued_closed < n) { reqs[(size_t)issued_closed].arrival = now; ++issued_closed; }
+    }
+
+    // the session's next turn after its think time; a closed-loop client whose session ended starts the next one
+    void next_turn(int id) {
+        const Req& r = reqs[(size_t)id];
+        if (r.turn + 1 < turns && id + 1 < n) {
+            reqs[(size_t)id + 1].arrival = now + think_s;
+            pending.push({now + think_s, id + 1});
+        } else if (closed && next_session < sessions_total()) {
+            int first = next_session++ * turns;
+            reqs[(size_t)first].arrival = now;
+            pending.push({now, first});
+        }
     }
 
     // the step of duration dt ran: KV use and batch size integrate over it, each decode gains a token, each
     // prefill its chunk (the first token is sampled in the step that finishes the prompt)
     void complete_step(double dt, double& kv_use_peak) {
-        double used = (double)(st.pool_blocks - free_blocks) / std::max<int64_t>(1, st.pool_blocks);
+        double used = (double)(st.pool_blocks - avail()) / std::max<int64_t>(1, st.pool_blocks);
         kv_time += used * dt; kv_use_peak = std::max(kv_use_peak, used);
         batch_time += (double)running.size() * dt;
         now += dt;
@@ -232,8 +388,26 @@ struct LoadSim {
         for (size_t j = 0; j < pre.size(); ++j) {
             Req& r = reqs[(size_t)pre[j]];
             r.done += chunk[j];
+            computed += chunk[j];
+            if (cache && r.attached && r.done >= r.need && cache->kind() != PrefixCacheKind::Slot)
+                cache->donate_shared(r.hit, now);   // its own blocks of the shared prefix are now the cache's
             if (r.done >= r.need && r.gen == 0) { r.gen = 1; r.first = now; if (r.gen >= r.out) finish(pre[j]); }
         }
+    }
+
+    // what the prefix cache did: hit rate in tokens, prefill computed, TTFT by the tier a request's hit came from
+    void fill_prefix_statistics(ServeLoad& L) const {
+        L.prefill_tokens_computed = computed;
+        L.prompt_tokens = prompt_tokens;
+        if (!cache) return;
+        L.prefix_hit_tokens = hit_tokens;
+        L.prefix_hit_cpu_tokens = hit_cpu; L.prefix_hit_nvme_tokens = hit_nvme;
+        L.prefix_evicted_tokens = cache->evicted_tokens();
+        L.prefix_hit_rate = prompt_tokens > 0 ? (double)hit_tokens / (double)prompt_tokens : 0;
+        double sum[4] = {0, 0, 0, 0};
+        for (const Req& r : reqs)
+            if (r.finish >= 0 && r.counted) { sum[r.tier] += r.first - r.arrival; ++L.requests_by_tier[r.tier]; }
+        for (int t = 0; t < 4; ++t) L.ttft_mean_ms_by_tier[t] = L.requests_by_tier[t] ? sum[t] / L.requests_by_tier[t] * 1e3 : 0;
     }
 
     // the run's throughput and latency figures
@@ -258,6 +432,7 @@ struct LoadSim {
             L.mean_batch = batch_time / L.duration_s;
         }
         L.ttft_ms = stats_ms(ttft); L.tpot_ms = stats_ms(tpot); L.e2e_ms = stats_ms(e2e);
+        fill_prefix_statistics(L);
         if (!step_dt.empty()) L.itl_ms = weighted_itl_ms(step_dt, step_w);
         L.queueing_share = qn ? queue_share / qn : 0;
     }
@@ -275,6 +450,12 @@ ServeLoad simulate_load(const ReplicaShape& s, const EngineSpeed& p, const LoadS
     while (sim.completed < sim.n && guard++ < 50000000) {
         sim.arrive_until(sim.now);
         if (sim.running.empty() && sim.waiting.empty()) {
+            if (sim.sessions || sim.cache) {            // the next turn after a think time, or a tier load
+                double t = sim.next_event();
+                if (t < 0) break;
+                sim.now = std::max(sim.now, t);
+                continue;
+            }
             if (sim.next >= sim.n) break;
             sim.now = std::max(sim.now, sim.reqs[(size_t)sim.next].arrival);
             continue;
@@ -282,6 +463,12 @@ ServeLoad simulate_load(const ReplicaShape& s, const EngineSpeed& p, const LoadS
         sim.schedule_decodes();
         sim.continue_prefills();
         sim.admit_waiting();
+        if (sim.n_dec == 0 && sim.pre_tokens == 0 && sim.cache) {   // only tier loads in flight: wait for the first
+            double t = sim.next_event();
+            bool loading = false;
+            for (int id : sim.running) loading |= sim.reqs[(size_t)id].ready_at > sim.now;
+            if (loading && t > sim.now) { sim.now = t; continue; }
+        }
         if (sim.n_dec == 0 && sim.pre_tokens == 0) {   // nothing fits: the pool is held by requests that cannot grow
             if (sim.running.empty()) break;
             sim.preempt_newest();

@@ -72,6 +72,20 @@ struct ServeWorkload {
     // (vLLM V1's default) the measured run's request 0 finds every full KV block of its prompt cached and computes
     // only the rest (v1/core/kv_cache_manager.py get_computed_blocks: full blocks, the last token recomputed)
     bool warm_first_prompt = false;
+    // shared prefixes and multi-turn sessions (docs/serving-model.md "Prefix caching"). shared_prefix_len: the first N
+    // tokens of every prompt are the same (a system prompt), N <= input_len - 1; the rest of input_len is each request's
+    // own. turns > 1: each session runs `turns` requests, turn k's prompt = turn k-1's prompt + its output + new input
+    // (input_len - shared_prefix_len tokens, drawn like input_len), sent think_time_s after turn k-1's answer. A closed
+    // loop at C keeps C clients, each running sessions back to back (a client thinking has no request in flight); an
+    // open loop starts sessions at request_rate / turns per second, so turns arrive at about request_rate in all.
+    // 0 / 1 / 0 = plain requests (every number as before)
+    int64_t shared_prefix_len = 0;
+    int turns = 1;
+    double think_time_s = 0;
+    // tokens of a session's own context at the start of its first turn, after the shared prefix (the document a
+    // conversation is about; vLLM benchmarks/multi_turn's prefix_num_tokens): only turn 0 carries them, later turns
+    // extend them. Not an issue 36 key: added so published multi-turn runs can be stated. 0 = none
+    int64_t session_prefix_len = 0;
 };
 
 // requests a run simulates when workload.num_prompts is 0: the one rule serve(), the SLA search, `serve --sweep` and
@@ -135,6 +149,13 @@ struct ServeRequest {
     int max_loras = 0;                   // vLLM --enable-lora --max-loras (0 = no LoRA): adapter slots on the GPU
     int max_lora_rank = 16;              // vLLM --max-lora-rank (vLLM's default 16); every slot is allocated at this rank
     bool with_single_stream = true;      // false: skip the single-stream run behind cost.*_single (searches)
+    // the engine's prefix cache: -1 = its default (vLLM V1 on, vLLM V0 off, SGLang RadixAttention on, llama-server slot
+    // reuse on; the others off), 0 = off (--no-enable-prefix-caching / --disable-radix-cache / --cache-reuse off), 1 = on.
+    // It only matters when the workload shares prefixes (shared_prefix_len, turns): plain prompts never hit
+    int prefix_caching = -1;
+    // KV offload tiers behind the GPU's prefix cache, GiB per replica (vLLM's OffloadingConnector / LMCache; SGLang
+    // HiCache's host and storage tiers): evicted prefix blocks are found there and loaded instead of recomputed
+    struct KvOffload { double cpu_gib = 0, nvme_gib = 0; } kv_offload;
     ServeWorkload workload;
     ServeSla sla;
     ServeDisaggregation disaggregation;  // off by default: one pool does both prefill and decode
@@ -175,6 +196,38 @@ struct ServeLoad {
     double mean_batch = 0;               // mean running sequences per step
     int64_t preemptions = 0;             // sequences evicted when the pool ran out (recomputed later)
     int completed = 0;
+    // the prefix cache over the run (all 0 when the workload shares no prefix or caching is off)
+    int64_t prompt_tokens = 0;           // prompt tokens of every admitted request (first admission)
+    int64_t prefix_hit_tokens = 0;       // of which found cached (any tier) and not prefilled
+    int64_t prefix_hit_cpu_tokens = 0, prefix_hit_nvme_tokens = 0;   // of the hits, loaded from the offload tiers
+    int64_t prefill_tokens_computed = 0; // prompt tokens actually computed (recomputes after preemption included)
+    int64_t prefix_evicted_tokens = 0;   // cached tokens evicted from the GPU pool to make room
+    double prefix_hit_rate = 0;          // prefix_hit_tokens / prompt_tokens
+    // mean TTFT of the requests by where their longest cached part came from: [0] GPU, [1] CPU tier, [2] NVMe tier,
+    // [3] no hit; 0 = no such request
+    double ttft_mean_ms_by_tier[4] = {0, 0, 0, 0};
+    int requests_by_tier[4] = {0, 0, 0, 0};
+};
+
+// what the prefix cache and the offload tiers are and what they bought (ServeResult::prefix)
+struct ServePrefixReport {
+    bool active = false;                 // the workload shares prefixes and the engine caches them
+    std::string mechanism;               // "vLLM automatic prefix caching (16-token block hashes)" ...
+    int64_t gpu_pool_tokens = 0;         // the KV pool per replica (shared with running requests)
+    int64_t cpu_tier_tokens = 0, nvme_tier_tokens = 0;   // offload tiers per replica
+    double host_link_gbs = 0;            // GPU <- host per direction (PCIe gen of the device, NVLink-C2C on GH200/GB200)
+    std::string host_link;               // "PCIe 5.0 x16" ...
+    double nvme_gbs = 0;                 // NVMe read per replica
+    double cpu_load_ms_per_1k = 0, nvme_load_ms_per_1k = 0;   // transfer of 1,000 tokens of KV from each tier
+    double prefill_ms_per_1k = 0;        // recomputing them instead (one prefill chunk of 1,000 tokens)
+    double sessions_held = 0;            // sessions whose whole last-turn context fits in GPU pool + tiers at once
+    double host_memory_usd = -1;         // the CPU tier's DRAM at the reference price; -1 = no price (left out)
+    std::string host_memory_price_source;
+    // filled by serve_prefix_comparison: the same request with the cache off
+    bool compared = false;
+    double ttft_p90_ms_off = 0, ttft_mean_ms_off = 0, output_tok_s_off = 0;
+    int sla_concurrency_on = -1, sla_concurrency_off = -1;   // sla_max_concurrency with / without (-1 = no SLA given)
+    std::vector<std::string> lines;      // the explanation, number by number
 };
 
 struct StepBreakdown {                   // one representative decode step at the mean batch, seconds
@@ -232,6 +285,7 @@ struct ServeResult {
     LatencyStats tpot_band_low_ms, tpot_band_high_ms;   // bands on load.tpot_ms / ttft_ms (each statistic scaled by
     LatencyStats ttft_band_low_ms, ttft_band_high_ms;   // the engine's held-out TPOT / TTFT error quantiles)
     std::vector<std::string> network;    // the network term of `step` explained (explain_network's lines)
+    ServePrefixReport prefix;            // prefix cache and offload tiers (active only for a sharing workload)
     std::string command;                 // "vllm serve ... --tensor-parallel-size 4 --max-model-len ..."
     std::vector<std::string> notes;
     ServeDisaggResult disagg;            // request.disaggregation on: the pools, the transfer, the comparison
@@ -264,6 +318,11 @@ double serve_step_time(const Catalog& cat, const ServeRequest& req, const std::v
 ServeRequest closed_loop_at(const ServeRequest& req, int c);
 // memory plan + load simulation + step breakdown + cost + command line
 ServeResult serve(const Catalog& cat, const ServeRequest& req);
+// true when the request's engine caches prefixes by default or by request.prefix_caching, and the workload shares some
+bool serve_prefix_cache_active(const ServeRequest& req);
+// the same request with the prefix cache off next to `r` (TTFT, throughput) and, when req.sla has a target, the largest
+// concurrency within it with and without the cache (up to max_concurrency); fills r.prefix.compared and its lines
+void serve_prefix_comparison(const Catalog& cat, const ServeRequest& req, ServeResult& r, int max_concurrency = 256);
 // the network term of a result's step, one line per part: which links cross nodes, the fabric, NICs, bus bandwidth
 // and latency, and each collective's seconds with its formula (`serve --explain`); one line saying it stays in one
 // node otherwise. false + err on a request that does not resolve

@@ -13,6 +13,7 @@
 #include "serving/engines.h"
 #include "serving/serving.h"
 #include "serving/serve_network.h"
+#include "serving/serve_prefix_cache.h"
 
 namespace llmsim::serving {
 
@@ -208,6 +209,11 @@ double block_fp8_extra_s(const ReplicaShape& s, const EngineSpeed& p, double mb)
 double step_time(const ReplicaShape& s, const EngineSpeed& p, int n_decode, double sum_depth, int64_t prefill_tokens,
                  double prefill_depth, StepBreakdown* out);
 
+// llama-server's --slot-prompt-similarity: a request goes to the idle slot whose cached prompt covers more than this
+// share of it, else to the least recently used idle slot (tools/server get_available_slot; 0.1 in current builds,
+// 0.5 before)
+constexpr double kLlamaSlotPromptSimilarity = 0.1;
+
 struct LoadSetup {                       // what the simulation needs besides the shape
     int max_num_seqs = 256;
     int max_batched_tokens = 8192;
@@ -216,6 +222,11 @@ struct LoadSetup {                       // what the simulation needs besides th
     int64_t max_model_len = 0;
     bool reserve_output = false;         // admission reserves the whole output too (TensorRT-LLM GUARANTEED_NO_EVICT)
     bool admission_holdback = true;      // admission keeps the blocks running prompts still need + a 1 % watermark
+    // prefix caching (serve_prefix_cache.h): the engine's cache, when the workload shares prefixes; offload tiers in
+    // tokens per replica and the seconds one token of KV takes to load from each
+    PrefixCacheKind prefix_cache = PrefixCacheKind::None;
+    int64_t cpu_tier_tokens = 0, nvme_tier_tokens = 0;
+    double cpu_load_s_per_token = 0, nvme_load_s_per_token = 0;
     // disaggregation (serve_disagg.cpp): a prefill instance stops each request at its first token (the proxy sends it
     // max_tokens = 1); a decode instance receives each prompt's KV and recomputes only its last token (vLLM
     // Scheduler._update_waiting_for_remote_kv: num_computed_tokens == num_tokens -> one less)
@@ -233,6 +244,14 @@ struct LoadTrace {
     double prefill_tokens_per_step = 0;  // mean prompt tokens in the steps that computed any
     double lead_s = 0;                   // with arrival delays: the first arrival here less the first drawn arrival
 };
+// prefix caching (serve_prefix.cpp): the new request keys checked (false + err naming the key); the load setup's
+// cache and tiers with the report's static figures; the report's lines after the run; the command line's flags
+bool validate_prefix_request(const ServeRequest& req, std::string& err);
+void setup_prefix(const ServeRequest& req, const ReplicaShape& s, const EngineSpeed& p, const ServeMemoryPlan& m, LoadSetup& st,
+                  ServePrefixReport& rep);
+void explain_prefix(const ServeRequest& req, const ServeLoad& l, ServePrefixReport& rep);
+void prefix_command(const ServeRequest& req, EngineId e, std::string& env, std::string& flags);
+
 // continuous batching for one replica: the workload's share of the load (concurrency / rate / prompts divided
 // over replicas by the caller)
 ServeLoad simulate_load(const ReplicaShape& s, const EngineSpeed& p, const LoadSetup& setup, const ServeWorkload& w,

@@ -293,3 +293,37 @@ TEST_CASE("ui: the Best models section ranks the link's device by the bm_task sc
     update_best_models(bad);
     CHECK(bad.best_models.error == "unknown task 'poetry' (tasks: general, chat, reasoning, coding)");
 }
+
+TEST_CASE("ui: the Serving section's shared prefix, sessions and offload reach serve() and the URL", "[ui][serving]") {
+    AppState app = app_from("model=meta-llama/Llama-3.1-8B-Instruct&hardware=h100-sxm&sv_engine=vllm&sv_in=2048&sv_out=64&sv_c=4"
+                            "&sv_prefix=1843&sv_turns=3&sv_think=2&sv_cpu_gib=32");
+    update_serving(app);
+    REQUIRE(app.serving.error.empty());
+    const llmsim::ServeRequest& r = app.serving.request;
+    CHECK(r.workload.shared_prefix_len == 1843);
+    CHECK(r.workload.turns == 3);
+    CHECK(r.workload.think_time_s == 2);
+    CHECK(r.kv_offload.cpu_gib == 32);
+    const nlohmann::json j = nlohmann::json::parse(serving_request_json(r));
+    CHECK(j["workload"]["shared_prefix_len"] == 1843);
+    CHECK(j["kv_offload"]["cpu_gib"] == 32);
+    // the prefix cache ran and is explained (hit rate, tiers, the comparison with the cache off)
+    CHECK(app.serving.result.prefix.active);
+    CHECK(app.serving.result.load.prefix_hit_tokens > 0);
+    CHECK(app.serving.result.prefix.compared);
+    bool explained = false;
+    for (const llmsim::Explanation& e : app.serving.explanations) explained |= e.key == "serve_prefix_hit";
+    CHECK(explained);
+    const std::string url = encode_url_state(app.scenario);
+    CHECK(url.find("sv_prefix=1843") != std::string::npos);
+    CHECK(url.find("sv_turns=3") != std::string::npos);
+    // a plain request leaves the keys out of the URL and builds no cache
+    AppState plain = app_from("model=meta-llama/Llama-3.1-8B-Instruct&hardware=h100-sxm&sv_c=4");
+    update_serving(plain);
+    CHECK_FALSE(plain.serving.result.prefix.active);
+    CHECK(encode_url_state(plain.scenario).find("sv_prefix") == std::string::npos);
+    std::string err;
+    Scenario s = app.scenario;
+    CHECK_FALSE(decode_url_state("sv_turns=0", s, err));
+    CHECK(s.sv_turns == 3);
+}

@@ -1,0 +1,248 @@
+// Prefix caching and KV offload tiers around serve(): which cache each engine runs, the host link and NVMe a tier
+// hit is loaded over, the report (ServePrefixReport) and the comparison with the cache off. The cache itself is
+// serve_prefix_cache.cpp; the simulation that uses it serve_load.cpp.
+//
+// [SECTION] Engines' caches (registry)
+// [SECTION] Host link and NVMe
+// [SECTION] Setup and report
+// [SECTION] Comparison
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "core/units.h"
+#include "serving/serving_internal.h"
+
+namespace llmsim {
+namespace serving {
+
+namespace {
+
+// [SECTION] Engines' caches (registry) ------------------------------------------------------------------
+
+struct PrefixCacheRow {
+    PrefixCacheKind kind;
+    bool on_by_default;
+    const char* mechanism;   // what it is and where the engine's code does it
+};
+
+// one row per EngineId (engines.h order)
+constexpr PrefixCacheRow kPrefixCacheRows[] = {
+    {PrefixCacheKind::BlockHash, true,
+     "vLLM automatic prefix caching: full KV blocks found by chained block hash, the last prompt token always recomputed "
+     "(vllm/v1/core/kv_cache_manager.py KVCacheManager.get_computed_blocks, kv_cache_utils.py hash_block_tokens); on by "
+     "default in V1, off in V0 (--enable-prefix-caching); unreferenced cached blocks stay in the free queue and are "
+     "evicted least recently freed first, a request's tail first (block_pool.py, KVCacheManager.free)"},
+    {PrefixCacheKind::Radix, true,
+     "SGLang RadixAttention: token-granular radix tree over the KV pool (python/sglang/srt/mem_cache/radix_cache.py "
+     "RadixCache.match_prefix / insert); nodes a running request holds are locked (inc_lock_ref), the rest evicted as "
+     "least recently used leaves when the pool needs room (RadixCache.evict); the last token is always computed "
+     "(managers/schedule_batch.py Req.adjust_max_prefix_ids: max_prefix_len = input_len - 1); on unless "
+     "--disable-radix-cache. Its longest-prefix-first queue order (--schedule-policy lpm) is not modelled: FCFS"},
+    {PrefixCacheKind::Slot, true,
+     "llama-server slot cache: each of the -np slots keeps the tokens it last ran; a request takes the idle slot whose "
+     "cache covers the largest share of its prompt above --slot-prompt-similarity, else the least recently used one, "
+     "and reuses the common prefix (tools/server get_available_slot, cache_prompt on by default); a new session on a "
+     "slot that held another session keeps only the shared prefix (--cache-reuse shifts further chunks; not modelled)"},
+    {PrefixCacheKind::None, false, "TensorRT-LLM KV cache block reuse: not modelled"},
+    {PrefixCacheKind::None, false, "LMDeploy prefix caching: not modelled"},
+    {PrefixCacheKind::None, false, "mlx_lm.server: not modelled"},
+};
+static_assert(sizeof(kPrefixCacheRows) / sizeof(kPrefixCacheRows[0]) == (size_t)kEngineCount, "one prefix-cache row per engine");
+
+const PrefixCacheRow& prefix_row(EngineId e) { return kPrefixCacheRows[(int)e]; }
+
+bool workload_shares(const ServeWorkload& w) { return w.shared_prefix_len > 0 || w.turns > 1 || w.session_prefix_len > 0; }
+
+// the cache this request runs: the row's, on by default or by request (vLLM V0 off unless asked)
+PrefixCacheKind cache_kind(const ServeRequest& req, EngineId e) {
+    const PrefixCacheRow& row = prefix_row(e);
+    bool on = req.prefix_caching == 1 || (req.prefix_caching < 0 && row.on_by_default && !(e == EngineId::Vllm && runs_vllm_v0(req)));
+    return on ? row.kind : PrefixCacheKind::None;
+}
+
+// [SECTION] Host link and NVMe ---------------------------------------------------------------------------
+
+// GPU <- host bandwidth per direction. PCIe payload rates per x16 link (PCI-SIG base specifications, 128b/130b
+// encoding: 3.0 8 GT/s -> 15.75 GB/s, 4.0 16 GT/s -> 31.5 GB/s, 5.0 32 GT/s -> 63 GB/s); the GPU generation sets the
+// link (A100 PCIe 4.0, H100/H200/H20 PCIe 5.0, MI300X PCIe 5.0, MI250 PCIe 4.0, V100/T4 PCIe 3.0). GH200 and GB200
+// attach the GPU to the Grace CPU over NVLink-C2C, 900 GB/s total = 450 GB/s per direction (NVIDIA GH200 Grace
+// Hopper Superchip datasheet). These are line rates: pinned copies measure lower, so a tier hit's transfer is a
+// lower bound
+struct HostLink { const char* name; double gbs; };
+HostLink host_link(const Hardware& hw) {
+    if (hw.id.find("gh200") != std::string::npos || hw.id.find("gb200") != std::string::npos || hw.id.find("gb300") != std::string::npos)
+        return {"NVLink-C2C", 450.0};
+    switch (hw.chip_family) {
+        case ChipFamily::NvidiaHopper: case ChipFamily::NvidiaHopperH20: case ChipFamily::NvidiaBlackwellPro:
+        case ChipFamily::NvidiaBlackwellGeforce: case ChipFamily::AmdCdna3: case ChipFamily::AmdCdna4: case ChipFamily::AmdRdna4:
+            return {"PCIe 5.0 x16", 63.0};
+        case ChipFamily::NvidiaTuring: case ChipFamily::NvidiaVolta: case ChipFamily::NvidiaPascal: case ChipFamily::NvidiaPascalGp100:
+            return {"PCIe 3.0 x16", 15.75};
+        default:
+            return {"PCIe 4.0 x16", 31.5};
+    }
+}
+
+// NVMe tier read bandwidth per replica: one PCIe 4.0 x4 NVMe drive, 7,450 MB/s sequential read (Samsung 990 PRO data
+// sheet); the GPUs of a replica share it
+constexpr double kNvmeReadGbs = 7.45;
+
+std::string fmt1(const char* f, double a) { char b[256]; snprintf(b, sizeof b, f, a); return b; }
+
+}  // namespace
+
+// [SECTION] Setup and report -----------------------------------------------------------------------------
+
+bool validate_prefix_request(const ServeRequest& req, std::string& err) {
+    const ServeWorkload& w = req.workload;
+    if (w.shared_prefix_len < 0 || w.shared_prefix_len >= w.input_len) {
+        err = "workload.shared_prefix_len: must be 0 to input_len - 1 (" + std::to_string(w.input_len - 1) + ")"; return false;
+    }
+    if (w.turns < 1 || w.turns > 1000) { err = "workload.turns: out of range (1 to 1000)"; return false; }
+    if (w.session_prefix_len < 0 || w.session_prefix_len > 10000000) { err = "workload.session_prefix_len: out of range (0 to 10000000)"; return false; }
+    if (!std::isfinite(w.think_time_s) || w.think_time_s < 0 || w.think_time_s > 86400) {
+        err = "workload.think_time_s: out of range (0 to 86400 s)"; return false;
+    }
+    if (req.prefix_caching < -1 || req.prefix_caching > 1) { err = "prefix_caching: true, false or null (engine default)"; return false; }
+    const double cpu = req.kv_offload.cpu_gib, nvme = req.kv_offload.nvme_gib;
+    if (!std::isfinite(cpu) || !std::isfinite(nvme) || cpu < 0 || nvme < 0 || cpu > 65536 || nvme > 1048576) {
+        err = "kv_offload: cpu_gib 0 to 65536, nvme_gib 0 to 1048576"; return false;
+    }
+    const Engine* e = find_engine(req.engine);
+    if (e && req.prefix_caching == 1 && prefix_row(e->id).kind == PrefixCacheKind::None) {
+        err = std::string("prefix_caching: ") + prefix_row(e->id).mechanism; return false;
+    }
+    if (e && (cpu > 0 || nvme > 0) && prefix_row(e->id).kind != PrefixCacheKind::BlockHash && prefix_row(e->id).kind != PrefixCacheKind::Radix) {
+        err = "kv_offload: modelled for vllm (OffloadingConnector / LMCache) and sglang (HiCache) only"; return false;
+    }
+    return true;
+}
+
+// the load setup's cache and tiers, and the report's static figures (pool per tier, links, per-1k costs)
+void setup_prefix(const ServeRequest& req, const ReplicaShape& s, const EngineSpeed& p, const ServeMemoryPlan& m, LoadSetup& st,
+                  ServePrefixReport& rep) {
+    const ServeWorkload& w = req.workload;
+    if (!workload_shares(w)) return;
+    st.prefix_cache = cache_kind(req, s.engine);
+    rep.mechanism = prefix_row(s.engine).mechanism;
+    rep.active = st.prefix_cache != PrefixCacheKind::None;
+    rep.gpu_pool_tokens = m.kv_pool_tokens;
+    const double token_bytes_replica = (double)m.kv_bytes_per_token * s.tp * s.pp;
+    const bool tiers = rep.active && st.prefix_cache != PrefixCacheKind::Slot && token_bytes_replica > 0;
+    if (tiers) {
+        st.cpu_tier_tokens = (int64_t)(req.kv_offload.cpu_gib * (double)kGiB / token_bytes_replica);
+        st.nvme_tier_tokens = (int64_t)(req.kv_offload.nvme_gib * (double)kGiB / token_bytes_replica);
+    }
+    const HostLink link = host_link(*s.hw);
+    rep.host_link = link.name; rep.host_link_gbs = link.gbs; rep.nvme_gbs = kNvmeReadGbs;
+    // each GPU loads its own shard over its own link; the replica's GPUs share the drive
+    st.cpu_load_s_per_token = (double)m.kv_bytes_per_token / (link.gbs * 1e9);
+    st.nvme_load_s_per_token = std::max(token_bytes_replica / (kNvmeReadGbs * 1e9), st.cpu_load_s_per_token);
+    rep.cpu_tier_tokens = st.cpu_tier_tokens; rep.nvme_tier_tokens = st.nvme_tier_tokens;
+    rep.cpu_load_ms_per_1k = st.cpu_load_s_per_token * 1e6; rep.nvme_load_ms_per_1k = st.nvme_load_s_per_token * 1e6;
+    rep.prefill_ms_per_1k = step_time(s, p, 0, 0, 1000, 0, nullptr) * 1e3;
+    // a session's tokens at its last answer, its shared prefix stored once for all
+    const int64_t own = w.input_len - w.shared_prefix_len;
+    const double last_ctx = (double)(w.input_len + w.session_prefix_len + w.output_len) + (double)(w.turns - 1) * (double)(own + w.output_len);
+    const double per_session = std::max(1.0, last_ctx - (double)w.shared_prefix_len);
+    const double held_tokens = (double)(rep.gpu_pool_tokens + rep.cpu_tier_tokens + rep.nvme_tier_tokens) - (double)w.shared_prefix_len;
+    rep.sessions_held = std::max(0.0, held_tokens / per_session) * std::max(1, s.replicas);
+    // no DRAM price in the catalog or the shared reference data: the host memory's cost is left out
+    rep.host_memory_usd = -1;
+    rep.host_memory_price_source = "no DRAM price in the catalog: left out";
+}
+
+// the report's lines, number by number, once the run is done
+void explain_prefix(const ServeRequest& req, const ServeLoad& l, ServePrefixReport& rep) {
+    const ServeWorkload& w = req.workload;
+    if (!workload_shares(w)) return;
+    rep.lines.push_back(std::string(rep.active ? "" : "OFF for this request; ") + rep.mechanism);
+    char b[512];
+    snprintf(b, sizeof b, "workload: %lld-token shared prefix, %lld-token session context, %d turn(s) per session, %.1f s think time; "
+             "prompts %lld tokens in all, %lld found cached (hit rate %.1f %%), %lld computed (recomputes after preemption included)",
+             (long long)w.shared_prefix_len, (long long)w.session_prefix_len, w.turns, w.think_time_s, (long long)l.prompt_tokens,
+             (long long)l.prefix_hit_tokens,
+             l.prefix_hit_rate * 100, (long long)l.prefill_tokens_computed);
+    rep.lines.push_back(b);
+    snprintf(b, sizeof b, "KV per replica: GPU pool %lld tokens, CPU tier %lld tokens (%.0f GiB), NVMe tier %lld tokens (%.0f GiB); %lld cached "
+             "tokens evicted from the GPU pool; about %.0f sessions held at their last turn",
+             (long long)rep.gpu_pool_tokens, (long long)rep.cpu_tier_tokens, req.kv_offload.cpu_gib, (long long)rep.nvme_tier_tokens,
+             req.kv_offload.nvme_gib, (long long)l.prefix_evicted_tokens, rep.sessions_held);
+    rep.lines.push_back(b);
+    if (rep.cpu_tier_tokens > 0 || rep.nvme_tier_tokens > 0) {
+        snprintf(b, sizeof b, "a tier hit loads instead of recomputing: 1,000 tokens of KV take %.2f ms from host RAM over %s (%.1f GB/s a "
+                 "direction per GPU) and %.2f ms from NVMe (%.2f GB/s per replica) against %.2f ms to prefill them; hits loaded %lld "
+                 "tokens from CPU, %lld from NVMe", rep.cpu_load_ms_per_1k, rep.host_link.c_str(), rep.host_link_gbs,
+                 rep.nvme_load_ms_per_1k, rep.nvme_gbs, rep.prefill_ms_per_1k, (long long)l.prefix_hit_cpu_tokens,
+                 (long long)l.prefix_hit_nvme_tokens);
+        rep.lines.push_back(b);
+        rep.lines.push_back("host memory cost: " + rep.host_memory_price_source);
+    }
+    static const char* names[4] = {"GPU", "CPU tier", "NVMe tier", "no hit"};
+    std::string by;
+    for (int t = 0; t < 4; ++t)
+        if (l.requests_by_tier[t] > 0) by += (by.empty() ? "" : ", ") + std::string(names[t]) + fmt1(" %.0f ms", l.ttft_mean_ms_by_tier[t]) +
+                                          " (" + std::to_string(l.requests_by_tier[t]) + ")";
+    if (!by.empty()) rep.lines.push_back("mean TTFT by where the hit came from (requests): " + by);
+}
+
+// the command line's cache and offload flags: vLLM --no-enable-prefix-caching / --enable-prefix-caching and LMCache
+// (its KV connector, sized by LMCACHE_* environment variables); SGLang --disable-radix-cache and HiCache
+// (--enable-hierarchical-cache --hicache-size GB, --hicache-storage-backend file). `env` goes before the command.
+// Both size their host buffer per GPU worker: every TP rank allocates LMCACHE_MAX_LOCAL_CPU_SIZE GiB on its own
+// (LMCache/LMCache#2901: TP 2 at 50 GB used 100 GB; the buffer is max_local_cpu_size x 1024^3 bytes, #1147), and
+// SGLang's host pool is made per TP worker too, so the replica's cpu_gib is divided by its GPUs
+void prefix_command(const ServeRequest& req, EngineId e, std::string& env, std::string& flags) {
+    const bool v0 = e == EngineId::Vllm && runs_vllm_v0(req);
+    const int ranks = std::max(1, req.tp * req.pp);
+    const double cpu = req.kv_offload.cpu_gib / ranks, nvme = req.kv_offload.nvme_gib / ranks;
+    if (e == EngineId::Vllm) {
+        if (req.prefix_caching == 0 && !v0) flags += " --no-enable-prefix-caching";
+        if (req.prefix_caching == 1 && v0) flags += " --enable-prefix-caching";
+        if (cpu > 0 || nvme > 0) {
+            env = "LMCACHE_LOCAL_CPU=True LMCACHE_MAX_LOCAL_CPU_SIZE=" + fmt1("%.1f", cpu) + " ";
+            if (nvme > 0) env += "LMCACHE_LOCAL_DISK=file:///nvme/lmcache/ LMCACHE_MAX_LOCAL_DISK_SIZE=" + fmt1("%.1f", nvme) + " ";
+            flags += " --kv-transfer-config '{\"kv_connector\":\"LMCacheConnectorV1\",\"kv_role\":\"kv_both\"}'";
+        }
+    } else if (e == EngineId::Sglang) {
+        if (req.prefix_caching == 0) flags += " --disable-radix-cache";
+        if (cpu > 0) flags += " --enable-hierarchical-cache --hicache-size " + fmt1("%.0f", cpu * (double)kGiB / 1e9);
+        if (nvme > 0) flags += " --hicache-storage-backend file";
+    }
+}
+
+}  // namespace serving
+
+// [SECTION] Comparison -----------------------------------------------------------------------------------
+
+bool serve_prefix_cache_active(const ServeRequest& req) {
+    const Engine* e = find_engine(req.engine);
+    return e && serving::workload_shares(req.workload) && serving::cache_kind(req, e->id) != serving::PrefixCacheKind::None;
+}
+
+void serve_prefix_comparison(const Catalog& cat, const ServeRequest& req, ServeResult& r, int max_concurrency) {
+    if (!r.ok || !serve_prefix_cache_active(req)) return;
+    ServeRequest off = req;
+    off.prefix_caching = 0; off.kv_offload = {}; off.with_single_stream = false;
+    ServeResult o = serve(cat, off);
+    if (!o.ok) return;
+    ServePrefixReport& p = r.prefix;
+    p.compared = true;
+    p.ttft_p90_ms_off = o.load.ttft_ms.p90; p.ttft_mean_ms_off = o.load.ttft_ms.mean; p.output_tok_s_off = o.load.output_tok_s;
+    char b[512];
+    snprintf(b, sizeof b, "without the prefix cache: TTFT mean %.0f ms / p90 %.0f ms (with it %.0f / %.0f), output %.0f tok/s (with it %.0f), "
+             "%lld prompt tokens computed (with it %lld)", o.load.ttft_ms.mean, o.load.ttft_ms.p90, r.load.ttft_ms.mean, r.load.ttft_ms.p90,
+             o.load.output_tok_s, r.load.output_tok_s, (long long)o.load.prefill_tokens_computed, (long long)r.load.prefill_tokens_computed);
+    p.lines.push_back(b);
+    if (req.sla.ttft_p90_ms > 0 || req.sla.tpot_p90_ms > 0) {
+        ServeRequest on = req; on.with_single_stream = false;
+        p.sla_concurrency_on = sla_max_concurrency(cat, on, max_concurrency, nullptr);
+        p.sla_concurrency_off = sla_max_concurrency(cat, off, max_concurrency, nullptr);
+        snprintf(b, sizeof b, "largest concurrency within the SLA (TTFT p90 <= %.0f ms, TPOT p90 <= %.0f ms): %d with the cache, %d without",
+                 req.sla.ttft_p90_ms, req.sla.tpot_p90_ms, p.sla_concurrency_on, p.sla_concurrency_off);
+        p.lines.push_back(b);
+    }
+}
+
+}  // namespace llmsim
