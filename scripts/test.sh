@@ -71,7 +71,7 @@ else
   stage test-asan ctest --test-dir build/asan --output-on-failure -j"$jobs" -LE "check|deep"
 fi
 if [ -z "${LLMSIM_SKIP_FUZZ:-}" ]; then
-  fuzz_secs=${LLMSIM_FUZZ_SECONDS:-10}
+  fuzz_secs=${LLMSIM_FUZZ_SECONDS:-5}   # the quick tier: the committed corpus replayed + 5 s of mutation each
   [ -n "$deep" ] && fuzz_secs=${LLMSIM_FUZZ_SECONDS:-300}
   stage fuzz env LLMSIM_FUZZ_BUILD=build/asan LLMSIM_FUZZ_JOBS="${LLMSIM_FUZZ_JOBS:-$jobs}" scripts/fuzz.sh "$fuzz_secs"
 fi

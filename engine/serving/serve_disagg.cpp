@@ -64,20 +64,23 @@ bool validate_disaggregation(const ServeRequest& req, std::string& err) {
     return true;
 }
 
-ServeRequest prefill_pool_request(const ServeRequest& req) {
+namespace {
+// one pool of a disaggregated request as an aggregated request of its own: its GPUs at its TP, no pp
+ServeRequest disagg_pool_request(const ServeRequest& req, int gpus, int tp) {
     ServeRequest q = req;
     q.disaggregation = ServeDisaggregation();
-    q.gpus = req.disaggregation.prefill_gpus; q.tp = req.disaggregation.prefill_tp; q.pp = 1;
+    q.gpus = gpus; q.tp = tp; q.pp = 1;
     q.with_single_stream = false;
     return q;
 }
+}  // namespace
+
+ServeRequest prefill_pool_request(const ServeRequest& req) {
+    return disagg_pool_request(req, req.disaggregation.prefill_gpus, req.disaggregation.prefill_tp);
+}
 
 ServeRequest decode_pool_request(const ServeRequest& req) {
-    ServeRequest q = req;
-    q.disaggregation = ServeDisaggregation();
-    q.gpus = req.disaggregation.decode_gpus; q.tp = req.disaggregation.decode_tp; q.pp = 1;
-    q.with_single_stream = false;
-    return q;
+    return disagg_pool_request(req, req.disaggregation.decode_gpus, req.disaggregation.decode_tp);
 }
 
 // [SECTION] The link -------------------------------------------------------------------------------------
