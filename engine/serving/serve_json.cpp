@@ -482,8 +482,7 @@ std::string serve_predict_line(const Catalog& cat, const std::string& line) {
     out["kv_pool_tokens"] = s.memory.kv_pool_tokens;
     // issue 36's contract: a line that shares prefixes or names kv_offload gets the prefix-cache hit rate and the KV
     // pool per tier (plain lines keep their answer as it was: the golden outputs pin it)
-    const bool shares = r.workload.shared_prefix_len > 0 || r.workload.turns > 1 || r.workload.session_prefix_len > 0;
-    if (shares || r.kv_offload.cpu_gib > 0 || r.kv_offload.nvme_gib > 0) {
+    if (r.workload.shares_prefix() || r.kv_offload.cpu_gib > 0 || r.kv_offload.nvme_gib > 0) {
         out["prefix_cache_hit_rate"] = l.prefix_hit_rate;
         out["kv_pool_tokens_by_tier"] = {{"gpu", s.memory.kv_pool_tokens}, {"cpu", s.prefix.cpu_tier_tokens}, {"nvme", s.prefix.nvme_tier_tokens}};
         out["prefill_tokens_computed"] = l.prefill_tokens_computed;

@@ -114,7 +114,7 @@ std::vector<Req> draw_session_requests(const LoadSetup& st, const ServeWorkload&
 // the requests of a run: lengths drawn from the workload's distribution (clipped to max_model_len), Poisson
 // arrival times for an open loop; a warm first prompt starts with its cached full blocks computed
 std::vector<Req> draw_requests(const LoadSetup& st, const ServeWorkload& w, bool closed) {
-    if (w.shared_prefix_len > 0 || w.turns > 1 || w.session_prefix_len > 0) return draw_session_requests(st, w, closed);
+    if (w.shares_prefix()) return draw_session_requests(st, w, closed);
     Rng rng{w.seed * 0x2545F4914F6CDD1Dull + 1};
     int n = w.num_prompts;
     std::vector<Req> reqs((size_t)n);
@@ -189,7 +189,7 @@ struct LoadSim {
           free_blocks(setup.pool_blocks), sessions(w.turns > 1), turns(std::max(1, w.turns)), think_s(w.think_time_s) {
         if (sessions) start_sessions(w);
         else if (closed) issued_closed = std::min(n, w.concurrency);
-        if (setup.prefix_cache != PrefixCacheKind::None && (w.shared_prefix_len > 0 || w.turns > 1 || w.session_prefix_len > 0))
+        if (setup.prefix_cache != PrefixCacheKind::None && w.shares_prefix())
             cache = std::make_unique<PrefixCache>(setup, n, w.shared_prefix_len);
     }
 

@@ -52,8 +52,6 @@ static_assert(sizeof(kPrefixCacheRows) / sizeof(kPrefixCacheRows[0]) == (size_t)
 
 const PrefixCacheRow& prefix_row(EngineId e) { return kPrefixCacheRows[(int)e]; }
 
-bool workload_shares(const ServeWorkload& w) { return w.shared_prefix_len > 0 || w.turns > 1 || w.session_prefix_len > 0; }
-
 // the cache this request runs: the row's, on by default or by request (vLLM V0 off unless asked)
 PrefixCacheKind cache_kind(const ServeRequest& req, EngineId e) {
     const PrefixCacheRow& row = prefix_row(e);
@@ -123,7 +121,7 @@ bool validate_prefix_request(const ServeRequest& req, std::string& err) {
 void setup_prefix(const ServeRequest& req, const ReplicaShape& s, const EngineSpeed& p, const ServeMemoryPlan& m, LoadSetup& st,
                   ServePrefixReport& rep) {
     const ServeWorkload& w = req.workload;
-    if (!workload_shares(w)) return;
+    if (!w.shares_prefix()) return;
     st.prefix_cache = cache_kind(req, s.engine);
     rep.mechanism = prefix_row(s.engine).mechanism;
     rep.active = st.prefix_cache != PrefixCacheKind::None;
@@ -156,7 +154,7 @@ void setup_prefix(const ServeRequest& req, const ReplicaShape& s, const EngineSp
 // the report's lines, number by number, once the run is done
 void explain_prefix(const ServeRequest& req, const ServeLoad& l, ServePrefixReport& rep) {
     const ServeWorkload& w = req.workload;
-    if (!workload_shares(w)) return;
+    if (!w.shares_prefix()) return;
     rep.lines.push_back(std::string(rep.active ? "" : "OFF for this request; ") + rep.mechanism);
     char b[512];
     snprintf(b, sizeof b, "workload: %lld-token shared prefix, %lld-token session context, %d turn(s) per session, %.1f s think time; "
@@ -218,7 +216,7 @@ void prefix_command(const ServeRequest& req, EngineId e, std::string& env, std::
 
 bool serve_prefix_cache_active(const ServeRequest& req) {
     const Engine* e = find_engine(req.engine);
-    return e && serving::workload_shares(req.workload) && serving::cache_kind(req, e->id) != serving::PrefixCacheKind::None;
+    return e && req.workload.shares_prefix() && serving::cache_kind(req, e->id) != serving::PrefixCacheKind::None;
 }
 
 void serve_prefix_comparison(const Catalog& cat, const ServeRequest& req, ServeResult& r, int max_concurrency) {

@@ -86,6 +86,9 @@ struct ServeWorkload {
     // conversation is about; vLLM benchmarks/multi_turn's prefix_num_tokens): only turn 0 carries them, later turns
     // extend them. Not an issue 36 key: added so published multi-turn runs can be stated. 0 = none
     int64_t session_prefix_len = 0;
+    // true when requests share prompt tokens (a shared prefix, sessions, a session document): the one test of
+    // whether a prefix cache can hit at all
+    bool shares_prefix() const { return shared_prefix_len > 0 || turns > 1 || session_prefix_len > 0; }
 };
 
 // requests a run simulates when workload.num_prompts is 0: the one rule serve(), the SLA search, `serve --sweep` and
