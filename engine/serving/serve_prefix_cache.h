@@ -18,6 +18,7 @@
 // [SECTION] Offload tier
 // [SECTION] The cache
 #pragma once
+#include <cstddef>
 #include <cstdint>
 #include <set>
 #include <utility>
@@ -49,7 +50,7 @@ struct OffloadTier {
     std::vector<int64_t> len;            // per chain
     std::vector<double> last;            // per chain, last store or hit
     std::set<std::pair<double, int>> lru;   // (last, chain) of chains with len > 0, chain 0 excluded
-    void init(int64_t cap, int chains) { capacity = cap; len.assign((size_t)chains, 0); last.assign((size_t)chains, 0); }
+    void init(int64_t cap, int chains) { capacity = cap; len.assign((std::size_t)chains, 0); last.assign((std::size_t)chains, 0); }
     bool on() const { return capacity > 0; }
     void touch(int c, double now);
     void store(int c, int64_t tokens, double now);   // the chain's first `tokens` are in this tier
