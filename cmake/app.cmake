@@ -73,6 +73,9 @@ if(EMSCRIPTEN)
     -sMIN_WEBGL_VERSION=2 -sMAX_WEBGL_VERSION=2 -sALLOW_MEMORY_GROWTH=1 -sMODULARIZE=1
     -sEXPORT_NAME=createLlmsim -sENVIRONMENT=web
     -sFILESYSTEM=0   # the page opens no files (imports arrive as bytes): llmsim.js 226 -> 176 KB raw, 50.6 -> 37.7 KB gzip
+    # no WebGL extension switched on at context creation: ImGui's ES3 backend uses none, and enabling each of the
+    # browser's ~30 (getSupportedExtensions + getExtension) was most of SDL's context start (tools/bare_page does the same)
+    -sGL_SUPPORT_AUTOMATIC_ENABLE_EXTENSIONS=0
     "-sEXPORTED_RUNTIME_METHODS=['ccall','cwrap','UTF8ToString']"
     "-sEXPORTED_FUNCTIONS=['_main','_malloc','_free']")
   target_compile_options(llmsim_ui PRIVATE -Os)
@@ -81,7 +84,9 @@ if(EMSCRIPTEN)
   # -Os too for the engine layers no sweep runs through (the sweeps, llmsim_bench included, run in sim and the layers
   # below it): the file readers, the workloads, the API / report glue and the evidence. Code size is what the page
   # waits for: the browser compiles every function it calls in the first frame before running it
-  foreach(_layer formats workloads product evidence)
+  # catalog too: the page parses it once at start-up (load_embedded_catalog was one 56 KB function at -O3, and V8
+  # compiles a hot function twice: Liftoff on its first call, TurboFan in the background while it still runs)
+  foreach(_layer catalog formats workloads product evidence)
     if(TARGET llmsim_${_layer})
       target_compile_options(llmsim_${_layer} PRIVATE -Os)
     endif()
@@ -156,7 +161,7 @@ if(EMSCRIPTEN)
   target_compile_options(llmsim_bare_page PRIVATE -Os)
   target_link_options(llmsim_bare_page PRIVATE -Os
     -sMIN_WEBGL_VERSION=2 -sMAX_WEBGL_VERSION=2 -sALLOW_MEMORY_GROWTH=1 -sMODULARIZE=1 -sEXPORT_NAME=createBare
-    -sENVIRONMENT=web)
+    -sENVIRONMENT=web -sGL_SUPPORT_AUTOMATIC_ENABLE_EXTENSIONS=0)
   foreach(n index.html bare-page.js)
     add_custom_command(TARGET llmsim_bare_page POST_BUILD
       COMMAND "${CMAKE_COMMAND}" -E copy_if_different "${CMAKE_SOURCE_DIR}/tools/bare_page/${n}" "${CMAKE_BINARY_DIR}/bare/${n}")

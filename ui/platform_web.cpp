@@ -52,6 +52,11 @@ struct WebPlatform {
 };
 WebPlatform g;   // the page has one app; the exported C functions reach it here
 
+// a performance mark ('llmsim:<step>') for the start-up breakdown scripts/page_ready_bench.mjs prints
+void mark(const char* step) {
+    EM_ASM({ if (self.performance && performance.mark) performance.mark('llmsim:' + UTF8ToString($0)); }, step);
+}
+
 void sync_canvas_size() {
     double w = 0, h = 0;
     emscripten_get_element_css_size("#canvas", &w, &h);
@@ -156,6 +161,7 @@ void frame(void*) {
         request_frames(g.app);
     }
     if (!frame_wanted(g.app)) return;   // idle: nothing changed, draw nothing
+    if (!g.ready) mark("first-frame");
     apply_wheel_pixels();
     FrameSize size;
     size.drawable_w = (int)(g.css_w * g.dpr);
@@ -172,6 +178,7 @@ void frame(void*) {
     }
     if (!g.ready) {
         g.ready = true;
+        mark("first-frame-drawn");
         EM_ASM({ if (Module.llmsimReady) Module.llmsimReady(); });
         if (!g.hub_at_start.empty() && g.app.hub_lookup) g.app.hub_lookup(g.hub_at_start);   // a shared link re-fetches
     }
@@ -497,8 +504,10 @@ EMSCRIPTEN_KEEPALIVE void llmsim_paste_text(const char* text) {
 }  // extern "C"
 
 int main() {
+    mark("main");
     setlocale(LC_NUMERIC, "C");
     init_app(g.app);
+    mark("catalog");
     // the measured rows and the serving report: fetched after the first frame (llmsim-page.js), when not compiled in
     g.app.evidence_deferred = !missing_evidence_assets().empty();
     g.app.first_view_light = true;    // the first frame: only what the viewport shows (draw_app); the rest on the next
@@ -531,6 +540,7 @@ int main() {
         return 1;
     }
     SDL_GL_MakeCurrent(g.window, gl);
+    mark("sdl-webgl");
     IMGUI_CHECKVERSION();
     ImGui::CreateContext();
     ImGuiIO& io = ImGui::GetIO();
@@ -605,7 +615,9 @@ int main() {
     g.dpr = 0;
     g.app.ui_scale = 1;
     apply_theme(g.app, 1);
-    sync_canvas_size();
+    mark("imgui-init");
+    sync_canvas_size();   // the fonts, rasterised at the device pixel ratio
+    mark("fonts");
     g.app.frame_state_version = g.app.state_version;
     emscripten_set_main_loop_arg(frame, nullptr, 0, 1);
     return 0;

@@ -9,6 +9,9 @@
   'use strict';
   var overlay, message, progress;
 
+  // a performance mark ('llmsim:<step>') for the start-up breakdown scripts/page_ready_bench.mjs prints
+  function mark(step) { if (window.performance && performance.mark) performance.mark('llmsim:' + step); }
+
   function showError(text) {
     overlay.className = 'error';
     message.textContent = text;
@@ -32,6 +35,7 @@
   function compileWasm() {
     var overlayEl = document.getElementById('overlay');
     var bar = document.getElementById('progress'), text = document.getElementById('message');
+    mark('compile-start');
     return fetch('llmsim.wasm').then(function (resp) {
       if (!resp.ok) throw new Error('llmsim.wasm: HTTP ' + resp.status);
       var total = +resp.headers.get('Content-Length') || 0, got = 0;
@@ -55,11 +59,12 @@
     });
   }
   try { compiling = compileWasm(); } catch (e) { compiling = Promise.reject(e); }
+  compiling.then(function () { mark('compiled'); }, function () {});
   compiling.catch(function () {});   // reported by instantiateWithProgress, once llmsim.js asks for the module
 
   function instantiateWithProgress(imports, done) {
     compiling.then(function (module) {
-      return WebAssembly.instantiate(module, imports).then(function (instance) { done(instance, module); });
+      return WebAssembly.instantiate(module, imports).then(function (instance) { mark('instantiated'); done(instance, module); });
     }).catch(function (e) {
       showError('The simulator could not be loaded: ' + e.message +
                 '. If you opened this file directly from disk, serve the folder over HTTP instead (python3 -m http.server).');
