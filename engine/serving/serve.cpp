@@ -189,6 +189,11 @@ LoadSetup load_setup(const ServeRequest& req, const ReplicaShape& s, const Serve
     // running prompts still need are held back
     st.reserve_output = engine_row(s.engine).reserve_output;
     st.admission_holdback = true;
+    // the step order: vLLM V0 with chunked prefill off (forced off for MLA before v0.8) runs waiting prompts in a
+    // step of their own before any decode (vllm/core/scheduler.py Scheduler._schedule_default: "Don't schedule
+    // decodes if prefills are scheduled"). SGLang's scheduler is prefill-first too (get_next_batch_to_run), but
+    // turning it on for SGLang worsened serving.jsonl's SGLang source-out figures (docs/validation/2026-12-07-queue.md)
+    st.prefill_first = vllm_v0_mla(req, s);
     return st;
 }
 
@@ -267,6 +272,10 @@ ServeResult serve_with(const Catalog& cat, const ServeRequest& req, const SpeedT
         r.notes.push_back("early SGLang build (before v0.4.6) with an MLA + MoE model: " + fmt("%.0f", s.layer_floor_us) + " us a layer, " +
                           fmt("%.1f", s.layers_stage * s.pp * s.layer_floor_us * 1e-3) + " ms a step, in the overhead (SGLang v0.4.1.post2's "
                           "DeepSeek-V3 batch 1/8/32 decode, sglang#2643, less this model's step)");
+    if (st.prefill_first)
+        r.notes.push_back("vLLM V0 with MLA: chunked prefill is off, so waiting prompts run in steps of their own before any decode "
+                          "(vllm/core/scheduler.py _schedule_default); fixed-length clients then arrive in waves and TTFT grows with "
+                          "concurrency");
     if (s.crosses_network)
         r.notes.push_back(std::string(s.tp_net ? "tp spans nodes: every all-reduce" : "pp spans nodes: " + std::to_string(s.pp_net_hops) +
                           " stage hand-off(s)") + " over the network (" + fmt("%.0f", r.step.network_share * 100) + " % of a step); " + s.net_explain);

@@ -304,6 +304,22 @@ struct LoadSim {
         pre_tokens = 0; pre_depth = 0;
     }
 
+    // the step's batch: vLLM V1 puts every decode first and fills the token budget with prompt chunks; a prefill-first
+    // engine (LoadSetup::prefill_first) runs a step of prompt chunks alone while any prompt work can be scheduled, and
+    // its decodes only in a step without any
+    void schedule_step() {
+        if (st.prefill_first) {
+            n_dec = 0; sum_depth = 0; budget = st.max_batched_tokens;
+            dec.clear(); pre.clear(); chunk.clear(); pre_tokens = 0; pre_depth = 0;
+            continue_prefills();
+            admit_waiting();
+            if (pre_tokens > 0) return;
+        }
+        schedule_decodes();
+        continue_prefills();
+        admit_waiting();
+    }
+
     // a prefill chunk within the token budget and the free blocks; false when none fits
     bool schedule_prefill(int id) {
         Req& r = reqs[(size_t)id];
@@ -460,9 +476,7 @@ ServeLoad simulate_load(const ReplicaShape& s, const EngineSpeed& p, const LoadS
             sim.now = std::max(sim.now, sim.reqs[(size_t)sim.next].arrival);
             continue;
         }
-        sim.schedule_decodes();
-        sim.continue_prefills();
-        sim.admit_waiting();
+        sim.schedule_step();
         if (sim.n_dec == 0 && sim.pre_tokens == 0 && sim.cache) {   // only tier loads in flight: wait for the first
             double t = sim.next_event();
             bool loading = false;

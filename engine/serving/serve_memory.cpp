@@ -68,12 +68,17 @@ bool is_geforce(const Hardware& h) { return h.vendor == "nvidia" && h.name.find(
 constexpr double kNoP2pAllreduceUs = 40;
 constexpr double kNoP2pLinkShare = 0.25;
 
-int kv_elem_bytes(const std::string& kv, const std::string& precision, EngineId e) {
+// block_fp8_checkpoint: DeepSeek's own FP8 release (an MLA model at fp8, 128 x 128 weight blocks), not a ModelOpt
+// export. TensorRT-LLM reads its config.json quantization_config {"quant_method": "fp8", "weight_block_size"} as
+// FP8_BLOCK_SCALES for the weights alone and leaves kv_cache_quant_algo unset, so its KV cache stays in the model
+// dtype (NVIDIA/TensorRT-LLM tensorrt_llm/_torch/model_config.py ModelConfig.load_hf_quant_config, the "DeepSeek V3
+// FP8 ckpt" branch; only a ModelOpt hf_quant_config sets kv_cache_quant_algo)
+int kv_elem_bytes(const std::string& kv, const std::string& precision, EngineId e, bool block_fp8_checkpoint) {
     if (kv == "fp8" || kv == "fp8_e4m3" || kv == "fp8_e5m2" || kv == "q8_0") return 1;
     if (kv == "fp16" || kv == "bf16" || kv == "f16") return 2;
     // "auto": the model dtype (vLLM CacheConfig cache_dtype "auto"), or FP8 for an engine whose FP8 / NVFP4
-    // checkpoints quantize the KV cache too (the row's fp8_checkpoint_kv: TensorRT-LLM)
-    if (engine_row(e).fp8_checkpoint_kv && (precision == "fp8" || precision == "nvfp4")) return 1;
+    // checkpoints quantize the KV cache too (the row's fp8_checkpoint_kv: TensorRT-LLM's ModelOpt exports)
+    if (engine_row(e).fp8_checkpoint_kv && (precision == "fp8" || precision == "nvfp4") && !block_fp8_checkpoint) return 1;
     return 2;
 }
 
@@ -313,7 +318,7 @@ bool build_shape(const Catalog& cat, const ServeRequest& req, ReplicaShape& s, s
     // (config.py ModelConfig.get_num_kv_heads); MLA caches the latent once per token on every TP rank
     int attn_layers = s.layers_stage;
     if (m.hybrid) attn_layers = (int)std::ceil((double)m.hybrid->attention_layers.size() * stage);
-    s.kv_elem_bytes = kv_elem_bytes(req.kv_dtype, req.precision, s.engine);
+    s.kv_elem_bytes = kv_elem_bytes(req.kv_dtype, req.precision, s.engine, m.mla.has_value() && req.precision == "fp8");
     if (m.mla) {
         s.kv_bytes_token_gpu = (double)(m.mla->kv_lora_rank + m.mla->qk_rope_head_dim) * attn_layers * s.kv_elem_bytes;
     } else {
@@ -382,7 +387,7 @@ int default_max_batched_tokens(EngineId e, const ReplicaShape& s) {
 // off the KV pool: DeepSeek-R1 at its 163,840-token default context on 8x H200 keeps ~12 GiB of KV per GPU, room for
 // ~45 requests of 4,000 tokens, which is the queue dstack's runs show at 128 clients. V0's max_num_seqs is 256
 // (EngineArgs before the V1 defaults of v0.8). 0 when the rule does not apply
-static bool vllm_v0_mla(const ServeRequest& req, const ReplicaShape& s) {
+bool vllm_v0_mla(const ServeRequest& req, const ReplicaShape& s) {
     return s.engine == EngineId::Vllm && runs_vllm_v0(req) && s.model->mla;
 }
 int vllm_v0_mla_batched_tokens(const ServeRequest& req, const ReplicaShape& s) {

@@ -180,6 +180,7 @@ int effective_max_num_seqs(const ServeRequest& req, const ReplicaShape& s);
 int effective_max_batched_tokens(const ServeRequest& req, const ReplicaShape& s);
 // vLLM before v0.8 with an MLA model: chunked prefill forced off, max_num_batched_tokens = max(max_model_len, 2048)
 // (serve_memory.cpp cites it); 0 when the rule does not apply
+bool vllm_v0_mla(const ServeRequest& req, const ReplicaShape& s);
 int vllm_v0_mla_batched_tokens(const ServeRequest& req, const ReplicaShape& s);
 // the pool in blocks and tokens from `kv_pool` bytes, the memory plan's first and last rules: the tail of every
 // block-pooled engine's KV-pool rule
@@ -222,6 +223,10 @@ struct LoadSetup {                       // what the simulation needs besides th
     int64_t max_model_len = 0;
     bool reserve_output = false;         // admission reserves the whole output too (TensorRT-LLM GUARANTEED_NO_EVICT)
     bool admission_holdback = true;      // admission keeps the blocks running prompts still need + a 1 % watermark
+    // a step with prompt work runs prompts only; decodes wait for a step without any (SGLang's get_next_batch_to_run
+    // "Run prefill first if possible"; vLLM V0 _schedule_default "Don't schedule decodes if prefills are scheduled").
+    // false: vLLM V1's order, decodes first and prompt chunks in the same step (load_setup says which engine runs which)
+    bool prefill_first = false;
     // prefix caching (serve_prefix_cache.h): the engine's cache, when the workload shares prefixes; offload tiers in
     // tokens per replica and the seconds one token of KV takes to load from each
     PrefixCacheKind prefix_cache = PrefixCacheKind::None;

@@ -83,3 +83,55 @@ TEST_CASE("SGLang before v0.4.6 pays a fixed latency per DeepSeek layer: held-ou
     const ServeResult now = dstack_r1("0.4.6", "h200-sxm", 4);
     CHECK(now.load.tpot_ms.median < h200.load.tpot_ms.median - 20.0);
 }
+
+namespace {
+// dstack's vLLM 0.7.3 (ROCm) runs of DeepSeek-R1 on 8x MI300X (serving_large_heldout.jsonl, never fitted): 3200 in /
+// 800 out fixed, --max-model-len 32768, closed loop of `concurrency` clients over 500 prompts
+ServeResult vllm_v0_r1_mi300x(int concurrency, const std::string& version = "0.7.3.dev138+g21f6ca217") {
+    ServeRequest q;
+    std::string err;
+    REQUIRE(parse_serve_request(R"({"engine": "vllm", "engine_version": ")" + version + R"(", "model": "deepseek-ai/DeepSeek-R1",
+                                    "precision": "fp8", "hardware": "mi300x", "gpus": 8, "tp": 8, "max_model_len": 32768,
+                                    "workload": {"input_len": 3200, "output_len": 800, "dist": "fixed", "concurrency": )" +
+                                    std::to_string(concurrency) + R"(, "num_prompts": 500}})",
+                                cat(), q, err));
+    ServeResult r = serve(cat(), q);
+    REQUIRE(r.ok);
+    return r;
+}
+}  // namespace
+
+TEST_CASE("vLLM V0 with MLA prefills before it decodes: fixed-length clients arrive in waves", "[serving][versions]") {
+    // V0 with chunked prefill off (forced off for MLA before v0.8) schedules waiting prompts in a step of their own
+    // (vllm/core/scheduler.py _schedule_default: "Don't schedule decodes if prefills are scheduled"), so a closed loop
+    // of fixed lengths stays in lockstep: every client of a wave waits for the wave's prompts, not for one step.
+    // Measured (rows v1405 / v1409): median TTFT 23,286 ms at 128 clients, 2,535 ms at 8, a ratio of 9.19; the
+    // decode-first order said 1,487 / 1,086 ms (1.37). The absolute TTFT stays ~2.2x short: the prefill itself is
+    // faster here than that build ran it (docs/validation/2026-12-07-queue.md)
+    const ServeResult c128 = vllm_v0_r1_mi300x(128), c8 = vllm_v0_r1_mi300x(8);
+    CHECK(c128.load.ttft_ms.median / c8.load.ttft_ms.median == Approx(9.19).epsilon(0.3));
+    // V1 (v0.8 on) mixes prompt chunks into decode steps: no waves, a TTFT of a few steps at any concurrency
+    const ServeResult v1_128 = vllm_v0_r1_mi300x(128, "0.8.5"), v1_8 = vllm_v0_r1_mi300x(8, "0.8.5");
+    CHECK(v1_128.load.ttft_ms.median / v1_8.load.ttft_ms.median < 3.0);
+}
+
+TEST_CASE("TensorRT-LLM keeps DeepSeek's own block-FP8 checkpoint's KV cache in BF16", "[serving][versions]") {
+    // tensorrt_llm/_torch/model_config.py load_hf_quant_config: {"quant_method": "fp8", "weight_block_size"} sets the
+    // weights' FP8_BLOCK_SCALES and no kv_cache_quant_algo; the MLA cache is one latent of kv_lora_rank + rope per
+    // token and layer (CacheType SELFKONLY): (512 + 64) x 61 layers x 2 bytes = 70,272 bytes
+    ServeRequest q;
+    std::string err;
+    REQUIRE(parse_serve_request(R"({"engine": "trtllm", "model": "deepseek-ai/DeepSeek-R1", "precision": "fp8",
+                                    "hardware": "h200-sxm", "gpus": 8, "tp": 8, "workload": {"input_len": 1024,
+                                    "output_len": 128, "concurrency": 8}})", cat(), q, err));
+    const ServeResult r = serve(cat(), q);
+    REQUIRE(r.ok);
+    CHECK(r.memory.kv_bytes_per_token == 70272u);
+    // a ModelOpt FP8 export of a GQA model still gets the FP8 cache TensorRT-LLM's quantization recipe sets
+    REQUIRE(parse_serve_request(R"({"engine": "trtllm", "model": "meta-llama/Llama-3.1-8B-Instruct", "precision": "fp8",
+                                    "hardware": "h100-sxm", "workload": {"input_len": 1024, "output_len": 128, "concurrency": 8}})",
+                                cat(), q, err));
+    const ServeResult l = serve(cat(), q);
+    REQUIRE(l.ok);
+    CHECK(l.memory.kv_bytes_per_token == 8u * 128 * 2 * 32);   // 8 KV heads x 128 x (K + V) x 32 layers x 1 byte
+}
