@@ -232,7 +232,9 @@ const std::vector<Tool>& tools() {
          best_models_schema, api_best_models},
         {"serve", "Serving many users",
          "Serving engine (vLLM, SGLang, llama-server, ...) memory plan, load simulation (throughput, TTFT, TPOT "
-         "percentiles), cost and command line. `llmsim-cli serve --json`.",
+         "percentiles), cost and command line; with workload.shared_prefix_len / turns or kv_offload also `prefix` "
+         "(prefix-cache hit rate, KV pool tokens per tier, TTFT without the cache), with disaggregation each pool and "
+         "the KV transfer. `llmsim-cli serve --json`.",
          serve_schema, api_serve},
         {"cost", "Own vs rent vs API",
          "Monthly cost of owning a device, renting it and a serverless API for a token load, with the device hours "
