@@ -213,7 +213,8 @@ int run_search(const Catalog& cat, ServeRequest req, bool disagg, const std::str
     }
     SlaSearchStats st;
     auto t0 = std::chrono::steady_clock::now();
-    std::vector<SlaPoint> pts = sla_search(cat, req, space, &st);
+    std::vector<std::string> notes;
+    std::vector<SlaPoint> pts = sla_search(cat, req, space, &st, &notes);
     double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     printf("%zu configurations meet TTFT p90 <= %.0f ms, TPOT p90 <= %.0f ms (%d fit, %d serve() runs, %.0f ms)\n", pts.size(),
            req.sla.ttft_p90_ms, req.sla.tpot_p90_ms, st.candidates, st.serve_runs, ms);
@@ -230,7 +231,7 @@ int run_search(const Catalog& cat, ServeRequest req, bool disagg, const std::str
                usd(p.usd_per_mtok_rent));
     }
     if (!pts.empty()) printf("cheapest: %s\n", pts[0].command.c_str());
-    for (const std::string& v : disagg_verdicts(pts)) printf("note: %s\n", v.c_str());
+    for (const std::string& v : notes) printf("note: %s\n", v.c_str());
     if (deploy && !pts.empty()) return write_deploy(cat, sla_point_request(req, pts[0]), *deploy);
     return 0;
 }

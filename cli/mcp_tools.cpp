@@ -133,7 +133,13 @@ json serve_schema(const Catalog&) {
                             {"output_len", integer("generated tokens per request", 1, 1000000)},
                             {"concurrency", integer("requests in flight (closed loop)", 1, 100000)},
                             {"num_prompts", integer("requests in the run", 1, 10000000)},
-                            {"dist", one_of("request length distribution", {"fixed", "uniform", "sharegpt"})}},
+                            {"dist", one_of("request length distribution", {"fixed", "uniform", "sharegpt"})},
+                            // prefix sharing and multi-turn sessions (serving.h ServeWorkload; serve() refuses a
+                            // shared_prefix_len that is not below input_len with a message naming it)
+                            {"shared_prefix_len", integer("tokens every prompt shares (a system prompt), below input_len", 0, 10000000)},
+                            {"turns", integer("turns per multi-turn session: turn k's prompt is the earlier turns plus new input", 1, 1000)},
+                            {"think_time_s", number("seconds between an answer and the session's next turn", 0, 86400)},
+                            {"session_prefix_len", integer("tokens only a session's first turn carries after the shared prefix (a document)", 0, 10000000)}},
                            {});
     json sla = object({{"ttft_p90_ms", number("p90 time to first token target, ms", 0, 1e9)},
                        {"tpot_p90_ms", number("p90 time per output token target, ms", 0, 1e9)}},
@@ -145,6 +151,12 @@ json serve_schema(const Catalog&) {
                                   {"decode_tp", integer("tensor parallel size of each decode instance", 1, 64)},
                                   {"link", str("the KV path: nvlink, or a fabric (ib-ndr, roce-400, ethernet-100, ...)")}},
                                  {"prefill_gpus", "decode_gpus"});
+    // the KV offload tiers behind the prefix cache (serving.h ServeRequest::kv_offload; vllm LMCache, sglang HiCache)
+    json kv_offload = object({{"cpu_gib", number("host-RAM tier per replica, GiB", 0, 65536)},
+                              {"nvme_gib", number("NVMe tier per replica, GiB", 0, 1048576)}},
+                             {});
+    kv_offload["additionalProperties"] = false;
+    disaggregation["additionalProperties"] = false;
     json o = object({{"engine", one_of("serving engine", serve_engines())},
                      {"model", model_field()},
                      {"hardware", hardware_field()},
@@ -159,6 +171,10 @@ json serve_schema(const Catalog&) {
                      {"interconnect", str("nvlink, pcie, or a fabric between nodes (ib-ndr, roce-400, ethernet-100, ...)")},
                      {"workload", workload},
                      {"sla", sla},
+                     {"prefix_caching", {{"type", {"boolean", "null"}},
+                                         {"description", "the engine's prefix cache on / off (null: the engine's default; "
+                                                         "tensorrt-llm, lmdeploy and mlx have none modelled)"}}},
+                     {"kv_offload", kv_offload},
                      {"disaggregation", disaggregation}},
                     {"model", "hardware"});
     o["description"] = "the JS API's serve() request (docs/api.md); further keys of that request are read too";
@@ -216,7 +232,9 @@ const std::vector<Tool>& tools() {
          best_models_schema, api_best_models},
         {"serve", "Serving many users",
          "Serving engine (vLLM, SGLang, llama-server, ...) memory plan, load simulation (throughput, TTFT, TPOT "
-         "percentiles), cost and command line. `llmsim-cli serve --json`.",
+         "percentiles), cost and command line; with workload.shared_prefix_len / turns or kv_offload also `prefix` "
+         "(prefix-cache hit rate, KV pool tokens per tier, TTFT without the cache), with disaggregation each pool and "
+         "the KV transfer. `llmsim-cli serve --json`.",
          serve_schema, api_serve},
         {"cost", "Own vs rent vs API",
          "Monthly cost of owning a device, renting it and a serverless API for a token load, with the device hours "

@@ -411,14 +411,15 @@ std::string api_serve_search(const Catalog& cat, const std::string& request_json
     if (r.sla.ttft_p90_ms <= 0 && r.sla.tpot_p90_ms <= 0) { r.sla.ttft_p90_ms = 1000; r.sla.tpot_p90_ms = 50; }
     SlaSearchStats st;
     auto t0 = std::chrono::steady_clock::now();
-    std::vector<SlaPoint> pts = sla_search(cat, r, space, &st);
+    std::vector<std::string> notes;
+    std::vector<SlaPoint> pts = sla_search(cat, r, space, &st, &notes);
     double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     json a = json::array();
     for (const SlaPoint& p : pts) a.push_back(point_json_full(p));
     json out{{"ok", true}, {"sla", {{"ttft_p90_ms", r.sla.ttft_p90_ms}, {"tpot_p90_ms", r.sla.tpot_p90_ms}}}, {"points", a},
              {"ms", ms}, {"candidates", st.candidates}, {"simulated", st.simulated}, {"pruned", st.pruned}, {"infeasible", st.infeasible},
              {"serve_runs", st.serve_runs}};
-    if (space.disaggregated) out["notes"] = disagg_verdicts(pts);
+    if (!notes.empty()) out["notes"] = notes;
     return out.dump(-1, ' ', false, json::error_handler_t::replace);
 }
 

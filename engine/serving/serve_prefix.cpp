@@ -243,4 +243,63 @@ void serve_prefix_comparison(const Catalog& cat, const ServeRequest& req, ServeR
     }
 }
 
+namespace {
+// "meets the SLA" or what it misses by, for a reason line
+std::string sla_verdict(const ServeSla& sla, const ServeResult& r) {
+    if (!r.ok) return "does not run (" + r.error + ")";
+    char b[200];
+    if (sla.ttft_p90_ms > 0 && r.load.ttft_ms.p90 > sla.ttft_p90_ms) {
+        snprintf(b, sizeof b, "misses the SLA (TTFT p90 %.0f ms > %.0f ms)", r.load.ttft_ms.p90, sla.ttft_p90_ms); return b;
+    }
+    if (sla.tpot_p90_ms > 0 && r.load.tpot_ms.p90 > sla.tpot_p90_ms) {
+        snprintf(b, sizeof b, "misses the SLA (TPOT p90 %.1f ms > %.1f ms)", r.load.tpot_ms.p90, sla.tpot_p90_ms); return b;
+    }
+    if (sla.min_output_tok_s > 0 && r.load.output_tok_s < sla.min_output_tok_s) {
+        snprintf(b, sizeof b, "misses the SLA (%.0f output tok/s < %.0f)", r.load.output_tok_s, sla.min_output_tok_s); return b;
+    }
+    return "still meets the SLA";
+}
+bool sla_met(const ServeSla& sla, const ServeResult& r) { return sla_verdict(sla, r) == "still meets the SLA"; }
+}  // namespace
+
+std::vector<std::string> search_prefix_reasons(const Catalog& cat, const ServeRequest& req, const std::vector<SlaPoint>& pts) {
+    std::vector<std::string> out;
+    const bool tiers = req.kv_offload.cpu_gib > 0 || req.kv_offload.nvme_gib > 0;
+    if (pts.empty() || (!req.workload.shares_prefix() && !tiers)) return out;
+    const SlaPoint& p = pts.front();
+    // the load the search judged this point at (serve_search.cpp evaluate): the target concurrency, the request's
+    // own rate, else its largest concurrency within the SLA
+    ServeRequest q = sla_point_request(req, p);
+    q.with_single_stream = false;
+    const ServeWorkload& w = req.workload;
+    if (w.concurrency > 0) q = closed_loop_at(q, w.concurrency);
+    else if (w.request_rate <= 0 && !w.burst && p.max_concurrency > 0) q = closed_loop_at(q, p.max_concurrency);
+    if (!serve_prefix_cache_active(q)) return out;
+    const ServeResult on = serve(cat, q);
+    if (!on.ok) return out;
+    char where[160], b[700];
+    snprintf(where, sizeof where, "the answer (%s x%d %s %s)", p.hardware.c_str(), p.gpus, p.engine.c_str(), p.precision.c_str());
+    ServeRequest off = q;
+    off.prefix_caching = 0; off.kv_offload = {};
+    const ServeResult o = serve(cat, off);
+    snprintf(b, sizeof b, "prefix cache: %s finds %.1f %% of its prompt tokens cached and computes %lld of %lld; TTFT p90 %.0f ms with the "
+             "cache, %.0f ms without it, where it %s%s", where, on.load.prefix_hit_rate * 100, (long long)on.load.prefill_tokens_computed,
+             (long long)on.load.prompt_tokens, on.load.ttft_ms.p90, o.load.ttft_ms.p90, sla_verdict(req.sla, o).c_str(),
+             sla_met(req.sla, o) ? ": the cache lowers TTFT here but is not what this answer rests on"
+                                 : ": the cache is why this configuration qualifies");
+    out.push_back(b);
+    if (!tiers) return out;
+    ServeRequest gpu_only = q;
+    gpu_only.kv_offload = {};
+    const ServeResult g = serve(cat, gpu_only);
+    snprintf(b, sizeof b, "KV offload (CPU %.0f GiB, NVMe %.0f GiB per replica): about %.0f sessions held at their last turn against %.0f on "
+             "the GPU pool alone; hits loaded %lld tokens from host RAM and %lld from NVMe instead of recomputing them; TTFT p90 %.0f ms "
+             "with the tiers, %.0f ms without, where it %s%s", req.kv_offload.cpu_gib, req.kv_offload.nvme_gib, on.prefix.sessions_held,
+             g.prefix.sessions_held, (long long)on.load.prefix_hit_cpu_tokens, (long long)on.load.prefix_hit_nvme_tokens,
+             on.load.ttft_ms.p90, g.load.ttft_ms.p90, sla_verdict(req.sla, g).c_str(),
+             sla_met(req.sla, g) ? ": the tiers are not what this answer rests on" : ": the tiers are why this configuration qualifies");
+    out.push_back(b);
+    return out;
+}
+
 }  // namespace llmsim

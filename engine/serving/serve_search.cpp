@@ -275,6 +275,7 @@ bool sla_search_step(const Catalog& cat, SlaSearchJob& job, int max_candidates) 
         if (job.next_exact < job.points.size() && (int)job.next_exact < space.exact_top) return false;
     }
     if (space.disaggregated) job.notes = disagg_verdicts(job.points);
+    for (std::string& n : search_prefix_reasons(cat, req, job.points)) job.notes.push_back(std::move(n));
     job.done = true;
     return true;
 }
@@ -315,11 +316,13 @@ std::vector<std::string> disagg_verdicts(const std::vector<SlaPoint>& pts) {
     return out;
 }
 
-std::vector<SlaPoint> sla_search(const Catalog& cat, const ServeRequest& req, const SlaSearch& space, SlaSearchStats* stats) {
+std::vector<SlaPoint> sla_search(const Catalog& cat, const ServeRequest& req, const SlaSearch& space, SlaSearchStats* stats,
+                                 std::vector<std::string>* notes) {
     SlaSearchJob job;
     sla_search_begin(cat, req, space, job);
     while (!sla_search_step(cat, job, 1 << 30)) {}
     if (stats) *stats = job.stats;
+    if (notes) *notes = job.notes;
     return job.points;
 }
 

@@ -420,7 +420,7 @@ void sort_sla_points(std::vector<SlaPoint>& pts);
 // workload's concurrency or request rate is the target load; neither = any), cheapest first (price per 1M output
 // tokens); with space.limit, the cheapest `limit` only. Fills `stats` when non-null
 std::vector<SlaPoint> sla_search(const Catalog& cat, const ServeRequest& req, const SlaSearch& space,
-                                 SlaSearchStats* stats = nullptr);
+                                 SlaSearchStats* stats = nullptr, std::vector<std::string>* notes = nullptr);
 // one search point as JSON (an element of serveSearch's "points")
 std::string sla_point_json(const SlaPoint& p);
 // the request a search point runs as (req's model, workload and SLA at the point's device, engine, precision, GPUs,
@@ -441,11 +441,18 @@ struct SlaSearchJob {
     SlaSearchStats stats;
     ParamCounts counts;                  // the model's, counted once for every run of the search
     bool have_counts = false;
-    std::vector<std::string> notes;      // disaggregated search: where disaggregation wins or loses (disagg_verdicts)
+    std::vector<std::string> notes;      // why the answer is what it is: where disaggregation wins or loses
+                                         // (disagg_verdicts), what the prefix cache and the KV tiers did for it
+                                         // (search_prefix_reasons)
 };
 // with space.disaggregated: for each device x GPU count that has both, the cheapest disaggregated and the cheapest
 // aggregated point side by side and which one wins (the two $/1M and each one's TTFT / TPOT p90)
 std::vector<std::string> disagg_verdicts(const std::vector<SlaPoint>& pts);
+// a search whose request shares prefixes or names KV offload tiers: one line per mechanism, what it did for the
+// cheapest point (prefix hit rate; sessions held and tokens loaded from each tier) and whether that point still meets
+// the SLA without it (one serve() run each at the point's load), so the answer says why the cache or the tier changed
+// it. Empty for a plain workload (no runs)
+std::vector<std::string> search_prefix_reasons(const Catalog& cat, const ServeRequest& req, const std::vector<SlaPoint>& pts);
 void sla_search_begin(const Catalog& cat, const ServeRequest& req, const SlaSearch& space, SlaSearchJob& job);
 bool sla_search_step(const Catalog& cat, SlaSearchJob& job, int max_candidates);
 // the search `llmsim-cli serve --bench` and `llmsim_bench serving` (native and wasm) time: Llama-3.1-70B, 1024 in /

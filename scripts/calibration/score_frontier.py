@@ -7,7 +7,7 @@ without invented inputs) are listed with the reason. --block picks the rows of o
 
 usage: scripts/calibration/score_frontier.py [--cli build/llmsim-cli] [--block disaggregation] [FILE]
 """
-import argparse, json, subprocess, sys
+import argparse, json, statistics, subprocess, sys
 
 
 def main():
@@ -41,6 +41,7 @@ def main():
                ("tpot_ms_mean", lambda p: p["tpot_ms"]["mean"], lambda p: (p["tpot_ms"]["low"] / p["tpot_ms"]["median"] * p["tpot_ms"]["mean"],
                                                                          p["tpot_ms"]["high"] / p["tpot_ms"]["median"] * p["tpot_ms"]["mean"]))]
     inside = {m[0]: [0, 0] for m in metrics}
+    by_block = {}   # mechanism -> metric -> [signed errors], [inside flags]
     for r, line in zip(scored, out):
         p = json.loads(line)
         if "error" in p:
@@ -57,9 +58,18 @@ def main():
             ok = lo <= m <= hi
             inside[key][0] += ok
             inside[key][1] += 1
+            b = by_block.setdefault(r["block"].split(" (")[0], {}).setdefault(key, ([], []))
+            b[0].append(v / m - 1)
+            b[1].append(ok)
             parts.append("%s measured %.1f predicted %.1f (%+.0f %%, band %.1f..%.1f %s)" % (key, m, v, 100 * (v / m - 1), lo, hi, "in" if ok else "OUT"))
         print("%-6s %dP:%dD %s: %s" % (r["id"], d.get("prefill_gpus", 0), d.get("decode_gpus", 0), r["model"].split("/")[-1], "; ".join(parts)))
     print("inside the band: " + ", ".join("%s %d of %d" % (k, v[0], v[1]) for k, v in inside.items() if v[1]))
+    # per mechanism: rows, and per metric the median signed error, the median absolute error and the rows in band
+    for block, per in by_block.items():
+        n = max(len(e) for e, _ in per.values())
+        print("%s (%d rows): %s" % (block, n, "; ".join(
+            "%s median %+.0f %% (|err| %.0f %%), %d of %d in band" % (k, 100 * statistics.median(e), 100 * statistics.median([abs(x) for x in e]),
+                                                                      sum(f), len(f)) for k, (e, f) in per.items())))
 
 
 if __name__ == "__main__":

@@ -38,6 +38,17 @@ def call(i, name, arguments):
 MEMORY = {"model": "Qwen/Qwen2.5-7B-Instruct", "quant": "Q4_K_M", "ctx": 32768, "hardware": "rtx-4090"}
 COST = {"model": "Qwen/Qwen2.5-7B-Instruct", "hardware": "rtx-4090", "quant": "Q4_K_M", "hours_per_month": 365,
         "price_usd": 3650, "rent_usd_per_hour": 1.5, "kwh_price_usd": 0.2}
+# issue 36's keys: Llama-3.1-8B on one H100, 2048-token prompts sharing 1843 (90 %), one client, 32 requests
+# (tests/engine/test_serving_prefix.cpp works the same run out by hand)
+SERVE_PREFIX = {"engine": "vllm", "model": "meta-llama/Llama-3.1-8B-Instruct", "hardware": "h100-sxm", "precision": "bf16",
+                "max_model_len": 8192,
+                "workload": {"input_len": 2048, "output_len": 16, "concurrency": 1, "num_prompts": 32, "shared_prefix_len": 1843}}
+
+
+def with_workload(**keys):
+    return dict(SERVE_PREFIX, workload=dict(SERVE_PREFIX["workload"], **keys))
+
+
 lines = [
     req(1, "initialize", {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}}),
     json.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"}),       # a notification: no reply
@@ -57,6 +68,18 @@ lines = [
     json.dumps([json.loads(req(12, "ping"))]),                                       # a batch: -32600
     json.dumps({"jsonrpc": "2.0", "id": 99, "result": {}}),                          # a response from the client: no reply
     call(15, "serve", {"engine": "tgi2", "model": "meta-llama/Llama-3.1-8B-Instruct", "hardware": "h100-sxm"}),
+    call(20, "serve", SERVE_PREFIX),
+    call(21, "serve", dict(SERVE_PREFIX, kv_offload={"cpu_gib": 64})),
+    call(22, "serve", with_workload(shared_prefix_len=2048)),                       # not below input_len
+    call(23, "serve", with_workload(turns=0)),
+    call(24, "serve", with_workload(think_time_s=-1)),
+    call(25, "serve", dict(SERVE_PREFIX, kv_offload={"cpu_gib": -1})),
+    call(26, "serve", dict(SERVE_PREFIX, kv_offload={"ram_gib": 8})),
+    call(27, "serve", dict(SERVE_PREFIX, kv_offload=8)),
+    call(28, "serve", dict(SERVE_PREFIX, prefix_caching="yes")),
+    call(29, "serve", dict(SERVE_PREFIX, engine="llamacpp", precision="Q4_K_M", kv_offload={"cpu_gib": 8})),
+    call(30, "serve", dict(SERVE_PREFIX, disaggregation={"prefill_gpus": 0, "decode_gpus": 1})),
+    call(31, "serve", dict(SERVE_PREFIX, disaggregation={"prefill_gpus": 1, "decode_gpus": 1, "pool": 2})),
     req("last", "ping"),
     req(13, "initialize", {"protocolVersion": "2024-11-05", "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}}),
     req(14, "initialize", {"protocolVersion": "1999-01-01", "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}}),
@@ -66,7 +89,7 @@ check(proc.returncode == 0, f"exits 0 at the end of input (got {proc.returncode}
 replies = [json.loads(line) for line in proc.stdout.splitlines()]
 check(all(r.get("jsonrpc") == "2.0" for r in replies), "every reply is JSON-RPC 2.0, one per line")
 ids = [r.get("id") for r in replies]
-expected_ids = [1, 2, 3, None, 5, 6, 7, 8, 9, 10, 16, 17, None, None, None, 15, "last", 13, 14]
+expected_ids = [1, 2, 3, None, 5, 6, 7, 8, 9, 10, 16, 17, None, None, None, 15, *range(20, 32), "last", 13, 14]
 check(ids == expected_ids, f"one reply per request, in order, none to notifications or responses: {ids}")
 check(proc.stderr.startswith("llmsim-cli mcp: serving 7 tools"), "logs go to stderr")
 by_id = {r["id"]: r for r in replies if r.get("id") is not None}
@@ -114,6 +137,38 @@ cli_engine = subprocess.run([cli, "serve", "--engine", "tgi2", "--model", "meta-
 check(bad_engine["isError"] is True and cli_engine.returncode == 2 and
       cli_engine.stderr.strip() == "llmsim-cli: " + bad_engine["content"][0]["text"],
       f"serve's unknown engine: the CLI's exact line ({bad_engine['content'][0]['text']})")
+
+# issue 36: the serve tool's schema names the prefix / offload / disaggregation keys, the engine reads them and
+# refuses bad values with a message naming the key (a tool error the model can correct)
+serve_schema = tools[5]["inputSchema"]["properties"]
+check(all(k in serve_schema["workload"]["properties"] for k in ("shared_prefix_len", "turns", "think_time_s", "session_prefix_len")),
+      "serve's schema: workload.shared_prefix_len, turns, think_time_s, session_prefix_len")
+check(serve_schema["workload"]["properties"]["turns"]["minimum"] == 1, "turns: at least 1")
+check(set(serve_schema["kv_offload"]["properties"]) == {"cpu_gib", "nvme_gib"} and
+      serve_schema["kv_offload"]["additionalProperties"] is False, "serve's schema: kv_offload {cpu_gib, nvme_gib}, nothing else")
+check(serve_schema["prefix_caching"]["type"] == ["boolean", "null"], "serve's schema: prefix_caching true / false / null")
+check(set(serve_schema["disaggregation"]["properties"]) == {"prefill_gpus", "decode_gpus", "prefill_tp", "decode_tp", "link"},
+      "serve's schema: the disaggregation block")
+shared = by_id[20]["result"]
+check(shared["isError"] is False, "serve with a shared prefix answers")
+px = shared["structuredContent"]["prefix"]
+# by hand: vLLM caches the prefix's full 16-token blocks, 1843 // 16 * 16 = 1840 tokens; the first request misses and
+# the 31 after it find 1840 each
+check(px["hit_tokens"] == 31 * 1840 and px["prompt_tokens"] == 32 * 2048, f"prefix hits by hand: 31 x 1840 ({px['hit_tokens']})")
+cli_shared = cli_json("serve", "--engine", "vllm", "--model", "meta-llama/Llama-3.1-8B-Instruct", "--hardware", "h100-sxm",
+                      "--precision", "bf16", "--max-model-len", "8192", "--input-len", "2048", "--output-len", "16",
+                      "--concurrency", "1", "--num-prompts", "32", "--shared-prefix", "1843", "--json")
+check(shared["structuredContent"]["prefix"] == cli_shared["prefix"] and
+      shared["structuredContent"]["load"] == cli_shared["load"], "serve with a shared prefix equals `serve --shared-prefix --json`")
+tiered = by_id[21]["result"]
+# by hand: 64 GiB / (32 layers x 8 KV heads x 128 x 2 x 2 bytes = 131,072 bytes a token) = 524,288 tokens
+check(tiered["isError"] is False and tiered["structuredContent"]["prefix"]["kv_pool_tokens_by_tier"]["cpu"] == 64 * 2**30 // 131072,
+      "kv_offload.cpu_gib 64 is a 524,288-token CPU tier")
+for i, key in ((22, "shared_prefix_len"), (23, "turns"), (24, "think_time_s"), (25, "kv_offload.cpu_gib"), (26, "kv_offload.ram_gib"),
+               (27, "kv_offload"), (28, "prefix_caching"), (29, "kv_offload"), (30, "disaggregation.prefill_gpus"),
+               (31, "disaggregation.pool")):
+    r = by_id[i]["result"]
+    check(r["isError"] is True and key in r["content"][0]["text"], f"a bad {key} is a tool error naming it: {r['content'][0]['text'][:110]}")
 
 cost = by_id[9]["result"]["structuredContent"]
 cli_cost = cli_json("cost", "--model", "Qwen/Qwen2.5-7B-Instruct", "--hardware", "rtx-4090", "--quant", "Q4_K_M",

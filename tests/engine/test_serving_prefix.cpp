@@ -4,6 +4,7 @@
 // pays its transfer (KV bytes / link bandwidth).
 #include <catch2/catch.hpp>
 
+#include <cstdio>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -195,4 +196,95 @@ TEST_CASE("prefix cache: request keys parse, bad values are refused, plain workl
     CHECK(x.load.ttft_ms.mean == y.load.ttft_ms.mean);
     CHECK(x.load.output_tok_s == y.load.output_tok_s);
     CHECK_FALSE(x.prefix.active);
+}
+
+namespace {
+// the SLA search over one device's counts (what a user sizing a cluster of one kind asks): vLLM BF16 at 1, 2, 4, 8 GPUs
+SlaSearch one_device(const char* hw) {
+    SlaSearch s;
+    s.engines = {"vllm"}; s.precisions = {"bf16"}; s.gpu_counts = {1, 2, 4, 8};
+    s.only_hardware = hw; s.datacenter_and_workstation_only = false; s.exact_top = 0;
+    return s;
+}
+const std::string* note_starting(const std::vector<std::string>& notes, const char* head) {
+    for (const std::string& n : notes) if (n.rfind(head, 0) == 0) return &n;
+    return nullptr;
+}
+}  // namespace
+
+TEST_CASE("SLA search: a long shared prefix at a tight TTFT SLA needs fewer GPUs, and the answer says why", "[serving][prefix][search]") {
+    // Llama-3.1-70B BF16 on H100s, 8,192-token prompts of which 7,680 are one system prompt, 128 out, 16 clients,
+    // TTFT p90 <= 2 s: without the cache every prompt's 8,192 tokens are prefilled and 4 GPUs miss the TTFT target
+    ServeRequest r;
+    r.engine = "vllm"; r.model = "meta-llama/Llama-3.1-70B-Instruct"; r.precision = "bf16"; r.hardware = "h100-sxm";
+    r.max_model_len = 16384;
+    r.workload.input_len = 8192; r.workload.output_len = 128; r.workload.concurrency = 16;
+    r.workload.shared_prefix_len = 7680;
+    r.sla.ttft_p90_ms = 2000; r.sla.tpot_p90_ms = 100;
+    ServeRequest off = r;
+    off.prefix_caching = 0;
+    std::vector<std::string> notes_on, notes_off;
+    const std::vector<SlaPoint> on = sla_search(cat(), r, one_device("h100-sxm"), nullptr, &notes_on);
+    const std::vector<SlaPoint> without = sla_search(cat(), off, one_device("h100-sxm"), nullptr, &notes_off);
+    REQUIRE(!on.empty());
+    INFO("with the cache: x" << on[0].gpus << " $" << on[0].usd_per_mtok << (without.empty() ? std::string(" / without: none") : " / without: x" + std::to_string(without[0].gpus) + " $" + std::to_string(without[0].usd_per_mtok)));
+    for (const std::string& n : notes_on) INFO(n);
+    REQUIRE(!without.empty());
+    CHECK(on[0].gpus < without[0].gpus);
+    CHECK(on[0].usd_per_mtok < without[0].usd_per_mtok);
+    CHECK(notes_off.empty());   // the cache is off: nothing to explain
+    const std::string* why = note_starting(notes_on, "prefix cache: ");
+    REQUIRE(why);
+    CHECK(why->find("the cache is why this configuration qualifies") != std::string::npos);
+    // the numbers the line quotes are the answer's own run: 7,680 / 16 = 480 full blocks, so at most 7,680 of each
+    // 8,192-token prompt is found cached (hit rate <= 93.75 %) and at least 512 tokens of each are computed
+    ServeResult at = serve(cat(), closed_loop_at(sla_point_request(r, on[0]), 16));
+    REQUIRE(at.ok);
+    CHECK(at.load.prefix_hit_rate <= 7680.0 / 8192 + 1e-12);
+    CHECK(at.load.prefill_tokens_computed >= at.load.completed * 512);
+    char hit[32];
+    snprintf(hit, sizeof hit, "finds %.1f %%", at.load.prefix_hit_rate * 100);
+    CHECK(why->find(hit) != std::string::npos);
+}
+
+TEST_CASE("SLA search: a CPU tier holds more sessions of a KV-bound multi-turn load and changes the answer", "[serving][prefix][search]") {
+    // Llama-3.1-8B on H100s, 64 chat sessions of 16 turns, 2,048 new tokens and 256 out a turn, 10 s think time: a
+    // session ends at 36,864 tokens, 64 of them 2.4M tokens, more than two H100s' KV pool (about 1M) holds, so without
+    // a tier the finished turns are evicted and recomputed when the session comes back
+    ServeRequest r;
+    r.engine = "vllm"; r.model = "meta-llama/Llama-3.1-8B-Instruct"; r.precision = "bf16"; r.hardware = "h100-sxm";
+    r.max_model_len = 40960;
+    r.workload.input_len = 2048; r.workload.output_len = 256; r.workload.concurrency = 64;
+    r.workload.turns = 16; r.workload.think_time_s = 10;
+    r.sla.ttft_p90_ms = 2000; r.sla.tpot_p90_ms = 100;
+    ServeRequest tier = r;
+    tier.kv_offload.cpu_gib = 512;
+    std::vector<std::string> notes_gpu, notes_tier;
+    const std::vector<SlaPoint> gpu = sla_search(cat(), r, one_device("h100-sxm"), nullptr, &notes_gpu);
+    const std::vector<SlaPoint> with = sla_search(cat(), tier, one_device("h100-sxm"), nullptr, &notes_tier);
+    REQUIRE(!with.empty());
+    INFO("with the tier: x" << with[0].gpus << " $" << with[0].usd_per_mtok << (gpu.empty() ? std::string(" / GPU only: none") : " / GPU only: x" + std::to_string(gpu[0].gpus) + " $" + std::to_string(gpu[0].usd_per_mtok)));
+    for (const std::string& n : notes_tier) INFO(n);
+    REQUIRE(!gpu.empty());
+    CHECK(with[0].gpus < gpu[0].gpus);
+    CHECK(with[0].usd_per_mtok < gpu[0].usd_per_mtok);
+    const std::string* why = note_starting(notes_tier, "KV offload ");
+    REQUIRE(why);
+    CHECK(why->find("the tiers are why this configuration qualifies") != std::string::npos);
+    // sessions held: (GPU pool + CPU tier, nothing shared) / a session's context at its last answer, per replica; the
+    // tier adds 512 GiB / 128 KiB a token = 4,194,304 tokens, 113.8 sessions of 2,304 + 15 x 2,304 = 36,864 tokens
+    ServeResult at = serve(cat(), closed_loop_at(sla_point_request(tier, with[0]), 64));
+    REQUIRE(at.ok);
+    const double last_ctx = 2048 + 256 + 15.0 * (2048 + 256);
+    CHECK(at.prefix.cpu_tier_tokens == 4194304);   // the replica's ranks together hold 128 KiB a token at any TP
+    CHECK(at.prefix.sessions_held == Approx((double)(at.prefix.gpu_pool_tokens + at.prefix.cpu_tier_tokens) / last_ctx * (with[0].gpus / with[0].tp)));
+    CHECK(at.load.prefix_hit_cpu_tokens > 0);
+    // the GPU pool alone holds fewer sessions than the 64 clients keep open
+    ServeRequest alone = sla_point_request(tier, with[0]);
+    alone.kv_offload = {};
+    ServeResult g = serve(cat(), closed_loop_at(alone, 64));
+    REQUIRE(g.ok);
+    CHECK(g.prefix.sessions_held < 64);
+    CHECK(at.prefix.sessions_held > 64);
+    CHECK(g.load.prefix_evicted_tokens > 0);
 }
