@@ -57,11 +57,8 @@ add_custom_command(
 file(GLOB LLMSIM_UI_SOURCES CONFIGURE_DEPENDS "${CMAKE_SOURCE_DIR}/ui/*.cpp")
 list(FILTER LLMSIM_UI_SOURCES EXCLUDE REGEX "platform_.*\\.cpp$")
 add_library(llmsim_ui STATIC ${LLMSIM_UI_SOURCES} "${LLMSIM_FONTS_CPP}")
-# one panel per file, each with its own file-local helpers (draw_inputs, build_explanations): never batched into one
-# unity source (scripts/test.sh builds with CMAKE_UNITY_BUILD=ON)
-set(LLMSIM_PANEL_SOURCES ${LLMSIM_UI_SOURCES})
-list(FILTER LLMSIM_PANEL_SOURCES INCLUDE REGEX "/panel_[^/]*\\.cpp$")
-set_source_files_properties(${LLMSIM_PANEL_SOURCES} PROPERTIES SKIP_UNITY_BUILD_INCLUSION ON)
+# the panels batch with the rest of ui/ in a unity build (scripts/test.sh): a panel's file-local helpers carry its
+# name (draw_spec_inputs, build_lora_explanations), so two panels in one batch never define or overload the same one
 target_include_directories(llmsim_ui PUBLIC "${CMAKE_SOURCE_DIR}/ui")
 target_link_libraries(llmsim_ui PUBLIC llmsim_engine imgui)
 

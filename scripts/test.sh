@@ -80,8 +80,10 @@ if [ -z "${LLMSIM_SKIP_WEB:-}" ]; then
   stage configure-web cmake -S . -B build/web "${unity[@]}" -DCMAKE_TOOLCHAIN_FILE="$root/emsdk-toolchain.cmake" -DCMAKE_BUILD_TYPE=Release \
     -DLLMSIM_BUILD_TESTS=ON -DLLMSIM_HOST_CLI="$root/build/native/llmsim-cli"
   stage build-web cmake --build build/web -j"$jobs"
-  # one wider than the cores: the browser test's three shards wait on frames much of the time
-  stage test-web ctest --test-dir build/web --output-on-failure -j"$((jobs + 1))" "${skip_deep[@]}"
+  # two wider than the cores: the browser test's three shards (split by measured time) and the wasm engine tests all
+  # start at once (COST); the shards wait on frames much of the time. One wider left a shard waiting ~75 s for the
+  # engine tests to finish: the stage was their 76 s + that shard's 79 s (the clean clone of 50c496c)
+  stage test-web ctest --test-dir build/web --output-on-failure -j"$((jobs + 2))" "${skip_deep[@]}"
 fi
 
 # Reports that print numbers: the engine sweep natively and as wasm under node (a hash of every number in it)

@@ -18,7 +18,7 @@
 #include "widgets.h"
 
 namespace {
-void build_explanations(AudioState& st);
+void build_audio_explanations(AudioState& st);
 }  // namespace
 
 // [SECTION] request and compute -------------------------------------------------------------------------------
@@ -48,7 +48,7 @@ void update_audio(AppState& app) {
     st.model = c.model;
     st.request = c.req;
     st.command = llmsim::llama_server_command(app.catalog, *c.model, c.req.text) + " --mmproj " + enc.mmproj_file;
-    build_explanations(st);
+    build_audio_explanations(st);
 }
 
 std::string audio_command_flags(const AppState& app) {
@@ -61,7 +61,7 @@ std::string audio_command_flags(const AppState& app) {
 
 namespace {
 
-void build_explanations(AudioState& st) {
+void build_audio_explanations(AudioState& st) {
     const llmsim::AudioEstimate& a = st.estimate;
     const llmsim::AudioEncoder& e = a.encoder;
     const llmsim::AudioProjectorInfo& pt = llmsim::audio_projector_info(e.projector);

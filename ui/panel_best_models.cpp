@@ -42,7 +42,7 @@ std::string best_models_json(const AppState& app) {
 namespace {
 
 // the task picker and the decode floor (the Recommended hardware section's: one floor for both questions)
-bool draw_inputs(AppState& app) {
+bool draw_best_models_inputs(AppState& app) {
     Scenario& s = app.scenario;
     bool changed = false;
     const float w = ImGui::GetFontSize() * 8;
@@ -119,7 +119,7 @@ void draw_ranked_table(AppState& app, const llmsim::QualityResult& r) {
 }  // namespace
 
 void draw_best_models(AppState& app) {
-    if (draw_inputs(app)) mark_changed(app);
+    if (draw_best_models_inputs(app)) mark_changed(app);
     // the web page's first frame leaves the ranking (every catalog model evaluated) to the next
     // (app.first_view_light): the verdict is on screen first
     if (app.first_view_light) { ImGui::TextDisabled("Ranking the models..."); return; }

@@ -38,7 +38,7 @@ bool load_contributed_runs(AppState& app, const std::string& text, const std::st
 
 namespace {
 
-void rows_table(AppState& app, const ContributedState& st, const llmsim::Hardware& hw) {
+void contributed_rows_table(AppState& app, const ContributedState& st, const llmsim::Hardware& hw) {
     ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingStretchProp;
     if (!ImGui::BeginTable("contributed", 5, flags)) return;
     const char* names[] = {"Model", "Test", "Measured t/s", "Predicted (band)", "Source"};
@@ -109,7 +109,7 @@ void draw_contributed(AppState& app) {
     for (const llmsim::CalibrationRow& r : st.rows) on_device += llmsim::row_on_device(app.catalog, r, hw) ? 1 : 0;
     ImGui::Text("%d of %zu rows were measured on %s", on_device, st.rows.size(), hw.name.c_str());
     if (on_device == 0) return;
-    rows_table(app, st, hw);
+    contributed_rows_table(app, st, hw);
     profile_toggle(app, st, hw);
 }
 

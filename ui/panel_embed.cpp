@@ -19,7 +19,7 @@
 #include "widgets.h"
 
 namespace {
-void build_explanations(EmbedState& st);
+void build_embed_explanations(EmbedState& st);
 }  // namespace
 
 // [SECTION] request and compute -------------------------------------------------------------------------------
@@ -45,14 +45,14 @@ void update_embed(AppState& app) {
     st.model = c.model;
     st.request = c.req;
     if (c.req.hardware) st.usable_bytes = llmsim::usable_gpu_bytes(*c.req.hardware, llmsim::MemoryRequest());
-    build_explanations(st);
+    build_embed_explanations(st);
 }
 
 // [SECTION] explanations --------------------------------------------------------------------------------------
 
 namespace {
 
-void build_explanations(EmbedState& st) {
+void build_embed_explanations(EmbedState& st) {
     const llmsim::EmbedEstimate& e = st.estimate;
     const llmsim::EmbeddingModel& m = *st.model;
     auto add = [&](const char* key, std::string value, std::string text, std::vector<std::string> inputs) {
@@ -80,7 +80,7 @@ void build_explanations(EmbedState& st) {
 
 // [SECTION] panel ---------------------------------------------------------------------------------------------
 
-bool draw_inputs(AppState& app) {
+bool draw_embed_inputs(AppState& app) {
     Scenario& s = app.scenario;
     bool changed = false;
     ImGui::PushItemWidth(std::min(ImGui::GetContentRegionAvail().x * 0.55f, ImGui::GetFontSize() * 16));
@@ -107,7 +107,7 @@ bool draw_inputs(AppState& app) {
     return changed;
 }
 
-void draw_results(AppState& app, const EmbedState& st) {
+void draw_embed_results(AppState& app, const EmbedState& st) {
     const llmsim::EmbedEstimate& e = st.estimate;
     if (ImGui::BeginTable("embed-table", 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingFixedFit)) {
         explained_row(app, "weights", mib_text(e.weights_bytes), "embed_weights");
@@ -144,10 +144,10 @@ void draw_embed(AppState& app) {
     ImGui::TextDisabled("An embedding or reranker model on the top bar's device (llama-server --embedding / --reranking). MiB = 2^20 bytes.");
     ImGui::PopTextWrapPos();
     update_embed(app);
-    if (draw_inputs(app)) { mark_changed(app); update_embed(app); }
+    if (draw_embed_inputs(app)) { mark_changed(app); update_embed(app); }
     const EmbedState& st = app.embed;
     if (section_error(app, st.error, "embed-error")) return;
-    draw_results(app, st);
+    draw_embed_results(app, st);
 }
 
 // [SECTION] JSON ----------------------------------------------------------------------------------------------

@@ -18,7 +18,7 @@
 #include "widgets.h"
 
 namespace {
-void build_explanations(LoraState& st);
+void build_lora_explanations(LoraState& st);
 }  // namespace
 
 // [SECTION] request and compute -------------------------------------------------------------------------------
@@ -44,7 +44,7 @@ void update_lora(AppState& app) {
     st.model = c.model; st.spec = c.spec; st.request = c.req; st.adapters = c.adapters;
     st.with_speed = c.req.memory.hardware != nullptr;
     st.command = llmsim::llama_server_command(app.catalog, *c.model, c.req) + llmsim::lora_server_flags(llmsim::lora_adapter_files(c.spec, c.adapters));
-    build_explanations(st);
+    build_lora_explanations(st);
 }
 
 std::string lora_command_flags(const AppState& app) {
@@ -57,7 +57,7 @@ std::string lora_command_flags(const AppState& app) {
 
 namespace {
 
-void build_explanations(LoraState& st) {
+void build_lora_explanations(LoraState& st) {
     const llmsim::LoraSize& z = st.size;
     auto add = [&](const char* key, std::string value, std::string text, std::vector<std::string> inputs) {
         st.explanations.push_back({key, std::move(value), std::move(text), std::move(inputs)});
@@ -85,7 +85,7 @@ void build_explanations(LoraState& st) {
 
 // [SECTION] panel ---------------------------------------------------------------------------------------------
 
-bool draw_inputs(AppState& app) {
+bool draw_lora_section_inputs(AppState& app) {
     Scenario& s = app.scenario;
     bool changed = false;
     ImGui::PushItemWidth(std::min(ImGui::GetContentRegionAvail().x * 0.55f, ImGui::GetFontSize() * 16));
@@ -114,7 +114,7 @@ void draw_lora(AppState& app) {
     ImGui::TextDisabled("LoRA adapters on top of the top bar's model and quant (llama-server --lora). MiB = 2^20 bytes.");
     ImGui::PopTextWrapPos();
     update_lora(app);
-    if (draw_inputs(app)) { mark_changed(app); update_lora(app); }
+    if (draw_lora_section_inputs(app)) { mark_changed(app); update_lora(app); }
     const LoraState& st = app.lora;
     if (section_error(app, st.error, "lora-error")) return;
     if (ImGui::BeginTable("lora-size", 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingFixedFit)) {

@@ -72,7 +72,7 @@ double with_profile(const llmsim::DeviceProfile& p, const MyRunsRow& m) {
     return r.tokens_per_s;
 }
 
-void rows_table(AppState& app, const MyRunsState& st) {
+void my_runs_table(AppState& app, const MyRunsState& st) {
     ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingStretchProp;
     const bool narrow = ImGui::GetContentRegionAvail().x < ImGui::GetFontSize() * 44;
     ImVec2 outer(0, 0);
@@ -209,7 +209,7 @@ void draw_my_runs(AppState& app) {
         ImGui::TextColored(ink_vec4(st.ok ? Ink::Good : Ink::Bad), "%s", st.message.c_str());
     for (const std::string& s : st.imp.skipped) ImGui::TextDisabled("skipped %s", s.c_str());
     ImGui::PopTextWrapPos();
-    if (!st.matches.empty()) rows_table(app, st);
+    if (!st.matches.empty()) my_runs_table(app, st);
     if (st.fitted_ok) profile_controls(app, st);
     if (!st.imp.rows.empty()) export_controls(app, st);
 }

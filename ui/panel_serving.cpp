@@ -175,7 +175,7 @@ std::string serving_load_words(const AppState& app) {
 
 namespace {
 
-std::string ms(double s) { return llmsim::format_sig(s * 1e3) + " ms"; }
+std::string serving_ms(double s) { return llmsim::format_sig(s * 1e3) + " ms"; }
 
 // expert parallel at the chosen point: what it changes next to the same request with the experts sharded over TP
 // (st.ep_off), the engine's own note on the busiest GPU, and what is not modelled
@@ -187,21 +187,21 @@ void add_ep_explanation(ServingState& st) {
         " GPUs holds whole experts instead of 1/" + std::to_string(q.tp) + " of every expert, so a step waits for the busiest GPU's "
         "experts (in the weights term). Physics only: no published serving run uses EP, so no measurement validates these numbers.";
     if (st.ep_off.ok)
-        text += " Here: decode step " + ms(s.step_s) + " with EP vs " + ms(st.ep_off.step.step_s) + " with the experts sharded over TP; output " +
+        text += " Here: decode step " + serving_ms(s.step_s) + " with EP vs " + serving_ms(st.ep_off.step.step_s) + " with the experts sharded over TP; output " +
                 llmsim::format_sig(r.load.output_tok_s) + " vs " + llmsim::format_sig(st.ep_off.load.output_tok_s) + " tok/s; TPOT p90 " +
                 llmsim::format_sig(r.load.tpot_ms.p90) + " vs " + llmsim::format_sig(st.ep_off.load.tpot_ms.p90) + " ms.";
     else if (q.tp < 2)
         text += " At TP 1 the EP group is one GPU: nothing changes.";
     std::vector<std::string> inputs;
     for (const std::string& n : r.notes) if (n.rfind("expert parallel", 0) == 0) inputs.push_back("engine: " + n);
-    inputs.push_back("MoE kernel chain (router, align, two grouped GEMMs, sum): " + ms(s.moe_fixed_s) + " of the " + ms(s.overhead_s) + " overhead");
-    inputs.push_back("communication: the MoE output is still summed by the TP all-reduce (" + ms(s.allreduce_s) +
+    inputs.push_back("MoE kernel chain (router, align, two grouped GEMMs, sum): " + serving_ms(s.moe_fixed_s) + " of the " + serving_ms(s.overhead_s) + " overhead");
+    inputs.push_back("communication: the MoE output is still summed by the TP all-reduce (" + serving_ms(s.allreduce_s) +
                      " a step); all-to-all: none modelled (it belongs to data-parallel attention, DeepEP / pplx; attention stays TP here)");
     inputs.push_back("experts per GPU: vLLM fused_moe/layer.py determine_expert_map (ceil(E / EP) on the busiest rank); engine/serving/serve_memory.cpp");
     st.explanations.push_back({"serve_ep", "EP " + std::to_string(q.tp), std::move(text), std::move(inputs)});
 }
 
-void build_explanations(ServingState& st) {
+void build_serving_explanations(ServingState& st) {
     st.explanations.clear();
     const llmsim::ServeResult& r = st.result;
     const llmsim::ServeMemoryPlan& m = r.memory;
@@ -247,11 +247,11 @@ void build_explanations(ServingState& st) {
         "KV: the KV bytes of every sequence at its depth / effective bandwidth",
         "compute: FLOPs of the batch (+ prefill chunk tokens " + std::to_string(s.prefill_tokens) + ") / effective tensor rate",
         "rates and overheads: the engine's fit on published serving runs (tools/calibration/serve_fit.cpp)"};
-    if (s.moe_fixed_s > 0) step_inputs.push_back("MoE: the fixed latency of each MoE layer's chain of small kernels = " + ms(s.moe_fixed_s) + " of the overhead");
+    if (s.moe_fixed_s > 0) step_inputs.push_back("MoE: the fixed latency of each MoE layer's chain of small kernels = " + serving_ms(s.moe_fixed_s) + " of the overhead");
     if (ep) step_inputs.push_back("expert parallel: no all-to-all is modelled (attention stays TP); the MoE output rides the TP all-reduce");
-    add("serve_step", ms(s.step_s),
-        "decode step at batch " + std::to_string(s.batch) + " = max(weights " + ms(s.weights_s) + " + KV " + ms(s.kv_s) + ", compute " +
-            ms(s.compute_s) + ") + per-step overhead " + ms(s.overhead_s) + " + TP all-reduce / PP hand-off " + ms(s.allreduce_s) + " (" +
+    add("serve_step", serving_ms(s.step_s),
+        "decode step at batch " + std::to_string(s.batch) + " = max(weights " + serving_ms(s.weights_s) + " + KV " + serving_ms(s.kv_s) + ", compute " +
+            serving_ms(s.compute_s) + ") + per-step overhead " + serving_ms(s.overhead_s) + " + TP all-reduce / PP hand-off " + serving_ms(s.allreduce_s) + " (" +
             s.bound + "-bound; network " + llmsim::format_sig(s.network_share * 100) + " % of the step)",
         step_inputs);
     const llmsim::ServeLoad& l = r.load;
@@ -349,7 +349,7 @@ void update_serving(AppState& app) {
                 st.sla_max_concurrency = llmsim::sla_max_concurrency(app.catalog, req, kServingSweep[8], &st.sla_at);
             st.sla_key = sla_key;
         }
-        build_explanations(st);
+        build_serving_explanations(st);
     }
     if (have) {
         st.cost_request = req;
@@ -549,7 +549,7 @@ bool draw_load_inputs(AppState& app, float w) {
     return changed;
 }
 
-void draw_inputs(AppState& app) {
+void draw_serving_inputs(AppState& app) {
     const float label_w = ImGui::CalcTextSize("Output tokens / request").x + ImGui::GetStyle().ItemInnerSpacing.x * 2;
     const bool wide = ImGui::GetContentRegionAvail().x > ImGui::GetFontSize() * 44;
     bool changed = false;
@@ -780,7 +780,7 @@ void draw_serving(AppState& app) {
     ImGui::TextDisabled("Many users on %s: continuous batching under a serving engine (the model and device of the top bar).",
                         app.scenario_hardware_ok ? app.scenario_hardware.name.c_str() : "the chosen device");
     ImGui::PopTextWrapPos();
-    draw_inputs(app);
+    draw_serving_inputs(app);
     update_serving(app);
     const ServingState& st = app.serving;
     if (!st.error.empty()) {

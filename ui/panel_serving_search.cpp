@@ -212,7 +212,7 @@ std::string margin(double value, double target) {   // how far under the target,
     return " (" + llmsim::format_sig((1 - value / target) * 100, 2) + " % under)";
 }
 
-void draw_results(AppState& app) {
+void draw_search_results(AppState& app) {
     ServingSearchState& st = app.serving_search;
     const llmsim::SlaSearchJob& job = st.job;
     const llmsim::SlaSearchStats& ss = job.stats;
@@ -304,7 +304,7 @@ void draw_serving_search(AppState& app) {
         note_widget(app, "serving-search-error");
     }
     if (stale) ImGui::TextColored(ImVec4(1, 0.75f, 0.3f, 1), "The inputs changed since this search: press the button to search again.");
-    if (st.has_result) draw_results(app);
+    if (st.has_result) draw_search_results(app);
 }
 
 // [SECTION] JSON ---------------------------------------------------------------------------------------------

@@ -25,7 +25,7 @@
 #include "rig/resolve_device.h"
 
 namespace {
-std::string ms(double s) { return llmsim::format_sig(s * 1e3) + " ms"; }
+std::string spec_ms(double s) { return llmsim::format_sig(s * 1e3) + " ms"; }
 double model_size(const llmsim::Model& m) {   // params when published, else a width x depth proxy
     return m.published_params_b > 0 ? m.published_params_b * 1e9 : (double)m.hidden_size * m.hidden_size * 12 * m.n_layers;
 }
@@ -73,7 +73,7 @@ std::string spec_request_json(const AppState& app, const std::string& hardware, 
     return j.dump();
 }
 
-void build_explanations(SpecState& st);
+void build_spec_explanations(SpecState& st);
 void build_mtp_explanations(SpecState& st);
 
 void fill_curve(SpecState& st) {
@@ -116,7 +116,7 @@ void compute(AppState& app, SpecState& st) {
         !llmsim::estimate_spec_speed(app.catalog, *call.target, *call.draft, call.req, st.speed, err)) { st.error = err; return; }
     st.command = llmsim::llama_server_command(app.catalog, *call.target, call.req.target) + llmsim::spec_server_flags(*call.draft, call.req);
     fill_curve(st);
-    build_explanations(st);
+    build_spec_explanations(st);
 }
 
 }  // namespace
@@ -160,7 +160,7 @@ std::string spec_command_flags(const AppState& app) {
 
 namespace {
 
-void build_explanations(SpecState& st) {
+void build_spec_explanations(SpecState& st) {
     const llmsim::SpecSpeed& sp = st.speed;
     const llmsim::SpecMemory& m = st.memory;
     auto add = [&](const char* key, std::string value, std::string text, std::vector<std::string> inputs) {
@@ -178,17 +178,17 @@ void build_explanations(SpecState& st) {
             ") / (1 - " + llmsim::format_sig(sp.acceptance) + ") (Leviathan et al. 2023, eq. 1): the accepted drafts plus the target's own token",
         {"a = " + llmsim::format_sig(sp.acceptance) + " per-token acceptance (your estimate; typical ranges below)",
          "k = " + std::to_string(sp.k) + " = --draft-max (llama.cpp also stops a draft early under --draft-p-min, not modelled)"});
-    add("spec_round", ms(sp.round_s),
-        "round = k draft steps + one target step over k + 1 tokens = " + std::to_string(sp.k) + " x " + ms(sp.draft_step_s) + " + " +
-            ms(sp.verify_step_s),
+    add("spec_round", spec_ms(sp.round_s),
+        "round = k draft steps + one target step over k + 1 tokens = " + std::to_string(sp.k) + " x " + spec_ms(sp.draft_step_s) + " + " +
+            spec_ms(sp.verify_step_s),
         {"draft step = the draft's calibrated decode step at this depth, plus host sampling of the drafted token",
          "verify step, up to 8 columns on llama.cpp's small-batch kernels (dense target; CUDA MMVQ for quantized weights, "
          "Metal mul_mv_ext / mul_mv) = the decode step with those kernels' weight passes and per-column dequant/dot work; "
          "otherwise the larger of the target's batched decode step and the prefill model's whole time for the k + 1 "
          "tokens (MoE: the experts all k + 1 tokens route to); plus host sampling at every verified position",
-         "plain target step = " + ms(sp.target_step_s)});
+         "plain target step = " + spec_ms(sp.target_step_s)});
     add("spec_speed", llmsim::format_sig(sp.spec_tokens_per_s) + " tok/s",
-        "speculative tok/s = E / round = " + llmsim::format_fixed(sp.expected_tokens, 2) + " / " + ms(sp.round_s) + "; plain = 1 / target step = " +
+        "speculative tok/s = E / round = " + llmsim::format_fixed(sp.expected_tokens, 2) + " / " + spec_ms(sp.round_s) + "; plain = 1 / target step = " +
             llmsim::format_sig(sp.plain_tokens_per_s) + " tok/s; speed-up x" + llmsim::format_fixed(sp.speedup, 2),
         {"against three llama.cpp measurements (RTX 3060 k = 5, M4 Pro k = 16, M1 Pro k = 3; the verify and sampling rules "
          "were set from them): +6.6 %, +5 %, -0.4 %; on CUDA a step over 2-8 tokens is 6-28 % under-priced and over 9-11 "
@@ -217,7 +217,7 @@ void build_mtp_explanations(SpecState& st) {
             ": the NextN weights, and the MTP context's KV cache and compute buffer (a second context on the same model: "
             "no second copy of the weights, llama.cpp#22673)", in});
     if (!st.has_speed) return;
-    build_explanations(st);   // the speed lines; its memory line is replaced by the one above
+    build_spec_explanations(st);   // the speed lines; its memory line is replaced by the one above
     auto it = std::find_if(st.explanations.begin() + 1, st.explanations.end(),
                            [](const llmsim::Explanation& e) { return e.key == "spec_memory"; });
     if (it != st.explanations.end()) st.explanations.erase(it);
@@ -277,7 +277,7 @@ bool draw_mtp_inputs(AppState& app, float w) {
     return changed;
 }
 
-bool draw_inputs(AppState& app) {
+bool draw_spec_inputs(AppState& app) {
     Scenario& s = app.scenario;
     const float w = std::min(ImGui::GetContentRegionAvail().x * 0.55f, ImGui::GetFontSize() * 16);
     if (mtp_switch(app)) return true;
@@ -359,12 +359,12 @@ void draw_memory(AppState& app) {
     note_widget(app, "spec-memory");
 }
 
-void draw_speed(AppState& app) {
+void draw_spec_speed(AppState& app) {
     const llmsim::SpecSpeed& sp = app.spec.speed;
     ImGui::PushFont(app.font_bold); ImGui::TextUnformatted("Decode speed per sequence"); ImGui::PopFont();
     if (!ImGui::BeginTable("spec-speed", 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingFixedFit)) return;
     explained_row(app, "tokens per round (E)", llmsim::format_fixed(sp.expected_tokens, 2), "spec_expected");
-    explained_row(app, "round: k draft steps + verify", ms(sp.round_s), "spec_round");
+    explained_row(app, "round: k draft steps + verify", spec_ms(sp.round_s), "spec_round");
     explained_row(app, "plain decode", llmsim::format_sig(sp.plain_tokens_per_s) + " tok/s", "spec_speed");
     explained_row(app, "with the draft", llmsim::format_sig(sp.spec_tokens_per_s) + " tok/s", "spec_speed");
     note_widget(app, "spec-speed");
@@ -416,14 +416,14 @@ void draw_spec(AppState& app) {
         : "A small draft model proposes k tokens, the target checks them in one step (llama-server -md). The verify step "
           "follows llama.cpp's small-batch kernels; on CUDA it is still under-priced, so read the speed-up as an upper bound.");
     update_spec(app);
-    if (draw_inputs(app)) { mark_changed(app); update_spec(app); }
+    if (draw_spec_inputs(app)) { mark_changed(app); update_spec(app); }
     const SpecState& st = app.spec;
     if (section_error(app, st.error, "spec-error")) return;
     if (st.draft_suggested) text_disabled_after("Suggested draft: not in the command until you pick it (Use it).");
     if (st.mtp) wrapped_note(st.mtp_memory.support.message.c_str());
     draw_memory(app);
     if (st.mtp && !st.has_speed) { wrapped_note("No speed: llama.cpp cannot run these heads as a draft (memory only)."); return; }
-    draw_speed(app);
+    draw_spec_speed(app);
     if (st.mtp) wrapped_note(llmsim::kMtpSpeedCaveat);
     draw_curve(app);
     ImGui::PushTextWrapPos(0.0f);

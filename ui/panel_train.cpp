@@ -44,7 +44,7 @@ const Part kParts[] = {
     {"fragmentation", &llmsim::TrainMemory::fragmentation_bytes, Ink::Unknown, "train_overheads"},
 };
 
-void build_explanations(TrainState& st);
+void build_train_explanations(TrainState& st);
 
 std::string train_request_json(const AppState& app, const std::string& hw) {
     const Scenario& s = app.scenario;
@@ -80,14 +80,14 @@ void update_train(AppState& app) {
         TrainBar b{x, {}};
         if (llmsim::estimate_training(*c.model, r, b.memory, err)) st.bars.push_back(std::move(b));
     }
-    build_explanations(st);
+    build_train_explanations(st);
 }
 
 // [SECTION] explanations --------------------------------------------------------------------------------------
 
 namespace {
 
-void build_explanations(TrainState& st) {
+void build_train_explanations(TrainState& st) {
     const llmsim::TrainMemory& t = st.memory;
     const llmsim::TrainRequest& r = st.request;
     auto add = [&](const char* key, uint64_t bytes, std::string text, std::vector<std::string> inputs) {
@@ -136,7 +136,7 @@ bool combo(const char* label, std::string& v, std::initializer_list<const char*>
     return changed;
 }
 
-bool draw_inputs(AppState& app) {
+bool draw_train_inputs(AppState& app) {
     Scenario& s = app.scenario;
     bool changed = false;
     ImGui::PushItemWidth(std::min(ImGui::GetContentRegionAvail().x * 0.55f, ImGui::GetFontSize() * 16));
@@ -263,7 +263,7 @@ void draw_train(AppState& app) {
     ImGui::TextDisabled("Fine-tuning the top bar's model on the top bar's device (PyTorch + Hugging Face Trainer / PEFT / bitsandbytes / DeepSpeed).");
     ImGui::PopTextWrapPos();
     update_train(app);
-    if (draw_inputs(app)) { mark_changed(app); update_train(app); }
+    if (draw_train_inputs(app)) { mark_changed(app); update_train(app); }
     const TrainState& st = app.train;
     if (section_error(app, st.error, "train-error")) return;
     draw_breakdown(app);

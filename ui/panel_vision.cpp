@@ -22,7 +22,7 @@
 #include "widgets.h"
 
 namespace {
-void build_explanations(VisionState& st);
+void build_vision_explanations(VisionState& st);
 }  // namespace
 
 // [SECTION] request and compute -------------------------------------------------------------------------------
@@ -57,7 +57,7 @@ void update_vision(AppState& app) {
     st.request = c.req;
     st.command = llmsim::llama_server_command(app.catalog, *c.model, c.req.text) +
                  (file.loaded ? " --mmproj " + file.file_name : llmsim::vision_mmproj_flags(*c.model));
-    build_explanations(st);
+    build_vision_explanations(st);
 }
 
 std::string vision_command_flags(const AppState& app) {
@@ -101,7 +101,7 @@ void clear_vision_file(AppState& app) {
 
 namespace {
 
-void build_explanations(VisionState& st) {
+void build_vision_explanations(VisionState& st) {
     const llmsim::VisionEstimate& v = st.estimate;
     const llmsim::VisionEncoder& e = v.encoder;
     const llmsim::ProjectorTypeInfo& pt = llmsim::projector_type_info(e.projector);
@@ -134,7 +134,7 @@ void build_explanations(VisionState& st) {
 
 // [SECTION] panel ---------------------------------------------------------------------------------------------
 
-bool draw_inputs(AppState& app) {
+bool draw_vision_inputs(AppState& app) {
     Scenario& s = app.scenario;
     bool changed = false;
     ImGui::PushItemWidth(std::min(ImGui::GetContentRegionAvail().x * 0.55f, ImGui::GetFontSize() * 16));
@@ -190,7 +190,7 @@ void draw_vision(AppState& app) {
     ImGui::TextDisabled("Images and audio through the top bar's model's projector (llama-server --mmproj). MiB = 2^20 bytes.");
     ImGui::PopTextWrapPos();
     update_vision(app);
-    if (draw_inputs(app)) { mark_changed(app); update_vision(app); }
+    if (draw_vision_inputs(app)) { mark_changed(app); update_vision(app); }
     draw_mmproj_file(app);
     update_vision(app);
     const VisionState& st = app.vision;

@@ -5,13 +5,15 @@
 import { readFile, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs, serve, Checks, assert, eq, launchChromium, clickWidget, stableWidgetRect, waitForLlmsim } from './harness.mjs';
+import { parseArgs, serve, Checks, loadDurations, assert, eq, launchChromium, clickWidget, stableWidgetRect, waitForLlmsim } from './harness.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const args = parseArgs();
 const site = path.resolve(args.site || 'build/web/site');
 const out = path.resolve(args.out || 'build/web/screenshots');
-const checks = new Checks(args.only, args.shard);
+// the shards split the checks by their measured times (e2e_durations.json; refresh it with --shard 1/1
+// --durations-out tests/e2e/e2e_durations.json after adding or changing a long check)
+const checks = new Checks(args.only, args.shard, loadDurations(path.join(here, 'e2e_durations.json')), args['durations-out']);
 const check = checks.check.bind(checks);
 
 // scroll the sections (mouse wheel over the canvas) until widget `name` lies inside the viewport
@@ -644,18 +646,21 @@ async function main() {
       const dense = (await page.evaluate(() => window.llmsim.results())).serving;
       eq([dense.request.ep, dense.result.command.includes('expert-parallel')], [undefined, false], 'dense request without ep');
       // screenshots with EP on: the inputs and the step, desktop and phone width, both themes
-      for (const theme of ['dark', 'light']) for (const vp of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) {
+      // (one page a width, the theme switched in place: a page load costs more than the screenshots)
+      for (const vp of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) {
         const p3 = await openPage(browser, base, hash, vp, vp.width < 500 ? 2 : 1);
-        await p3.page.evaluate((t) => window.llmsim.setState({ theme: t }), theme);
-        await p3.page.waitForTimeout(200);
-        const away = async () => { await p3.page.mouse.move(vp.width - 2, vp.height / 2); await p3.page.waitForTimeout(150); };   // no plot read-out over the text
-        await scrollToWidget(p3.page, 'serving-ep');
-        await away();
-        await p3.page.screenshot({ path: path.join(out, `serving-ep-${theme}-${vp.width}.png`) });
-        await scrollToWidget(p3.page, 'serving-step-bar');
-        await away();
-        await p3.page.screenshot({ path: path.join(out, `serving-ep-step-${theme}-${vp.width}.png`) });
-        eq(p3.errors, [], `no page errors (${theme} ${vp.width})`);
+        for (const theme of ['dark', 'light']) {
+          await p3.page.evaluate((t) => window.llmsim.setState({ theme: t }), theme);
+          await p3.page.waitForTimeout(200);
+          const away = async () => { await p3.page.mouse.move(vp.width - 2, vp.height / 2); await p3.page.waitForTimeout(150); };   // no plot read-out over the text
+          await scrollToWidget(p3.page, 'serving-ep');
+          await away();
+          await p3.page.screenshot({ path: path.join(out, `serving-ep-${theme}-${vp.width}.png`) });
+          await scrollToWidget(p3.page, 'serving-step-bar');
+          await away();
+          await p3.page.screenshot({ path: path.join(out, `serving-ep-step-${theme}-${vp.width}.png`) });
+        }
+        eq(p3.errors, [], `no page errors (${vp.width})`);
         await p3.context.close();
       }
       await page.evaluate(() => window.llmsim.setState({ sv_ep: false, sv_gpus: 0, sv_tp: 0 }));
@@ -701,17 +706,19 @@ async function main() {
       await page.evaluate(() => window.llmsim.setState({ sv_s_eng: 'vllm,sglang' }));
       await page.waitForFunction(() => !window.location.hash.includes('sv_s_eng=tgi2'), null, { timeout: 5000 });   // the default leaves the hash
       // screenshots of the section with a finished search: desktop and phone width, both themes
-      for (const theme of ['dark', 'light']) for (const vp of [{ width: 1280, height: 900 }, { width: 390, height: 844 }]) {
+      // (one page and one search a width, the theme switched in place)
+      for (const vp of [{ width: 1280, height: 900 }, { width: 390, height: 844 }]) {
         const p2 = await openPage(browser, base, await page.evaluate(() => window.location.hash), vp, vp.width < 500 ? 2 : 1);
-        await p2.page.evaluate((t) => window.llmsim.setState({ theme: t }), theme);
-        await p2.page.waitForTimeout(200);
         await scrollToWidget(p2.page, 'serving-search-run');
         await clickWidget(p2.page, 'serving-search-run');
         await p2.page.waitForFunction(() => window.llmsim.results().serving_search.done, null, { timeout: 60000 });
-        await p2.page.waitForTimeout(200);
-        await scrollToWidget(p2.page, 'serving-search-stats');
-        await p2.page.screenshot({ path: path.join(out, `serving-search-${theme}-${vp.width}.png`) });
-        eq(p2.errors, [], `no page errors (${theme} ${vp.width})`);
+        for (const theme of ['dark', 'light']) {
+          await p2.page.evaluate((t) => window.llmsim.setState({ theme: t }), theme);
+          await p2.page.waitForTimeout(200);
+          await scrollToWidget(p2.page, 'serving-search-stats');
+          await p2.page.screenshot({ path: path.join(out, `serving-search-${theme}-${vp.width}.png`) });
+        }
+        eq(p2.errors, [], `no page errors (${vp.width})`);
         await p2.context.close();
       }
     });
@@ -1426,8 +1433,13 @@ async function main() {
 
     await check('screenshots: every section at 1280x800 and 390x844, dark and light', async () => {
       const keys = ['verdict', 'model', 'simulator', 'quants', 'leaderboard', 'recommend', 'best', 'compare', 'context', 'command', 'serving', 'spec', 'lora', 'train', 'vision', 'embeddings', 'cost', 'faq', 'accuracy', 'import', 'myruns'];
-      for (const [w, h, theme] of [[1280, 800, 'dark'], [390, 844, 'dark'], [1280, 800, 'light'], [390, 844, 'light']]) {
-        const p2 = await openPage(browser, base, `#model=Qwen/Qwen2.5-7B-Instruct&hardware=rtx-4090&theme=${theme}`, { width: w, height: h });
+      // one page (the theme from the link, then switched in place; the width by resizing): a load costs more than
+      // the screenshots
+      const p2 = await openPage(browser, base, '#model=Qwen/Qwen2.5-7B-Instruct&hardware=rtx-4090&theme=light', { width: 1280, height: 800 });
+      eq((await p2.page.evaluate(() => window.llmsim.getState())).theme, 'light', 'theme from the link');
+      for (const [w, h, theme] of [[1280, 800, 'light'], [390, 844, 'light'], [1280, 800, 'dark'], [390, 844, 'dark']]) {
+        await p2.page.setViewportSize({ width: w, height: h });
+        await p2.page.evaluate((t) => window.llmsim.setState({ theme: t }), theme);
         const suffix = theme === 'dark' ? '' : '-light';
         for (const k of keys) {
           await p2.page.evaluate((key) => window.llmsim.setState({ embed: key }), k);
@@ -1437,9 +1449,9 @@ async function main() {
         await p2.page.evaluate(() => window.llmsim.setState({ embed: '' }));
         await p2.page.waitForTimeout(150);
         await p2.page.screenshot({ path: path.join(out, `page-${w}x${h}${suffix}.png`) });
-        eq(p2.errors, [], `console errors at ${w}x${h}`);
-        await p2.context.close();
+        eq(p2.errors, [], `console errors at ${w}x${h} ${theme}`);
       }
+      await p2.context.close();
     });
 
     await check('machine: the offer from the browser probe, Use it, a typed rig id (issue 13)', async () => {

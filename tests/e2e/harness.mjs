@@ -1,12 +1,13 @@
 // The browser e2e files' shared harness (e2e.mjs, site_e2e.mjs, hub_e2e.mjs): command-line arguments, the Node
 // modules from tests/e2e/node_modules, a local static server for the built site, the check()/assert()/eq() runner
 // that prints "ok"/"FAIL" per check and "N passed, N failed" at the end, headless Chromium, and the ImGui widget click.
-//   import { parseArgs, e2eRequire, serve, Checks, assert, eq, launchChromium, clickWidget } from './harness.mjs';
-//   const checks = new Checks(args.only, args.shard);  await checks.check('name', async () => { assert(x, 'why'); });
+//   import { parseArgs, e2eRequire, serve, Checks, loadDurations, assert, eq, launchChromium, clickWidget } from './harness.mjs';
+//   const checks = new Checks(args.only, args.shard, loadDurations(table));  await checks.check('name', async () => { assert(x, 'why'); });
 //   checks.finish();   // prints the tally and exits 1 on any failure
 import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
 import { readFile } from 'node:fs/promises';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -44,18 +45,31 @@ export function serve(dir, rewrite = null) {
 }
 
 // the check runner: each check() runs one named async test, records pass/fail and prints one line.
-// only: run the checks whose name contains it. shard "k/n" (1 <= k <= n): run every n-th check from the k-th, so n
-// processes (ctest entries) share one suite; a check passed { always: true } runs in every shard.
+// only: run the checks whose name contains it. shard "k/n" (1 <= k <= n): n processes (ctest entries) share one suite,
+// each running the k-th part; a check passed { always: true } runs in every shard. durations ({ name: ms }, a suite's
+// checked-in table, e2e_durations.json): the parts are balanced by it (longest first, each to the part with the least
+// so far), so the shards, which ctest runs side by side, end together; a check the table lacks goes round robin.
+// durationsOut: write { name: ms } of the checks this process ran there at finish() (refreshes the table).
 export class Checks {
-  constructor(only = '', shard = '') {
-    this.only = only || ''; this.results = []; this.seen = 0;
+  constructor(only = '', shard = '', durations = {}, durationsOut = '') {
+    this.only = only || ''; this.results = []; this.seen = 0; this.ms = {}; this.durationsOut = durationsOut || '';
     const m = /^(\d+)\/(\d+)$/.exec(shard || '1/1');
     if (!m || +m[1] < 1 || +m[1] > +m[2]) throw new Error(`--shard wants k/n with 1 <= k <= n, got '${shard}'`);
     this.shardIndex = +m[1] - 1; this.shardCount = +m[2];
+    this.partOf = new Map();
+    const load = new Array(this.shardCount).fill(0);
+    const names = Object.keys(durations || {}).sort((a, b) => durations[b] - durations[a] || (a < b ? -1 : 1));
+    for (const n of names) {
+      const k = load.indexOf(Math.min(...load));
+      this.partOf.set(n, k); load[k] += durations[n];
+    }
   }
   async check(name, fn, { always = false } = {}) {
     if (this.only && !name.includes(this.only)) return;
-    if (!always && this.seen++ % this.shardCount !== this.shardIndex) return;
+    if (!always) {
+      const part = this.partOf.has(name) ? this.partOf.get(name) : this.seen++ % this.shardCount;
+      if (part !== this.shardIndex) return;
+    }
     const t0 = Date.now();
     try {
       await fn();
@@ -65,13 +79,20 @@ export class Checks {
       this.results.push([name, false]);
       console.log(`FAIL ${name}: ${e && e.stack ? e.stack.split('\n').slice(0, 3).join(' | ') : e}`);
     }
+    if (!always) this.ms[name] = Math.round((Date.now() - t0) / 100) * 100;
   }
   // print "N passed, N failed" and exit 1 on any failure
   finish() {
     const failed = this.results.filter((r) => !r[1]).length;
     console.log(`${this.results.length - failed} passed, ${failed} failed`);
+    if (this.durationsOut) writeFileSync(this.durationsOut, JSON.stringify(this.ms, null, 1) + '\n');
     process.exit(failed ? 1 : 0);
   }
+}
+
+// a suite's duration table ({ name: ms }, for Checks); {} when the file is missing or unreadable (round robin then)
+export function loadDurations(file) {
+  try { return JSON.parse(readFileSync(file, 'utf8')); } catch { return {}; }
 }
 
 export function assert(cond, msg) { if (!cond) throw new Error(msg); }
