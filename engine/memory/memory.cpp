@@ -14,6 +14,7 @@
 #include <memory>
 #include <optional>
 
+#include "memory/memory_grid.h"
 #include "model/model_tensors.h"
 #include "memory/prepared_weights.h"
 
@@ -1097,48 +1098,66 @@ bool estimate_memory_contexts(const PreparedWeights& w, const Model& m, const Me
     return true;
 }
 
+struct MemoryGrid::Impl {
+    const PreparedWeights& w;
+    const Model& m;
+    MemoryRequest rd;   // its hardware is each device's in turn: the shapes' placers read it
+    const int64_t* contexts;
+    int count;
+    std::vector<std::unique_ptr<GridShape>> shapes;
+    SmallBuf<DevTotals, 9> scratch, search;
+    Impl(const PreparedWeights& w_, const Model& m_, const MemoryRequest& r, const int64_t* c, int n)
+        : w(w_), m(m_), rd(r), contexts(c), count(n) {}
+    bool device(const Hardware* hw, MemoryBreakdown* const* o, std::string& err);
+};
+
+bool MemoryGrid::Impl::device(const Hardware* hw, MemoryBreakdown* const* o, std::string& err) {
+    rd.hardware = hw;
+    const Shape sh = shape_of(rd);
+    if (count <= 0 || sh.rig)   // a rig: each device its own limits and float split, nothing to share
+        return estimate_memory_contexts(w, m, rd, contexts, count, o, err);
+    GridShape* s = nullptr;
+    for (const std::unique_ptr<GridShape>& x : shapes)
+        if (x->shape == sh) s = x.get();
+    if (!s) {
+        shapes.push_back(std::make_unique<GridShape>(w, m, rd));
+        s = shapes.back().get();
+        s->shape = sh;
+        s->init(contexts, count);
+    }
+    if (!s->ok) {
+        err = s->err;
+        reset_all(o, count);
+        return false;
+    }
+    Placer& P = s->P;
+    set_limits(P);
+    scratch.resize((size_t)P.G + 1);
+    search.resize((size_t)P.G + 1);
+    for (int i = 0; i < count; ++i) {
+        GridFit fit{*s, i};
+        const Layout& lo = decide_placement(P, s->want, s->want_ngl, s->plans[(size_t)i],
+                                            &s->dev[(size_t)i * (size_t)(P.G + 1)], s->total[(size_t)i], fit,
+                                            scratch.p, *o[i]);
+        if (hw && rd.compute_max_context) search_max_context(P, lo, search.p, *o[i]);
+    }
+    return true;
+}
+
+MemoryGrid::MemoryGrid(const PreparedWeights& w, const Model& m, const MemoryRequest& req, const int64_t* contexts,
+                       int count)
+    : impl_(std::make_unique<Impl>(w, m, req, contexts, count)) {}
+MemoryGrid::~MemoryGrid() = default;
+bool MemoryGrid::device(const Hardware* hw, MemoryBreakdown* const* out, std::string& err) {
+    return impl_->device(hw, out, err);
+}
+
 void estimate_memory_grid(const PreparedWeights& w, const Model& m, const MemoryRequest& req,
                           const Hardware* const* devices, int n_devices, const int64_t* contexts, int count,
                           MemoryBreakdown* const* out, bool* ok, std::string* errs) {
-    MemoryRequest rd = req;   // its hardware is each device's in turn: the shapes' placers read it
-    std::vector<std::unique_ptr<GridShape>> shapes;
-    SmallBuf<DevTotals, 9> scratch, search;
-    for (int d = 0; d < n_devices; ++d) {
-        MemoryBreakdown* const* o = out + (size_t)d * (size_t)std::max(count, 0);
-        rd.hardware = devices[d];
-        const Shape sh = shape_of(rd);
-        if (count <= 0 || sh.rig) {   // a rig: each device its own limits and float split, nothing to share
-            ok[d] = estimate_memory_contexts(w, m, rd, contexts, count, o, errs[d]);
-            continue;
-        }
-        GridShape* s = nullptr;
-        for (const std::unique_ptr<GridShape>& x : shapes)
-            if (x->shape == sh) s = x.get();
-        if (!s) {
-            shapes.push_back(std::make_unique<GridShape>(w, m, rd));
-            s = shapes.back().get();
-            s->shape = sh;
-            s->init(contexts, count);
-        }
-        if (!s->ok) {
-            errs[d] = s->err;
-            reset_all(o, count);
-            ok[d] = false;
-            continue;
-        }
-        Placer& P = s->P;
-        set_limits(P);
-        scratch.resize((size_t)P.G + 1);
-        search.resize((size_t)P.G + 1);
-        for (int i = 0; i < count; ++i) {
-            GridFit fit{*s, i};
-            const Layout& lo = decide_placement(P, s->want, s->want_ngl, s->plans[(size_t)i],
-                                                &s->dev[(size_t)i * (size_t)(P.G + 1)], s->total[(size_t)i], fit,
-                                                scratch.p, *o[i]);
-            if (rd.hardware && rd.compute_max_context) search_max_context(P, lo, search.p, *o[i]);
-        }
-        ok[d] = true;
-    }
+    MemoryGrid grid(w, m, req, contexts, count);
+    for (int d = 0; d < n_devices; ++d)
+        ok[d] = grid.device(devices[d], out + (size_t)d * (size_t)std::max(count, 0), errs[d]);
 }
 
 bool estimate_memory(const Catalog& cat, const Model& m, const MemoryRequest& req, MemoryBreakdown& out,

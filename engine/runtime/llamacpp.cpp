@@ -8,6 +8,7 @@
 
 #include "runtime/command.h"
 #include "memory/memory.h"
+#include "memory/memory_grid.h"
 #include "memory/prepared_weights.h"
 #include "quant/mlx_quant.h"
 #include "runtime/speed_glue.h"
@@ -58,10 +59,10 @@ void grid_plan(const Catalog&, const PreparedWeights& weights, const Model& mode
             ok[d] = count <= 0 || memory_plan(req.engine, weights, model, req.memory, out[(size_t)d * stride].memory, errs[d]);
         return;
     }
-    // the breakdowns live in the evaluations: estimate_memory_grid takes them by pointer
-    std::vector<MemoryBreakdown*> mb((size_t)n_devices * stride);
-    for (size_t k = 0; k < mb.size(); ++k) mb[k] = &out[k].memory;
-    estimate_memory_grid(weights, model, req.memory, devices, n_devices, contexts, count, mb.data(), ok, errs);
+    // one device at a time, its speed views right after its breakdowns (its evaluations still in the cache); the
+    // breakdowns live in the evaluations, MemoryGrid takes them by pointer
+    MemoryGrid grid(weights, model, req.memory, contexts, count);
+    std::vector<MemoryBreakdown*> mb(stride);
     SimRequest r = req;
     SharedSpeed shared;   // one device's scenario, prefill and two decodes, made again for each device
     // the scenario's inputs of the model, quant and request and the decodes' model terms (the prompt, depth 0, each
@@ -81,8 +82,10 @@ void grid_plan(const Catalog&, const PreparedWeights& weights, const Model& mode
         shared.n_depths = (int)depths.size();
     }
     for (int d = 0; d < n_devices; ++d) {
-        if (!ok[d]) continue;
         Evaluation* o = out + (size_t)d * stride;
+        for (size_t i = 0; i < stride; ++i) mb[i] = &o[i].memory;
+        ok[d] = grid.device(devices[d], mb.data(), errs[d]);
+        if (!ok[d]) continue;
         if (!req.with_speed) {
             for (int i = 0; i < count; ++i) o[i].speed = SpeedView();
             continue;
