@@ -14,6 +14,7 @@
 #include <memory>
 #include <optional>
 
+#include "memory/memory_grid.h"
 #include "model/model_tensors.h"
 #include "memory/prepared_weights.h"
 
@@ -444,21 +445,66 @@ bool init_rig_split(Placer& P, std::string& err) {
     return true;
 }
 
+// what the placement of a request's hardware depends on besides its limits: the backend, the GPU count and the rig.
+// A grid's devices of one shape (no rig) share the placer's split, layouts and placements (estimate_memory_grid)
+struct Shape {
+    Backend backend = Backend::Cpu;
+    int G = 0;
+    const std::vector<RigDevice>* rig = nullptr;
+    bool has_hardware = false;
+    bool operator==(const Shape& o) const {
+        return backend == o.backend && G == o.G && rig == o.rig && has_hardware == o.has_hardware;
+    }
+};
+
+Shape shape_of(const MemoryRequest& r) {
+    Shape s;
+    s.has_hardware = r.hardware != nullptr;
+    if (r.hardware) {
+        s.backend = r.backend ? *r.backend : (r.hardware->backends.empty() ? Backend::Cpu : r.hardware->backends[0]);
+        if (r.hardware->kind == HardwareKind::Cpu) s.backend = Backend::Cpu;
+        s.G = s.backend == Backend::Cpu ? 0 : std::max(1, r.hardware->gpu_count);
+        if (s.G > 0 && !r.hardware->rig.empty()) {
+            s.rig = &r.hardware->rig;
+            s.G = (int)s.rig->size();
+        }
+    } else if (r.backend && *r.backend != Backend::Cpu) {
+        s.backend = *r.backend;
+        s.G = 1;
+    }
+    return s;
+}
+
+// the limits of the request's hardware (none without one); the placer's shape is set
+void set_limits(Placer& P) {
+    const MemoryRequest& r = P.r;
+    P.ram = P.lim = P.lim_raised = P.pool = P.cpu_usable = 0;
+    if (const Hardware* hw = r.hardware) {
+        P.ram = r.host_ram_bytes ? *r.host_ram_bytes : (uint64_t)std::max<int64_t>(0, hw->system_ram_bytes);
+        P.lim = usable_gpu_bytes(*hw, r);
+        P.lim_raised = usable_gpu_bytes_raised(*hw, r);
+        P.pool = ram_bytes_of(*hw);
+        P.cpu_usable = hw->kind == HardwareKind::Cpu || P.ram == 0
+                           ? P.lim
+                           : (P.ram > kHostRamReserveBytes ? P.ram - kHostRamReserveBytes : 0);
+    }
+    P.lim_g.resize((size_t)std::max(P.G, 1));
+    P.lim_raised_g.resize((size_t)std::max(P.G, 1));
+    P.overhead_g.resize((size_t)std::max(P.G, 1));
+    for (int g = 0; g < P.G; ++g) {
+        P.lim_g[(size_t)g] = P.lim;
+        P.lim_raised_g[(size_t)g] = P.lim_raised;
+        P.overhead_g[(size_t)g] = P.gpu_overhead;
+    }
+}
+
 // n_ctx: the (first) context the request is checked with
 bool init_placer(Placer& P, int64_t n_ctx, std::string& err) {
     const MemoryRequest& r = P.r;
-    if (r.hardware) {
-        P.backend = r.backend ? *r.backend : (r.hardware->backends.empty() ? Backend::Cpu : r.hardware->backends[0]);
-        if (r.hardware->kind == HardwareKind::Cpu) P.backend = Backend::Cpu;
-        P.G = P.backend == Backend::Cpu ? 0 : std::max(1, r.hardware->gpu_count);
-        if (P.G > 0 && !r.hardware->rig.empty()) {
-            P.rig = &r.hardware->rig;
-            P.G = (int)P.rig->size();
-        }
-    } else if (r.backend && *r.backend != Backend::Cpu) {
-        P.backend = *r.backend;
-        P.G = 1;
-    }
+    const Shape shape = shape_of(r);
+    P.backend = shape.backend;
+    P.G = shape.G;
+    P.rig = shape.rig;
     if (!r.tensor_split.empty() && P.G > 0 && (int)r.tensor_split.size() != P.G) {
         err = "--tensor-split has " + std::to_string(r.tensor_split.size()) + " values but the hardware has " +
               std::to_string(P.G) + " GPUs";
@@ -498,23 +544,7 @@ bool init_placer(Placer& P, int64_t n_ctx, std::string& err) {
     P.state_layer = P.w.state_bytes_per_seq * (uint64_t)std::max(1, r.n_parallel);
     P.gpu_overhead = backend_runtime_bytes(P.backend);
     P.host_overhead = kHostRuntimeBytes + 4 * (uint64_t)P.m.vocab_size * (uint64_t)std::max(1, r.n_parallel);
-    if (const Hardware* hw = r.hardware) {
-        P.ram = r.host_ram_bytes ? *r.host_ram_bytes : (uint64_t)std::max<int64_t>(0, hw->system_ram_bytes);
-        P.lim = usable_gpu_bytes(*hw, r);
-        P.lim_raised = usable_gpu_bytes_raised(*hw, r);
-        P.pool = ram_bytes_of(*hw);
-        P.cpu_usable = hw->kind == HardwareKind::Cpu || P.ram == 0
-                           ? P.lim
-                           : (P.ram > kHostRamReserveBytes ? P.ram - kHostRamReserveBytes : 0);
-    }
-    P.lim_g.resize((size_t)std::max(P.G, 1));
-    P.lim_raised_g.resize((size_t)std::max(P.G, 1));
-    P.overhead_g.resize((size_t)std::max(P.G, 1));
-    for (int g = 0; g < P.G; ++g) {
-        P.lim_g[(size_t)g] = P.lim;
-        P.lim_raised_g[(size_t)g] = P.lim_raised;
-        P.overhead_g[(size_t)g] = P.gpu_overhead;
-    }
+    set_limits(P);
     if (P.rig) return init_rig_split(P, err);
     if (r.split_mode == SplitMode::Row && P.G > 1 && backend_has_split_buffer(P.backend)) {
         P.row_split = true;   // identical GPUs: the split buffer's default (total memory) is an even split
@@ -771,9 +801,10 @@ void set_device_name(std::string& name, Backend b, int G, int g) {
     set_name(name, buf, n);
 }
 
-// one full placement written into a breakdown (devices with names, totals, details), plus its status
+// one full placement written into a breakdown (devices with names, totals, details), plus its status (j: its
+// judge_devices)
 void write_breakdown(const Placer& P, const Layout& lo, const CtxPlan& c, const DevTotals* dev, uint64_t total,
-                     MemoryBreakdown& out) {
+                     const Judged& j, MemoryBreakdown& out) {
     const int G = P.G;
     // reuse the devices (and their name buffers) of a breakdown written before; reset_breakdown() leaves them in place
     out.devices.resize((size_t)G + 1);
@@ -819,7 +850,6 @@ void write_breakdown(const Placer& P, const Layout& lo, const CtxPlan& c, const 
     out.bits_per_weight = w.bits_per_weight;
     out.file_bytes = P.r.file_bytes_override ? *P.r.file_bytes_override : w.file_bytes_estimate;
 
-    const Judged j = judge_devices(P, dev, total);
     out.status = j.status;
     if (P.r.hardware) {
         out.usable_bytes = j.usable;
@@ -873,70 +903,170 @@ struct LayoutCache {
     }
 };
 
-// one context's breakdown on a ready placer: the requested layer layout `want` (want_ngl), then llama.cpp's fit search
-// when it does not fit, then the max-context search. dev: G + 1 entries of scratch
-void estimate_placed(const Placer& P, const Layout& want, int want_ngl, int64_t n_ctx, DevTotals* dev,
-                     std::optional<LayoutCache>& layouts, MemoryBreakdown& out) {
+// the fit search's answers for one device: does the GPU part of -ngl k fit, and the layout of -ngl k (made on the first
+// search: most placements need none). A grid's devices of one shape share theirs (GridFit)
+struct DeviceFit {
+    const Placer& P;
+    const CtxPlan& plan;
+    std::optional<LayoutCache>& layouts;
+    const Layout& layout_of(int ngl) {
+        if (!layouts) layouts.emplace(P);
+        return layouts->get(ngl);
+    }
+    bool fits_at(int ngl) { return gpus_fit(P, layout_of(ngl), plan); }
+};
+
+// one context's breakdown on a ready placer, written once: the requested layer layout `want` (want_ngl) placed (dev,
+// total), llama.cpp's fit search when that is OOM on the GPUs (fit: DeviceFit or GridFit) and the partial offload it
+// may pick (placed in `scratch`), then the notes. Returns the layout written
+template <class Fit>
+const Layout& decide_placement(const Placer& P, const Layout& want, int want_ngl, const CtxPlan& plan,
+                               const DevTotals* dev, uint64_t total, Fit& fit, DevTotals* scratch, MemoryBreakdown& out) {
     const MemoryRequest& req = P.r;
-    const Model& m = P.m;
     const int L = P.L, G = P.G;
     reset_breakdown(out);
     const Layout* lo = &want;   // the layout written (the fit search may pick a partial offload)
-    CtxPlan plan;
-    make_ctx_plan(P, n_ctx, plan);
-    write_breakdown(P, want, plan, dev, place_devices(P, want, plan, dev), out);
-
+    Judged j = judge_devices(P, dev, total);
+    int fit_layers = -1;
+    if (req.hardware && G > 0 && j.status == FitStatus::Oom) {
+        // fewest layers to offload: the most -ngl whose GPU part fits (binary search; GPU use grows with ngl)
+        int lo_ngl = 0, hi_ngl = std::min(want_ngl, L + 1) - 1, best = -1;
+        while (lo_ngl <= hi_ngl) {
+            const int mid = (lo_ngl + hi_ngl) / 2;
+            if (fit.fits_at(mid)) { best = mid; lo_ngl = mid + 1; } else hi_ngl = mid - 1;
+        }
+        fit_layers = best;
+        if (req.n_gpu_layers < 0 && best >= 1 && P.ram > 0 && !req.hardware->unified_memory()) {
+            // auto placement (like llama.cpp --fit): use the partial offload when host RAM holds the rest
+            const Layout& probe = fit.layout_of(best);
+            const uint64_t probe_total = place_devices(P, probe, plan, scratch);
+            const Judged jp = judge_devices(P, scratch, probe_total);
+            if (jp.status == FitStatus::PartialOffload) {
+                lo = &probe;
+                dev = scratch;
+                total = probe_total;
+                j = jp;
+            }
+        }
+    } else if (req.hardware) {
+        fit_layers = want.ngl;   // the layers written
+    }
+    write_breakdown(P, *lo, plan, dev, total, j, out);
+    out.fit_gpu_layers = fit_layers;
     if (req.with_notes) {
         if (!P.w.gguf) out.notes.push_back("weights from the catalog's flat bits-per-weight (no per-tensor rules for this format)");
         if (G > 0) out.notes.push_back("GPU runtime overhead and GPU compute buffers are estimates (fitted on llama.cpp's CPU backend)");
     }
+    return *lo;
+}
 
-    if (req.hardware && G > 0 && out.status == FitStatus::Oom) {
-        // fewest layers to offload: the most -ngl whose GPU part fits (binary search; GPU use grows with ngl)
-        int lo_ngl = 0, hi_ngl = std::min(want_ngl, L + 1) - 1, best = -1;
-        if (!layouts) layouts.emplace(P);   // made on the first search: most placements need none
-        while (lo_ngl <= hi_ngl) {
-            const int mid = (lo_ngl + hi_ngl) / 2;
-            if (gpus_fit(P, layouts->get(mid), plan)) { best = mid; lo_ngl = mid + 1; } else hi_ngl = mid - 1;
-        }
-        out.fit_gpu_layers = best;
-        if (req.n_gpu_layers < 0 && best >= 1 && P.ram > 0 && !req.hardware->unified_memory()) {
-            // auto placement (like llama.cpp --fit): use the partial offload when host RAM holds the rest
-            const Layout& probe = layouts->get(best);
-            const uint64_t total = place_devices(P, probe, plan, dev);
-            if (judge_devices(P, dev, total).status == FitStatus::PartialOffload) {
-                std::vector<std::string> notes = std::move(out.notes);
-                reset_breakdown(out);
-                write_breakdown(P, probe, plan, dev, total, out);
-                out.fit_gpu_layers = best;
-                out.notes = std::move(notes);
-                lo = &probe;
-            }
-        }
-    } else if (req.hardware) {
-        out.fit_gpu_layers = out.gpu_layers;
+// the largest multiple of 256 (up to the native context, or the extended one when allowed) that still fits with the
+// layout `lo`; memory grows monotonically with n_ctx, so bisect (each probe is O(devices)). dev: G + 1 of scratch
+void search_max_context(const Placer& P, const Layout& lo, DevTotals* dev, MemoryBreakdown& out) {
+    const Model& m = P.m;
+    int64_t limit = m.native_context > 0 ? m.native_context : 131072;
+    if (P.r.allow_extended_context && m.extended_context > limit) limit = m.extended_context;
+    int64_t lo_c = 1, hi_c = limit / kKvCellPad, best = 0;
+    CtxPlan c;
+    while (lo_c <= hi_c) {
+        const int64_t mid = (lo_c + hi_c) / 2;
+        make_ctx_plan(P, mid * kKvCellPad, c);
+        const uint64_t total = place_devices(P, lo, c, dev);
+        if (fits(judge_devices(P, dev, total).status)) { best = mid; lo_c = mid + 1; } else hi_c = mid - 1;
     }
+    out.max_context = best * kKvCellPad;
+    out.max_context_extended = m.native_context > 0 && out.max_context > m.native_context;
+}
 
-    if (req.hardware && req.compute_max_context) {
-        // largest multiple of 256 (up to the native context, or the extended one when allowed) that still fits
-        // with the same placement; memory grows monotonically with n_ctx, so bisect (each probe is O(devices))
-        int64_t limit = m.native_context > 0 ? m.native_context : 131072;
-        if (req.allow_extended_context && m.extended_context > limit) limit = m.extended_context;
-        int64_t lo_c = 1, hi_c = limit / kKvCellPad, best = 0;
-        CtxPlan c;
-        while (lo_c <= hi_c) {
-            const int64_t mid = (lo_c + hi_c) / 2;
-            make_ctx_plan(P, mid * kKvCellPad, c);
-            const uint64_t total = place_devices(P, *lo, c, dev);
-            if (fits(judge_devices(P, dev, total).status)) { best = mid; lo_c = mid + 1; } else hi_c = mid - 1;
-        }
-        out.max_context = best * kKvCellPad;
-        out.max_context_extended = m.native_context > 0 && out.max_context > m.native_context;
-    }
+// one context's breakdown on a ready placer: the requested layer layout `want` (want_ngl), then llama.cpp's fit search
+// when it does not fit, then the max-context search. dev, scratch: G + 1 entries each
+void estimate_placed(const Placer& P, const Layout& want, int want_ngl, int64_t n_ctx, DevTotals* dev,
+                     DevTotals* scratch, std::optional<LayoutCache>& layouts, MemoryBreakdown& out) {
+    CtxPlan plan;
+    make_ctx_plan(P, n_ctx, plan);
+    const uint64_t total = place_devices(P, want, plan, dev);
+    DeviceFit fit{P, plan, layouts};
+    const Layout& lo = decide_placement(P, want, want_ngl, plan, dev, total, fit, scratch, out);
+    if (P.r.hardware && P.r.compute_max_context) search_max_context(P, lo, dev, out);
 }
 
 // the layer layout the request asks for (-ngl; all layers and the output by default)
 int wanted_gpu_layers(const Placer& P) { return P.r.n_gpu_layers < 0 ? P.L + 1 : P.r.n_gpu_layers; }
+
+// a request's breakdowns all reset, for a failed estimate
+void reset_all(MemoryBreakdown* const* out, int count) {
+    for (int i = 0; i < count; ++i) {
+        reset_breakdown(*out[i]);
+        out[i]->devices.clear();
+    }
+}
+
+// what a grid's devices of one shape (backend, GPU count; no rig) share: the placer (checks, split; its limits are each
+// device's in turn), the requested layout, each context's cells and placement of it, and the fit search's layouts and
+// GPU parts by -ngl. Never moved once made (the layouts' buffers point into themselves)
+struct GridShape {
+    static constexpr uint64_t kUnknown = ~(uint64_t)0;
+    Shape shape;
+    Placer P;
+    bool ok = false;
+    std::string err;
+    int want_ngl = 0;
+    Layout want;
+    std::vector<CtxPlan> plans;      // per context
+    std::vector<DevTotals> dev;      // per context, G + 1 devices: the requested layout placed
+    std::vector<uint64_t> total;     // per context: the sum of its devices
+    std::vector<uint64_t> need;      // per context, -ngl 0..L+1: the largest GPU part (kUnknown until the search asks)
+    std::unique_ptr<Layout[]> layouts;
+    std::vector<char> made;          // layouts[ngl] is made
+    GridShape(const PreparedWeights& w, const Model& m, const MemoryRequest& r) : P(w, m, r) {}
+    const Layout& layout_of(int ngl) {
+        if (!made[(size_t)ngl]) {
+            make_layout(P, ngl, layouts[(size_t)ngl]);
+            made[(size_t)ngl] = 1;
+        }
+        return layouts[(size_t)ngl];
+    }
+    // init_placer and every context's placement of the requested layout (P.r.hardware: the shape's first device)
+    void init(const int64_t* contexts, int count) {
+        ok = init_placer(P, contexts[0], err);
+        for (int i = 1; ok && i < count; ++i) ok = check_context(contexts[i], err);
+        if (!ok) return;
+        const int G = P.G, L = P.L;
+        want_ngl = wanted_gpu_layers(P);
+        make_layout(P, want_ngl, want);
+        plans.resize((size_t)count);
+        dev.resize((size_t)count * (size_t)(G + 1));
+        total.resize((size_t)count);
+        for (int i = 0; i < count; ++i) {
+            make_ctx_plan(P, contexts[i], plans[(size_t)i]);
+            total[(size_t)i] = place_devices(P, want, plans[(size_t)i], &dev[(size_t)i * (size_t)(G + 1)]);
+        }
+        need.assign((size_t)count * (size_t)(L + 2), kUnknown);
+        layouts.reset(new Layout[(size_t)L + 2]);
+        made.assign((size_t)L + 2, 0);
+    }
+};
+
+// the fit search of one context on a grid shape: gpus_fit's answer from the shape's GPU parts (identical GPUs: every
+// GPU within the device's one limit is the largest part within it)
+struct GridFit {
+    GridShape& s;
+    int ctx;
+    const Layout& layout_of(int ngl) { return s.layout_of(ngl); }
+    bool fits_at(int ngl) {
+        uint64_t& need = s.need[(size_t)ctx * (size_t)(s.P.L + 2) + (size_t)ngl];
+        if (need == GridShape::kUnknown) {
+            const Layout& lo = s.layout_of(ngl);
+            DevTotals d;
+            need = 0;
+            for (int g = 0; g < s.P.G; ++g) {
+                place_gpu(s.P, lo, s.plans[(size_t)ctx], g, d);
+                need = std::max(need, d.total);
+            }
+        }
+        return need <= s.P.lim;
+    }
+};
 
 }  // namespace
 
@@ -953,21 +1083,81 @@ bool estimate_memory_contexts(const PreparedWeights& w, const Model& m, const Me
     bool ok = init_placer(P, contexts[0], err);
     for (int i = 1; ok && i < count; ++i) ok = check_context(contexts[i], err);
     if (!ok) {
-        for (int i = 0; i < count; ++i) {
-            reset_breakdown(*out[i]);
-            out[i]->devices.clear();
-        }
+        reset_all(out, count);
         return false;
     }
     // the placer (checks, split, limits) and the requested layout do not depend on the context: made once
-    SmallBuf<DevTotals, 9> dev;
+    SmallBuf<DevTotals, 9> dev, scratch;
     dev.resize((size_t)P.G + 1);
+    scratch.resize((size_t)P.G + 1);
     const int want_ngl = wanted_gpu_layers(P);
     Layout want;
     make_layout(P, want_ngl, want);
     std::optional<LayoutCache> layouts;
-    for (int i = 0; i < count; ++i) estimate_placed(P, want, want_ngl, contexts[i], dev.p, layouts, *out[i]);
+    for (int i = 0; i < count; ++i) estimate_placed(P, want, want_ngl, contexts[i], dev.p, scratch.p, layouts, *out[i]);
     return true;
+}
+
+struct MemoryGrid::Impl {
+    const PreparedWeights& w;
+    const Model& m;
+    MemoryRequest rd;   // its hardware is each device's in turn: the shapes' placers read it
+    const int64_t* contexts;
+    int count;
+    std::vector<std::unique_ptr<GridShape>> shapes;
+    SmallBuf<DevTotals, 9> scratch, search;
+    Impl(const PreparedWeights& w_, const Model& m_, const MemoryRequest& r, const int64_t* c, int n)
+        : w(w_), m(m_), rd(r), contexts(c), count(n) {}
+    bool device(const Hardware* hw, MemoryBreakdown* const* o, std::string& err);
+};
+
+bool MemoryGrid::Impl::device(const Hardware* hw, MemoryBreakdown* const* o, std::string& err) {
+    rd.hardware = hw;
+    const Shape sh = shape_of(rd);
+    if (count <= 0 || sh.rig)   // a rig: each device its own limits and float split, nothing to share
+        return estimate_memory_contexts(w, m, rd, contexts, count, o, err);
+    GridShape* s = nullptr;
+    for (const std::unique_ptr<GridShape>& x : shapes)
+        if (x->shape == sh) s = x.get();
+    if (!s) {
+        shapes.push_back(std::make_unique<GridShape>(w, m, rd));
+        s = shapes.back().get();
+        s->shape = sh;
+        s->init(contexts, count);
+    }
+    if (!s->ok) {
+        err = s->err;
+        reset_all(o, count);
+        return false;
+    }
+    Placer& P = s->P;
+    set_limits(P);
+    scratch.resize((size_t)P.G + 1);
+    search.resize((size_t)P.G + 1);
+    for (int i = 0; i < count; ++i) {
+        GridFit fit{*s, i};
+        const Layout& lo = decide_placement(P, s->want, s->want_ngl, s->plans[(size_t)i],
+                                            &s->dev[(size_t)i * (size_t)(P.G + 1)], s->total[(size_t)i], fit,
+                                            scratch.p, *o[i]);
+        if (hw && rd.compute_max_context) search_max_context(P, lo, search.p, *o[i]);
+    }
+    return true;
+}
+
+MemoryGrid::MemoryGrid(const PreparedWeights& w, const Model& m, const MemoryRequest& req, const int64_t* contexts,
+                       int count)
+    : impl_(std::make_unique<Impl>(w, m, req, contexts, count)) {}
+MemoryGrid::~MemoryGrid() = default;
+bool MemoryGrid::device(const Hardware* hw, MemoryBreakdown* const* out, std::string& err) {
+    return impl_->device(hw, out, err);
+}
+
+void estimate_memory_grid(const PreparedWeights& w, const Model& m, const MemoryRequest& req,
+                          const Hardware* const* devices, int n_devices, const int64_t* contexts, int count,
+                          MemoryBreakdown* const* out, bool* ok, std::string* errs) {
+    MemoryGrid grid(w, m, req, contexts, count);
+    for (int d = 0; d < n_devices; ++d)
+        ok[d] = grid.device(devices[d], out + (size_t)d * (size_t)std::max(count, 0), errs[d]);
 }
 
 bool estimate_memory(const Catalog& cat, const Model& m, const MemoryRequest& req, MemoryBreakdown& out,

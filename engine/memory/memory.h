@@ -180,6 +180,15 @@ bool estimate_memory(const PreparedWeights& weights, const Model& model, const M
 // err (every out reset) when the request or any context is bad
 bool estimate_memory_contexts(const PreparedWeights& weights, const Model& model, const MemoryRequest& req,
                               const int64_t* contexts, int count, MemoryBreakdown* const* out, std::string& err);
+// estimate_memory_contexts over `n_devices` devices (req.hardware is not read): *out[d * count + i] is devices[d] at
+// contexts[i], the numbers of one estimate_memory_contexts call per device. The devices of one shape (backend and GPU
+// count; a rig is its own) share the request's checks, the split, the layer layouts, each context's cells and
+// placement and the fit search's GPU parts by -ngl; what is left per device is its limits, the judging, the search's
+// comparisons and one write of each breakdown — a leaderboard's or a sweep's devices. ok[d] false + errs[d] (its
+// breakdowns reset) when devices[d]'s request is bad
+void estimate_memory_grid(const PreparedWeights& weights, const Model& model, const MemoryRequest& req,
+                          const Hardware* const* devices, int n_devices, const int64_t* contexts, int count,
+                          MemoryBreakdown* const* out, bool* ok, std::string* errs);
 
 struct KvCacheSize {
     uint64_t k_bytes = 0, v_bytes = 0, state_bytes = 0;

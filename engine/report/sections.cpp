@@ -1,8 +1,10 @@
 #include "report/sections.h"
 
 #include <algorithm>
+#include <memory>
 
 #include "core/format.h"
+#include "memory/prepared_weights.h"
 #include "sim/speed_labels.h"
 
 namespace llmsim {
@@ -53,16 +55,32 @@ std::vector<QuantRow> common_quant_rows(const std::vector<QuantRow>& rows) {
 }
 
 std::vector<DeviceRow> device_rows(const Catalog& cat, const Model& model, const SimRequest& base) {
+    // every device in one grid (simulate.h evaluate_grid: the layouts and placements shared by the devices of one
+    // backend and GPU count), the weights prepared once as evaluate() prepares them
+    SimRequest r = base;
+    r.memory.n_gpu_layers = kAllGpuLayers;
+    r.memory.n_cpu_moe = 0;
+    const size_t n = cat.hardware.size();
+    std::vector<const Hardware*> devices;
+    for (const Hardware& hw : cat.hardware) devices.push_back(&hw);
+    std::vector<Evaluation> evals(n);
+    std::unique_ptr<bool[]> ok(new bool[n]);
+    std::vector<std::string> errs(n);
+    QuantOptions qo;
+    qo.exact_tensor_data_bytes = r.memory.tensor_data_bytes_exact.value_or(0);
+    std::string werr;
+    const std::shared_ptr<const PreparedWeights> w = prepare_weights(
+        cat, model, r.memory.file_type, werr,
+        r.memory.tensor_data_bytes_exact ? 0 : r.memory.file_bytes_override.value_or(0), qo);
+    if (w) evaluate_grid(cat, *w, model, r, devices.data(), (int)n, &r.memory.n_ctx, 1, evals.data(), ok.get(), errs.data());
     std::vector<DeviceRow> out;
-    for (const Hardware& hw : cat.hardware) {
+    for (size_t d = 0; d < n; ++d) {
+        const Hardware& hw = cat.hardware[d];
         DeviceRow row;
         row.hardware = &hw;
-        SimRequest r = base;
-        r.memory.hardware = &hw;
-        r.memory.n_gpu_layers = kAllGpuLayers;
-        r.memory.n_cpu_moe = 0;
-        std::string e;
-        if (!evaluate(cat, model, r, row.eval, e)) row.error = e;
+        if (!w) row.error = werr;
+        else if (!ok[d]) row.error = errs[d];
+        row.eval = std::move(evals[d]);
         const double price = hw.price_usd > 0 ? hw.price_usd : hw.price_used_usd;
         if (row.eval.speed.ok && row.eval.speed.decode_tps > 0 && price > 0)
             row.usd_per_decode_tps = price / row.eval.speed.decode_tps;   // rigs: the catalog prices all GPUs together

@@ -1,6 +1,8 @@
 // The plan sets (runtime.h) and the lookup from an engine row to its plans. See runtime.h.
 #include "runtime/runtime.h"
 
+#include <algorithm>
+
 #include "runtime/scenario.h"
 
 namespace llmsim {
@@ -21,13 +23,27 @@ bool plan_each_context(const Catalog& cat, const PreparedWeights& w, const Model
     return true;
 }
 
+// the grid plan of a plan set that shares nothing across devices: its contexts plan once per device
+template <ContextsPlan* contexts_plan>
+void plan_each_device(const Catalog& cat, const PreparedWeights& w, const Model& m, const SimRequest& req,
+                      const Hardware* const* devices, int n_devices, const int64_t* contexts, int count, Evaluation* out,
+                      bool* ok, std::string* errs) {
+    SimRequest r = req;
+    for (int d = 0; d < n_devices; ++d) {
+        r.memory.hardware = devices[d];
+        ok[d] = contexts_plan(cat, w, m, r, contexts, count, out + (size_t)d * (size_t)std::max(count, 0), errs[d]);
+    }
+}
+
 constexpr Runtime kRuntimes[] = {
     {ScenarioModel::LlamaCpp, llamacpp::memory_plan, llamacpp::speed_plan, llamacpp::command_line,
-     llamacpp::contexts_plan},
+     llamacpp::contexts_plan, llamacpp::grid_plan},
     {ScenarioModel::Serving, serving_adapter::memory_plan, serving_adapter::speed_plan, serving_adapter::command_line,
-     plan_each_context<serving_adapter::memory_plan, serving_adapter::speed_plan>},
+     plan_each_context<serving_adapter::memory_plan, serving_adapter::speed_plan>,
+     plan_each_device<plan_each_context<serving_adapter::memory_plan, serving_adapter::speed_plan>>},
     {ScenarioModel::Mlx, mlx::memory_plan, mlx::speed_plan, mlx::command_line,
-     plan_each_context<mlx::memory_plan, mlx::speed_plan>},
+     plan_each_context<mlx::memory_plan, mlx::speed_plan>,
+     plan_each_device<plan_each_context<mlx::memory_plan, mlx::speed_plan>>},
 };
 constexpr int kRuntimeCount = (int)ScenarioModel::Count;
 static_assert(sizeof(kRuntimes) / sizeof(kRuntimes[0]) == (size_t)kRuntimeCount, "one plan set per ScenarioModel");

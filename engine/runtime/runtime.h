@@ -27,6 +27,7 @@ struct MemoryBreakdown;    // memory.h
 struct PreparedWeights;    // prepared_weights.h
 struct SimRequest;         // scenario.h
 struct Evaluation;         // scenario.h
+struct Hardware;           // catalog.h
 struct MlxSpeedInputs;     // speed/mlx_speed.h
 struct MlxSpeedParams;     // speed/mlx_speed.h
 
@@ -44,29 +45,38 @@ using CommandLine = std::string(const Catalog& cat, const Model& model, const Si
 // depend on the context done once where the plan set can share it; false + err when any context's memory plan fails
 using ContextsPlan = bool(const Catalog& cat, const PreparedWeights& weights, const Model& model, const SimRequest& req,
                           const int64_t* contexts, int count, Evaluation* out, std::string& err);
+// the contexts plan over `n_devices` devices (req.memory.hardware is not read): out[d * count + i] for devices[d] at
+// contexts[i], the numbers of one contexts plan per device, with the work that does not depend on the device done
+// once where the plan set can share it; ok[d] false + errs[d] when devices[d]'s plan fails
+using GridPlan = void(const Catalog& cat, const PreparedWeights& weights, const Model& model, const SimRequest& req,
+                      const Hardware* const* devices, int n_devices, const int64_t* contexts, int count, Evaluation* out,
+                      bool* ok, std::string* errs);
 
 struct Runtime {
     // every field is a constructor argument, so a row that leaves one out does not compile (an aggregate row
     // would silently get nullptr); test_runtime also checks at run time that no function is null
     constexpr Runtime(ScenarioModel model_, MemoryPlan* memory_plan_, SpeedPlan* speed_plan_, CommandLine* command_line_,
-                      ContextsPlan* contexts_plan_)
+                      ContextsPlan* contexts_plan_, GridPlan* grid_plan_)
         : model(model_), memory_plan(memory_plan_), speed_plan(speed_plan_), command_line(command_line_),
-          contexts_plan(contexts_plan_) {}
+          contexts_plan(contexts_plan_), grid_plan(grid_plan_) {}
     ScenarioModel model;        // its index in kRuntimes
     MemoryPlan* memory_plan;
     SpeedPlan* speed_plan;
     CommandLine* command_line;
     ContextsPlan* contexts_plan;   // a sweep's contexts (plan_each_context: the two plans once per context)
+    GridPlan* grid_plan;           // a sweep's devices (plan_each_device: the contexts plan once per device)
 };
 
 // a plan set with every function set (checked at run time by test_runtime: comparing a function's address with
 // null is not a constant expression under GCC's -fsanitize=undefined, so it cannot be a static_assert)
 inline bool runtime_complete(const Runtime& r) {
-    return r.memory_plan && r.speed_plan && r.command_line && r.contexts_plan;
+    return r.memory_plan && r.speed_plan && r.command_line && r.contexts_plan && r.grid_plan;
 }
 
 // llama.cpp's own models: runtime/llamacpp.cpp
-namespace llamacpp { MemoryPlan memory_plan; SpeedPlan speed_plan; CommandLine command_line; ContextsPlan contexts_plan; }
+namespace llamacpp {
+MemoryPlan memory_plan; SpeedPlan speed_plan; CommandLine command_line; ContextsPlan contexts_plan; GridPlan grid_plan;
+}  // namespace llamacpp
 // the serving model for any engine row (vLLM, SGLang, TensorRT-LLM, LMDeploy): runtime/serving_engines.cpp
 namespace serving_adapter { MemoryPlan memory_plan; SpeedPlan speed_plan; CommandLine command_line; }
 // mlx-lm's own models (memory/mlx_memory.h, the MLX speed view, mlx_lm.generate / mlx_lm.server): runtime/mlx.cpp

@@ -37,9 +37,7 @@ double host_token_fraction(const Model& m, const MemoryRequest& mr, const Evalua
 }
 }  // namespace
 
-bool build_speed_scenario(const Model& m, const SimRequest& req, const Evaluation& ev, SpeedScenario& s, std::string& err) {
-    const Hardware* hw = req.memory.hardware;
-    if (!hw) { err = "no hardware chosen"; return false; }
+void speed_model_inputs(const Model& m, const SimRequest& req, const Evaluation& ev, SpeedScenario& s) {
     const MemoryRequest& mr = req.memory;
     s = SpeedScenario();
     s.weight_bytes = (double)ev.weight_bytes;
@@ -80,6 +78,15 @@ bool build_speed_scenario(const Model& m, const SimRequest& req, const Evaluatio
         s.moe_experts_active = m.moe->n_experts_active;
         s.moe_expert_bytes = (double)ev.routed_expert_bytes;
     }
+    s.flash_attn = mr.flash_attn;
+    s.ubatch = mr.n_ubatch;
+    s.batch = mr.n_batch;
+    s.parallel = mr.n_parallel;
+}
+
+void speed_device_inputs(const Model& m, const SimRequest& req, const Evaluation& ev, SpeedScenario& s) {
+    const Hardware* hw = req.memory.hardware;
+    const MemoryRequest& mr = req.memory;
     set_device_speed_inputs(s, *hw);
     s.backend = mr.backend ? *mr.backend : (hw->backends.empty() ? Backend::Cpu : hw->backends.front());
     if (hw->kind == HardwareKind::Cpu) s.backend = Backend::Cpu;
@@ -96,10 +103,12 @@ bool build_speed_scenario(const Model& m, const SimRequest& req, const Evaluatio
         s.host_bandwidth_gbs = mr.host_ram_bandwidth_gbs ? *mr.host_ram_bandwidth_gbs
                              : hw->system_ram_bandwidth_gbs > 0 ? hw->system_ram_bandwidth_gbs : kDefaultHostRamGbs;
     }
-    s.flash_attn = mr.flash_attn;
-    s.ubatch = mr.n_ubatch;
-    s.batch = mr.n_batch;
-    s.parallel = mr.n_parallel;
+}
+
+bool build_speed_scenario(const Model& m, const SimRequest& req, const Evaluation& ev, SpeedScenario& s, std::string& err) {
+    if (!req.memory.hardware) { err = "no hardware chosen"; return false; }
+    speed_model_inputs(m, req, ev, s);
+    speed_device_inputs(m, req, ev, s);
     return true;
 }
 
@@ -140,6 +149,16 @@ void apply_profile(const SimRequest& req, const SpeedScenario& s, SpeedTest test
         apply_device_profile(*req.device_profile, test, r, s.moe_experts > 0);
 }
 
+// estimate_decode_planned on the shared scenario, with the grid's model terms of (depth, n_tokens) where it has them
+void decode_shared(const SharedSpeed& sh, const SpeedParams& p, int64_t depth, int64_t n_tokens, SpeedResult& r) {
+    for (int i = 0; i < sh.n_depths; ++i)
+        if (sh.depths[i].depth == depth && sh.depths[i].n_tokens == n_tokens) {
+            estimate_decode_planned(sh.s, p, sh.decode, sh.depths[i], r);
+            return;
+        }
+    estimate_decode_planned(sh.s, p, sh.decode, depth, n_tokens, r);
+}
+
 // the context-independent parts of a single device's speed view (SharedSpeed), rebuilt when the host's share of the
 // weights differs from the one they were made with
 void prepare_shared(const Model& m, const SimRequest& req, const Evaluation& ev, SharedSpeed& sh) {
@@ -148,14 +167,20 @@ void prepare_shared(const Model& m, const SimRequest& req, const Evaluation& ev,
     sh.valid = true;
     sh.host_key = key;
     sh.error.clear();
-    sh.built = build_speed_scenario(m, req, ev, sh.s, sh.error);
-    if (!sh.built) return;
+    if (sh.model_part) {   // a grid's: the model's inputs made once for its devices (req has a device here)
+        sh.s = *sh.model_part;
+        speed_device_inputs(m, req, ev, sh.s);
+        sh.built = true;
+    } else {
+        sh.built = build_speed_scenario(m, req, ev, sh.s, sh.error);
+        if (!sh.built) return;
+    }
     const SpeedParams& p = default_speed_params();
     const int64_t prompt = std::max<int64_t>(1, req.prompt_tokens);
     sh.pre = estimate_prefill(sh.s, p, prompt, 0);
     plan_decode(sh.s, p, sh.decode);
-    estimate_decode_planned(sh.s, p, sh.decode, prompt, std::max<int64_t>(1, req.gen_tokens), sh.dec[0]);
-    estimate_decode_planned(sh.s, p, sh.decode, 0, 128, sh.dec[1]);
+    decode_shared(sh, p, prompt, std::max<int64_t>(1, req.gen_tokens), sh.dec[0]);
+    decode_shared(sh, p, 0, 128, sh.dec[1]);
     for (SpeedResult& r : sh.dec) apply_profile(req, sh.s, SpeedTest::Decode, r);
     apply_profile(req, sh.s, SpeedTest::Prefill, sh.pre);
 }
@@ -230,7 +255,7 @@ void speed_view_parts(const Model& m, const SimRequest& req, int64_t n_ctx, Eval
         vp.pre = &shared->pre;
         vp.dec = &shared->dec[0];
         vp.dec0 = &shared->dec[1];
-        estimate_decode_planned(shared->s, p, shared->decode, full_depth, 128, decn);
+        decode_shared(*shared, p, full_depth, 128, decn);
         apply_profile(req, shared->s, SpeedTest::Decode, decn);
         fill_view(m, req, out, full_depth, vp, v);
         return;

@@ -8,6 +8,11 @@
 namespace llmsim {
 // the speed model's inputs for a catalog model on req.memory.hardware, from an evaluation's memory part
 bool build_speed_scenario(const Model& m, const SimRequest& req, const Evaluation& ev, SpeedScenario& s, std::string& err);
+// build_speed_scenario in two parts: the inputs of the model, the quant and the request (s reset first; ev's weight
+// figures), then those of req.memory.hardware (not null) and of the host's share of the weights in ev.memory. A grid
+// makes the first once for its devices
+void speed_model_inputs(const Model& m, const SimRequest& req, const Evaluation& ev, SpeedScenario& s);
+void speed_device_inputs(const Model& m, const SimRequest& req, const Evaluation& ev, SpeedScenario& s);
 // tg128 at `depth` for an evaluated configuration (the device profile in req applied), e.g. recommend --decode-depth
 SpeedResult decode_at_depth(const Model& m, const SimRequest& req, const Evaluation& ev, int64_t depth);
 // fill out.speed from the memory breakdown already in `out`; sets out.speed.error when there is no speed
@@ -20,6 +25,11 @@ struct SharedSpeed {
     bool valid = false;
     uint64_t host_key = 0;      // host weights_bytes of the breakdown they were made from
     bool built = false;         // build_speed_scenario succeeded (else `error`)
+    const SpeedScenario* model_part = nullptr;   // speed_model_inputs made by a grid for its devices (nullptr: here)
+    // with model_part: the decodes' model terms made once for the grid's devices (the prompt's, depth 0's and each
+    // context's full depth); a decode at a depth not among them computes its own
+    const DecodeDepth* depths = nullptr;
+    int n_depths = 0;
     std::string error;
     SpeedScenario s;
     SpeedResult pre;

@@ -4,6 +4,8 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <memory>
+#include <vector>
 
 #include "memory/prepared_weights.h"
 #include "sim/simulate.h"
@@ -48,29 +50,41 @@ void hash_evaluation(uint64_t& h, const HashRow& r) {
 constexpr int kContexts = 4;
 constexpr int64_t kContextTokens[kContexts] = {4096, 8192, 32768, 131072};
 
+// the buffers of a sweep over every device: the devices, each device's four evaluations, its success and error
+struct GridBuffers {
+    std::vector<const Hardware*> devices;
+    std::vector<Evaluation> ev;
+    std::unique_ptr<bool[]> ok;
+    std::vector<std::string> errs;
+    explicit GridBuffers(const Catalog& cat) : ev(cat.hardware.size() * kContexts), ok(new bool[cat.hardware.size()]),
+                                              errs(cat.hardware.size()) {
+        for (const Hardware& h : cat.hardware) devices.push_back(&h);
+    }
+};
+
 // one model and quant over every device: the rows of its evaluations, in sweep order; the evaluations' count
 size_t sweep_block(const Catalog& cat, const Model& m, const std::string& q, SimRequest& req, bool lookup_per_call,
-                   Evaluation* ev, std::vector<HashRow>& rows, std::string& err) {
+                   GridBuffers& g, std::vector<HashRow>& rows, std::string& err) {
     rows.clear();
     req.memory.file_type = q;
     if (lookup_per_call) {   // evaluate() looks the weights up in prepare_weights' cache on every call
+        Evaluation& ev = g.ev[0];
         for (const Hardware& h : cat.hardware)
             for (int64_t c : kContextTokens) {
                 req.memory.n_ctx = c;
                 req.memory.hardware = &h;
-                const bool ok = evaluate(cat, m, req, ev[0], err);
-                rows.push_back(hash_row(ok, ev[0]));
+                const bool ok = evaluate(cat, m, req, ev, err);
+                rows.push_back(hash_row(ok, ev));
             }
         return rows.size();
     }
     // a sweep prepares the weights of a model and quant once (prepare_weights' cache builds them on the first
-    // sweep) and evaluates a device's contexts in one call (the layout, the speed scenario, prefill shared)
+    // sweep) and evaluates every device's contexts in one grid call (the layouts and placements of a shape shared)
     const std::shared_ptr<const PreparedWeights> w = prepare_weights(cat, m, q, err, 0);
-    for (const Hardware& h : cat.hardware) {
-        req.memory.hardware = &h;
-        const bool ok = w && evaluate_contexts(cat, *w, m, req, kContextTokens, kContexts, ev, err);
-        for (int i = 0; i < kContexts; ++i) rows.push_back(hash_row(ok, ev[i]));
-    }
+    const int n = (int)g.devices.size();
+    if (w) evaluate_grid(cat, *w, m, req, g.devices.data(), n, kContextTokens, kContexts, g.ev.data(), g.ok.get(), g.errs.data());
+    for (int d = 0; d < n; ++d)
+        for (int i = 0; i < kContexts; ++i) rows.push_back(hash_row(w && g.ok[d], g.ev[(size_t)(d * kContexts + i)]));
     return rows.size();
 }
 }  // namespace
@@ -88,7 +102,7 @@ BenchResult bench_sweep(const Catalog& cat, bool with_speed, int repeat, bool lo
     req.memory.compute_max_context = false;
     req.memory.with_notes = false;
     req.with_speed = with_speed;
-    Evaluation ev[kContexts];
+    GridBuffers grid(cat);
     std::vector<HashRow> rows;
     rows.reserve(cat.hardware.size() * kContexts);
     std::string err;
@@ -99,7 +113,7 @@ BenchResult bench_sweep(const Catalog& cat, bool with_speed, int repeat, bool lo
         for (const Model& m : cat.models)
             for (const std::string& q : quants) {
                 const auto t0 = std::chrono::steady_clock::now();
-                evaluations += sweep_block(cat, m, q, req, lookup_per_call, ev, rows, err);
+                evaluations += sweep_block(cat, m, q, req, lookup_per_call, grid, rows, err);
                 timed += std::chrono::steady_clock::now() - t0;
                 for (const HashRow& row : rows) {
                     errors += row.ok ? 0 : 1;

@@ -17,9 +17,10 @@ struct BenchResult {
     uint64_t hash = 0;
 };
 // the sweep, timed `repeat` times. Weights are prepared once per model and quant (as a sweep over devices and
-// contexts should) and a device's four contexts are one evaluate_contexts() call (simulate.h: the placement, the
-// speed scenario and the prefill made once); lookup_per_call: one evaluate() per context instead, which looks the
-// weights up in prepare_weights()' cache on every call. The hash runs between the timed blocks of one model and quant
+// contexts should) and every device's four contexts are one evaluate_grid() call (simulate.h: the layouts and each
+// context's placement made once per backend and GPU count; per device its speed scenario and prefill once);
+// lookup_per_call: one evaluate() per context instead, which looks the weights up in prepare_weights()' cache on every
+// call. The hash runs between the timed blocks of one model and quant
 BenchResult bench_sweep(const Catalog& cat, bool with_speed, int repeat, bool lookup_per_call = false);
 std::string format_bench(const BenchResult& r, bool with_speed);
 }  // namespace llmsim

@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
 
 #include "core/format.h"
+#include "memory/prepared_weights.h"
 #include "runtime/speed_glue.h"
 #include "sim/speed_labels.h"
 
@@ -48,22 +50,34 @@ RecommendResult recommend_hardware(const Catalog& cat, const RecommendQuery& q) 
         for (const Hardware& h : cat.combinations)
             if (h.gpu_count <= q.max_gpus) pool.push_back({h, true});
 
-    for (auto& [hw, synthetic] : pool) {
+    SimRequest req;
+    req.memory.file_type = q.quant;
+    req.memory.n_ctx = q.ctx_tokens;
+    req.memory.compute_max_context = false;
+    req.prompt_tokens = q.prompt_tokens;
+    req.device_profile = q.device_profile;
+    // every option in one grid (simulate.h evaluate_grid: the layouts and placements shared by the devices of one
+    // backend and GPU count), the weights prepared once as evaluate() prepares them
+    const size_t n = pool.size();
+    std::vector<const Hardware*> devices;
+    for (const auto& p : pool) devices.push_back(&p.first);
+    std::vector<Evaluation> evals(n);
+    std::unique_ptr<bool[]> ok(new bool[n]);
+    std::vector<std::string> errs(n);
+    std::string werr;
+    const std::shared_ptr<const PreparedWeights> w = prepare_weights(cat, *q.model, q.quant, werr, 0);
+    if (w) evaluate_grid(cat, *w, *q.model, req, devices.data(), (int)n, &q.ctx_tokens, 1, evals.data(), ok.get(), errs.data());
+    for (size_t i = 0; i < n; ++i) {
+        const auto& [hw, synthetic] = pool[i];
         Candidate c;
         c.hardware = hw;
         c.synthetic = synthetic;
         c.price_usd = price_of(hw);   // rigs: the catalog prices all GPUs together
         c.power_w = hw.tdp_w * std::max(1, hw.gpu_count);
         c.cloud_usd_per_hour = hw.cloud_usd_per_hour * std::max(1, hw.gpu_count);
-        SimRequest req;
-        req.memory.file_type = q.quant;
-        req.memory.n_ctx = q.ctx_tokens;
         req.memory.hardware = &c.hardware;
-        req.memory.compute_max_context = false;
-        req.prompt_tokens = q.prompt_tokens;
-        req.device_profile = q.device_profile;
-        std::string err;
-        if (!evaluate(cat, *q.model, req, c.eval, err)) { c.reason = err; r.rejected.push_back(c); continue; }
+        c.eval = std::move(evals[i]);
+        if (!w || !ok[i]) { c.reason = w ? errs[i] : werr; r.rejected.push_back(c); continue; }
         const MemoryBreakdown& mb = c.eval.memory;
         const SpeedView& sp = c.eval.speed;
         if (with_load) c.load_cost = monthly_load_cost(q, c);

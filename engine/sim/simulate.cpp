@@ -2,6 +2,8 @@
 // (runtime/runtime.h). See simulate.h.
 #include "sim/simulate.h"
 
+#include <algorithm>
+
 #include "memory/prepared_weights.h"
 
 namespace llmsim {
@@ -65,6 +67,31 @@ bool evaluate_contexts(const Catalog& cat, const PreparedWeights& w, const Model
         return false;
     }
     return true;
+}
+
+void evaluate_grid(const Catalog& cat, const PreparedWeights& w, const Model& model, const SimRequest& req,
+                   const Hardware* const* devices, int n_devices, const int64_t* contexts, int count, Evaluation* out,
+                   bool* ok, std::string* errs) {
+    const size_t n = (size_t)std::max(n_devices, 0) * (size_t)std::max(count, 0);
+    const Runtime* rt = runtime(req.engine);
+    if (!rt) {
+        for (int d = 0; d < n_devices; ++d) {
+            errs[d] = "engine: unknown engine id " + std::to_string((int)req.engine);
+            ok[d] = false;
+        }
+        for (size_t k = 0; k < n; ++k) out[k] = Evaluation();
+        return;
+    }
+    for (size_t k = 0; k < n; ++k) {   // evaluate()'s fields outside the plans
+        out[k].speed.ok = false;
+        out[k].speed.error.clear();
+        out[k].weight_class = w.weight_class;
+        copy_weight_figures(w, out[k]);
+    }
+    rt->grid_plan(cat, w, model, req, devices, n_devices, contexts, count, out, ok, errs);
+    for (int d = 0; d < n_devices; ++d)
+        if (!ok[d])
+            for (int i = 0; i < count; ++i) out[(size_t)d * (size_t)count + (size_t)i] = Evaluation();
 }
 
 bool evaluate(const Catalog& cat, const PreparedWeights& w, const Model& model, const SimRequest& req,

@@ -38,6 +38,14 @@ bool evaluate(const Catalog& cat, const PreparedWeights& weights, const Model& m
 // call — a sweep's contexts of one device. false + err (every out reset) when any context fails
 bool evaluate_contexts(const Catalog& cat, const PreparedWeights& weights, const Model& model, const SimRequest& req,
                        const int64_t* contexts, int count, Evaluation* out, std::string& err);
+// evaluate_contexts() over `n_devices` devices (req.memory.hardware is not read): out[d * count + i] for devices[d] at
+// contexts[i], the numbers of one evaluate_contexts() call per device, with what does not depend on the device made
+// once (llama.cpp: the request's checks, the layer layouts and each context's placement for every device of one
+// backend and GPU count; memory.h estimate_memory_grid) — a leaderboard's, a recommender's or a sweep's devices for one
+// model and quant. ok[d] false + errs[d] (its evaluations reset) when devices[d] fails
+void evaluate_grid(const Catalog& cat, const PreparedWeights& weights, const Model& model, const SimRequest& req,
+                   const Hardware* const* devices, int n_devices, const int64_t* contexts, int count, Evaluation* out,
+                   bool* ok, std::string* errs);
 // the evaluation's figures that come straight from the prepared weights: parameter counts, weight bytes and the
 // attention layout (full / SWA layer counts and KV row sizes, when the model has both prefix tables; else -1, 0, 0);
 // the memory and speed parts are left as they are

@@ -646,19 +646,57 @@ DecodeFixed decode_fixed_terms(const SpeedScenario& s, const SpeedParams& p) {
     return f;
 }
 
-// seconds per decoded token, one sequence, positions averaged over [a, b], written into r (one copy of the fixed
-// terms, no SpeedResult temporaries)
-void decode_terms(const SpeedScenario& s, const DecodeFixed& f, double a, double b, SpeedResult& r) {
-    r = f.r;
-    double kv = kv_bytes(s, a, b);
-    r.kv_time_s = kv * f.kv_cost / (f.bw * f.share);
+// r = from for a result without an error (the fixed terms): every field but the string copied, r's error emptied (its
+// buffer kept: the copy assignment's string copy was a sixth of a sweep's decode)
+void copy_result(const SpeedResult& from, SpeedResult& r) {
+    // a field added to SpeedResult needs its line here: the size is the reminder (x86-64, wasm32)
+    static_assert(sizeof(SpeedResult) == (sizeof(void*) == 8 ? 176 : 144), "SpeedResult changed: copy the new field");
+    r.ok = from.ok;
+    r.error.clear();
+    r.tokens_per_s = from.tokens_per_s;
+    r.low = from.low;
+    r.high = from.high;
+    r.time_s = from.time_s;
+    r.weight_time_s = from.weight_time_s;
+    r.kv_time_s = from.kv_time_s;
+    r.alu_time_s = from.alu_time_s;
+    r.fixed_time_s = from.fixed_time_s;
+    r.sync_time_s = from.sync_time_s;
+    r.offload_time_s = from.offload_time_s;
+    r.compute_time_s = from.compute_time_s;
+    r.attention_time_s = from.attention_time_s;
+    r.overhead_time_s = from.overhead_time_s;
+    r.fp16_tflops_estimated = from.fp16_tflops_estimated;
+    r.bound = from.bound;
+    r.flops_per_token = from.flops_per_token;
+    r.bytes_per_token = from.bytes_per_token;
+}
+
+// the model's terms of positions [a, b] (DecodeDepth)
+void depth_terms(const SpeedScenario& s, double a, double b, DecodeDepth& d) {
+    d.kv = kv_bytes(s, a, b);
+    d.bytes_per_token = s.weight_bytes_per_token + d.kv;
+    d.flops_per_token = 2 * s.active_params + 2.0 * s.n_heads * (s.head_dim_qk + (s.head_dim_v ? s.head_dim_v : s.head_dim_qk)) * layer_ctx(s, a, b);
+}
+
+// seconds per decoded token, one sequence, positions averaged over the depth terms' [a, b], written into r (one copy
+// of the fixed terms, no SpeedResult temporaries)
+void decode_terms(const DecodeFixed& f, const DecodeDepth& d, SpeedResult& r) {
+    copy_result(f.r, r);
+    r.kv_time_s = d.kv * f.kv_cost / (f.bw * f.share);
     double t = r.weight_time_s + r.kv_time_s + r.alu_time_s + r.fixed_time_s + r.sync_time_s + r.offload_time_s;
     r.time_s = t;
     r.tokens_per_s = 1.0 / t;
     r.bound = (r.weight_time_s + r.kv_time_s + r.offload_time_s >= f.alu) ? "memory" : "compute";
-    r.bytes_per_token = s.weight_bytes_per_token + kv;
-    r.flops_per_token = 2 * s.active_params + 2.0 * s.n_heads * (s.head_dim_qk + (s.head_dim_v ? s.head_dim_v : s.head_dim_qk)) * layer_ctx(s, a, b);
+    r.bytes_per_token = d.bytes_per_token;
+    r.flops_per_token = d.flops_per_token;
     r.ok = true;
+}
+
+void decode_terms(const SpeedScenario& s, const DecodeFixed& f, double a, double b, SpeedResult& r) {
+    DecodeDepth d;
+    depth_terms(s, a, b, d);
+    decode_terms(f, d, r);
 }
 
 SpeedResult decode_terms(const SpeedScenario& s, const SpeedParams& p, double a, double b) {
@@ -667,16 +705,18 @@ SpeedResult decode_terms(const SpeedScenario& s, const SpeedParams& p, double a,
     return r;
 }
 
-// estimate_decode after check(s), on precomputed position-independent terms
+// estimate_decode after check(s), on precomputed position-independent terms and the model's terms of the positions
+// (d: nullptr = computed here)
 void decode_at(const SpeedScenario& s, const SpeedParams& p, const DecodeFixed& f, int64_t depth, int64_t n_tokens,
-               SpeedResult& r) {
+               const DecodeDepth* d, SpeedResult& r) {
     if (n_tokens < 1 || depth < 0) {
         r = SpeedResult();
         r.error = "decode needs at least 1 token and a depth >= 0";
         return;
     }
     // position of the i-th generated token is depth + i; the mean over i in [0, N) is depth + N/2 (linear terms)
-    decode_terms(s, f, (double)depth, (double)depth + (double)n_tokens, r);
+    if (d) decode_terms(f, *d, r);
+    else decode_terms(s, f, (double)depth, (double)depth + (double)n_tokens, r);
     r.time_s = r.time_s * (double)n_tokens;
     apply_band(r, p, 0, s.kind);
 }
@@ -686,7 +726,7 @@ void decode_at(const SpeedScenario& s, const SpeedParams& p, const DecodeFixed& 
 SpeedResult estimate_decode(const SpeedScenario& s, const SpeedParams& p, int64_t depth, int64_t n_tokens) {
     SpeedResult r;
     if (!check(s, r.error)) return r;
-    decode_at(s, p, decode_fixed_terms(s, p), depth, n_tokens, r);
+    decode_at(s, p, decode_fixed_terms(s, p), depth, n_tokens, nullptr, r);
     return r;
 }
 
@@ -703,7 +743,23 @@ void estimate_decode_planned(const SpeedScenario& s, const SpeedParams& p, const
         out.error = plan.error;
         return;
     }
-    decode_at(s, p, plan.fixed, depth, n_tokens, out);
+    decode_at(s, p, plan.fixed, depth, n_tokens, nullptr, out);
+}
+
+void plan_decode_depth(const SpeedScenario& s, int64_t depth, int64_t n_tokens, DecodeDepth& out) {
+    out.depth = depth;
+    out.n_tokens = n_tokens;
+    depth_terms(s, (double)depth, (double)depth + (double)n_tokens, out);
+}
+
+void estimate_decode_planned(const SpeedScenario& s, const SpeedParams& p, const DecodePlan& plan,
+                             const DecodeDepth& depth, SpeedResult& out) {
+    if (!plan.ok) {
+        out = SpeedResult();
+        out.error = plan.error;
+        return;
+    }
+    decode_at(s, p, plan.fixed, depth.depth, depth.n_tokens, &depth, out);
 }
 
 void estimate_decode_depths(const SpeedScenario& s, const SpeedParams& p, int count, const int64_t* depths,

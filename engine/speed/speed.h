@@ -363,6 +363,18 @@ void plan_decode(const SpeedScenario& s, const SpeedParams& p, DecodePlan& plan)
 // estimate_decode(s, p, depth, n_tokens) bit for bit, on a plan_decode(s, p) of the same s and p
 void estimate_decode_planned(const SpeedScenario& s, const SpeedParams& p, const DecodePlan& plan, int64_t depth,
                              int64_t n_tokens, SpeedResult& out);
+// the terms of a decode over positions [depth, depth + n_tokens] that come from the model's part of a scenario alone
+// (its KV bytes per token and attention shape, speed_glue.h speed_model_inputs): the KV bytes, bytes and FLOPs read per
+// token. Scenarios that share the model's part (a grid's devices) share them
+struct DecodeDepth {
+    int64_t depth = -1, n_tokens = 0;
+    double kv = 0, bytes_per_token = 0, flops_per_token = 0;
+};
+void plan_decode_depth(const SpeedScenario& s, int64_t depth, int64_t n_tokens, DecodeDepth& out);
+// estimate_decode(s, p, depth.depth, depth.n_tokens) bit for bit, on a plan_decode(s, p) and a plan_decode_depth of a
+// scenario with the same model's part
+void estimate_decode_planned(const SpeedScenario& s, const SpeedParams& p, const DecodePlan& plan,
+                             const DecodeDepth& depth, SpeedResult& out);
 // prefill: tokens/s processing an n_tokens prompt on top of depth cached tokens
 SpeedResult estimate_prefill(const SpeedScenario& s, const SpeedParams& p, int64_t n_tokens, int64_t depth);
 // seconds from sending an n-token prompt (empty cache) to the first generated token

@@ -4,11 +4,15 @@
 // estimate_memory(); estimate_decode_planned() vs estimate_decode(). A spread of the catalog: every 2nd model x every
 // 3rd device, a mixed rig, and request variants (-ngl, -np, KV types, max-context search with notes, a device
 // profile, the serving and MLX plan sets), so that fitting, partial-offload, OOM and failing contexts all occur.
+// evaluate_grid() (every device of a model and quant in one call) against evaluate() per device and context over
+// every 3rd model x every device (a rig, no hardware and a repeated shape among them), with the same variants, a
+// tensor split that fails all but the 2-GPU shape and an MLX quant llama.cpp cannot load.
 //
 // Tolerance: none — doubles are compared by their bits, strings and counts exactly.
 #include <catch2/catch.hpp>
 
 #include <cstring>
+#include <memory>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -283,6 +287,143 @@ TEST_CASE("estimate_memory_contexts and estimate_decode_planned equal their one-
             CHECK(contexts_test::same_bits(one.kv_time_s, planned.kv_time_s));
             CHECK(one.ok == planned.ok);
             CHECK(one.error == planned.error);
+            // the model's terms of the positions made apart (a grid's), on a scenario with another device part
+            SpeedScenario other = s;
+            other.bandwidth_gbs = broken ? 0 : 3350;
+            other.fp16_tflops = 989;
+            DecodeDepth dd;
+            plan_decode_depth(other, depth, 128, dd);
+            SpeedResult via_depth;
+            estimate_decode_planned(s, p, plan, dd, via_depth);
+            CHECK(contexts_test::same_bits(one.tokens_per_s, via_depth.tokens_per_s));
+            CHECK(contexts_test::same_bits(one.low, via_depth.low));
+            CHECK(contexts_test::same_bits(one.kv_time_s, via_depth.kv_time_s));
+            CHECK(contexts_test::same_bits(one.bytes_per_token, via_depth.bytes_per_token));
+            CHECK(contexts_test::same_bits(one.flops_per_token, via_depth.flops_per_token));
+            CHECK(one.ok == via_depth.ok);
+            CHECK(one.error == via_depth.error);
         }
     }
+}
+
+namespace contexts_test {
+
+// evaluate_grid over `devices` x `contexts` vs evaluate() per device and context; counts what it compared
+void compare_grid(const Catalog& cat, const Model& m, const SimRequest& base, const std::vector<const Hardware*>& devices,
+                  const int64_t* contexts, int count, Tally& t) {
+    std::string err;
+    const auto w = prepare_weights(cat, m, base.memory.file_type, err, 0);
+    if (!w) return;
+    const int n = (int)devices.size();
+    std::vector<Evaluation> grid((size_t)n * (size_t)count);
+    std::unique_ptr<bool[]> ok(new bool[(size_t)n]);
+    std::vector<std::string> errs((size_t)n);
+    evaluate_grid(cat, *w, m, base, devices.data(), n, contexts, count, grid.data(), ok.get(), errs.data());
+    Evaluation single;
+    for (int d = 0; d < n; ++d) {
+        SimRequest r = base;
+        r.memory.hardware = devices[(size_t)d];
+        INFO(m.id << " " << base.memory.file_type << " on " << (devices[(size_t)d] ? devices[(size_t)d]->id : "none")
+                  << " engine " << (int)base.engine);
+        bool all_ok = true;
+        std::string first_err;
+        for (int i = 0; i < count; ++i) {
+            r.memory.n_ctx = contexts[i];
+            std::string e;
+            const bool one_ok = evaluate(cat, *w, m, r, single, e);
+            if (!one_ok && all_ok) first_err = e;
+            all_ok = all_ok && one_ok;
+            if (!ok[(size_t)d] || !one_ok) continue;
+            const std::string diff = evaluation_diff(grid[(size_t)d * (size_t)count + (size_t)i], single);
+            INFO("context " << contexts[i] << ": " << diff);
+            CHECK(diff.empty());
+            const FitStatus st = single.memory.status;
+            t.oom += st == FitStatus::Oom;
+            t.partial += st == FitStatus::PartialOffload;
+            t.fitting += st == FitStatus::Comfortable || st == FitStatus::Tight;
+        }
+        REQUIRE(ok[(size_t)d] == all_ok);
+        ++t.compared;
+        if (!all_ok) {
+            CHECK(errs[(size_t)d] == first_err);
+            CHECK(grid[(size_t)d * (size_t)count].memory.devices.empty());
+            ++t.failed;
+        }
+    }
+}
+
+}  // namespace contexts_test
+
+TEST_CASE("evaluate_grid gives evaluate()'s numbers for every device and context", "[sweep]") {
+    const Catalog& c = cat();
+    const int64_t contexts[] = {4096, 8192, 32768, 131072};
+    std::vector<const Hardware*> devices;
+    for (const Hardware& h : c.hardware) devices.push_back(&h);
+    const Hardware* rig = find_rig(c, "rtx-5080+rtx-5060-ti-16gb");
+    REQUIRE(rig);
+    devices.push_back(rig);
+    devices.push_back(nullptr);                    // no hardware: no limits, no status
+    devices.push_back(c.find_hardware("rtx-4090"));   // a shape met again after others
+    contexts_test::Tally t;
+    size_t vi = 0;
+    for (size_t mi = 0; mi < c.models.size(); mi += 3) {
+        const contexts_test::Variant& v = contexts_test::variant(vi++);
+        SimRequest req;
+        req.memory.file_type = mi % 2 == 0 ? "Q4_K_M" : "Q8_0";
+        v.apply(req);
+        INFO(v.label);
+        contexts_test::compare_grid(c, c.models[mi], req, devices, contexts, 4, t);
+    }
+    CHECK(t.compared > 5000);
+    CHECK(t.fitting > 5000);
+    CHECK(t.oom > 2000);
+    CHECK(t.partial > 500);
+}
+
+TEST_CASE("evaluate_grid on the serving and MLX plan sets, a profile, a tensor split and bad contexts", "[sweep]") {
+    const Catalog& c = cat();
+    const int64_t contexts[] = {2048, 16384, 65536};
+    std::vector<const Hardware*> devices;
+    for (size_t hi = 0; hi < c.hardware.size(); hi += 4) devices.push_back(&c.hardware[hi]);
+    const Hardware* rtx = c.find_hardware("rtx-4090");
+    REQUIRE(rtx);
+    devices.push_back(rtx);
+    DeviceProfile profile;
+    profile.hardware_id = rtx->id;
+    profile.decode.rows = profile.prefill.rows = 6;
+    profile.decode.factor = 0.9;
+    profile.decode.factor_moe = 0.95;
+    profile.prefill.factor = 1.1;
+    profile.prefill.factor_moe = 1.05;
+    contexts_test::Tally t;
+    for (size_t mi = 0; mi < c.models.size(); mi += 9) {
+        SimRequest vllm;
+        vllm.engine = EngineId::Vllm;
+        vllm.memory.file_type = "Q8_0";
+        contexts_test::compare_grid(c, c.models[mi], vllm, devices, contexts, 3, t);
+        SimRequest mlx;
+        mlx.engine = EngineId::Mlx;
+        mlx.memory.file_type = "mlx-4bit-g64";
+        contexts_test::compare_grid(c, c.models[mi], mlx, devices, contexts, 3, t);
+        SimRequest profiled;
+        profiled.memory.file_type = "Q4_K_M";
+        profiled.device_profile = &profile;
+        contexts_test::compare_grid(c, c.models[mi], profiled, devices, contexts, 3, t);
+        // two proportions: the 2-GPU devices place by them, every other shape fails with its own GPU count's message
+        SimRequest split;
+        split.memory.file_type = "Q4_K_M";
+        split.memory.tensor_split = {3, 1};
+        contexts_test::compare_grid(c, c.models[mi], split, devices, contexts, 3, t);
+        // an MLX quant on llama.cpp: every device fails with memory_plan's message
+        SimRequest gguf_only;
+        gguf_only.memory.file_type = "mlx-4bit-g64";
+        contexts_test::compare_grid(c, c.models[mi], gguf_only, devices, contexts, 3, t);
+    }
+    CHECK(t.compared > 300);
+    CHECK(t.failed > 100);
+    // a context below 1 fails every device with evaluate()'s message for it
+    const int64_t bad[] = {4096, 0};
+    SimRequest req;
+    req.memory.file_type = "Q4_K_M";
+    contexts_test::compare_grid(c, c.models.front(), req, devices, bad, 2, t);
 }

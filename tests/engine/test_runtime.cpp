@@ -94,7 +94,7 @@ TEST_CASE("every engine row and plan set is complete, in order and has a unique 
         CHECK((int)r->model == m);
         CHECK(runtime_complete(*r));
     }
-    CHECK_FALSE(runtime_complete(Runtime{ScenarioModel::LlamaCpp, nullptr, nullptr, nullptr, nullptr}));
+    CHECK_FALSE(runtime_complete(Runtime{ScenarioModel::LlamaCpp, nullptr, nullptr, nullptr, nullptr, nullptr}));
     REQUIRE(engines().size() == (size_t)kEngineCount);
     std::set<std::string> ids, names;
     int i = 0;
