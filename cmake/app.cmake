@@ -83,9 +83,18 @@ if(EMSCRIPTEN)
   # waits for: the browser compiles every function it calls in the first frame before running it
   # catalog too: the page parses it once at start-up (load_embedded_catalog was one 56 KB function at -O3, and V8
   # compiles a hot function twice: Liftoff on its first call, TurboFan in the background while it still runs)
-  foreach(_layer catalog formats workloads product evidence)
+  foreach(_layer catalog formats workloads product evidence sim)
     if(TARGET llmsim_${_layer})
       target_compile_options(llmsim_${_layer} PRIVATE -Os)
+    endif()
+  endforeach()
+  # the sweep's layers at -O2 (-O3's extra inlining and unrolling cost page bytes; the grid sweep of 2026-12-07 added
+  # 9.4 KB gzip at -O3): memory, speed, rig, runtime. sim (the sweep's driver: evaluate_grid / evaluate_contexts, the
+  # recommender) is in the -Os list above: 75 -> 24 KB raw of code, the page -16 KB gzip, the wasm bench's memory +
+  # speed sweep 148 -> 158 ms under node (one run each)
+  foreach(_layer memory speed rig runtime)
+    if(TARGET llmsim_${_layer})
+      target_compile_options(llmsim_${_layer} PRIVATE -O2)
     endif()
   endforeach()
   # serving: the SLA search runs its step and load simulation on the page (-O2: smaller than -O3 and as fast under
