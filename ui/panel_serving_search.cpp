@@ -212,6 +212,19 @@ std::string margin(double value, double target) {   // how far under the target,
     return " (" + llmsim::format_sig((1 - value / target) * 100, 2) + " % under)";
 }
 
+// the colour of a verdict line (serving.h disagg_verdicts, search_prefix_reasons): the first phrase it contains wins;
+// a line none of them names says what made the answer (disaggregation wins, the cache or the tier is why it qualifies)
+Ink search_note_ink(const std::string& note) {
+    static const struct { const char* phrase; Ink ink; } kInks[] = {
+        {"does not win", Ink::Warn},
+        {"aggregated only", Ink::Warn},
+        {"not what this answer rests on", Ink::Unknown},   // the mechanism helps but the answer would stand without it
+    };
+    for (const auto& k : kInks)
+        if (note.find(k.phrase) != std::string::npos) return k.ink;
+    return Ink::Good;
+}
+
 void draw_search_results(AppState& app) {
     ServingSearchState& st = app.serving_search;
     const llmsim::SlaSearchJob& job = st.job;
@@ -225,9 +238,7 @@ void draw_search_results(AppState& app) {
     note_widget(app, "serving-search-stats");
     if (!job.notes.empty()) {   // a P:D search: where disaggregation wins (serving.h disagg_verdicts)
         ImGui::PushTextWrapPos(0.0f);
-        for (const std::string& n : job.notes)
-            ImGui::TextColored(ink_vec4(n.find("does not win") == std::string::npos && n.find("aggregated only") == std::string::npos ? Ink::Good : Ink::Warn),
-                               "%s", n.c_str());
+        for (const std::string& n : job.notes) ImGui::TextColored(ink_vec4(search_note_ink(n)), "%s", n.c_str());
         ImGui::PopTextWrapPos();
         note_widget(app, "serving-search-verdict");
     }
