@@ -723,6 +723,32 @@ async function main() {
       }
     });
 
+    // the deployment file (serve_deploy.cpp): serveDeploy() for the section's request is an NVIDIA Dynamo graph with that
+    // request's model, TP and GPUs; an engine Dynamo does not run and a bad request are refused with a message
+    await check('serving: serveDeploy() writes the Dynamo graph for the page request and refuses what Dynamo cannot run', async () => {
+      await page.evaluate(() => window.llmsim.setState({ model: 'meta-llama/Llama-3.1-70B-Instruct', hardware: 'h100-sxm', embed: 'serving',
+        sv_engine: 'vllm', sv_prec: 'bf16', sv_gpus: 4, sv_tp: 4, sv_pp: 1, sv_c: 32, sv_in: 2048, sv_out: 256, sv_len: 8192, sv_ep: false }));
+      await page.waitForTimeout(300);
+      const sv = (await page.evaluate(() => window.llmsim.results())).serving;
+      eq(sv.error, '', 'no serving error');
+      await scrollToWidget(page, 'serving-deploy');
+      const d = await page.evaluate((q) => window.llmsim.serveDeploy(q), sv.request);
+      eq([d.ok, typeof d.yaml], [true, 'string'], 'serveDeploy answers');
+      const y = d.yaml;
+      for (const want of ['apiVersion: nvidia.com/v1beta1', 'kind: DynamoGraphDeployment', 'backendFramework: vllm', 'type: frontend',
+                          'command: ["python3", "-m", "dynamo.vllm"]', '- "meta-llama/Llama-3.1-70B-Instruct"',
+                          '- "--tensor-parallel-size"\n          - "4"', 'nvidia.com/gpu: "4"', '- "--max-model-len"\n          - "8192"'])
+        assert(y.includes(want), `the graph lacks ${JSON.stringify(want)}:\n${y}`);
+      // the same request asked twice gives the same bytes (nothing in it depends on the page's state)
+      eq((await page.evaluate((q) => window.llmsim.serveDeploy(q), sv.request)).yaml, y, 'serveDeploy is a function of its request');
+      const trt = await page.evaluate((q) => window.llmsim.serveDeploy({ ...q, engine: 'trtllm' }), sv.request);
+      eq(trt.ok, false, 'TensorRT-LLM: no Dynamo graph');
+      assert(/trtllm|TensorRT/i.test(trt.error || ''), `the refusal names the engine: ${JSON.stringify(trt)}`);
+      const bad = await page.evaluate((q) => window.llmsim.serveDeploy({ ...q, hardware: 'no-such-gpu' }), sv.request);
+      eq([bad.ok, bad.error], [false, "deploy: hardware: unknown hardware 'no-such-gpu'"], 'a bad hardware id is refused by name');
+      eq((await page.evaluate((q) => window.llmsim.serveDeploy(q), sv.request)).yaml, y, 'a refused call changes nothing');
+    });
+
     await check('serving: the cost section shows single-stream and batched $/1M tokens from serve()', async () => {
       await page.evaluate(() => window.llmsim.setState({ embed: 'cost', model: 'Qwen/Qwen2.5-7B-Instruct', hardware: 'rtx-4090', sv_c: 32 }));
       await page.waitForTimeout(300);
