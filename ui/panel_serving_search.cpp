@@ -212,17 +212,14 @@ std::string margin(double value, double target) {   // how far under the target,
     return " (" + llmsim::format_sig((1 - value / target) * 100, 2) + " % under)";
 }
 
-// the colour of a verdict line (serving.h disagg_verdicts, search_prefix_reasons): the first phrase it contains wins;
-// a line none of them names says what made the answer (disaggregation wins, the cache or the tier is why it qualifies)
-Ink search_note_ink(const std::string& note) {
-    static const struct { const char* phrase; Ink ink; } kInks[] = {
-        {"does not win", Ink::Warn},
-        {"aggregated only", Ink::Warn},
-        {"not what this answer rests on", Ink::Unknown},   // the mechanism helps but the answer would stand without it
-    };
-    for (const auto& k : kInks)
-        if (note.find(k.phrase) != std::string::npos) return k.ink;
-    return Ink::Good;
+// the colour of a search's answer line by what it says (serving.h SearchNote)
+Ink search_note_ink(llmsim::SearchNoteKind kind) {
+    switch (kind) {
+        case llmsim::SearchNoteKind::Because: return Ink::Good;
+        case llmsim::SearchNoteKind::Against: return Ink::Warn;
+        case llmsim::SearchNoteKind::Aside: break;
+    }
+    return Ink::Unknown;
 }
 
 void draw_search_results(AppState& app) {
@@ -238,7 +235,7 @@ void draw_search_results(AppState& app) {
     note_widget(app, "serving-search-stats");
     if (!job.notes.empty()) {   // a P:D search: where disaggregation wins (serving.h disagg_verdicts)
         ImGui::PushTextWrapPos(0.0f);
-        for (const std::string& n : job.notes) ImGui::TextColored(ink_vec4(search_note_ink(n)), "%s", n.c_str());
+        for (const llmsim::SearchNote& n : job.notes) ImGui::TextColored(ink_vec4(search_note_ink(n.kind)), "%s", n.text.c_str());
         ImGui::PopTextWrapPos();
         note_widget(app, "serving-search-verdict");
     }
@@ -329,6 +326,10 @@ std::string serving_search_to_json(const AppState& app) {
     nlohmann::json pts = nlohmann::json::array();
     for (const llmsim::SlaPoint& p : st.job.points) pts.push_back(nlohmann::json::parse(llmsim::sla_point_json(p)));
     j["points"] = st.has_result ? pts : nlohmann::json::array();
-    if (st.has_result && !st.job.notes.empty()) j["notes"] = st.job.notes;
+    if (st.has_result && !st.job.notes.empty()) {
+        nlohmann::json notes = nlohmann::json::array();
+        for (const llmsim::SearchNote& n : st.job.notes) notes.push_back(n.text);
+        j["notes"] = notes;
+    }
     return j.dump();
 }

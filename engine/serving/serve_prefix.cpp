@@ -262,8 +262,8 @@ std::string sla_verdict(const ServeSla& sla, const ServeResult& r) {
 bool sla_met(const ServeSla& sla, const ServeResult& r) { return sla_verdict(sla, r) == "still meets the SLA"; }
 }  // namespace
 
-std::vector<std::string> search_prefix_reasons(const Catalog& cat, const ServeRequest& req, const std::vector<SlaPoint>& pts) {
-    std::vector<std::string> out;
+std::vector<SearchNote> search_prefix_reasons(const Catalog& cat, const ServeRequest& req, const std::vector<SlaPoint>& pts) {
+    std::vector<SearchNote> out;
     const bool tiers = req.kv_offload.cpu_gib > 0 || req.kv_offload.nvme_gib > 0;
     if (pts.empty() || (!req.workload.shares_prefix() && !tiers)) return out;
     const SlaPoint& p = pts.front();
@@ -287,7 +287,7 @@ std::vector<std::string> search_prefix_reasons(const Catalog& cat, const ServeRe
              (long long)on.load.prompt_tokens, on.load.ttft_ms.p90, o.load.ttft_ms.p90, sla_verdict(req.sla, o).c_str(),
              sla_met(req.sla, o) ? ": the cache lowers TTFT here but is not what this answer rests on"
                                  : ": the cache is why this configuration qualifies");
-    out.push_back(b);
+    out.push_back({b, sla_met(req.sla, o) ? SearchNoteKind::Aside : SearchNoteKind::Because});
     if (!tiers) return out;
     ServeRequest gpu_only = q;
     gpu_only.kv_offload = {};
@@ -298,7 +298,7 @@ std::vector<std::string> search_prefix_reasons(const Catalog& cat, const ServeRe
              g.prefix.sessions_held, (long long)on.load.prefix_hit_cpu_tokens, (long long)on.load.prefix_hit_nvme_tokens,
              on.load.ttft_ms.p90, g.load.ttft_ms.p90, sla_verdict(req.sla, g).c_str(),
              sla_met(req.sla, g) ? ": the tiers are not what this answer rests on" : ": the tiers are why this configuration qualifies");
-    out.push_back(b);
+    out.push_back({b, sla_met(req.sla, g) ? SearchNoteKind::Aside : SearchNoteKind::Because});
     return out;
 }
 

@@ -275,7 +275,7 @@ bool sla_search_step(const Catalog& cat, SlaSearchJob& job, int max_candidates) 
         if (job.next_exact < job.points.size() && (int)job.next_exact < space.exact_top) return false;
     }
     if (space.disaggregated) job.notes = disagg_verdicts(job.points);
-    for (std::string& n : search_prefix_reasons(cat, req, job.points)) job.notes.push_back(std::move(n));
+    for (SearchNote& n : search_prefix_reasons(cat, req, job.points)) job.notes.push_back(std::move(n));
     job.done = true;
     return true;
 }
@@ -286,7 +286,7 @@ ServeRequest sla_point_request(const ServeRequest& req, const SlaPoint& p) {
     return q;
 }
 
-std::vector<std::string> disagg_verdicts(const std::vector<SlaPoint>& pts) {
+std::vector<SearchNote> disagg_verdicts(const std::vector<SlaPoint>& pts) {
     // the cheapest of each kind per device x GPU count x engine x precision (pts come cheapest first)
     struct Pair { const SlaPoint* agg = nullptr; const SlaPoint* dis = nullptr; };
     std::vector<std::pair<std::string, Pair>> groups;
@@ -297,21 +297,21 @@ std::vector<std::string> disagg_verdicts(const std::vector<SlaPoint>& pts) {
         const SlaPoint*& slot = p.disagg.enabled() ? it->second.dis : it->second.agg;
         if (!slot) slot = &p;
     }
-    std::vector<std::string> out;
+    std::vector<SearchNote> out;
     char b[512];
     for (const auto& [key, g] : groups) {
         if (!g.dis && !g.agg) continue;
-        if (!g.dis) { out.push_back(key + ": aggregated only; no P:D split meets the SLA"); continue; }
+        if (!g.dis) { out.push_back({key + ": aggregated only; no P:D split meets the SLA", SearchNoteKind::Against}); continue; }
         const SlaPoint& d = *g.dis;
         char split[64];
         snprintf(split, sizeof split, "%dP (tp %d) : %dD (tp %d)", d.disagg.prefill_gpus, d.disagg.prefill_tp, d.disagg.decode_gpus, d.disagg.decode_tp);
-        if (!g.agg) { out.push_back(key + ": disaggregated " + split + " meets the SLA and no aggregated configuration does"); continue; }
+        if (!g.agg) { out.push_back({key + ": disaggregated " + split + " meets the SLA and no aggregated configuration does", SearchNoteKind::Because}); continue; }
         const SlaPoint& a = *g.agg;
         const bool wins = rank_key(d.usd_per_mtok) < rank_key(a.usd_per_mtok);
         snprintf(b, sizeof b, "%s: disaggregated %s $%.3f/1M out (%.0f tok/s, TTFT p90 %.0f ms, TPOT p90 %.1f ms) vs aggregated tp %d $%.3f/1M "
                  "(%.0f tok/s, TTFT p90 %.0f ms, TPOT p90 %.1f ms): disaggregation %s", key.c_str(), split, d.usd_per_mtok, d.output_tok_s,
                  d.ttft_p90_ms, d.tpot_p90_ms, a.tp, a.usd_per_mtok, a.output_tok_s, a.ttft_p90_ms, a.tpot_p90_ms, wins ? "wins" : "does not win");
-        out.push_back(b);
+        out.push_back({b, wins ? SearchNoteKind::Because : SearchNoteKind::Against});
     }
     return out;
 }
@@ -322,7 +322,8 @@ std::vector<SlaPoint> sla_search(const Catalog& cat, const ServeRequest& req, co
     sla_search_begin(cat, req, space, job);
     while (!sla_search_step(cat, job, 1 << 30)) {}
     if (stats) *stats = job.stats;
-    if (notes) *notes = job.notes;
+    if (notes)
+        for (const SearchNote& n : job.notes) notes->push_back(n.text);
     return job.points;
 }
 

@@ -405,6 +405,14 @@ struct SlaSearchStats {                  // what one search did (the bench and t
     int infeasible = 0;                  // skipped: their TPOT floor is above the SLA already
     int serve_runs = 0;                  // serve() calls in all (bisections included)
 };
+// one line of a search's answer and what it says about it: the mechanism (disaggregation, the prefix cache, a KV
+// tier) is why the answer qualifies or wins (Because), the answer would stand without it (Aside), or it loses or
+// found nothing (Against). The UI colours by it; the CLI and JSON print the text
+enum class SearchNoteKind { Because, Aside, Against };
+struct SearchNote {
+    std::string text;
+    SearchNoteKind kind = SearchNoteKind::Aside;
+};
 
 // the largest closed-loop concurrency of `req` that meets req.sla (0 = none); fills `at` with its load
 int sla_max_concurrency(const Catalog& cat, const ServeRequest& req, int max_concurrency, ServeResult* at);
@@ -441,18 +449,18 @@ struct SlaSearchJob {
     SlaSearchStats stats;
     ParamCounts counts;                  // the model's, counted once for every run of the search
     bool have_counts = false;
-    std::vector<std::string> notes;      // why the answer is what it is: where disaggregation wins or loses
+    std::vector<SearchNote> notes;       // why the answer is what it is: where disaggregation wins or loses
                                          // (disagg_verdicts), what the prefix cache and the KV tiers did for it
                                          // (search_prefix_reasons)
 };
 // with space.disaggregated: for each device x GPU count that has both, the cheapest disaggregated and the cheapest
 // aggregated point side by side and which one wins (the two $/1M and each one's TTFT / TPOT p90)
-std::vector<std::string> disagg_verdicts(const std::vector<SlaPoint>& pts);
+std::vector<SearchNote> disagg_verdicts(const std::vector<SlaPoint>& pts);
 // a search whose request shares prefixes or names KV offload tiers: one line per mechanism, what it did for the
 // cheapest point (prefix hit rate; sessions held and tokens loaded from each tier) and whether that point still meets
 // the SLA without it (one serve() run each at the point's load), so the answer says why the cache or the tier changed
 // it. Empty for a plain workload (no runs)
-std::vector<std::string> search_prefix_reasons(const Catalog& cat, const ServeRequest& req, const std::vector<SlaPoint>& pts);
+std::vector<SearchNote> search_prefix_reasons(const Catalog& cat, const ServeRequest& req, const std::vector<SlaPoint>& pts);
 void sla_search_begin(const Catalog& cat, const ServeRequest& req, const SlaSearch& space, SlaSearchJob& job);
 bool sla_search_step(const Catalog& cat, SlaSearchJob& job, int max_candidates);
 // the search `llmsim-cli serve --bench` and `llmsim_bench serving` (native and wasm) time: Llama-3.1-70B, 1024 in /

@@ -105,7 +105,7 @@ TEST_CASE("disaggregation: the search picks it only where it wins", "[serving][d
     space.only_hardware = "h100-sxm";
     space.engines = {"vllm"}; space.precisions = {"bf16"}; space.gpu_counts = {2};
     space.exact_top = 0;
-    auto cheapest = [&](int in, int out, double tpot_ms, double ttft_ms, std::vector<std::string>& notes) {
+    auto cheapest = [&](int in, int out, double tpot_ms, double ttft_ms, std::vector<SearchNote>& notes) {
         ServeRequest r = disagg(1, 1, 1, 1, "");
         r.disaggregation = ServeDisaggregation();
         r.gpus = 2; r.tp = 1;
@@ -115,19 +115,21 @@ TEST_CASE("disaggregation: the search picks it only where it wins", "[serving][d
         notes = disagg_verdicts(pts);
         return pts;
     };
-    std::vector<std::string> notes;
+    std::vector<SearchNote> notes;
     // prefill-heavy with a tight TPOT target: aggregated steps carry 8000-token chunks and miss TPOT; 1P:1D meets it
     std::vector<SlaPoint> a = cheapest(8000, 128, 15, 0, notes);
     REQUIRE_FALSE(a.empty());
     CHECK(a[0].disagg.enabled());
     REQUIRE(notes.size() == 1);
-    CHECK((notes[0].find("no aggregated configuration does") != std::string::npos || notes[0].find("disaggregation wins") != std::string::npos));
+    CHECK((notes[0].text.find("no aggregated configuration does") != std::string::npos || notes[0].text.find("disaggregation wins") != std::string::npos));
+    CHECK(notes[0].kind == SearchNoteKind::Because);
     // short prompts, long answers, loose targets: a prefill GPU idles; two aggregated instances are cheaper
     std::vector<SlaPoint> b = cheapest(128, 1024, 100, 5000, notes);
     REQUIRE_FALSE(b.empty());
     CHECK_FALSE(b[0].disagg.enabled());
     REQUIRE(notes.size() == 1);
-    CHECK((notes[0].find("does not win") != std::string::npos || notes[0].find("aggregated only") != std::string::npos));
+    CHECK((notes[0].text.find("does not win") != std::string::npos || notes[0].text.find("aggregated only") != std::string::npos));
+    CHECK(notes[0].kind == SearchNoteKind::Against);
 }
 
 TEST_CASE("disaggregation: off by default, and the JSON round trip", "[serving][disagg]") {

@@ -236,6 +236,11 @@ TEST_CASE("SLA search: a long shared prefix at a tight TTFT SLA needs fewer GPUs
     const std::string* why = note_starting(notes_on, "prefix cache: ");
     REQUIRE(why);
     CHECK(why->find("the cache is why this configuration qualifies") != std::string::npos);
+    // the same line as the search's own note carries what it says, for the UI's colour (serving.h SearchNote)
+    const std::vector<SearchNote> reasons = search_prefix_reasons(cat(), r, on);
+    REQUIRE(reasons.size() == 1);
+    CHECK(reasons[0].text == *why);
+    CHECK(reasons[0].kind == SearchNoteKind::Because);
     // the numbers the line quotes are the answer's own run: 7,680 / 16 = 480 full blocks, so at most 7,680 of each
     // 8,192-token prompt is found cached (hit rate <= 93.75 %) and at least 512 tokens of each are computed
     ServeResult at = serve(cat(), closed_loop_at(sla_point_request(r, on[0]), 16));
