@@ -100,8 +100,11 @@ bool read_request(const Args& a, const Catalog& cat, ServeRequest& r, std::strin
     // no --tp on a multi-GPU device (8x-h200-sxm): every GPU of it over pp, as the Serving section does
     const Hardware* hw = resolve_device(cat, r.hardware);
     v = hw && hw->gpu_count > 1 ? std::max(1, hw->gpu_count / r.pp) : 1;
-    if (!n("tp", 1, 64, v)) return false; r.tp = (int)v;
-    v = r.tp * r.pp; if (!n("gpus", 1, 1024, v)) return false; r.gpus = (int)v;
+    if (!n("tp", 1, 64, v)) return false;
+    r.tp = (int)v;
+    v = r.tp * r.pp;
+    if (!n("gpus", 1, 1024, v)) return false;
+    r.gpus = (int)v;
     // no --precision: the model as published (release_precision); llama-server takes a GGUF file type instead
     if (!a.get("precision")) default_to_release_precision(cat, r);
     v = 0; if (!n("max-model-len", 1, 1e7, v)) return false; r.max_model_len = (int64_t)v;
