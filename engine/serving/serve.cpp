@@ -68,10 +68,10 @@ namespace {
 std::string fmt(const char* f, double v) { char b[64]; snprintf(b, sizeof b, f, v); return b; }
 
 bool validate_workload(const ServeWorkload& w, std::string& err) {
-    int modes = (w.concurrency > 0) + (w.request_rate > 0) + (w.burst ? 1 : 0);
+    int modes = (w.concurrency > 0) + (w.request_rate > 0) + (w.burst ? 1 : 0) + (!w.rate_stages.empty());
     if (w.concurrency < 0 || w.concurrency > 100000) { err = "workload.concurrency: out of range (1 to 100000)"; return false; }
     if (w.request_rate < 0 || !std::isfinite(w.request_rate)) { err = "workload.request_rate: must be > 0, or \"inf\" for a burst"; return false; }
-    if (modes != 1) { err = "workload: give exactly one of concurrency, request_rate or request_rate \"inf\" (burst)"; return false; }
+    if (modes != 1) { err = "workload: give exactly one of concurrency, request_rate, request_rate \"inf\" (burst) or rate_stages"; return false; }
     if (w.input_len < 1 || w.input_len > 10000000) { err = "workload.input_len: out of range (1 to 10000000 tokens)"; return false; }
     if (w.output_len < 1 || w.output_len > 1000000) { err = "workload.output_len: out of range (1 to 1000000 tokens)"; return false; }
     if (w.num_prompts < 0 || w.num_prompts > 10000000) { err = "workload.num_prompts: out of range (1 to 10000000)"; return false; }
@@ -81,7 +81,7 @@ bool validate_workload(const ServeWorkload& w, std::string& err) {
 
 }  // namespace
 
-void fill_cost(const ReplicaShape& s, int gpus, double tok_s, double single_tok_s, ServeCost& c) {
+void fill_cost(const ReplicaShape& s, int gpus, double tok_s, double single_tok_s, ServeCost& c, double extra_hardware_usd) {
     c.single_stream_tok_s = single_tok_s;
     double watts = (s.hw->tdp_w > 0 ? s.hw->tdp_w : 300.0) * gpus;
     auto per_mtok = [&](double ts, double& own, double& rent, double& wh) {
@@ -90,7 +90,7 @@ void fill_cost(const ReplicaShape& s, int gpus, double tok_s, double single_tok_
         CostInputs in;
         in.hours_per_month_override = kHoursPerMonth;
         in.output_mtok_per_month = ts * 3600.0 * kHoursPerMonth / 1e6;
-        in.hardware_price_usd = s.hw->price_usd > 0 ? s.hw->price_usd * gpus / std::max(1, s.hw->gpu_count) : 0;
+        in.hardware_price_usd = s.hw->price_usd > 0 ? s.hw->price_usd * gpus / std::max(1, s.hw->gpu_count) + extra_hardware_usd : 0;
         in.device_power_w = watts;
         in.cloud_usd_per_hour = s.hw->cloud_usd_per_hour * gpus;
         CostResult r = estimate_cost(in);
@@ -200,10 +200,11 @@ LoadSetup load_setup(const ServeRequest& req, const ReplicaShape& s, const Serve
 ServeResult serve_with(const Catalog& cat, const ServeRequest& req, const SpeedTable& table, const ParamCounts* counts) {
     if (req.disaggregation.enabled()) {
         // the disaggregated pools run no prefix cache: refuse a sharing workload rather than answer it cache-less
-        if (serve_prefix_cache_active(req) || req.kv_offload.cpu_gib > 0 || req.kv_offload.nvme_gib > 0) {
+        if (serve_prefix_cache_active(req) || req.kv_offload.cpu_gib > 0 || req.kv_offload.nvme_gib > 0 || !req.workload.rate_stages.empty()) {
             ServeResult bad;
             bad.error = "disaggregation: prefix caching and KV offload are not modelled for disaggregated pools; drop "
-                        "shared_prefix_len / turns / session_prefix_len / kv_offload or the disaggregation block";
+                        "shared_prefix_len / turns / session_prefix_len / prompts_per_group / rate_stages / kv_offload or the "
+                        "disaggregation block";
             return bad;
         }
         return serve_disaggregated(cat, req, table, counts);
@@ -225,6 +226,7 @@ ServeResult serve_with(const Catalog& cat, const ServeRequest& req, const SpeedT
     // the load divides over the data-parallel replicas
     ServeWorkload w = req.workload;
     int rep = std::max(1, s.replicas);
+    st.replicas = rep;   // a staged ladder is drawn for all replicas and thinned (draw_staged_requests)
     if (w.num_prompts <= 0) w.num_prompts = default_num_prompts(w);
     w.num_prompts = std::max(1, (w.num_prompts + rep - 1) / rep);
     if (w.concurrency > 0) w.concurrency = std::max(1, (w.concurrency + rep - 1) / rep);
@@ -232,6 +234,7 @@ ServeResult serve_with(const Catalog& cat, const ServeRequest& req, const SpeedT
     r.load = simulate_load(s, p, st, w, &r.step);
     r.load.output_tok_s *= rep; r.load.total_tok_s *= rep; r.load.req_s *= rep;
     r.load.completed *= rep;
+    // (a staged ladder's stages are the deployment's already: serve_load.cpp fill_stage_statistics)
     r.low = r.load.output_tok_s * (1 + p.band_low);
     r.high = r.load.output_tok_s * (1 + p.band_high);
     auto scaled = [](const LatencyStats& v, double f) { LatencyStats o = v; o.mean *= f; o.median *= f; o.p90 *= f; o.p99 *= f; return o; };
@@ -245,7 +248,8 @@ ServeResult serve_with(const Catalog& cat, const ServeRequest& req, const SpeedT
         ServeLoad l1 = simulate_load(s, p, st, w1, nullptr);
         single = l1.output_tok_s;
     }
-    fill_cost(s, s.replicas * s.tp * s.pp, r.load.output_tok_s, single, r.cost);
+    // the CPU tier's DRAM is bought with the GPUs (setup_prefix prices it; 0 without a tier)
+    fill_cost(s, s.replicas * s.tp * s.pp, r.load.output_tok_s, single, r.cost, std::max(0.0, r.prefix.host_memory_usd));
     r.command = eng.command_line(req, s, r.memory, st.max_num_seqs, st.max_batched_tokens);
     {
         std::string env, flags;
@@ -337,7 +341,7 @@ int default_num_prompts(const ServeWorkload& w) {
 
 ServeRequest closed_loop_at(const ServeRequest& req, int c) {
     ServeRequest q = req;
-    q.workload.concurrency = std::max(1, c); q.workload.request_rate = 0; q.workload.burst = false;
+    q.workload.concurrency = std::max(1, c); q.workload.request_rate = 0; q.workload.burst = false; q.workload.rate_stages.clear();
     q.workload.num_prompts = 0;
     return q;
 }

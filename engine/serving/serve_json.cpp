@@ -49,6 +49,26 @@ bool str(const json& j, const char* key, std::string& out, std::string& err) {
     return true;
 }
 
+// "rate_stages": [{"rate": R, "duration_s": D}, ...] (inference-perf load.stages); unknown keys refused
+bool parse_rate_stages(const json& t, ServeWorkload& w, std::string& err, const std::string& where) {
+    if (!t.contains("rate_stages") || t["rate_stages"].is_null()) return true;
+    const json& a = t["rate_stages"];
+    const std::string at = where + ".rate_stages";
+    if (!a.is_array() || a.empty() || a.size() > 200) { err = at + ": must be a list of 1 to 200 {\"rate\", \"duration_s\"}"; return false; }
+    std::vector<ServeWorkload::RateStage> stages;
+    for (const json& e : a) {
+        if (!e.is_object()) { err = at + ": each stage must be {\"rate\": R, \"duration_s\": D}"; return false; }
+        for (auto it = e.begin(); it != e.end(); ++it)
+            if (it.key() != "rate" && it.key() != "duration_s") { err = at + "." + it.key() + ": unknown key (rate, duration_s)"; return false; }
+        ServeWorkload::RateStage sg;
+        if (!e.contains("rate") || !e.contains("duration_s")) { err = at + ": each stage needs rate and duration_s"; return false; }
+        if (!num(e, "rate", sg.rate, 1e-9, 1e5, err, at + ".") || !num(e, "duration_s", sg.duration_s, 1e-9, 86400, err, at + ".")) return false;
+        stages.push_back(sg);
+    }
+    w.rate_stages = stages;
+    return true;
+}
+
 // the sharing keys of a workload: "shared_prefix_len" (tokens every prompt shares), "turns" and "think_time_s"
 // (multi-turn sessions); serve() checks them against input_len (validate_prefix_request)
 bool parse_sessions(const json& t, ServeWorkload& w, std::string& err, const std::string& where) {
@@ -57,6 +77,9 @@ bool parse_sessions(const json& t, ServeWorkload& w, std::string& err, const std
     w.shared_prefix_len = v;
     v = w.turns; if (!integer(t, "turns", v, 1, 1000, err, where + ".")) return false; w.turns = (int)v;
     v = w.session_prefix_len; if (!integer(t, "session_prefix_len", v, 0, 1e7, err, where + ".")) return false; w.session_prefix_len = v;
+    v = w.prefix_groups; if (!integer(t, "prefix_groups", v, 1, 100000, err, where + ".")) return false; w.prefix_groups = (int)v;
+    v = w.prompts_per_group; if (!integer(t, "prompts_per_group", v, 0, 1000000, err, where + ".")) return false; w.prompts_per_group = (int)v;
+    if (!parse_rate_stages(t, w, err, where)) return false;
     return num(t, "think_time_s", w.think_time_s, 0, 86400, err, where + ".");
 }
 
@@ -108,7 +131,8 @@ bool parse_workload(const json& t, ServeWorkload& w, std::string& err, const std
         else if (r.is_number() && r.get<double>() > 0 && std::isfinite(r.get<double>())) { if (w.concurrency <= 0) w.request_rate = r.get<double>(); }
         else { err = where + ".request_rate: must be a number > 0, \"inf\" or null"; return false; }
     }
-    if (w.concurrency <= 0 && w.request_rate <= 0 && !w.burst) w.burst = true;   // nothing paces the requests
+    const bool staged = t.contains("rate_stages") && !t["rate_stages"].is_null();
+    if (w.concurrency <= 0 && w.request_rate <= 0 && !w.burst && !staged) w.burst = true;   // nothing paces the requests
     v = w.num_prompts; if (!integer(t, "num_prompts", v, 1, 1e7, err, where + ".")) return false;
     w.num_prompts = (int)v;
     // a predict line's {"concurrency": C, "request_rate": null} without num_prompts is a static batch of C
@@ -229,6 +253,15 @@ bool parse_common(const json& j, const Catalog& cat, ServeRequest& r, std::strin
 
 json stats(const LatencyStats& s) { return json{{"mean", s.mean}, {"median", s.median}, {"p90", s.p90}, {"p99", s.p99}}; }
 
+// a staged ladder's stages (ServeLoad::stages): each stage's rate, requests, output tok/s, TTFT, TPOT and hit rate
+json stages_json(const ServeLoad& l) {
+    json a = json::array();
+    for (const ServeLoad::Stage& sg : l.stages)
+        a.push_back({{"rate", sg.rate}, {"requests", sg.requests}, {"output_tok_s", sg.output_tok_s}, {"duration_s", sg.duration_s},
+                     {"prefix_cache_hit_rate", sg.prefix_hit_rate}, {"ttft_ms", stats(sg.ttft_ms)}, {"tpot_ms", stats(sg.tpot_ms)}});
+    return a;
+}
+
 // the prefix cache's figures (serve() JSON "prefix", a predict line's prefix keys): hit rate, tokens per tier, TTFT by tier
 json prefix_json(const ServeLoad& l, const ServePrefixReport& p) {
     auto opt = [](double v) { return v < 0 ? json(nullptr) : json(v); };
@@ -245,6 +278,7 @@ json prefix_json(const ServeLoad& l, const ServePrefixReport& p) {
     for (int t = 0; t < 4; ++t)
         if (l.requests_by_tier[t] > 0) by[names[t]] = {{"requests", l.requests_by_tier[t]}, {"ttft_mean_ms", l.ttft_mean_ms_by_tier[t]}};
     o["ttft_by_tier"] = by;
+    if (!l.stages.empty()) o["stages"] = stages_json(l);
     if (p.compared) {
         o["without_cache"] = {{"ttft_mean_ms", p.ttft_mean_ms_off}, {"ttft_p90_ms", p.ttft_p90_ms_off}, {"output_tok_s", p.output_tok_s_off}};
         if (p.sla_concurrency_on >= 0) o["sla_max_concurrency"] = {{"with_cache", p.sla_concurrency_on}, {"without_cache", p.sla_concurrency_off}};
@@ -442,6 +476,8 @@ void apply_predict_defaults(ServeRequest& r) {
     // wave 12x too much (LMDeploy's closed-loop FTL 2.3x too long), so a closed loop keeps up to 4000 requests
     const ServeWorkload& w = r.workload;
     int cap = w.burst ? 2000 : w.concurrency > 0 ? std::max(4000, 4 * w.concurrency) : 400;
+    // a prompt pool is sent whole (SGLang's generated-shared-prefix sends each of its groups x prompts once)
+    if (w.prompts_per_group > 0) cap = std::max(cap, std::min(20000, std::max(1, w.prefix_groups) * w.prompts_per_group));
     if (w.num_prompts > cap) r.workload.num_prompts = cap;
     // no --max-model-len in the row: the benchmark's longest request (fixed lengths), or room for the tail of a
     // length distribution (ShareGPT-like draws reach 8 x the mean)
@@ -488,6 +524,7 @@ std::string serve_predict_line(const Catalog& cat, const std::string& line) {
         out["kv_pool_tokens_by_tier"] = {{"gpu", s.memory.kv_pool_tokens}, {"cpu", s.prefix.cpu_tier_tokens}, {"nvme", s.prefix.nvme_tier_tokens}};
         out["prefill_tokens_computed"] = l.prefill_tokens_computed;
     }
+    if (!l.stages.empty()) out["stages"] = stages_json(l);
     if (s.disagg.enabled)
         out["disaggregation"] = {{"transfer_ms_mean", s.disagg.transfer_ms_mean}, {"prefill_ttft_ms", s.disagg.prefill_ttft_ms.median},
                                  {"decode_first_ms", s.disagg.decode_first_ms.median}, {"link_utilisation", s.disagg.link_utilisation}};

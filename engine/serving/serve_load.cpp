@@ -51,11 +51,15 @@ struct Req {
     int64_t gen = 0;           // tokens generated
     int64_t blocks = 0;
     // sessions and the prefix cache
-    int session = 0, turn = 0;             // the session (plain requests: their own) and the turn in it
+    int session = 0, turn = 0;             // the session (plain requests: their own; a pool prompt's id) and the turn in it
+    int group = 0;                         // its prefix group (ServeWorkload::prefix_groups)
+    int stage = -1;                        // its stage of a staged ladder (ServeWorkload::rate_stages)
+    double stage_start = 0;                // when that stage started (the deployment's first send is after it)
     PrefixHit hit;                         // what the cache gave it (pins, slot) while admitted
     bool attached = false, counted = false;
     double ready_at = -1;                  // tier blocks loading until then (no prefill before)
     int tier = 3;                          // slowest source of its first hit: 0 GPU, 1 CPU, 2 NVMe, 3 none
+    int64_t cached = 0;                    // prompt tokens its first admission found cached
 };
 
 int64_t draw_len(Rng& r, int64_t len, LengthDist d, double ratio, bool output) {
@@ -87,22 +91,56 @@ LatencyStats stats_ms(std::vector<double> v) {
     return s;
 }
 
+// the prompt pool of a prefix-group workload (ServeWorkload::prompts_per_group): G x Q prompts in the generator's
+// group-major order, each with its own question and output length, and the order they are sent in (shuffled once)
+struct PromptPool {
+    int per_group = 0;
+    std::vector<int> order;
+    std::vector<int64_t> own, out;
+    bool on() const { return per_group > 0; }
+};
+PromptPool make_pool(const ServeWorkload& w, int64_t own_len, Rng& g) {
+    PromptPool p;
+    if (w.prompts_per_group <= 0) return p;
+    p.per_group = w.prompts_per_group;
+    const int n = std::max(1, w.prefix_groups) * w.prompts_per_group;
+    for (int i = 0; i < n; ++i) {
+        p.own.push_back(draw_len(g, own_len, w.dist, w.range_ratio, false));
+        p.out.push_back(draw_len(g, w.output_len, w.dist, w.range_ratio, true));
+        p.order.push_back(i);
+    }
+    for (int i = n - 1; i > 0; --i) std::swap(p.order[(size_t)i], p.order[(size_t)std::min<double>(i, std::floor(g.uniform() * (i + 1)))]);
+    return p;
+}
+
 // a sharing workload's requests: turn 0 = shared prefix + own input, turn k = turn k-1's prompt + output + new
 // input (each own input drawn around input_len - shared_prefix_len), clipped to max_model_len; sessions are numbered
-// in order, request i = session i / turns, turn i % turns. Open loop: sessions start at Poisson times (rate / turns)
+// in order, request i = session i / turns, turn i % turns. Open loop: sessions start at Poisson times (rate / turns).
+// Prefix groups and the prompt pool draw from a stream of their own, so a one-group workload draws as before; a
+// staged ladder is draw_staged_requests
 std::vector<Req> draw_session_requests(const LoadSetup& st, const ServeWorkload& w, bool closed) {
     Rng rng{w.seed * 0x2545F4914F6CDD1Dull + 1};
-    const int n = w.num_prompts, turns = std::max(1, w.turns);
+    Rng grp{w.seed * 0x9E3779B97F4A7C15ull + 7};
+    const int n = w.num_prompts, turns = std::max(1, w.turns), groups = std::max(1, w.prefix_groups);
     const int64_t own_len = std::max<int64_t>(1, w.input_len - w.shared_prefix_len);
+    const PromptPool pool = make_pool(w, own_len, grp);
     std::vector<Req> reqs((size_t)n);
     double t_arr = 0;
     for (int i = 0; i < n; ++i) {
         Req& r = reqs[(size_t)i];
         r.session = i / turns; r.turn = i % turns;
-        const int64_t own = draw_len(rng, own_len, w.dist, w.range_ratio, false);
-        const int64_t before = r.turn == 0 ? w.shared_prefix_len + w.session_prefix_len : reqs[(size_t)i - 1].in + reqs[(size_t)i - 1].out;
-        r.in = std::min<int64_t>(before + own, std::max<int64_t>(1, st.max_model_len - 1));
-        r.out = std::min<int64_t>(draw_len(rng, w.output_len, w.dist, w.range_ratio, true), std::max<int64_t>(1, st.max_model_len - r.in));
+        if (pool.on()) {
+            const int id = pool.order[(size_t)i % pool.order.size()];
+            r.session = id; r.group = id / pool.per_group;
+            r.in = std::min<int64_t>(w.shared_prefix_len + w.session_prefix_len + pool.own[(size_t)id], std::max<int64_t>(1, st.max_model_len - 1));
+            r.out = std::min<int64_t>(pool.out[(size_t)id], std::max<int64_t>(1, st.max_model_len - r.in));
+        } else {
+            const int64_t own = draw_len(rng, own_len, w.dist, w.range_ratio, false);
+            const int64_t before = r.turn == 0 ? w.shared_prefix_len + w.session_prefix_len : reqs[(size_t)i - 1].in + reqs[(size_t)i - 1].out;
+            r.in = std::min<int64_t>(before + own, std::max<int64_t>(1, st.max_model_len - 1));
+            r.out = std::min<int64_t>(draw_len(rng, w.output_len, w.dist, w.range_ratio, true), std::max<int64_t>(1, st.max_model_len - r.in));
+            if (groups > 1) r.group = r.turn == 0 ? std::min(groups - 1, (int)(grp.uniform() * groups)) : reqs[(size_t)i - 1].group;
+        }
         r.need = r.in;
         if (r.turn == 0 && !closed && !w.burst && w.request_rate > 0) {
             t_arr += -std::log(rng.uniform()) / (w.request_rate / turns); r.arrival = t_arr;
@@ -111,9 +149,56 @@ std::vector<Req> draw_session_requests(const LoadSetup& st, const ServeWorkload&
     return reqs;
 }
 
+// a stage's requests all finish before the next stage starts (inference-perf run_stage waits for them); the draw
+// leaves this much idle time after each stage's last arrival so the simulation drains it first (idle time changes
+// nothing in the cache: its order is by last use)
+constexpr double kStageGapS = 1e6;
+
+// a staged ladder (ServeWorkload::rate_stages) as inference-perf runs it: stage k sends int(rate x duration) requests
+// at Poisson times from its start (PoissonLoadTimer), request j of a stage sending pool prompt j mod pool size (the
+// index restarts each stage), each landing on this replica with probability 1 / replicas (LoadSetup::replicas)
+std::vector<Req> draw_staged_requests(const LoadSetup& st, const ServeWorkload& w) {
+    Rng rng{w.seed * 0x2545F4914F6CDD1Dull + 1};
+    Rng grp{w.seed * 0x9E3779B97F4A7C15ull + 7};
+    Rng arr{w.seed * 0xD1B54A32D192ED03ull + 3};
+    const int groups = std::max(1, w.prefix_groups);
+    const int64_t own_len = std::max<int64_t>(1, w.input_len - w.shared_prefix_len);
+    const int64_t max_in = std::max<int64_t>(1, st.max_model_len - 1);
+    const PromptPool pool = make_pool(w, own_len, grp);
+    std::vector<Req> reqs;
+    double start = 0;
+    for (size_t k = 0; k < w.rate_stages.size(); ++k) {
+        const ServeWorkload::RateStage& sg = w.rate_stages[k];
+        const int total = (int)(sg.rate * sg.duration_s);   // load_generator.py run_stage: int(rate * duration)
+        double t = start;
+        for (int j = 0; j < total; ++j) {
+            t += -std::log(arr.uniform()) / sg.rate;
+            if (st.replicas > 1 && arr.uniform() * st.replicas >= 1.0) continue;   // another replica's request
+            Req r;
+            r.arrival = t; r.stage = (int)k; r.stage_start = start; r.drawn = (int)reqs.size(); r.session = (int)reqs.size();
+            if (pool.on()) {
+                const int id = pool.order[(size_t)j % pool.order.size()];
+                r.session = id; r.group = id / pool.per_group;
+                r.in = std::min<int64_t>(w.shared_prefix_len + w.session_prefix_len + pool.own[(size_t)id], max_in);
+                r.out = pool.out[(size_t)id];
+            } else {
+                r.in = std::min<int64_t>(w.shared_prefix_len + w.session_prefix_len + draw_len(rng, own_len, w.dist, w.range_ratio, false), max_in);
+                r.out = draw_len(rng, w.output_len, w.dist, w.range_ratio, true);
+                if (groups > 1) r.group = std::min(groups - 1, (int)(grp.uniform() * groups));
+            }
+            r.out = std::min<int64_t>(r.out, std::max<int64_t>(1, st.max_model_len - r.in));
+            r.need = r.in;
+            reqs.push_back(r);
+        }
+        start = std::max(t, start + sg.duration_s) + kStageGapS;
+    }
+    return reqs;
+}
+
 // the requests of a run: lengths drawn from the workload's distribution (clipped to max_model_len), Poisson
 // arrival times for an open loop; a warm first prompt starts with its cached full blocks computed
 std::vector<Req> draw_requests(const LoadSetup& st, const ServeWorkload& w, bool closed) {
+    if (!w.rate_stages.empty()) return draw_staged_requests(st, w);
     if (w.shares_prefix()) return draw_session_requests(st, w, closed);
     Rng rng{w.seed * 0x2545F4914F6CDD1Dull + 1};
     int n = w.num_prompts;
@@ -182,15 +267,28 @@ struct LoadSim {
     int next_session = 0;
     // the prefix cache (null when the workload shares nothing or the engine does not cache)
     std::unique_ptr<PrefixCache> cache;
+    const bool reuse_own;                  // a request's own blocks serve a later request: sessions, or a prompt pool
     int64_t prompt_tokens = 0, hit_tokens = 0, hit_cpu = 0, hit_nvme = 0, computed = 0;
+    int n_stages = 0;
+    std::vector<double> stage_rate, stage_dur;   // each stage's requests/s (the whole deployment's) and seconds
 
     LoadSim(const LoadSetup& setup, const ServeWorkload& w)
-        : st(setup), closed(w.concurrency > 0), reqs(draw_requests(setup, w, w.concurrency > 0)), n(w.num_prompts),
-          free_blocks(setup.pool_blocks), sessions(w.turns > 1), turns(std::max(1, w.turns)), think_s(w.think_time_s) {
+        : st(setup), closed(w.concurrency > 0), reqs(draw_requests(setup, w, w.concurrency > 0)), n((int)reqs.size()),
+          free_blocks(setup.pool_blocks), sessions(w.turns > 1), turns(std::max(1, w.turns)), think_s(w.think_time_s),
+          reuse_own(w.turns > 1 || w.prompts_per_group > 0), n_stages((int)w.rate_stages.size()) {
+        for (const ServeWorkload::RateStage& sg : w.rate_stages) { stage_rate.push_back(sg.rate); stage_dur.push_back(sg.duration_s); }
         if (sessions) start_sessions(w);
         else if (closed) issued_closed = std::min(n, w.concurrency);
-        if (setup.prefix_cache != PrefixCacheKind::None && w.shares_prefix())
-            cache = std::make_unique<PrefixCache>(setup, n, w.shared_prefix_len);
+        if (setup.prefix_cache != PrefixCacheKind::None && w.shares_prefix()) {
+            int chains = n;
+            std::vector<int> group;   // per session; empty = one group (every workload before prefix groups)
+            if (w.prompts_per_group > 0) chains = std::max(n, std::max(1, w.prefix_groups) * w.prompts_per_group);
+            if (w.prefix_groups > 1) {
+                group.assign((size_t)std::max(1, chains), 0);
+                for (const Req& r : reqs) group[(size_t)r.session] = r.group;
+            }
+            cache = std::make_unique<PrefixCache>(setup, chains, w.shared_prefix_len, std::move(group));
+        }
     }
 
     int64_t blocks_for(int64_t tokens) const { return (tokens + st.block_size - 1) / st.block_size; }
@@ -233,7 +331,7 @@ struct LoadSim {
         int64_t own = r.blocks - r.hit.ref_blocks, freed = 0, taken = 0;
         if (cache && r.attached) {
             if (cache->kind() == PrefixCacheKind::Slot) cache->free_slot(r.hit, r.session, computed_tokens, now);
-            else taken = cache->release(r.hit, r.session, computed_tokens, sessions, now, freed);
+            else taken = cache->release(r.hit, r.session, computed_tokens, reuse_own, now, freed);
         }
         free_blocks += own - taken + freed; r.blocks = 0; r.attached = false; r.hit = PrefixHit{};
     }
@@ -283,7 +381,7 @@ struct LoadSim {
         prompt_tokens += r.in;
         if (!cache) return;
         const PrefixHit& h = r.hit;
-        hit_tokens += h.hit(); hit_cpu += h.cpu; hit_nvme += h.nvme;
+        hit_tokens += h.hit(); hit_cpu += h.cpu; hit_nvme += h.nvme; r.cached = h.hit();
         r.tier = h.nvme > 0 ? 2 : h.cpu > 0 ? 1 : h.gpu > 0 ? 0 : 3;
     }
 
@@ -406,7 +504,7 @@ struct LoadSim {
             r.done += chunk[j];
             computed += chunk[j];
             if (cache && r.attached && r.done >= r.need && cache->kind() != PrefixCacheKind::Slot)
-                cache->donate_shared(r.hit, now);   // its own blocks of the shared prefix are now the cache's
+                cache->donate_shared(r.hit, r.session, now);   // its own blocks of the shared prefix are now the cache's
             if (r.done >= r.need && r.gen == 0) { r.gen = 1; r.first = now; if (r.gen >= r.out) finish(pre[j]); }
         }
     }
@@ -451,6 +549,44 @@ struct LoadSim {
         fill_prefix_statistics(L);
         if (!step_dt.empty()) L.itl_ms = weighted_itl_ms(step_dt, step_w);
         L.queueing_share = qn ? queue_share / qn : 0;
+        fill_stage_statistics(L);
+    }
+
+    // a staged ladder: each stage's own figures, and the run's rates over the stages' busy spans, not the idle time the
+    // draw leaves between them (kStageGapS). A stage's figures are the deployment's: it sent int(rate x duration)
+    // requests (this replica ran about 1 / replicas of them), and its output rate is those requests' tokens at this
+    // replica's mean over the stage's start to this replica's last completion (inference-perf's stage runs from its
+    // start until every request has finished)
+    void fill_stage_statistics(ServeLoad& L) const {
+        if (n_stages == 0) return;
+        std::vector<std::vector<double>> ttft((size_t)n_stages), tpot((size_t)n_stages);
+        std::vector<double> t0((size_t)n_stages, -1), t1((size_t)n_stages, -1);   // stage start, last completion
+        std::vector<int64_t> out((size_t)n_stages, 0), in((size_t)n_stages, 0), hit((size_t)n_stages, 0);
+        std::vector<int> count((size_t)n_stages, 0);
+        for (const Req& r : reqs) {
+            if (r.stage < 0 || r.finish < 0) continue;
+            const size_t k = (size_t)r.stage;
+            t0[k] = r.stage_start;
+            t1[k] = std::max(t1[k], r.finish);
+            ++count[k]; out[k] += r.gen; in[k] += r.in; hit[k] += r.cached;
+            ttft[k].push_back(r.first - r.arrival);
+            if (r.out > 1) tpot[k].push_back((r.finish - r.first) / (double)(r.out - 1));
+        }
+        double busy = 0;
+        for (size_t k = 0; k < (size_t)n_stages; ++k) {
+            ServeLoad::Stage sg;
+            sg.rate = stage_rate[k]; sg.requests = (int)(stage_rate[k] * stage_dur[k]);
+            sg.duration_s = t0[k] >= 0 ? t1[k] - t0[k] : 0;
+            if (sg.duration_s > 0 && count[k] > 0) sg.output_tok_s = (double)out[k] / count[k] * sg.requests / sg.duration_s;
+            sg.prefix_hit_rate = in[k] > 0 ? (double)hit[k] / (double)in[k] : 0;
+            sg.ttft_ms = stats_ms(ttft[k]); sg.tpot_ms = stats_ms(tpot[k]);
+            busy += sg.duration_s;
+            L.stages.push_back(sg);
+        }
+        if (busy <= 0) return;
+        L.duration_s = busy;
+        L.output_tok_s = (double)total_out / busy; L.total_tok_s = (double)(total_out + total_in) / busy;
+        L.req_s = completed / busy; L.kv_use_mean = kv_time / busy; L.mean_batch = batch_time / busy;
     }
 };
 

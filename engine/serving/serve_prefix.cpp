@@ -10,6 +10,9 @@
 #include <cmath>
 #include <cstdio>
 
+#include <nlohmann/json.hpp>
+
+#include "core/assets.h"
 #include "core/units.h"
 #include "serving/serving_internal.h"
 
@@ -86,6 +89,25 @@ HostLink host_link(const Hardware& hw) {
 // sheet); the GPUs of a replica share it
 constexpr double kNvmeReadGbs = 7.45;
 
+// the host DRAM a CPU tier is made of, at the catalog's price (assets/catalog/host_memory.json "ddr5_rdimm": a DDR5
+// RDIMM kit's retail price per GiB, with its source and date); usd_per_gib 0 when the asset is missing or malformed
+struct DramPrice { double usd_per_gib = 0; std::string source; };
+const DramPrice& dram_price() {
+    static const DramPrice price = [] {
+        DramPrice d;
+        const std::string_view text = embedded_asset("catalog/host_memory.json");
+        if (text.empty()) return d;
+        nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
+        if (j.is_discarded() || !j.is_object() || !j.contains("ddr5_rdimm") || !j["ddr5_rdimm"].is_object()) return d;
+        const nlohmann::json& r = j["ddr5_rdimm"];
+        if (!r.contains("usd_per_gib") || !r["usd_per_gib"].is_number() || !(r["usd_per_gib"].get<double>() > 0)) return d;
+        d.usd_per_gib = r["usd_per_gib"].get<double>();
+        d.source = r.value("module", std::string()) + ", " + r.value("date", std::string()) + " (assets/catalog/host_memory.json)";
+        return d;
+    }();
+    return price;
+}
+
 std::string fmt1(const char* f, double a) { char b[256]; snprintf(b, sizeof b, f, a); return b; }
 
 }  // namespace
@@ -102,6 +124,23 @@ bool validate_prefix_request(const ServeRequest& req, std::string& err) {
     if (!std::isfinite(w.think_time_s) || w.think_time_s < 0 || w.think_time_s > 86400) {
         err = "workload.think_time_s: out of range (0 to 86400 s)"; return false;
     }
+    if (w.prefix_groups < 1 || w.prefix_groups > 100000) { err = "workload.prefix_groups: out of range (1 to 100000)"; return false; }
+    if (w.prefix_groups > 1 && w.shared_prefix_len == 0) { err = "workload.prefix_groups: needs shared_prefix_len (each group's prefix)"; return false; }
+    if (w.prompts_per_group < 0 || (int64_t)w.prompts_per_group * w.prefix_groups > 1000000) {
+        err = "workload.prompts_per_group: 0 (every prompt new) to 1000000 prompts in the pool (groups x prompts_per_group)"; return false;
+    }
+    if ((w.prompts_per_group > 0 || !w.rate_stages.empty()) && w.turns > 1) {
+        err = "workload.turns: multi-turn sessions do not combine with prompts_per_group or rate_stages"; return false;
+    }
+    if (w.rate_stages.size() > 200) { err = "workload.rate_stages: at most 200 stages"; return false; }
+    double staged = 0;
+    for (const ServeWorkload::RateStage& sg : w.rate_stages) {
+        if (!std::isfinite(sg.rate) || !std::isfinite(sg.duration_s) || sg.rate <= 0 || sg.rate > 100000 || sg.duration_s <= 0 || sg.duration_s > 86400) {
+            err = "workload.rate_stages: each stage needs rate 0 to 100000 requests/s and duration_s 0 to 86400"; return false;
+        }
+        staged += std::floor(sg.rate * sg.duration_s);
+    }
+    if (staged > 1000000) { err = "workload.rate_stages: more than 1000000 requests in all"; return false; }
     if (req.prefix_caching < -1 || req.prefix_caching > 1) { err = "prefix_caching: true, false or null (engine default)"; return false; }
     const double cpu = req.kv_offload.cpu_gib, nvme = req.kv_offload.nvme_gib;
     if (!std::isfinite(cpu) || !std::isfinite(nvme) || cpu < 0 || nvme < 0 || cpu > 65536 || nvme > 1048576) {
@@ -146,9 +185,16 @@ void setup_prefix(const ServeRequest& req, const ReplicaShape& s, const EngineSp
     const double per_session = std::max(1.0, last_ctx - (double)w.shared_prefix_len);
     const double held_tokens = (double)(rep.gpu_pool_tokens + rep.cpu_tier_tokens + rep.nvme_tier_tokens) - (double)w.shared_prefix_len;
     rep.sessions_held = std::max(0.0, held_tokens / per_session) * std::max(1, s.replicas);
-    // no DRAM price in the catalog or the shared reference data: the host memory's cost is left out
-    rep.host_memory_usd = -1;
-    rep.host_memory_price_source = "no DRAM price in the catalog: left out";
+    // the CPU tier's DRAM at the catalog's DDR5 RDIMM price (every replica has its own): the owner buys it with the
+    // GPUs (fill_cost adds it to the hardware price); a rented instance's hourly price already includes its host RAM
+    const DramPrice& dram = dram_price();
+    if (dram.usd_per_gib <= 0) {
+        rep.host_memory_usd = -1;
+        rep.host_memory_price_source = "no DRAM price in the catalog (assets/catalog/host_memory.json): left out";
+    } else {
+        rep.host_memory_usd = req.kv_offload.cpu_gib * std::max(1, s.replicas) * dram.usd_per_gib;
+        rep.host_memory_price_source = fmt1("$%.2f per GiB: ", dram.usd_per_gib) + dram.source;
+    }
 }
 
 // the report's lines, number by number, once the run is done
@@ -175,7 +221,12 @@ void explain_prefix(const ServeRequest& req, const ServeLoad& l, ServePrefixRepo
                  rep.nvme_load_ms_per_1k, rep.nvme_gbs, rep.prefill_ms_per_1k, (long long)l.prefix_hit_cpu_tokens,
                  (long long)l.prefix_hit_nvme_tokens);
         rep.lines.push_back(b);
-        rep.lines.push_back("host memory cost: " + rep.host_memory_price_source);
+        if (rep.host_memory_usd > 0)
+            rep.lines.push_back(fmt1("host memory cost: $%.0f for the CPU tiers (", rep.host_memory_usd) + fmt1("%.0f GiB", req.kv_offload.cpu_gib) +
+                                " a replica at " + rep.host_memory_price_source + "), in the owner's $/1M with the GPUs; a rented "
+                                "instance's hourly price already includes its host RAM");
+        else
+            rep.lines.push_back("host memory cost: " + rep.host_memory_price_source);
     }
     static const char* names[4] = {"GPU", "CPU tier", "NVMe tier", "no hit"};
     std::string by;

@@ -86,9 +86,24 @@ struct ServeWorkload {
     // conversation is about; vLLM benchmarks/multi_turn's prefix_num_tokens): only turn 0 carries them, later turns
     // extend them. Not an issue 36 key: added so published multi-turn runs can be stated. 0 = none
     int64_t session_prefix_len = 0;
-    // true when requests share prompt tokens (a shared prefix, sessions, a session document): the one test of
-    // whether a prefix cache can hit at all
-    bool shares_prefix() const { return shared_prefix_len > 0 || turns > 1 || session_prefix_len > 0; }
+    // prefix groups: prefix_groups distinct shared prefixes of shared_prefix_len tokens each (SGLang bench_serving
+    // --dataset-name generated-shared-prefix --gsp-num-groups; inference-perf data.shared_prefix.num_groups). With
+    // prompts_per_group = 0 each request draws its group at random and its own input is new. With prompts_per_group
+    // = Q the prompts are a fixed pool of G x Q (a group's prefix + one of its Q questions), shuffled once; request i
+    // sends pool prompt i mod (G x Q), so a prompt recurs whole (inference-perf SharedPrefixDataGenerator: prompts
+    // shuffled in _generate_prompts, load_lazy_data takes data_index % len(prompts); SGLang's generator sends each
+    // of its G x Q prompts once, shuffled: num_prompts = G x Q). Needs turns = 1
+    int prefix_groups = 1;
+    int prompts_per_group = 0;
+    // a staged arrival ladder (inference-perf load.stages): stage k sends int(rate x duration_s) requests at Poisson
+    // times from its start and waits for all of them to finish before the next stage starts (load_generator.py
+    // run_stage); the request index, and so the pool prompt, restarts at 0 in each stage. Replaces request_rate /
+    // concurrency; num_prompts is ignored. ServeLoad::stages reports each stage. Empty = one rate as before
+    struct RateStage { double rate = 0, duration_s = 0; };
+    std::vector<RateStage> rate_stages;
+    // true when requests share prompt tokens (a shared prefix, sessions, a session document, a prompt pool): the one
+    // test of whether a prefix cache can hit at all
+    bool shares_prefix() const { return shared_prefix_len > 0 || turns > 1 || session_prefix_len > 0 || prompts_per_group > 0; }
 };
 
 // requests a run simulates when workload.num_prompts is 0: the one rule serve(), the SLA search, `serve --sweep` and
@@ -210,6 +225,11 @@ struct ServeLoad {
     // [3] no hit; 0 = no such request
     double ttft_mean_ms_by_tier[4] = {0, 0, 0, 0};
     int requests_by_tier[4] = {0, 0, 0, 0};
+    // a staged ladder (ServeWorkload::rate_stages): one entry per stage, the deployment's: requests = int(rate x
+    // duration), output_tok_s = their tokens / (the stage's start to its last completion), TTFT / TPOT of its requests.
+    // Empty for a one-rate run
+    struct Stage { double rate = 0; int requests = 0; double output_tok_s = 0, duration_s = 0, prefix_hit_rate = 0; LatencyStats ttft_ms, tpot_ms; };
+    std::vector<Stage> stages;
 };
 
 // what the prefix cache and the offload tiers are and what they bought (ServeResult::prefix)

@@ -240,6 +240,10 @@ struct LoadSetup {                       // what the simulation needs besides th
     // open loop / burst: request i reaches this instance arrival_delay_s[i % size] later than drawn (a decode instance:
     // its prompt's prefill pool latency + transfer); null = none. Requests then run in arrival order
     const std::vector<double>* arrival_delay_s = nullptr;
+    // the replicas the load divides over (serve_with). A staged ladder (ServeWorkload::rate_stages) is drawn for the
+    // whole deployment and each request lands on the simulated replica with probability 1 / replicas: a Kubernetes
+    // Service in kube-proxy's default iptables mode picks a ready endpoint at random for each connection
+    int replicas = 1;
 };
 // what one simulated replica did per request (index = request order), for the disaggregated pools' pairing
 struct LoadTrace {
@@ -279,7 +283,8 @@ bool validate_disaggregation(const ServeRequest& req, std::string& err);
 void apply_predict_defaults(ServeRequest& r);
 
 // $ and Wh per 1M output tokens at `tok_s` (batched) and `single_tok_s` for `gpus` GPUs of the shape's device
-void fill_cost(const ReplicaShape& s, int gpus, double tok_s, double single_tok_s, ServeCost& c);
+// extra_hardware_usd: bought with the GPUs (a CPU tier's DRAM), in the owner's price only
+void fill_cost(const ReplicaShape& s, int gpus, double tok_s, double single_tok_s, ServeCost& c, double extra_hardware_usd = 0);
 
 // the network term of a step, one line per part (explain_network, ServeResult::network)
 std::vector<std::string> network_lines(const ReplicaShape& s, int gpus_per_node, const StepBreakdown& st);

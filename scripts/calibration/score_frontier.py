@@ -10,6 +10,33 @@ usage: scripts/calibration/score_frontier.py [--cli build/llmsim-cli] [--block d
 import argparse, json, statistics, subprocess, sys
 
 
+def score_stages(r, p, inside, by_block):
+    """A staged ladder (test.rate_stages): measured.stages[k] is stage stages_from + k of the run; each stage's output
+    tok/s, TTFT mean and p90 against the prediction's stage, inside the band the whole run's prediction carries
+    (its output band and its TTFT band as ratios, applied to the stage's figure)."""
+    m0 = r["measured"].get("stages_from", 0)
+    out_lo, out_hi = p["low"] / p["output_tok_s"], p["high"] / p["output_tok_s"]
+    t_lo, t_hi = p["ttft_ms"]["low"] / p["ttft_ms"]["median"], p["ttft_ms"]["high"] / p["ttft_ms"]["median"]
+    for k, m in enumerate(r["measured"]["stages"]):
+        ps = p["stages"][m0 + k]
+        parts = []
+        for key, v, lo, hi in (("output_tok_s", ps["output_tok_s"], out_lo, out_hi),
+                               ("ttft_ms_mean", ps["ttft_ms"]["mean"], t_lo, t_hi),
+                               ("ttft_ms_p90", ps["ttft_ms"]["p90"], t_lo, t_hi)):
+            if key not in m:
+                continue
+            ok = lo * v <= m[key] <= hi * v
+            name = "stage " + key
+            inside.setdefault(name, [0, 0])
+            inside[name][0] += ok
+            inside[name][1] += 1
+            b = by_block.setdefault(r["block"].split(" (")[0] + " (" + r["id"] + " stages)", {}).setdefault(key, ([], []))
+            b[0].append(v / m[key] - 1)
+            b[1].append(ok)
+            parts.append("%s measured %.1f predicted %.1f (%+.0f %%, %s)" % (key, m[key], v, 100 * (v / m[key] - 1), "in" if ok else "OUT"))
+        print("%-6s stage %2d rate %g (hit %.0f %%): %s" % (r["id"], m0 + k, m["rate"], 100 * ps["prefix_cache_hit_rate"], "; ".join(parts)))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--cli", default="build/llmsim-cli")
@@ -48,6 +75,9 @@ def main():
             print("%-6s error: %s" % (r["id"], p["error"]))
             continue
         d = r.get("disaggregation") or {}
+        if "stages" in r["measured"]:
+            score_stages(r, p, inside, by_block)
+            continue
         parts = []
         for key, pred, band in metrics:
             m = r["measured"].get(key)
