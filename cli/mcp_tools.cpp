@@ -139,7 +139,10 @@ json serve_schema(const Catalog&) {
                             {"shared_prefix_len", integer("tokens every prompt shares (a system prompt), below input_len", 0, 10000000)},
                             {"turns", integer("turns per multi-turn session: turn k's prompt is the earlier turns plus new input", 1, 1000)},
                             {"think_time_s", number("seconds between an answer and the session's next turn", 0, 86400)},
-                            {"session_prefix_len", integer("tokens only a session's first turn carries after the shared prefix (a document)", 0, 10000000)}},
+                            {"session_prefix_len", integer("tokens only a session's first turn carries after the shared prefix (a document)", 0, 10000000)},
+                            // prefix groups (ServeWorkload::prefix_groups / prompts_per_group; turns must stay 1 with a pool)
+                            {"prefix_groups", integer("distinct shared prefixes of shared_prefix_len tokens (SGLang generated-shared-prefix groups)", 1, 100000)},
+                            {"prompts_per_group", integer("0: every prompt new; Q: a fixed pool of groups x Q prompts sent in turn, so prompts recur", 0, 1000000)}},
                            {});
     json sla = object({{"ttft_p90_ms", number("p90 time to first token target, ms", 0, 1e9)},
                        {"tpot_p90_ms", number("p90 time per output token target, ms", 0, 1e9)}},

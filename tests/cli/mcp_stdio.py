@@ -141,8 +141,9 @@ check(bad_engine["isError"] is True and cli_engine.returncode == 2 and
 # issue 36: the serve tool's schema names the prefix / offload / disaggregation keys, the engine reads them and
 # refuses bad values with a message naming the key (a tool error the model can correct)
 serve_schema = tools[5]["inputSchema"]["properties"]
-check(all(k in serve_schema["workload"]["properties"] for k in ("shared_prefix_len", "turns", "think_time_s", "session_prefix_len")),
-      "serve's schema: workload.shared_prefix_len, turns, think_time_s, session_prefix_len")
+check(all(k in serve_schema["workload"]["properties"] for k in ("shared_prefix_len", "turns", "think_time_s", "session_prefix_len",
+                                                                "prefix_groups", "prompts_per_group")),
+      "serve's schema: workload.shared_prefix_len, turns, think_time_s, session_prefix_len, prefix_groups, prompts_per_group")
 check(serve_schema["workload"]["properties"]["turns"]["minimum"] == 1, "turns: at least 1")
 check(set(serve_schema["kv_offload"]["properties"]) == {"cpu_gib", "nvme_gib"} and
       serve_schema["kv_offload"]["additionalProperties"] is False, "serve's schema: kv_offload {cpu_gib, nvme_gib}, nothing else")
