@@ -209,6 +209,17 @@ void explain_prefix(const ServeRequest& req, const ServeLoad& l, ServePrefixRepo
              (long long)l.prefix_hit_tokens,
              l.prefix_hit_rate * 100, (long long)l.prefill_tokens_computed);
     rep.lines.push_back(b);
+    if (w.prefix_groups > 1 || w.prompts_per_group > 0) {
+        snprintf(b, sizeof b, "%d prefix groups of %lld tokens (%lld in all against a GPU pool of %lld tokens per replica)%s",
+                 w.prefix_groups, (long long)w.shared_prefix_len, (long long)w.prefix_groups * w.shared_prefix_len, (long long)rep.gpu_pool_tokens,
+                 w.prompts_per_group > 0 ? "; a pool of groups x prompts_per_group prompts sent in turn, so a prompt recurs whole" : "");
+        rep.lines.push_back(b);
+    }
+    for (const ServeLoad::Stage& sg : l.stages) {
+        snprintf(b, sizeof b, "stage at %.4g requests/s: %d requests, %.0f output tok/s, TTFT mean %.0f ms / p90 %.0f ms, hit rate %.1f %%",
+                 sg.rate, sg.requests, sg.output_tok_s, sg.ttft_ms.mean, sg.ttft_ms.p90, sg.prefix_hit_rate * 100);
+        rep.lines.push_back(b);
+    }
     snprintf(b, sizeof b, "KV per replica: GPU pool %lld tokens, CPU tier %lld tokens (%.0f GiB), NVMe tier %lld tokens (%.0f GiB); %lld cached "
              "tokens evicted from the GPU pool; about %.0f sessions held at their last turn",
              (long long)rep.gpu_pool_tokens, (long long)rep.cpu_tier_tokens, req.kv_offload.cpu_gib, (long long)rep.nvme_tier_tokens,
