@@ -102,7 +102,8 @@ const DramPrice& dram_price() {
         const nlohmann::json& r = j["ddr5_rdimm"];
         if (!r.contains("usd_per_gib") || !r["usd_per_gib"].is_number() || !(r["usd_per_gib"].get<double>() > 0)) return d;
         d.usd_per_gib = r["usd_per_gib"].get<double>();
-        d.source = r.value("module", std::string()) + ", " + r.value("date", std::string()) + " (assets/catalog/host_memory.json)";
+        auto text_of = [&](const char* k) { return r.contains(k) && r[k].is_string() ? r[k].get<std::string>() : std::string("?"); };
+        d.source = text_of("module") + ", " + text_of("date") + " (assets/catalog/host_memory.json)";
         return d;
     }();
     return price;
