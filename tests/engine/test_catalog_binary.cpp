@@ -142,7 +142,7 @@ TEST_CASE("catalog binary: truncated, corrupt or stale files are refused and cha
     // forged: bytes changed and the checksum made to match; the reader's own checks catch what breaks the layout
     std::string forged = bin;
     forged.resize(forged.size() - 3);
-    for (int i = 0; i < 8; ++i) forged[16 + i] = (char)(unsigned char)((forged.size() - 32) >> (8 * i));   // its length
+    for (int i = 0; i < 8; ++i) forged[16 + i] = (char)(unsigned char)((uint64_t)(forged.size() - 32) >> (8 * i));   // its length (size_t: 32-bit in wasm)
     set_checksum(forged);
     refused(forged, "corrupt: it");
     std::string huge = bin;
