@@ -1,20 +1,51 @@
 // llmsim-cli catalog [--models|--hardware|--quants] [--json]: what is embedded, with counts.
+// llmsim-cli catalog --binary OUT --from DIR: the web build's catalog.bin (catalog/catalog_binary.h) from the three
+// catalog JSON files in DIR, read by parse_catalog.
 #include <cstdio>
+#include <fstream>
 
 #include <nlohmann/json.hpp>
 
 #include "commands.h"
+#include "catalog/catalog_binary.h"
 #include "core/format.h"
 
 namespace llmsim::cli {
+
+namespace {
+// --binary OUT --from DIR: DIR/models.json, hardware.json and quants.json through parse_catalog, written as catalog.bin
+int write_binary(const Args& a) {
+    const std::string* out = a.get("binary");
+    const std::string* dir = a.get("from");
+    if (!out || !dir || out->empty() || dir->empty())
+        return fail("catalog: --binary OUT needs --from DIR (the folder with models.json, hardware.json, quants.json)");
+    if (const std::string bad = first_unknown_option(a, {"binary", "from"}); !bad.empty())
+        return fail("catalog: --" + bad + " does not go with --binary");
+    std::string text[3], err;
+    const char* names[3] = {"models.json", "hardware.json", "quants.json"};
+    for (int i = 0; i < 3; ++i)
+        if (!read_text_file(*dir + "/" + names[i], 64u << 20, text[i], err)) return fail("catalog: " + err);
+    Catalog cat;
+    if (!parse_catalog(text[0], text[1], text[2], cat, err)) return fail("catalog: " + err);
+    const std::string bin = catalog_to_binary(cat);
+    std::ofstream f(*out, std::ios::binary | std::ios::trunc);
+    if (!f.write(bin.data(), (std::streamsize)bin.size()) || !f.flush()) return fail("catalog: cannot write '" + *out + "'");
+    printf("catalog.bin: %zu models, %zu devices, %zu file types, %zu bytes -> %s\n", cat.models.size(),
+           cat.hardware.size(), cat.file_types.size(), bin.size(), out->c_str());
+    return 0;
+}
+}  // namespace
 
 int cmd_catalog(int argc, char** argv) {
     Args a = parse_args(argc, argv, {"models", "hardware", "quants", "json", "help"});
     if (a.has("help")) {
         printf("usage: llmsim-cli catalog [--models] [--hardware] [--quants] [--json]\n"
-               "Lists the embedded catalog (all three parts unless one is chosen) and prints the counts.\n");
+               "       llmsim-cli catalog --binary OUT --from DIR\n"
+               "Lists the embedded catalog (all three parts unless one is chosen) and prints the counts.\n"
+               "--binary writes the web page's catalog.bin from DIR/models.json, hardware.json and quants.json.\n");
         return 0;
     }
+    if (a.has("binary") || a.has("from")) return write_binary(a);
     for (const auto& kv : a.options)
         if (kv.first != "models" && kv.first != "hardware" && kv.first != "quants" && kv.first != "json")
             return fail("catalog: unknown option --" + kv.first + " (try llmsim-cli catalog --help)");

@@ -2,8 +2,10 @@
 # Natively the generator is this build's llmsim-cli. The web build has no native CLI, so it builds one as a host
 # tool (ExternalProject, engine + CLI only, built with make's jobserver, in ${CMAKE_BINARY_DIR}/host) with the machine's own C++ compiler, or
 # uses -DLLMSIM_HOST_CLI=/path/to/llmsim-cli. The pages are regenerated when the generator changes (a stamp).
+# The web build's host CLI also writes the page's catalog.bin (CMakeLists.txt): LLMSIM_HOST_CLI_EXE and
+# LLMSIM_HOST_CLI_DEPENDS name it with or without the pages.
 option(LLMSIM_BUILD_SITE "Generate the static model pages (llmsim_site, part of ALL)" ON)
-if(NOT LLMSIM_BUILD_SITE)
+if(NOT LLMSIM_BUILD_SITE AND NOT EMSCRIPTEN)
   return()
 endif()
 set(LLMSIM_SITE_OUT "${CMAKE_BINARY_DIR}/site")
@@ -35,6 +37,11 @@ else()
     BUILD_BYPRODUCTS "${LLMSIM_SITE_CLI}"
     INSTALL_COMMAND "" BUILD_ALWAYS ON)
   set(LLMSIM_SITE_DEPENDS llmsim_host_cli "${LLMSIM_SITE_CLI}")
+endif()
+set(LLMSIM_HOST_CLI_EXE "${LLMSIM_SITE_CLI}")
+set(LLMSIM_HOST_CLI_DEPENDS ${LLMSIM_SITE_DEPENDS})
+if(NOT LLMSIM_BUILD_SITE)
+  return()
 endif()
 set(LLMSIM_SITE_ARGS site --out "${LLMSIM_SITE_OUT}")
 if(LLMSIM_SITE_BASE_URL)
