@@ -177,7 +177,8 @@ void prepare_shared(const Model& m, const SimRequest& req, const Evaluation& ev,
     }
     const SpeedParams& p = default_speed_params();
     const int64_t prompt = std::max<int64_t>(1, req.prompt_tokens);
-    sh.pre = estimate_prefill(sh.s, p, prompt, 0);
+    if (sh.prefill) estimate_prefill_planned(sh.s, p, *sh.prefill, sh.pre);
+    else sh.pre = estimate_prefill(sh.s, p, prompt, 0);
     plan_decode(sh.s, p, sh.decode);
     decode_shared(sh, p, prompt, std::max<int64_t>(1, req.gen_tokens), sh.dec[0]);
     decode_shared(sh, p, 0, 128, sh.dec[1]);
