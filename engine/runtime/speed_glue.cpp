@@ -21,6 +21,9 @@ namespace {
 // non-expert byte but only k of E experts, so (host non-expert + host experts x k/E) / (all non-expert + all
 // experts x k/E). A dense model: host bytes / weight bytes, the plain offload fraction.
 double host_token_fraction(const Model& m, const MemoryRequest& mr, const Evaluation& ev, double host_weights) {
+    // nothing in host RAM (every layer on the GPUs): the formulas below give exactly +0 (host_weights >= +0, the
+    // host's experts min(+0, ...) = +0); said here so that a full offload skips the walk over the layers
+    if (host_weights == 0) return 0.0;
     const double experts = (double)ev.routed_expert_bytes;
     if (!m.is_moe() || !(experts > 0) || m.moe->n_experts <= 0) return host_weights / (double)ev.weight_bytes;
     const int L = m.n_layers;
