@@ -69,6 +69,7 @@ void grid_plan(const Catalog&, const PreparedWeights& weights, const Model& mode
     // context's full depth): made once for every device
     SpeedScenario model_part;
     std::vector<DecodeDepth> depths;
+    PrefillPlan prefill;
     if (req.with_speed && n_devices > 0 && count > 0) {
         speed_model_inputs(model, req, out[0], model_part);   // out[0]: evaluate_grid's weight figures
         shared.model_part = &model_part;
@@ -80,6 +81,8 @@ void grid_plan(const Catalog&, const PreparedWeights& weights, const Model& mode
                               depths[(size_t)i + 2]);
         shared.depths = depths.data();
         shared.n_depths = (int)depths.size();
+        plan_prefill(model_part, default_speed_params(), std::max<int64_t>(1, req.prompt_tokens), 0, prefill);
+        shared.prefill = &prefill;
     }
     for (int d = 0; d < n_devices; ++d) {
         Evaluation* o = out + (size_t)d * stride;

@@ -21,6 +21,9 @@ namespace {
 // non-expert byte but only k of E experts, so (host non-expert + host experts x k/E) / (all non-expert + all
 // experts x k/E). A dense model: host bytes / weight bytes, the plain offload fraction.
 double host_token_fraction(const Model& m, const MemoryRequest& mr, const Evaluation& ev, double host_weights) {
+    // nothing in host RAM (every layer on the GPUs): the formulas below give exactly +0 (host_weights >= +0, the
+    // host's experts min(+0, ...) = +0); said here so that a full offload skips the walk over the layers
+    if (host_weights == 0) return 0.0;
     const double experts = (double)ev.routed_expert_bytes;
     if (!m.is_moe() || !(experts > 0) || m.moe->n_experts <= 0) return host_weights / (double)ev.weight_bytes;
     const int L = m.n_layers;
@@ -177,7 +180,8 @@ void prepare_shared(const Model& m, const SimRequest& req, const Evaluation& ev,
     }
     const SpeedParams& p = default_speed_params();
     const int64_t prompt = std::max<int64_t>(1, req.prompt_tokens);
-    sh.pre = estimate_prefill(sh.s, p, prompt, 0);
+    if (sh.prefill) estimate_prefill_planned(sh.s, p, *sh.prefill, sh.pre);
+    else sh.pre = estimate_prefill(sh.s, p, prompt, 0);
     plan_decode(sh.s, p, sh.decode);
     decode_shared(sh, p, prompt, std::max<int64_t>(1, req.gen_tokens), sh.dec[0]);
     decode_shared(sh, p, 0, 128, sh.dec[1]);

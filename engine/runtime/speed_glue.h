@@ -30,6 +30,8 @@ struct SharedSpeed {
     // context's full depth); a decode at a depth not among them computes its own
     const DecodeDepth* depths = nullptr;
     int n_depths = 0;
+    // with model_part: the prompt's prefill terms made once for the grid's devices (plan_prefill at the prompt, depth 0)
+    const PrefillPlan* prefill = nullptr;
     std::string error;
     SpeedScenario s;
     SpeedResult pre;

@@ -472,13 +472,14 @@ double matmul_efficiency(const SpeedParams& p, double n) { return n / (n + std::
 //   left on the plain rule until a measured Metal sweep over ubatch sizes says how much of it shows
 // - Vulkan (mul_mat_id shaders, tile picked by ggml_vk_guess_matmul_id_pipeline), SYCL (a host loop of per-expert
 //   matmuls, sycl_expert_loop_s) and CPU: the plain rule (not read for this model)
-int moe_tile_tokens(const SpeedScenario& s, double n) {
-    int max_tile = 0, granularity16_from = 1 << 30;
-    if ((s.backend == Backend::Cuda || s.backend == Backend::Rocm) && s.weight_class != WeightClass::F16) {
-        max_tile = 128;
-        granularity16_from = 48;
-    }
-    if (max_tile == 0) return 0;
+namespace {
+// the backend runs MMQ's MUL_MAT_ID tiles over quantised experts (CUDA / ROCm; F16 experts take cuBLAS/mmf)
+bool tiles_experts(const SpeedScenario& s) {
+    return (s.backend == Backend::Cuda || s.backend == Backend::Rocm) && s.weight_class != WeightClass::F16;
+}
+// moe_tile_tokens on a backend that tiles
+int mmq_tile_tokens(double n) {
+    const int max_tile = 128, granularity16_from = 48;
     // mul_mat_q_case: the smallest allowed mmq_x that reaches the fewest column tiles
     const int cols = std::max(1, (int)std::ceil(n));
     int best = 0, best_tiles = 1 << 30;
@@ -489,14 +490,19 @@ int moe_tile_tokens(const SpeedScenario& s, double n) {
     }
     return best;
 }
+}  // namespace
+
+int moe_tile_tokens(const SpeedScenario& s, double n) { return tiles_experts(s) ? mmq_tile_tokens(n) : 0; }
 
 // columns the expert kernel computes per routed row: sum over experts of ceil(t_e / tile) x tile, over n x k.
 // Each token picks k distinct experts of E, so with uniform routing t_e ~ Binomial(n, k / E):
 // E[ceil(t / m)] = sum_{j >= 0} P(t > j m), P(t > 0) = 1 - (1 - k/E)^n exactly (the experts the ubatch touches),
 // the rest by the normal approximation with continuity correction. Balanced routing is what the routers are
 // trained for (gpt-oss, Qwen3 and DeepSeek-V2 use load-balancing losses); 1 = no padding
-double moe_tile_padding(const SpeedScenario& s, double n) {
-    const int m = moe_tile_tokens(s, n);
+namespace {
+// moe_tile_padding at the tile m the backend picks (moe_tile_tokens): the model's part alone, so a grid's devices of a
+// tiling backend share it
+double moe_tile_padding_at(const SpeedScenario& s, double n, int m) {
     if (m <= 0 || s.moe_experts <= 0 || s.moe_experts_active <= 0 || n < 1) return 1.0;
     const double E = s.moe_experts, q = std::min(1.0, (double)s.moe_experts_active / E);
     const double mean = n * q, sd = std::sqrt(std::max(n * q * (1 - q), 1e-12));
@@ -509,18 +515,20 @@ double moe_tile_padding(const SpeedScenario& s, double n) {
     }
     return std::max(1.0, E * tiles * m / (n * s.moe_experts_active));
 }
+}  // namespace
+
+double moe_tile_padding(const SpeedScenario& s, double n) { return moe_tile_padding_at(s, n, moe_tile_tokens(s, n)); }
 
 namespace {
 
 // seconds of the linear (matmul) FLOPs of a ubatch of n tokens: the dense part at n tokens per matmul; each routed
 // expert at its n k / E tokens padded to the backend's tile (moe_tile_padding; 1 where it does not pad)
-double linear_time(const SpeedScenario& s, const SpeedParams& p, double n, double comp) {
+double linear_time(const SpeedScenario& s, const SpeedParams& p, double n, double comp, double pad) {
     double expert_frac = s.weight_bytes_per_token > 0 ? moe_active_expert_bytes(s) / s.weight_bytes_per_token : 0;
     double dense_params = s.active_params * (1 - expert_frac), expert_params = s.active_params * expert_frac;
     double expert_eff = 1.0;
     if (expert_frac > 0) {
         const double per_expert = std::max(1.0, n * s.moe_experts_active / s.moe_experts);
-        const double pad = moe_tile_padding(s, n);
         // each expert is its own matmul over its padded columns (its weight rows are re-read per column tile, as
         // in a dense matmul over that many tokens), of which 1 / pad are real rows
         expert_eff = matmul_efficiency(p, per_expert * pad) / pad;
@@ -785,28 +793,45 @@ struct UbatchFixed {
     UbatchTime u;                        // compute, overhead, offload, compute_bound
 };
 
-void ubatch_fixed_terms(const SpeedScenario& s, const SpeedParams& p, double n, double comp, double bw_eff,
-                        UbatchFixed& f) {
-    f.n = n;
-    UbatchTime& u = f.u;
-    double lin = linear_time(s, p, n, comp);
+// a ubatch's attention terms from the model's part (m.n tokens from position ctx0)
+void ubatch_attention_terms(const SpeedScenario& s, const SpeedParams& p, double n, double ctx0, PrefillUbatch& m) {
+    m.n = n;
+    double lc = ubatch_layer_ctx(s, ctx0, n);   // sum over layers of the KV cells each token's attention runs over
+    double hv = s.head_dim_v ? s.head_dim_v : s.head_dim_qk;
+    m.attn_flops = 2.0 * s.n_heads * (s.head_dim_qk + hv) * lc * n;
+    m.attn_fa = m.attn_flops * p.fa_attn_factor;
+    m.scores = s.n_heads * lc * n * p.no_fa_score_bytes;   // f32 KQ scores round trips (no flash attention)
+}
+
+// a ubatch size's terms from the model's part: the experts n tokens route to, the routing around them, the padding of
+// MMQ's expert tiles (used where the backend tiles, tiles_experts)
+void ubatch_size_terms(const SpeedScenario& s, const SpeedParams& p, double n, PrefillUbatch& m) {
     // weights read once per ubatch; MoE: only the experts the n tokens route to (nearly all at large n)
-    double expert_all = s.moe_experts > 0 ? std::min(s.moe_expert_bytes, s.weight_bytes) : 0;
-    double touched = s.moe_experts > 0 && s.moe_experts_active > 0
-                         ? 1.0 - std::pow(1.0 - (double)s.moe_experts_active / s.moe_experts, n) : 1.0;
-    double gpu_bytes = (s.weight_bytes - expert_all * (1.0 - touched)) * (1.0 - s.offload_fraction);
-    double wfloor = gpu_bytes / bw_eff;
+    m.touched = s.moe_experts > 0 && s.moe_experts_active > 0
+                    ? 1.0 - std::pow(1.0 - (double)s.moe_experts_active / s.moe_experts, n) : 1.0;
     // MoE routing around the expert matmuls: a fixed cost per token and layer (per token and routed expert
     // instead, Qwen3-30B-A3B's k = 8 made the fast cards' rows 40-60 % too slow)
-    double route = s.moe_experts > 0 ? n * s.n_layers * std::max(p.moe_route_ns, 0.0) * 1e-9 : 0;
-    u.compute = std::max(lin, wfloor) + route;
+    m.route = s.moe_experts > 0 ? n * s.n_layers * std::max(p.moe_route_ns, 0.0) * 1e-9 : 0;
+    m.pad_tiled = s.moe_experts > 0 && s.weight_class != WeightClass::F16 ? moe_tile_padding_at(s, n, mmq_tile_tokens(n)) : 1.0;
+}
+
+void ubatch_fixed_terms(const SpeedScenario& s, const SpeedParams& p, const PrefillUbatch& m, double comp,
+                        double bw_eff, UbatchFixed& f) {
+    const double n = m.n;
+    f.n = n;
+    UbatchTime& u = f.u;
+    double lin = linear_time(s, p, n, comp, tiles_experts(s) ? m.pad_tiled : 1.0);
+    double expert_all = s.moe_experts > 0 ? std::min(s.moe_expert_bytes, s.weight_bytes) : 0;
+    double gpu_bytes = (s.weight_bytes - expert_all * (1.0 - m.touched)) * (1.0 - s.offload_fraction);
+    double wfloor = gpu_bytes / bw_eff;
+    u.compute = std::max(lin, wfloor) + m.route;
     u.compute_bound = lin >= wfloor;
     // a ubatch runs the same per-layer kernels as a decoded token (llama.cpp builds one graph per ubatch): their
     // launches and syncs cost decode's fixed_ms_per_layer each, whatever the ubatch size. A separately fitted
     // per-ubatch overhead was set only by the few small -ub sweeps and came out 2.4x decode's (4.6 ms per 32 layers);
     // tied, held out prefill went 18.0/20.5/23.3 -> 17.7/19.5/23.1 % (device/source/class out).
     // SYCL: one gather + mul_mat + scatter per expert the ubatch routes rows to
-    u.overhead = p.fixed_ms_per_layer * 1e-3 * s.n_layers + sycl_expert_loop_s(s, p, s.moe_experts * touched);
+    u.overhead = p.fixed_ms_per_layer * 1e-3 * s.n_layers + sycl_expert_loop_s(s, p, s.moe_experts * m.touched);
     if (s.offload_fraction > 0) {
         // llama.cpp runs large-batch matmuls of host-resident weights on the GPU: the weights cross the link once
         double link = s.host_link_gbs > 0 ? s.host_link_gbs : (s.link_gbs > 0 ? s.link_gbs : kDefaultPcieGbs);
@@ -814,28 +839,48 @@ void ubatch_fixed_terms(const SpeedScenario& s, const SpeedParams& p, double n, 
     }
 }
 
-UbatchTime ubatch_time(const SpeedScenario& s, const SpeedParams& p, double n, double ctx0, double comp,
-                       double bw_eff, UbatchFixed& f) {
-    if (f.n != n) ubatch_fixed_terms(s, p, n, comp, bw_eff, f);
-    UbatchTime u = f.u;
-    double lc = ubatch_layer_ctx(s, ctx0, n);   // sum over layers of the KV cells each token's attention runs over
+// the prompt's FLOPs and bytes per token (the roofline point), from the model's part
+void prefill_roofline(const SpeedScenario& s, int64_t n_tokens, int64_t depth, double& flops, double& bytes) {
+    const double N = (double)n_tokens;
     double hv = s.head_dim_v ? s.head_dim_v : s.head_dim_qk;
-    double attn_flops = 2.0 * s.n_heads * (s.head_dim_qk + hv) * lc * n;
-    double at;
-    if (s.flash_attn) at = attn_flops * p.fa_attn_factor * p.fa_attn_backend[(int)s.backend] / comp;
-    else at = attn_flops / comp + s.n_heads * lc * n * p.no_fa_score_bytes / bw_eff;   // f32 KQ scores round trips
-    u.attention = at;
-    u.total = u.compute + u.attention + u.overhead + u.offload;
-    return u;
+    flops = 2 * s.active_params + 2.0 * s.n_heads * (s.head_dim_qk + hv) * layer_ctx(s, (double)depth, (double)depth + N);
+    bytes = s.weight_bytes / std::min<double>(N, (double)s.ubatch) + kv_bytes(s, (double)depth, (double)depth + N);
 }
 
-}  // namespace
+// the model's terms as estimate_prefill meets its ubatches (each size's when the device's terms of it are made)
+struct TermsOnTheWay {
+    const SpeedScenario& s;
+    const SpeedParams& p;
+    PrefillUbatch m;
+    const PrefillUbatch& ubatch(int, double n, double ctx0) {
+        ubatch_attention_terms(s, p, n, ctx0, m);
+        return m;
+    }
+    const PrefillUbatch& size(int) {
+        ubatch_size_terms(s, p, m.n, m);
+        return m;
+    }
+    void roofline(int64_t n_tokens, int64_t depth, SpeedResult& r) {
+        prefill_roofline(s, n_tokens, depth, r.flops_per_token, r.bytes_per_token);
+    }
+};
 
-SpeedResult estimate_prefill(const SpeedScenario& s, const SpeedParams& p, int64_t n_tokens, int64_t depth) {
-    SpeedResult r;
-    if (!check(s, r.error)) return r;
-    if (n_tokens < 1 || depth < 0) { r.error = "prefill needs at least 1 prompt token and a depth >= 0"; return r; }
-    if (s.ubatch < 1 || s.batch < 1) { r.error = "ubatch and batch must be at least 1"; return r; }
+// the model's terms a plan_prefill made (ubatch k in run order)
+struct TermsOfPlan {
+    const PrefillPlan& plan;
+    const PrefillUbatch& ubatch(int k, double, double) const { return plan.ubatches[(size_t)k]; }
+    const PrefillUbatch& size(int k) const { return plan.ubatches[(size_t)k]; }
+    void roofline(int64_t, int64_t, SpeedResult& r) const {
+        r.flops_per_token = plan.flops_per_token;
+        r.bytes_per_token = plan.bytes_per_token;
+    }
+};
+
+// estimate_prefill after its checks, on the model's terms `terms` gives: the device's rates, then the ubatches of each
+// batch in order (their sums in the order they always ran)
+template <class Terms>
+void run_prefill(const SpeedScenario& s, const SpeedParams& p, int64_t n_tokens, int64_t depth, Terms& terms,
+                 SpeedResult& r) {
     bool est = false;
     double tf = tflops(s, est);
     r.fp16_tflops_estimated = est;
@@ -843,6 +888,7 @@ SpeedResult estimate_prefill(const SpeedScenario& s, const SpeedParams& p, int64
     // the weight-read floor and the score-matrix traffic at the plain share: mul_mat_q tiles and the softmax kernels
     // keep many loads in flight, the per-SM limit of decode_read_share is a mul_mat_vec_q one
     double bw_eff = s.bandwidth_gbs * 1e9 * bw_share(s, p);
+    const double fa_backend = p.fa_attn_backend[(int)s.backend];
     int64_t batch = std::max<int64_t>(s.batch, s.ubatch);
     double total = 0, comp_t = 0, attn_t = 0, ovh_t = 0, sync_t = 0, off_t = 0;
     int compute_bound_ub = 0, n_ub_total = 0;
@@ -854,7 +900,12 @@ SpeedResult estimate_prefill(const SpeedScenario& s, const SpeedParams& p, int64
         int k = 0;
         for (int64_t q = 0; q < nb; q += s.ubatch) {
             double n = (double)std::min<int64_t>(s.ubatch, nb - q);
-            UbatchTime u = ubatch_time(s, p, n, (double)(depth + pos + q), comp, bw_eff, fixed[n == (double)s.ubatch ? 0 : 1]);
+            const PrefillUbatch& m = terms.ubatch(n_ub_total, n, (double)(depth + pos + q));
+            UbatchFixed& f = fixed[n == (double)s.ubatch ? 0 : 1];
+            if (f.n != n) ubatch_fixed_terms(s, p, terms.size(n_ub_total), comp, bw_eff, f);
+            UbatchTime u = f.u;
+            u.attention = s.flash_attn ? m.attn_fa * fa_backend / comp : m.attn_flops / comp + m.scores / bw_eff;
+            u.total = u.compute + u.attention + u.overhead + u.offload;
             batch_time += u.total;
             comp_t += u.compute; attn_t += u.attention; ovh_t += u.overhead; off_t += u.offload;
             compute_bound_ub += u.compute_bound ? 1 : 0;
@@ -881,12 +932,57 @@ SpeedResult estimate_prefill(const SpeedScenario& s, const SpeedParams& p, int64
     r.offload_time_s = off_t / N;
     r.sync_time_s = sync_t / N;
     r.bound = (compute_bound_ub * 2 >= n_ub_total) ? "compute" : "memory";
-    double hv = s.head_dim_v ? s.head_dim_v : s.head_dim_qk;
-    r.flops_per_token = 2 * s.active_params + 2.0 * s.n_heads * (s.head_dim_qk + hv) * layer_ctx(s, (double)depth, (double)depth + N);
-    r.bytes_per_token = s.weight_bytes / std::min<double>(N, (double)s.ubatch) + kv_bytes(s, (double)depth, (double)depth + N);
+    terms.roofline(n_tokens, depth, r);
     r.ok = true;
     apply_band(r, p, 1, s.kind);
+}
+
+// the request's own errors of a prefill (after check(s)): "" when none
+const char* prefill_input_error(const SpeedScenario& s, int64_t n_tokens, int64_t depth) {
+    if (n_tokens < 1 || depth < 0) return "prefill needs at least 1 prompt token and a depth >= 0";
+    if (s.ubatch < 1 || s.batch < 1) return "ubatch and batch must be at least 1";
+    return "";
+}
+
+}  // namespace
+
+SpeedResult estimate_prefill(const SpeedScenario& s, const SpeedParams& p, int64_t n_tokens, int64_t depth) {
+    SpeedResult r;
+    if (!check(s, r.error)) return r;
+    const char* bad = prefill_input_error(s, n_tokens, depth);
+    if (*bad) { r.error = bad; return r; }
+    TermsOnTheWay terms{s, p, PrefillUbatch()};
+    run_prefill(s, p, n_tokens, depth, terms, r);
     return r;
+}
+
+void plan_prefill(const SpeedScenario& s, const SpeedParams& p, int64_t n_tokens, int64_t depth, PrefillPlan& out) {
+    out.n_tokens = n_tokens;
+    out.depth = depth;
+    out.ubatches.clear();
+    out.error = prefill_input_error(s, n_tokens, depth);
+    if (!out.error.empty()) return;
+    // the ubatches in run_prefill's order: batches of max(batch, ubatch) tokens, each cut into ubatches
+    const int64_t batch = std::max<int64_t>(s.batch, s.ubatch);
+    for (int64_t pos = 0; pos < n_tokens;) {
+        const int64_t nb = std::min(batch, n_tokens - pos);
+        for (int64_t q = 0; q < nb; q += s.ubatch) {
+            PrefillUbatch m;
+            ubatch_attention_terms(s, p, (double)std::min<int64_t>(s.ubatch, nb - q), (double)(depth + pos + q), m);
+            ubatch_size_terms(s, p, m.n, m);
+            out.ubatches.push_back(m);
+        }
+        pos += nb;
+    }
+    prefill_roofline(s, n_tokens, depth, out.flops_per_token, out.bytes_per_token);
+}
+
+void estimate_prefill_planned(const SpeedScenario& s, const SpeedParams& p, const PrefillPlan& plan, SpeedResult& out) {
+    copy_result(SpeedResult(), out);   // a default result, keeping out's error buffer
+    if (!check(s, out.error)) return;
+    if (!plan.error.empty()) { out.error = plan.error; return; }
+    TermsOfPlan terms{plan};
+    run_prefill(s, p, plan.n_tokens, plan.depth, terms, out);
 }
 
 SpeedResult estimate_speed(const SpeedScenario& s, const SpeedParams& p) {

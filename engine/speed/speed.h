@@ -29,6 +29,7 @@
 #pragma once
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "catalog/catalog.h"
 #include "quant/quant_types.h"
@@ -377,6 +378,26 @@ void estimate_decode_planned(const SpeedScenario& s, const SpeedParams& p, const
                              const DecodeDepth& depth, SpeedResult& out);
 // prefill: tokens/s processing an n_tokens prompt on top of depth cached tokens
 SpeedResult estimate_prefill(const SpeedScenario& s, const SpeedParams& p, int64_t n_tokens, int64_t depth);
+// a prefill's terms that come from the model's part of a scenario alone (speed_glue.h speed_model_inputs): each
+// ubatch's size, its attention over the cells it runs over (ubatch_layer_ctx) and, MoE, the experts it touches, the
+// routing around them and MMQ's tile padding; the prompt's roofline FLOPs and bytes per token. Scenarios that share
+// the model's part (a grid's devices) share them: what is left per device is its rates and one pass of additions
+struct PrefillUbatch {
+    double n = -1;                          // tokens
+    double attn_flops = 0, attn_fa = 0;     // attention FLOPs; x fa_attn_factor (flash attention)
+    double scores = 0;                      // f32 KQ score bytes (no flash attention)
+    double touched = 1, route = 0, pad_tiled = 1;   // share of experts touched, routing seconds, CUDA/ROCm tile padding
+};
+struct PrefillPlan {
+    std::string error;                      // the prompt's or the batch sizes' ("" = none)
+    int64_t n_tokens = 0, depth = 0;
+    std::vector<PrefillUbatch> ubatches;    // in the order they run
+    double flops_per_token = 0, bytes_per_token = 0;
+};
+void plan_prefill(const SpeedScenario& s, const SpeedParams& p, int64_t n_tokens, int64_t depth, PrefillPlan& out);
+// estimate_prefill(s, p, plan.n_tokens, plan.depth) bit for bit, into out (its buffers kept), on a plan_prefill of a
+// scenario with the same model's part
+void estimate_prefill_planned(const SpeedScenario& s, const SpeedParams& p, const PrefillPlan& plan, SpeedResult& out);
 // seconds from sending an n-token prompt (empty cache) to the first generated token
 double time_to_first_token_s(const SpeedScenario& s, const SpeedParams& p, int64_t prompt_tokens);
 // prompt processing + gen_tokens generated after it

@@ -6,7 +6,8 @@
 // profile, the serving and MLX plan sets), so that fitting, partial-offload, OOM and failing contexts all occur.
 // evaluate_grid() (every device of a model and quant in one call) against evaluate() per device and context over
 // every 3rd model x every device (a rig, no hardware and a repeated shape among them), with the same variants, a
-// tensor split that fails all but the 2-GPU shape and an MLX quant llama.cpp cannot load.
+// tensor split that fails all but the 2-GPU shape and an MLX quant llama.cpp cannot load. estimate_prefill_planned()
+// (a grid's prefill: the model's terms planned once) against estimate_prefill() over backends, MoE, SWA, batch sizes.
 //
 // Tolerance: none — doubles are compared by their bits, strings and counts exactly.
 #include <catch2/catch.hpp>
@@ -304,6 +305,69 @@ TEST_CASE("estimate_memory_contexts and estimate_decode_planned equal their one-
             CHECK(one.error == via_depth.error);
         }
     }
+}
+
+TEST_CASE("estimate_prefill_planned equals estimate_prefill on a plan made with another device part", "[sweep]") {
+    const SpeedParams& p = default_speed_params();
+    // a dense model and an MoE one (Qwen3-30B-A3B-like: 128 experts, 8 active), with and without SWA layers
+    SpeedScenario dense;
+    dense.weight_bytes = 4.92e9; dense.weight_bytes_per_token = 4.60e9; dense.active_params = 7.50e9;
+    dense.n_layers = 32; dense.n_heads = 32; dense.head_dim_qk = dense.head_dim_v = 128; dense.full_attn_layers = 32;
+    dense.kv_bytes_per_token_full = 32 * 2 * 8 * 128 * 2.0;
+    SpeedScenario moe = dense;
+    moe.weight_bytes = 17.3e9; moe.weight_bytes_per_token = 1.9e9; moe.active_params = 3.3e9; moe.n_layers = 48;
+    moe.moe_experts = 128; moe.moe_experts_active = 8; moe.moe_expert_bytes = 16.0e9;
+    SpeedScenario swa = moe;
+    swa.full_attn_layers = 12; swa.swa_layers = 36; swa.swa_window = 128; swa.kv_bytes_per_token_swa = 36 * 2 * 8 * 64 * 2.0;
+    const Backend backends[] = {Backend::Cuda, Backend::Rocm, Backend::Vulkan, Backend::Metal, Backend::Sycl, Backend::Cpu};
+    struct Run { int64_t prompt, depth; int ubatch, batch; };
+    const Run runs[] = {{4096, 0, 512, 2048}, {5000, 700, 384, 1000}, {1, 0, 512, 2048}, {300, 0, 512, 128},
+                        {0, 0, 512, 2048}, {4096, 0, 0, 2048}};
+    size_t compared = 0;
+    for (const SpeedScenario* model : {&dense, &moe, &swa})
+        for (WeightClass wc : {WeightClass::KQuant, WeightClass::F16})
+            for (const Run& run : runs)
+                for (int variant = 0; variant < 4; ++variant) {
+                    SpeedScenario s = *model;
+                    s.weight_class = wc;
+                    s.ubatch = run.ubatch;
+                    s.batch = run.batch;
+                    s.flash_attn = variant != 1;
+                    // the plan's scenario: the same model's part on another device (Metal, other rates, one GPU)
+                    SpeedScenario other = s;
+                    other.backend = Backend::Metal;
+                    other.bandwidth_gbs = 400; other.fp16_tflops = 30; other.memory = MemoryKind::Unified;
+                    PrefillPlan plan;
+                    plan_prefill(other, p, run.prompt, run.depth, plan);
+                    for (Backend b : backends) {
+                        s.backend = b;
+                        s.bandwidth_gbs = variant == 3 ? 0 : 1008;   // 3: check() fails before the plan's error
+                        s.fp16_tflops = variant == 2 ? 0 : 165;      // 2: estimated TFLOPS, 4 GPUs, a third offloaded
+                        s.gpus = variant == 2 ? 4 : 1;
+                        s.offload_fraction = variant == 2 ? 0.3 : 0;
+                        s.host_bandwidth_gbs = 80;
+                        s.vulkan_coopmat2 = variant == 0;
+                        const SpeedResult one = estimate_prefill(s, p, run.prompt, run.depth);
+                        SpeedResult planned;
+                        planned.error = "left from before";
+                        planned.weight_time_s = 1;
+                        estimate_prefill_planned(s, p, plan, planned);
+                        INFO("model " << (model == &dense ? "dense" : model == &moe ? "moe" : "swa") << " backend "
+                                      << (int)b << " variant " << variant << " prompt " << run.prompt);
+                        const double SpeedResult::*fields[] = {
+                            &SpeedResult::tokens_per_s, &SpeedResult::low, &SpeedResult::high, &SpeedResult::time_s,
+                            &SpeedResult::weight_time_s, &SpeedResult::compute_time_s, &SpeedResult::attention_time_s,
+                            &SpeedResult::overhead_time_s, &SpeedResult::offload_time_s, &SpeedResult::sync_time_s,
+                            &SpeedResult::flops_per_token, &SpeedResult::bytes_per_token};
+                        for (const auto f : fields) CHECK(contexts_test::same_bits(one.*f, planned.*f));
+                        CHECK(one.ok == planned.ok);
+                        CHECK(one.error == planned.error);
+                        CHECK(std::strcmp(one.bound, planned.bound) == 0);
+                        CHECK(one.fp16_tflops_estimated == planned.fp16_tflops_estimated);
+                        compared += one.ok ? 1 : 0;
+                    }
+                }
+    CHECK(compared > 300);
 }
 
 namespace contexts_test {
