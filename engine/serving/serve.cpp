@@ -288,6 +288,10 @@ ServeResult serve_with(const Catalog& cat, const ServeRequest& req, const SpeedT
         r.notes.push_back("vLLM V0 with MLA: chunked prefill is off, so waiting prompts run in steps of their own before any decode "
                           "(vllm/core/scheduler.py _schedule_default); fixed-length clients then arrive in waves and TTFT grows with "
                           "concurrency");
+    if (st.overlap_schedule && r.load.itl_ms.median > 0)
+        r.notes.push_back("SGLang's overlap scheduler (v0.4.0 on, Scheduler.event_loop_overlap): each step is formed while the one "
+                          "before it runs, so a request that arrives during a busy step waits one more step (~" +
+                          fmt("%.1f", r.load.itl_ms.median) + " ms here) before its prefill; included in TTFT");
     if (s.crosses_network)
         r.notes.push_back(std::string(s.tp_net ? "tp spans nodes: every all-reduce" : "pp spans nodes: " + std::to_string(s.pp_net_hops) +
                           " stage hand-off(s)") + " over the network (" + fmt("%.0f", r.step.network_share * 100) + " % of a step); " + s.net_explain);
