@@ -4,7 +4,9 @@
 // prefills continue in chunks within the token budget (max_num_batched_tokens) — then waiting requests are
 // admitted FIFO while max_num_seqs and the KV blocks allow. When a decode needs a block and the pool is empty,
 // the most recently admitted request is preempted (its blocks freed, it recomputes later: vLLM's RECOMPUTE
-// preemption). The first token is sampled in the step that finishes the prompt.
+// preemption). The first token is sampled in the step that finishes the prompt. SGLang's overlap scheduler
+// (LoadSetup::overlap_schedule) forms a step while the one before it runs: a request that arrives during a busy step
+// waits one more step before it can be scheduled.
 //
 // A warm first prompt (ServeWorkload::warm_first_prompt) starts with its cached full blocks computed: its prefill
 // allocates all its blocks but computes only the uncached tail, attending over the cached part.
@@ -306,7 +308,7 @@ struct LoadSim {
             while (!pending.empty() && pending.top().first <= t) { waiting.push_back(pending.top().second); pending.pop(); }
             return;
         }
-        while (next < n && (closed ? next < issued_closed : reqs[(size_t)next].arrival <= t)) waiting.push_back(next++);
+        while (next < n && (!closed || next < issued_closed) && reqs[(size_t)next].arrival <= t) waiting.push_back(next++);
     }
 
     // when the next request arrives or a tier load ends; < 0 = never (the run is over)
@@ -599,8 +601,13 @@ ServeLoad simulate_load(const ReplicaShape& s, const EngineSpeed& p, const LoadS
     bool have_typical = false;
     StepBreakdown typical_step;
     int64_t guard = 0;
+    // the overlap scheduler (LoadSetup::overlap_schedule): while the GPU runs a step the CPU has already formed the
+    // next, so a step that follows another back to back takes only the requests that arrived before that one began
+    double last_start = -1, last_end = -1;
     while (sim.completed < sim.n && guard++ < 50000000) {
-        sim.arrive_until(sim.now);
+        const bool back_to_back = st.overlap_schedule && last_end >= 0 && last_end == sim.now;
+        sim.arrive_until(back_to_back ? last_start : sim.now);
+        if (sim.running.empty() && sim.waiting.empty()) sim.arrive_until(sim.now);   // idle: the loop takes it at once
         if (sim.running.empty() && sim.waiting.empty()) {
             if (sim.sessions || sim.cache) {            // the next turn after a think time, or a tier load
                 double t = sim.next_event();
@@ -633,7 +640,9 @@ ServeLoad simulate_load(const ReplicaShape& s, const EngineSpeed& p, const LoadS
             typical_step = sb;
             have_typical = sim.n_dec > 0 && sim.pre_tokens == 0;
         }
+        last_start = sim.now;
         sim.complete_step(dt, L.kv_use_peak);
+        last_end = sim.now;
     }
     L.preemptions = sim.preemptions;
     sim.fill_statistics(L);

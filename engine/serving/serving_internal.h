@@ -41,6 +41,8 @@ int engine_version_number(const std::string& v);
 // outperforms the SGLang/VLLM implementation" at every TP8 DeepSeek-V3 shape on H200), so those linears run as plain
 // FP8 matmuls. vLLM keeps the law: its CUTLASS block-FP8 kernel is as slow at decode batches (vllm#23280, 2025-09)
 bool runs_deepgemm(const ServeRequest& r, const Hardware& hw);
+// SGLang's overlap scheduler is on (v0.4.0 and later, or no version stated): LoadSetup::overlap_schedule
+bool sglang_overlap_schedule(const ServeRequest& r);
 SpeedTable shipped_speed_table();
 // SGLang releases before v0.4.6 (a stated version; a row that names none is the current release) serving an MLA +
 // routed-MoE model (DeepSeek-V3/R1): the build-era per-layer latency kEarlyMlaMoeLayerUs applies (0 otherwise)
@@ -227,6 +229,10 @@ struct LoadSetup {                       // what the simulation needs besides th
     // "Run prefill first if possible"; vLLM V0 _schedule_default "Don't schedule decodes if prefills are scheduled").
     // false: vLLM V1's order, decodes first and prompt chunks in the same step (load_setup says which engine runs which)
     bool prefill_first = false;
+    // SGLang's overlap scheduler (Scheduler.event_loop_overlap, on by default from v0.4.0; --disable-overlap-schedule):
+    // the CPU forms batch k+1 while the GPU runs batch k, so a request that arrives during step k first runs in step
+    // k+2 when the server is busy (at once when it is idle)
+    bool overlap_schedule = false;
     // prefix caching (serve_prefix_cache.h): the engine's cache, when the workload shares prefixes; offload tiers in
     // tokens per replica and the seconds one token of KV takes to load from each
     PrefixCacheKind prefix_cache = PrefixCacheKind::None;
