@@ -39,6 +39,14 @@ std::vector<GateFigure> speed_gate_figures(const ValidationReport& v) {
             add_stats(out, p + ".all", all.rows, all.mdape, all.within25, r.coverage[k][kHardwareKindCount]);
             add_stats(out, p + ".recent", r.recent[k].rows, r.recent[k].mdape, r.recent[k].within25, r.recent_coverage[k]);
         }
+    // the forecast split: a publication and every device it measured held out, by build era; coverage cross-validated
+    // (each publication's rows against bands fitted without it)
+    for (int k = 0; k < 2; ++k)
+        for (const auto& [era, ename] : {std::pair<int, const char*>{kEraBoth, "all"}, {kEraOlder, "older"}, {kEraFresh, "fresh"}}) {
+            const ErrorStats& e = v.era[k][era];
+            add_stats(out, std::string("speed.") + kKindName[k] + ".source_devices_out." + ename, e.rows, e.mdape, e.within25,
+                      v.band_cv_coverage(k, kHardwareKindCount, era));
+        }
     return out;
 }
 
