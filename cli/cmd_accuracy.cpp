@@ -89,7 +89,7 @@ bool compute_gate_figures(const GateFile& g, std::vector<GateFigure>& out, std::
     ServingValidation sv = validate_serving(cat, srows, ServingFold::Source);
     const std::vector<GateFigure> s = serving_gate_figures(sv);
     out.insert(out.end(), s.begin(), s.end());
-    fprintf(stderr, "accuracy gate: speed %zu rows, 3 held-out schemes in %.1f s; serving %zu rows, source out in %.1f s (%u threads)\n",
+    fprintf(stderr, "accuracy gate: speed %zu rows, 4 held-out schemes in %.1f s; serving %zu rows, source out in %.1f s (%u threads)\n",
             rows.size(), speed_s, srows.size(), std::chrono::duration<double>(clock::now() - t1).count(), lab_threads());
     return true;
 }

@@ -270,8 +270,9 @@ std::string speed_params_to_json(const SpeedParams& p) {
     json root = json::object();
     root["about"] = "llmsim speed model parameters (engine/speed/speed.h, docs/speed-model.md). Shares are fractions of "
                     "vendor spec; factors are relative to CUDA / F16 / GDDR. bands: held-out relative errors "
-                    "(predicted/measured - 1; decode 10th and 90th, prefill 5th and 95th percentile) per hardware class, from the harder of "
-                    "leave-one-device-out, leave-one-source-out and leave-one-class-out; fp16_estimated: rows "
+                    "(predicted/measured - 1) per hardware class from leave-one-source-and-its-devices-out, each publication weighted "
+                    "1/sqrt(rows): 5th and 95th percentile for builds b6700+ (the class tables), 10th and 90th for older builds "
+                    "(older_builds); coverage: cross-validated by publication; fp16_estimated: rows "
                     "re-predicted with their fp16_tflops replaced by the family estimate; recent_builds: the 2025-26 builds "
                     "alone (rows dated 2025+ or build >= b4418), every class, leave-one-source-out.";
     root["fit"] = {{"rows_decode", p.fit_rows_decode}, {"rows_prefill", p.fit_rows_prefill},

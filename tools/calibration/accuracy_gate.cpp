@@ -260,6 +260,16 @@ std::string format_headline_md(const GateFile& g) {
     bool ok = true;
     s += "| speed model | held out | test | builds | rows | MdAPE | within ±25 % | band coverage |\n";
     s += "|---|---|---|---|---|---|---|---|\n";
+    // the forecast first: a publication and every device it measured held out, per build era (coverage cross-validated)
+    for (int k = 0; k < 2; ++k)
+        for (const auto& [era, era_label] : {std::pair<const char*, const char*>{"older", "before 2025-10"}, {"fresh", "2025-10+"},
+                                             {"all", "all"}}) {
+            const std::string p = std::string("speed.") + kKindName[k] + ".source_devices_out." + era;
+            s += std::string("| llama.cpp | source + its devices out | ") + kKindName[k] + " | " + era_label + " | " +
+                 std::to_string((long long)std::llround(figure(g, p + ".rows", ok))) + " | " +
+                 pct(figure(g, p + ".mdape", ok), 1) + " | " + pct(figure(g, p + ".within25", ok), 0) + " | " +
+                 pct(figure(g, p + ".coverage", ok), 0) + " |\n";
+        }
     for (const auto& [scheme, label] : {std::pair<const char*, const char*>{"source_out", "source out"}, {"device_out", "device out"}})
         for (int k = 0; k < 2; ++k)
             for (const auto& [era, era_label] : {std::pair<const char*, const char*>{"all", "all"}, {"recent", "2025–26"}}) {
