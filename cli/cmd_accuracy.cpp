@@ -89,7 +89,7 @@ bool compute_gate_figures(const GateFile& g, std::vector<GateFigure>& out, std::
     ServingValidation sv = validate_serving(cat, srows, ServingFold::Source);
     const std::vector<GateFigure> s = serving_gate_figures(sv);
     out.insert(out.end(), s.begin(), s.end());
-    fprintf(stderr, "accuracy gate: speed %zu rows, 3 held-out schemes in %.1f s; serving %zu rows, source out in %.1f s (%u threads)\n",
+    fprintf(stderr, "accuracy gate: speed %zu rows, 4 held-out schemes in %.1f s; serving %zu rows, source out in %.1f s (%u threads)\n",
             rows.size(), speed_s, srows.size(), std::chrono::duration<double>(clock::now() - t1).count(), lab_threads());
     return true;
 }
@@ -272,13 +272,13 @@ int cmd_accuracy(int argc, char** argv) {
     if (a.has("detail"))
         for (const AccuracyReport& rep : v.by) printf("%s", format_accuracy_report(rep).c_str());
     if (a.has("rows")) {
-        printf("\nid,device,source,kind,measured,device_out,source_out,class_out,seed\n");
+        printf("\nid,device,source,kind,measured,device_out,source_out,class_out,source_devices_out,seed\n");
         for (size_t i = 0; i < v.by[0].predictions.size(); ++i) {
             const RowPrediction& p = v.by[0].predictions[i];
-            printf("%s,%s,%s,%s,%.4g,%.4g,%.4g,%.4g,%.4g\n", p.row->id.c_str(), p.row->device.c_str(),
+            printf("%s,%s,%s,%s,%.4g,%.4g,%.4g,%.4g,%.4g,%.4g\n", p.row->id.c_str(), p.row->device.c_str(),
                    source_key(p.row->source).c_str(), p.row->scenario.test == SpeedTest::Decode ? "decode" : "prefill",
                    p.row->measured_tokens_per_s, p.predicted, v.by[1].predictions[i].predicted,
-                   v.by[2].predictions[i].predicted, p.seed);
+                   v.by[2].predictions[i].predicted, v.by[3].predictions[i].predicted, p.seed);
         }
     }
     if (!offload.empty()) printf("%s", format_offload_report(score_offload_rows(rows, offload, default_speed_params())).c_str());

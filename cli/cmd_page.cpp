@@ -185,7 +185,7 @@ Table quants_table(const PageData& d) {
 
 Table leaderboard_table(const PageData& d) {
     Table t{"leaderboard", "Hardware leaderboard: " + d.model->name + " " + d.s.quant + " at a " + format_tokens(d.s.ctx_tokens) +
-                               " context (decode from an empty to the full context, 10th–90th percentile band at the full context)",
+                               " context (decode from an empty to the full context, 5th–95th percentile band at the full context)",
             {"Hardware", "Status", "Total / limit (GiB)", "Decode, empty → " + format_tokens(d.s.ctx_tokens) + " (tok/s)", "TTFT, 4k prompt (s)",
              "Max safe context (tokens)", "Measured runs", "Simulate"}, {}, {}, {}};
     for (const PageDevice& r : d.devices) {
@@ -359,7 +359,8 @@ std::string section_html(const PageData& d, const std::string& id, const std::st
                                "(1 GiB = 1.074 GB).</p></section>\n";
     if (id == "leaderboard") return h2("Hardware compatibility and speed leaderboard") + table_html(leaderboard_table(d), app_url) +
                                     "<p class=\"note\">Limit = usable memory of the device in GiB. Decode is tg128, batch 1, flash attention on; "
-                                    "the band is the 10th–90th percentile of held-out errors for the device's class. Measured runs = "
+                                    "the band is the 5th–95th percentile of held-out errors for the device's class on a current llama.cpp build, "
+                                    "with the publication and its devices left out. Measured runs = "
                                     "llama.cpp rows in the calibration data on that device.</p></section>\n";
     if (id == "context") return h2("Context scaling on " + html_escape(d.hardware->name)) + table_html(context_table(d), app_url) + "</section>\n";
     if (id == "command") return h2("llama.cpp server command") + "<p>For " + html_escape(d.hardware->name) + ", " + html_escape(d.s.quant) + ", " +

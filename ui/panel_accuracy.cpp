@@ -76,8 +76,8 @@ void draw_accuracy(AppState& app) {
     if (hi <= 0) return;
     draw_parity_plot("accuracy", std::move(series), lo, hi);
 
-    // per class: the held-out numbers stored with the fit (the harder of device / source / class held out), the
-    // band they set and its coverage with whole publications held out, and the seed formula on the same rows
+    // per class: the held-out numbers stored with the fit (a publication and its devices held out, today's builds),
+    // the band they set and its cross-validated coverage, and the seed formula on the same rows
     const llmsim::SpeedParams& p = llmsim::default_speed_params();
     ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingStretchProp;
     ImVec2 outer(0, 0);
@@ -120,11 +120,13 @@ void draw_accuracy(AppState& app) {
                            "%s %% MdAPE, %s %% within ±25 %%, band coverage %s %% — what today's builds meet; the "
                            "table leans on the 2024 rows.", rb.rows, llmsim::format_sig(rb.mdape * 100).c_str(),
                            llmsim::format_sig(rb.within25 * 100).c_str(), llmsim::format_sig(rb.coverage * 100).c_str());
-    ImGui::TextWrapped("Held out three ways, each refit without what it predicts: one device, one whole publication "
-                       "(source), one hardware class. Each class shows the harder of the three (hover the MdAPE for "
-                       "which); its 10th…90th percentile error (5th…95th for prefill, whose new publications spread wider) is "
-                       "the low…high band every estimate carries, and band "
-                       "coverage is the share of rows inside it with their whole publication held out (target 70–90 %%). "
+    ImGui::TextWrapped("Held out four ways, each refit without what it predicts: one device, one whole publication "
+                       "(source), one hardware class, and a publication with every device it measured (the case of a "
+                       "new publication on hardware new to the data). The table is that last split for today's "
+                       "llama.cpp builds (b6700+, from 2025-10): its 5th…95th percentile error, each publication weighted "
+                       "1/√rows, is the low…high band every estimate carries (older builds: 10th…90th of their own "
+                       "rows); band coverage is the share of rows inside a band fitted without their publication "
+                       "(cross-validated; target 70–90 %%). "
                        "A device without a published FP16 figure gets a wider band, measured by re-predicting rows with "
                        "the figure replaced by its chip family's estimate. llmsim-cli accuracy prints the full report; "
                        "the plot shows the shipped fit on every row (2024 and 2025–26 llama.cpp builds).");

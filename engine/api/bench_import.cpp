@@ -549,6 +549,8 @@ json bench_row_predict_json(const Catalog& cat, const BenchRow& r, const Model& 
     if (r.flash_attn < 0 && !r.type_v.empty() && r.type_v != "f16" && r.type_v != "bf16" && r.type_v != "f32") in["flash_attn"] = true;
     if (r.n_ubatch > 0) in["ubatch"] = r.n_ubatch;
     if (r.n_batch > 0) in["batch"] = r.n_batch;
+    // the build it printed: build-dependent rules and the band's build era apply as they do to its exported record
+    if (!r.build.empty()) in["build"] = r.build;
     if (!r.type_k.empty()) in["type_k"] = r.type_k;
     if (!r.type_v.empty()) in["type_v"] = r.type_v;
     // -ngl 99 (or any count past the layers) is llama-bench's default placement: left out, so the line predicts

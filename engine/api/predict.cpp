@@ -320,7 +320,7 @@ std::string predict_line(const Catalog& cat, const SpeedParams& params, const st
                         {"fp16_tflops_estimated", r.fp16_tflops_estimated}, {"gpus", s.gpus}, {"flash_attn", s.flash_attn},
                         {"tokens", s.tokens}, {"depth", s.depth}}},
 
-            {"band", "low/high = 10th/90th percentile (prefill: 5th/95th) of the held-out errors for the hardware class, from the harder of device, source and class out"},
+            {"band", "low/high = the held-out errors for the hardware class and build era with the whole publication and its devices left out: 5th/95th percentile for a current build (b6700+), 10th/90th for an older one"},
             {"fit", {{"decode_rows", params.fit_rows_decode}, {"prefill_rows", params.fit_rows_prefill},
                      {"devices", params.fit_devices}, {"source", params.fit_source}}},
             {"note", p.note}};

@@ -95,7 +95,7 @@ std::vector<Explanation> explain(const Catalog& cat, const Model& m, const SimRe
                     "weights read per token = " + format_gb((double)ev.active_weight_bytes),
                     "fitted parameters: assets/calibration/speed_params.json (" + std::to_string(p.fit_rows_decode) + " decode rows, " +
                         std::to_string(p.fit_devices) + " devices; " + p.fit_source + ")",
-                    "band = 10th–90th percentile (prefill: 5th–95th) of the held-out errors for this hardware class"};
+                    "band = 5th–95th percentile (10th–90th before llama.cpp b6700) of the held-out errors for this hardware class, publication and its devices left out"};
         out.push_back(d);
         Explanation pf{"prefill", format_sig(sp.prefill_tps) + " tok/s", "2 x active parameters FLOPs per token plus causal attention, over "
                        "the fitted share of FP16 tensor throughput for this backend, hardware class and weight type (bandwidth floor: weights read once per ubatch).", {}};

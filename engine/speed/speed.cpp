@@ -240,6 +240,18 @@ std::string speed_params_to_json(const SpeedParams& p) {
         }
         bands[kinds[k]] = b;
     }
+    json older = json::object();
+    for (int k = 0; k < 2; ++k) {
+        json b = json::object();
+        for (int c = 0; c < kHardwareKindCount; ++c) {
+            const SpeedBand& sb = p.band_older[k][c];
+            if (sb.rows == 0) continue;
+            b[kKindNames[c]] = {{"rows", sb.rows}, {"low", sb.low}, {"high", sb.high}, {"mdape", sb.mdape},
+                                {"within25", sb.within25}, {"coverage", sb.coverage}, {"from", sb.from}};
+        }
+        if (!b.empty()) older[kinds[k]] = b;
+    }
+    if (!older.empty()) bands["older_builds"] = older;
     json fe = json::object();
     for (int k = 0; k < 2; ++k) {
         const SpeedBand& sb = p.band_fp16_estimated[k];
@@ -258,8 +270,9 @@ std::string speed_params_to_json(const SpeedParams& p) {
     json root = json::object();
     root["about"] = "llmsim speed model parameters (engine/speed/speed.h, docs/speed-model.md). Shares are fractions of "
                     "vendor spec; factors are relative to CUDA / F16 / GDDR. bands: held-out relative errors "
-                    "(predicted/measured - 1; decode 10th and 90th, prefill 5th and 95th percentile) per hardware class, from the harder of "
-                    "leave-one-device-out, leave-one-source-out and leave-one-class-out; fp16_estimated: rows "
+                    "(predicted/measured - 1) per hardware class from leave-one-source-and-its-devices-out, each publication weighted "
+                    "1/sqrt(rows): 5th and 95th percentile for builds b6700+ (the class tables), 10th and 90th for older builds "
+                    "(older_builds); coverage: cross-validated by publication; fp16_estimated: rows "
                     "re-predicted with their fp16_tflops replaced by the family estimate; recent_builds: the 2025-26 builds "
                     "alone (rows dated 2025+ or build >= b4418), every class, leave-one-source-out.";
     root["fit"] = {{"rows_decode", p.fit_rows_decode}, {"rows_prefill", p.fit_rows_prefill},
@@ -268,6 +281,32 @@ std::string speed_params_to_json(const SpeedParams& p) {
     root["prefill"] = f;
     root["bands"] = bands;
     return root.dump(1);
+}
+
+// bands.older_builds.<kind>.<class> (optional): the band of a build before kFreshBandFirstBuild
+static bool read_older_bands(const json& bands, int k, SpeedParams& p, std::string& err) {
+    const char* kinds[2] = {"decode", "prefill"};
+    const std::string w = "speed_params.json";
+    const json ob = bands.value("older_builds", json::object());
+    if (!ob.is_object() || !ob.contains(kinds[k]) || !ob[kinds[k]].is_object()) return true;
+    for (int c = 0; c < kHardwareKindCount; ++c) {
+        if (!ob[kinds[k]].contains(kKindNames[c])) continue;
+        const json& e = ob[kinds[k]][kKindNames[c]];
+        const std::string we = w + ".bands.older_builds." + kinds[k] + "." + kKindNames[c];
+        SpeedBand& sb = p.band_older[k][c];
+        double rows = 0;
+        if (!read_num(e, "rows", rows, we, err) || !read_num(e, "low", sb.low, we, err) ||
+            !read_num(e, "high", sb.high, we, err) || !read_num(e, "mdape", sb.mdape, we, err) ||
+            !read_num(e, "within25", sb.within25, we, err) || !read_num(e, "coverage", sb.coverage, we, err))
+            return false;
+        if (sb.low > 0 || sb.high < 0 || sb.low <= -1 || rows < 0) {
+            err = we + ": low must be in (-1, 0], high >= 0 and rows >= 0";
+            return false;
+        }
+        sb.rows = (int)rows;
+        if (e.contains("from") && e["from"].is_string()) sb.from = e["from"].get<std::string>();
+    }
+    return true;
 }
 
 bool parse_speed_params(const std::string& text, SpeedParams& out, std::string& err) {
@@ -339,6 +378,7 @@ bool parse_speed_params(const std::string& text, SpeedParams& out, std::string& 
                 if (e.contains("from") && e["from"].is_string()) sb.from = e["from"].get<std::string>();
                 if (sb.low > 0 || sb.high < 0 || sb.low <= -1) { err = we + ": low must be in (-1, 0] and high >= 0"; return false; }
             }
+            if (!read_older_bands(root["bands"], k, p, err)) return false;
             // bands.recent_builds.<kind> (optional): shown, never applied, so only its numbers are checked
             const json rb = root["bands"].value("recent_builds", json::object());
             if (rb.is_object() && rb.contains(kinds[k])) {
@@ -594,15 +634,17 @@ bool check(const SpeedScenario& s, std::string& err) {
 
 // tokens/s band from the class's measured relative errors e = predicted/measured - 1 (the bounds only: copies of
 // SpeedBand, whose `from` is a string, made this one of the sweep's costliest helpers)
-void apply_band(SpeedResult& r, const SpeedParams& p, int kind_index, HardwareKind k) {
-    const SpeedBand& cls = p.band[kind_index][(int)k];
+void apply_band(SpeedResult& r, const SpeedParams& p, int kind_index, HardwareKind k, int llama_build) {
+    const bool older = llama_build > 0 && llama_build < kFreshBandFirstBuild && p.band_older[kind_index][(int)k].rows > 0;
+    const SpeedBand* table = older ? p.band_older[kind_index] : p.band[kind_index];
+    const SpeedBand& cls = table[(int)k];
     double low = cls.low, high = cls.high;
     if (cls.rows == 0) {   // no rows for this class: the widest band we have
         low = -0.25; high = 0.25;
         for (int c = 0; c < kHardwareKindCount; ++c)
-            if (p.band[kind_index][c].rows > 0) {
-                low = std::min(low, p.band[kind_index][c].low);
-                high = std::max(high, p.band[kind_index][c].high);
+            if (table[c].rows > 0) {
+                low = std::min(low, table[c].low);
+                high = std::max(high, table[c].high);
             }
     }
     // an estimated fp16_tflops: the band measured for the estimate where it is wider
@@ -726,7 +768,7 @@ void decode_at(const SpeedScenario& s, const SpeedParams& p, const DecodeFixed& 
     if (d) decode_terms(f, *d, r);
     else decode_terms(s, f, (double)depth, (double)depth + (double)n_tokens, r);
     r.time_s = r.time_s * (double)n_tokens;
-    apply_band(r, p, 0, s.kind);
+    apply_band(r, p, 0, s.kind, s.llama_build);
 }
 
 }  // namespace
@@ -934,7 +976,7 @@ void run_prefill(const SpeedScenario& s, const SpeedParams& p, int64_t n_tokens,
     r.bound = (compute_bound_ub * 2 >= n_ub_total) ? "compute" : "memory";
     terms.roofline(n_tokens, depth, r);
     r.ok = true;
-    apply_band(r, p, 1, s.kind);
+    apply_band(r, p, 1, s.kind, s.llama_build);
 }
 
 // the request's own errors of a prefill (after check(s)): "" when none
@@ -990,8 +1032,8 @@ SpeedResult estimate_speed(const SpeedScenario& s, const SpeedParams& p) {
     return estimate_decode(s, p, s.depth, s.tokens);
 }
 
-void apply_speed_band(SpeedResult& r, const SpeedParams& p, SpeedTest test, HardwareKind kind) {
-    apply_band(r, p, test == SpeedTest::Decode ? 0 : 1, kind);
+void apply_speed_band(SpeedResult& r, const SpeedParams& p, SpeedTest test, HardwareKind kind, int llama_build) {
+    apply_band(r, p, test == SpeedTest::Decode ? 0 : 1, kind, llama_build);
 }
 
 // [SECTION] TTFT, reply, concurrency, seed ---------------------------------------------------------------

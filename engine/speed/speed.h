@@ -187,10 +187,11 @@ inline double host_read_fraction(const SpeedScenario& s) {
 constexpr int kBackendCount = 6;          // indexed by (int)Backend
 constexpr int kHardwareKindCount = 6;     // indexed by (int)HardwareKind
 
-struct SpeedBand {                        // leave-one-device-out relative errors of one hardware class
+struct SpeedBand {                        // held-out relative errors of one hardware class and build era
     int rows = 0;
-    double low = 0, high = 0;             // band tails of predicted/measured - 1 (e.g. -0.12, +0.15): 10th / 90th
-                                          // percentile for decode, 5th / 95th for prefill
+    double low = 0, high = 0;             // band tails of predicted/measured - 1 (e.g. -0.12, +0.15): the class
+                                          // bands' 10th / 90th percentile before the 2025-10 builds, 5th / 95th
+                                          // from them on (calibrate.cpp band_tails)
     double mdape = 0;                     // median |error|, fraction
     double within25 = 0;                  // share of rows within +-25 %
     double coverage = 0;                  // share of leave-one-source-out rows inside the band (0 = not measured)
@@ -273,8 +274,12 @@ struct SpeedParams {
                                           // the host: one mul_mat per selected expert (one token), or per expert with
                                           // rows a gather + mul_mat + scatter (a ubatch); 3 such nodes per MoE layer.
                                           // CUDA, ROCm and Vulkan run one grouped kernel (fitted with decode)
-    // bands, [0] decode [1] prefill, by hardware class: the harder of the held-out validations (calibrate.h)
+    // bands, [0] decode [1] prefill, by hardware class, from the held-out errors of a whole publication left out
+    // with every device it measured (calibrate.h HoldOut::SourceDevices). band: a current llama.cpp build (llama_build
+    // 0 or >= kFreshBandFirstBuild), the product's case; band_older: an older build (a pasted run's, a calibration
+    // row's). band_older with no rows (an older asset) falls back to band
     SpeedBand band[2][kHardwareKindCount];
+    SpeedBand band_older[2][kHardwareKindCount];
     // [0] decode [1] prefill with an estimated fp16_tflops: errors of held-out rows re-predicted with the figure
     // replaced by estimate_fp16_tflops (used instead of the class band when wider)
     SpeedBand band_fp16_estimated[2];
@@ -414,9 +419,13 @@ int moe_tile_tokens(const SpeedScenario& s, double n);
 // columns computed per routed row: E x E[ceil(t / tile)] x tile / (n k), t ~ Binomial(n, k / E); 1 = no padding
 double moe_tile_padding(const SpeedScenario& s, double n);
 
-// set r.low / r.high around r.tokens_per_s from p's measured band for this test kind and hardware class (the
-// fp16-estimated band where r.fp16_tflops_estimated and it is wider); estimate_speed calls it
-void apply_speed_band(SpeedResult& r, const SpeedParams& p, SpeedTest test, HardwareKind kind);
+// the first llama.cpp build of the bands' current era: the calibration rows dated 2025-09 reach b6645 and those dated
+// 2025-10 start at b6824; an independent check's fresh set is 2025-10..2026-09 builds, whose prefill spreads wider
+constexpr int kFreshBandFirstBuild = 6700;
+// set r.low / r.high around r.tokens_per_s from p's measured band for this test kind, hardware class and build era
+// (llama_build as in SpeedScenario: 0 = a current build; older builds take band_older) and the fp16-estimated band
+// where r.fp16_tflops_estimated and it is wider; estimate_speed calls it
+void apply_speed_band(SpeedResult& r, const SpeedParams& p, SpeedTest test, HardwareKind kind, int llama_build = 0);
 
 // the seed formula the project started from: decode = 0.84 x BW / (weights + KV), prefill = 0.65 x TFLOPS / (2 x params)
 double seed_tokens_per_s(const SpeedScenario& s, double total_params);

@@ -788,6 +788,17 @@ TEST_CASE("speed params: JSON round trip, bad input, builtin equals the asset", 
     CHECK(b.recent_builds[1].mdape == Approx(0.304).epsilon(kExact));
     CHECK(b.recent_builds[1].coverage == Approx(0.82).epsilon(kExact));
     CHECK(b.recent_builds[1].from == "leave-one-source-out");
+    a.band_older[1][2] = {97, -0.35, 1.7, 0.28, 0.44, 0.88, "leave-one-source-and-its-devices-out"};
+    REQUIRE(parse_speed_params(speed_params_to_json(a), b, err));
+    CHECK(b.band_older[1][2].rows == 97);
+    CHECK(b.band_older[1][2].low == Approx(-0.35).epsilon(kExact));
+    CHECK(b.band_older[1][2].high == Approx(1.7).epsilon(kExact));
+    CHECK(b.band_older[1][2].coverage == Approx(0.88).epsilon(kExact));
+    CHECK(b.band_older[1][2].from == "leave-one-source-and-its-devices-out");
+    CHECK_FALSE(parse_speed_params(
+        R"({"bands": {"prefill": {}, "older_builds": {"prefill": {"apu": {"rows": 3, "low": 0.1, "high": 0.1, "mdape": 0.2, "within25": 0.5, "coverage": 0.5}}}}})",
+        b, err));
+    CHECK(err.find("older_builds.prefill.apu") != std::string::npos);
     CHECK_FALSE(parse_speed_params(
         R"({"bands": {"prefill": {}, "recent_builds": {"prefill": {"rows": 3, "low": -0.1, "high": 0.1, "mdape": 0.2, "within25": 1.5, "coverage": 0.5}}}})",
         b, err));
@@ -808,6 +819,7 @@ TEST_CASE("speed params: JSON round trip, bad input, builtin equals the asset", 
     CHECK(built.compute_share == Approx(asset.compute_share).epsilon(kExact));
     CHECK(built.compute_kind[3] == Approx(asset.compute_kind[3]).epsilon(kExact));
     CHECK(asset.band[0][(int)HardwareKind::Consumer].rows > 0);
+    CHECK(asset.band_older[1][(int)HardwareKind::Consumer].rows > 0);
 }
 
 TEST_CASE("speed params: the embedded asset loads without falling back to defaults", "[speed][assets]") {

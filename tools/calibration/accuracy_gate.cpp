@@ -39,6 +39,14 @@ std::vector<GateFigure> speed_gate_figures(const ValidationReport& v) {
             add_stats(out, p + ".all", all.rows, all.mdape, all.within25, r.coverage[k][kHardwareKindCount]);
             add_stats(out, p + ".recent", r.recent[k].rows, r.recent[k].mdape, r.recent[k].within25, r.recent_coverage[k]);
         }
+    // the forecast split: a publication and every device it measured held out, by build era; coverage cross-validated
+    // (each publication's rows against bands fitted without it)
+    for (int k = 0; k < 2; ++k)
+        for (const auto& [era, ename] : {std::pair<int, const char*>{kEraBoth, "all"}, {kEraOlder, "older"}, {kEraFresh, "fresh"}}) {
+            const ErrorStats& e = v.era[k][era];
+            add_stats(out, std::string("speed.") + kKindName[k] + ".source_devices_out." + ename, e.rows, e.mdape, e.within25,
+                      v.band_cv_coverage(k, kHardwareKindCount, era));
+        }
     return out;
 }
 
@@ -252,6 +260,16 @@ std::string format_headline_md(const GateFile& g) {
     bool ok = true;
     s += "| speed model | held out | test | builds | rows | MdAPE | within ±25 % | band coverage |\n";
     s += "|---|---|---|---|---|---|---|---|\n";
+    // the forecast first: a publication and every device it measured held out, per build era (coverage cross-validated)
+    for (int k = 0; k < 2; ++k)
+        for (const auto& [era, era_label] : {std::pair<const char*, const char*>{"older", "before 2025-10"}, {"fresh", "2025-10+"},
+                                             {"all", "all"}}) {
+            const std::string p = std::string("speed.") + kKindName[k] + ".source_devices_out." + era;
+            s += std::string("| llama.cpp | source + its devices out | ") + kKindName[k] + " | " + era_label + " | " +
+                 std::to_string((long long)std::llround(figure(g, p + ".rows", ok))) + " | " +
+                 pct(figure(g, p + ".mdape", ok), 1) + " | " + pct(figure(g, p + ".within25", ok), 0) + " | " +
+                 pct(figure(g, p + ".coverage", ok), 0) + " |\n";
+        }
     for (const auto& [scheme, label] : {std::pair<const char*, const char*>{"source_out", "source out"}, {"device_out", "device out"}})
         for (int k = 0; k < 2; ++k)
             for (const auto& [era, era_label] : {std::pair<const char*, const char*>{"all", "all"}, {"recent", "2025–26"}}) {

@@ -15,6 +15,7 @@
 #include <cstdio>
 #include <cstring>
 #include <map>
+#include <tuple>
 #include <set>
 #include "core/stats.h"
 
@@ -315,6 +316,7 @@ const char* to_string(HoldOut h) {
         case HoldOut::Device: return "leave-one-device-out";
         case HoldOut::Source: return "leave-one-source-out";
         case HoldOut::Class: return "leave-one-class-out";
+        case HoldOut::SourceDevices: return "leave-one-source-and-its-devices-out";
     }
     return "?";
 }
@@ -354,7 +356,8 @@ namespace {
 std::string group_of(const CalibrationRow& r, HoldOut scheme) {
     switch (scheme) {
         case HoldOut::Device: return r.device;
-        case HoldOut::Source: return source_key(r.source);
+        case HoldOut::Source:
+        case HoldOut::SourceDevices: return source_key(r.source);
         case HoldOut::Class: return to_string(r.kind);
     }
     return r.device;
@@ -384,6 +387,12 @@ AccuracyReport leave_one_out(const std::vector<CalibrationRow>& rows, const Spee
         if (std::find(groups.begin(), groups.end(), group_of(r, scheme)) == groups.end()) groups.push_back(group_of(r, scheme));
     std::vector<std::string> row_group(rows.size());
     for (size_t i = 0; i < rows.size(); ++i) row_group[i] = group_of(rows[i], scheme);
+    // SourceDevices: the devices each publication measured (the catalog id where the row matched one, so "RTX 6000
+    // Ada" and "RTX 6000 Ada Generation" are one device); their rows leave the training set with it
+    auto device_of = [](const CalibrationRow& r) { return r.hardware_id.empty() ? r.device : r.hardware_id; };
+    std::map<std::string, std::set<std::string>> group_devices;
+    if (scheme == HoldOut::SourceDevices)
+        for (size_t i = 0; i < rows.size(); ++i) group_devices[row_group[i]].insert(device_of(rows[i]));
     // each group's fit on the other rows is independent of the others: the folds run on every core, each
     // writing only its own rows' slots, and the fp16 re-predictions are gathered afterwards in group order (the
     // order one thread produced them in)
@@ -393,7 +402,9 @@ AccuracyReport leave_one_out(const std::vector<CalibrationRow>& rows, const Spee
     parallel_folds(groups.size(), [&](size_t gi) {
         const std::string& g = groups[gi];
         std::vector<CalibrationRow> train;
-        for (size_t i = 0; i < rows.size(); ++i) if (row_group[i] != g) train.push_back(rows[i]);
+        const std::set<std::string>* left_devices = scheme == HoldOut::SourceDevices ? &group_devices.at(g) : nullptr;
+        for (size_t i = 0; i < rows.size(); ++i)
+            if (row_group[i] != g && !(left_devices && left_devices->count(device_of(rows[i])))) train.push_back(rows[i]);
         SpeedParams p = fit_speed_params(train, start, opt);
         for (size_t i = 0; i < rows.size(); ++i) {
             if (row_group[i] != g) continue;
@@ -457,8 +468,8 @@ AccuracyReport leave_one_out(const std::vector<CalibrationRow>& rows, const Spee
     return rep;
 }
 
-// the tails of the held-out errors a band spans, [0] decode [1] prefill. Decode: 10th...90th percentile. Prefill:
-// 5th...95th. New publications' prefill spreads wider than the folds here see (build drift: prefill got faster
+// the tails of the held-out errors the fp16-estimated and recent-builds bands span (the class bands: kBandTails),
+// [0] decode [1] prefill. Decode: 10th...90th percentile. Prefill: 5th...95th. New publications' prefill spreads wider than the folds here see (build drift: prefill got faster
 // over the 2025-26 builds, and one level per setup the specs cannot see): an independent check on rows never
 // in this data found 66 % of prefill rows inside the 10...90 band (its upper side missing most) against 83 %
 // here, while decode held 89 % against 91 %. The level is a choice of tails, not a fit to any row.
@@ -496,7 +507,7 @@ void band_coverage(AccuracyReport& rep, const SpeedParams& p) {
         SpeedResult res;
         res.tokens_per_s = rp.predicted;
         res.fp16_tflops_estimated = r.scenario.fp16_tflops_estimated || !(r.scenario.fp16_tflops > 0);
-        apply_speed_band(res, p, r.scenario.test, r.scenario.kind);
+        apply_speed_band(res, p, r.scenario.test, r.scenario.kind, fresh_build(r) ? 0 : 1);
         int k = r.scenario.test == SpeedTest::Decode ? 0 : 1;
         bool inside = r.measured_tokens_per_s >= res.low && r.measured_tokens_per_s <= res.high;
         for (int c : {(int)r.scenario.kind, kHardwareKindCount}) { n[k][c]++; in[k][c] += inside ? 1 : 0; }
@@ -513,56 +524,145 @@ ValidationReport validate(const std::vector<CalibrationRow>& rows, const SpeedPa
     FitOptions held_out = opt;
     held_out.from_priors = true;
     for (int h = 0; h < kHoldOutCount; ++h) v.by[h] = leave_one_out(rows, start, (HoldOut)h, held_out);
+    std::vector<double> errors[2][3];
+    for (const RowPrediction& rp : v.by[(int)HoldOut::SourceDevices].predictions) {
+        const int k = rp.row->scenario.test == SpeedTest::Decode ? 0 : 1;
+        const double e = rp.predicted / rp.row->measured_tokens_per_s - 1;   // no prediction: -100 %
+        errors[k][fresh_build(*rp.row) ? kEraFresh : kEraOlder].push_back(e);
+        errors[k][kEraBoth].push_back(e);
+    }
+    for (int k = 0; k < 2; ++k)
+        for (int era = 0; era < 3; ++era) v.era[k][era] = error_stats(errors[k][era]);
     return v;
 }
 
-// where a class's band comes from: its harder scheme, and whether 2025-26 rows (its own or every class's) widened it
-static std::string band_origin(const ValidationReport& v, int k, int c) {
-    const char* widened = !v.band_widened[k][c] ? "" : v.band_pooled[k][c] ? " + 2025-26 rows of every class" : " + 2025-26 rows";
-    return std::string(to_string(v.band_source[k][c])) + widened;
+bool fresh_build(const CalibrationRow& r) {
+    if (r.build_number > 0) return r.build_number >= kFreshBandFirstBuild;
+    return r.date.size() >= 7 && r.date.compare(0, 7, "2025-10") >= 0;
 }
 
-// the held-out errors (predicted / measured - 1) of one scheme's 2025-26 rows of test k, of class c (-1: every class)
-static std::vector<double> recent_errors(const AccuracyReport& rep, int k, int c) {
-    std::vector<double> out;
-    for (const RowPrediction& rp : rep.predictions)
-        if (rp.predicted > 0 && (c < 0 || (int)rp.row->scenario.kind == c) &&
-            (rp.row->scenario.test == SpeedTest::Decode) == (k == 0) && recent_build(*rp.row))
-            out.push_back(rp.predicted / rp.row->measured_tokens_per_s - 1);
+namespace {
+
+// one HoldOut::SourceDevices row as the bands see it
+struct BandRow {
+    int k = 0, c = 0;          // test kind, hardware class
+    bool fresh = false;        // fresh_build
+    std::string source;        // source_key
+    double e = 0;              // predicted / measured - 1
+};
+
+std::vector<BandRow> band_rows(const AccuracyReport& rep) {
+    std::vector<BandRow> out;
+    for (const RowPrediction& rp : rep.predictions) {
+        if (!(rp.predicted > 0)) continue;
+        const CalibrationRow& r = *rp.row;
+        out.push_back({r.scenario.test == SpeedTest::Decode ? 0 : 1, (int)r.scenario.kind, fresh_build(r),
+                       source_key(r.source), rp.predicted / r.measured_tokens_per_s - 1});
+    }
     return out;
 }
 
+// the quantiles a band spans: older builds the 10th...90th percentile, current builds (2025-10+) the 5th...95th.
+// Why: cross-validated on this data (bands fitted without the publication judged), 10...90 held 65 % of the
+// current builds' decode rows and 5...95 held 94 % of the older builds' (docs/validation/2026-12-07-bands.md);
+// an independent check found current builds' prefill wider than our folds (66 % inside a 10...90 band)
+constexpr double kBandTails[2][2] = {{0.10, 0.90}, {0.05, 0.95}};   // [fresh][low, high]
+constexpr size_t kMinBandRows = 20;   // a class x era with fewer rows pools (era_band)
+
+// weighted quantile: the first value, in order, at which the running weight reaches q of the total
+double weighted_quantile(std::vector<std::pair<double, double>> vw, double q) {
+    std::sort(vw.begin(), vw.end());
+    double total = 0, run = 0;
+    for (const auto& x : vw) total += x.second;
+    for (const auto& x : vw) {
+        run += x.second;
+        if (run >= q * total) return x.first;
+    }
+    return vw.back().first;
+}
+
+// the errors of `rows` that `keep` selects, each weighted 1 / sqrt(its publication's rows among them)
+template <class Keep>
+std::vector<std::pair<double, double>> weighted_errors(const std::vector<BandRow>& rows, Keep keep) {
+    std::map<std::string, int> per_source;
+    for (const BandRow& r : rows) if (keep(r)) per_source[r.source]++;
+    std::vector<std::pair<double, double>> out;
+    for (const BandRow& r : rows) if (keep(r)) out.push_back({r.e, 1 / std::sqrt((double)per_source[r.source])});
+    return out;
+}
+
+// the band of test k, class c, era `fresh` from `rows` less the publication `without` ("" = none)
+SpeedBand era_band(const std::vector<BandRow>& rows, int k, int c, bool fresh, const std::string& without) {
+    const double* tails = kBandTails[fresh ? 1 : 0];
+    auto base = [&](const BandRow& r) { return r.k == k && r.source != without; };
+    SpeedBand b;
+    auto widen = [&](const std::vector<std::pair<double, double>>& vw) {
+        if (vw.empty()) return;
+        b.low = std::min(b.low, weighted_quantile(vw, tails[0]));
+        b.high = std::max(b.high, weighted_quantile(vw, tails[1]));
+    };
+    const auto cell = weighted_errors(rows, [&](const BandRow& r) { return base(r) && r.c == c && r.fresh == fresh; });
+    const char* era = fresh ? "2025-10+ builds" : "older builds";
+    std::vector<double> own;   // the errors the band's rows / MdAPE / within 25 % describe
+    if (cell.size() >= kMinBandRows) {
+        widen(cell);
+        b.from = std::string("leave-one-source-and-its-devices-out, this class, ") + era;
+        for (const auto& x : cell) own.push_back(x.first);
+    } else {
+        const auto cls = weighted_errors(rows, [&](const BandRow& r) { return base(r) && r.c == c; });
+        const auto all_cls = weighted_errors(rows, [&](const BandRow& r) { return base(r) && r.fresh == fresh; });
+        if (cls.size() >= kMinBandRows) widen(cls);
+        if (all_cls.size() >= kMinBandRows) widen(all_cls);
+        if (cls.size() < kMinBandRows && all_cls.size() < kMinBandRows) widen(weighted_errors(rows, base));
+        b.from = std::string("leave-one-source-and-its-devices-out, the wider of this class (both eras) and every "
+                             "class (") + era + "): " + std::to_string(cell.size()) + " rows of its own";
+        for (const auto& x : cell.empty() ? cls : cell) own.push_back(x.first);
+        if (own.empty()) for (const auto& x : all_cls) own.push_back(x.first);
+    }
+    if (own.empty()) return SpeedBand();
+    const ErrorStats st = error_stats(own);
+    b.rows = st.rows;
+    b.mdape = st.mdape;
+    b.within25 = st.within25;
+    return b;
+}
+
+// v.band_in / band_n: each publication's rows against the bands fitted without that publication
+void cross_validate_bands(const std::vector<BandRow>& rows, ValidationReport& v) {
+    std::vector<std::string> sources;
+    for (const BandRow& r : rows)
+        if (std::find(sources.begin(), sources.end(), r.source) == sources.end()) sources.push_back(r.source);
+    for (const std::string& s : sources) {
+        std::map<std::tuple<int, int, bool>, SpeedBand> bands;
+        for (const BandRow& r : rows) {
+            if (r.source != s) continue;
+            const auto key = std::make_tuple(r.k, r.c, r.fresh);
+            if (!bands.count(key)) bands[key] = era_band(rows, r.k, r.c, r.fresh, s);
+            const SpeedBand& b = bands[key];
+            const bool inside = r.e >= std::max(b.low, -0.9) && r.e <= b.high;   // as apply_speed_band bounds it
+            for (int c : {r.c, kHardwareKindCount})
+                for (int era : {r.fresh ? kEraFresh : kEraOlder, kEraBoth}) {
+                    v.band_n[r.k][c][era]++;
+                    v.band_in[r.k][c][era] += inside ? 1 : 0;
+                }
+        }
+    }
+}
+
+}  // namespace
+
 SpeedParams with_validated_bands(const SpeedParams& p, ValidationReport& v) {
     SpeedParams q = p;
-    constexpr size_t kMinRecentRows = 10;
+    const std::vector<BandRow> rows = band_rows(v.by[(int)HoldOut::SourceDevices]);
+    for (auto& k : v.band_in) for (auto& c : k) for (int& x : c) x = 0;
+    for (auto& k : v.band_n) for (auto& c : k) for (int& x : c) x = 0;
+    cross_validate_bands(rows, v);
     for (int k = 0; k < 2; ++k)
         for (int c = 0; c < kHardwareKindCount; ++c) {
-            // the harder held-out view of this class: the scheme with the larger MdAPE (leave-one-class-out
-            // counts only when the class has rows from more than one device: otherwise it equals device-out)
-            int pick = (int)HoldOut::Device;
-            for (int h = 0; h < kHoldOutCount; ++h)
-                if (v.by[h].ours[k][c].rows > 0 && v.by[h].ours[k][c].mdape > v.by[pick].ours[k][c].mdape) pick = h;
-            v.band_source[k][c] = (HoldOut)pick;
-            const ErrorStats& e = v.by[pick].ours[k][c];
-            SpeedBand& b = q.band[k][c];
-            b = band_from_errors(e, k);
-            // widened to the class's 2025-26 rows of the same scheme where they spread wider (>= 10 rows): the
-            // band a user of today's builds meets; the aggregate leans on the 2024 rows (decode on recent builds
-            // held 51 % inside the plain band). A class with fewer recent rows of its own (datacenter, Apple,
-            // APU and CPU decode) takes the recent rows of every class together: a device of a class the recent
-            // builds barely cover is the new-device case, and its own few rows said nothing of their spread
-            // (datacenter decode had 3 recent rows; the then-unfitted V100 / P100 / H100 SXM / Orin rows, now in
-            // llamacpp_speed_collected.jsonl, held 11 % inside)
-            std::vector<double> recent = recent_errors(v.by[pick], k, c);
-            v.band_pooled[k][c] = recent.size() < kMinRecentRows;
-            if (v.band_pooled[k][c]) recent = recent_errors(v.by[pick], k, -1);
-            v.band_widened[k][c] = false;
-            if (recent.size() >= kMinRecentRows && b.rows > 0) {
-                const ErrorStats r = error_stats(recent);
-                v.band_widened[k][c] = band_tail_low(r, k) < b.low || band_tail_high(r, k) > b.high;
-                b.low = std::min(b.low, band_tail_low(r, k));
-                b.high = std::max(b.high, band_tail_high(r, k));
-            }
+            q.band[k][c] = era_band(rows, k, c, true, "");
+            q.band_older[k][c] = era_band(rows, k, c, false, "");
+            q.band[k][c].coverage = v.band_cv_coverage(k, c, kEraFresh);
+            q.band_older[k][c].coverage = v.band_cv_coverage(k, c, kEraOlder);
         }
     // an estimated fp16 figure: device held out and its figure unknown, the product's case for a new device
     for (int k = 0; k < 2; ++k) {
@@ -585,12 +685,6 @@ SpeedParams with_validated_bands(const SpeedParams& p, ValidationReport& v) {
         b.coverage = src.recent_coverage[k];
         b.from = to_string(HoldOut::Source);
     }
-    for (int k = 0; k < 2; ++k)
-        for (int c = 0; c < kHardwareKindCount; ++c) {
-            if (q.band[k][c].rows == 0) continue;
-            q.band[k][c].coverage = v.by[(int)HoldOut::Source].coverage[k][c];
-            q.band[k][c].from = band_origin(v, k, c);
-        }
     return q;
 }
 
@@ -721,7 +815,8 @@ std::string format_validation_report(const ValidationReport& v) {
     const char* names[2] = {"decode", "prefill"};
     for (int k = 0; k < 2; ++k) {
         snprintf(buf, sizeof buf, "%s: held-out MdAPE / share within +-25 %% / band coverage (share of held-out rows inside low..high)\n"
-                 "  %-12s %5s | %-22s | %-22s | %-22s | band from\n", names[k], "class", "rows", "device out", "source out", "class out");
+                 "  %-12s %5s | %-22s | %-22s | %-22s | %-22s | band coverage cross-validated: older / 2025-10+ builds\n",
+                 names[k], "class", "rows", "device out", "source out", "class out", "source + its devices");
         out += buf;
         for (int c = 0; c <= kHardwareKindCount; ++c) {
             const ErrorStats& d = v.by[0].ours[k][c];
@@ -734,7 +829,9 @@ std::string format_validation_report(const ValidationReport& v) {
                 snprintf(buf, sizeof buf, " | %5.1f%% %4.0f%% cov %3.0f%%", 100 * e.mdape, 100 * e.within25, 100 * v.by[h].coverage[k][c]);
                 line += buf;
             }
-            line += c < kHardwareKindCount ? " | " + band_origin(v, k, c) + "\n" : std::string(" |\n");
+            snprintf(buf, sizeof buf, " | %3.0f%% of %3d / %3.0f%% of %3d\n", 100 * v.band_cv_coverage(k, c, kEraOlder),
+                     v.band_n[k][c][kEraOlder], 100 * v.band_cv_coverage(k, c, kEraFresh), v.band_n[k][c][kEraFresh]);
+            line += buf;
             out += line;
         }
         // the 2025-26 builds alone: what a user of today's llama.cpp meets (the aggregate leans on 2024 rows)
@@ -748,6 +845,15 @@ std::string format_validation_report(const ValidationReport& v) {
                 line += buf;
             }
             out += line + " | rows dated 2025+ or build >= b4418, every class\n";
+        }
+        // the forecast for a new publication on devices new to the data, by build era (the bands' eras)
+        for (int era : {kEraOlder, kEraFresh}) {
+            const ErrorStats& e = v.era[k][era];
+            if (e.rows == 0) continue;
+            snprintf(buf, sizeof buf, "  source + its devices out, %s: %d rows, MdAPE %.1f%%, +-25%% %.0f%%, band coverage "
+                     "(cross-validated) %.0f%%\n", era == kEraFresh ? "2025-10+ builds" : "older builds", e.rows, 100 * e.mdape,
+                     100 * e.within25, 100 * v.band_cv_coverage(k, kHardwareKindCount, era));
+            out += buf;
         }
         for (int recent = 0; recent < 2; ++recent) {   // the share of the error one level per setup explains
             const SetupLevelSplit sl = setup_level_split(v.by[(int)HoldOut::Source], k, recent == 1);

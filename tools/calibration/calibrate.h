@@ -65,10 +65,14 @@ struct RowPrediction {
     double predicted = 0, seed = 0;    // tokens/s
 };
 
-// what a held-out validation leaves out at a time
-enum class HoldOut { Device, Source, Class };
-constexpr int kHoldOutCount = 3;
-const char* to_string(HoldOut h);   // "leave-one-device-out", "leave-one-source-out", "leave-one-class-out"
+// what a held-out validation leaves out at a time. SourceDevices: a whole publication and, from the training rows,
+// every row of each device it measured (any publication's): a new publication on hardware new to the data, the
+// case an independent check's fresh set measures (its devices are new to our data), harder than Source, whose
+// folds still train on other publications' rows of the same device
+enum class HoldOut { Device, Source, Class, SourceDevices };
+constexpr int kHoldOutCount = 4;
+// "leave-one-device-out", "leave-one-source-out", "leave-one-class-out", "leave-one-source-and-its-devices-out"
+const char* to_string(HoldOut h);
 // the publication a row comes from: "github.com/owner/repo" for a repository file, the PR/issue/discussion
 // thread, "public code file id N"; rows of one publication share its build, settings and habits
 std::string source_key(const std::string& source);
@@ -92,12 +96,22 @@ struct AccuracyReport {
     double recent_coverage[2] = {0, 0};
 };
 
-// the three held-out validations together and the bands taken from them
+// the bands' build eras: 0 older, 1 current (llama.cpp b6700+, or dated 2025-10+ without a build number: what an
+// independent check's fresh set measures), 2 both
+constexpr int kEraOlder = 0, kEraFresh = 1, kEraBoth = 2;
+bool fresh_build(const CalibrationRow& r);   // era 1: build >= kFreshBandFirstBuild, or no build and dated 2025-10+
+
+// the held-out validations together and the bands taken from them
 struct ValidationReport {
     AccuracyReport by[kHoldOutCount];             // indexed by (int)HoldOut
-    HoldOut band_source[2][kHardwareKindCount] = {};   // the scheme each class's band was taken from
-    bool band_widened[2][kHardwareKindCount] = {};     // ... and widened to its 2025-26 rows' 10th-90th percentile
-    bool band_pooled[2][kHardwareKindCount] = {};      // ... those of every class (the class has < 10 of its own)
+    // HoldOut::SourceDevices by build era: [kind][era] (kEraOlder, kEraFresh, kEraBoth)
+    ErrorStats era[2][3];
+    // the bands' coverage, cross-validated: each publication's HoldOut::SourceDevices rows against bands fitted on
+    // the other publications' rows alone; [kind][class, kHardwareKindCount = every class][era]
+    int band_in[2][kHardwareKindCount + 1][3] = {}, band_n[2][kHardwareKindCount + 1][3] = {};
+    double band_cv_coverage(int k, int c, int era) const {
+        return band_n[k][c][era] ? (double)band_in[k][c][era] / band_n[k][c][era] : 0;
+    }
 };
 
 // for each device: fit without it (starting from `start`), predict its rows
@@ -106,13 +120,18 @@ AccuracyReport leave_one_device_out(const std::vector<CalibrationRow>& rows, con
 // the same with the hold-out unit chosen: a device, a whole publication (source_key), a hardware class
 AccuracyReport leave_one_out(const std::vector<CalibrationRow>& rows, const SpeedParams& start, HoldOut scheme,
                              const FitOptions& opt = FitOptions());
-// all three; then bands per class from the harder one (larger MdAPE) and their coverage on each
+// all four schemes and the HoldOut::SourceDevices errors by build era
 ValidationReport validate(const std::vector<CalibrationRow>& rows, const SpeedParams& start,
                           const FitOptions& opt = FitOptions());
-// p with bands from the validation (per class: the harder scheme's 10th/90th percentiles; fp16-estimated band
-// from the leave-one-device-out re-predictions), and every report's coverage of those bands filled in
+// p with bands from the validation and every report's coverage of them filled in. Per test kind, hardware class and
+// build era (band: current builds, band_older: older): quantiles of the HoldOut::SourceDevices errors, each row
+// weighted 1 / sqrt(its publication's rows in the set) so one large publication does not set a band alone; the
+// 10th..90th percentile for older builds, 5th..95th for current ones (band_tails); a class x era with fewer than
+// 20 rows takes the wider of its class's rows of both eras and the era's rows of every class. Their cross-validated
+// coverage goes to v.band_in / band_n and each band's coverage. The fp16-estimated band: the device-out
+// re-predictions' 10th..90th (decode) / 5th..95th (prefill)
 SpeedParams with_validated_bands(const SpeedParams& p, ValidationReport& v);
-// share of each report row's measured value inside the band p gives its held-out prediction
+// share of each report row's measured value inside the band p gives its held-out prediction (the row's era's band)
 void band_coverage(AccuracyReport& rep, const SpeedParams& p);
 // How much of the held-out error is one level per setup: the leave-one-source-out predictions grouped by setup
 // (publication x device x backend, groups of >= 3 rows of one test kind), each group's median log error taken

@@ -17,58 +17,78 @@ namespace {
 constexpr double kExact = 1e-9;          // pure arithmetic
 }  // namespace
 
-TEST_CASE("bands widen to the 2025-26 rows of their class where those spread wider", "[calibrate]") {
-    // 10 recent consumer decode rows predicted 0 %, +10 % ... +90 % off: p90 by linear interpolation at 0.9 x 9 =
-    // 8.1 -> 0.8 x 0.9 + 0.9 x 0.1 = 0.81; p10 at 0.9 -> 0.09, inside the plain band's -0.2
-    std::vector<CalibrationRow> rows(10);
-    ValidationReport v;
-    for (int h = 0; h < kHoldOutCount; ++h) v.by[h].ours[0][0] = ErrorStats{30, 0.1, 0.9, -0.2, 0.2};
-    for (int i = 0; i < 10; ++i) {
-        rows[i].scenario.kind = HardwareKind::Consumer;
-        rows[i].scenario.test = SpeedTest::Decode;
-        rows[i].build_number = 6000;
-        rows[i].measured_tokens_per_s = 100;
-        for (int h = 0; h < kHoldOutCount; ++h) v.by[h].predictions.push_back({&rows[i], 100 * (1 + 0.1 * i), 0});
+namespace {
+// n rows of one test, class and build, each from its own publication ("pub<first + i>"), predicted e_i off:
+// predictions in the HoldOut::SourceDevices report (the one the bands come from)
+void add_rows(std::vector<CalibrationRow>& rows, ValidationReport& v, HardwareKind kind, int build, int first,
+              const std::vector<double>& errors) {
+    for (size_t i = 0; i < errors.size(); ++i) {
+        CalibrationRow& r = rows[first + i];
+        r.scenario.kind = kind;
+        r.scenario.test = SpeedTest::Decode;
+        r.build_number = build;
+        r.measured_tokens_per_s = 100;
+        r.source = "pub" + std::to_string(first + i);
+        v.by[(int)HoldOut::SourceDevices].predictions.push_back({&r, 100 * (1 + errors[i]), 0});
     }
+}
+std::vector<double> steps(double from, double step, int n) {
+    std::vector<double> out;
+    for (int i = 0; i < n; ++i) out.push_back(from + step * i);
+    return out;
+}
+}  // namespace
+
+TEST_CASE("bands: a class x era's source+devices-out errors, 10th..90th older, 5th..95th current builds", "[calibrate]") {
+    // 21 older-build consumer rows -0.10, -0.09 ... +0.10, one publication each (weight 1): the 10th percentile is
+    // the first value where the running weight reaches 0.1 x 21 = 2.1, the 3rd (-0.08); the 90th the 19th (+0.08)
+    std::vector<CalibrationRow> rows(46);
+    ValidationReport v;
+    add_rows(rows, v, HardwareKind::Consumer, 6000, 0, steps(-0.10, 0.01, 21));
+    // 20 current-build consumer rows 0, +0.01 ... +0.19: 5th at weight 1 (0, and never above 0), 95th at 19 (+0.18)
+    add_rows(rows, v, HardwareKind::Consumer, kFreshBandFirstBuild, 21, steps(0.0, 0.01, 20));
+    // 5 current-build datacenter rows +0.5: too few for a band of their own, so the wider of the class's rows of both
+    // eras (also 5) and every class's current-build rows (25: 0 ... 0.19 and five 0.5; 95th at 23.75 -> the 24th, 0.5)
+    add_rows(rows, v, HardwareKind::Datacenter, 7000, 41, std::vector<double>(5, 0.5));
     SpeedParams q = with_validated_bands(SpeedParams(), v);
-    CHECK(q.band[0][0].low == Approx(-0.2));
-    CHECK(q.band[0][0].high == Approx(0.81));
-    CHECK(q.band[0][0].mdape == Approx(0.1));   // the MdAPE stays the scheme's
-    CHECK(q.band[0][0].from == "leave-one-device-out + 2025-26 rows");
-    // nine recent rows are too few to move the band
-    for (int h = 0; h < kHoldOutCount; ++h) v.by[h].predictions.pop_back();
-    q = with_validated_bands(SpeedParams(), v);
-    CHECK(q.band[0][0].high == Approx(0.2));
-    CHECK(q.band[0][0].from == "leave-one-device-out");
+    const int dc = (int)HardwareKind::Datacenter;
+    CHECK(q.band_older[0][0].low == Approx(-0.08));
+    CHECK(q.band_older[0][0].high == Approx(0.08));
+    CHECK(q.band_older[0][0].rows == 21);
+    CHECK(q.band[0][0].low == Approx(0.0));
+    CHECK(q.band[0][0].high == Approx(0.18));
+    CHECK(q.band[0][dc].low == Approx(0.0));
+    CHECK(q.band[0][dc].high == Approx(0.5));
+    CHECK(q.band[0][dc].rows == 5);   // its own rows describe it (MdAPE 50 %)
+    CHECK(q.band[0][dc].mdape == Approx(0.5));
+    // cross-validated: each row against the band of the other 20 (their 2nd and 18th values). Outside: -0.10 and
+    // -0.09 (low -0.08 without either), +0.08, +0.09 and +0.10 (high +0.07 without any of them): 16 of 21
+    CHECK(v.band_n[0][0][kEraOlder] == 21);
+    CHECK(v.band_in[0][0][kEraOlder] == 16);
+    CHECK(q.band_older[0][0].coverage == Approx(16.0 / 21));
+    // the engine picks the band by the scenario's build: older builds the older band, 0 (current) the current one
+    SpeedResult r;
+    r.tokens_per_s = 100;
+    apply_speed_band(r, q, SpeedTest::Decode, HardwareKind::Consumer, 6000);
+    CHECK(r.low == Approx(100 / 1.08));
+    CHECK(r.high == Approx(100 / 0.92));
+    apply_speed_band(r, q, SpeedTest::Decode, HardwareKind::Consumer, 0);
+    CHECK(r.low == Approx(100 / 1.18));
+    CHECK(r.high == Approx(100.0));
 }
 
-TEST_CASE("a class with fewer than 10 recent rows widens to the recent rows of every class", "[calibrate]") {
-    // 10 recent consumer decode rows 0 %, +10 % ... +90 % off and 3 recent datacenter rows 0 % off: the
-    // datacenter band takes all 13 (sorted 0 0 0 0 .1 ... .9): p90 at 0.9 x 12 = 10.8 -> 0.7 + 0.8 x 0.1 = 0.78,
-    // p10 at 1.2 -> 0, inside the plain band's -0.2
-    std::vector<CalibrationRow> rows(13);
+TEST_CASE("bands: one large publication weighs 1 / sqrt(its rows)", "[calibrate]") {
+    // 16 rows of one publication at -0.5 (weight 1/4 each, 4 in all) and 16 of their own at 0 ... +0.15 (weight 1
+    // each): total 20; the 10th percentile at running weight 2 is still -0.5 (4 reached at the 16th), the 90th at 18:
+    // 4 + 14 -> the 14th of the others, +0.13. Unweighted, -0.5 would be half the rows and the 90th +0.12
+    std::vector<CalibrationRow> rows(32);
     ValidationReport v;
-    const int dc = (int)HardwareKind::Datacenter;
-    for (int h = 0; h < kHoldOutCount; ++h) {
-        v.by[h].ours[0][0] = ErrorStats{30, 0.1, 0.9, -0.2, 0.2};
-        v.by[h].ours[0][dc] = ErrorStats{20, 0.1, 0.9, -0.2, 0.2};
-    }
-    for (int i = 0; i < 13; ++i) {
-        rows[i].scenario.kind = i < 10 ? HardwareKind::Consumer : HardwareKind::Datacenter;
-        rows[i].scenario.test = SpeedTest::Decode;
-        rows[i].build_number = 6000;
-        rows[i].measured_tokens_per_s = 100;
-        for (int h = 0; h < kHoldOutCount; ++h) v.by[h].predictions.push_back({&rows[i], i < 10 ? 100 * (1 + 0.1 * i) : 100, 0});
-    }
+    add_rows(rows, v, HardwareKind::Consumer, 6000, 0, std::vector<double>(16, -0.5));
+    for (int i = 0; i < 16; ++i) rows[i].source = "one big publication";
+    add_rows(rows, v, HardwareKind::Consumer, 6000, 16, steps(0.0, 0.01, 16));
     SpeedParams q = with_validated_bands(SpeedParams(), v);
-    CHECK(q.band[0][dc].low == Approx(-0.2));
-    CHECK(q.band[0][dc].high == Approx(0.78));
-    CHECK(q.band[0][dc].from == "leave-one-device-out + 2025-26 rows of every class");
-    CHECK(q.band[0][0].high == Approx(0.81));   // consumer has 10 of its own: those alone
-    CHECK(q.band[0][0].from == "leave-one-device-out + 2025-26 rows");
-    // a class without held-out rows of its own gets no band, pooled or not
-    CHECK(q.band[0][(int)HardwareKind::Cpu].rows == 0);
-    CHECK(q.band[0][(int)HardwareKind::Cpu].high == 0);
+    CHECK(q.band_older[0][0].low == Approx(-0.5));
+    CHECK(q.band_older[0][0].high == Approx(0.13));
 }
 
 TEST_CASE("source_key: one publication per repository, thread or file id", "[calibrate]") {
@@ -83,7 +103,7 @@ TEST_CASE("source_key: one publication per repository, thread or file id", "[cal
     CHECK(source_key("ggml-org/llama.cpp PR #22066 'sycl: Battlemage'") == "github.com/ggml-org/llama.cpp/pull/22066");
 }
 
-TEST_CASE("held-out validation: three schemes, bands from the harder, coverage counted", "[calibrate]") {
+TEST_CASE("held-out validation: the schemes group as asked, coverage counted", "[calibrate]") {
     // a small fit-free check: rows of two devices from two sources; the reports group as asked and the coverage
     // of a band wide enough for every error is 1
     std::string text = read_source_file("assets/calibration/llamacpp_speed_2025.jsonl");
@@ -101,13 +121,15 @@ TEST_CASE("held-out validation: three schemes, bands from the harder, coverage c
     CHECK(rep.predictions.size() == rows.size());
     for (const auto& g : rep.per_device[1]) CHECK(g.first.find("github.com/") == 0);
     SpeedParams wide = builtin_speed_params();
-    for (auto& k : wide.band)
-        for (auto& b : k) b = {1, -0.99, 1e6, 0, 0};
+    for (auto* table : {&wide.band, &wide.band_older})   // both build eras' bands
+        for (auto& k : *table)
+            for (auto& b : k) b = {1, -0.99, 1e6, 0, 0, 0, ""};
     band_coverage(rep, wide);
     CHECK(rep.coverage[0][kHardwareKindCount] == Approx(1.0));
     SpeedParams none = builtin_speed_params();
-    for (auto& k : none.band)
-        for (auto& b : k) b = {1, 0, 0, 0, 0};   // zero-width band: only exact predictions inside
+    for (auto* table : {&none.band, &none.band_older})
+        for (auto& k : *table)
+            for (auto& b : k) b = {1, 0, 0, 0, 0, 0, ""};   // zero-width band: only exact predictions inside
     for (auto& b : none.band_fp16_estimated) b = SpeedBand();
     band_coverage(rep, none);
     CHECK(rep.coverage[0][kHardwareKindCount] < 0.2);
