@@ -116,9 +116,9 @@ void draw_accuracy(AppState& app) {
     }
     const llmsim::SpeedBand& rb = p.recent_builds[app.accuracy.kind];
     if (rb.rows > 0)
-        ImGui::TextWrapped("2025–26 llama.cpp builds alone (%d rows, every class, a whole publication held out): "
-                           "%s %% MdAPE, %s %% within ±25 %%, band coverage %s %% — what today's builds meet; the "
-                           "table leans on the 2024 rows.", rb.rows, llmsim::format_sig(rb.mdape * 100).c_str(),
+        ImGui::TextWrapped("All 2025–26 llama.cpp builds with only their publication held out (%d rows, every class; "
+                           "their devices may be in the fit): %s %% MdAPE, %s %% within ±25 %%, band coverage %s %% — "
+                           "an easier split than the table's, which holds the devices out too.", rb.rows, llmsim::format_sig(rb.mdape * 100).c_str(),
                            llmsim::format_sig(rb.within25 * 100).c_str(), llmsim::format_sig(rb.coverage * 100).c_str());
     ImGui::TextWrapped("Held out four ways, each refit without what it predicts: one device, one whole publication "
                        "(source), one hardware class, and a publication with every device it measured (the case of a "
