@@ -230,25 +230,21 @@ std::string speed_params_to_json(const SpeedParams& p) {
     f["vulkan_scalar_moe"] = p.vulkan_scalar_moe;
     json bands = json::object();
     const char* kinds[2] = {"decode", "prefill"};
-    for (int k = 0; k < 2; ++k) {
+    // one kind's per-class bands (classes without rows left out); the current-build and older-build tables alike
+    auto class_bands = [](const SpeedBand (&by_class)[kHardwareKindCount]) {
         json b = json::object();
         for (int c = 0; c < kHardwareKindCount; ++c) {
-            const SpeedBand& sb = p.band[k][c];
+            const SpeedBand& sb = by_class[c];
             if (sb.rows == 0) continue;
             b[kKindNames[c]] = {{"rows", sb.rows}, {"low", sb.low}, {"high", sb.high}, {"mdape", sb.mdape},
                                 {"within25", sb.within25}, {"coverage", sb.coverage}, {"from", sb.from}};
         }
-        bands[kinds[k]] = b;
-    }
+        return b;
+    };
     json older = json::object();
     for (int k = 0; k < 2; ++k) {
-        json b = json::object();
-        for (int c = 0; c < kHardwareKindCount; ++c) {
-            const SpeedBand& sb = p.band_older[k][c];
-            if (sb.rows == 0) continue;
-            b[kKindNames[c]] = {{"rows", sb.rows}, {"low", sb.low}, {"high", sb.high}, {"mdape", sb.mdape},
-                                {"within25", sb.within25}, {"coverage", sb.coverage}, {"from", sb.from}};
-        }
+        bands[kinds[k]] = class_bands(p.band[k]);
+        json b = class_bands(p.band_older[k]);
         if (!b.empty()) older[kinds[k]] = b;
     }
     if (!older.empty()) bands["older_builds"] = older;
