@@ -674,7 +674,8 @@ bool draw_prefix_inputs(AppState& app) {
 bool draw_stage_input(AppState& app) {
     Scenario& s = app.scenario;
     ServingState& st = app.serving;
-    if (!st.stages_editing) st.stages_edit = s.sv_stages;
+    // the box shows the scenario's ladder, except while typed in or while a refused ladder is shown with its reason
+    if (!st.stages_editing && st.stages_error.empty()) st.stages_edit = s.sv_stages;
     ImGui::InputTextWithHint("Stages (req/s:s, ...)", "3:50,10:20", &st.stages_edit);
     note_widget(app, "serving-stages-input");
     st.stages_editing = ImGui::IsItemActive();
@@ -710,7 +711,7 @@ bool draw_load_inputs(AppState& app, float w) {
     ImGui::SameLine();
     if (ImGui::RadioButton("request rate", open)) { if (!open) { s.sv_rate = s.sv_rate > 0 ? s.sv_rate : 4; s.sv_stages.clear(); changed = true; } }
     ImGui::SameLine();
-    if (ImGui::RadioButton("staged rates", staged)) { if (!staged) { s.sv_stages = "2:30,4:30,8:30"; changed = true; } }
+    if (ImGui::RadioButton("staged rates", staged)) { if (!staged) { s.sv_stages = "2:30,4:30,8:30"; app.serving.stages_error.clear(); changed = true; } }
     note_widget(app, "serving-load-mode");
     if (staged) changed |= draw_stage_input(app);
     else if (!open) changed |= ImGui::SliderInt("Requests in flight", &s.sv_conc, 1, 512, "%d", ImGuiSliderFlags_Logarithmic);
