@@ -696,6 +696,8 @@ bool draw_stage_input(AppState& app) {
         ImGui::TextColored(ink_vec4(Ink::Bad), "%s", st.stages_error.c_str());
         ImGui::PopTextWrapPos();
         note_widget(app, "serving-stages-error");
+    } else {
+        app.widget_rects.erase("serving-stages-error");   // no stale rect for the e2e checks once the ladder is good
     }
     return changed;
 }
@@ -713,6 +715,7 @@ bool draw_load_inputs(AppState& app, float w) {
     ImGui::SameLine();
     if (ImGui::RadioButton("staged rates", staged)) { if (!staged) { s.sv_stages = "2:30,4:30,8:30"; app.serving.stages_error.clear(); changed = true; } }
     note_widget(app, "serving-load-mode");
+    if (!staged) { app.widget_rects.erase("serving-stages-input"); app.widget_rects.erase("serving-stages-error"); }   // no stale rects
     if (staged) changed |= draw_stage_input(app);
     else if (!open) changed |= ImGui::SliderInt("Requests in flight", &s.sv_conc, 1, 512, "%d", ImGuiSliderFlags_Logarithmic);
     else {
@@ -817,7 +820,7 @@ void draw_load_table(AppState& app) {
 // the requests and TTFT-mean columns are left out
 void draw_stages(AppState& app) {
     const llmsim::ServeLoad& l = app.serving.result.load;
-    if (l.stages.empty()) return;
+    if (l.stages.empty()) { app.widget_rects.erase("serving-stages"); return; }
     ImGui::PushFont(app.font_bold); ImGui::TextUnformatted("Per stage of the ladder"); ImGui::PopFont();
     explain_item(app, "serve_stages");
     const bool narrow = phone_width(ImGui::GetContentRegionAvail().x);
