@@ -4,6 +4,7 @@
 #include <cerrno>
 #include <clocale>
 #include <cstdlib>
+#include <cstdio>
 #include <cstring>
 #include <sstream>
 
@@ -195,11 +196,18 @@ bool parse_number(const std::string& text, double& out) {
     return true;
 }
 
+// what a stream with the classic locale writes for a double: libc++'s num_put formats a double with no floatfield set
+// through printf's "%.*g" at the stream's precision, 6 (core/format.cpp format_fixed made the same change). The stream
+// was ~35 functions (locale, num_put, stringbuf) compiled lazily in the page's first frame, which writes the URL hash
 std::string format_number(double v) {
-    std::ostringstream o;
-    o.imbue(std::locale::classic());
-    o << v;
-    return o.str();
+    char buf[48];
+    std::snprintf(buf, sizeof buf, "%.6g", v);
+    std::string out = buf;
+    // a process whose LC_NUMERIC is not "C" writes its own decimal point: the classic '.' always, as before
+    const char* point = std::localeconv()->decimal_point;
+    if (point && std::strcmp(point, ".") != 0)
+        if (size_t at = out.find(point); at != std::string::npos) out.replace(at, std::strlen(point), ".");
+    return out;
 }
 
 bool set_field(const Field& f, const std::string& value, Scenario& s, std::string& err) {
