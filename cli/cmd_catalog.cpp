@@ -1,6 +1,8 @@
 // llmsim-cli catalog [--models|--hardware|--quants] [--json]: what is embedded, with counts.
 // llmsim-cli catalog --binary OUT --from DIR: the web build's catalog.bin (catalog/catalog_binary.h) from the three
 // catalog JSON files in DIR, read by parse_catalog.
+// llmsim-cli catalog --speed-binary OUT --from FILE: the web build's speed_params.bin (speed/speed_binary.h) from a
+// speed_params.json, read by parse_speed_params and parse_profile_prior.
 #include <cstdio>
 #include <fstream>
 
@@ -9,6 +11,7 @@
 #include "commands.h"
 #include "catalog/catalog_binary.h"
 #include "core/format.h"
+#include "speed/speed_binary.h"
 
 namespace llmsim::cli {
 
@@ -34,6 +37,27 @@ int write_binary(const Args& a) {
            cat.hardware.size(), cat.file_types.size(), bin.size(), out->c_str());
     return 0;
 }
+
+// --speed-binary OUT --from FILE: a speed_params.json through parse_speed_calibration, written as speed_params.bin
+int write_speed_binary(const Args& a) {
+    const std::string* out = a.get("speed-binary");
+    const std::string* from = a.get("from");
+    if (!out || !from || out->empty() || from->empty())
+        return fail("catalog: --speed-binary OUT needs --from FILE (a speed_params.json)");
+    if (const std::string bad = first_unknown_option(a, {"speed-binary", "from"}); !bad.empty())
+        return fail("catalog: --" + bad + " does not go with --speed-binary");
+    std::string text, err;
+    if (!read_text_file(*from, 64u << 20, text, err)) return fail("catalog: " + err);
+    SpeedCalibration c;
+    if (!parse_speed_calibration(text, c, err)) return fail("catalog: " + *from + ": " + err);
+    const std::string bin = speed_calibration_to_binary(c);
+    std::ofstream f(*out, std::ios::binary | std::ios::trunc);
+    if (!f.write(bin.data(), (std::streamsize)bin.size()) || !f.flush()) return fail("catalog: cannot write '" + *out + "'");
+    printf("speed_params.bin: fit of %d decode and %d prefill rows, device prior %s, %zu bytes -> %s\n",
+           c.params.fit_rows_decode, c.params.fit_rows_prefill, c.prior.fitted ? "fitted" : "none", bin.size(),
+           out->c_str());
+    return 0;
+}
 }  // namespace
 
 int cmd_catalog(int argc, char** argv) {
@@ -41,10 +65,13 @@ int cmd_catalog(int argc, char** argv) {
     if (a.has("help")) {
         printf("usage: llmsim-cli catalog [--models] [--hardware] [--quants] [--json]\n"
                "       llmsim-cli catalog --binary OUT --from DIR\n"
+               "       llmsim-cli catalog --speed-binary OUT --from FILE\n"
                "Lists the embedded catalog (all three parts unless one is chosen) and prints the counts.\n"
-               "--binary writes the web page's catalog.bin from DIR/models.json, hardware.json and quants.json.\n");
+               "--binary writes the web page's catalog.bin from DIR/models.json, hardware.json and quants.json.\n"
+               "--speed-binary writes the web page's speed_params.bin from FILE (a speed_params.json).\n");
         return 0;
     }
+    if (a.has("speed-binary")) return write_speed_binary(a);
     if (a.has("binary") || a.has("from")) return write_binary(a);
     for (const auto& kv : a.options)
         if (kv.first != "models" && kv.first != "hardware" && kv.first != "quants" && kv.first != "json")

@@ -4,8 +4,9 @@
 #include <cerrno>
 #include <clocale>
 #include <cstdlib>
+#include <cstdio>
 #include <cstring>
-#include <sstream>
+#include <cctype>
 
 #include <nlohmann/json.hpp>
 
@@ -181,22 +182,50 @@ bool percent_decode(const std::string& v, std::string& out) {
     return true;
 }
 
+// the whole string as a decimal number: [spaces][+-](digits[.digits] | .digits)[(e|E)[+-]digits], '.' always the
+// point. What a std::istream with the classic locale reads under libstdc++ (the native app; 0 differences in 937,440
+// strings, docs/validation/2026-12-07-page-ready3.md). libc++'s stream (the page) also took hexadecimal ("0x10") and
+// refused underflow ("1e-400"); this reads both as the native app does. The stream was ~90 functions (locale, num_get,
+// strtold's soft float) compiled lazily while the page read its link's numbers
+bool read_decimal(const std::string& t, double& v) {
+    size_t i = 0;
+    const size_t n = t.size();
+    while (i < n && std::isspace((unsigned char)t[i])) ++i;
+    const size_t start = i;
+    if (i < n && (t[i] == '+' || t[i] == '-')) ++i;
+    size_t digits = 0;
+    while (i < n && t[i] >= '0' && t[i] <= '9') { ++i; ++digits; }
+    if (i < n && t[i] == '.')
+        for (++i; i < n && t[i] >= '0' && t[i] <= '9'; ++i) ++digits;
+    if (digits == 0) return false;
+    if (i < n && (t[i] == 'e' || t[i] == 'E')) {
+        if (++i < n && (t[i] == '+' || t[i] == '-')) ++i;
+        size_t exponent_digits = 0;
+        for (; i < n && t[i] >= '0' && t[i] <= '9'; ++i) ++exponent_digits;
+        if (exponent_digits == 0) return false;
+    }
+    if (i != n) return false;
+    std::string num = t.substr(start);
+    const char* point = std::localeconv()->decimal_point;   // strtod reads the process's point: hand it that
+    if (point && std::strcmp(point, ".") != 0)
+        if (size_t at = num.find('.'); at != std::string::npos) num.replace(at, 1, point);
+    errno = 0;
+    char* end = nullptr;
+    v = std::strtod(num.c_str(), &end);
+    // overflow is refused, underflow reads as 0 or a denormal (as the native stream does)
+    return !(errno == ERANGE && (v > 1 || v < -1)) && end == num.c_str() + num.size();
+}
+
 // locale-independent number parse of the whole string
 bool parse_number(const std::string& text, double& out) {
     if (text.empty() || text.size() > 40) return false;
-    std::istringstream in(text);
-    in.imbue(std::locale::classic());
     double v = 0;
-    in >> v;
-    if (in.fail() || !in.eof()) {
+    if (!read_decimal(text, v)) {
         // allow "32k" / "1M" suffixes for token counts
         char last = text.back();
         double mul = last == 'k' || last == 'K' ? 1024 : last == 'm' || last == 'M' ? 1048576 : 0;
         if (mul == 0) return false;
-        std::istringstream in2(text.substr(0, text.size() - 1));
-        in2.imbue(std::locale::classic());
-        in2 >> v;
-        if (in2.fail() || !in2.eof()) return false;
+        if (!read_decimal(text.substr(0, text.size() - 1), v)) return false;
         v *= mul;
     }
     if (!(v == v) || v > 1e300 || v < -1e300) return false;
@@ -204,11 +233,18 @@ bool parse_number(const std::string& text, double& out) {
     return true;
 }
 
+// what a stream with the classic locale writes for a double: libc++'s num_put formats a double with no floatfield set
+// through printf's "%.*g" at the stream's precision, 6 (core/format.cpp format_fixed made the same change). The stream
+// was ~35 functions (locale, num_put, stringbuf) compiled lazily in the page's first frame, which writes the URL hash
 std::string format_number(double v) {
-    std::ostringstream o;
-    o.imbue(std::locale::classic());
-    o << v;
-    return o.str();
+    char buf[48];
+    std::snprintf(buf, sizeof buf, "%.6g", v);
+    std::string out = buf;
+    // a process whose LC_NUMERIC is not "C" writes its own decimal point: the classic '.' always, as before
+    const char* point = std::localeconv()->decimal_point;
+    if (point && std::strcmp(point, ".") != 0)
+        if (size_t at = out.find(point); at != std::string::npos) out.replace(at, std::strlen(point), ".");
+    return out;
 }
 
 bool set_field(const Field& f, const std::string& value, Scenario& s, std::string& err) {

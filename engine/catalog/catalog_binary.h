@@ -10,9 +10,10 @@
 //   llmsim::Catalog back;
 //   if (!llmsim::catalog_from_binary(bin, back, err)) fprintf(stderr, "%s\n", err.c_str());
 //
-// Layout: an 8-byte magic "LLMCATB1", the field list's fingerprint (u64: a changed field list refuses old files),
-// the payload's length (u64) and its FNV-1a 64 hash (u64), then the payload: integers as zigzag LEB128, doubles as
-// their 8 IEEE bytes, bools as one byte, strings and lists as a length then the items.
+// Layout (core/binary_fields.h, shared with speed/speed_binary.h): an 8-byte magic "LLMCATB1", the field list's
+// fingerprint (u64: a changed field list refuses old files), the payload's length (u64) and its FNV-1a 64 hash (u64),
+// then the payload: integers as zigzag LEB128, doubles as a short decimal or their 8 IEEE bytes, bools as one byte,
+// strings and lists as a length then the items.
 #pragma once
 #include <string>
 #include <string_view>

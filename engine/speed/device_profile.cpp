@@ -10,6 +10,7 @@
 #include "core/assets.h"
 #include "core/format.h"
 #include "core/text.h"
+#include "speed/speed_binary.h"
 
 namespace llmsim {
 
@@ -115,8 +116,13 @@ const ProfilePrior& default_profile_prior() {
     static const ProfilePrior prior = [] {   // immutable after first use, like default_speed_params()
         ProfilePrior p;
         std::string err;
+#ifdef LLMSIM_SPEED_BINARY   // the web page: speed_params.bin (speed_binary.h), written at build time from the JSON
+        SpeedCalibration c;
+        if (speed_calibration_from_binary(embedded_asset("calibration/speed_params.bin"), c, err)) p = c.prior;
+#else
         const std::string_view text = embedded_asset("calibration/speed_params.json");
         if (!text.empty() && !parse_profile_prior(std::string(text), p, err)) p = ProfilePrior();
+#endif
         return p;
     }();
     return prior;

@@ -50,7 +50,8 @@ struct ProfilePrior {
     bool fitted = false;                    // false: no prior (the profile takes the user's rows at full weight)
 };
 
-// the prior in the embedded speed_params.json ("device_profile_prior"); an unfitted prior when it has none
+// the prior in the embedded speed_params.json ("device_profile_prior"; the web page: speed_params.bin, speed_binary.h);
+// an unfitted prior when it has none
 const ProfilePrior& default_profile_prior();
 // whether the speed fit saw rows of this device (its name, id or calibration names among prior.seen_devices)
 bool device_seen_by_fit(const ProfilePrior& prior, const Hardware& hw);

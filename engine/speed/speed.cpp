@@ -11,6 +11,7 @@
 #include "core/assets.h"
 #include "core/input_limits.h"
 #include "core/text.h"
+#include "speed/speed_binary.h"
 
 #include <algorithm>
 #include <cassert>
@@ -148,6 +149,17 @@ double estimate_fp16_tflops(HardwareKind kind, double bandwidth_gbs) {
 
 bool load_builtin_speed_params(SpeedParams& out, std::string& err) {
     out = SpeedParams{};
+#ifdef LLMSIM_SPEED_BINARY   // the web page: speed_params.bin, written at build time from the JSON (speed_binary.h)
+    const std::string_view bin = embedded_asset("calibration/speed_params.bin");
+    SpeedCalibration c;
+    if (bin.empty()) {
+        err = "the embedded calibration/speed_params.bin is missing (the build did not write it)";
+        return false;
+    }
+    if (!speed_calibration_from_binary(bin, c, err)) return false;
+    out = c.params;
+    return true;
+#else
     const std::string_view text = embedded_asset("calibration/speed_params.json");
     if (text.empty()) {
         err = "the embedded calibration/speed_params.json is missing (the build did not embed assets/)";
@@ -159,6 +171,7 @@ bool load_builtin_speed_params(SpeedParams& out, std::string& err) {
         return false;
     }
     return true;
+#endif
 }
 
 SpeedParams builtin_speed_params() {

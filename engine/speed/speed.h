@@ -309,8 +309,9 @@ struct SpeedParams {
     std::string fit_source;
 };
 
-// the embedded assets/calibration/speed_params.json; false + err when it is missing or does not parse (then `out`
-// is the struct defaults). A broken asset is a build defect: tests/engine/test_speed.cpp fails on it.
+// the embedded assets/calibration/speed_params.json (the web page: speed_params.bin written from it at build time,
+// speed_binary.h); false + err when it is missing or does not parse (then `out` is the struct defaults). A broken
+// asset is a build defect: tests/engine/test_speed.cpp and test_speed_binary.cpp fail on it.
 bool load_builtin_speed_params(SpeedParams& out, std::string& err);
 // the embedded fit (load_builtin_speed_params; asserts in debug builds that it loaded)
 SpeedParams builtin_speed_params();
