@@ -274,12 +274,12 @@ void draw_speed(AppState& app) {
         // decode: the range a chat lives through (empty → full context); the band is the full-context one
         tile(app, "Decode", llmsim::format_sig(sp.decode_empty_tps) + " \u2192 " + llmsim::format_sig(sp.decode_full_tps), "tok/s",
              "empty \u2192 " + llmsim::context_words(sp.decode_full_depth),
-             llmsim::format_sig(sp.decode_full_low) + "–" + llmsim::format_sig(sp.decode_full_high) + " band at full", sp.decode_bound + "-bound");
+             llmsim::format_sig(sp.decode_full_low) + "–" + llmsim::format_sig(sp.decode_full_high) + " band at full", std::string(llmsim::to_string(sp.decode_bound)) + "-bound");
         explain_item(app, "decode");
         next_tile();
         tile(app, "Prefill", llmsim::format_sig(sp.prefill_tps), "tok/s",
              llmsim::format_tokens(sp.prompt_tokens) + " prompt, FA " + (sp.flash_attn ? "on" : "off"),
-             llmsim::format_sig(sp.prefill_low) + "–" + llmsim::format_sig(sp.prefill_high) + " band", sp.prefill_bound + "-bound");
+             llmsim::format_sig(sp.prefill_low) + "–" + llmsim::format_sig(sp.prefill_high) + " band", std::string(llmsim::to_string(sp.prefill_bound)) + "-bound");
         explain_item(app, "prefill");
         next_tile();
         tile(app, "TTFT", llmsim::format_sig(sp.ttft_s), "s", "for " + llmsim::format_tokens(app.scenario.prompt_tokens) + " tokens");

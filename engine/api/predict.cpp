@@ -310,7 +310,7 @@ std::string predict_line(const Catalog& cat, const SpeedParams& params, const st
             {"formula", dec ? "tokens/s = 1 / (weights/(BW x share) + KV x kv_factor/(BW x share) + dequant/ALU (partly overlapped) + launches/syncs per layer + GPU hand-offs + host-RAM layers), averaged over the generated tokens"
                             : "tokens/s = tokens / (per ubatch: max(2 x active params FLOPs / effective FLOP/s, one weight read / BW) + causal attention + overhead), pipelined over GPUs"},
             {"terms", terms},
-            {"bound", r.bound},
+            {"bound", to_string(r.bound)},
             {"inputs", {{"model", p.model.id}, {"quant", p.quant}, {"weight_class", to_string(s.weight_class)},
                         {"weight_bytes", s.weight_bytes}, {"weight_bytes_per_token", s.weight_bytes_per_token},
                         {"active_params", s.active_params}, {"kv_bytes_per_token_full", s.kv_bytes_per_token_full},

@@ -348,6 +348,31 @@ struct SmallBuf {
     const T& operator[](size_t i) const { return p[i]; }
 };
 
+// a device name of a few bytes (not NUL-terminated)
+struct DeviceName {
+    char text[16];
+    uint8_t n;
+};
+
+// llama.cpp's name of GPU g of G of backend b: the backend's prefix and the GPU's index ("CUDA0", "Vulkan1"; one
+// Metal GPU is "Metal")
+void make_device_name(Backend b, int G, int g, DeviceName& out) {
+    if (b == Backend::Metal && G == 1) {
+        std::memcpy(out.text, "Metal", 5);
+        out.n = 5;
+        return;
+    }
+    const char* prefix = backend_device_prefix(b);
+    size_t n = std::strlen(prefix);
+    std::memcpy(out.text, prefix, n);
+    char digits[12];
+    int k = 0;
+    unsigned v = (unsigned)g;
+    do { digits[k++] = (char)('0' + v % 10); v /= 10; } while (v);
+    while (k) out.text[n++] = digits[--k];
+    out.n = (uint8_t)n;
+}
+
 // everything of one request that the fit and max-context searches do not change
 struct Placer {
     const PreparedWeights& w;
@@ -372,6 +397,7 @@ struct Placer {
     SmallBuf<float, 9> cumf;        // exclusive cumulative split proportions (float_split)
     bool row_split = false;         // -sm row on a backend with a split buffer type
     SmallBuf<double, 9> row_frac;   // each GPU's share of every row-split matrix
+    SmallBuf<DeviceName, 8> gpu_names;   // identical GPUs: llama.cpp's names of the GPUs ("CUDA0", "Metal"), G entries
     Placer(const PreparedWeights& w_, const Model& m_, const MemoryRequest& r_) : w(w_), m(m_), r(r_) {}
 };
 
@@ -546,6 +572,9 @@ bool init_placer(Placer& P, int64_t n_ctx, std::string& err) {
     P.host_overhead = kHostRuntimeBytes + 4 * (uint64_t)P.m.vocab_size * (uint64_t)std::max(1, r.n_parallel);
     set_limits(P);
     if (P.rig) return init_rig_split(P, err);
+    P.gpu_names.resize((size_t)P.G);
+    for (int g = 0; g < P.G; ++g)
+        make_device_name(P.backend, P.first_gpu > 0 ? P.first_gpu + 1 : P.G, P.first_gpu + g, P.gpu_names[(size_t)g]);
     if (r.split_mode == SplitMode::Row && P.G > 1 && backend_has_split_buffer(P.backend)) {
         P.row_split = true;   // identical GPUs: the split buffer's default (total memory) is an even split
         P.row_frac.resize((size_t)P.G);
@@ -756,12 +785,12 @@ Judged judge_devices(const Placer& P, const DevTotals* dev, uint64_t total) {
     if (P.rig) return judge_rig(P, dev);
     j.usable = P.lim * (uint64_t)G;
     j.usable_raised = P.lim_raised * (uint64_t)G;
-    double worst = 0;
-    bool over_raised = false;
-    for (int g = 0; g < G; ++g) {
-        worst = std::max(worst, P.lim ? (double)dev[g].total / (double)P.lim : 1e9);
-        over_raised |= dev[g].total > P.lim_raised;
-    }
+    // identical GPUs, one limit: the worst ratio is the largest part's (the conversion and the division by a positive
+    // limit round monotonically, so max(x_g / lim) is max(x_g) / lim to the bit), one division instead of G
+    uint64_t most = 0;
+    for (int g = 0; g < G; ++g) most = std::max(most, dev[g].total);
+    const double worst = P.lim ? (double)most / (double)P.lim : 1e9;
+    const bool over_raised = most > P.lim_raised;
     if (hw->unified_memory()) {
         // one pool: GPU buffers count against the working-set / GTT limit, everything against RAM
         if (over_raised || total > P.pool) { j.status = FitStatus::Oom; return j; }
@@ -779,26 +808,22 @@ bool fits(FitStatus s) {
            s == FitStatus::PartialOffload;
 }
 
-// name = text (n bytes), without rewriting a name that already holds it: a reused breakdown keeps its names
-void set_name(std::string& name, const char* text, size_t n) {
-    if (name.size() != n || std::memcmp(name.data(), text, n) != 0) name.assign(text, n);
+// a == b over n bytes; the few lengths of device names with constant-length compares, which the compiler makes
+// inline (libc's memcmp for a run-time length cost more than the compare; so did a byte loop)
+bool same_bytes(const char* a, const char* b, size_t n) {
+    switch (n) {
+        case 4: return std::memcmp(a, b, 4) == 0;
+        case 5: return std::memcmp(a, b, 5) == 0;
+        case 6: return std::memcmp(a, b, 6) == 0;
+        case 7: return std::memcmp(a, b, 7) == 0;
+        case 8: return std::memcmp(a, b, 8) == 0;
+        default: return std::memcmp(a, b, n) == 0;
+    }
 }
 
-void set_device_name(std::string& name, Backend b, int G, int g) {
-    if (b == Backend::Metal && G == 1) {
-        set_name(name, "Metal", 5);
-        return;
-    }
-    char buf[32];
-    const char* prefix = backend_device_prefix(b);
-    size_t n = std::strlen(prefix);
-    std::memcpy(buf, prefix, n);
-    char digits[12];
-    int k = 0;
-    unsigned v = (unsigned)g;
-    do { digits[k++] = (char)('0' + v % 10); v /= 10; } while (v);
-    while (k) buf[n++] = digits[--k];
-    set_name(name, buf, n);
+// name = text (n bytes), without rewriting a name that already holds it: a reused breakdown keeps its names
+void set_name(std::string& name, const char* text, size_t n) {
+    if (name.size() != n || !same_bytes(name.data(), text, n)) name.assign(text, n);
 }
 
 // one full placement written into a breakdown (devices with names, totals, details), plus its status (j: its
@@ -817,7 +842,7 @@ void write_breakdown(const Placer& P, const Layout& lo, const CtxPlan& c, const 
             x.hardware_id = rd.hw.id;
             x.host = rd.host;
         } else {
-            if (d < G) set_device_name(x.name, P.backend, P.first_gpu > 0 ? P.first_gpu + 1 : G, P.first_gpu + d);
+            if (d < G) set_name(x.name, P.gpu_names[(size_t)d].text, P.gpu_names[(size_t)d].n);
             else set_name(x.name, "host", 4);
             if (!x.hardware_id.empty()) x.hardware_id.clear();
             x.host = 0;

@@ -139,7 +139,7 @@ SpeedResult estimate_rig_decode(const SpeedScenario& s, const SpeedParams& p, co
     r.time_s = per_token * (double)n;
     r.tokens_per_s = 1.0 / per_token;
     r.fp16_tflops_estimated = est;
-    r.bound = r.weight_time_s + r.kv_time_s + r.offload_time_s >= r.alu_time_s ? "memory" : "compute";
+    r.bound = r.weight_time_s + r.kv_time_s + r.offload_time_s >= r.alu_time_s ? Bound::Memory : Bound::Compute;
     r.ok = std::isfinite(r.tokens_per_s) && r.tokens_per_s > 0;
     if (!r.ok) { r.error = "speed out of the model's range for this rig"; return r; }
     apply_speed_band(r, p, SpeedTest::Decode, parts.front().s.kind);
@@ -194,7 +194,7 @@ SpeedResult estimate_rig_prefill(const SpeedScenario& s, const SpeedParams& p, c
     r.time_s = total;
     r.tokens_per_s = (double)n / total;
     r.fp16_tflops_estimated = est;
-    r.bound = "compute";
+    r.bound = Bound::Compute;
     r.ok = std::isfinite(r.tokens_per_s) && r.tokens_per_s > 0;
     if (!r.ok) { r.error = "speed out of the model's range for this rig"; return r; }
     apply_speed_band(r, p, SpeedTest::Prefill, parts.front().s.kind);

@@ -42,7 +42,7 @@ bool contexts_plan(const Catalog&, const PreparedWeights& weights, const Model& 
         if (!estimate_memory_contexts(weights, model, req.memory, contexts + i0, n, mb, err)) return false;
     }
     if (!req.with_speed) {
-        for (int i = 0; i < count; ++i) out[i].speed = SpeedView();
+        for (int i = 0; i < count; ++i) reset_speed_view(out[i].speed);
         return true;
     }
     SharedSpeed shared;   // the scenario, prefill and two decodes of this device: made once for the contexts
@@ -90,7 +90,7 @@ void grid_plan(const Catalog&, const PreparedWeights& weights, const Model& mode
         ok[d] = grid.device(devices[d], mb.data(), errs[d]);
         if (!ok[d]) continue;
         if (!req.with_speed) {
-            for (int i = 0; i < count; ++i) o[i].speed = SpeedView();
+            for (int i = 0; i < count; ++i) reset_speed_view(o[i].speed);
             continue;
         }
         r.memory.hardware = devices[d];

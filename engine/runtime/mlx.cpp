@@ -107,10 +107,10 @@ static void estimate_mlx_speed_view(const Catalog&, const Model& m, const SimReq
     v.ttft_high = (double)req.prompt_tokens / v.prefill_low;
     v.reply_s = v.ttft_s + (double)req.gen_tokens / v.decode_tps;
     v.aggregate_tps = v.per_user_tps = v.decode_tps;
-    v.decode_bound = "memory";
+    v.decode_bound = Bound::Memory;
     v.prefill_bound = 2.0 * in.active_params / (in.fp16_tflops * 1e12 * p.compute_share) >=
                               in.weight_bytes / 2048.0 / (in.bandwidth_gbs * 1e9)
-                          ? "compute" : "memory";
+                          ? Bound::Compute : Bound::Memory;
     v.peak_bytes_per_s = in.bandwidth_gbs * 1e9;
     v.peak_flops = in.fp16_tflops * 1e12;
     v.ok = true;

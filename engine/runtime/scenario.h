@@ -15,6 +15,7 @@
 #include "model/model_tensors.h"
 #include "quant/quant_types.h"
 #include "runtime/runtime.h"
+#include "speed/speed.h"   // Bound
 
 namespace llmsim {
 
@@ -48,8 +49,8 @@ struct SpeedView {
     double reply_s = 0;            // prompt + gen_tokens generated
     double aggregate_tps = 0;      // all parallel sequences together (np > 1)
     double per_user_tps = 0;       // each of np sequences
-    std::string decode_bound;      // "memory" or "compute" (decode)
-    std::string prefill_bound;
+    Bound decode_bound = Bound::None;    // which term dominates the decode (speed.h; to_string: "memory" / "compute")
+    Bound prefill_bound = Bound::None;
     // roofline points (arithmetic intensity FLOP/byte, attained FLOP/s)
     double decode_intensity = 0, decode_flops = 0;
     double prefill_intensity = 0, prefill_flops = 0;

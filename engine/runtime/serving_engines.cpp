@@ -119,7 +119,7 @@ void speed_plan_for(const Catalog& catalog, const char* engine, const Model& mod
     v.reply_s = s.load.e2e_ms.mean / 1e3;
     v.aggregate_tps = s.load.output_tok_s;
     v.per_user_tps = v.decode_tps;
-    v.decode_bound = s.step.bound;
+    v.decode_bound = s.step.bound == "compute" ? Bound::Compute : s.step.bound == "memory" ? Bound::Memory : Bound::None;
 }
 
 std::string command_for(const Catalog& catalog, const char* engine, const Model& model, const SimRequest& req, int port) {

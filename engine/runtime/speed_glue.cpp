@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstring>
 #include <string_view>
 
 #include "speed/device_profile.h"
@@ -152,10 +151,14 @@ void apply_profile(const SimRequest& req, const SpeedScenario& s, SpeedTest test
         apply_device_profile(*req.device_profile, test, r, s.moe_experts > 0);
 }
 
-// estimate_decode_planned on the shared scenario, with the grid's model terms of (depth, n_tokens) where it has them
-void decode_shared(const SharedSpeed& sh, const SpeedParams& p, int64_t depth, int64_t n_tokens, SpeedResult& r) {
-    for (int i = 0; i < sh.n_depths; ++i)
+// estimate_decode_planned on the shared scenario, with the grid's model terms of (depth, n_tokens) where it has them;
+// looked up from after the last one found (a device's views ask for its contexts' depths in their order; equal
+// entries are the same numbers, made alike)
+void decode_shared(SharedSpeed& sh, const SpeedParams& p, int64_t depth, int64_t n_tokens, SpeedResult& r) {
+    int i = sh.next_depth < sh.n_depths ? sh.next_depth : 0;
+    for (int k = 0; k < sh.n_depths; ++k, i = i + 1 < sh.n_depths ? i + 1 : 0)
         if (sh.depths[i].depth == depth && sh.depths[i].n_tokens == n_tokens) {
+            sh.next_depth = i + 1;
             estimate_decode_planned(sh.s, p, sh.decode, sh.depths[i], r);
             return;
         }
@@ -190,14 +193,14 @@ void prepare_shared(const Model& m, const SimRequest& req, const Evaluation& ev,
 }
 
 // fill the view from its parts (the view is reset, its error empty)
-void fill_view(const Model& m, const SimRequest& req, const Evaluation& out, int64_t full_depth, const ViewParts& vp,
-               SpeedView& v);
+void fill_view(const Model& m, const SimRequest& req, const SpeedParams& p, const Evaluation& out, int64_t full_depth,
+               const ViewParts& vp, SpeedView& v);
 
-// a default SpeedView, field by field, keeping every string's buffer (a sweep's reused Evaluation allocates nothing)
-// and the bound words (estimate_speed_view_at sets or clears them)
-void reset_view(SpeedView& v) {
+}  // namespace
+
+void reset_speed_view(SpeedView& v) {
     // a field added to SpeedView needs its line here: the size is the reminder (x86-64, wasm32)
-    static_assert(sizeof(SpeedView) == (sizeof(void*) == 8 ? 392 : 288), "SpeedView changed: reset the new field");
+    static_assert(sizeof(SpeedView) == (sizeof(void*) == 8 ? 336 : 272), "SpeedView changed: reset the new field");
     v.ok = false;
     v.error.clear();
     v.decode_tps = v.decode_low = v.decode_high = 0;
@@ -209,15 +212,13 @@ void reset_view(SpeedView& v) {
     v.prefill_tps = v.prefill_low = v.prefill_high = 0;
     v.ttft_s = v.ttft_low = v.ttft_high = 0;
     v.reply_s = v.aggregate_tps = v.per_user_tps = 0;
+    v.decode_bound = v.prefill_bound = Bound::None;
     v.decode_intensity = v.decode_flops = v.prefill_intensity = v.prefill_flops = 0;
     v.peak_flops = v.peak_bytes_per_s = 0;
     v.explain.clear();
 }
 
-// s = text, without rewriting a string that already holds it
-void set_text(std::string& s, const char* text) {
-    if (std::strcmp(s.c_str(), text) != 0) s.assign(text);
-}
+namespace {
 
 void speed_view_parts(const Model& m, const SimRequest& req, int64_t n_ctx, Evaluation& out, SharedSpeed* shared);
 
@@ -225,12 +226,8 @@ void speed_view_parts(const Model& m, const SimRequest& req, int64_t n_ctx, Eval
 
 void estimate_speed_view_at(const Model& m, const SimRequest& req, int64_t n_ctx, Evaluation& out,
                             SharedSpeed* shared) {
-    reset_view(out.speed);
+    reset_speed_view(out.speed);
     speed_view_parts(m, req, n_ctx, out, shared);
-    if (!out.speed.ok) {   // fill_view sets the bound words of a view with speeds
-        out.speed.decode_bound.clear();
-        out.speed.prefill_bound.clear();
-    }
 }
 
 void estimate_speed_view(const Catalog&, const Model& m, const SimRequest& req, Evaluation& out) {
@@ -261,7 +258,7 @@ void speed_view_parts(const Model& m, const SimRequest& req, int64_t n_ctx, Eval
         vp.dec0 = &shared->dec[1];
         decode_shared(*shared, p, full_depth, 128, decn);
         apply_profile(req, shared->s, SpeedTest::Decode, decn);
-        fill_view(m, req, out, full_depth, vp, v);
+        fill_view(m, req, p, out, full_depth, vp, v);
         return;
     }
     SpeedScenario s;
@@ -289,15 +286,14 @@ void speed_view_parts(const Model& m, const SimRequest& req, int64_t n_ctx, Eval
     vp.dec = &decs[0];
     vp.dec0 = &decs[1];
     vp.decn = &decs[2];
-    fill_view(m, req, out, full_depth, vp, v);
+    fill_view(m, req, p, out, full_depth, vp, v);
 }
 
-void fill_view(const Model& m, const SimRequest& req, const Evaluation& out, int64_t full_depth, const ViewParts& vp,
-               SpeedView& v) {
+void fill_view(const Model& m, const SimRequest& req, const SpeedParams& p, const Evaluation& out, int64_t full_depth,
+               const ViewParts& vp, SpeedView& v) {
     const SpeedScenario& s = *vp.s;
     const SpeedResult &pre = *vp.pre, &dec = *vp.dec, &dec0 = *vp.dec0, &decn = *vp.decn;
     const Hardware& hw = *req.memory.hardware;
-    const SpeedParams& p = default_speed_params();
     const int64_t prompt = std::max<int64_t>(1, req.prompt_tokens);
     if (!dec.ok || !pre.ok || !dec0.ok || !decn.ok) {
         v.error = !dec.ok ? dec.error : !pre.ok ? pre.error : !dec0.ok ? dec0.error : decn.error;
@@ -325,8 +321,8 @@ void fill_view(const Model& m, const SimRequest& req, const Evaluation& out, int
     v.prefill_tps = pre.tokens_per_s; v.prefill_low = pre.low; v.prefill_high = pre.high;
     v.ttft_s = ttft_s; v.ttft_low = ttft_low_s; v.ttft_high = ttft_high_s;
     v.reply_s = reply_total_s;
-    set_text(v.decode_bound, dec.bound);
-    set_text(v.prefill_bound, pre.bound);
+    v.decode_bound = dec.bound;
+    v.prefill_bound = pre.bound;
     v.aggregate_tps = v.decode_tps;
     v.per_user_tps = v.decode_tps;
     if (req.memory.n_parallel > 1) {

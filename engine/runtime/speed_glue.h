@@ -16,6 +16,8 @@ void speed_device_inputs(const Model& m, const SimRequest& req, const Evaluation
 // tg128 at `depth` for an evaluated configuration (the device profile in req applied), e.g. recommend --decode-depth
 SpeedResult decode_at_depth(const Model& m, const SimRequest& req, const Evaluation& ev, int64_t depth);
 // fill out.speed from the memory breakdown already in `out`; sets out.speed.error when there is no speed
+// v = SpeedView(), field by field, keeping its strings' buffers (a sweep's reused evaluations allocate nothing)
+void reset_speed_view(SpeedView& v);
 void estimate_speed_view(const Catalog& cat, const Model& model, const SimRequest& req, Evaluation& out);
 // the parts of a speed view that do not depend on the context, for one device (no rig) and one request: the
 // scenario, the prompt's prefill and the decodes at the prompt and at an empty context. A sweep over a device's
@@ -30,6 +32,7 @@ struct SharedSpeed {
     // context's full depth); a decode at a depth not among them computes its own
     const DecodeDepth* depths = nullptr;
     int n_depths = 0;
+    int next_depth = 0;         // where the next look-up in depths starts: after the last one found
     // with model_part: the prompt's prefill terms made once for the grid's devices (plan_prefill at the prompt, depth 0)
     const PrefillPlan* prefill = nullptr;
     std::string error;

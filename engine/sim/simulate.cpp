@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "memory/prepared_weights.h"
+#include "runtime/speed_glue.h"   // reset_speed_view
 
 namespace llmsim {
 
@@ -113,7 +114,7 @@ bool evaluate(const Catalog& cat, const PreparedWeights& w, const Model& model, 
         return false;
     }
     if (req.with_speed) rt->speed_plan(cat, model, req, out);
-    else out.speed = SpeedView();
+    else reset_speed_view(out.speed);
     return true;
 }
 

@@ -36,6 +36,11 @@ const char* const kKindNames[kHardwareKindCount] = {"consumer", "workstation", "
 
 const char* to_string(MemoryKind m) { return kMemoryKindNames[(int)m]; }
 
+const char* to_string(Bound b) {
+    static const char* const kNames[] = {"", "memory", "compute"};   // Bound's order
+    return kNames[(int)b];
+}
+
 MemoryKind guess_memory_kind(HardwareKind kind, double bandwidth_gbs) {
     if (kind == HardwareKind::Apple || kind == HardwareKind::Apu || kind == HardwareKind::Cpu) return MemoryKind::Unified;
     if (kind == HardwareKind::Datacenter && bandwidth_gbs >= 1200) return MemoryKind::Hbm;
@@ -717,7 +722,7 @@ DecodeFixed decode_fixed_terms(const SpeedScenario& s, const SpeedParams& p) {
 // buffer kept: the copy assignment's string copy was a sixth of a sweep's decode)
 void copy_result(const SpeedResult& from, SpeedResult& r) {
     // a field added to SpeedResult needs its line here: the size is the reminder (x86-64, wasm32)
-    static_assert(sizeof(SpeedResult) == (sizeof(void*) == 8 ? 176 : 144), "SpeedResult changed: copy the new field");
+    static_assert(sizeof(SpeedResult) == (sizeof(void*) == 8 ? 168 : 144), "SpeedResult changed: copy the new field");
     r.ok = from.ok;
     r.error.clear();
     r.tokens_per_s = from.tokens_per_s;
@@ -754,7 +759,7 @@ void decode_terms(const DecodeFixed& f, const DecodeDepth& d, SpeedResult& r) {
     double t = r.weight_time_s + r.kv_time_s + r.alu_time_s + r.fixed_time_s + r.sync_time_s + r.offload_time_s;
     r.time_s = t;
     r.tokens_per_s = 1.0 / t;
-    r.bound = (r.weight_time_s + r.kv_time_s + r.offload_time_s >= f.alu) ? "memory" : "compute";
+    r.bound = (r.weight_time_s + r.kv_time_s + r.offload_time_s >= f.alu) ? Bound::Memory : Bound::Compute;
     r.bytes_per_token = d.bytes_per_token;
     r.flops_per_token = d.flops_per_token;
     r.ok = true;
@@ -990,7 +995,7 @@ void run_prefill(const SpeedScenario& s, const SpeedParams& p, int64_t n_tokens,
     r.overhead_time_s = ovh_t / N;
     r.offload_time_s = off_t / N;
     r.sync_time_s = sync_t / N;
-    r.bound = (compute_bound_ub * 2 >= n_ub_total) ? "compute" : "memory";
+    r.bound = (compute_bound_ub * 2 >= n_ub_total) ? Bound::Compute : Bound::Memory;
     terms.roofline(n_tokens, depth, r);
     r.ok = true;
     apply_band(r, p, 1, s.kind, s.llama_build);

@@ -322,6 +322,11 @@ std::string speed_params_to_json(const SpeedParams& p);
 
 // [SECTION] Results --------------------------------------------------------------------------------------
 
+// which term dominates a speed: an id, not a word, so that a sweep's results and views carry it without a string
+// compare or copy per evaluation (to_string gives the word: "memory", "compute"; None: "", a view without speeds)
+enum class Bound : uint8_t { None, Memory, Compute };
+const char* to_string(Bound b);
+
 struct SpeedResult {
     bool ok = false;
     std::string error;                    // why there is no estimate (no bandwidth, no layers ...)
@@ -340,7 +345,7 @@ struct SpeedResult {
     double attention_time_s = 0;          // causal attention at this depth
     double overhead_time_s = 0;           // per-ubatch fixed overhead
     bool fp16_tflops_estimated = false;   // the device had no fp16_tflops; estimate_fp16_tflops() was used
-    const char* bound = "memory";         // "memory" or "compute": which term dominates
+    Bound bound = Bound::Memory;          // which term dominates (to_string: "memory" or "compute")
     // roofline point
     double flops_per_token = 0, bytes_per_token = 0;
 };

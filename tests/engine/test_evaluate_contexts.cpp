@@ -362,7 +362,7 @@ TEST_CASE("estimate_prefill_planned equals estimate_prefill on a plan made with 
                         for (const auto f : fields) CHECK(contexts_test::same_bits(one.*f, planned.*f));
                         CHECK(one.ok == planned.ok);
                         CHECK(one.error == planned.error);
-                        CHECK(std::strcmp(one.bound, planned.bound) == 0);
+                        CHECK(one.bound == planned.bound);
                         CHECK(one.fp16_tflops_estimated == planned.fp16_tflops_estimated);
                         compared += one.ok ? 1 : 0;
                     }

@@ -100,7 +100,7 @@ TEST_CASE("decode: weights over bandwidth, in seconds per token", "[speed]") {
     CHECK(r.weight_time_s == Approx(5e-3).epsilon(kExact));
     CHECK(r.kv_time_s == Approx(131072.0 * 0.5 / 1e12).epsilon(kExact));
     CHECK(r.tokens_per_s == Approx(1.0 / (5e-3 + 131072.0 * 0.5 / 1e12)).epsilon(kExact));
-    CHECK(std::string(r.bound) == "memory");
+    CHECK(std::string(to_string(r.bound)) == "memory");
     // a bandwidth share of 0.5 doubles the weight time
     p.bw_share[(int)MemoryKind::Gddr] = 0.5;
     CHECK(estimate_decode(s, p, 0, 1).weight_time_s == Approx(10e-3).epsilon(kExact));
@@ -148,13 +148,13 @@ TEST_CASE("decode: MoE reads only the active experts; prefill reads every weight
     double attn = 2.0 * 32 * 256 * 32 * 256.0 * 512 / 50e12;   // 32 layers x mean context 256
     CHECK(pf.compute_time_s * 512 == Approx(flops).epsilon(kExact));
     CHECK(pf.attention_time_s * 512 == Approx(attn).epsilon(kExact));
-    CHECK(std::string(pf.bound) == "compute");
+    CHECK(std::string(to_string(pf.bound)) == "compute");
     // with 100x fewer FLOP/s the same prompt is still compute-bound; with 100x less bandwidth the floor wins
     SpeedScenario slow_mem = moe;
     slow_mem.bandwidth_gbs = 10;   // 17e9 / 10e9 = 1.7 s per ubatch
     SpeedResult pm = estimate_prefill(slow_mem, p, 512, 0);
     CHECK(pm.compute_time_s * 512 == Approx(1.7).epsilon(kExact));
-    CHECK(std::string(pm.bound) == "memory");
+    CHECK(std::string(to_string(pm.bound)) == "memory");
 }
 
 TEST_CASE("prefill: each ubatch pays decode's per-layer launch cost (one graph of the same kernels)", "[speed]") {

@@ -34,7 +34,7 @@ std::string result_diff(const SpeedResult& a, const SpeedResult& b) {
     if (a.ok != b.ok) return "ok";
     if (a.error != b.error) return "error: '" + a.error + "' vs '" + b.error + "'";
     if (a.fp16_tflops_estimated != b.fp16_tflops_estimated) return "fp16_tflops_estimated";
-    if (std::string(a.bound) != b.bound) return "bound";
+    if (a.bound != b.bound) return "bound";
     return "";
 }
 
