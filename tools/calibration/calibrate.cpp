@@ -378,47 +378,92 @@ AccuracyReport leave_one_device_out(const std::vector<CalibrationRow>& rows, con
     return leave_one_out(rows, start, HoldOut::Device, opt);
 }
 
-AccuracyReport leave_one_out(const std::vector<CalibrationRow>& rows, const SpeedParams& start, HoldOut scheme,
-                             const FitOptions& opt) {
-    AccuracyReport rep;
-    rep.scheme = scheme;
+namespace {
+
+// one held-out scheme's folds: its groups (first-seen order), each row's group and each group's training rows
+struct FoldPlan {
+    HoldOut scheme = HoldOut::Device;
     std::vector<std::string> groups;
-    for (const auto& r : rows)
-        if (std::find(groups.begin(), groups.end(), group_of(r, scheme)) == groups.end()) groups.push_back(group_of(r, scheme));
-    std::vector<std::string> row_group(rows.size());
-    for (size_t i = 0; i < rows.size(); ++i) row_group[i] = group_of(rows[i], scheme);
+    std::vector<size_t> row_group;          // rows[i]'s index in groups
+    std::vector<std::vector<char>> train;   // [group][row]: 1 where the row is in that group's fit
+};
+
+FoldPlan plan_folds(const std::vector<CalibrationRow>& rows, HoldOut scheme) {
+    FoldPlan plan;
+    plan.scheme = scheme;
+    std::map<std::string, size_t> index;
+    for (const auto& r : rows) {
+        const std::string g = group_of(r, scheme);
+        const auto it = index.emplace(g, plan.groups.size()).first;
+        if (it->second == plan.groups.size()) plan.groups.push_back(g);
+        plan.row_group.push_back(it->second);
+    }
     // SourceDevices: the devices each publication measured (the catalog id where the row matched one, so "RTX 6000
     // Ada" and "RTX 6000 Ada Generation" are one device); their rows leave the training set with it
     auto device_of = [](const CalibrationRow& r) { return r.hardware_id.empty() ? r.device : r.hardware_id; };
-    std::map<std::string, std::set<std::string>> group_devices;
+    std::vector<std::set<std::string>> group_devices(plan.groups.size());
     if (scheme == HoldOut::SourceDevices)
-        for (size_t i = 0; i < rows.size(); ++i) group_devices[row_group[i]].insert(device_of(rows[i]));
-    // each group's fit on the other rows is independent of the others: the folds run on every core, each
-    // writing only its own rows' slots, and the fp16 re-predictions are gathered afterwards in group order (the
-    // order one thread produced them in)
+        for (size_t i = 0; i < rows.size(); ++i) group_devices[plan.row_group[i]].insert(device_of(rows[i]));
+    plan.train.assign(plan.groups.size(), std::vector<char>(rows.size(), 0));
+    for (size_t g = 0; g < plan.groups.size(); ++g)
+        for (size_t i = 0; i < rows.size(); ++i)
+            plan.train[g][i] = plan.row_group[i] != g && !group_devices[g].count(device_of(rows[i]));
+    return plan;
+}
+
+// the fits the plans' folds need, each distinct training set fitted once: schemes share many (a publication that
+// alone measured its devices leaves the same rows out under source out and source + its devices out; a device
+// only one publication measured, under device out too). A fit is a function of its training rows, in row order,
+// so a shared fit is the same bits as its own. Fits run on every core (parallel_folds); of[plan][group] indexes fits.
+struct FoldFits {
+    std::vector<SpeedParams> fits;
+    std::vector<std::vector<size_t>> of;
+};
+
+FoldFits fit_folds(const std::vector<CalibrationRow>& rows, const std::vector<FoldPlan>& plans, const SpeedParams& start,
+                   const FitOptions& opt) {
+    FoldFits f;
+    std::map<std::vector<char>, size_t> index;
+    std::vector<const std::vector<char>*> distinct;
+    for (const FoldPlan& plan : plans) {
+        f.of.emplace_back();
+        for (const std::vector<char>& train : plan.train) {
+            const auto it = index.emplace(train, distinct.size()).first;
+            if (it->second == distinct.size()) distinct.push_back(&train);
+            f.of.back().push_back(it->second);
+        }
+    }
+    f.fits.resize(distinct.size());
+    parallel_folds(distinct.size(), [&](size_t d) {
+        std::vector<CalibrationRow> train;
+        for (size_t i = 0; i < rows.size(); ++i)
+            if ((*distinct[d])[i]) train.push_back(rows[i]);
+        f.fits[d] = fit_speed_params(train, start, opt);
+    });
+    return f;
+}
+
+// each row predicted by its group's fit, and the report's figures from those predictions
+AccuracyReport score_folds(const std::vector<CalibrationRow>& rows, const FoldPlan& plan, const FoldFits& fits,
+                           size_t plan_index) {
+    AccuracyReport rep;
+    rep.scheme = plan.scheme;
+    const HoldOut scheme = plan.scheme;
     std::vector<double> pred(rows.size(), 0.0);
     std::vector<double> fp16_error(rows.size(), 0.0);
     std::vector<char> has_fp16_error(rows.size(), 0);
-    parallel_folds(groups.size(), [&](size_t gi) {
-        const std::string& g = groups[gi];
-        std::vector<CalibrationRow> train;
-        const std::set<std::string>* left_devices = scheme == HoldOut::SourceDevices ? &group_devices.at(g) : nullptr;
-        for (size_t i = 0; i < rows.size(); ++i)
-            if (row_group[i] != g && !(left_devices && left_devices->count(device_of(rows[i])))) train.push_back(rows[i]);
-        SpeedParams p = fit_speed_params(train, start, opt);
-        for (size_t i = 0; i < rows.size(); ++i) {
-            if (row_group[i] != g) continue;
-            pred[i] = predict_row(rows[i], p);
-            SpeedScenario se;
-            if (with_estimated_fp16(rows[i], se)) {
-                SpeedResult re = estimate_speed(se, p);
-                if (re.ok) { fp16_error[i] = re.tokens_per_s / rows[i].measured_tokens_per_s - 1; has_fp16_error[i] = 1; }
-            }
+    for (size_t i = 0; i < rows.size(); ++i) {
+        const SpeedParams& p = fits.fits[fits.of[plan_index][plan.row_group[i]]];
+        pred[i] = predict_row(rows[i], p);
+        SpeedScenario se;
+        if (with_estimated_fp16(rows[i], se)) {
+            SpeedResult re = estimate_speed(se, p);
+            if (re.ok) { fp16_error[i] = re.tokens_per_s / rows[i].measured_tokens_per_s - 1; has_fp16_error[i] = 1; }
         }
-    });
-    for (const std::string& g : groups)
+    }
+    for (size_t g = 0; g < plan.groups.size(); ++g)
         for (size_t i = 0; i < rows.size(); ++i)
-            if (row_group[i] == g && has_fp16_error[i])
+            if (plan.row_group[i] == g && has_fp16_error[i])
                 rep.fp16_estimated_errors[rows[i].scenario.test == SpeedTest::Decode ? 0 : 1].push_back(fp16_error[i]);
     for (int k = 0; k < 2; ++k) rep.fp16_estimated[k] = error_stats(rep.fp16_estimated_errors[k]);
     std::vector<double> ours[2][kHardwareKindCount + 1], seed[2][kHardwareKindCount + 1], recent[2];
@@ -466,6 +511,14 @@ AccuracyReport leave_one_out(const std::vector<CalibrationRow>& rows, const Spee
         }
     }
     return rep;
+}
+
+}  // namespace
+
+AccuracyReport leave_one_out(const std::vector<CalibrationRow>& rows, const SpeedParams& start, HoldOut scheme,
+                             const FitOptions& opt) {
+    const std::vector<FoldPlan> plans{plan_folds(rows, scheme)};
+    return score_folds(rows, plans[0], fit_folds(rows, plans, start, opt), 0);
 }
 
 // the tails of the held-out errors the fp16-estimated and recent-builds bands span (the class bands: kBandTails),
@@ -523,7 +576,10 @@ ValidationReport validate(const std::vector<CalibrationRow>& rows, const SpeedPa
     ValidationReport v;
     FitOptions held_out = opt;
     held_out.from_priors = true;
-    for (int h = 0; h < kHoldOutCount; ++h) v.by[h] = leave_one_out(rows, start, (HoldOut)h, held_out);
+    std::vector<FoldPlan> plans;
+    for (int h = 0; h < kHoldOutCount; ++h) plans.push_back(plan_folds(rows, (HoldOut)h));
+    const FoldFits fits = fit_folds(rows, plans, start, held_out);
+    for (int h = 0; h < kHoldOutCount; ++h) v.by[h] = score_folds(rows, plans[h], fits, h);
     std::vector<double> errors[2][3];
     for (const RowPrediction& rp : v.by[(int)HoldOut::SourceDevices].predictions) {
         const int k = rp.row->scenario.test == SpeedTest::Decode ? 0 : 1;
