@@ -181,6 +181,7 @@ bool build_row_scenario(const json& j, const PreparedWeights& w, bool fa, const 
     if (out.knobs.places_weights() && !place_row_weights(w, bt, req, out, ev.memory, err)) return false;
     if (!build_speed_scenario(out.model, req, ev, out.scenario, err)) return false;
     out.scenario.test = bt.kind == "prefill" ? SpeedTest::Prefill : SpeedTest::Decode;
+    out.scenario.cpu_threads = out.knobs.threads.value_or(0);   // -t: the CPU backend's FLOP/s (speed.cpp cpu_tflops)
     out.scenario.tokens = (int64_t)bt.tokens;
     out.scenario.depth = (int64_t)bt.depth;
     // the llama.cpp build, as llama-bench prints it ("233d773d0 (6413)", "b7600"): rules that changed with a build
