@@ -226,7 +226,12 @@ bool parse_predict_input(const Catalog& cat, const json& j, PredictInput& out, s
     // the leave-one-device-out group: the catalog device when the name matched one (rows that spell one chip
     // differently stay one device), else the name without "(...)" details
     out.device = out.hardware.id != "custom" && !out.hardware.id.empty() ? out.hardware.id : device_name_key(out.hardware.name);
-    if (out.hardware.fp16_tflops <= 0) {
+    const SpeedScenario& sc = out.scenario;
+    if (sc.backend == Backend::Cpu && (sc.cpu_threads > 0 || (sc.cpu_cores > 0 && sc.cpu_core_flops_per_clk > 0))) {
+        out.note += std::string(out.note.empty() ? "" : "; ") +
+                    (sc.cpu_core_flops_per_clk > 0 ? "CPU FLOP/s: min(-t, cores) x the core's FMA peak (cpu_simd_bits, cpu_fma_pipes, boost_clock_mhz)"
+                                                   : "CPU FLOP/s: -t x 112 GFLOPS a core (the core's cpu_simd_bits, cpu_fma_pipes and boost_clock_mhz not stated)");
+    } else if (out.hardware.fp16_tflops <= 0) {
         Fp16Estimate fe = estimate_fp16_tflops(out.hardware.chip_family, out.hardware.bandwidth_gbs);
         char buf[200];
         snprintf(buf, sizeof buf, "fp16_tflops unknown: estimated %.0f from the %s family (%.3f TFLOPS per GB/s); band widened",
