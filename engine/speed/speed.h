@@ -149,7 +149,7 @@ struct SpeedScenario {
                                          // clock (the per-core rate below)
     // -- a CPU run (backend cpu): llama-bench's -t and the core's facts (0 = not stated). FLOP/s = min(threads, cores)
     // x the core's FP32 FMA peak (cpu_core_flops_per_clk x sm_clock_mhz); without the core's facts threads x
-    // kCpuCoreFp32Gflops; without -t all cores, else fp16_tflops or the class estimate (cpu_flops in speed.cpp)
+    // kCpuCoreFp32Gflops; without -t all cores, else fp16_tflops or the class estimate (cpu_tflops in speed.cpp)
     int cpu_threads = 0;
     int cpu_cores = 0;                   // physical cores (threads above them are SMT siblings: no more FMA pipes)
     int cpu_core_flops_per_clk = 0;      // FP32 FLOP per clock of one core: SIMD lanes x 2 (FMA) x FMA pipes
@@ -218,9 +218,10 @@ struct SpeedParams {
     double alu_weight[kWeightClassCount] = {1, 1, 1, 1, 1.993, 1};  // x per weight class (F16 1)
     double alu_unified = 0.7815;              // x on Apple/APU (their fp16_tflops is a vector rate)
     // decode on the CPU backend: dequant + dot work per weight in FP32 FLOP equivalents of the cores' FMA peak
-    // (cpu_flops), instead of the GPU term above. Prior 4: AVX2 ggml_vec_dot_q4_0_q8_0 (ggml-cpu/arch/x86/quants.c)
-    // spends ~10 256-bit ops per 32-weight block (unpack nibbles, subtract 8, maddubs, madd, cvt, fma), ~5 FMA
-    // equivalents per weight of a 256-bit pipe's 8 lanes x 2; fitted on the CPU rows alone
+    // (cpu_tflops in speed.cpp), instead of the GPU term above. Prior 4: AVX2 ggml_vec_dot_q4_0_q8_0
+    // (ggml/src/ggml-cpu/arch/x86/quants.c) spends ~16 256-bit ops per 32-weight block (load and unpack the nibbles,
+    // subtract 8, the signed maddubs/madd pair, cvt, the fp16 scales, fma): 0.5 op = 8 FLOP slots of a 2 x 256-bit FMA
+    // core per weight, about half of them integer ops that issue beside the FP pipes; fitted on the CPU rows alone
     double alu_cpu_flops_per_param = 4;
     // prefill
     double compute_share = 0.3889;          // of fp16_tflops at the reference point (100 TFLOPS)
