@@ -93,6 +93,10 @@ struct Scenario {
     int sv_turns = 1;                                  // turns per session (1 = plain requests)
     double sv_think_s = 0;                             // think time between turns, s
     double sv_cpu_gib = 0, sv_nvme_gib = 0;            // offload tiers per replica, GiB (vLLM + LMCache, SGLang HiCache)
+    int sv_groups = 1;                                 // prefix groups: distinct shared prefixes of sv_prefix tokens each
+    int sv_ppg = 0;                                    // prompts per group: a fixed pool of groups x sv_ppg prompts (0 = every prompt new)
+    std::string sv_stages;                             // staged arrivals "rate:seconds,..." (requests/s for s; "" = one rate;
+                                                       // parse_rate_stages_text); when set it drives the load
     int sv_loras = 0;                                  // vLLM --enable-lora --max-loras: adapter slots (0 = LoRA off)
     int sv_lora_rank = 16;                             // vLLM --max-lora-rank (vLLM's default 16)
     bool sv_ep = false;                                // expert parallel (vLLM --enable-expert-parallel, SGLang --ep-size,

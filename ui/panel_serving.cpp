@@ -8,11 +8,14 @@
 // [SECTION] results
 // [SECTION] JSON
 #include <imgui.h>
+#include <imgui_stdlib.h>
 
 #include <algorithm>
 #include <cctype>
 #include <chrono>
 #include <cmath>
+#include <locale>
+#include <sstream>
 
 #include <nlohmann/json.hpp>
 
@@ -86,6 +89,65 @@ int serving_num_prompts(int concurrency) {
     return llmsim::default_num_prompts(w);
 }
 
+namespace {
+
+// a whole string as a finite number, locale-independent (STYLE.md: a comma-decimal desktop computes what the browser does)
+bool stage_number(const std::string& text, double& v) {
+    std::istringstream in(text);
+    in.imbue(std::locale::classic());
+    in >> v;
+    return !text.empty() && !in.fail() && in.eof() && std::isfinite(v);
+}
+
+std::string trimmed(const std::string& t) {
+    const size_t a = t.find_first_not_of(" \t"), b = t.find_last_not_of(" \t");
+    return a == std::string::npos ? std::string() : t.substr(a, b - a + 1);
+}
+
+}  // namespace
+
+bool parse_rate_stages_text(const std::string& text, std::vector<llmsim::ServeWorkload::RateStage>& out, std::string& err) {
+    out.clear();
+    if (trimmed(text).empty()) return true;
+    const char* example = " (e.g. 3:50,10:20 = 3 requests/s for 50 s, then 10 requests/s for 20 s)";
+    std::vector<llmsim::ServeWorkload::RateStage> stages;
+    double requests = 0;
+    size_t start = 0;
+    while (start <= text.size()) {
+        const size_t end = std::min(text.find(',', start), text.size());
+        const std::string item = trimmed(text.substr(start, end - start));
+        start = end + 1;
+        const std::string which = "stage " + std::to_string(stages.size() + 1);
+        const size_t colon = item.find(':');
+        llmsim::ServeWorkload::RateStage sg;
+        if (colon == std::string::npos || !stage_number(trimmed(item.substr(0, colon)), sg.rate) ||
+            !stage_number(trimmed(item.substr(colon + 1)), sg.duration_s)) {
+            err = which + ": '" + item + "' is not rate:seconds" + example;
+            return false;
+        }
+        if (sg.rate <= 0 || sg.rate > 100000) { err = which + ": rate " + trimmed(item.substr(0, colon)) + " must be above 0 and at most 100000 requests/s"; return false; }
+        if (sg.duration_s <= 0 || sg.duration_s > 86400) { err = which + ": " + trimmed(item.substr(colon + 1)) + " s must be above 0 and at most 86400 s"; return false; }
+        stages.push_back(sg);
+        requests += std::floor(sg.rate * sg.duration_s);
+        if ((int)stages.size() > kMaxStages) { err = "at most " + std::to_string(kMaxStages) + " stages"; return false; }
+    }
+    if (requests > kMaxStagedRequests) {
+        err = std::to_string((long long)requests) + " requests in all (int(rate x seconds) per stage); the page simulates at most " +
+              std::to_string(kMaxStagedRequests) + ": use llmsim-cli serve --request for longer ladders";
+        return false;
+    }
+    if (requests < 1) { err = "every stage sends int(rate x seconds) = 0 requests: nothing to simulate"; return false; }
+    out = stages;
+    return true;
+}
+
+std::string rate_stages_text(const std::vector<llmsim::ServeWorkload::RateStage>& stages) {
+    std::ostringstream o;
+    o.imbue(std::locale::classic());
+    for (size_t k = 0; k < stages.size(); ++k) o << (k ? "," : "") << stages[k].rate << ':' << stages[k].duration_s;
+    return o.str();
+}
+
 bool serving_request_from_scenario(const AppState& app, llmsim::ServeRequest& r, std::string& err) {
     const Scenario& s = app.scenario;
     const Derived& d = app.derived;
@@ -110,13 +172,18 @@ bool serving_request_from_scenario(const AppState& app, llmsim::ServeRequest& r,
     else r.gpu_memory_utilization = s.sv_gmu;
     r.workload.input_len = s.sv_in;
     r.workload.output_len = s.sv_out;
-    if (s.sv_rate > 0) { r.workload.request_rate = s.sv_rate; r.workload.num_prompts = 0; }
+    std::string stage_err;
+    if (!parse_rate_stages_text(s.sv_stages, r.workload.rate_stages, stage_err)) { err = "Staged rates (sv_stages): " + stage_err; return false; }
+    if (!r.workload.rate_stages.empty()) r.workload.num_prompts = 0;   // the ladder drives the load (serving.h RateStage)
+    else if (s.sv_rate > 0) { r.workload.request_rate = s.sv_rate; r.workload.num_prompts = 0; }
     else { r.workload.concurrency = s.sv_conc; r.workload.num_prompts = 0; }   // 0: default_num_prompts(), as everywhere
     r.sla.ttft_p90_ms = s.sv_ttft_ms;
     r.sla.tpot_p90_ms = s.sv_tpot_ms;
     r.workload.shared_prefix_len = std::min<int64_t>(s.sv_prefix, std::max<int64_t>(0, s.sv_in - 1));
     r.workload.turns = std::max(1, s.sv_turns);
     r.workload.think_time_s = s.sv_think_s;
+    r.workload.prefix_groups = s.sv_groups;     // serve() refuses groups > 1 without a shared prefix, by name
+    r.workload.prompts_per_group = s.sv_ppg;
     if (e && (e->id == llmsim::EngineId::Vllm || e->id == llmsim::EngineId::Sglang)) { r.kv_offload.cpu_gib = s.sv_cpu_gib; r.kv_offload.nvme_gib = s.sv_nvme_gib; }
     r.max_loras = s.sv_loras;            // 0 = LoRA off; the engine refuses it for anything but vLLM and odd ranks
     r.max_lora_rank = s.sv_lora_rank;
@@ -151,6 +218,13 @@ std::string serving_request_json(const llmsim::ServeRequest& r) {
     if (r.workload.num_prompts > 0) w["num_prompts"] = r.workload.num_prompts;
     if (r.workload.shared_prefix_len > 0) w["shared_prefix_len"] = r.workload.shared_prefix_len;
     if (r.workload.turns > 1) { w["turns"] = r.workload.turns; w["think_time_s"] = r.workload.think_time_s; }
+    if (r.workload.prefix_groups > 1) w["prefix_groups"] = r.workload.prefix_groups;
+    if (r.workload.prompts_per_group > 0) w["prompts_per_group"] = r.workload.prompts_per_group;
+    if (!r.workload.rate_stages.empty()) {
+        nlohmann::json st = nlohmann::json::array();
+        for (const llmsim::ServeWorkload::RateStage& sg : r.workload.rate_stages) st.push_back({{"rate", sg.rate}, {"duration_s", sg.duration_s}});
+        w["rate_stages"] = st;
+    }
     if (r.kv_offload.cpu_gib > 0 || r.kv_offload.nvme_gib > 0) j["kv_offload"] = {{"cpu_gib", r.kv_offload.cpu_gib}, {"nvme_gib", r.kv_offload.nvme_gib}};
     j["workload"] = w;
     j["sla"] = {{"ttft_p90_ms", r.sla.ttft_p90_ms}, {"tpot_p90_ms", r.sla.tpot_p90_ms}};
@@ -163,11 +237,19 @@ std::string serving_load_words(const AppState& app) {
     if (r.tp > 1 || r.pp > 1) w += " (TP " + std::to_string(r.tp) + ", PP " + std::to_string(r.pp) + ")";
     if (r.expert_parallel) w += " · expert parallel";
     if (r.max_loras > 0) w += " · " + std::to_string(r.max_loras) + " LoRA slots (rank " + std::to_string(r.max_lora_rank) + ")";
-    if (r.workload.request_rate > 0) w += " · " + llmsim::format_sig(r.workload.request_rate) + " requests/s";
+    const std::vector<llmsim::ServeWorkload::RateStage>& ladder = r.workload.rate_stages;
+    if (!ladder.empty()) {
+        double lo = ladder[0].rate, hi = ladder[0].rate;
+        for (const llmsim::ServeWorkload::RateStage& sg : ladder) { lo = std::min(lo, sg.rate); hi = std::max(hi, sg.rate); }
+        w += " · " + std::to_string(ladder.size()) + (ladder.size() == 1 ? " stage at " : " stages at ") + llmsim::format_sig(lo) +
+             (hi > lo ? "–" + llmsim::format_sig(hi) : "") + " requests/s";
+    } else if (r.workload.request_rate > 0) w += " · " + llmsim::format_sig(r.workload.request_rate) + " requests/s";
     else w += " · " + std::to_string(r.workload.concurrency) + " in flight";
     w += " · " + std::to_string(r.workload.input_len) + " in / " + std::to_string(r.workload.output_len) + " out tokens";
     if (r.workload.shared_prefix_len > 0) w += " (" + std::to_string(r.workload.shared_prefix_len) + " shared)";
     if (r.workload.turns > 1) w += " · " + std::to_string(r.workload.turns) + "-turn sessions";
+    if (r.workload.prefix_groups > 1) w += " · " + std::to_string(r.workload.prefix_groups) + " prefix groups";
+    if (r.workload.prompts_per_group > 0) w += " · a pool of " + std::to_string(std::max(1, r.workload.prefix_groups) * r.workload.prompts_per_group) + " prompts";
     return w;
 }
 
@@ -201,6 +283,28 @@ void add_ep_explanation(ServingState& st) {
     st.explanations.push_back({"serve_ep", "EP " + std::to_string(q.tp), std::move(text), std::move(inputs)});
 }
 
+// a staged ladder: how each stage's figures are made (serve_load.cpp draw_staged_requests; ServeLoad::Stage), one line
+// per stage as `serve --explain` prints them (serve_prefix.cpp explain_prefix)
+void add_stages_explanation(ServingState& st) {
+    const llmsim::ServeLoad& l = st.result.load;
+    std::vector<std::string> lines;
+    int requests = 0;
+    for (size_t k = 0; k < l.stages.size(); ++k) {
+        const llmsim::ServeLoad::Stage& sg = l.stages[k];
+        requests += sg.requests;
+        lines.push_back("stage " + std::to_string(k + 1) + " at " + llmsim::format_sig(sg.rate) + " requests/s: " + std::to_string(sg.requests) +
+                        " requests over " + llmsim::format_sig(sg.duration_s) + " s, " + llmsim::format_sig(sg.output_tok_s) + " output tok/s, TTFT mean " +
+                        llmsim::format_sig(sg.ttft_ms.mean) + " ms / p90 " + llmsim::format_sig(sg.ttft_ms.p90) + " ms, TPOT p90 " +
+                        llmsim::format_sig(sg.tpot_ms.p90) + " ms, hit rate " + llmsim::format_sig(sg.prefix_hit_rate * 100) + " %");
+    }
+    st.explanations.push_back({"serve_stages", std::to_string(l.stages.size()) + " stages, " + std::to_string(requests) + " requests",
+        "staged arrivals (inference-perf load_generator.py run_stage): stage k sends int(rate x seconds) requests at Poisson times "
+        "from its start, and the next stage starts only when every one of them has finished; the request index (and so the pool "
+        "prompt) restarts each stage. A stage's output tok/s = its output tokens / (its start to its last completion, the "
+        "duration column); its TTFT and TPOT are its own requests'. Each replica gets a request with probability 1 / replicas.",
+        lines});
+}
+
 void build_serving_explanations(ServingState& st) {
     st.explanations.clear();
     const llmsim::ServeResult& r = st.result;
@@ -224,6 +328,7 @@ void build_serving_explanations(ServingState& st) {
                 " prompt tokens; " + std::to_string(l.prefill_tokens_computed) + " prompt tokens computed",
             r.prefix.lines);
     }
+    if (!r.load.stages.empty()) add_stages_explanation(st);
     if (m.lora_bytes > 0) {
         const llmsim::ServeRequest& q = st.request;
         std::vector<std::string> rules;
@@ -313,7 +418,7 @@ void update_serving(AppState& app) {
     if (req.hardware_override)
         device = app.scenario_hardware.name + std::to_string(app.scenario_hardware.memory_bytes) + llmsim::format_sig(app.scenario_hardware.bandwidth_gbs, 6);
     llmsim::ServeRequest base = req;   // without the load and the SLA: what the sweep depends on
-    base.workload.concurrency = 0; base.workload.request_rate = 0; base.workload.num_prompts = 0;
+    base.workload.concurrency = 0; base.workload.request_rate = 0; base.workload.num_prompts = 0; base.workload.rate_stages.clear();
     base.sla = llmsim::ServeSla();
     const std::string sweep_key = have ? serving_request_json(base) + device : "error:" + err;
     const std::string sla_key = sweep_key + "|" + llmsim::format_sig(req.sla.ttft_p90_ms, 9) + "|" + llmsim::format_sig(req.sla.tpot_p90_ms, 9);
@@ -507,11 +612,49 @@ bool draw_engine_inputs(AppState& app, float w) {
     return changed;
 }
 
+// a whole number typed into a box: applied when the box is left after an edit, clamped to [lo, hi]
+bool input_count(const char* label, int& v, int lo, int hi) {
+    int iv = v;
+    ImGui::InputInt(label, &iv, 0, 0);
+    if (!ImGui::IsItemDeactivatedAfterEdit()) return false;
+    v = std::clamp(iv, lo, hi);
+    return true;
+}
+
+// prefix groups and the prompt pool (ServeWorkload::prefix_groups / prompts_per_group; inference-perf shared_prefix,
+// SGLang generated-shared-prefix): G distinct shared prefixes; a pool of G x Q prompts sent in turn
+bool draw_group_inputs(AppState& app) {
+    Scenario& s = app.scenario;
+    bool changed = false;
+    ImGui::BeginDisabled(s.sv_prefix <= 0 && s.sv_groups <= 1);   // each group's prefix is the shared prefix above
+    changed |= input_count("Prefix groups", s.sv_groups, 1, 100000);
+    ImGui::EndDisabled();
+    note_widget(app, "serving-groups");
+    ImGui::SameLine();
+    help_marker("Prefix groups: G distinct shared prefixes of the length above, as inference-perf's shared_prefix data and SGLang's "
+                "generated-shared-prefix benchmark make them. Each request draws its group; the group prefixes share the KV pool "
+                "and are evicted LRU like the rest (docs/serving-model.md \"Prefix groups\"). Needs a shared prefix.");
+    changed |= input_count("Prompts per group", s.sv_ppg, 0, 1000000);
+    note_widget(app, "serving-ppg");
+    ImGui::SameLine();
+    help_marker("Prompts per group Q: a fixed pool of G x Q prompts (a group's prefix + one of its Q questions), shuffled once; "
+                "request i sends prompt i mod (G x Q), so a whole prompt recurs (inference-perf SharedPrefixDataGenerator). "
+                "0 = every prompt's own part is new. Does not combine with multi-turn sessions.");
+    if (s.sv_groups > 1 || s.sv_ppg > 0) {
+        ImGui::PushTextWrapPos(0.0f);
+        ImGui::TextDisabled("%d group(s) x %lld prefix tokens%s", s.sv_groups, (long long)s.sv_prefix,
+                            s.sv_ppg > 0 ? (" · a pool of " + std::to_string((long long)s.sv_groups * s.sv_ppg) + " prompts").c_str() : "");
+        ImGui::PopTextWrapPos();
+    }
+    return changed;
+}
+
 // shared prefix, multi-turn sessions and the offload tiers (serving.h; docs/serving-model.md "Prefix caching")
 bool draw_prefix_inputs(AppState& app) {
     Scenario& s = app.scenario;
     bool changed = false;
     changed |= input_tokens("Shared prefix tokens", s.sv_prefix, 0, std::max<int64_t>(0, s.sv_in - 1));
+    changed |= draw_group_inputs(app);
     changed |= ImGui::SliderInt("Turns per session", &s.sv_turns, 1, 64, "%d", ImGuiSliderFlags_Logarithmic);
     if (s.sv_turns > 1) {
         float think = (float)s.sv_think_s;
@@ -526,17 +669,55 @@ bool draw_prefix_inputs(AppState& app) {
     return changed;
 }
 
+// the staged ladder as text ("3:50,10:20"): applied when the box is left or Enter pressed; a bad ladder is refused with
+// its reason under the box and the scenario keeps the last good one
+bool draw_stage_input(AppState& app) {
+    Scenario& s = app.scenario;
+    ServingState& st = app.serving;
+    // the box shows the scenario's ladder, except while typed in or while a refused ladder is shown with its reason
+    if (!st.stages_editing && st.stages_error.empty()) st.stages_edit = s.sv_stages;
+    ImGui::InputTextWithHint("Stages (req/s:s, ...)", "3:50,10:20", &st.stages_edit);
+    note_widget(app, "serving-stages-input");
+    st.stages_editing = ImGui::IsItemActive();
+    bool changed = false;
+    if (ImGui::IsItemDeactivatedAfterEdit()) {
+        std::vector<llmsim::ServeWorkload::RateStage> stages;
+        std::string err;
+        if (!parse_rate_stages_text(st.stages_edit, stages, err)) st.stages_error = "Staged rates: " + err;
+        else if (stages.empty()) st.stages_error = "Staged rates: give at least one rate:seconds (or pick concurrency / request rate)";
+        else { st.stages_error.clear(); s.sv_stages = rate_stages_text(stages); changed = true; }
+    }
+    ImGui::SameLine();
+    help_marker("Staged arrivals, as inference-perf's load.stages runs them (load_generator.py run_stage): stage k sends "
+                "int(rate x seconds) requests at Poisson times from its start and waits for all of them to finish before the next "
+                "stage starts. Each stage's throughput, TTFT and hit rate are shown in the table below the load.");
+    if (!st.stages_error.empty()) {
+        ImGui::PushTextWrapPos(0.0f);
+        ImGui::TextColored(ink_vec4(Ink::Bad), "%s", st.stages_error.c_str());
+        ImGui::PopTextWrapPos();
+        note_widget(app, "serving-stages-error");
+    } else {
+        app.widget_rects.erase("serving-stages-error");   // no stale rect for the e2e checks once the ladder is good
+    }
+    return changed;
+}
+
 bool draw_load_inputs(AppState& app, float w) {
     Scenario& s = app.scenario;
     bool changed = false;
     ImGui::PushItemWidth(w);
     changed |= input_tokens("Input tokens / request", s.sv_in, 1, llmsim::kMaxContextTokens);
     changed |= input_tokens("Output tokens / request", s.sv_out, 1, 1000000);
-    bool open = s.sv_rate > 0;
-    if (ImGui::RadioButton("concurrency", !open)) { s.sv_rate = 0; changed = true; }
+    const bool staged = !s.sv_stages.empty(), open = !staged && s.sv_rate > 0;
+    if (ImGui::RadioButton("concurrency", !open && !staged)) { s.sv_rate = 0; s.sv_stages.clear(); changed = true; }
     ImGui::SameLine();
-    if (ImGui::RadioButton("request rate", open)) { if (!open) { s.sv_rate = 4; changed = true; } }
-    if (!open) changed |= ImGui::SliderInt("Requests in flight", &s.sv_conc, 1, 512, "%d", ImGuiSliderFlags_Logarithmic);
+    if (ImGui::RadioButton("request rate", open)) { if (!open) { s.sv_rate = s.sv_rate > 0 ? s.sv_rate : 4; s.sv_stages.clear(); changed = true; } }
+    ImGui::SameLine();
+    if (ImGui::RadioButton("staged rates", staged)) { if (!staged) { s.sv_stages = "2:30,4:30,8:30"; app.serving.stages_error.clear(); changed = true; } }
+    note_widget(app, "serving-load-mode");
+    if (!staged) { app.widget_rects.erase("serving-stages-input"); app.widget_rects.erase("serving-stages-error"); }   // no stale rects
+    if (staged) changed |= draw_stage_input(app);
+    else if (!open) changed |= ImGui::SliderInt("Requests in flight", &s.sv_conc, 1, 512, "%d", ImGuiSliderFlags_Logarithmic);
     else {
         float rate = (float)s.sv_rate;
         if (ImGui::SliderFloat("Requests / s (Poisson)", &rate, 0.1f, 200.0f, "%.2f", ImGuiSliderFlags_Logarithmic)) { s.sv_rate = rate; changed = true; }
@@ -633,6 +814,45 @@ void draw_load_table(AppState& app) {
     ImGui::EndTable();
     const bool meets = meets_sla(s, l.ttft_ms.p90, l.tpot_ms.p90);
     if (has_sla) ImGui::TextColored(ink_vec4(meets ? Ink::Good : Ink::Bad), meets ? "● meets the SLA" : "● misses the SLA");
+}
+
+// a staged ladder's stages, one row each (ServeLoad::stages, what `serve --explain` prints per stage); at phone width
+// the requests and TTFT-mean columns are left out
+void draw_stages(AppState& app) {
+    const llmsim::ServeLoad& l = app.serving.result.load;
+    if (l.stages.empty()) { app.widget_rects.erase("serving-stages"); return; }
+    ImGui::PushFont(app.font_bold); ImGui::TextUnformatted("Per stage of the ladder"); ImGui::PopFont();
+    explain_item(app, "serve_stages");
+    const bool narrow = phone_width(ImGui::GetContentRegionAvail().x);
+    static const char* const kTipsWide[] = {"arrival rate of the stage, requests/s (Poisson)", "int(rate x seconds) requests sent in the stage",
+        "output tokens / (stage start to its last completion), tok/s", "mean time to first token of the stage's requests, ms",
+        "90th percentile TTFT, ms", "90th percentile time per output token, ms", "prompt tokens found in the prefix cache, %"};
+    static const char* const kTipsNarrow[] = {kTipsWide[0], kTipsWide[2], kTipsWide[4], kTipsWide[6]};
+    const int cols = narrow ? 4 : 7;
+    if (!ImGui::BeginTable("serve-stages", cols, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingFixedFit)) return;
+    ImGui::TableSetupColumn("req/s");
+    if (!narrow) ImGui::TableSetupColumn("requests");
+    ImGui::TableSetupColumn("output tok/s");
+    if (!narrow) ImGui::TableSetupColumn("TTFT mean ms");
+    ImGui::TableSetupColumn("TTFT p90 ms");
+    if (!narrow) ImGui::TableSetupColumn("TPOT p90 ms");
+    ImGui::TableSetupColumn("hit %");
+    table_header_row(app, "serve-stages", narrow ? "rrrr" : "rrrrrrr", narrow ? kTipsNarrow : kTipsWide);
+    for (size_t k = 0; k < l.stages.size(); ++k) {
+        const llmsim::ServeLoad::Stage& sg = l.stages[k];
+        ImGui::TableNextRow();
+        auto cell = [&](const std::string& v, int col) { ImGui::TableNextColumn(); text_right(v.c_str()); note_cell(app, "serve-stages", (int)k, col); };
+        int c = 0;
+        cell(llmsim::format_sig(sg.rate), c++);
+        if (!narrow) cell(std::to_string(sg.requests), c++);
+        cell(llmsim::format_sig(sg.output_tok_s), c++);
+        if (!narrow) cell(llmsim::format_sig(sg.ttft_ms.mean), c++);
+        cell(llmsim::format_sig(sg.ttft_ms.p90), c++);
+        if (!narrow) cell(llmsim::format_sig(sg.tpot_ms.p90), c++);
+        cell(llmsim::format_sig(sg.prefix_hit_rate * 100), c++);
+    }
+    ImGui::EndTable();
+    note_widget(app, "serving-stages");
 }
 
 void draw_plots(AppState& app) {
@@ -802,6 +1022,7 @@ void draw_serving(AppState& app) {
         draw_memory_plan(app);
         draw_load_table(app);
     }
+    draw_stages(app);
     draw_plots(app);
     draw_step(app);
     draw_cost_and_command(app);

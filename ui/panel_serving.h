@@ -38,7 +38,18 @@ struct ServingState {
     std::string error;                 // why nothing could be computed (no model/device, bad input)
     double compute_ms = 0;             // the last recompute, wall clock
     std::string deploy_yaml, deploy_error, deploy_key;   // the Deploy button's Dynamo graph, built on click for deploy_key
+    std::string stages_edit, stages_error;   // the staged-rates text box while it is edited, and why a typed ladder was refused
+    bool stages_editing = false;             // the box holds the user's text (not the scenario's) until it is applied
 };
+
+// a staged arrival ladder as the Serving section and its URL key sv_stages write it: "rate:seconds" pairs joined by
+// commas ("3:50,10:20" = 3 requests/s for 50 s, then 10 requests/s for 20 s; inference-perf load.stages, which
+// ServeWorkload::rate_stages follows). "" = no ladder. At most kMaxStages stages and kMaxStagedRequests requests in all
+// (int(rate x seconds) each: the page simulates every one). Fills err naming the stage and returns false on bad text
+constexpr int kMaxStages = 200, kMaxStagedRequests = 20000;
+bool parse_rate_stages_text(const std::string& text, std::vector<llmsim::ServeWorkload::RateStage>& out, std::string& err);
+// the same ladder written back the one way ("3:50,10:20"), so a link carries one spelling
+std::string rate_stages_text(const std::vector<llmsim::ServeWorkload::RateStage>& stages);
 
 // the concurrencies of the sweep (1 .. 256, powers of two)
 extern const int kServingSweep[9];

@@ -26,6 +26,7 @@ struct Field {
     bool Scenario::*flag = nullptr;
     double min = 0, max = 0;     // valid range for numbers
     const char* unit = "";
+    bool (*check)(const std::string& value, std::string& why) = nullptr;   // a text value's own rule (nullptr = any text)
 };
 
 Field str(const char* k, std::string Scenario::*m) { Field f{k, Kind::Str}; f.s = m; return f; }
@@ -36,6 +37,11 @@ Field i32(const char* k, int Scenario::*m, double lo, double hi, const char* uni
 Field num(const char* k, double Scenario::*m, double lo, double hi, const char* unit) {
     Field f{k, Kind::Num}; f.num = m; f.min = lo; f.max = hi; f.unit = unit; return f; }
 Field flag(const char* k, bool Scenario::*m) { Field f{k, Kind::Bool}; f.flag = m; return f; }
+// a text value that must follow `check` (a bad one is refused with its reason, the state unchanged)
+Field strv(const char* k, std::string Scenario::*m, bool (*check)(const std::string&, std::string&)) { Field f = str(k, m); f.check = check; return f; }
+
+// sv_stages: "rate:seconds,..." (panel_serving.h parse_rate_stages_text)
+bool check_stages(const std::string& v, std::string& why) { std::vector<llmsim::ServeWorkload::RateStage> st; return parse_rate_stages_text(v, st, why); }
 
 const std::vector<Field>& fields() {
     static const std::vector<Field> table = {
@@ -93,6 +99,9 @@ const std::vector<Field>& fields() {
         num("sv_think", &Scenario::sv_think_s, 0, 86400, "s between turns"),
         num("sv_cpu_gib", &Scenario::sv_cpu_gib, 0, 65536, "GiB host-RAM tier"),
         num("sv_nvme_gib", &Scenario::sv_nvme_gib, 0, 1048576, "GiB NVMe tier"),
+        i32("sv_groups", &Scenario::sv_groups, 1, 100000, "prefix groups (distinct shared prefixes)"),
+        i32("sv_ppg", &Scenario::sv_ppg, 0, 1000000, "prompts per group (0 = every prompt new)"),
+        strv("sv_stages", &Scenario::sv_stages, check_stages),   // "rate:seconds,..." requests/s for s; "" = one rate
         i32("sv_loras", &Scenario::sv_loras, 0, 1024, "LoRA slots (0 = off)"),
         i32("sv_lora_r", &Scenario::sv_lora_rank, 1, 512, "rank"),
         flag("sv_ep", &Scenario::sv_ep),
@@ -211,6 +220,10 @@ bool set_field(const Field& f, const std::string& value, Scenario& s, std::strin
             err = std::string(f.key) + ": the value is not UTF-8 text (byte " + std::to_string(bad + 1) +
                   " of the decoded value); percent-encode UTF-8, e.g. %C3%A9 for \u00e9";
             return false;
+        }
+        if (f.check) {
+            std::string why;
+            if (!f.check(value, why)) { err = std::string(f.key) + ": " + why; return false; }
         }
         s.*(f.s) = value;
         return true;

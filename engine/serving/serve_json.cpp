@@ -337,6 +337,9 @@ std::string serve_result_json(const ServeRequest& req, const ServeResult& r) {
                  {"ttft_ms", stats(l.ttft_ms)}, {"tpot_ms", stats(l.tpot_ms)}, {"itl_ms", stats(l.itl_ms)}, {"e2e_ms", stats(l.e2e_ms)},
                  {"queueing_share", l.queueing_share}, {"kv_use_mean", l.kv_use_mean}, {"kv_use_peak", l.kv_use_peak},
                  {"mean_batch", l.mean_batch}, {"preemptions", l.preemptions}, {"completed", l.completed}};
+    // a staged ladder's stages with or without a shared prefix (prefix_json carries them too, as before, when the cache
+    // is active); a one-rate run has none, so its JSON is unchanged
+    if (!l.stages.empty()) o["load"]["stages"] = stages_json(l);
     const StepBreakdown& s = r.step;
     o["step"] = {{"batch", s.batch}, {"prefill_tokens", s.prefill_tokens}, {"weights_s", s.weights_s}, {"kv_s", s.kv_s},
                  {"compute_s", s.compute_s}, {"overhead_s", s.overhead_s}, {"moe_fixed_s", s.moe_fixed_s}, {"allreduce_s", s.allreduce_s},

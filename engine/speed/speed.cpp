@@ -64,7 +64,8 @@ constexpr ChipFamilyRates kChipFamilyRates[] = {
     // sm_61 (P40, P4, P6000, GTX 10, Titan X/Xp): no published figure (their catalog fp16_tflops are FP32 rates
     // marked estimated); GP100's ratio. MMQ runs DP4A at 4x the FP32 rate (ChipFamilyRates::mmq_rate)
     {F::NvidiaPascal,           0.0255, 1.0, 2.0},
-    {F::AmdRdna4,               0.304},  // RX 9070 XT WMMA 194.7 / 640 (AMD)
+    // RX 9070 XT WMMA 194.7 / 640 (AMD); flash attention's tile kernel on the vector ALUs at 1/4 (fa_tile_share)
+    {F::AmdRdna4,               0.304, 1.0, 1.0, 1.0, false, false, 0.25},
     {F::AmdRdna3,               0.143},
     {F::AmdCdna4,               0.288},  // MI355X 2307 / 8000 (catalog)
     {F::AmdCdna3,               0.232},
@@ -121,6 +122,13 @@ void set_family_rates(SpeedScenario& s, ChipFamily family) {
     s.vulkan_mm_rate = f.vulkan_mm_rate;
     s.vulkan_coopmat2 = f.vulkan_coopmat2;
     s.native_fp4_mma = f.native_fp4_mma;
+    s.fa_tile_share = f.fa_tile_share;
+}
+
+bool rocm_fa_tile_kernel(const SpeedScenario& s) {
+    if (s.backend != Backend::Rocm || !(s.fa_tile_share < 1.0)) return false;
+    const bool before_mma = s.llama_build != 0 && s.llama_build <= kRdna4MmaFaBuild;
+    return before_mma || s.head_dim_qk > kRdna4MmaFaMaxHead;
 }
 
 Fp16Estimate estimate_fp16_tflops(ChipFamily family, double bandwidth_gbs) {
@@ -953,7 +961,7 @@ void run_prefill(const SpeedScenario& s, const SpeedParams& p, int64_t n_tokens,
     // the weight-read floor and the score-matrix traffic at the plain share: mul_mat_q tiles and the softmax kernels
     // keep many loads in flight, the per-SM limit of decode_read_share is a mul_mat_vec_q one
     double bw_eff = s.bandwidth_gbs * 1e9 * bw_share(s, p);
-    const double fa_backend = p.fa_attn_backend[(int)s.backend];
+    const double fa_backend = p.fa_attn_backend[(int)s.backend] / (rocm_fa_tile_kernel(s) ? s.fa_tile_share : 1.0);
     int64_t batch = std::max<int64_t>(s.batch, s.ubatch);
     double total = 0, comp_t = 0, attn_t = 0, ovh_t = 0, sync_t = 0, off_t = 0;
     int compute_bound_ub = 0, n_ub_total = 0;

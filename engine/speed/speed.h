@@ -89,6 +89,12 @@ struct ChipFamilyRates {
     // CMake builds "12Xa"). Measured there on an RTX PRO 6000: gpt-oss-20b pp512 10,561 -> 13,305 t/s, x1.26
     // (kNativeFp4Speedup); B200 (sm_100) is not the PR's target and keeps the int8 path (SpeedScenario::kind)
     bool native_fp4_mma = false;
+    // share of the matrix rate (fp16_tflops x mma_share) that ggml-cuda's flash-attention tile kernel (fattn-tile,
+    // FP32 math on the vector ALUs) reaches where HIP gives the family no matrix FA kernel (rocm_fa_tile_kernel):
+    // RDNA4 issues 256 FP32 FLOP per clock and CU (2 x SIMD32, dual issue) against 1024 dense FP16 WMMA FLOP (Radeon AI
+    // PRO R9700: 47.8 FP32 and 191 FP16 matrix TFLOPS, AMD's spec sheet; RX 9070 XT 48.7 and 194.7), so 1/4; 1 (not
+    // used) elsewhere
+    double fa_tile_share = 1.0;
 };
 // the family's row; a family that is not set (ChipFamily::Count) is not a row: callers pass class_chip_family()
 const ChipFamilyRates& chip_family_rates(ChipFamily family);
@@ -138,6 +144,7 @@ struct SpeedScenario {
     double vulkan_mm_rate = 1.0;         // share of fp16_tflops ggml-vulkan's matmuls issue (ChipFamilyRates)
     bool vulkan_coopmat2 = false;        // ggml-vulkan's coopmat2 shaders run here (ChipFamilyRates)
     bool native_fp4_mma = false;         // MXFP4 on the FP4 tensor instruction from kNativeFp4Build (ChipFamilyRates)
+    double fa_tile_share = 1.0;          // flash attention's rate where HIP runs the tile kernel (ChipFamilyRates)
     bool fp16_tflops_estimated = false;  // fp16_tflops came from estimate_fp16_tflops (the band widens)
     HardwareKind kind = HardwareKind::Consumer;
     Backend backend = Backend::Cuda;
@@ -181,6 +188,17 @@ struct SpeedScenario {
 // FP4 quantisation and the tiles' loads stay)
 constexpr int kNativeFp4Build = 7536;
 constexpr double kNativeFp4Speedup = 1.43;
+// ROCm on RDNA4: ggml_cuda_get_best_fattn_kernel (ggml-cuda/fattn.cu) had no matrix flash-attention kernel for gfx12
+// until ggml-org/llama.cpp#18481 "HIP: add fattn-mma-f16 for RDNA4" (commit ea4a321f2; approved 2026-01-07, after
+// master b7600 of December 2025, the baseline column of #18537): before it prefill attention ran the tile kernel,
+// and so it still does for head sizes above 128 (the WMMA instances are compiled out for DKQ > 128 on AMD:
+// llama.cpp#26220, #26419, #28529; b9158's tuning kept the tile kernel there). kRdna4MmaFaBuild is the last build
+// known to precede the merge (its own build number is not in our sources): builds up to it take the tile kernel
+constexpr int kRdna4MmaFaBuild = 7600;
+constexpr int kRdna4MmaFaMaxHead = 128;
+// prefill's flash attention runs ggml-cuda's tile kernel (ChipFamilyRates::fa_tile_share) under ROCm on a family
+// without a matrix FA kernel for this build and head size
+bool rocm_fa_tile_kernel(const SpeedScenario& s);
 
 // the share of a decoded token's weight reads served from host RAM: offload_token_fraction where the scenario
 // builder set it (routed experts in host RAM are read k/E per token), else the size share offload_fraction

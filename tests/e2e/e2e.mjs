@@ -789,6 +789,24 @@ async function main() {
       const err = await p2.page.evaluate(() => { try { window.llmsim.setState({ sv_c: 0 }); return ''; } catch (e) { return e.message; } });
       assert(err.includes('sv_c') && err.includes('out of range'), `error: ${err}`);
       eq((await p2.page.evaluate(() => window.llmsim.getState())).sv_c, 64, 'sv_c unchanged after a bad value');
+      // prefix groups, the prompt pool and a staged ladder (sv_groups, sv_ppg, sv_stages; serving.h prefix_groups,
+      // prompts_per_group, rate_stages): the request carries them, the numbers are serve()'s, the stage table is drawn,
+      // the link holds them; a bad ladder is refused by key with the state unchanged
+      // (embed: the section fills the frame, so the stage table is a short scroll away; no SLA: the page then runs no
+      // SLA bisection with and without the cache; the keys stay set to the end, which spares a second recompute)
+      await p2.page.evaluate(() => window.llmsim.setState({ embed: 'serving', sv_ttft: 0, sv_tpot: 0, sv_prefix: 1024, sv_groups: 4, sv_ppg: 2,
+                                                            sv_stages: '2:5, 4:5' }));
+      const sg = (await p2.page.evaluate(() => window.llmsim.results())).serving;
+      eq([sg.error, sg.request.workload.prefix_groups, sg.request.workload.prompts_per_group, sg.request.workload.rate_stages],
+         ['', 4, 2, [{ duration_s: 5, rate: 2 }, { duration_s: 5, rate: 4 }]], 'groups, pool and stages in the request (keys sorted, as nlohmann writes them)');
+      eq(sg.result.load.stages.map((g) => g.requests), [10, 20], 'int(rate x seconds) requests a stage');
+      eq(sg.result, await p2.page.evaluate((q) => window.llmsim.serve(q), sg.request), 'staged result vs serve()');
+      await p2.page.waitForFunction(() => window.location.hash.includes('sv_stages=2%3A5,%204%3A5'), null, { timeout: 5000 });
+      await scrollToWidget(p2.page, 'serving-stages');   // the stage table (below the load table) is drawn
+      eq((await p2.page.evaluate(() => window.llmsim.getState())).sv_stages, '2:5, 4:5', 'sv_stages as given');
+      const badStages = await p2.page.evaluate(() => { try { window.llmsim.setState({ sv_stages: '2;5' }); return ''; } catch (e) { return e.message; } });
+      assert(badStages.includes('sv_stages') && badStages.includes('rate:seconds'), `error: ${badStages}`);
+      eq((await p2.page.evaluate(() => window.llmsim.getState())).sv_stages, '2:5, 4:5', 'sv_stages unchanged after a bad ladder');
       await p2.page.evaluate(() => window.llmsim.setState({ embed: 'serving', sv_rate: 0 }));
       await p2.page.waitForTimeout(200);
       await p2.page.screenshot({ path: path.join(out, 'serving-sglang-h100-from-link.png') });

@@ -76,6 +76,12 @@ TEST_CASE("rate stages: each stage sends int(rate x duration) requests and is re
     CHECK(a.load.stages[1].output_tok_s == Approx(20 * 16 / a.load.stages[1].duration_s));
     // the run's rate counts the stages' busy time, not the idle time between them
     CHECK(a.load.output_tok_s == Approx(27 * 16 / (a.load.stages[0].duration_s + a.load.stages[1].duration_s)));
+    // serve()'s JSON (the JS API's, the Serving section's results) carries the stages without a shared prefix too
+    nlohmann::json sj = nlohmann::json::parse(serve_result_json(r, a));
+    REQUIRE(sj["load"].contains("stages"));
+    CHECK(sj["load"]["stages"].size() == 2);
+    CHECK(sj["load"]["stages"][0]["requests"].get<int>() == 7);
+    CHECK_FALSE(sj.contains("prefix"));   // no cache at work: no prefix block
     // a predict line reads the stages and answers per stage
     nlohmann::json out = nlohmann::json::parse(serve_predict_line(cat(),
         R"({"id": "s", "engine": "vllm", "model": "meta-llama/Llama-3.1-8B-Instruct", "precision": "bf16", "hardware": "h100-sxm",)"

@@ -961,3 +961,36 @@ TEST_CASE("CPU backend: FLOP/s from -t and the core's FMA pipes; decode's ALU te
     s.cpu_threads = 0;
     CHECK(estimate_prefill(s, p, 512, 0).compute_time_s == Approx(2 * 7.5e9 / (0.5 * 100e12)).epsilon(kExact));
 }
+
+TEST_CASE("ROCm on RDNA4: prefill attention on the tile kernel up to b7600 and above head size 128", "[speed][build]") {
+    // ggml-org/llama.cpp#18481 (commit ea4a321f2, approved 2026-01-07, after master b7600) gave gfx12 a matrix
+    // flash-attention kernel for head sizes <= 128; before it, and above 128 still, the tile kernel on the vector
+    // ALUs: 256 FP32 FLOP per clock and CU against 1024 dense FP16 WMMA (R9700: 47.8 vs 191 TFLOPS, AMD), 1/4
+    SpeedParams p = plain_params();
+    SpeedScenario s = dense_8b();
+    s.backend = Backend::Rocm;
+    set_family_rates(s, ChipFamily::AmdRdna4);
+    REQUIRE(s.head_dim_qk <= 128);
+    s.llama_build = 7600;
+    const double tile = estimate_prefill(s, p, 2048, 32768).attention_time_s;
+    s.llama_build = 7601;
+    const double mma = estimate_prefill(s, p, 2048, 32768).attention_time_s;
+    CHECK(tile == Approx(4 * mma).epsilon(kExact));
+    s.llama_build = 0;   // a current build: the matrix kernel
+    CHECK(estimate_prefill(s, p, 2048, 32768).attention_time_s == Approx(mma).epsilon(kExact));
+    SpeedScenario wide = s;   // head size 256 (Gemma 3, Qwen3-Next): the tile kernel at any build
+    wide.head_dim_qk = wide.head_dim_v = 256;
+    wide.n_heads = s.n_heads / 2;   // the same attention FLOPs
+    CHECK(estimate_prefill(wide, p, 2048, 32768).attention_time_s == Approx(4 * mma).epsilon(kExact));
+    // Vulkan, or another AMD family: unchanged at the old build
+    SpeedScenario vk = s;
+    vk.backend = Backend::Vulkan;
+    const double vk_cur = estimate_prefill(vk, p, 2048, 32768).attention_time_s;
+    vk.llama_build = 7000;
+    CHECK(estimate_prefill(vk, p, 2048, 32768).attention_time_s == Approx(vk_cur).epsilon(kExact));
+    SpeedScenario rdna3 = s;
+    set_family_rates(rdna3, ChipFamily::AmdRdna3);
+    const double r3_cur = estimate_prefill(rdna3, p, 2048, 32768).attention_time_s;
+    rdna3.llama_build = 7000;
+    CHECK(estimate_prefill(rdna3, p, 2048, 32768).attention_time_s == Approx(r3_cur).epsilon(kExact));
+}

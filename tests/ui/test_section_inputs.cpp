@@ -327,3 +327,54 @@ TEST_CASE("ui: the Serving section's shared prefix, sessions and offload reach s
     CHECK_FALSE(decode_url_state("sv_turns=0", s, err));
     CHECK(s.sv_turns == 3);
 }
+
+// prefix groups, the prompt pool and the staged ladder (sv_groups, sv_ppg, sv_stages; issue 36, helper frontier4):
+// the request only (no simulation, so the case stays cheap); the page's numbers for it are checked in e2e.mjs
+TEST_CASE("ui: prefix groups, the prompt pool and staged rates reach the request and the URL; a bad ladder is refused", "[ui][serving]") {
+    AppState app = app_from("model=meta-llama/Llama-3.1-8B-Instruct&hardware=h100-sxm&sv_in=2048&sv_out=64&sv_prefix=1843"
+                            "&sv_groups=4&sv_ppg=2&sv_stages=2:5,4:7.5");
+    llmsim::ServeRequest r;
+    std::string err;
+    REQUIRE(serving_request_from_scenario(app, r, err));
+    CHECK(r.workload.prefix_groups == 4);
+    CHECK(r.workload.prompts_per_group == 2);
+    REQUIRE(r.workload.rate_stages.size() == 2);
+    CHECK(r.workload.rate_stages[1].rate == 4);
+    CHECK(r.workload.rate_stages[1].duration_s == 7.5);
+    CHECK(r.workload.concurrency == 0);   // the ladder drives the load
+    CHECK(r.workload.request_rate == 0);
+    const nlohmann::json j = nlohmann::json::parse(serving_request_json(r));
+    CHECK(j["workload"]["prefix_groups"] == 4);
+    CHECK(j["workload"]["prompts_per_group"] == 2);
+    CHECK(j["workload"]["rate_stages"][1]["duration_s"] == 7.5);
+    const std::string url = encode_url_state(app.scenario);
+    CHECK(url.find("sv_groups=4") != std::string::npos);
+    CHECK(url.find("sv_ppg=2") != std::string::npos);
+    CHECK(url.find("sv_stages=2%3A5,4%3A7.5") != std::string::npos);
+    Scenario back;
+    REQUIRE(decode_url_state(url, back, err));
+    CHECK(back.sv_stages == "2:5,4:7.5");
+    // bad values: refused by key with the reason, the state unchanged
+    Scenario s = app.scenario;
+    CHECK_FALSE(decode_url_state("sv_stages=3;50", s, err));
+    CHECK(err.find("sv_stages: stage 1: '3;50' is not rate:seconds") == 0);
+    CHECK_FALSE(decode_url_state("sv_stages=2:5,0:10", s, err));
+    CHECK(err == "sv_stages: stage 2: rate 0 must be above 0 and at most 100000 requests/s");
+    CHECK_FALSE(decode_url_state("sv_stages=1000:100", s, err));   // int(1000 x 100) = 100000 requests > 20000
+    CHECK(err.find("sv_stages: 100000 requests in all") == 0);
+    CHECK_FALSE(decode_url_state("sv_stages=2:5,", s, err));
+    CHECK(err.find("sv_stages: stage 2: '' is not rate:seconds") == 0);
+    CHECK_FALSE(decode_url_state("sv_groups=0", s, err));
+    CHECK(err.find("sv_groups") == 0);
+    CHECK(s.sv_stages == "2:5,4:7.5");
+    CHECK(s.sv_groups == 4);
+    // one spelling in the link once the section applies a typed ladder
+    std::vector<llmsim::ServeWorkload::RateStage> st;
+    REQUIRE(parse_rate_stages_text(" 3 : 50 , 10:20 ", st, err));
+    CHECK(rate_stages_text(st) == "3:50,10:20");
+    // no ladder: the request is the closed loop again
+    app.scenario.sv_stages.clear();
+    REQUIRE(serving_request_from_scenario(app, r, err));
+    CHECK(r.workload.rate_stages.empty());
+    CHECK(r.workload.concurrency == app.scenario.sv_conc);
+}
