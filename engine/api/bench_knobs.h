@@ -26,7 +26,7 @@ struct BenchKnobs {
     std::string override_tensors;            // -ot as given ("" = none)
     std::vector<int> ot_layers;              // the MoE layers whose experts -ot keeps in host RAM
     std::optional<TensorType> type_k, type_v;    // -ctk / -ctv
-    std::optional<int> threads;              // -t: in the command only; the speed model has no thread term
+    std::optional<int> threads;              // -t: the CPU backend's cores at work (SpeedScenario::cpu_threads)
     std::optional<SplitMode> split_mode;     // -sm
     std::vector<double> tensor_split;        // -ts, one proportion per GPU
     // true when a knob asks for weights in host RAM (-ngl below the layer count, --n-cpu-moe, -ot): the row belongs

@@ -181,6 +181,7 @@ bool build_row_scenario(const json& j, const PreparedWeights& w, bool fa, const 
     if (out.knobs.places_weights() && !place_row_weights(w, bt, req, out, ev.memory, err)) return false;
     if (!build_speed_scenario(out.model, req, ev, out.scenario, err)) return false;
     out.scenario.test = bt.kind == "prefill" ? SpeedTest::Prefill : SpeedTest::Decode;
+    out.scenario.cpu_threads = out.knobs.threads.value_or(0);   // -t: the CPU backend's FLOP/s (speed.cpp cpu_tflops)
     out.scenario.tokens = (int64_t)bt.tokens;
     out.scenario.depth = (int64_t)bt.depth;
     // the llama.cpp build, as llama-bench prints it ("233d773d0 (6413)", "b7600"): rules that changed with a build
@@ -225,7 +226,12 @@ bool parse_predict_input(const Catalog& cat, const json& j, PredictInput& out, s
     // the leave-one-device-out group: the catalog device when the name matched one (rows that spell one chip
     // differently stay one device), else the name without "(...)" details
     out.device = out.hardware.id != "custom" && !out.hardware.id.empty() ? out.hardware.id : device_name_key(out.hardware.name);
-    if (out.hardware.fp16_tflops <= 0) {
+    const SpeedScenario& sc = out.scenario;
+    if (sc.backend == Backend::Cpu && (sc.cpu_threads > 0 || (sc.cpu_cores > 0 && sc.cpu_core_flops_per_clk > 0))) {
+        out.note += std::string(out.note.empty() ? "" : "; ") +
+                    (sc.cpu_core_flops_per_clk > 0 ? "CPU FLOP/s: min(-t, cores) x the core's FMA peak (cpu_simd_bits, cpu_fma_pipes, boost_clock_mhz)"
+                                                   : "CPU FLOP/s: -t x 112 GFLOPS a core (the core's cpu_simd_bits, cpu_fma_pipes and boost_clock_mhz not stated)");
+    } else if (out.hardware.fp16_tflops <= 0) {
         Fp16Estimate fe = estimate_fp16_tflops(out.hardware.chip_family, out.hardware.bandwidth_gbs);
         char buf[200];
         snprintf(buf, sizeof buf, "fp16_tflops unknown: estimated %.0f from the %s family (%.3f TFLOPS per GB/s); band widened",

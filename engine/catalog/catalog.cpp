@@ -579,6 +579,12 @@ bool parse_device(Entry& r, Hardware& h) {
     r.number("tdp_w", h.tdp_w, false, 0);
     r.integer("sm_count", h.sm_count, false, 0);
     r.number("boost_clock_mhz", h.boost_clock_mhz, false, 0);
+    // a CPU's cores and their FMA pipes (speed: the CPU backend's FLOP/s = cores x FLOP per clock x clock)
+    int simd_bits = 0, fma_pipes = 0;
+    r.integer("cpu_cores", h.cpu_cores, false, 0, 4096);
+    r.integer("cpu_simd_bits", simd_bits, false, 0, 2048);
+    r.integer("cpu_fma_pipes", fma_pipes, false, 0, 16);
+    h.cpu_core_flops_per_clk = simd_bits / 32 * 2 * fma_pipes;
     r.number("price_usd", h.price_usd, false, 0);
     r.number("price_used_usd", h.price_used_usd, false, 0);
     r.str("price_source", h.price_source, false);

@@ -158,7 +158,10 @@ struct Hardware {
     double int8_tops = 0;              // dense INT8 tensor TOPS, 0 = unknown
     double tdp_w = 0;
     int sm_count = 0;                  // NVIDIA streaming multiprocessors per GPU, 0 = not stated (speed: decode's per-SM read limit)
-    double boost_clock_mhz = 0;        // vendor boost clock, MHz, 0 = not stated
+    int cpu_cores = 0;                 // a CPU: physical cores, 0 = not stated (speed: the CPU backend's FLOP/s)
+    double boost_clock_mhz = 0;        // vendor boost clock, MHz, 0 = not stated (a CPU: the clock its cores run at)
+    int cpu_core_flops_per_clk = 0;    // a CPU: FP32 FLOP per clock of one core = SIMD lanes x 2 (FMA) x FMA pipes
+                                       // (hardware.json cpu_simd_bits / 32 x 2 x cpu_fma_pipes); 0 = not stated
     double price_usd = 0;              // new, 0 = not sold new
     double price_used_usd = 0;         // used market, 0 = not tracked
     double cloud_usd_per_hour = 0;     // cheapest sourced on-demand price per GPU, 0 = not rentable

@@ -19,7 +19,7 @@ namespace llmsim {
 static_assert(sizeof(MoeConfig) == 48 && sizeof(MlaConfig) == 20 && sizeof(SlidingWindow) == 40 &&
               sizeof(HybridConfig) == 72 && sizeof(OllamaTag) == 128 && sizeof(QualityScore) == 152,
               "a catalog struct changed: update its field list in catalog_binary.cpp");
-static_assert(sizeof(Model) == 800 && sizeof(Hardware) == 608 && sizeof(RigDevice) == 728 && sizeof(GgmlType) == 48 &&
+static_assert(sizeof(Model) == 800 && sizeof(Hardware) == 616 && sizeof(RigDevice) == 736 && sizeof(GgmlType) == 48 &&
               sizeof(FileType) == 216 && sizeof(QualityBenchmark) == 248 && sizeof(QualityTask) == 128 &&
               sizeof(Catalog) == 184,
               "a catalog struct changed: update its field list in catalog_binary.cpp");
@@ -76,8 +76,9 @@ template <class V> static void fields(V& v, Hardware& x) {
     v.f("link_gbs", x.link_gbs); v.f("link_assumed", x.link_assumed); v.f("memory_bytes", x.memory_bytes);
     v.f("bandwidth_gbs", x.bandwidth_gbs); v.f("memory_kind", x.memory_kind); v.f("fp16_tflops", x.fp16_tflops);
     v.f("fp16_tflops_basis", x.fp16_tflops_basis); v.f("fp16_tflops_estimated", x.fp16_tflops_estimated);
-    v.f("int8_tops", x.int8_tops); v.f("tdp_w", x.tdp_w); v.f("sm_count", x.sm_count);
-    v.f("boost_clock_mhz", x.boost_clock_mhz); v.f("price_usd", x.price_usd); v.f("price_used_usd", x.price_used_usd);
+    v.f("int8_tops", x.int8_tops); v.f("tdp_w", x.tdp_w); v.f("sm_count", x.sm_count); v.f("cpu_cores", x.cpu_cores);
+    v.f("boost_clock_mhz", x.boost_clock_mhz); v.f("cpu_core_flops_per_clk", x.cpu_core_flops_per_clk);
+    v.f("price_usd", x.price_usd); v.f("price_used_usd", x.price_used_usd);
     v.f("cloud_usd_per_hour", x.cloud_usd_per_hour); v.f("gpu_limit_default_bytes", x.gpu_limit_default_bytes);
     v.f("gpu_limit_max_bytes", x.gpu_limit_max_bytes); v.f("system_ram_bytes", x.system_ram_bytes);
     v.f("system_ram_bandwidth_gbs", x.system_ram_bandwidth_gbs); v.f("seed_aliases", x.seed_aliases);

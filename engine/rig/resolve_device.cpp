@@ -280,6 +280,29 @@ std::vector<Backend> default_backends(const Hardware& h) {
     return {Backend::Vulkan};
 }
 
+// a CPU's core facts on an inline device (the speed model's CPU FLOP/s: cores x SIMD lanes x 2 x FMA pipes x clock):
+// cpu_cores, and cpu_simd_bits (128 NEON / SSE, 256 AVX2, 512 AVX-512) + cpu_fma_pipes + boost_clock_mhz together
+static bool parse_cpu_facts(const json& h, Hardware& out, std::string& err) {
+    double cores = 0, bits = 0, pipes = 0, mhz = 0;
+    if (!json_number_field(h, "cpu_cores", cores, false, err, 1, 4096) ||
+        !json_number_field(h, "cpu_simd_bits", bits, false, err, 64, 2048) ||
+        !json_number_field(h, "cpu_fma_pipes", pipes, false, err, 1, 16) ||
+        !json_number_field(h, "boost_clock_mhz", mhz, false, err, 1, 1e5)) { err = "hardware." + err; return false; }
+    if (cores != std::floor(cores) || pipes != std::floor(pipes) || (bits > 0 && std::fmod(bits, 64) != 0)) {
+        err = "hardware.cpu_cores and cpu_fma_pipes must be whole numbers and cpu_simd_bits a multiple of 64 (128, 256, 512)";
+        return false;
+    }
+    if ((bits > 0) != (pipes > 0) || (bits > 0 && !(mhz > 0))) {
+        err = "hardware.cpu_simd_bits, cpu_fma_pipes and boost_clock_mhz go together (a core's FP32 FMA peak = "
+              "cpu_simd_bits / 32 x 2 x cpu_fma_pipes x clock)";
+        return false;
+    }
+    if (cores > 0) out.cpu_cores = (int)cores;
+    if (mhz > 0) out.boost_clock_mhz = mhz;
+    if (bits > 0) out.cpu_core_flops_per_clk = (int)bits / 32 * 2 * (int)pipes;
+    return true;
+}
+
 bool device_from_json(const Catalog& cat, const json& h, Hardware& out, std::string& note, std::string& err) {
     if (h.is_string()) {
         std::string rig_err;
@@ -334,6 +357,7 @@ bool device_from_json(const Catalog& cat, const json& h, Hardware& out, std::str
         else filled += ", bandwidth_gbs";
         if (tf > 0) { out.fp16_tflops = tf; out.fp16_tflops_estimated = false; }
         else if (known->fp16_tflops > 0) filled += ", fp16_tflops";
+        if (!parse_cpu_facts(h, out, err)) return false;
         if (!known->memory_kind.empty()) filled += ", memory_kind";
         if (known->system_ram_bandwidth_gbs > 0) filled += ", host RAM";
         note = "hardware '" + inline_hw.name + "' matched catalog device '" + known->id + "'" +
@@ -343,6 +367,7 @@ bool device_from_json(const Catalog& cat, const json& h, Hardware& out, std::str
     out.memory_bytes = (int64_t)(mem * (double)kGiB);
     out.bandwidth_gbs = bw;
     out.fp16_tflops = tf;   // 0 = unknown: the speed model estimates it from the chip family and says so
+    if (!parse_cpu_facts(h, out, err)) return false;
     out.backends = default_backends(out);
     // a device the catalog does not know: the family the line names, else the one its name implies (chip_family.h)
     out.chip_family = family ? *family : guess_chip_family(out.vendor, out.kind, out.name);

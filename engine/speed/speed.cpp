@@ -237,6 +237,7 @@ std::string speed_params_to_json(const SpeedParams& p) {
     d["intel_vulkan_bw"] = p.intel_vulkan_bw;
     d["sycl_expert_call_us"] = p.sycl_expert_call_us;
     d["mmvq_sm_bytes_per_clk"] = p.mmvq_sm_bytes_per_clk;
+    d["alu_cpu_flops_per_param"] = p.alu_cpu_flops_per_param;
     json f = json::object();
     f["compute_share"] = p.compute_share;
     f["compute_kind"] = table(p.compute_kind, kKindNames, kHardwareKindCount);
@@ -353,7 +354,8 @@ bool parse_speed_params(const std::string& text, SpeedParams& out, std::string& 
             !read_num(d, "intel_bw", p.intel_bw, wd, err) ||
             !read_num(d, "intel_vulkan_bw", p.intel_vulkan_bw, wd, err) ||
             !read_num(d, "sycl_expert_call_us", p.sycl_expert_call_us, wd, err) ||
-            !read_num(d, "mmvq_sm_bytes_per_clk", p.mmvq_sm_bytes_per_clk, wd, err))
+            !read_num(d, "mmvq_sm_bytes_per_clk", p.mmvq_sm_bytes_per_clk, wd, err) ||
+            !read_num(d, "alu_cpu_flops_per_param", p.alu_cpu_flops_per_param, wd, err))
             return false;
     }
     if (root.contains("prefill")) {
@@ -478,8 +480,26 @@ double kv_bytes(const SpeedScenario& s, double a, double b) {
     return s.kv_bytes_per_token_full * 0.5 * (a + b) + s.kv_bytes_per_token_swa * mean_capped(a, b, (double)s.swa_window);
 }
 
+// a CPU core's FP32 FMA peak where the core's facts are not stated: 32 FLOP per clock (two 256-bit FMA pipes on Zen 2-5
+// and Intel Haswell ... Raptor Lake P-cores, four 128-bit NEON pipes on Apple's P-cores) x 3.5 GHz, between the catalog
+// EPYC 9654's 3.55 GHz all-core boost and laptop clocks
+constexpr double kCpuCoreFp32Gflops = 112;
+
+// TFLOPS of a CPU run that states -t (SpeedScenario::cpu_threads) or its cores: min(threads, cores) x the core's FP32
+// FMA peak (its FLOP per clock x clock; else kCpuCoreFp32Gflops); 0 where neither is stated (the GPU rule applies)
+double cpu_tflops(const SpeedScenario& s) {
+    if (s.backend != Backend::Cpu) return 0;
+    const bool facts = s.cpu_core_flops_per_clk > 0 && s.sm_clock_mhz > 0;
+    const int cores = s.cpu_threads > 0 ? (s.cpu_cores > 0 ? std::min(s.cpu_threads, s.cpu_cores) : s.cpu_threads)
+                                        : (facts ? s.cpu_cores : 0);
+    if (cores <= 0) return 0;
+    const double core_gflops = facts ? s.cpu_core_flops_per_clk * s.sm_clock_mhz * 1e-3 : kCpuCoreFp32Gflops;
+    return cores * core_gflops * 1e-3;
+}
+
 double tflops(const SpeedScenario& s, bool& estimated) {
     estimated = s.fp16_tflops_estimated || !(s.fp16_tflops > 0);
+    if (const double cpu = cpu_tflops(s); cpu > 0) return cpu;
     return s.fp16_tflops > 0 ? s.fp16_tflops : estimate_fp16_tflops(s.kind, s.bandwidth_gbs);
 }
 
@@ -515,6 +535,11 @@ double moe_active_expert_bytes(const SpeedScenario& s) {
 
 // share of the large-n matmul rate a matmul over n tokens reaches
 double matmul_efficiency(const SpeedParams& p, double n) { return n / (n + std::max(p.matmul_half_tokens, 0.0)); }
+// the same on the scenario's backend: ggml-cpu's mul_mat runs a vec_dot (or a small llamafile_sgemm tile) per weight row
+// and token column, so a column costs the same at 16 tokens as at 512: no GPU tile fill
+double matmul_efficiency(const SpeedScenario& s, const SpeedParams& p, double n) {
+    return s.backend == Backend::Cpu ? 1.0 : matmul_efficiency(p, n);
+}
 
 }  // namespace
 
@@ -593,10 +618,10 @@ double linear_time(const SpeedScenario& s, const SpeedParams& p, double n, doubl
         const double per_expert = std::max(1.0, n * s.moe_experts_active / s.moe_experts);
         // each expert is its own matmul over its padded columns (its weight rows are re-read per column tile, as
         // in a dense matmul over that many tokens), of which 1 / pad are real rows
-        expert_eff = matmul_efficiency(p, per_expert * pad) / pad;
+        expert_eff = matmul_efficiency(s, p, per_expert * pad) / pad;
         if (s.backend == Backend::Vulkan && !s.vulkan_coopmat2) expert_eff *= p.vulkan_scalar_moe;
     }
-    return 2.0 * n * (dense_params / matmul_efficiency(p, n) + expert_params / (expert_eff * p.moe_compute)) /
+    return 2.0 * n * (dense_params / matmul_efficiency(s, p, n) + expert_params / (expert_eff * p.moe_compute)) /
            (comp * weight_matmul_rate(s));
 }
 
@@ -702,8 +727,10 @@ DecodeFixed decode_fixed_terms(const SpeedScenario& s, const SpeedParams& p) {
     double kv_cost = p.kv_factor * (s.flash_attn ? 1.0 : p.no_fa_kv[(int)s.backend]);
     double tf = tflops(s, r.fp16_tflops_estimated) * 1e12;
     bool unified = s.memory == MemoryKind::Unified;
-    double alu = s.active_params * gpu_frac * p.alu_flops_per_param * p.alu_weight[(int)s.weight_class] *
-                 (unified ? p.alu_unified : 1.0) / tf;
+    // the CPU backend: ggml-cpu's vec_dot per weight at the cores' FMA peak (SpeedParams::alu_cpu_flops_per_param)
+    double alu = s.backend == Backend::Cpu ? s.active_params * gpu_frac * p.alu_cpu_flops_per_param / tf
+                                           : s.active_params * gpu_frac * p.alu_flops_per_param *
+                                                 p.alu_weight[(int)s.weight_class] * (unified ? p.alu_unified : 1.0) / tf;
     // the dequant/dot work partly overlaps the reads: matmul time = hypot(read, alu), the ALU term is the excess
     r.alu_time_s = std::hypot(r.weight_time_s, alu) - r.weight_time_s;
     r.fixed_time_s = s.n_layers * p.fixed_ms_per_layer * 1e-3 + sycl_expert_loop_s(s, p, s.moe_experts_active) +

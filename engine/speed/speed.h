@@ -152,7 +152,14 @@ struct SpeedScenario {
                                          // than the same backend on other vendors (SpeedParams intel_bw/compute)
     MemoryKind memory = MemoryKind::Gddr;   // guess_memory_kind() when the catalog does not say
     int sm_count = 0;                    // NVIDIA SMs per GPU and their boost clock (catalog); 0 = not stated, no
-    double sm_clock_mhz = 0;             // per-SM decode read limit (SpeedParams::mmvq_sm_bytes_per_clk)
+    double sm_clock_mhz = 0;             // per-SM decode read limit (SpeedParams::mmvq_sm_bytes_per_clk); a CPU: its
+                                         // clock (the per-core rate below)
+    // -- a CPU run (backend cpu): llama-bench's -t and the core's facts (0 = not stated). FLOP/s = min(threads, cores)
+    // x the core's FP32 FMA peak (cpu_core_flops_per_clk x sm_clock_mhz); without the core's facts threads x
+    // kCpuCoreFp32Gflops; without -t all cores, else fp16_tflops or the class estimate (cpu_tflops in speed.cpp)
+    int cpu_threads = 0;
+    int cpu_cores = 0;                   // physical cores (threads above them are SMT siblings: no more FMA pipes)
+    int cpu_core_flops_per_clk = 0;      // FP32 FLOP per clock of one core: SIMD lanes x 2 (FMA) x FMA pipes
     int gpus = 1;                        // llama.cpp layer split over this many identical GPUs
     double link_gbs = 0;                 // GPU-to-GPU (PCIe/NVLink) per direction; 0 = kDefaultPcieGbs (limits.h)
 
@@ -228,6 +235,12 @@ struct SpeedParams {
     double alu_flops_per_param = 38.16;    // dequant + dot work per weight, in FP16-tensor-FLOP equivalents
     double alu_weight[kWeightClassCount] = {1, 1, 1, 1, 1.993, 1};  // x per weight class (F16 1)
     double alu_unified = 0.7815;              // x on Apple/APU (their fp16_tflops is a vector rate)
+    // decode on the CPU backend: dequant + dot work per weight in FP32 FLOP equivalents of the cores' FMA peak
+    // (cpu_tflops in speed.cpp), instead of the GPU term above. Prior 4: AVX2 ggml_vec_dot_q4_0_q8_0
+    // (ggml/src/ggml-cpu/arch/x86/quants.c) spends ~16 256-bit ops per 32-weight block (load and unpack the nibbles,
+    // subtract 8, the signed maddubs/madd pair, cvt, the fp16 scales, fma): 0.5 op = 8 FLOP slots of a 2 x 256-bit FMA
+    // core per weight, about half of them integer ops that issue beside the FP pipes; fitted on the CPU rows alone
+    double alu_cpu_flops_per_param = 4;
     // prefill
     double compute_share = 0.3889;          // of fp16_tflops at the reference point (100 TFLOPS)
     // x per hardware class: 1 for the discrete GPUs (consumer, workstation, datacenter), whose fp16_tflops are all

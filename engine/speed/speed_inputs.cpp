@@ -28,6 +28,8 @@ void set_device_speed_inputs(SpeedScenario& s, const Hardware& h) {
              : mk == "unified" ? MemoryKind::Unified : guess_memory_kind(h.kind, h.bandwidth_gbs);
     s.sm_count = h.sm_count;
     s.sm_clock_mhz = h.boost_clock_mhz;
+    s.cpu_cores = h.cpu_cores;
+    s.cpu_core_flops_per_clk = h.cpu_core_flops_per_clk;
 }
 
 }  // namespace llmsim

@@ -117,5 +117,9 @@ TEST_CASE("predict: malformed lines give {id, error} with a reason", "[predict]"
           "test.kind must be \"prefill\" or \"decode\"");
     CHECK(predict_json(R"({"id":"z","model":"Qwen/Qwen2.5-7B-Instruct","hardware":{"kind":"gpu","bandwidth_gbs":1},"test":{"kind":"decode","tokens":1}})")["error"] ==
           "hardware.kind 'gpu' is not consumer|workstation|datacenter|apple|apu|cpu");
+    // a CPU's FMA datapath without its pipe count or clock is half a fact: refused, not guessed
+    CHECK(predict_json(R"({"id":"v","model":"Qwen/Qwen2.5-7B-Instruct","hardware":{"name":"Some CPU","kind":"cpu","bandwidth_gbs":80,
+        "cpu_cores":8,"cpu_simd_bits":256},"backend":"cpu","test":{"kind":"decode","tokens":1}})")["error"].get<std::string>()
+              .find("hardware.cpu_simd_bits, cpu_fma_pipes and boost_clock_mhz go together") == 0);
     CHECK(predict_json(R"({"id":"w","model":"Qwen/Qwen2.5-7B-Instruct","hardware":"rtx-4090","test":{"kind":"decode","tokens":0}})")["error"].get<std::string>().find("test.tokens") == 0);
 }

@@ -925,6 +925,43 @@ TEST_CASE("native MXFP4 on Blackwell: the weight matmuls at x1.43 from b7536 on,
     CHECK(estimate_prefill(b200, p, 512, 0).compute_time_s == Approx(dc_cur).epsilon(kExact));
 }
 
+TEST_CASE("CPU backend: FLOP/s from -t and the core's FMA pipes; decode's ALU term; no GPU tile fill", "[speed]") {
+    SpeedParams p = plain_params();
+    p.alu_cpu_flops_per_param = 4;
+    SpeedScenario s = dense_8b();
+    s.backend = Backend::Cpu;
+    s.kind = HardwareKind::Cpu;
+    s.memory = MemoryKind::Unified;
+    s.bandwidth_gbs = 100;
+    s.cpu_cores = 8;
+    s.cpu_core_flops_per_clk = 32;   // 2 x 256-bit FMA pipes: 8 lanes x 2 x 2
+    s.sm_clock_mhz = 4000;           // 128 GFLOPS a core
+    s.cpu_threads = 4;               // 0.512 TFLOPS
+    // decode: 5e9 B / 100e9 B/s = 50 ms of reads; 7.5e9 params x 4 FLOP / 0.512e12 = 58.59375 ms of dequant + dot,
+    // of which hypot(50, 58.59375) - 50 ms does not overlap the reads
+    SpeedResult d = estimate_decode(s, p, 0, 1);
+    REQUIRE(d.ok);
+    CHECK(d.weight_time_s == Approx(0.05).epsilon(kExact));
+    CHECK(d.alu_time_s == Approx(std::hypot(0.05, 0.05859375) - 0.05).epsilon(kExact));
+    // threads above the physical cores are SMT siblings: 16 threads run at 8 cores' FLOP/s
+    s.cpu_threads = 16;
+    CHECK(estimate_decode(s, p, 0, 1).alu_time_s == Approx(std::hypot(0.05, 0.029296875) - 0.05).epsilon(kExact));
+    // prefill: 2 x 512 x 7.5e9 FLOP / (compute_share 0.5 x 8 x 128 GFLOPS) per ubatch, the same at any matmul_half_tokens
+    // (ggml-cpu runs a vec_dot per row and column: no GPU tile fill); a GPU pays n / (n + half)
+    s.test = SpeedTest::Prefill;
+    s.tokens = 512;
+    const double per_token = 2 * 7.5e9 / (0.5 * 1.024e12);
+    CHECK(estimate_prefill(s, p, 512, 0).compute_time_s == Approx(per_token).epsilon(kExact));
+    p.matmul_half_tokens = 32;
+    CHECK(estimate_prefill(s, p, 512, 0).compute_time_s == Approx(per_token).epsilon(kExact));
+    // without the core's facts: -t x kCpuCoreFp32Gflops (112); without -t either: the stated fp16_tflops (100)
+    s.cpu_core_flops_per_clk = 0;
+    s.cpu_threads = 4;
+    CHECK(estimate_prefill(s, p, 512, 0).compute_time_s == Approx(2 * 7.5e9 / (0.5 * 4 * 112e9)).epsilon(kExact));
+    s.cpu_threads = 0;
+    CHECK(estimate_prefill(s, p, 512, 0).compute_time_s == Approx(2 * 7.5e9 / (0.5 * 100e12)).epsilon(kExact));
+}
+
 TEST_CASE("ROCm on RDNA4: prefill attention on the tile kernel up to b7600 and above head size 128", "[speed][build]") {
     // ggml-org/llama.cpp#18481 (commit ea4a321f2, approved 2026-01-07, after master b7600) gave gfx12 a matrix
     // flash-attention kernel for head sizes <= 128; before it, and above 128 still, the tile kernel on the vector

@@ -32,7 +32,28 @@ struct FreeParam {
     bool linear;     // optimised as is (signed exponent) instead of in log space
     double neutral;  // the value when no training row depends on it (1 for factors)
     bool prior = false;  // pulled (weakly) towards `neutral` as a physical prior (FitOptions::prior)
+    double pull = 0;     // > 0: its own pull towards `neutral` instead of FitOptions::prior (a prior few rows test)
 };
+
+// the CPU backend's own parameters: fitted on the CPU-backend rows alone, after every other parameter is fitted on
+// the other rows (fit_speed_params). A CPU run shares no kernel, read path or tile with a GPU run, so its rows must
+// not set a GPU's parameters (docs/validation/2026-12-07-speed-groups.md, round 4: with them in the shared fit, the
+// Pi 5's Q3_K_S decode row held alu_weight.kquant_low at 1.15 for every GPU)
+bool cpu_own_param(const char* name) {
+    return strcmp(name, "backend_bw.cpu") == 0 || strcmp(name, "alu_cpu_flops_per_param") == 0 ||
+           strcmp(name, "compute_kind.cpu") == 0;
+}
+
+// alu_weight.kquant_low's physical prior: the integer work per weight of ggml-cuda's batch-1 dot products (vecdotq.cuh)
+// over Q4_K's. vec_dot_q4_K_q8_1_impl_vmmq unpacks 16 weights per call with 2 mask/shift pairs, 4 dp4a for the values
+// and 4 for the q8 sums, 4 scale products: ~45 ops with the loads, ~2.9 per weight. vec_dot_q2_K_q8_1_impl_mmvq
+// runs 4 rounds over 16 weights, each a scale load, mask/shift, 2 dp4a and the min's byte broadcast (3 shift-ors):
+// ~5.2 per weight (1.8x). vec_dot_q3_K_q8_1_impl_mmvq's rounds each also rebuild a 6-bit scale from two bytes
+// (index, shift, mask, or, subtract) and merge the high bit (__vsubss4, several instructions on Volta and later):
+// ~6-8 per weight (2.2-2.8x). Prior 2 for the class (Q2_K and Q3_K together), with a pull of its own (1.0, 50x
+// FitOptions::prior) so that the 9 GPU Q2_K/Q3_K decode rows cannot swing it in a fold on their own
+constexpr double kKquantLowAluPrior = 2.0;
+constexpr double kKquantLowAluPull = 1.0;
 
 std::vector<FreeParam> free_params(SpeedParams& p, SpeedTest kind) {
     std::vector<FreeParam> v;
@@ -43,6 +64,7 @@ std::vector<FreeParam> free_params(SpeedParams& p, SpeedTest kind) {
         v.push_back({"backend_bw.rocm", &p.backend_bw[(int)Backend::Rocm], true, false, 1.0});
         v.push_back({"backend_bw.metal", &p.backend_bw[(int)Backend::Metal], true, false, 1.0});
         v.push_back({"backend_bw.vulkan", &p.backend_bw[(int)Backend::Vulkan], true, false, 1.0});
+        v.push_back({"backend_bw.cpu", &p.backend_bw[(int)Backend::Cpu], true, false, 1.0});
         v.push_back({"weight_bw.kquant", &p.weight_bw[(int)WeightClass::KQuant], true, false, 1.0});
         v.push_back({"weight_bw.legacy", &p.weight_bw[(int)WeightClass::Legacy], true, false, 1.0});
         v.push_back({"weight_bw.q8", &p.weight_bw[(int)WeightClass::Q8], true, false, 1.0});
@@ -55,8 +77,10 @@ std::vector<FreeParam> free_params(SpeedParams& p, SpeedTest kind) {
         v.push_back({"fixed_ms_per_layer", &p.fixed_ms_per_layer, false, false, 0.06});
         v.push_back({"gpu_hop_ms", &p.gpu_hop_ms, false, false, 0.3});
         v.push_back({"alu_flops_per_param", &p.alu_flops_per_param, false, false, 30.0});
-        v.push_back({"alu_weight.kquant_low", &p.alu_weight[(int)WeightClass::KQuantLow], false, false, 1.0});
+        v.push_back({"alu_weight.kquant_low", &p.alu_weight[(int)WeightClass::KQuantLow], false, false, kKquantLowAluPrior});
+        v.back().pull = kKquantLowAluPull;
         v.push_back({"alu_unified", &p.alu_unified, false, false, 1.0});
+        v.push_back({"alu_cpu_flops_per_param", &p.alu_cpu_flops_per_param, false, false, 4.0});
         v.push_back({"moe_bw", &p.moe_bw, false, false, 1.0});
         v.push_back({"moe_layer_us", &p.moe_layer_us, false, false, 25.0});
         v.push_back({"intel_bw", &p.intel_bw, true, false, 1.0});
@@ -99,7 +123,8 @@ std::vector<FreeParam> free_params(SpeedParams& p, SpeedTest kind) {
     // 50x too slow)
     static const char* const kPrior[] = {"bw_share.gddr", "bw_share.hbm", "bw_share.unified", "kv_factor",
                                          "no_fa_kv.cuda", "no_fa_kv.rocm", "no_fa_kv.metal", "fixed_ms_per_layer",
-                                         "gpu_hop_ms", "alu_flops_per_param", "alu_unified", "moe_bw", "moe_layer_us",
+                                         "gpu_hop_ms", "alu_flops_per_param", "alu_unified", "alu_cpu_flops_per_param",
+                                         "moe_bw", "moe_layer_us",
                                          "compute_share", "fa_attn_factor", "no_fa_score_bytes", "matmul_half_tokens",
                                          "tflops_exponent", "pipeline_hop_ms", "sycl_expert_call_us",
                                          "mmvq_sm_bytes_per_clk"};
@@ -181,9 +206,18 @@ std::vector<double> group_weights(const std::vector<const CalibrationRow*>& rows
     return w;
 }
 
-void fit_kind(const std::vector<const CalibrationRow*>& rows, SpeedParams& p, SpeedTest kind, const FitOptions& opt) {
-    if (rows.empty()) return;
-    std::vector<FreeParam> all = free_params(p, kind);
+// cpu_stage: fit only the CPU backend's own parameters (cpu_own_param) on `rows`, the CPU-backend rows, every other
+// parameter held; else every parameter but those
+void fit_kind(const std::vector<const CalibrationRow*>& rows, SpeedParams& p, SpeedTest kind, const FitOptions& opt,
+              bool cpu_stage) {
+    std::vector<FreeParam> all;
+    for (const FreeParam& f : free_params(p, kind))
+        if (cpu_own_param(f.name) == cpu_stage) all.push_back(f);
+    if (rows.empty()) {   // no CPU row to fit them on: the neutral values, never the start file's (fitted on them)
+        if (cpu_stage)
+            for (const FreeParam& f : all) *f.value = f.neutral;
+        return;
+    }
     // fit only parameters the rows can see: one no row depends on (a class, backend or weight type absent from
     // the training rows, e.g. when the only APU is left out) takes its neutral value — not the start value,
     // which may come from a fit that saw the left-out device
@@ -226,16 +260,17 @@ void fit_kind(const std::vector<const CalibrationRow*>& rows, SpeedParams& p, Sp
         }
         // factors are pulled towards 1 (opt.ridge); every other parameter, more weakly, towards its physical
         // prior (the neutral value), so that one held-out source cannot push an unconstrained one to an extreme
-        double ridge = 0, weight_ridge = 0, compute_weight_ridge = 0, prior = 0;
+        double ridge = 0, weight_ridge = 0, compute_weight_ridge = 0, prior = 0, own = 0;
         for (size_t i = 0; i < fp.size(); ++i) {
             double d = fp[i].linear ? v[i] - fp[i].neutral : v[i] - std::log(fp[i].neutral);
+            if (fp[i].pull > 0) { own += fp[i].pull * d * d; continue; }
             if (!fp[i].ridge) { if (fp[i].prior) prior += d * d; continue; }
             if (strncmp(fp[i].name, "weight_bw.", 10) == 0) weight_ridge += d * d;
             else if (strncmp(fp[i].name, "compute_weight.", 15) == 0) compute_weight_ridge += d * d;
             else ridge += d * d;
         }
         return s / wsum + opt.ridge * ridge + opt.weight_ridge * weight_ridge +
-               opt.compute_weight_ridge * compute_weight_ridge + opt.prior * prior;
+               opt.compute_weight_ridge * compute_weight_ridge + opt.prior * prior + own;
     };
     double best = nelder_mead(obj, x, 0.5, opt.max_evals);
     for (int r = 0; r < 3; ++r) {   // restarts with a fresh, smaller simplex until no more progress
@@ -252,22 +287,29 @@ void fit_kind(const std::vector<const CalibrationRow*>& rows, SpeedParams& p, Sp
 
 SpeedParams fit_speed_params(const std::vector<CalibrationRow>& rows, const SpeedParams& start, const FitOptions& opt) {
     SpeedParams p = start;
-    std::vector<const CalibrationRow*> dec, pre;
+    // [0] the GPU (and APU, Apple) rows, [1] the CPU-backend rows; decode, prefill
+    std::vector<const CalibrationRow*> dec[2], pre[2];
     std::set<std::string> devices;
     for (const auto& r : rows) {
-        (r.scenario.test == SpeedTest::Decode ? dec : pre).push_back(&r);
+        const int cpu = r.scenario.backend == Backend::Cpu ? 1 : 0;
+        (r.scenario.test == SpeedTest::Decode ? dec[cpu] : pre[cpu]).push_back(&r);
         devices.insert(r.device);
     }
-    // decode first: prefill uses the decode bandwidth shares for its weight-read floor and score-matrix traffic
-    if (opt.decode) fit_kind(dec, p, SpeedTest::Decode, opt);
+    // decode first: prefill uses the decode bandwidth shares for its weight-read floor and score-matrix traffic. Each
+    // kind fits the shared parameters on the non-CPU rows, then the CPU backend's own on the CPU rows (cpu_own_param)
+    if (opt.decode) {
+        fit_kind(dec[0], p, SpeedTest::Decode, opt, false);
+        fit_kind(dec[1], p, SpeedTest::Decode, opt, true);
+    }
     tie_unfitted(p);
     if (opt.prefill) {
         for (HardwareKind k : {HardwareKind::Consumer, HardwareKind::Workstation, HardwareKind::Datacenter})
             p.compute_kind[(int)k] = 1.0;
-        fit_kind(pre, p, SpeedTest::Prefill, opt);
+        fit_kind(pre[0], p, SpeedTest::Prefill, opt, false);
+        fit_kind(pre[1], p, SpeedTest::Prefill, opt, true);
     }
-    p.fit_rows_decode = (int)dec.size();
-    p.fit_rows_prefill = (int)pre.size();
+    p.fit_rows_decode = (int)(dec[0].size() + dec[1].size());
+    p.fit_rows_prefill = (int)(pre[0].size() + pre[1].size());
     p.fit_devices = (int)devices.size();
     return p;
 }
