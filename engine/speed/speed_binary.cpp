@@ -13,8 +13,8 @@ namespace llmsim {
 // parameters without a word: the sizes (64-bit libstdc++, every native build) make that a compile error. Add the
 // field to its list, then update the size.
 #if defined(__GLIBCXX__) && defined(__x86_64__)
-static_assert(sizeof(SpeedBand) == 80 && sizeof(SpeedParams) == 2880 && sizeof(ProfilePriorKind) == 104 &&
-              sizeof(ProfilePrior) == 480 && sizeof(SpeedCalibration) == 3360,
+static_assert(sizeof(SpeedBand) == 80 && sizeof(SpeedParams) == 2888 && sizeof(ProfilePriorKind) == 104 &&
+              sizeof(ProfilePrior) == 480 && sizeof(SpeedCalibration) == 3368,
               "a speed parameter struct changed: update its field list in speed_binary.cpp");
 #endif
 
@@ -28,7 +28,8 @@ template <class V> static void decode_fields(V& v, SpeedParams& x) {
     v.f("bw_share", x.bw_share); v.f("backend_bw", x.backend_bw); v.f("weight_bw", x.weight_bw);
     v.f("kv_factor", x.kv_factor); v.f("no_fa_kv", x.no_fa_kv); v.f("fixed_ms_per_layer", x.fixed_ms_per_layer);
     v.f("gpu_hop_ms", x.gpu_hop_ms); v.f("alu_flops_per_param", x.alu_flops_per_param); v.f("alu_weight", x.alu_weight);
-    v.f("alu_unified", x.alu_unified); v.f("intel_bw", x.intel_bw); v.f("intel_vulkan_bw", x.intel_vulkan_bw);
+    v.f("alu_cpu_flops_per_param", x.alu_cpu_flops_per_param); v.f("alu_unified", x.alu_unified);
+    v.f("intel_bw", x.intel_bw); v.f("intel_vulkan_bw", x.intel_vulkan_bw);
     v.f("mmvq_sm_bytes_per_clk", x.mmvq_sm_bytes_per_clk); v.f("moe_bw", x.moe_bw); v.f("moe_layer_us", x.moe_layer_us);
     v.f("sycl_expert_call_us", x.sycl_expert_call_us);
 }
