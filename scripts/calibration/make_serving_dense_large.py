@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Large dense deployments (Llama-3.1-405B on 8 GPUs) as never-fitted serving rows (issue 35).
 
-  scripts/calibration/make_serving_dense_large.py /work/.mirror/dstackai+benchmarks/repo \
+  scripts/calibration/make_serving_dense_large.py GIT_DIR_OF_dstackai_benchmarks \
       > assets/calibration/serving_dense_large_heldout.jsonl
 
 Reads, from a git directory of github.com/dstackai/benchmarks (HEAD 06c957ab51572ca18db9c1f4bb254a9eb86df4d7):
