@@ -4,6 +4,7 @@
 //   update_serving(app);                          // cheap when nothing changed (one string compare)
 //   if (app.serving.result.ok) show(app.serving.result.load.output_tok_s);
 #pragma once
+
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -12,6 +13,7 @@
 #include "serving/cost.h"
 #include "sim/explain.h"
 #include "section_memo.h"
+#include "serving_stages.h"
 
 struct AppState;
 
@@ -42,14 +44,6 @@ struct ServingState {
     bool stages_editing = false;             // the box holds the user's text (not the scenario's) until it is applied
 };
 
-// a staged arrival ladder as the Serving section and its URL key sv_stages write it: "rate:seconds" pairs joined by
-// commas ("3:50,10:20" = 3 requests/s for 50 s, then 10 requests/s for 20 s; inference-perf load.stages, which
-// ServeWorkload::rate_stages follows). "" = no ladder. At most kMaxStages stages and kMaxStagedRequests requests in all
-// (int(rate x seconds) each: the page simulates every one). Fills err naming the stage and returns false on bad text
-constexpr int kMaxStages = 200, kMaxStagedRequests = 20000;
-bool parse_rate_stages_text(const std::string& text, std::vector<llmsim::ServeWorkload::RateStage>& out, std::string& err);
-// the same ladder written back the one way ("3:50,10:20"), so a link carries one spelling
-std::string rate_stages_text(const std::vector<llmsim::ServeWorkload::RateStage>& stages);
 
 // the concurrencies of the sweep (1 .. 256, powers of two)
 extern const int kServingSweep[9];

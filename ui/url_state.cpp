@@ -1,5 +1,6 @@
 // URL-hash and JSON encodings of the Scenario (see url_state.h). One table of fields drives both.
 #include "url_state.h"
+#include "serving_stages.h"
 
 #include <cerrno>
 #include <clocale>
@@ -41,7 +42,7 @@ Field flag(const char* k, bool Scenario::*m) { Field f{k, Kind::Bool}; f.flag = 
 // a text value that must follow `check` (a bad one is refused with its reason, the state unchanged)
 Field strv(const char* k, std::string Scenario::*m, bool (*check)(const std::string&, std::string&)) { Field f = str(k, m); f.check = check; return f; }
 
-// sv_stages: "rate:seconds,..." (panel_serving.h parse_rate_stages_text)
+// sv_stages: "rate:seconds,..." (serving_stages.h parse_rate_stages_text)
 bool check_stages(const std::string& v, std::string& why) { std::vector<llmsim::ServeWorkload::RateStage> st; return parse_rate_stages_text(v, st, why); }
 
 const std::vector<Field>& fields() {

@@ -15,7 +15,7 @@ foreach(t IN LISTS LLMSIM_FUZZ_TARGETS)
   target_link_options(${t} PRIVATE -fsanitize=fuzzer)
   target_link_libraries(${t} PRIVATE llmsim_engine)
 endforeach()
-target_sources(fuzz_url_state PRIVATE "${CMAKE_SOURCE_DIR}/ui/url_state.cpp")
+target_sources(fuzz_url_state PRIVATE "${CMAKE_SOURCE_DIR}/ui/url_state.cpp" "${CMAKE_SOURCE_DIR}/ui/serving_stages.cpp")
 target_include_directories(fuzz_url_state PRIVATE "${CMAKE_SOURCE_DIR}/ui")
 # the MCP server's protocol layer and tool table live next to the CLI (cli/mcp_server.h), outside the engine
 target_sources(fuzz_mcp PRIVATE "${CMAKE_SOURCE_DIR}/cli/mcp_server.cpp" "${CMAKE_SOURCE_DIR}/cli/mcp_tools.cpp")
