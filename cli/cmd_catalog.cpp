@@ -16,6 +16,12 @@
 namespace llmsim::cli {
 
 namespace {
+// the whole file replaced by bytes; false when it cannot be written
+bool write_bytes(const std::string& path, const std::string& bytes) {
+    std::ofstream f(path, std::ios::binary | std::ios::trunc);
+    return f.write(bytes.data(), (std::streamsize)bytes.size()) && f.flush();
+}
+
 // --binary OUT --from DIR: DIR/models.json, hardware.json and quants.json through parse_catalog, written as catalog.bin
 int write_binary(const Args& a) {
     const std::string* out = a.get("binary");
@@ -31,8 +37,7 @@ int write_binary(const Args& a) {
     Catalog cat;
     if (!parse_catalog(text[0], text[1], text[2], cat, err)) return fail("catalog: " + err);
     const std::string bin = catalog_to_binary(cat);
-    std::ofstream f(*out, std::ios::binary | std::ios::trunc);
-    if (!f.write(bin.data(), (std::streamsize)bin.size()) || !f.flush()) return fail("catalog: cannot write '" + *out + "'");
+    if (!write_bytes(*out, bin)) return fail("catalog: cannot write '" + *out + "'");
     printf("catalog.bin: %zu models, %zu devices, %zu file types, %zu bytes -> %s\n", cat.models.size(),
            cat.hardware.size(), cat.file_types.size(), bin.size(), out->c_str());
     return 0;
@@ -51,8 +56,7 @@ int write_speed_binary(const Args& a) {
     SpeedCalibration c;
     if (!parse_speed_calibration(text, c, err)) return fail("catalog: " + *from + ": " + err);
     const std::string bin = speed_calibration_to_binary(c);
-    std::ofstream f(*out, std::ios::binary | std::ios::trunc);
-    if (!f.write(bin.data(), (std::streamsize)bin.size()) || !f.flush()) return fail("catalog: cannot write '" + *out + "'");
+    if (!write_bytes(*out, bin)) return fail("catalog: cannot write '" + *out + "'");
     printf("speed_params.bin: fit of %d decode and %d prefill rows, device prior %s, %zu bytes -> %s\n",
            c.params.fit_rows_decode, c.params.fit_rows_prefill, c.prior.fitted ? "fitted" : "none", bin.size(),
            out->c_str());
