@@ -65,6 +65,24 @@ bool sglang_overlap_schedule(const ServeRequest& r) {
     return n < 0 || n >= 400;
 }
 
+double decode_kv_reads(const ServeRequest& r, const Model& m, const Hardware& hw, int tp) {
+    if (!runs_vllm_v0(r) || m.mla || m.n_heads <= 0 || m.n_kv_heads <= 0) return 1;
+    const double kv_heads_gpu = std::max(1.0, std::floor((double)m.n_kv_heads / std::max(1, tp)));
+    const double group = std::max(1.0, (double)m.n_heads / std::max(1, tp) / kv_heads_gpu);
+    if (group <= 1) return 1;
+    const ChipFamily f = hw.chip_family;
+    if (hw.vendor == "nvidia") {
+        const bool pre_ampere = f == ChipFamily::NvidiaTuring || f == ChipFamily::NvidiaVolta ||
+                                f == ChipFamily::NvidiaPascalGp100 || f == ChipFamily::NvidiaPascal;
+        return (r.kv_dtype == "fp8" || pre_ampere) ? group : 1;
+    }
+    if (hw.vendor == "amd") {
+        const bool custom = group <= 16 && (m.head_dim == 64 || m.head_dim == 128);
+        return custom ? 1 : group;
+    }
+    return 1;
+}
+
 double early_mla_moe_layer_us(const ServeRequest& r, const Model& m) {
     if (r.engine != "sglang" || !m.mla || !m.is_moe()) return 0;
     const int n = engine_version_number(r.engine_version);
@@ -288,6 +306,11 @@ ServeResult serve_with(const Catalog& cat, const ServeRequest& req, const SpeedT
         r.notes.push_back("early SGLang build (before v0.4.6) with an MLA + MoE model: " + fmt("%.0f", s.layer_floor_us) + " us a layer, " +
                           fmt("%.1f", s.layers_stage * s.pp * s.layer_floor_us * 1e-3) + " ms a step, in the overhead (SGLang v0.4.1.post2's "
                           "DeepSeek-V3 batch 1/8/32 decode, sglang#2643, less this model's step)");
+    if (s.decode_kv_reads > 1)
+        r.notes.push_back("vLLM V0 decodes through PagedAttention.forward_decode here (XFormers backend: FP8 KV cache or a GPU "
+                          "before sm_80; ROCm: a shape its custom kernel refuses): one thread block per query head, so each "
+                          "cached KV byte is read " + fmt("%.0f", s.decode_kv_reads) + " times a step (" + fmt("%.2f", r.step.kv_s * 1e3) +
+                          " ms of KV reads at this batch)");
     if (st.prefill_first)
         r.notes.push_back("vLLM V0 with MLA: chunked prefill is off, so waiting prompts run in steps of their own before any decode "
                           "(vllm/core/scheduler.py _schedule_default); fixed-length clients then arrive in waves and TTFT grows with "

@@ -338,6 +338,7 @@ bool build_shape(const Catalog& cat, const ServeRequest& req, ReplicaShape& s, s
         s.attn_flops_decode_ctx = 2.0 * heads_gpu * (2.0 * m.mla->kv_lora_rank + m.mla->qk_rope_head_dim) * attn_layers;
     block_fp8_linears(m, req, s);
     s.layer_floor_us = early_mla_moe_layer_us(req, m);
+    s.decode_kv_reads = decode_kv_reads(req, m, *s.hw, s.tp);
     s.bw_gbs = s.hw->bandwidth_gbs;
     s.tflops = compute_tflops(*s.hw, req.precision);
     if (s.tflops <= 0) s.tflops = s.bw_gbs * 0.2;   // unknown FP16 rate: a conservative 0.2 TFLOPS per GB/s

@@ -109,8 +109,10 @@ double step_time(const ReplicaShape& s, const EngineSpeed& p, int n_decode, doub
     double mb = s.pp > 1 ? std::max(1.0, n / s.pp) : n;
     const ExpertStep ex = expert_step(s, p, mb);
     const double expert_read = ex.read_bytes;
-    // KV read: each decode reads its whole context once; a prefill chunk reads its cached prefix once
-    double kv_read = (sum_depth + (prefill_tokens > 0 ? prefill_depth : 0.0)) * s.kv_bytes_token_gpu / (s.pp > 1 ? (double)s.pp : 1.0);
+    // KV read: each decode reads its whole context (s.decode_kv_reads times: vLLM V0's per-query-head paged kernel,
+    // decode_kv_reads() in serve.cpp); a prefill chunk reads its cached prefix once
+    double kv_read = (sum_depth * s.decode_kv_reads + (prefill_tokens > 0 ? prefill_depth : 0.0)) * s.kv_bytes_token_gpu /
+                     (s.pp > 1 ? (double)s.pp : 1.0);
     double bw = s.bw_gbs * 1e9 * p.bw_eff;
     // multi-LoRA (vLLM punica shrink/expand kernels, vllm/lora/ops/triton_ops): each adapter active in the step
     // reads its slot once; every token does 2 FLOPs per slot element of its adapter (at most one adapter per

@@ -43,6 +43,20 @@ int engine_version_number(const std::string& v);
 bool runs_deepgemm(const ServeRequest& r, const Hardware& hw);
 // SGLang's overlap scheduler is on (v0.4.0 and later, or no version stated): LoadSetup::overlap_schedule
 bool sglang_overlap_schedule(const ServeRequest& r);
+// How many times a decode step reads each cached KV byte: 1 for a kernel that serves a KV head's whole query group
+// from one read, the query heads per KV head on one GPU for vLLM V0's PagedAttention.forward_decode kernel
+// (csrc/attention/attention_kernels.cuh paged_attention_v1/v2: grid (num_heads, num_seqs[, partitions]), one thread
+// block per query head, `kv_head_idx = head_idx / num_queries_per_kv`, each block streams its KV head's whole
+// context). V0 decodes through that kernel only where its backend selector falls back to it:
+//   NVIDIA (vllm/attention/selector.py, later platforms/cuda.py): FLASH_ATTN (vllm-flash-attn's
+//     flash_attn_with_kvcache, which packs a KV head's query group into one tile, `seqlenq_ngroups_swapped`) unless
+//     the KV cache is FP8 ("Cannot use FlashAttention-2 backend for FP8 KV cache") or the GPU is older than
+//     sm_80 ("... for Volta and Turing GPUs"): then XFORMERS, whose decode is PagedAttention.forward_decode;
+//   AMD (rocm_flash_attn.py): the custom ROCm kernel (vllm#8310, one block per KV head and its query group) unless
+//     `_use_rocm_custom_paged_attention` refuses the shape (GQA ratio > 16, head size not 64 / 128); its
+//     max_seq_len <= 32768 bound is a per-step condition not modelled here.
+// MLA models decode through their own backends (1). V1 (v0.8 and later), other engines: 1.
+double decode_kv_reads(const ServeRequest& r, const Model& m, const Hardware& hw, int tp);
 SpeedTable shipped_speed_table();
 // SGLang releases before v0.4.6 (a stated version; a row that names none is the current release) serving an MLA +
 // routed-MoE model (DeepSeek-V3/R1): the build-era per-layer latency kEarlyMlaMoeLayerUs applies (0 otherwise)
@@ -143,6 +157,7 @@ struct ReplicaShape {
     double lora_slot_bytes_gpu = 0;       // one slot's A + B buffers per GPU (one stage), lora_dtype = 2 bytes
     std::vector<BlockLinear> block_fp8;   // block-FP8 linears (MLA models at fp8: DeepSeek's checkpoints), empty otherwise
     double layer_floor_us = 0;            // build-era fixed latency per layer (kEarlyMlaMoeLayerUs), 0 for current builds
+    double decode_kv_reads = 1;           // reads of each cached KV byte per decode step (decode_kv_reads())
 };
 
 // what plan_memory hands an engine's KV-pool rule (engines.h KvPoolPlan)

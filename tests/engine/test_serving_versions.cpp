@@ -165,3 +165,31 @@ TEST_CASE("SGLang's overlap scheduler: a request that arrives during a step firs
     // the decode steps themselves do not change
     CHECK(on.load.tpot_ms.median == Approx(off.load.tpot_ms.median).epsilon(0.03));
 }
+
+namespace {
+// KV seconds of one decode step of 8 sequences at 4096 cached tokens each: Llama-3.1-70B (64 query heads, 8 KV heads)
+double kv_seconds(const std::string& version, const std::string& hardware, const std::string& kv_dtype) {
+    ServeRequest r;
+    r.engine = "vllm"; r.engine_version = version; r.model = "meta-llama/Llama-3.1-70B-Instruct";
+    r.hardware = hardware; r.precision = "bf16"; r.kv_dtype = kv_dtype; r.tp = 4; r.gpus = 4;
+    r.workload.concurrency = 1; r.workload.num_prompts = 1;
+    std::string err;
+    StepBreakdown b;
+    serve_step_time(cat(), r, std::vector<int64_t>(8, 4096), 0, 0, &b, err);
+    REQUIRE(err.empty());
+    return b.kv_s;
+}
+}  // namespace
+
+TEST_CASE("vLLM V0 decodes an FP8 KV cache through the per-query-head paged kernel: every KV byte read once per query head", "[serving][versions]") {
+    // V0's selector sends an FP8 KV cache to XFormers, whose decode is paged_attention_v1/v2 (one thread block per
+    // query head); a BF16 cache to FlashAttention (one read per KV head). Llama-3.1-70B at TP 4: 16 query heads and 2
+    // KV heads per GPU, 8 query heads per KV head. The FP8 cache is half the bytes, read 8 times: 4x the BF16 seconds
+    CHECK(kv_seconds("0.6.3", "h100-sxm", "fp8") / kv_seconds("0.6.3", "h100-sxm", "auto") == Approx(4.0).epsilon(1e-9));
+    // V1 (v0.8 and later) decodes FP8 on FlashAttention: half the BF16 seconds
+    CHECK(kv_seconds("0.8.0", "h100-sxm", "fp8") / kv_seconds("0.8.0", "h100-sxm", "auto") == Approx(0.5).epsilon(1e-9));
+    // a GPU before sm_80 (V100) is sent to XFormers whatever the cache: 8 reads against V1's one
+    CHECK(kv_seconds("0.6.3", "v100-pcie-32gb", "auto") / kv_seconds("0.8.0", "v100-pcie-32gb", "auto") == Approx(8.0).epsilon(0.05));
+    // ROCm V0: the custom kernel (vllm#8310) takes a GQA ratio up to 16 at head size 128: one read, as V1
+    CHECK(kv_seconds("0.6.3", "mi300x", "auto") / kv_seconds("0.8.0", "mi300x", "auto") == Approx(1.0).epsilon(0.05));
+}
