@@ -220,7 +220,7 @@ LoadSetup load_setup(const ServeRequest& req, const ReplicaShape& s, const Serve
     // decodes if prefills are scheduled"). SGLang's scheduler is prefill-first too (get_next_batch_to_run), but
     // turning it on for SGLang worsened serving.jsonl's SGLang source-out figures, before and after the overlap
     // scheduler below (output MdAPE 9.70 -> 10.36 %; docs/validation/2026-12-07-queue.md, 2026-12-07-sglang.md)
-    st.prefill_first = vllm_v0_mla(req, s);
+    st.prefill_first = vllm_v0_mla(req, s) || vllm_v0_dense_chunked(req, s) == 0;
     // SGLang's overlap scheduler: a request that arrives during a busy step first runs two steps later
     // (docs/validation/2026-12-07-sglang.md: serving.jsonl's SGLang TTFT source out 51.8 -> 34.5 %)
     st.overlap_schedule = sglang_overlap_schedule(req);

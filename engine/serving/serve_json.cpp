@@ -489,6 +489,7 @@ void apply_predict_defaults(ServeRequest& r) {
         int64_t need = w.input_len + w.session_prefix_len + w.output_len +
                        (int64_t)(w.turns - 1) * (w.input_len - w.shared_prefix_len + w.output_len);
         r.max_model_len = w.dist == LengthDist::Fixed ? std::max<int64_t>(2048, need) : std::max<int64_t>(4096, 8 * need);
+        r.max_model_len_assumed = true;   // the server itself ran its default (vllm_v0_dense_chunked reads that)
     }
 }
 }  // namespace serving

@@ -396,14 +396,41 @@ int vllm_v0_mla_batched_tokens(const ServeRequest& req, const ReplicaShape& s) {
     const int64_t mml = req.max_model_len > 0 ? req.max_model_len : (s.model->native_context > 0 ? s.model->native_context : 4096);
     return (int)std::min<int64_t>(std::max<int64_t>(mml, 2048), 1 << 30);
 }
+// vLLM V0 (before v0.8) with a model without MLA: its own batch defaults, not V1's (EngineArgs.create_engine_config
+// in vllm/engine/arg_utils.py, 0.6.x-0.7.x). Chunked prefill is on by default only for a long context:
+// `use_long_context = max_model_len > 32768`, on a GPU, without a sliding window, LoRA or prefix caching ("Chunked
+// prefill is enabled by default for models with max_model_len > 32K"); SchedulerConfig then sets
+// max_num_batched_tokens = 512 ("Chunked prefill is enabled with max_num_batched_tokens=512" in 0.6.3 / 0.6.4 startup
+// logs), 2048 from v0.6.5 (vllm-project/vllm#10544, 2024-11-21); with chunked prefill off, max(max_model_len, 2048)
+// and Scheduler._schedule_default runs waiting prompts before any decode (LoadSetup::prefill_first).
+// -1: the rule does not apply (V1, another engine, MLA: vllm_v0_mla above); 0: chunked prefill off; 1: on
+// The server's max_model_len decides: the request's flag, else the model's own context (a benchmark row that states
+// none ran the server's default, whatever room apply_predict_defaults gives the workload).
+namespace {
+int64_t vllm_v0_server_max_model_len(const ServeRequest& req, const ReplicaShape& s) {
+    if (req.max_model_len > 0 && !req.max_model_len_assumed) return req.max_model_len;
+    return s.model->native_context > 0 ? s.model->native_context : 4096;
+}
+}  // namespace
+int vllm_v0_dense_chunked(const ServeRequest& req, const ReplicaShape& s) {
+    if (s.engine != EngineId::Vllm || !runs_vllm_v0(req) || s.model->mla) return -1;
+    const int64_t mml = vllm_v0_server_max_model_len(req, s);
+    const bool on = mml > 32768 && !s.model->swa && req.max_loras <= 0 && req.prefix_caching != 1;
+    return on ? 1 : 0;
+}
 int effective_max_batched_tokens(const ServeRequest& req, const ReplicaShape& s) {
     if (req.max_num_batched_tokens > 0) return req.max_num_batched_tokens;
     const int v0_mla = vllm_v0_mla_batched_tokens(req, s);
-    return v0_mla > 0 ? v0_mla : default_max_batched_tokens(s.engine, s);
+    if (v0_mla > 0) return v0_mla;
+    const int chunked = vllm_v0_dense_chunked(req, s);
+    if (chunked == 1) return engine_version_number(req.engine_version) >= 605 ? 2048 : 512;
+    if (chunked == 0) return (int)std::min<int64_t>(std::max<int64_t>(vllm_v0_server_max_model_len(req, s), 2048), 1 << 30);
+    return default_max_batched_tokens(s.engine, s);
 }
 int effective_max_num_seqs(const ServeRequest& req, const ReplicaShape& s) {
     if (req.max_num_seqs > 0) return req.max_num_seqs;
-    return vllm_v0_mla(req, s) ? 256 : default_max_num_seqs(s.engine, s);
+    // V0's EngineArgs.max_num_seqs = 256 on every GPU (V1's larger defaults came with v0.8)
+    return s.engine == EngineId::Vllm && runs_vllm_v0(req) ? 256 : default_max_num_seqs(s.engine, s);
 }
 
 // [SECTION] Memory plans ---------------------------------------------------------------------------------

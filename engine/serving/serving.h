@@ -153,6 +153,7 @@ struct ServeRequest {
     int gpus_per_node = 8;               // TP/PP beyond this crosses the network (default fabric: ib-ndr, a NIC per GPU)
     int nics_per_node = 0;               // NICs per node on the fabric; 0 = "-xN" or the fabric's default
     int64_t max_model_len = 0;           // --max-model-len / --context-length; 0 = the model's native context
+    bool max_model_len_assumed = false;  // max_model_len is apply_predict_defaults' room for the workload, not the server's flag
     double gpu_memory_utilization = 0;   // vLLM; 0 = 0.9 (vLLM's default)
     double mem_fraction_static = 0;      // SGLang; 0 = SGLang's default for the GPU size and TP (server_args.py)
     int max_num_seqs = 0;                // vLLM --max-num-seqs / SGLang --max-running-requests / llama-server -np; 0 = default

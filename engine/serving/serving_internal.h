@@ -191,14 +191,17 @@ bool plan_memory(const Catalog& cat, const ServeRequest& req, const ReplicaShape
 // default max_num_seqs / max_num_batched_tokens of the engine for this GPU (its row's BatchDefaults)
 int default_max_num_seqs(EngineId e, const ReplicaShape& s);
 int default_max_batched_tokens(EngineId e, const ReplicaShape& s);
-// what the server runs with: the request's flag, else vLLM V0's MLA rule (vllm_v0_mla_batched_tokens), else the
-// engine's default
+// what the server runs with: the request's flag, else vLLM V0's rules (MLA: vllm_v0_mla_batched_tokens; other
+// models: vllm_v0_dense_chunked; 256 sequences), else the engine's default
 int effective_max_num_seqs(const ServeRequest& req, const ReplicaShape& s);
 int effective_max_batched_tokens(const ServeRequest& req, const ReplicaShape& s);
 // vLLM before v0.8 with an MLA model: chunked prefill forced off, max_num_batched_tokens = max(max_model_len, 2048)
 // (serve_memory.cpp cites it); 0 when the rule does not apply
 bool vllm_v0_mla(const ServeRequest& req, const ReplicaShape& s);
 int vllm_v0_mla_batched_tokens(const ServeRequest& req, const ReplicaShape& s);
+// vLLM before v0.8 with a model without MLA: chunked prefill on (1) only when max_model_len > 32768 (no sliding window,
+// LoRA or prefix caching), off (0) otherwise; -1 when the rule does not apply (serve_memory.cpp cites it)
+int vllm_v0_dense_chunked(const ServeRequest& req, const ReplicaShape& s);
 // the pool in blocks and tokens from `kv_pool` bytes, the memory plan's first and last rules: the tail of every
 // block-pooled engine's KV-pool rule
 bool finish_pool(const ServeRequest& req, const ReplicaShape& s, double kv_pool, int block, ServeMemoryPlan& out);

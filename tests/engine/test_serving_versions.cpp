@@ -193,3 +193,31 @@ TEST_CASE("vLLM V0 decodes an FP8 KV cache through the per-query-head paged kern
     // ROCm V0: the custom kernel (vllm#8310) takes a GQA ratio up to 16 at head size 128: one read, as V1
     CHECK(kv_seconds("0.6.3", "mi300x", "auto") / kv_seconds("0.8.0", "mi300x", "auto") == Approx(1.0).epsilon(0.05));
 }
+
+namespace {
+std::string vllm_command(const std::string& version, const std::string& hardware, int64_t max_model_len) {
+    ServeRequest r;
+    r.engine = "vllm"; r.engine_version = version; r.model = "meta-llama/Llama-3.1-70B-Instruct";
+    r.hardware = hardware; r.precision = "fp8"; r.tp = 4; r.gpus = 4; r.max_model_len = max_model_len;
+    r.workload.input_len = 1024; r.workload.output_len = 128; r.workload.concurrency = 4; r.workload.num_prompts = 8;
+    const ServeResult res = serve(cat(), r);
+    REQUIRE(res.ok);
+    return res.command;
+}
+}  // namespace
+
+TEST_CASE("vLLM V0 runs its own batch defaults: 256 sequences, chunked prefill of 512 tokens only past 32K of context", "[serving][versions]") {
+    // vllm/engine/arg_utils.py (0.6.x): EngineArgs.max_num_seqs = 256; chunked prefill on by default when
+    // max_model_len > 32768, max_num_batched_tokens 512 ("Chunked prefill is enabled with max_num_batched_tokens=512")
+    const std::string v063 = vllm_command("0.6.3", "h100-sxm", 131072);
+    CHECK(v063.find("--max-num-seqs 256 ") != std::string::npos);
+    CHECK(v063.find("--max-num-batched-tokens 512") != std::string::npos);
+    // vllm-project/vllm#10544 (v0.6.5): 2048 for chunked prefill
+    CHECK(vllm_command("0.7.3", "h100-sxm", 131072).find("--max-num-batched-tokens 2048") != std::string::npos);
+    // 32K of context or less: chunked prefill off, max_num_batched_tokens = max(max_model_len, 2048)
+    CHECK(vllm_command("0.6.3", "h100-sxm", 16384).find("--max-num-batched-tokens 16384") != std::string::npos);
+    // V1 (v0.8 on): 1024 sequences and 8192 tokens on an H100 (arg_utils.py _set_default_args_v1)
+    const std::string v1 = vllm_command("0.8.0", "h100-sxm", 131072);
+    CHECK(v1.find("--max-num-seqs 1024 ") != std::string::npos);
+    CHECK(v1.find("--max-num-batched-tokens 8192") != std::string::npos);
+}
