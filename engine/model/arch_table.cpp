@@ -124,6 +124,16 @@ constexpr HfModelType kHfModelTypes[] = {
     {.model_type = "qwen3", .arch = A::Qwen3, .qk_norm = true},
     {.model_type = "qwen3_moe", .arch = A::Qwen3Moe, .qk_norm = true},
     {.model_type = "qwen3_next", .arch = A::Qwen3Next, .qk_norm = true},
+    // Qwen3.5 / Qwen3.6 MoE (Qwen3_5MoeForConditionalGeneration; llama.cpp's qwen35moe): Qwen3-Next's layout, Gated
+    // DeltaNet layers with full attention every full_attention_interval-th (35B-A3B: 30 + 10 of 40), the linear_*
+    // head keys, routed + shared experts. Before this row the type was unknown and every layer counted as attention
+    // (4x the KV cache of the 35B-A3B, no recurrent state)
+    {.model_type = "qwen3_5_moe", .arch = A::Qwen3Next, .qk_norm = true},
+    {.model_type = "qwen3_5_moe_text", .arch = A::Qwen3Next, .qk_norm = true},
+    // the dense Qwen3.5 / 3.6 (Qwen3_5ForConditionalGeneration; llama.cpp's qwen35): the same hybrid layers with a
+    // dense FFN (no num_experts: the MoE import leaves it dense)
+    {.model_type = "qwen3_5", .arch = A::Qwen3Next, .qk_norm = true},
+    {.model_type = "qwen3_5_text", .arch = A::Qwen3Next, .qk_norm = true},
     {.model_type = "gemma", .arch = A::Gemma, .tie = true},
     {.model_type = "gemma2", .arch = A::Gemma2, .tie = true, .swa = true},
     {.model_type = "gemma3", .arch = A::Gemma3, .tie = true, .qk_norm = true, .swa = true},

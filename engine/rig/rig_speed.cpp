@@ -44,6 +44,7 @@ SpeedScenario device_scenario(const SpeedScenario& s, const Hardware& h, double 
     d.swa_layers = (int)std::lround(s.swa_layers * lfrac);
     d.kv_bytes_per_token_full = s.kv_bytes_per_token_full * lfrac;
     d.kv_bytes_per_token_swa = s.kv_bytes_per_token_swa * lfrac;
+    d.recurrent_state_bytes = s.recurrent_state_bytes * lfrac;
     set_device_speed_inputs(d, h);   // the device's own bandwidth, FP16, class and family (speed_inputs.h)
     d.backend = h.backends.empty() ? Backend::Vulkan : h.backends.front();
     return d;

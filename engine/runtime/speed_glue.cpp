@@ -74,6 +74,13 @@ void speed_model_inputs(const Model& m, const SimRequest& req, const Evaluation&
     s.swa_window = m.swa ? m.swa->window : 0;
     s.kv_bytes_per_token_full = full;
     s.kv_bytes_per_token_swa = swa;
+    // hybrid models: the recurrent layers' state (the layers without attention; the state per layer as the memory
+    // model allocates it, hf_config.cpp; 0 where the config does not give it)
+    if (m.hybrid && m.hybrid->ssm_state_bytes_per_layer > 0) {
+        int recurrent = 0;
+        for (int il = 0; il < m.n_layers; ++il) recurrent += layer_has_attention(m, il) ? 0 : 1;
+        s.recurrent_state_bytes = (double)m.hybrid->ssm_state_bytes_per_layer * recurrent;
+    }
     s.weight_class = ev.weight_class != WeightClass::Count ? ev.weight_class : weight_class_of(mr.file_type);
     if (m.is_moe()) {
         s.moe_experts = m.moe->n_experts;

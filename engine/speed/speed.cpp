@@ -742,6 +742,11 @@ DecodeFixed decode_fixed_terms(const SpeedScenario& s, const SpeedParams& p) {
     f.share = share;
     f.kv_cost = kv_cost;
     f.alu = alu;
+    // hybrid models: each recurrent layer's scan (ggml_ssm_scan for Mamba, ggml_gated_delta_net for Qwen3-Next /
+    // Qwen3.5) reads the f32 state of the sequence and writes the next one every token (llama-memory-recurrent.cpp
+    // keeps one state per sequence, n_embd_r + n_embd_s floats per layer): 2 x the state bytes at the read share,
+    // like the KV cache but without kv_factor (a streamed read and a streamed write, no gather over positions)
+    f.state_rw_bytes = 2.0 * std::max(s.recurrent_state_bytes, 0.0) * gpu_frac;
     return f;
 }
 
@@ -782,7 +787,7 @@ void depth_terms(const SpeedScenario& s, double a, double b, DecodeDepth& d) {
 // of the fixed terms, no SpeedResult temporaries)
 void decode_terms(const DecodeFixed& f, const DecodeDepth& d, SpeedResult& r) {
     copy_result(f.r, r);
-    r.kv_time_s = d.kv * f.kv_cost / (f.bw * f.share);
+    r.kv_time_s = (d.kv * f.kv_cost + f.state_rw_bytes) / (f.bw * f.share);
     double t = r.weight_time_s + r.kv_time_s + r.alu_time_s + r.fixed_time_s + r.sync_time_s + r.offload_time_s;
     r.time_s = t;
     r.tokens_per_s = 1.0 / t;

@@ -128,6 +128,8 @@ struct SpeedScenario {
     double kv_bytes_per_token_full = 0;  // K+V cache bytes per cached token summed over full-attention layers
                                          // (MLA: latent + rope only; KV type already applied)
     double kv_bytes_per_token_swa = 0;   // the same over sliding-window layers (cached tokens capped at swa_window)
+    double recurrent_state_bytes = 0;    // hybrid models: one sequence's f32 recurrent state summed over the recurrent
+                                         // (Mamba / gated DeltaNet) layers; decode reads and writes it every token
     WeightClass weight_class = WeightClass::KQuant;
     // -- mixture of experts (0 = dense): a ubatch of n tokens sends n x k rows to E experts, so each expert's
     // matmul sees about n k / E tokens (small matmuls run below the dense rate) and, at large n, nearly every
@@ -400,6 +402,7 @@ struct DecodePlan {
     struct Fixed {
         SpeedResult r;                  // weight / alu / fixed / sync / offload times, fp16_tflops_estimated
         double bw = 0, share = 0, kv_cost = 0, alu = 0;
+        double state_rw_bytes = 0;      // recurrent state read + written per token (kv_time_s carries it)
     } fixed;
 };
 void plan_decode(const SpeedScenario& s, const SpeedParams& p, DecodePlan& plan);

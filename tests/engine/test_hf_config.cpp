@@ -427,6 +427,49 @@ TEST_CASE("hf_config: Qwen3-Next-80B-A3B (gated DeltaNet hybrid)", "[hf_config]"
     CHECK(m.intermediate_size == 0);
 }
 
+TEST_CASE("hf_config: Qwen3.6-35B-A3B text config (qwen3_5_moe_text, Qwen3-Next's hybrid layout)", "[hf_config]") {
+    // the text part of Qwen/Qwen3.6-35B-A3B's config.json as the calibration rows carry it: 40 layers, full attention
+    // every 4th (10), the other 30 gated DeltaNet (16 key / 32 value heads of 128, conv kernel 4), 256 experts top-8
+    Import r = import(R"({
+      "model_type": "qwen3_5_moe_text", "num_hidden_layers": 40, "hidden_size": 2048, "moe_intermediate_size": 512,
+      "num_attention_heads": 16, "num_key_value_heads": 2, "head_dim": 256, "vocab_size": 248320,
+      "tie_word_embeddings": false, "max_position_embeddings": 262144, "num_experts": 256, "num_experts_per_tok": 8,
+      "shared_expert_intermediate_size": 512, "full_attention_interval": 4, "linear_num_key_heads": 16,
+      "linear_num_value_heads": 32, "linear_key_head_dim": 128, "linear_value_head_dim": 128,
+      "linear_conv_kernel_dim": 4, "partial_rotary_factor": 0.25 })");
+    REQUIRE(r.ok);
+    const Model& m = r.m;
+    CHECK(m.arch == "qwen3next");
+    REQUIRE(m.hybrid);
+    CHECK(m.hybrid->recurrent_type == "gated_deltanet");
+    REQUIRE(m.hybrid->attention_layers.size() == 10);
+    CHECK(m.hybrid->attention_layers[0] == 3);
+    CHECK(m.hybrid->attention_layers[9] == 39);
+    // conv state (kernel - 1) x (2 x 16 x 128 + 32 x 128) + the 32 heads' 128 x 128 state, f32
+    CHECK(m.hybrid->ssm_state_bytes_per_layer == 4 * (3 * 8192 + 128 * 128 * 32));
+    REQUIRE(m.is_moe());
+    CHECK(m.moe->n_experts == 256);
+    CHECK(m.moe->n_experts_active == 8);
+}
+
+TEST_CASE("hf_config: a dense Qwen3.5 text config (qwen3_5_text): hybrid layers, dense FFN", "[hf_config]") {
+    Import r = import(R"({
+      "model_type": "qwen3_5_text", "num_hidden_layers": 64, "hidden_size": 5120, "intermediate_size": 17408,
+      "num_attention_heads": 24, "num_key_value_heads": 4, "head_dim": 256, "vocab_size": 248320,
+      "tie_word_embeddings": false, "max_position_embeddings": 262144, "full_attention_interval": 4,
+      "linear_num_key_heads": 16, "linear_num_value_heads": 48, "linear_key_head_dim": 128, "linear_value_head_dim": 128,
+      "linear_conv_kernel_dim": 4 })");
+    REQUIRE(r.ok);
+    const Model& m = r.m;
+    CHECK(m.arch == "qwen3next");
+    REQUIRE(m.hybrid);
+    CHECK(m.hybrid->attention_layers.size() == 16);   // every 4th of 64
+    // conv (4 - 1) x (2 x 16 x 128 + 48 x 128) + 48 heads' 128 x 128 state, f32
+    CHECK(m.hybrid->ssm_state_bytes_per_layer == 4 * (3 * (2 * 16 * 128 + 48 * 128) + 128 * 128 * 48));
+    CHECK_FALSE(m.is_moe());
+    CHECK(m.intermediate_size == 17408);
+}
+
 TEST_CASE("hf_config: Falcon-7B (multi-query, ungated 4x MLP, default context)", "[hf_config]") {
     Import r = import(R"({
       "architectures": ["FalconForCausalLM"], "model_type": "falcon", "bias": false, "hidden_size": 4544,

@@ -574,6 +574,27 @@ TEST_CASE("MoE decode: the routing chain costs moe_layer_us per layer and token,
     CHECK(estimate_decode(d, p, 0, 128).time_s == Approx(t0).epsilon(kExact));
 }
 
+TEST_CASE("hybrid decode: the recurrent layers' state is read and written once per token", "[speed]") {
+    SpeedParams p = plain_params();
+    SpeedScenario s = dense_8b();
+    SpeedResult plain = estimate_decode(s, p, 0, 128);
+    // Qwen3.6-35B-A3B: 30 gated DeltaNet layers x 4 x (3 x 8192 conv + 32 x 128 x 128 state) floats' bytes
+    const double state = 30.0 * 4 * (3 * 8192 + 32 * 128 * 128);
+    s.recurrent_state_bytes = state;
+    SpeedResult hybrid = estimate_decode(s, p, 0, 128);
+    REQUIRE(plain.ok);
+    REQUIRE(hybrid.ok);
+    // read + write at the device's read share (plain_params: GDDR share x CUDA factor), in the KV term; nothing else
+    const double share = p.bw_share[(int)MemoryKind::Gddr] * p.backend_bw[(int)Backend::Cuda];
+    CHECK(hybrid.kv_time_s - plain.kv_time_s == Approx(2 * state / (1000e9 * share)).epsilon(1e-9));
+    CHECK(hybrid.weight_time_s == Approx(plain.weight_time_s).epsilon(kExact));
+    CHECK(hybrid.fixed_time_s == Approx(plain.fixed_time_s).epsilon(kExact));
+    // the state does not grow with the context: the same extra time at depth 32768
+    SpeedResult deep_plain = estimate_decode(dense_8b(), p, 32768, 128);
+    SpeedResult deep = estimate_decode(s, p, 32768, 128);
+    CHECK(deep.kv_time_s - deep_plain.kv_time_s == Approx(2 * state / (1000e9 * share)).epsilon(1e-9));
+}
+
 TEST_CASE("intel_vulkan_bw scales the weight reads of Intel GPUs under Vulkan only", "[speed]") {
     SpeedParams p = plain_params();
     SpeedScenario s = dense_8b();
