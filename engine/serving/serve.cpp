@@ -206,6 +206,9 @@ LoadSetup load_setup(const ServeRequest& req, const ReplicaShape& s, const Serve
     // SGLang's overlap scheduler: a request that arrives during a busy step first runs two steps later
     // (docs/validation/2026-12-07-sglang.md: serving.jsonl's SGLang TTFT source out 51.8 -> 34.5 %)
     st.overlap_schedule = sglang_overlap_schedule(req);
+    // SGLang's HTTP server + TokenizerManager: one process hands requests to the scheduler one at a time (a closed
+    // loop's wave of C fixed-length requests reaches it spread over C x ~2 ms, so the wave splits over steps)
+    if (s.engine == EngineId::Sglang) { st.frontend_request_s = kSglangFrontendRequestS; st.frontend_token_s = kSglangFrontendTokenS; }
     return st;
 }
 

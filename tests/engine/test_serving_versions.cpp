@@ -165,3 +165,40 @@ TEST_CASE("SGLang's overlap scheduler: a request that arrives during a step firs
     // the decode steps themselves do not change
     CHECK(on.load.tpot_ms.median == Approx(off.load.tpot_ms.median).epsilon(0.03));
 }
+
+namespace {
+ServeResult sglang_8b_h100(const std::string& engine, const std::string& workload) {
+    ServeRequest q;
+    std::string err;
+    REQUIRE(parse_serve_request(R"({"engine": ")" + engine + R"(", "model": "meta-llama/Llama-3.1-8B-Instruct",
+                                    "hardware": "h100-sxm", "max_model_len": 8192, "workload": )" + workload + "}",
+                                cat(), q, err));
+    ServeResult r = serve(cat(), q);
+    REQUIRE(r.ok);
+    return r;
+}
+double prefill_step_ms(const std::string& engine, int64_t tokens) {
+    ServeRequest q;
+    std::string err;
+    REQUIRE(parse_serve_request(R"({"engine": ")" + engine + R"(", "model": "meta-llama/Llama-3.1-8B-Instruct", "hardware": "h100-sxm",
+                                    "workload": {"input_len": 128, "output_len": 8, "concurrency": 1}})", cat(), q, err));
+    const double s = serve_step_time(cat(), q, {}, tokens, 0, nullptr, err);
+    REQUIRE(s > 0);
+    return s * 1e3;
+}
+}  // namespace
+
+TEST_CASE("SGLang's TokenizerManager hands requests to the scheduler one at a time", "[serving][versions]") {
+    // The HTTP server and TokenizerManager are one process (tokenizer_manager.py): sgl-project/sglang#9382 saturates it
+    // at 500 requests/s of 500-token prompts, 2.0 ms a request. A lone request at an idle server: TTFT = that 2.0 ms +
+    // its prefill step (the step model's own figure, not the simulation's)
+    const ServeResult lone = sglang_8b_h100("sglang", R"({"input_len": 500, "output_len": 2, "request_rate": 0.2, "num_prompts": 50})");
+    CHECK(lone.load.ttft_ms.median == Approx(prefill_step_ms("sglang", 500) + 2.0).margin(0.3));
+    // A closed loop of 32 fixed-length clients: the wave's 32 requests reach the scheduler over ~57 ms, several decode
+    // steps, so they are prefilled in several smaller batches instead of one 4,096-token step; vLLM's model has no
+    // such front end and keeps the whole-wave batch (every request waits for all 32 prompts)
+    const char* wave = R"({"input_len": 128, "output_len": 128, "concurrency": 32, "num_prompts": 1000})";
+    const ServeResult sg = sglang_8b_h100("sglang", wave), vl = sglang_8b_h100("vllm", wave);
+    CHECK(vl.load.ttft_ms.median >= prefill_step_ms("vllm", 32 * 128));
+    CHECK(sg.load.ttft_ms.median < 0.85 * prefill_step_ms("sglang", 32 * 128));
+}
