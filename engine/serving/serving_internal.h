@@ -186,6 +186,11 @@ bool build_shape(const Catalog& cat, const ServeRequest& req, ReplicaShape& out,
 bool plan_memory(const Catalog& cat, const ServeRequest& req, const ReplicaShape& s, ServeMemoryPlan& out,
                  std::string& err);
 // default max_num_seqs / max_num_batched_tokens of the engine for this GPU (its row's BatchDefaults)
+// SGLang v0.5.3+ (or none named): chunked_prefill_size, cuda_graph_max_bs and mem_fraction_static from the GPU's
+// memory (serve_memory.cpp, server_args.py _handle_gpu_memory_settings, sgl-project/sglang#10975)
+struct SglangMemoryDefaults { int chunked_prefill_size = 8192; int cuda_graph_max_bs = 256; double mem_fraction_static = 0.88; };
+bool sglang_memory_heuristics(const ServeRequest& req, const ReplicaShape& s);
+SglangMemoryDefaults sglang_memory_defaults(const ReplicaShape& s);
 int default_max_num_seqs(EngineId e, const ReplicaShape& s);
 int default_max_batched_tokens(EngineId e, const ReplicaShape& s);
 // what the server runs with: the request's flag, else vLLM V0's MLA rule (vllm_v0_mla_batched_tokens), else the

@@ -202,3 +202,39 @@ TEST_CASE("SGLang's TokenizerManager hands requests to the scheduler one at a ti
     CHECK(vl.load.ttft_ms.median >= prefill_step_ms("vllm", 32 * 128));
     CHECK(sg.load.ttft_ms.median < 0.85 * prefill_step_ms("sglang", 32 * 128));
 }
+
+namespace {
+ServeResult sglang_on(const std::string& version, const std::string& model, const std::string& hw, int tp) {
+    ServeRequest q;
+    std::string err;
+    std::string v = version.empty() ? "" : R"("engine_version": ")" + version + R"(", )";
+    REQUIRE(parse_serve_request(R"({"engine": "sglang", )" + v + R"("model": ")" + model + R"(", "hardware": ")" + hw +
+                                    R"(", "gpus": )" + std::to_string(tp) + R"(, "tp": )" + std::to_string(tp) +
+                                    R"(, "max_model_len": 8192, "workload": {"input_len": 512, "output_len": 64, "concurrency": 2}})",
+                                cat(), q, err));
+    ServeResult r = serve(cat(), q);
+    REQUIRE(r.ok);
+    return r;
+}
+bool has_rule(const ServeResult& r, const std::string& text) {
+    for (const std::string& s : r.memory.rules) if (s.find(text) != std::string::npos) return true;
+    return false;
+}
+}  // namespace
+
+TEST_CASE("SGLang v0.5.3+ sets chunked prefill and mem_fraction_static from the GPU's memory", "[serving][versions]") {
+    // server_args.py _handle_gpu_memory_settings (sgl-project/sglang#10975): one H100 (81,5xx MiB) at TP 1 gets chunk
+    // 8192 and cuda_graph_max_bs 256, reserved = 512 + 1.5 x 8192 + 2 x 256 + 1 / 8 x 1024 = 13,440 MiB, so
+    // mem_fraction_static = (81,5xx - 13,440) / 81,5xx = 0.835 (0.88 in 0.4.x at TP 1)
+    const ServeResult now = sglang_on("0.5.7", "meta-llama/Llama-3.1-8B-Instruct", "h100-sxm", 1);
+    CHECK(has_rule(now, "mem_fraction_static 0.835"));
+    const ServeResult old = sglang_on("0.4.3", "meta-llama/Llama-3.1-8B-Instruct", "h100-sxm", 1);
+    CHECK(has_rule(old, "mem_fraction_static 0.88"));
+    CHECK(now.memory.kv_pool_tokens < old.memory.kv_pool_tokens);
+    // a 48 GB GPU (35-60 GiB): chunk 4096 from v0.5.3; 2048 in this model's 0.4.x rule (below 70 GiB)
+    CHECK(sglang_on("0.5.7", "meta-llama/Llama-3.1-8B-Instruct", "l40s", 1).command.find("--chunked-prefill-size 4096") != std::string::npos);
+    CHECK(sglang_on("0.4.3", "meta-llama/Llama-3.1-8B-Instruct", "l40s", 1).command.find("--chunked-prefill-size 2048") != std::string::npos);
+    // a version string that names no release (serving.jsonl's Dec 2024 docker rows) keeps the 0.4.x rule
+    CHECK(has_rule(sglang_on("lmsysorg/sglang docker (version not recorded; Dec 2024)", "meta-llama/Llama-3.1-8B-Instruct",
+                             "h100-sxm", 1), "mem_fraction_static 0.88"));
+}
