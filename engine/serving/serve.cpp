@@ -224,6 +224,9 @@ LoadSetup load_setup(const ServeRequest& req, const ReplicaShape& s, const Serve
     // SGLang's overlap scheduler: a request that arrives during a busy step first runs two steps later
     // (docs/validation/2026-12-07-sglang.md: serving.jsonl's SGLang TTFT source out 51.8 -> 34.5 %)
     st.overlap_schedule = sglang_overlap_schedule(req);
+    // SGLang's HTTP server + TokenizerManager: one process hands requests to the scheduler one at a time (a closed
+    // loop's wave of C fixed-length requests reaches it spread over C x ~2 ms, so the wave splits over steps)
+    if (s.engine == EngineId::Sglang) { st.frontend_request_s = kSglangFrontendRequestS; st.frontend_token_s = kSglangFrontendTokenS; }
     return st;
 }
 
@@ -319,6 +322,11 @@ ServeResult serve_with(const Catalog& cat, const ServeRequest& req, const SpeedT
         r.notes.push_back("SGLang's overlap scheduler (v0.4.0 on, Scheduler.event_loop_overlap): each step is formed while the one "
                           "before it runs, so a request that arrives during a busy step waits one more step (~" +
                           fmt("%.1f", r.load.itl_ms.median) + " ms here) before its prefill; included in TTFT");
+    if (st.frontend_request_s > 0 || st.frontend_token_s > 0)
+        r.notes.push_back("SGLang's HTTP server and TokenizerManager are one process: requests reach the scheduler one at a time, " +
+                          fmt("%.1f", (st.frontend_request_s + st.frontend_token_s * (double)req.workload.input_len) * 1e3) +
+                          " ms each at this prompt length (sglang#9382: 500 requests/s of 500 tokens saturate it); included in "
+                          "TTFT, and a closed loop's wave of fixed-length requests is split over several prefill steps");
     if (s.crosses_network)
         r.notes.push_back(std::string(s.tp_net ? "tp spans nodes: every all-reduce" : "pp spans nodes: " + std::to_string(s.pp_net_hops) +
                           " stage hand-off(s)") + " over the network (" + fmt("%.0f", r.step.network_share * 100) + " % of a step); " + s.net_explain);

@@ -47,6 +47,7 @@ struct Req {
     int drawn = 0;             // index in drawing order (arrival delays may reorder the queue)
     double delay = 0;          // LoadSetup::arrival_delay_s added to the drawn arrival
     double arrival = 0, admitted = -1, first = -1, finish = -1;
+    double visible = 0;        // when the scheduler sees it: arrival + the front end's queue and service (LoadSetup::frontend_*)
     int64_t in = 0, out = 0;
     int64_t need = 0;          // tokens to (re)compute before decoding: in, or in + generated after a preemption
     int64_t done = 0;          // of `need` computed
@@ -281,6 +282,10 @@ struct LoadSim {
         for (const ServeWorkload::RateStage& sg : w.rate_stages) { stage_rate.push_back(sg.rate); stage_dur.push_back(sg.duration_s); }
         if (sessions) start_sessions(w);
         else if (closed) issued_closed = std::min(n, w.concurrency);
+        // the front end takes the requests already sent in their order (open loop and burst: all; closed loop: the
+        // first C), the rest as the closed loop sends them (finish)
+        if (!sessions)
+            for (int i = 0; i < (closed ? issued_closed : n); ++i) front_end(reqs[(size_t)i]);
         if (setup.prefix_cache != PrefixCacheKind::None && w.shares_prefix()) {
             int chains = n;
             std::vector<int> group;   // per session; empty = one group (every workload before prefix groups)
@@ -291,6 +296,15 @@ struct LoadSim {
             }
             cache = std::make_unique<PrefixCache>(setup, chains, w.shared_prefix_len, std::move(group));
         }
+    }
+
+    // the front end (LoadSetup::frontend_*): one server, FIFO; called in send order
+    double frontend_free = 0;
+    void front_end(Req& r) {
+        r.visible = r.arrival;
+        if (st.frontend_request_s <= 0 && st.frontend_token_s <= 0) return;
+        frontend_free = std::max(frontend_free, r.arrival) + st.frontend_request_s + st.frontend_token_s * (double)r.in;
+        r.visible = frontend_free;
     }
 
     int64_t blocks_for(int64_t tokens) const { return (tokens + st.block_size - 1) / st.block_size; }
@@ -308,7 +322,7 @@ struct LoadSim {
             while (!pending.empty() && pending.top().first <= t) { waiting.push_back(pending.top().second); pending.pop(); }
             return;
         }
-        while (next < n && (!closed || next < issued_closed) && reqs[(size_t)next].arrival <= t) waiting.push_back(next++);
+        while (next < n && (!closed || next < issued_closed) && reqs[(size_t)next].visible <= t) waiting.push_back(next++);
     }
 
     // when the next request arrives or a tier load ends; < 0 = never (the run is over)
@@ -316,7 +330,7 @@ struct LoadSim {
         double t = -1;
         auto earliest = [&](double v) { if (v >= 0 && (t < 0 || v < t)) t = v; };
         if (sessions) { if (!pending.empty()) earliest(pending.top().first); }
-        else if (next < n && (!closed || next < issued_closed)) earliest(reqs[(size_t)next].arrival);
+        else if (next < n && (!closed || next < issued_closed)) earliest(reqs[(size_t)next].visible);
         for (int id : running) if (reqs[(size_t)id].ready_at > now) earliest(reqs[(size_t)id].ready_at);
         return t;
     }
@@ -475,7 +489,7 @@ struct LoadSim {
         total_out += r.gen; total_in += r.in;
         running.erase(std::find(running.begin(), running.end(), id));
         if (sessions) next_turn(id);
-        else if (closed && issued_closed < n) { reqs[(size_t)issued_closed].arrival = now; ++issued_closed; }
+        else if (closed && issued_closed < n) { reqs[(size_t)issued_closed].arrival = now; front_end(reqs[(size_t)issued_closed]); ++issued_closed; }
     }
 
     // the session's next turn after its think time; a closed-loop client whose session ended starts the next one
@@ -616,7 +630,7 @@ ServeLoad simulate_load(const ReplicaShape& s, const EngineSpeed& p, const LoadS
                 continue;
             }
             if (sim.next >= sim.n) break;
-            sim.now = std::max(sim.now, sim.reqs[(size_t)sim.next].arrival);
+            sim.now = std::max(sim.now, sim.reqs[(size_t)sim.next].visible);
             continue;
         }
         sim.schedule_step();

@@ -418,8 +418,36 @@ int vllm_v0_dense_chunked(const ServeRequest& req, const ReplicaShape& s) {
     const bool on = mml > 32768 && !s.model->swa && req.max_loras <= 0 && req.prefix_caching != 1;
     return on ? 1 : 0;
 }
+// SGLang from v0.5.3 (or no version at all: the current release; a version string that names no release, such as
+// serving.jsonl's "lmsysorg/sglang docker (version not recorded; Dec 2024)", keeps the 0.4.x rule, as runs_deepgemm
+// does): python/sglang/srt/server_args.py
+// ServerArgs._handle_gpu_memory_settings as sgl-project/sglang#10975 wrote it (merged 2025-09-27; v0.5.2 was out by
+// 2025-09-25): one if/else chain on the GPU's memory (torch's total, MiB) sets chunked_prefill_size and
+// cuda_graph_max_bs, then mem_fraction_static = (gpu_mem - reserved) / gpu_mem, reserved = 512 + 1.5 x
+// max(chunked_prefill_size, 2048) + 2 x cuda_graph_max_bs + tp x pp / 8 x 1024 MiB, at least 10 GiB above 60 GiB
+// (DP attention's extra padding terms are not modelled: the request has no DP-attention switch)
+bool sglang_memory_heuristics(const ServeRequest& req, const ReplicaShape& s) {
+    if (s.engine != EngineId::Sglang) return false;
+    if (req.engine_version.empty()) return true;
+    return engine_version_number(req.engine_version) >= 503;
+}
+SglangMemoryDefaults sglang_memory_defaults(const ReplicaShape& s) {
+    const double mib = (double)s.hw->memory_bytes / 1048576.0, g = 1024.0;
+    SglangMemoryDefaults d;
+    const bool tp4 = s.tp >= 4;
+    if (mib < 20 * g) { d.chunked_prefill_size = 2048; d.cuda_graph_max_bs = 8; }                 // T4, 4080
+    else if (mib < 35 * g) { d.chunked_prefill_size = 2048; d.cuda_graph_max_bs = tp4 ? 80 : 24; } // A10, 4090, 5090
+    else if (mib < 60 * g) { d.chunked_prefill_size = 4096; d.cuda_graph_max_bs = tp4 ? 160 : 32; } // A100-40GB, L40
+    else if (mib < 160 * g) { d.chunked_prefill_size = 8192; d.cuda_graph_max_bs = tp4 ? 512 : 256; } // H100, A100, H20, H200
+    else { d.chunked_prefill_size = 16384; d.cuda_graph_max_bs = 512; }                              // B200, MI300
+    double reserved = 512 + 1.5 * std::max(d.chunked_prefill_size, 2048) + 2.0 * d.cuda_graph_max_bs + s.tp * s.pp / 8.0 * 1024;
+    if (mib > 60 * g) reserved = std::max(reserved, 10 * g);
+    d.mem_fraction_static = std::round((mib - reserved) / mib * 1000.0) / 1000.0;
+    return d;
+}
 int effective_max_batched_tokens(const ServeRequest& req, const ReplicaShape& s) {
     if (req.max_num_batched_tokens > 0) return req.max_num_batched_tokens;
+    if (sglang_memory_heuristics(req, s)) return sglang_memory_defaults(s).chunked_prefill_size;
     const int v0_mla = vllm_v0_mla_batched_tokens(req, s);
     if (v0_mla > 0) return v0_mla;
     const int chunked = vllm_v0_dense_chunked(req, s);
@@ -574,8 +602,10 @@ bool sglang::kv_pool(const Catalog&, const ServeRequest& req, const ReplicaShape
                      std::string& err) {
     const double total = in.total_bytes;
     // server_args.py ServerArgs.__post_init__ (0.4.x): mem_fraction_static 0.79 / 0.81 / 0.85 / 0.87 / 0.88
-    // for tp >= 16 / 8 / 4 / 2 / 1
+    // for tp >= 16 / 8 / 4 / 2 / 1; from v0.5.3 (sglang#10975) from the GPU's memory (sglang_memory_defaults)
+    const bool by_memory = sglang_memory_heuristics(req, s);
     double frac = req.mem_fraction_static > 0 ? req.mem_fraction_static
+                : by_memory ? sglang_memory_defaults(s).mem_fraction_static
                 : s.tp >= 16 ? 0.79 : s.tp >= 8 ? 0.81 : s.tp >= 4 ? 0.85 : s.tp >= 2 ? 0.87 : 0.88;
     if (frac > 1.0) { err = "mem_fraction_static: must be in (0, 1]"; return false; }
     // model_executor/model_runner.py ModelRunner.profile_max_num_token: rest = available after loading the
@@ -585,7 +615,12 @@ bool sglang::kv_pool(const Catalog&, const ServeRequest& req, const ReplicaShape
     double free0 = total - 0.5 * (double)kGiB - (s.tp > 1 ? 0.4 * (double)kGiB : 0.0);
     out.budget_bytes = (uint64_t)(free0 * frac);
     double kv = free0 * frac - s.weight_bytes_gpu;
-    out.rules.push_back("KV pool = free memory at init x mem_fraction_static " + std::to_string(frac).substr(0, 4) +
+    if (by_memory && req.mem_fraction_static <= 0)
+        out.rules.push_back("mem_fraction_static " + std::to_string(frac).substr(0, 5) + " = (GPU memory - reserved) / GPU memory, reserved for "
+                            "activations at chunked_prefill_size " + std::to_string(sglang_memory_defaults(s).chunked_prefill_size) +
+                            " and CUDA graphs up to batch " + std::to_string(sglang_memory_defaults(s).cuda_graph_max_bs) +
+                            " (SGLang v0.5.3+ server_args.py _handle_gpu_memory_settings, sglang#10975)");
+    out.rules.push_back("KV pool = free memory at init x mem_fraction_static " + std::to_string(frac).substr(0, by_memory ? 5 : 4) +
                         " - weights (SGLang model_runner.py ModelRunner.profile_max_num_token); activations and CUDA graphs live in the rest");
     return finish_pool(req, s, kv, in.block, out);
 }

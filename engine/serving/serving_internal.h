@@ -83,6 +83,18 @@ constexpr double kMoeLayerFixedUs = 35.0;
 // v0.4.2 (MI300X) and v0.4.3 (H200) DeepSeek-R1 runs (assets/calibration/serving_large_heldout.jsonl)
 constexpr double kEarlyMlaMoeLayerUs = 280.0;
 
+// SGLang's front end: the HTTP server and the TokenizerManager share one process and one asyncio loop
+// (python/sglang/srt/managers/tokenizer_manager.py: TokenizerManager.generate_request -> _tokenize_one_request ->
+// _send_one_request, one request after another; the scheduler only sees a request once it has been sent over ZMQ),
+// so requests that arrive together reach the scheduler one at a time. Its service time per request, measured, not
+// fitted: sgl-project/sglang#9382 (2025-08-20, "[Performance] Dynamic Batch Tokenizer") saturates that one process at
+// 500 requests/s of 500-token prompts (Qwen3-Embedding-0.6B: P99 latency 4,583 ms before the PR's batching), i.e.
+// 2.0 ms a request at 500 tokens; of that the tokenizer's encode is 0.59 us a token (sgl-project/sglang#25265,
+// 2026-05-14: an 80k-token text in 47 ms with a native encode), the rest (1.7 ms) per request. Used for every SGLang
+// release (the TokenizerManager has been one process since v0.1); not for multi-turn / prefix-pool workloads
+constexpr double kSglangFrontendRequestS = 2.0e-3 - 500 * 0.59e-6;
+constexpr double kSglangFrontendTokenS = 0.59e-6;
+
 // The routed experts' grouped GEMM (fused_moe Triton kernel, CUTLASS grouped GEMM) runs far below the dense matmul
 // rate when the experts are small: each (expert, tile) does only K / BLOCK_K steps and re-reads its gathered token
 // rows once per N tile, so a small expert's tiles are latency- and operand-bound rather than tensor-bound. Law:
@@ -189,6 +201,11 @@ bool build_shape(const Catalog& cat, const ServeRequest& req, ReplicaShape& out,
 bool plan_memory(const Catalog& cat, const ServeRequest& req, const ReplicaShape& s, ServeMemoryPlan& out,
                  std::string& err);
 // default max_num_seqs / max_num_batched_tokens of the engine for this GPU (its row's BatchDefaults)
+// SGLang v0.5.3+ (or none named): chunked_prefill_size, cuda_graph_max_bs and mem_fraction_static from the GPU's
+// memory (serve_memory.cpp, server_args.py _handle_gpu_memory_settings, sgl-project/sglang#10975)
+struct SglangMemoryDefaults { int chunked_prefill_size = 8192; int cuda_graph_max_bs = 256; double mem_fraction_static = 0.88; };
+bool sglang_memory_heuristics(const ServeRequest& req, const ReplicaShape& s);
+SglangMemoryDefaults sglang_memory_defaults(const ReplicaShape& s);
 int default_max_num_seqs(EngineId e, const ReplicaShape& s);
 int default_max_batched_tokens(EngineId e, const ReplicaShape& s);
 // what the server runs with: the request's flag, else vLLM V0's rules (MLA: vllm_v0_mla_batched_tokens; other
@@ -251,6 +268,10 @@ struct LoadSetup {                       // what the simulation needs besides th
     // the CPU forms batch k+1 while the GPU runs batch k, so a request that arrives during step k first runs in step
     // k+2 when the server is busy (at once when it is idle)
     bool overlap_schedule = false;
+    // the engine's front end (kSglangFrontendRequestS): one server, first come first served, between the client and the
+    // scheduler; each request takes frontend_request_s + frontend_token_s x its prompt tokens there. TTFT counts from
+    // the client's send. 0 = the scheduler sees a request when it is sent
+    double frontend_request_s = 0, frontend_token_s = 0;
     // prefix caching (serve_prefix_cache.h): the engine's cache, when the workload shares prefixes; offload tiers in
     // tokens per replica and the seconds one token of KV takes to load from each
     PrefixCacheKind prefix_cache = PrefixCacheKind::None;

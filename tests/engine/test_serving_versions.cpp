@@ -221,3 +221,76 @@ TEST_CASE("vLLM V0 runs its own batch defaults: 256 sequences, chunked prefill o
     CHECK(v1.find("--max-num-seqs 1024 ") != std::string::npos);
     CHECK(v1.find("--max-num-batched-tokens 8192") != std::string::npos);
 }
+
+namespace {
+ServeResult sglang_8b_h100(const std::string& engine, const std::string& workload) {
+    ServeRequest q;
+    std::string err;
+    REQUIRE(parse_serve_request(R"({"engine": ")" + engine + R"(", "model": "meta-llama/Llama-3.1-8B-Instruct",
+                                    "hardware": "h100-sxm", "max_model_len": 8192, "workload": )" + workload + "}",
+                                cat(), q, err));
+    ServeResult r = serve(cat(), q);
+    REQUIRE(r.ok);
+    return r;
+}
+double prefill_step_ms(const std::string& engine, int64_t tokens) {
+    ServeRequest q;
+    std::string err;
+    REQUIRE(parse_serve_request(R"({"engine": ")" + engine + R"(", "model": "meta-llama/Llama-3.1-8B-Instruct", "hardware": "h100-sxm",
+                                    "workload": {"input_len": 128, "output_len": 8, "concurrency": 1}})", cat(), q, err));
+    const double s = serve_step_time(cat(), q, {}, tokens, 0, nullptr, err);
+    REQUIRE(s > 0);
+    return s * 1e3;
+}
+}  // namespace
+
+TEST_CASE("SGLang's TokenizerManager hands requests to the scheduler one at a time", "[serving][versions]") {
+    // The HTTP server and TokenizerManager are one process (tokenizer_manager.py): sgl-project/sglang#9382 saturates it
+    // at 500 requests/s of 500-token prompts, 2.0 ms a request. A lone request at an idle server: TTFT = that 2.0 ms +
+    // its prefill step (the step model's own figure, not the simulation's)
+    const ServeResult lone = sglang_8b_h100("sglang", R"({"input_len": 500, "output_len": 2, "request_rate": 0.2, "num_prompts": 50})");
+    CHECK(lone.load.ttft_ms.median == Approx(prefill_step_ms("sglang", 500) + 2.0).margin(0.3));
+    // A closed loop of 32 fixed-length clients: the wave's 32 requests reach the scheduler over ~57 ms, several decode
+    // steps, so they are prefilled in several smaller batches instead of one 4,096-token step; vLLM's model has no
+    // such front end and keeps the whole-wave batch (every request waits for all 32 prompts)
+    const char* wave = R"({"input_len": 128, "output_len": 128, "concurrency": 32, "num_prompts": 1000})";
+    const ServeResult sg = sglang_8b_h100("sglang", wave), vl = sglang_8b_h100("vllm", wave);
+    CHECK(vl.load.ttft_ms.median >= prefill_step_ms("vllm", 32 * 128));
+    CHECK(sg.load.ttft_ms.median < 0.85 * prefill_step_ms("sglang", 32 * 128));
+}
+
+namespace {
+ServeResult sglang_on(const std::string& version, const std::string& model, const std::string& hw, int tp) {
+    ServeRequest q;
+    std::string err;
+    std::string v = version.empty() ? "" : R"("engine_version": ")" + version + R"(", )";
+    REQUIRE(parse_serve_request(R"({"engine": "sglang", )" + v + R"("model": ")" + model + R"(", "hardware": ")" + hw +
+                                    R"(", "gpus": )" + std::to_string(tp) + R"(, "tp": )" + std::to_string(tp) +
+                                    R"(, "max_model_len": 8192, "workload": {"input_len": 512, "output_len": 64, "concurrency": 2}})",
+                                cat(), q, err));
+    ServeResult r = serve(cat(), q);
+    REQUIRE(r.ok);
+    return r;
+}
+bool has_rule(const ServeResult& r, const std::string& text) {
+    for (const std::string& s : r.memory.rules) if (s.find(text) != std::string::npos) return true;
+    return false;
+}
+}  // namespace
+
+TEST_CASE("SGLang v0.5.3+ sets chunked prefill and mem_fraction_static from the GPU's memory", "[serving][versions]") {
+    // server_args.py _handle_gpu_memory_settings (sgl-project/sglang#10975): one H100 (81,5xx MiB) at TP 1 gets chunk
+    // 8192 and cuda_graph_max_bs 256, reserved = 512 + 1.5 x 8192 + 2 x 256 + 1 / 8 x 1024 = 13,440 MiB, so
+    // mem_fraction_static = (81,5xx - 13,440) / 81,5xx = 0.835 (0.88 in 0.4.x at TP 1)
+    const ServeResult now = sglang_on("0.5.7", "meta-llama/Llama-3.1-8B-Instruct", "h100-sxm", 1);
+    CHECK(has_rule(now, "mem_fraction_static 0.835"));
+    const ServeResult old = sglang_on("0.4.3", "meta-llama/Llama-3.1-8B-Instruct", "h100-sxm", 1);
+    CHECK(has_rule(old, "mem_fraction_static 0.88"));
+    CHECK(now.memory.kv_pool_tokens < old.memory.kv_pool_tokens);
+    // a 48 GB GPU (35-60 GiB): chunk 4096 from v0.5.3; 2048 in this model's 0.4.x rule (below 70 GiB)
+    CHECK(sglang_on("0.5.7", "meta-llama/Llama-3.1-8B-Instruct", "l40s", 1).command.find("--chunked-prefill-size 4096") != std::string::npos);
+    CHECK(sglang_on("0.4.3", "meta-llama/Llama-3.1-8B-Instruct", "l40s", 1).command.find("--chunked-prefill-size 2048") != std::string::npos);
+    // a version string that names no release (serving.jsonl's Dec 2024 docker rows) keeps the 0.4.x rule
+    CHECK(has_rule(sglang_on("lmsysorg/sglang docker (version not recorded; Dec 2024)", "meta-llama/Llama-3.1-8B-Instruct",
+                             "h100-sxm", 1), "mem_fraction_static 0.88"));
+}
