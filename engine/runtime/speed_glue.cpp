@@ -181,7 +181,8 @@ void prepare_shared(const Model& m, const SimRequest& req, const Evaluation& ev,
         sh.built = build_speed_scenario(m, req, ev, sh.s, sh.error);
         if (!sh.built) return;
     }
-    const SpeedParams& p = default_speed_params();
+    sh.params = &default_speed_params();
+    const SpeedParams& p = *sh.params;
     const int64_t prompt = std::max<int64_t>(1, req.prompt_tokens);
     if (sh.prefill) estimate_prefill_planned(sh.s, p, *sh.prefill, sh.pre);
     else sh.pre = estimate_prefill(sh.s, p, prompt, 0);
@@ -240,27 +241,33 @@ void speed_view_parts(const Model& m, const SimRequest& req, int64_t n_ctx, Eval
     SpeedView& v = out.speed;
     const MemoryBreakdown& mb = out.memory;
     if (!req.memory.hardware) { v.error = "pick a device to see speeds"; return; }
-    if (mb.status == FitStatus::Oom) { v.error = "does not fit, so it does not run"; return; }
-    const SpeedParams& p = default_speed_params();
+    if (mb.status == FitStatus::Oom) {
+        // a std::string source: the copy into the reset error's buffer is a plain one (from a C string it went through
+        // basic_string::_M_replace, ~70 instructions for each view that does not fit)
+        static const std::string does_not_fit = "does not fit, so it does not run";
+        v.error = does_not_fit;
+        return;
+    }
     const int64_t prompt = std::max<int64_t>(1, req.prompt_tokens);
     const Hardware& hw = *req.memory.hardware;
     // the decode range: tg128 at an empty context and at the full context of one sequence
     const int64_t full_depth = std::max<int64_t>(0, n_ctx / std::max(1, req.memory.n_parallel));
     ViewParts vp;
-    SpeedResult decn;
-    vp.decn = &decn;
     if (hw.rig.empty() && shared) {   // the scenario, prefill and two decodes made once for a device's contexts
         prepare_shared(m, req, out, *shared);
         if (!shared->built) { v.error = shared->error; return; }
+        const SpeedParams& p = *shared->params;
         vp.s = &shared->s;
         vp.pre = &shared->pre;
         vp.dec = &shared->dec[0];
         vp.dec0 = &shared->dec[1];
-        decode_shared(*shared, p, full_depth, 128, decn);
-        apply_profile(req, shared->s, SpeedTest::Decode, decn);
+        decode_shared(*shared, p, full_depth, 128, shared->decn);
+        apply_profile(req, shared->s, SpeedTest::Decode, shared->decn);
+        vp.decn = &shared->decn;
         fill_view(m, req, p, out, full_depth, vp, v);
         return;
     }
+    const SpeedParams& p = default_speed_params();
     SpeedScenario s;
     if (!build_speed_scenario(m, req, out, s, v.error)) return;
     // the reply = prefill of the prompt (TTFT) + gen_tokens decoded from depth = prompt (estimate_reply's

@@ -36,10 +36,12 @@ struct SharedSpeed {
     // with model_part: the prompt's prefill terms made once for the grid's devices (plan_prefill at the prompt, depth 0)
     const PrefillPlan* prefill = nullptr;
     std::string error;
+    const SpeedParams* params = nullptr;   // default_speed_params(), looked up when the parts are made (not per view)
     SpeedScenario s;
     SpeedResult pre;
     DecodePlan decode;          // the decode terms that do not depend on the depth
     SpeedResult dec[2];         // at the prompt (gen_tokens), at depth 0 (tg128)
+    SpeedResult decn;           // at the full context of the view being filled (kept: no SpeedResult per view)
 };
 // estimate_speed_view at context n_ctx (req.memory.n_ctx is not read); shared: the context-independent parts, reused
 // while they hold for out.memory (nullptr: computed here; a rig computes them per context)
