@@ -822,7 +822,7 @@ bool same_bytes(const char* a, const char* b, size_t n) {
 }
 
 // name = text (n bytes), without rewriting a name that already holds it: a reused breakdown keeps its names
-void set_name(std::string& name, const char* text, size_t n) {
+inline void set_name(std::string& name, const char* text, size_t n) {
     if (name.size() != n || !same_bytes(name.data(), text, n)) name.assign(text, n);
 }
 
@@ -847,7 +847,8 @@ void write_breakdown(const Placer& P, const Layout& lo, const CtxPlan& c, const 
             if (!x.hardware_id.empty()) x.hardware_id.clear();
             x.host = 0;
         }
-        x.usable_bytes = 0;
+        // each GPU's own limit; a CPU-only device's host row the whole device's (no hardware: none)
+        x.usable_bytes = !P.r.hardware ? 0 : d < G ? P.lim_g[(size_t)d] : G == 0 ? j.usable : 0;
         x.weights_bytes = dev[d].weights;
         x.kv_cache_bytes = dev[d].kv;
         x.compute_bytes = dev[d].compute;
@@ -879,8 +880,6 @@ void write_breakdown(const Placer& P, const Layout& lo, const CtxPlan& c, const 
     if (P.r.hardware) {
         out.usable_bytes = j.usable;
         out.usable_raised_bytes = j.usable_raised;
-        if (G == 0) out.devices.back().usable_bytes = j.usable;
-        for (int g = 0; g < G; ++g) out.devices[(size_t)g].usable_bytes = P.lim_g[(size_t)g];
     }
 }
 

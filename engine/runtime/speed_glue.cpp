@@ -141,8 +141,33 @@ namespace {
 struct ViewParts {
     const SpeedScenario* s = nullptr;
     const SpeedResult *pre = nullptr, *dec = nullptr, *dec0 = nullptr, *decn = nullptr;
+    const ViewFigures* figures = nullptr;   // of s, pre, dec and dec0 (make_view_figures)
     const RigSpeedTerms* rig_terms = nullptr;
 };
+
+// the view's figures that do not depend on its context, from the profiled parts (fill_view reads them only when the
+// parts are ok)
+void make_view_figures(const SpeedScenario& s, const SpeedResult& pre, const SpeedResult& dec, const SpeedResult& dec0,
+                       int64_t prompt, ViewFigures& f) {
+    auto finite = [](double x) { return std::isfinite(x) && x > 0; };
+    // estimate_reply's figures (a ReplyTime's numbers, without its error string); the TTFT is the prefill's time
+    f.ttft_low_s = (double)prompt / pre.high;
+    f.ttft_high_s = (double)prompt / pre.low;
+    f.reply_s = pre.time_s + dec.time_s;
+    f.finite = finite(dec.tokens_per_s) && finite(pre.tokens_per_s) && finite(pre.time_s) && finite(dec0.tokens_per_s);
+    // roofline: per-GPU peak and the attained points (none without bytes per token)
+    f.peak_flops = (s.fp16_tflops > 0 ? s.fp16_tflops : estimate_fp16_tflops(s.kind, s.bandwidth_gbs)) * 1e12;
+    f.peak_bytes_per_s = s.bandwidth_gbs * 1e9;
+    f.decode_intensity = f.decode_flops = f.prefill_intensity = f.prefill_flops = 0;
+    if (dec.bytes_per_token > 0) {
+        f.decode_intensity = dec.flops_per_token / dec.bytes_per_token;
+        f.decode_flops = dec.flops_per_token * dec.tokens_per_s / s.gpus;
+    }
+    if (pre.bytes_per_token > 0) {
+        f.prefill_intensity = pre.flops_per_token / pre.bytes_per_token;
+        f.prefill_flops = pre.flops_per_token * pre.tokens_per_s / s.gpus;
+    }
+}
 
 // the host's weight bytes in a breakdown: the one input of build_speed_scenario that a context can move (the fit
 // search's partial offload); the key of SharedSpeed
@@ -188,7 +213,8 @@ void prepare_shared(const Model& m, const SimRequest& req, const Evaluation& ev,
         sh.built = build_speed_scenario(m, req, ev, sh.s, sh.error);
         if (!sh.built) return;
     }
-    const SpeedParams& p = default_speed_params();
+    sh.params = &default_speed_params();
+    const SpeedParams& p = *sh.params;
     const int64_t prompt = std::max<int64_t>(1, req.prompt_tokens);
     if (sh.prefill) estimate_prefill_planned(sh.s, p, *sh.prefill, sh.pre);
     else sh.pre = estimate_prefill(sh.s, p, prompt, 0);
@@ -197,6 +223,7 @@ void prepare_shared(const Model& m, const SimRequest& req, const Evaluation& ev,
     decode_shared(sh, p, 0, 128, sh.dec[1]);
     for (SpeedResult& r : sh.dec) apply_profile(req, sh.s, SpeedTest::Decode, r);
     apply_profile(req, sh.s, SpeedTest::Prefill, sh.pre);
+    make_view_figures(sh.s, sh.pre, sh.dec[0], sh.dec[1], prompt, sh.figures);
 }
 
 // fill the view from its parts (the view is reset, its error empty)
@@ -248,26 +275,27 @@ void speed_view_parts(const Model& m, const SimRequest& req, int64_t n_ctx, Eval
     const MemoryBreakdown& mb = out.memory;
     if (!req.memory.hardware) { v.error = "pick a device to see speeds"; return; }
     if (mb.status == FitStatus::Oom) { v.error = "does not fit, so it does not run"; return; }
-    const SpeedParams& p = default_speed_params();
     const int64_t prompt = std::max<int64_t>(1, req.prompt_tokens);
     const Hardware& hw = *req.memory.hardware;
     // the decode range: tg128 at an empty context and at the full context of one sequence
     const int64_t full_depth = std::max<int64_t>(0, n_ctx / std::max(1, req.memory.n_parallel));
     ViewParts vp;
-    SpeedResult decn;
-    vp.decn = &decn;
     if (hw.rig.empty() && shared) {   // the scenario, prefill and two decodes made once for a device's contexts
         prepare_shared(m, req, out, *shared);
         if (!shared->built) { v.error = shared->error; return; }
+        const SpeedParams& p = *shared->params;
         vp.s = &shared->s;
         vp.pre = &shared->pre;
         vp.dec = &shared->dec[0];
         vp.dec0 = &shared->dec[1];
-        decode_shared(*shared, p, full_depth, 128, decn);
-        apply_profile(req, shared->s, SpeedTest::Decode, decn);
+        decode_shared(*shared, p, full_depth, 128, shared->decn);
+        apply_profile(req, shared->s, SpeedTest::Decode, shared->decn);
+        vp.decn = &shared->decn;
+        vp.figures = &shared->figures;
         fill_view(m, req, p, out, full_depth, vp, v);
         return;
     }
+    const SpeedParams& p = default_speed_params();
     SpeedScenario s;
     if (!build_speed_scenario(m, req, out, s, v.error)) return;
     // the reply = prefill of the prompt (TTFT) + gen_tokens decoded from depth = prompt (estimate_reply's
@@ -293,6 +321,9 @@ void speed_view_parts(const Model& m, const SimRequest& req, int64_t n_ctx, Eval
     vp.dec = &decs[0];
     vp.dec0 = &decs[1];
     vp.decn = &decs[2];
+    ViewFigures figures;
+    make_view_figures(s, pre, decs[0], decs[1], prompt, figures);
+    vp.figures = &figures;
     fill_view(m, req, p, out, full_depth, vp, v);
 }
 
@@ -308,12 +339,8 @@ void fill_view(const Model& m, const SimRequest& req, const SpeedParams& p, cons
     }
     if (req.device_profile && profile_applies(*req.device_profile, hw))
         v.calibrated = calibrated_label(*req.device_profile);
-    // estimate_reply's figures (a ReplyTime's numbers, without its error string)
-    const double ttft_s = pre.time_s, ttft_low_s = (double)prompt / pre.high, ttft_high_s = (double)prompt / pre.low;
-    const double reply_total_s = pre.time_s + dec.time_s;
-    auto finite = [](double x) { return std::isfinite(x) && x > 0; };
-    if (!finite(dec.tokens_per_s) || !finite(pre.tokens_per_s) || !finite(ttft_s) || !finite(dec0.tokens_per_s) ||
-        !finite(decn.tokens_per_s)) {
+    const ViewFigures& f = *vp.figures;
+    if (!f.finite || !std::isfinite(decn.tokens_per_s) || !(decn.tokens_per_s > 0)) {
         v.error = "speed out of the model's range for these inputs";
         return;
     }
@@ -326,8 +353,8 @@ void fill_view(const Model& m, const SimRequest& req, const SpeedParams& p, cons
     v.prompt_tokens = prompt;
     v.flash_attn = req.memory.flash_attn;
     v.prefill_tps = pre.tokens_per_s; v.prefill_low = pre.low; v.prefill_high = pre.high;
-    v.ttft_s = ttft_s; v.ttft_low = ttft_low_s; v.ttft_high = ttft_high_s;
-    v.reply_s = reply_total_s;
+    v.ttft_s = pre.time_s; v.ttft_low = f.ttft_low_s; v.ttft_high = f.ttft_high_s;
+    v.reply_s = f.reply_s;
     v.decode_bound = dec.bound;
     v.prefill_bound = pre.bound;
     v.aggregate_tps = v.decode_tps;
@@ -339,17 +366,12 @@ void fill_view(const Model& m, const SimRequest& req, const SpeedParams& p, cons
                                                    m.is_moe() ? m.moe->n_experts_active : 0, expert_bytes);
         if (c.ok) { v.aggregate_tps = c.aggregate_tokens_per_s; v.per_user_tps = c.per_user_tokens_per_s; }
     }
-    // roofline: per-GPU peak and the attained points
-    v.peak_flops = (s.fp16_tflops > 0 ? s.fp16_tflops : estimate_fp16_tflops(s.kind, s.bandwidth_gbs)) * 1e12;
-    v.peak_bytes_per_s = s.bandwidth_gbs * 1e9;
-    if (dec.bytes_per_token > 0) {
-        v.decode_intensity = dec.flops_per_token / dec.bytes_per_token;
-        v.decode_flops = dec.flops_per_token * dec.tokens_per_s / s.gpus;
-    }
-    if (pre.bytes_per_token > 0) {
-        v.prefill_intensity = pre.flops_per_token / pre.bytes_per_token;
-        v.prefill_flops = pre.flops_per_token * pre.tokens_per_s / s.gpus;
-    }
+    v.peak_flops = f.peak_flops;
+    v.peak_bytes_per_s = f.peak_bytes_per_s;
+    v.decode_intensity = f.decode_intensity;
+    v.decode_flops = f.decode_flops;
+    v.prefill_intensity = f.prefill_intensity;
+    v.prefill_flops = f.prefill_flops;
     if (!req.with_explain) return;
     v.explain = "decode " + format_sig(dec.tokens_per_s) + " tok/s: per token " + format_sig(dec.weight_time_s * 1e3) +
                 " ms weights (" + format_gb(s.weight_bytes_per_token) + " at " +

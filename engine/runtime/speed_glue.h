@@ -23,6 +23,14 @@ void estimate_speed_view(const Catalog& cat, const Model& model, const SimReques
 // scenario, the prompt's prefill and the decodes at the prompt and at an empty context. A sweep over a device's
 // contexts keeps one: the scenario's only input a context can move is the host's weight bytes (the fit search's
 // partial offload), the integer key they are rebuilt on
+// the figures of a speed view that come from its scenario, its prefill and its decodes at the prompt and at an empty
+// context, none from its context: a device's contexts share them (SharedSpeed)
+struct ViewFigures {
+    bool finite = false;                  // those speeds and the TTFT are finite and positive
+    double ttft_low_s = 0, ttft_high_s = 0, reply_s = 0;   // estimate_reply's (the prompt over the prefill's band)
+    double peak_flops = 0, peak_bytes_per_s = 0;           // roofline: the per-GPU peaks
+    double decode_intensity = 0, decode_flops = 0, prefill_intensity = 0, prefill_flops = 0;   // the attained points
+};
 struct SharedSpeed {
     bool valid = false;
     uint64_t host_key = 0;      // host weights_bytes of the breakdown they were made from
@@ -36,10 +44,13 @@ struct SharedSpeed {
     // with model_part: the prompt's prefill terms made once for the grid's devices (plan_prefill at the prompt, depth 0)
     const PrefillPlan* prefill = nullptr;
     std::string error;
+    const SpeedParams* params = nullptr;   // default_speed_params(), looked up when the parts are made (not per view)
     SpeedScenario s;
     SpeedResult pre;
     DecodePlan decode;          // the decode terms that do not depend on the depth
     SpeedResult dec[2];         // at the prompt (gen_tokens), at depth 0 (tg128)
+    SpeedResult decn;           // at the full context of the view being filled (kept: no SpeedResult per view)
+    ViewFigures figures;        // of pre, dec[0] and dec[1]
 };
 // estimate_speed_view at context n_ctx (req.memory.n_ctx is not read); shared: the context-independent parts, reused
 // while they hold for out.memory (nullptr: computed here; a rig computes them per context)

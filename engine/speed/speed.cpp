@@ -679,9 +679,13 @@ bool check(const SpeedScenario& s, std::string& err) {
     return true;
 }
 
-// tokens/s band from the class's measured relative errors e = predicted/measured - 1 (the bounds only: copies of
-// SpeedBand, whose `from` is a string, made this one of the sweep's costliest helpers)
-void apply_band(SpeedResult& r, const SpeedParams& p, int kind_index, HardwareKind k, int llama_build) {
+// the divisors of the tokens/s band from the class's measured relative errors e = predicted/measured - 1 (the bounds
+// only: copies of SpeedBand, whose `from` is a string, made this one of the sweep's costliest helpers). measured =
+// predicted / (1 + e): the over-predictions (e > 0) set the low end
+struct BandDivisors {
+    double low_den = 1, high_den = 1;   // low = tokens/s / low_den, high = tokens/s / high_den
+};
+BandDivisors band_divisors(const SpeedParams& p, int kind_index, HardwareKind k, int llama_build, bool fp16_estimated) {
     const bool older = llama_build > 0 && llama_build < kFreshBandFirstBuild && p.band_older[kind_index][(int)k].rows > 0;
     const SpeedBand* table = older ? p.band_older[kind_index] : p.band[kind_index];
     const SpeedBand& cls = table[(int)k];
@@ -696,13 +700,24 @@ void apply_band(SpeedResult& r, const SpeedParams& p, int kind_index, HardwareKi
     }
     // an estimated fp16_tflops: the band measured for the estimate where it is wider
     const SpeedBand& fe = p.band_fp16_estimated[kind_index];
-    if (r.fp16_tflops_estimated && fe.rows > 0) {
+    if (fp16_estimated && fe.rows > 0) {
         low = std::min(low, fe.low);
         high = std::max(high, fe.high);
     }
-    // measured = predicted / (1 + e): the over-predictions (e > 0) set the low end
-    r.low = r.tokens_per_s / (1 + high);
-    r.high = r.tokens_per_s / (1 + std::max(low, -0.9));
+    BandDivisors b;
+    b.low_den = 1 + high;
+    b.high_den = 1 + std::max(low, -0.9);
+    return b;
+}
+
+void apply_band(SpeedResult& r, const BandDivisors& b) {
+    r.low = r.tokens_per_s / b.low_den;
+    r.high = r.tokens_per_s / b.high_den;
+}
+
+// tokens/s band of r's class (kind_index 0 decode, 1 prefill)
+void apply_band(SpeedResult& r, const SpeedParams& p, int kind_index, HardwareKind k, int llama_build) {
+    apply_band(r, band_divisors(p, kind_index, k, llama_build, r.fp16_tflops_estimated));
 }
 
 }  // namespace
@@ -713,9 +728,36 @@ namespace {
 
 using DecodeFixed = DecodePlan::Fixed;
 
-DecodeFixed decode_fixed_terms(const SpeedScenario& s, const SpeedParams& p) {
-    DecodeFixed f;
+// r = from for a result without an error (the fixed terms): every field but the string copied, r's error emptied (its
+// buffer kept: the copy assignment's string copy was a sixth of a sweep's decode)
+void copy_result(const SpeedResult& from, SpeedResult& r) {
+    // a field added to SpeedResult needs its line here: the size is the reminder (x86-64, wasm32)
+    static_assert(sizeof(SpeedResult) == (sizeof(void*) == 8 ? 168 : 144), "SpeedResult changed: copy the new field");
+    r.ok = from.ok;
+    r.error.clear();
+    r.tokens_per_s = from.tokens_per_s;
+    r.low = from.low;
+    r.high = from.high;
+    r.time_s = from.time_s;
+    r.weight_time_s = from.weight_time_s;
+    r.kv_time_s = from.kv_time_s;
+    r.alu_time_s = from.alu_time_s;
+    r.fixed_time_s = from.fixed_time_s;
+    r.sync_time_s = from.sync_time_s;
+    r.offload_time_s = from.offload_time_s;
+    r.compute_time_s = from.compute_time_s;
+    r.attention_time_s = from.attention_time_s;
+    r.overhead_time_s = from.overhead_time_s;
+    r.fp16_tflops_estimated = from.fp16_tflops_estimated;
+    r.bound = from.bound;
+    r.flops_per_token = from.flops_per_token;
+    r.bytes_per_token = from.bytes_per_token;
+}
+
+// into f (its buffers kept: a grid plans the decode of every device)
+void decode_fixed_terms(const SpeedScenario& s, const SpeedParams& p, DecodeFixed& f) {
     SpeedResult& r = f.r;
+    copy_result(SpeedResult(), r);
     double bw = s.bandwidth_gbs * 1e9;
     double share = decode_read_share(s, p);
     const double host_frac = host_read_fraction(s);
@@ -747,33 +789,9 @@ DecodeFixed decode_fixed_terms(const SpeedScenario& s, const SpeedParams& p) {
     // keeps one state per sequence, n_embd_r + n_embd_s floats per layer): 2 x the state bytes at the read share,
     // like the KV cache but without kv_factor (a streamed read and a streamed write, no gather over positions)
     f.state_rw_bytes = 2.0 * std::max(s.recurrent_state_bytes, 0.0) * gpu_frac;
-    return f;
-}
-
-// r = from for a result without an error (the fixed terms): every field but the string copied, r's error emptied (its
-// buffer kept: the copy assignment's string copy was a sixth of a sweep's decode)
-void copy_result(const SpeedResult& from, SpeedResult& r) {
-    // a field added to SpeedResult needs its line here: the size is the reminder (x86-64, wasm32)
-    static_assert(sizeof(SpeedResult) == (sizeof(void*) == 8 ? 168 : 144), "SpeedResult changed: copy the new field");
-    r.ok = from.ok;
-    r.error.clear();
-    r.tokens_per_s = from.tokens_per_s;
-    r.low = from.low;
-    r.high = from.high;
-    r.time_s = from.time_s;
-    r.weight_time_s = from.weight_time_s;
-    r.kv_time_s = from.kv_time_s;
-    r.alu_time_s = from.alu_time_s;
-    r.fixed_time_s = from.fixed_time_s;
-    r.sync_time_s = from.sync_time_s;
-    r.offload_time_s = from.offload_time_s;
-    r.compute_time_s = from.compute_time_s;
-    r.attention_time_s = from.attention_time_s;
-    r.overhead_time_s = from.overhead_time_s;
-    r.fp16_tflops_estimated = from.fp16_tflops_estimated;
-    r.bound = from.bound;
-    r.flops_per_token = from.flops_per_token;
-    r.bytes_per_token = from.bytes_per_token;
+    const BandDivisors band = band_divisors(p, 0, s.kind, s.llama_build, r.fp16_tflops_estimated);
+    f.low_den = band.low_den;
+    f.high_den = band.high_den;
 }
 
 // the model's terms of positions [a, b] (DecodeDepth)
@@ -783,18 +801,33 @@ void depth_terms(const SpeedScenario& s, double a, double b, DecodeDepth& d) {
     d.flops_per_token = 2 * s.active_params + 2.0 * s.n_heads * (s.head_dim_qk + (s.head_dim_v ? s.head_dim_v : s.head_dim_qk)) * layer_ctx(s, a, b);
 }
 
-// seconds per decoded token, one sequence, positions averaged over the depth terms' [a, b], written into r (one copy
-// of the fixed terms, no SpeedResult temporaries)
+// seconds per decoded token, one sequence, positions averaged over the depth terms' [a, b], written into r: the fixed
+// terms' fields and the depth's, each written once (no SpeedResult temporaries; a view's decodes are a fifth of a
+// sweep); the band is the caller's
 void decode_terms(const DecodeFixed& f, const DecodeDepth& d, SpeedResult& r) {
-    copy_result(f.r, r);
+    // a field added to SpeedResult needs its line here: the size is the reminder (x86-64, wasm32)
+    static_assert(sizeof(SpeedResult) == (sizeof(void*) == 8 ? 168 : 144), "SpeedResult changed: write the new field");
+    const SpeedResult& fr = f.r;
+    r.ok = true;
+    r.error.clear();
+    r.weight_time_s = fr.weight_time_s;
     r.kv_time_s = (d.kv * f.kv_cost + f.state_rw_bytes) / (f.bw * f.share);
-    double t = r.weight_time_s + r.kv_time_s + r.alu_time_s + r.fixed_time_s + r.sync_time_s + r.offload_time_s;
+    r.alu_time_s = fr.alu_time_s;
+    r.fixed_time_s = fr.fixed_time_s;
+    r.sync_time_s = fr.sync_time_s;
+    r.offload_time_s = fr.offload_time_s;
+    const double t = r.weight_time_s + r.kv_time_s + r.alu_time_s + r.fixed_time_s + r.sync_time_s + r.offload_time_s;
     r.time_s = t;
     r.tokens_per_s = 1.0 / t;
+    r.low = fr.low;
+    r.high = fr.high;
+    r.compute_time_s = fr.compute_time_s;
+    r.attention_time_s = fr.attention_time_s;
+    r.overhead_time_s = fr.overhead_time_s;
+    r.fp16_tflops_estimated = fr.fp16_tflops_estimated;
     r.bound = (r.weight_time_s + r.kv_time_s + r.offload_time_s >= f.alu) ? Bound::Memory : Bound::Compute;
     r.bytes_per_token = d.bytes_per_token;
     r.flops_per_token = d.flops_per_token;
-    r.ok = true;
 }
 
 void decode_terms(const SpeedScenario& s, const DecodeFixed& f, double a, double b, SpeedResult& r) {
@@ -805,14 +838,16 @@ void decode_terms(const SpeedScenario& s, const DecodeFixed& f, double a, double
 
 SpeedResult decode_terms(const SpeedScenario& s, const SpeedParams& p, double a, double b) {
     SpeedResult r;
-    decode_terms(s, decode_fixed_terms(s, p), a, b, r);
+    DecodeFixed f;
+    decode_fixed_terms(s, p, f);
+    decode_terms(s, f, a, b, r);
     return r;
 }
 
-// estimate_decode after check(s), on precomputed position-independent terms and the model's terms of the positions
-// (d: nullptr = computed here)
-void decode_at(const SpeedScenario& s, const SpeedParams& p, const DecodeFixed& f, int64_t depth, int64_t n_tokens,
-               const DecodeDepth* d, SpeedResult& r) {
+// estimate_decode after check(s), on precomputed position-independent terms (the band's divisors of the parameters
+// among them) and the model's terms of the positions (d: nullptr = computed here)
+void decode_at(const SpeedScenario& s, const DecodeFixed& f, int64_t depth, int64_t n_tokens, const DecodeDepth* d,
+               SpeedResult& r) {
     if (n_tokens < 1 || depth < 0) {
         r = SpeedResult();
         r.error = "decode needs at least 1 token and a depth >= 0";
@@ -822,7 +857,7 @@ void decode_at(const SpeedScenario& s, const SpeedParams& p, const DecodeFixed& 
     if (d) decode_terms(f, *d, r);
     else decode_terms(s, f, (double)depth, (double)depth + (double)n_tokens, r);
     r.time_s = r.time_s * (double)n_tokens;
-    apply_band(r, p, 0, s.kind, s.llama_build);
+    apply_band(r, BandDivisors{f.low_den, f.high_den});
 }
 
 }  // namespace
@@ -830,24 +865,27 @@ void decode_at(const SpeedScenario& s, const SpeedParams& p, const DecodeFixed& 
 SpeedResult estimate_decode(const SpeedScenario& s, const SpeedParams& p, int64_t depth, int64_t n_tokens) {
     SpeedResult r;
     if (!check(s, r.error)) return r;
-    decode_at(s, p, decode_fixed_terms(s, p), depth, n_tokens, nullptr, r);
+    DecodeFixed f;
+    decode_fixed_terms(s, p, f);
+    decode_at(s, f, depth, n_tokens, nullptr, r);
     return r;
 }
 
 void plan_decode(const SpeedScenario& s, const SpeedParams& p, DecodePlan& plan) {
     plan.error.clear();
     plan.ok = check(s, plan.error);
-    if (plan.ok) plan.fixed = decode_fixed_terms(s, p);
+    if (plan.ok) decode_fixed_terms(s, p, plan.fixed);
 }
 
-void estimate_decode_planned(const SpeedScenario& s, const SpeedParams& p, const DecodePlan& plan, int64_t depth,
+// p: read by plan_decode (the plan holds what the decode needs of it)
+void estimate_decode_planned(const SpeedScenario& s, const SpeedParams&, const DecodePlan& plan, int64_t depth,
                              int64_t n_tokens, SpeedResult& out) {
     if (!plan.ok) {
         out = SpeedResult();
         out.error = plan.error;
         return;
     }
-    decode_at(s, p, plan.fixed, depth, n_tokens, nullptr, out);
+    decode_at(s, plan.fixed, depth, n_tokens, nullptr, out);
 }
 
 void plan_decode_depth(const SpeedScenario& s, int64_t depth, int64_t n_tokens, DecodeDepth& out) {
@@ -856,14 +894,14 @@ void plan_decode_depth(const SpeedScenario& s, int64_t depth, int64_t n_tokens, 
     depth_terms(s, (double)depth, (double)depth + (double)n_tokens, out);
 }
 
-void estimate_decode_planned(const SpeedScenario& s, const SpeedParams& p, const DecodePlan& plan,
+void estimate_decode_planned(const SpeedScenario& s, const SpeedParams&, const DecodePlan& plan,
                              const DecodeDepth& depth, SpeedResult& out) {
     if (!plan.ok) {
         out = SpeedResult();
         out.error = plan.error;
         return;
     }
-    decode_at(s, p, plan.fixed, depth.depth, depth.n_tokens, &depth, out);
+    decode_at(s, plan.fixed, depth.depth, depth.n_tokens, &depth, out);
 }
 
 void estimate_decode_depths(const SpeedScenario& s, const SpeedParams& p, int count, const int64_t* depths,

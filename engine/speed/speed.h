@@ -403,6 +403,9 @@ struct DecodePlan {
         SpeedResult r;                  // weight / alu / fixed / sync / offload times, fp16_tflops_estimated
         double bw = 0, share = 0, kv_cost = 0, alu = 0;
         double state_rw_bytes = 0;      // recurrent state read + written per token (kv_time_s carries it)
+        // the band's divisors of the scenario's class (they depend on neither the depth nor the token count): the
+        // low end is tokens/s / low_den, the high end tokens/s / high_den
+        double low_den = 1, high_den = 1;
     } fixed;
 };
 void plan_decode(const SpeedScenario& s, const SpeedParams& p, DecodePlan& plan);
