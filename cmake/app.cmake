@@ -108,11 +108,13 @@ if(EMSCRIPTEN)
   # serving: the SLA search runs its step and load simulation on the page (-O2: smaller than -O3 and as fast under
   # node, 0.96 vs 1.16 s CPU for llmsim_bench serving); its JSON and deployment-file writers and the prefix cache's
   # setup, report and search reasons (serve_prefix.cpp: once per run or per answer; the cache itself is
-  # serve_prefix_cache.cpp) run once per answer (-Os, out of the unity batch so the option applies)
+  # serve_prefix_cache.cpp) and the KV pool / engine defaults (serve_memory.cpp: once per candidate, not per step; -Os
+  # from 2026-12-08, when the engines' version rules took the page over its budget) run once per answer (-Os, out of
+  # the unity batch so the option applies)
   if(TARGET llmsim_serving)
     target_compile_options(llmsim_serving PRIVATE -O2)
     set(_llmsim_serving_text "${CMAKE_SOURCE_DIR}/engine/serving/serve_json.cpp" "${CMAKE_SOURCE_DIR}/engine/serving/serve_deploy.cpp"
-                             "${CMAKE_SOURCE_DIR}/engine/serving/serve_prefix.cpp")
+                             "${CMAKE_SOURCE_DIR}/engine/serving/serve_prefix.cpp" "${CMAKE_SOURCE_DIR}/engine/serving/serve_memory.cpp")
     set_source_files_properties(${_llmsim_serving_text} TARGET_DIRECTORY llmsim_serving PROPERTIES
                                 COMPILE_OPTIONS -Os SKIP_UNITY_BUILD_INCLUSION ON)
   endif()
